@@ -1,0 +1,3 @@
+import { deliverAll } from '../../shared/events/deliver.ts';
+
+export const handler = deliverAll;

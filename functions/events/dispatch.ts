@@ -1,0 +1,3 @@
+import { dispatchChanges } from '../../shared/events/dispatch.ts';
+
+export const handler = dispatchChanges;

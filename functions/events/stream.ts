@@ -1,0 +1,3 @@
+import { forwardChanges } from '../../shared/events/forward.ts';
+
+export const handler = forwardChanges;

@@ -1,0 +1,9 @@
+import { platformHandler } from '../../../shared/http/handler.ts';
+import { createAccount } from '../../../shared/domain/accounts/service.ts';
+import { NewAccountSchema } from '../../../shared/domain/accounts/schemas.ts';
+
+export const handler = platformHandler({
+  body: NewAccountSchema,
+  rootKey: 'account',
+  run: ({ appId, body }) => createAccount(appId, body),
+});

@@ -1,0 +1,135 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { compileRoutes } from './router.ts';
+import type { Route } from '../routes.ts';
+
+// The local stand-in for API Gateway (HTTP API, payload format 2.0): the same handler modules get the
+// same event shape.
+
+const API_GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|.*\+json|xml)|text\/)/i;
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const modules = new Map<string, Promise<Handler>>();
+
+export function loadHandler(root: string, route: Route): Promise<Handler> {
+  let h = modules.get(route.handler);
+  if (!h) {
+    h = import(pathToFileURL(resolve(root, route.handler)).href).then((m) => m.handler as Handler);
+    modules.set(route.handler, h);
+  }
+  return h;
+}
+
+export function lambdaContext(functionName: string, timeoutMs = 29_000): Context {
+  const started = Date.now();
+  const requestId = randomUUID();
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - started)),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function errorBody(status: number, description: string, code: string) {
+  return JSON.stringify({ description, errors: [{ field: '', message: description, code }] });
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > API_GATEWAY_MAX_BODY) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function buildEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const contentType = headers['content-type'] ?? '';
+  const isText = body.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: req.headers.cookie ? req.headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0],
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+export function createHttpServer(root: string, routes: Route[]): Server {
+  const match = compileRoutes(routes);
+  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+      res.writeHead(status, headers);
+      res.end(body);
+    };
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const body = await readBody(req);
+      if (body === 'too_large') {
+        return send(413, { 'content-type': 'application/json' }, errorBody(413, 'Request body is too large', 'too_large'));
+      }
+      const m = match(req.method ?? 'GET', url.pathname);
+      if (!m) {
+        return send(404, { 'content-type': 'application/json' }, errorBody(404, 'No route matches this method and path', 'not_found'));
+      }
+      const handler = await loadHandler(root, m.route);
+      const event = buildEvent(req, url, body, m.routeKey, m.pathParameters);
+      const out = await handler(event, lambdaContext(m.route.handler));
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = String(v);
+      const payload = out.body === undefined ? '' : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body;
+      send(out.statusCode ?? 200, headers, payload);
+    } catch (err) {
+      // A handler that throws past its own error boundary: API Gateway answers 500 the same way.
+      process.stderr.write(`local runtime: handler crashed: ${(err as Error).stack ?? String(err)}\n`);
+      if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody(500, 'Internal server error', 'internal'));
+    }
+  });
+}

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { routes } from '../routes.ts';
+import { EVENT_HANDLERS, QUEUES, STREAM_MAX_RETRIES } from '../pipeline.ts';
+import { createTableInput } from '../../shared/db/table.ts';
+import { resetConfig } from '../../shared/config.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
+import { createHttpServer } from './http-server.ts';
+import { pollQueue, pollStream, type Poller } from './pollers.ts';
+
+// `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
+// local one, the handler modules unchanged.
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const LOCAL_DEFAULTS = {
+  region: 'us-east-1',
+  accessKeyId: 'local',
+  tableName: 'chatwoot-local',
+  dynamodbPort: 8000,
+};
+
+export interface RuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Keep DynamoDB data on disk here; in memory when absent. */
+  dataDir?: string;
+  platformToken?: string;
+  /** Use a running DynamoDB Local instead of starting one. */
+  dynamodbEndpoint?: string;
+  dynamodbPort?: number;
+  /** Use a running SQS/S3 emulator instead of starting one. */
+  awsEndpoint?: string;
+  /** DynamoDB Local keeps one database per access key id: tests give each worker its own. */
+  accessKeyId?: string;
+  /** Prefix of queue and bucket names, for runtimes that share one emulator. */
+  namePrefix?: string;
+  logLevel?: string;
+}
+
+export interface Runtime {
+  baseUrl: string;
+  platformToken: string;
+  platformAppId: number;
+  dynamodbEndpoint: string;
+  awsEndpoint: string;
+  tableName: string;
+  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string };
+  stop(): Promise<void>;
+}
+
+function tokenKey(dataDir: string | undefined): string {
+  if (!dataDir) return randomBytes(32).toString('base64');
+  const file = join(dataDir, 'token.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ streamArn: string; existed: boolean }> {
+  try {
+    const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return { streamArn: d.Table!.LatestStreamArn!, existed: true };
+  } catch (err) {
+    if (!(err instanceof ResourceNotFoundException)) throw err;
+  }
+  try {
+    const out = await client.send(new CreateTableCommand(createTableInput(tableName)));
+    return { streamArn: out.TableDescription!.LatestStreamArn!, existed: false };
+  } catch (err) {
+    // Created meanwhile by a sibling (parallel test workers share nothing, but be safe).
+    const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!d.Table?.LatestStreamArn) throw err;
+    return { streamArn: d.Table.LatestStreamArn, existed: true };
+  }
+}
+
+async function ensureQueue(client: SQSClient, name: string, fifo: boolean, attributes: Record<string, string> = {}) {
+  const out = await client.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: { ...(fifo ? { FifoQueue: 'true' } : {}), ...attributes },
+    }),
+  );
+  const url = out.QueueUrl!;
+  const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
+  return { url, arn: attrs.Attributes!.QueueArn! };
+}
+
+export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    const region = LOCAL_DEFAULTS.region;
+    const accessKeyId = opts.accessKeyId ?? LOCAL_DEFAULTS.accessKeyId;
+    const prefix = opts.namePrefix ?? '';
+    const tableName = `${prefix}${LOCAL_DEFAULTS.tableName}`;
+
+    let dynamodbEndpoint = opts.dynamodbEndpoint;
+    if (!dynamodbEndpoint) {
+      const ddb: DynamoDbLocal = await startDynamoDbLocal({
+        port: opts.dynamodbPort,
+        dataDir: opts.dataDir ? join(opts.dataDir, 'dynamodb') : undefined,
+      });
+      stops.push(() => ddb.stop());
+      dynamodbEndpoint = ddb.endpoint;
+    }
+
+    let awsEndpoint = opts.awsEndpoint;
+    if (!awsEndpoint) {
+      const { startFauxqs } = await import('fauxqs');
+      const faux = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as never);
+      stops.push(() => faux.stop());
+      awsEndpoint = faux.address.replace('localhost', '127.0.0.1');
+    }
+
+    const credentials = { accessKeyId, secretAccessKey: 'local' };
+    Object.assign(process.env, {
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
+
+    const ddbClient = new DynamoDBClient({ region, endpoint: dynamodbEndpoint, credentials });
+    const { streamArn, existed } = await ensureTable(ddbClient, tableName);
+
+    const sqsClient = new SQSClient({ region, endpoint: awsEndpoint, credentials });
+    const q = async (def: (typeof QUEUES)[keyof typeof QUEUES]) => {
+      const dlq = await ensureQueue(sqsClient, `${prefix}${def.dlq}`, def.fifo);
+      const main = await ensureQueue(sqsClient, `${prefix}${def.name}`, def.fifo, {
+        VisibilityTimeout: String(def.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: def.maxReceiveCount }),
+      });
+      return { main, dlq };
+    };
+    const events = await q(QUEUES.events);
+    const deliveries = await q(QUEUES.deliveries);
+    const bucket = `${prefix}avatars`.toLowerCase();
+    const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
+
+    const server: Server = createHttpServer(ROOT, routes);
+    const host = opts.host ?? '127.0.0.1';
+    await new Promise<void>((res, rej) => {
+      server.once('error', rej);
+      server.listen(opts.port ?? 0, host, () => res());
+    });
+    stops.push(
+      () =>
+        new Promise<void>((res) => {
+          server.close(() => res());
+          server.closeAllConnections();
+        }),
+    );
+    const port = (server.address() as { port: number }).port;
+    const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+    Object.assign(process.env, {
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
+      SQS_ENDPOINT: awsEndpoint,
+      S3_ENDPOINT: awsEndpoint,
+      EVENTS_QUEUE_URL: events.main.url,
+      DELIVERIES_QUEUE_URL: deliveries.main.url,
+      AVATAR_BUCKET: bucket,
+      PUBLIC_BASE_URL: baseUrl,
+      TOKEN_KEY: tokenKey(opts.dataDir),
+      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
+    });
+    resetConfig();
+
+    const { createPlatformApp } = await import('../../shared/domain/platform/service.ts');
+    const app = await createPlatformApp('local', opts.platformToken || undefined);
+
+    const load = async (file: string) => (await import(join(ROOT, file))).handler;
+    const pollers: Poller[] = [
+      pollStream({
+        client: new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials }),
+        streamArn,
+        region,
+        name: 'stream',
+        handler: await load(EVENT_HANDLERS.stream),
+        fromLatest: existed,
+        maxRetries: STREAM_MAX_RETRIES,
+        onDrop: (records, error) =>
+          process.stderr.write(`local runtime: ${records.length} stream records dropped after retries: ${String(error)}\n`),
+      }),
+      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: await load(EVENT_HANDLERS.dispatch) }),
+      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: await load(EVENT_HANDLERS.deliver) }),
+    ];
+    stops.push(async () => {
+      await Promise.all(pollers.map((p) => p.stop()));
+    });
+
+    return {
+      baseUrl,
+      platformToken: app.token,
+      platformAppId: app.id,
+      dynamodbEndpoint,
+      awsEndpoint,
+      tableName,
+      queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

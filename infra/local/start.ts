@@ -1,0 +1,44 @@
+import { JAVA_INSTALL_HINT, javaAvailable } from './dynamodb-local.ts';
+import { LOCAL_DEFAULTS, startRuntime } from './runtime.ts';
+
+// `npm start`: PORT (3000), HOST (127.0.0.1), PLATFORM_API_TOKEN (generated when absent),
+// DATA_DIR (keep data on disk), DYNAMODB_PORT (8000).
+
+async function main() {
+  if (!javaAvailable()) {
+    process.stderr.write(`${JAVA_INSTALL_HINT}\n`);
+    process.exit(1);
+  }
+  const env = process.env;
+  const runtime = await startRuntime({
+    port: env.PORT ? Number(env.PORT) : 3000,
+    host: env.HOST || '127.0.0.1',
+    dataDir: env.DATA_DIR || undefined,
+    platformToken: env.PLATFORM_API_TOKEN || undefined,
+    dynamodbPort: env.DYNAMODB_PORT ? Number(env.DYNAMODB_PORT) : LOCAL_DEFAULTS.dynamodbPort,
+    logLevel: env.LOG_LEVEL || 'INFO',
+  });
+  process.stdout.write(
+    [
+      `Service ready at ${runtime.baseUrl}`,
+      `Platform API token: ${runtime.platformToken}`,
+      `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Could not start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// THE route table: the one list of endpoints. The CDK stack makes one Lambda and its API routes per
+// row, the local runtime routes requests by it, and the bench measures every row.
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Which of the three interfaces (or the service's own) a route belongs to. */
+export type Interface = 'account' | 'platform' | 'public' | 'system';
+
+/**
+ * IAM access class; functions of one class share a role (least privilege per class, not per route,
+ * so the stack stays far below CloudFormation's resource limit).
+ *  - read: table reads
+ *  - write: table reads and writes
+ *  - tokens: write, and the token key secret (routes that create or show access tokens)
+ *  - uploads: write, and the avatar bucket
+ */
+export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
+
+export interface Route {
+  /** More than one method when Chatwoot takes several for one action (PATCH and PUT for update). */
+  method: Method | Method[];
+  /** API Gateway path, without a trailing slash (a request with one reaches the same route). */
+  path: string;
+  /** Handler module, exporting `handler`. */
+  handler: string;
+  api: Interface;
+  access: AccessClass;
+}
+
+const P = '/platform/api/v1';
+
+export const routes: Route[] = [
+  { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
+
+  // Account interface outside an account
+  { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
+
+  // Platform interface (spec endpoints 10-12, reference §10)
+  { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },
+  { method: 'POST', path: `${P}/accounts`, handler: 'functions/platform/accounts/create.ts', api: 'platform', access: 'write' },
+  { method: 'GET', path: `${P}/accounts/{account_id}`, handler: 'functions/platform/accounts/show.ts', api: 'platform', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: `${P}/accounts/{account_id}`, handler: 'functions/platform/accounts/update.ts', api: 'platform', access: 'write' },
+  { method: 'DELETE', path: `${P}/accounts/{account_id}`, handler: 'functions/platform/accounts/destroy.ts', api: 'platform', access: 'write' },
+
+  { method: 'GET', path: `${P}/accounts/{account_id}/account_users`, handler: 'functions/platform/account-users/index.ts', api: 'platform', access: 'read' },
+  { method: 'POST', path: `${P}/accounts/{account_id}/account_users`, handler: 'functions/platform/account-users/create.ts', api: 'platform', access: 'write' },
+  { method: 'DELETE', path: `${P}/accounts/{account_id}/account_users`, handler: 'functions/platform/account-users/destroy.ts', api: 'platform', access: 'write' },
+
+  { method: 'POST', path: `${P}/users`, handler: 'functions/platform/users/create.ts', api: 'platform', access: 'tokens' },
+  { method: 'GET', path: `${P}/users/{id}`, handler: 'functions/platform/users/show.ts', api: 'platform', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: `${P}/users/{id}`, handler: 'functions/platform/users/update.ts', api: 'platform', access: 'tokens' },
+  { method: 'DELETE', path: `${P}/users/{id}`, handler: 'functions/platform/users/destroy.ts', api: 'platform', access: 'write' },
+  { method: 'POST', path: `${P}/users/{id}/token`, handler: 'functions/platform/users/token.ts', api: 'platform', access: 'tokens' },
+
+  { method: 'GET', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/index.ts', api: 'platform', access: 'tokens' },
+  { method: 'POST', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/create.ts', api: 'platform', access: 'tokens' },
+  { method: 'GET', path: `${P}/agent_bots/{id}`, handler: 'functions/platform/agent-bots/show.ts', api: 'platform', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: `${P}/agent_bots/{id}`, handler: 'functions/platform/agent-bots/update.ts', api: 'platform', access: 'tokens' },
+  { method: 'DELETE', path: `${P}/agent_bots/{id}`, handler: 'functions/platform/agent-bots/destroy.ts', api: 'platform', access: 'write' },
+];
+
+export const methodsOf = (r: Route): Method[] => (Array.isArray(r.method) ? r.method : [r.method]);
+
+/** Stable function name from the handler path: functions/platform/accounts/show.ts → platform-accounts-show. */
+export const functionName = (r: Route): string => r.handler.replace(/^functions\//, '').replace(/\.ts$/, '').replace(/\//g, '-');
+
+/** Nested stack a route's function lives in: its interface and resource folder (keeps each stack small). */
+export const stackGroup = (r: Route): string => {
+  const parts = r.handler.replace(/\.ts$/, '').split('/');
+  return parts.length > 3 ? `${parts[1]}-${parts[2]}` : parts[1];
+};

@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+
+// The only reader of process.env. Read once, on first use, so that the local runtime and tests can
+// set the environment before any handler module asks for it.
+
+const Int = (fallback: number) =>
+  v.pipe(
+    v.optional(v.string(), String(fallback)),
+    v.transform(Number),
+    v.integer(),
+    v.minValue(0),
+  );
+
+const Optional = v.optional(v.pipe(v.string(), v.minLength(1)));
+
+const EnvSchema = v.object({
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  // Set only where the AWS services are emulated (local runtime, tests).
+  DYNAMODB_ENDPOINT: Optional,
+  SQS_ENDPOINT: Optional,
+  S3_ENDPOINT: Optional,
+  EVENTS_QUEUE_URL: Optional,
+  DELIVERIES_QUEUE_URL: Optional,
+  AVATAR_BUCKET: Optional,
+  // Public address of the service, used in links the API hands out (widget script, avatars).
+  PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
+  // Key for the encrypted copies of tokens: base64 of 32 bytes locally, a Secrets Manager ARN deployed.
+  TOKEN_KEY: Optional,
+  TOKEN_KEY_SECRET_ARN: Optional,
+  MAX_BODY_BYTES: Int(1024 * 1024),
+  ID_BLOCK_SIZE: Int(20),
+  LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
+  // Loopback and private webhook targets are refused when deployed and allowed locally.
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
+});
+
+export interface Config {
+  tableName: string;
+  region: string;
+  dynamodbEndpoint?: string;
+  sqsEndpoint?: string;
+  s3Endpoint?: string;
+  eventsQueueUrl?: string;
+  deliveriesQueueUrl?: string;
+  avatarBucket?: string;
+  publicBaseUrl: string;
+  tokenKey?: string;
+  tokenKeySecretArn?: string;
+  maxBodyBytes: number;
+  idBlockSize: number;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  allowPrivateWebhookTargets: boolean;
+}
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  if (cached) return cached;
+  const parsed = v.safeParse(EnvSchema, process.env);
+  if (!parsed.success) {
+    const names = parsed.issues.map((i) => v.getDotPath(i) ?? '?').join(', ');
+    throw new Error(`Invalid environment: ${names}`);
+  }
+  const e = parsed.output;
+  cached = {
+    tableName: e.TABLE_NAME,
+    region: e.AWS_REGION,
+    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
+    sqsEndpoint: e.SQS_ENDPOINT,
+    s3Endpoint: e.S3_ENDPOINT,
+    eventsQueueUrl: e.EVENTS_QUEUE_URL,
+    deliveriesQueueUrl: e.DELIVERIES_QUEUE_URL,
+    avatarBucket: e.AVATAR_BUCKET,
+    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''),
+    tokenKey: e.TOKEN_KEY,
+    tokenKeySecretArn: e.TOKEN_KEY_SECRET_ARN,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    idBlockSize: Math.max(1, e.ID_BLOCK_SIZE),
+    logLevel: e.LOG_LEVEL,
+    allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+  };
+  return cached;
+}
+
+/** Forget the cached configuration (tests that change the environment). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,129 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { keys, type PermissibleKind } from '../keys.ts';
+import { del, put, transact, type TxItem } from '../transact.ts';
+import type {
+  AccountRecord,
+  AccountUserRecord,
+  AgentBotRecord,
+  PlatformAppRecord,
+  TokenRecord,
+  UserRecord,
+} from '../../domain/model.ts';
+import { getItem, getMany, queryPrefix, record } from './common.ts';
+
+// Access patterns of the identity area (numbers as in the README's access-pattern table).
+
+/** AP1: the owner of an access token, by the token's SHA-256. */
+export const getToken = (hash: string) => getItem<TokenRecord>(keys.token(hash));
+
+/** AP1 + AP5 in one round trip: the token's owner and the account of the path. */
+export async function getTokenAndAccount(hash: string, accountId: number) {
+  const [token, account] = await getMany<TokenRecord | AccountRecord>([keys.token(hash), keys.account(accountId)]);
+  return { token: token as TokenRecord | undefined, account: account as AccountRecord | undefined };
+}
+
+export const tokenItem = (hash: string, owner: TokenRecord) => ({ ...keys.token(hash), type: 'token', ...owner });
+
+/** AP2: a platform app. */
+export const getPlatformApp = (id: number) => getItem<PlatformAppRecord>(keys.platformApp(id));
+
+export async function createPlatformApp(app: PlatformAppRecord, tokenHash: string): Promise<void> {
+  await transact([
+    { item: put({ ...keys.platformApp(app.id), type: 'platform_app', ...app }, { ifNew: true }) },
+    { item: put(tokenItem(tokenHash, { owner_type: 'platform_app', owner_id: app.id }), { ifNew: true }) },
+  ]);
+}
+
+/** AP3: may this platform app touch this object? */
+export async function isPermissible(appId: number, kind: PermissibleKind, id: number): Promise<boolean> {
+  return (await getItem(keys.permissible(appId, kind, id))) !== undefined;
+}
+
+/** AP4: ids of the objects of one kind a platform app created. */
+export async function listPermissible(appId: number, kind: PermissibleKind): Promise<number[]> {
+  const p = keys.permissiblePrefix(appId, kind);
+  const items = await queryPrefix({ pk: p.pk }, p.skPrefix);
+  return items.map((i) => keys.permissibleIdFromSk(String(i.sk)));
+}
+
+export const permissibleItem = (appId: number, kind: PermissibleKind, id: number) =>
+  put({ ...keys.permissible(appId, kind, id), type: 'permissible' });
+
+export const deletePermissible = (appId: number, kind: PermissibleKind, id: number) =>
+  db().send(new DeleteCommand({ TableName: tableName(), Key: keys.permissible(appId, kind, id) }));
+
+/** AP5: an account. */
+export const getAccount = (id: number) => getItem<AccountRecord>(keys.account(id));
+
+export const getAccounts = (ids: number[]) => getMany<AccountRecord>(ids.map((id) => keys.account(id)));
+
+export const accountItem = (a: AccountRecord) => ({ ...keys.account(a.id), type: 'account', ...a });
+
+export async function putAccount(a: AccountRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: accountItem(a) }));
+}
+
+/** AP6: a user. */
+export const getUser = (id: number) => getItem<UserRecord>(keys.user(id));
+
+export const getUsers = (ids: number[]) => getMany<UserRecord>(ids.map((id) => keys.user(id)));
+
+export const userItem = (u: UserRecord) => ({ ...keys.user(u.id), type: 'user', ...u });
+
+export const userEmailKey = (email: string) => keys.unique('USER_EMAIL', email.toLowerCase());
+
+/** AP7: the user that holds an email address. */
+export async function getUserIdByEmail(email: string): Promise<number | undefined> {
+  const item = await getItem<{ owner_id: number }>(userEmailKey(email));
+  return item?.owner_id;
+}
+
+/** AP8: one membership. */
+export const getAccountUser = (accountId: number, userId: number) =>
+  getItem<AccountUserRecord>(keys.accountUser(accountId, userId));
+
+/** AP9: the memberships of an account. */
+export async function listAccountUsers(accountId: number): Promise<AccountUserRecord[]> {
+  const p = keys.accountUsersPrefix(accountId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<AccountUserRecord>(i)!);
+}
+
+/** AP10: the memberships of a user (gsi1). */
+export async function listUserAccounts(userId: number): Promise<AccountUserRecord[]> {
+  const p = keys.userAccountsPrefix(userId);
+  return (await queryPrefix({ gsi1pk: p.gsi1pk }, p.skPrefix)).map((i) => record<AccountUserRecord>(i)!);
+}
+
+export const accountUserItem = (m: AccountUserRecord) => ({
+  ...keys.accountUser(m.account_id, m.user_id),
+  ...keys.accountUserIndex(m.account_id, m.user_id),
+  type: 'account_user',
+  ...m,
+});
+
+export async function putAccountUser(m: AccountUserRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: accountUserItem(m) }));
+}
+
+export const deleteAccountUserItem = (accountId: number, userId: number) => del(keys.accountUser(accountId, userId));
+
+/** AP11: an agent bot. */
+export const getAgentBot = (id: number) => getItem<AgentBotRecord>(keys.agentBot(id));
+
+export const getAgentBots = (ids: number[]) => getMany<AgentBotRecord>(ids.map((id) => keys.agentBot(id)));
+
+/** AP12: the bots of an account, or the system bots when `accountId` is null (gsi1). */
+export async function listAgentBots(accountId: number | null): Promise<AgentBotRecord[]> {
+  const p = keys.agentBotsOf(accountId);
+  return (await queryPrefix({ gsi1pk: p.gsi1pk }, p.skPrefix)).map((i) => record<AgentBotRecord>(i)!);
+}
+
+export const agentBotItem = (b: AgentBotRecord) => ({
+  ...keys.agentBot(b.id),
+  ...keys.agentBotIndex(b.id, b.account_id),
+  type: 'agent_bot',
+  ...b,
+});
+
+export { transact, put, del, type TxItem };

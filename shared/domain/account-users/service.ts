@@ -1,0 +1,59 @@
+import { nextId } from '../../db/ids.ts';
+import {
+  deleteAccountUserItem,
+  getAccountUser,
+  isPermissible,
+  listAccountUsers,
+  putAccountUser,
+  transact,
+} from '../../db/repositories/identity.ts';
+import { invalidField } from '../../http/errors.ts';
+import { permittedAccount } from '../accounts/service.ts';
+import { now, type AccountUserRecord } from '../model.ts';
+import type { NewAccountUser } from './schemas.ts';
+
+/** Raw account_users row (reference §10.4). */
+const accountUserJson = (m: AccountUserRecord) => ({ ...m });
+
+/** Spec endpoint 11. */
+export async function listAccountUsersOf(appId: number, accountId: number) {
+  await permittedAccount(appId, accountId);
+  return (await listAccountUsers(accountId)).map(accountUserJson);
+}
+
+/**
+ * Adds a user to the account, or changes the role of an existing member. Chatwoot lets an app link
+ * any user id; here the user must be one this app created, so no app can reach another app's users.
+ */
+export async function upsertAccountUser(appId: number, accountId: number, input: NewAccountUser) {
+  await permittedAccount(appId, accountId);
+  if (!(await isPermissible(appId, 'USER', input.user_id))) {
+    throw invalidField('user_id', 'User must exist', 'not_found');
+  }
+  const existing = await getAccountUser(accountId, input.user_id);
+  const t = now();
+  const row: AccountUserRecord = existing
+    ? { ...existing, role: input.role, updated_at: t }
+    : {
+        id: await nextId('account_user'),
+        account_id: accountId,
+        user_id: input.user_id,
+        role: input.role,
+        inviter_id: null,
+        created_at: t,
+        updated_at: t,
+        active_at: null,
+        availability: 'offline',
+        auto_offline: true,
+        custom_role_id: null,
+        agent_capacity_policy_id: null,
+      };
+  await putAccountUser(row);
+  return accountUserJson(row);
+}
+
+/** Removes a membership; removing one that does not exist is not an error (as in Chatwoot). */
+export async function removeAccountUser(appId: number, accountId: number, userId: number): Promise<void> {
+  await permittedAccount(appId, accountId);
+  await transact([{ item: deleteAccountUserItem(accountId, userId) }]);
+}

@@ -1,0 +1,105 @@
+import { nextId } from '../../db/ids.ts';
+import {
+  accountItem,
+  deleteAccountUserItem,
+  getAccount,
+  getAccounts,
+  isPermissible,
+  listAccountUsers,
+  listPermissible,
+  permissibleItem,
+  putAccount,
+  transact,
+} from '../../db/repositories/identity.ts';
+import { del, put } from '../../db/transact.ts';
+import { keys } from '../../db/keys.ts';
+import { notFound } from '../../http/errors.ts';
+import { now, type AccountRecord } from '../model.ts';
+import type { AccountUpdate, NewAccount } from './schemas.ts';
+import { accountJson } from './view.ts';
+
+// Features a new account starts with (installation defaults), before the request's own `features`.
+const DEFAULT_FEATURES = [
+  'agent_bots', 'agent_management', 'automations', 'canned_responses', 'channel_website', 'crm', 'custom_attributes',
+  'inbox_management', 'integrations', 'labels', 'macros', 'reports', 'team_management', 'voice_recorder',
+];
+
+const truthy = (b: unknown) => b === true || b === 'true';
+
+function mergeFeatures(base: Record<string, boolean>, changes: Record<string, unknown> | undefined) {
+  const out = { ...base };
+  for (const [k, on] of Object.entries(changes ?? {})) out[k] = truthy(on);
+  return out;
+}
+
+export async function createAccount(appId: number, input: NewAccount) {
+  const t = now();
+  const account: AccountRecord = {
+    id: await nextId('account'),
+    name: input.name,
+    locale: input.locale ?? 'en',
+    domain: input.domain ?? null,
+    support_email: input.support_email ?? null,
+    status: input.status ?? 'active',
+    limits: input.limits ?? {},
+    custom_attributes: input.custom_attributes ?? {},
+    features: mergeFeatures(Object.fromEntries(DEFAULT_FEATURES.map((f) => [f, true])), input.features),
+    created_at: t,
+    updated_at: t,
+  };
+  await transact([
+    { item: put(accountItem(account), { ifNew: true }) },
+    { item: permissibleItem(appId, 'ACCOUNT', account.id) },
+  ]);
+  return accountJson(account);
+}
+
+/** An account the platform app created, or 404 (absent and foreign look the same). */
+export async function permittedAccount(appId: number, id: number): Promise<AccountRecord> {
+  const [allowed, account] = await Promise.all([isPermissible(appId, 'ACCOUNT', id), getAccount(id)]);
+  if (!allowed || !account) throw notFound('Account');
+  return account;
+}
+
+export async function listAccounts(appId: number) {
+  const ids = await listPermissible(appId, 'ACCOUNT');
+  return (await getAccounts(ids)).filter((a): a is AccountRecord => !!a).map(accountJson);
+}
+
+export async function showAccount(appId: number, id: number) {
+  return accountJson(await permittedAccount(appId, id));
+}
+
+export async function updateAccount(appId: number, id: number, input: AccountUpdate) {
+  const a = await permittedAccount(appId, id);
+  const updated: AccountRecord = {
+    ...a,
+    name: input.name ?? a.name,
+    locale: input.locale ?? a.locale,
+    domain: input.domain !== undefined ? input.domain : a.domain,
+    support_email: input.support_email !== undefined ? input.support_email : a.support_email,
+    status: input.status ?? a.status,
+    limits: input.limits ?? a.limits,
+    // Replaced wholesale, as Chatwoot does.
+    custom_attributes: input.custom_attributes ?? a.custom_attributes,
+    features: mergeFeatures(a.features, input.features),
+    updated_at: now(),
+  };
+  await putAccount(updated);
+  return accountJson(updated);
+}
+
+/**
+ * Removes the account, its memberships and the app's permissible row. Without the account item every
+ * request for it answers 404, so the rest of its data is unreachable from this moment.
+ */
+export async function deleteAccount(appId: number, id: number): Promise<void> {
+  await permittedAccount(appId, id);
+  const members = await listAccountUsers(id);
+  const items = [
+    { item: del(keys.account(id)) },
+    { item: del(keys.permissible(appId, 'ACCOUNT', id)) },
+    ...members.map((m) => ({ item: deleteAccountUserItem(id, m.user_id) })),
+  ];
+  for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
+}

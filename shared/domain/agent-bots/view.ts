@@ -1,0 +1,20 @@
+import type { AgentBotRecord } from '../model.ts';
+
+/**
+ * Agent bot JSON (spec §2 "Agent bot"). Chatwoot 4.10 renders the bot's name into `outgoing_url`;
+ * this renders the URL, which is what clients that read it back need.
+ */
+export function agentBotJson(b: AgentBotRecord, accessToken: string | undefined) {
+  return {
+    id: b.id,
+    name: b.name,
+    description: b.description,
+    thumbnail: b.thumbnail,
+    outgoing_url: b.outgoing_url,
+    bot_type: b.bot_type,
+    bot_config: b.bot_config,
+    account_id: b.account_id,
+    ...(accessToken !== undefined ? { access_token: accessToken } : {}),
+    system_bot: b.account_id === null,
+  };
+}

@@ -1,0 +1,84 @@
+// Stored records of the identity area (snake_case, as the API shows them). Timestamps are Unix seconds
+// unless the name says otherwise.
+
+export type OwnerType = 'user' | 'agent_bot' | 'platform_app';
+
+export interface TokenRecord {
+  owner_type: OwnerType;
+  owner_id: number;
+}
+
+export interface PlatformAppRecord {
+  id: number;
+  name: string;
+  created_at: number;
+}
+
+export type AccountStatus = 'active' | 'suspended';
+
+export interface AccountRecord {
+  id: number;
+  name: string;
+  locale: string;
+  domain: string | null;
+  support_email: string | null;
+  status: AccountStatus;
+  limits: Record<string, number>;
+  custom_attributes: Record<string, unknown>;
+  features: Record<string, boolean>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type Role = 'administrator' | 'agent';
+
+export interface AccountUserRecord {
+  id: number;
+  account_id: number;
+  user_id: number;
+  role: Role;
+  inviter_id: number | null;
+  created_at: number;
+  updated_at: number;
+  active_at: number | null;
+  availability: 'online' | 'offline' | 'busy';
+  auto_offline: boolean;
+  custom_role_id: number | null;
+  agent_capacity_policy_id: number | null;
+}
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  display_name: string | null;
+  email: string;
+  password_hash: string | null;
+  custom_attributes: Record<string, unknown>;
+  ui_settings: Record<string, unknown>;
+  message_signature: string | null;
+  pubsub_token: string;
+  avatar_url: string;
+  sealed_token: string;
+  token_hash: string;
+  created_by_app: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AgentBotRecord {
+  id: number;
+  name: string;
+  description: string | null;
+  outgoing_url: string | null;
+  thumbnail: string;
+  bot_type: string;
+  bot_config: Record<string, unknown>;
+  account_id: number | null;
+  sealed_token: string;
+  token_hash: string;
+  created_by_app: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const now = () => Math.floor(Date.now() / 1000);

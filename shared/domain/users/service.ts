@@ -1,0 +1,141 @@
+import { hashPassword, hashToken, newToken, randomId, seal, unseal } from '../../crypto/tokens.ts';
+import { nextId } from '../../db/ids.ts';
+import { keys } from '../../db/keys.ts';
+import {
+  deleteAccountUserItem,
+  getAccounts,
+  getUser,
+  getUserIdByEmail,
+  isPermissible,
+  listUserAccounts,
+  permissibleItem,
+  tokenItem,
+  transact,
+  userEmailKey,
+  userItem,
+} from '../../db/repositories/identity.ts';
+import { del, put } from '../../db/transact.ts';
+import { notFound, taken } from '../../http/errors.ts';
+import { now, type UserRecord } from '../model.ts';
+import type { NewUser, UserUpdate } from './schemas.ts';
+import { tokenUserJson, userJson, type Membership } from './view.ts';
+
+const emailTaken = () => taken('email', 'has already been taken');
+
+async function membershipsOf(userId: number): Promise<Membership[]> {
+  const memberships = await listUserAccounts(userId);
+  const accounts = await getAccounts(memberships.map((m) => m.account_id));
+  return memberships
+    .map((membership, i) => ({ membership, account: accounts[i] }))
+    .filter((m): m is Membership => m.account !== undefined);
+}
+
+async function present(user: UserRecord) {
+  const [token, memberships] = await Promise.all([unseal(user.sealed_token), membershipsOf(user.id)]);
+  return userJson(user, token, memberships);
+}
+
+/** A user the platform app created, or 404. */
+export async function permittedUser(appId: number, id: number): Promise<UserRecord> {
+  const [allowed, user] = await Promise.all([isPermissible(appId, 'USER', id), getUser(id)]);
+  if (!allowed || !user) throw notFound('User');
+  return user;
+}
+
+/**
+ * Creates a confirmed user with its API token. Chatwoot hands back any existing user with the same
+ * email and grants the caller access to it; here that holds only for a user this app created
+ * (an idempotent retry), and another app's email is `taken`.
+ */
+export async function createUser(appId: number, input: NewUser) {
+  const existingId = await getUserIdByEmail(input.email);
+  if (existingId !== undefined) {
+    if (await isPermissible(appId, 'USER', existingId)) return present(await permittedUser(appId, existingId));
+    throw emailTaken();
+  }
+  const token = newToken();
+  const t = now();
+  const user: UserRecord = {
+    id: await nextId('user'),
+    name: input.name,
+    display_name: input.display_name ?? null,
+    email: input.email,
+    password_hash: input.password ? await hashPassword(input.password) : null,
+    custom_attributes: input.custom_attributes ?? {},
+    ui_settings: {},
+    message_signature: null,
+    pubsub_token: randomId(),
+    avatar_url: '',
+    sealed_token: await seal(token),
+    token_hash: hashToken(token),
+    created_by_app: appId,
+    created_at: t,
+    updated_at: t,
+  };
+  await transact([
+    { item: put(userItem(user), { ifNew: true }) },
+    { item: put(tokenItem(user.token_hash, { owner_type: 'user', owner_id: user.id }), { ifNew: true }) },
+    { item: put({ ...userEmailKey(user.email), type: 'unique', owner_id: user.id }, { ifNew: true }), onConflict: emailTaken },
+    { item: permissibleItem(appId, 'USER', user.id) },
+  ]);
+  return userJson(user, token, []);
+}
+
+export async function showUser(appId: number, id: number) {
+  return present(await permittedUser(appId, id));
+}
+
+export async function updateUser(appId: number, id: number, input: UserUpdate) {
+  const user = await permittedUser(appId, id);
+  const updated: UserRecord = {
+    ...user,
+    name: input.name ?? user.name,
+    display_name: input.display_name !== undefined ? input.display_name : user.display_name,
+    email: input.email ?? user.email,
+    password_hash: input.password ? await hashPassword(input.password) : user.password_hash,
+    // Merged, as Chatwoot does for users.
+    custom_attributes: { ...user.custom_attributes, ...(input.custom_attributes ?? {}) },
+    updated_at: now(),
+  };
+  const emailChanged = updated.email !== user.email;
+  await transact([
+    {
+      item: put(userItem(updated), {
+        condition: { expression: 'updated_at = :u', values: { ':u': user.updated_at } },
+      }),
+    },
+    ...(emailChanged
+      ? [
+          { item: put({ ...userEmailKey(updated.email), type: 'unique', owner_id: id }, { ifNew: true }), onConflict: emailTaken },
+          { item: del(userEmailKey(user.email)) },
+        ]
+      : []),
+  ]);
+  return present(updated);
+}
+
+/** Removes the user, its token, its email claim and its memberships. */
+export async function deleteUser(appId: number, id: number): Promise<void> {
+  const user = await permittedUser(appId, id);
+  const memberships = await listUserAccounts(id);
+  const items = [
+    { item: del(keys.user(id)) },
+    { item: del(keys.token(user.token_hash)) },
+    { item: del(userEmailKey(user.email)) },
+    { item: del(keys.permissible(appId, 'USER', id)) },
+    ...memberships.map((m) => ({ item: deleteAccountUserItem(m.account_id, id) })),
+  ];
+  for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
+}
+
+/** `POST /users/{id}/token`: the user's API token (the same one the record shows). */
+export async function userToken(appId: number, id: number) {
+  const user = await permittedUser(appId, id);
+  return { access_token: await unseal(user.sealed_token), expiry: null, user: tokenUserJson(user) };
+}
+
+/** `GET /api/v1/profile`. */
+export async function profile(user: UserRecord) {
+  return present(user);
+}
+

@@ -1,0 +1,52 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+
+/** One item change from the table's stream, as it travels on the events queue. */
+export interface Change {
+  /** The stream record's eventID: stable across retries, so it doubles as the event id. */
+  id: string;
+  action: 'INSERT' | 'MODIFY' | 'REMOVE';
+  /** Entity type of the item (its `type` attribute). */
+  type: string;
+  pk: string;
+  sk: string;
+  /** Seconds since the epoch, from the stream record. */
+  at: number;
+  newImage?: Record<string, unknown>;
+  oldImage?: Record<string, unknown>;
+  /** Set when the images were too large for a queue message; the consumer re-reads the item. */
+  truncated?: boolean;
+}
+
+// Bookkeeping items never become events.
+const IGNORED_TYPES = new Set(['sequence', 'unique', 'token', 'permissible']);
+
+const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
+
+export function changeOf(record: DynamoDBRecord): Change | undefined {
+  const newImage = image(record.dynamodb?.NewImage);
+  const oldImage = image(record.dynamodb?.OldImage);
+  const type = String(newImage?.type ?? oldImage?.type ?? '');
+  if (!type || IGNORED_TYPES.has(type)) return undefined;
+  const keys = image(record.dynamodb?.Keys) ?? {};
+  return {
+    id: record.eventID ?? '',
+    action: record.eventName as Change['action'],
+    type,
+    pk: String(keys.pk),
+    sk: String(keys.sk),
+    at: Number(record.dynamodb?.ApproximateCreationDateTime ?? Math.floor(Date.now() / 1000)),
+    newImage,
+    oldImage,
+  };
+}
+
+const MAX_MESSAGE_BYTES = 240 * 1024;
+
+export function serializeChange(change: Change): string {
+  const body = JSON.stringify(change);
+  if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
+  const { newImage: _n, oldImage: _o, ...rest } = change;
+  return JSON.stringify({ ...rest, truncated: true });
+}

@@ -1,0 +1,164 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import { config } from '../config.ts';
+import { log } from '../log.ts';
+import type { AccountRecord, UserRecord } from '../domain/model.ts';
+import {
+  authenticateAccount,
+  authenticatePlatform,
+  authenticateUser,
+  type AccountAccess,
+  type Actor,
+} from './auth.ts';
+import { requestBody, type ParsedEvent } from './body.ts';
+import { HttpError } from './errors.ts';
+import { jsonResult, toHttp, type HttpResult } from './response.ts';
+import { parseOrThrow, type AnySchema } from './validate.ts';
+
+// The one middy chain every HTTP route goes through: body → auth → validation → run → JSON,
+// and one place that turns failures into the error body.
+
+export interface RequestContext<B> {
+  event: ParsedEvent;
+  requestId: string;
+  /** Path parameters as sent (strings); use `intParam` for ids. */
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: B;
+}
+
+interface CommonOptions<S extends AnySchema | undefined> {
+  /** valibot schema of the body; its issues become the 422 body. */
+  body?: S;
+  /** Chatwoot nests bodies under a model key (`webhook: {...}`); both that and top-level fields are accepted. */
+  rootKey?: string;
+  maxBodyBytes?: number;
+  multipart?: (raw: Buffer, contentType: string) => Promise<Record<string, unknown>>;
+}
+
+type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
+
+function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
+  let body = (event.body ?? {}) as Record<string, unknown>;
+  if (opts.rootKey) {
+    const nested = body[opts.rootKey];
+    if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
+      body = { ...body, ...(nested as Record<string, unknown>) };
+      delete body[opts.rootKey];
+    }
+  }
+  const parsed = opts.body ? parseOrThrow(opts.body, body) : body;
+  return {
+    event,
+    requestId: event.requestContext?.requestId ?? context.awsRequestId,
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    query: (event.queryStringParameters ?? {}) as Record<string, string>,
+    body: parsed as BodyOf<S>,
+  };
+}
+
+/** `/path/{id}` parameter as a positive integer, or 404 naming the resource. */
+export function intParam(ctx: { params: Record<string, string> }, name: string, what = 'Resource'): number {
+  const raw = ctx.params[name];
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new HttpError(404, `${what} not found`, [
+    { field: '', message: `${what} could not be found`, code: 'not_found' },
+  ]);
+  return Number(raw);
+}
+
+function chain<S extends AnySchema | undefined, C>(
+  opts: CommonOptions<S>,
+  handle: (event: ParsedEvent, context: Context) => Promise<unknown>,
+) {
+  const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> =>
+    toHttp(await handle(event as unknown as ParsedEvent, context));
+  return middy<APIGatewayProxyEventV2, HttpResult>()
+    .use(errorBoundary())
+    .use(requestBody({ maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes, multipart: opts.multipart }))
+    .handler(base);
+}
+
+function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {
+  return {
+    onError: async (request) => {
+      const err = request.error;
+      if (err instanceof HttpError) {
+        request.response = jsonResult(err.status, err.body);
+        return;
+      }
+      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      log.error('unhandled error', { requestId, route: request.event.routeKey, error: err });
+      request.response = jsonResult(500, {
+        description: 'Internal server error',
+        errors: [{ field: '', message: `Something went wrong (request ${requestId})`, code: 'internal' }],
+      });
+    },
+  };
+}
+
+// ── Account interface: /api/v1/accounts/{account_id}/… ────────────────────────────────────────────
+
+export interface AccountContext<B> extends RequestContext<B> {
+  account: AccountRecord;
+  actor: Actor;
+}
+
+export function apiHandler<S extends AnySchema | undefined = undefined>(
+  opts: CommonOptions<S> & {
+    access: AccountAccess;
+    /** Agent-bot tokens may call this route (Chatwoot's bot allow-list). */
+    bots?: boolean;
+    run: (ctx: AccountContext<BodyOf<S>>) => Promise<unknown> | unknown;
+  },
+) {
+  return chain(opts, async (event, context) => {
+    const raw = event.pathParameters?.account_id;
+    const accountId = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+    const { account, actor } = await authenticateAccount(
+      event as unknown as APIGatewayProxyEventV2,
+      accountId,
+      opts.access,
+      opts.bots ?? false,
+    );
+    return opts.run({ ...contextOf(event, context, opts), account, actor });
+  });
+}
+
+// ── Account interface outside an account: /api/v1/profile ────────────────────────────────────────
+
+export interface UserContext<B> extends RequestContext<B> {
+  user: UserRecord;
+}
+
+export function userHandler<S extends AnySchema | undefined = undefined>(
+  opts: CommonOptions<S> & { run: (ctx: UserContext<BodyOf<S>>) => Promise<unknown> | unknown },
+) {
+  return chain(opts, async (event, context) => {
+    const user = await authenticateUser(event as unknown as APIGatewayProxyEventV2);
+    return opts.run({ ...contextOf(event, context, opts), user });
+  });
+}
+
+// ── Platform interface: /platform/api/v1/… ─────────────────────────────────────────────────────────
+
+export interface PlatformContext<B> extends RequestContext<B> {
+  appId: number;
+}
+
+export function platformHandler<S extends AnySchema | undefined = undefined>(
+  opts: CommonOptions<S> & { run: (ctx: PlatformContext<BodyOf<S>>) => Promise<unknown> | unknown },
+) {
+  return chain(opts, async (event, context) => {
+    const { appId } = await authenticatePlatform(event as unknown as APIGatewayProxyEventV2);
+    return opts.run({ ...contextOf(event, context, opts), appId });
+  });
+}
+
+// ── Public interface: /public/api/v1/… (identifiers in the path are the credential) ──────────────
+
+export function publicHandler<S extends AnySchema | undefined = undefined>(
+  opts: CommonOptions<S> & { run: (ctx: RequestContext<BodyOf<S>>) => Promise<unknown> | unknown },
+) {
+  return chain(opts, async (event, context) => opts.run(contextOf(event, context, opts)));
+}

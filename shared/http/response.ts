@@ -1,0 +1,28 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** A handler result with a status other than 200, or no body. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+  ) {}
+}
+
+export const reply = (status: number, body?: unknown) => new Reply(status, body);
+
+export function toHttp(result: unknown): HttpResult {
+  if (result instanceof Reply) {
+    if (result.body === undefined) return { statusCode: result.status, headers: {}, body: '' };
+    return { statusCode: result.status, headers: JSON_HEADERS, body: JSON.stringify(result.body) };
+  }
+  if (result === undefined) return { statusCode: 200, headers: {}, body: '' };
+  return { statusCode: 200, headers: JSON_HEADERS, body: JSON.stringify(result) };
+}
+
+export function jsonResult(status: number, body: unknown): HttpResult {
+  return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(body) };
+}
