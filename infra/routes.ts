@@ -35,6 +35,10 @@ export const routes: Route[] = [
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
 
+  // Account interface: the account itself
+  { method: 'GET', path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/update.ts', api: 'account', access: 'write' },
+
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },
   { method: 'POST', path: `${P}/accounts`, handler: 'functions/platform/accounts/create.ts', api: 'platform', access: 'write' },

@@ -39,3 +39,13 @@ export const AccountUpdateSchema = v.object({ name: v.optional(RequiredText(255)
 
 export type NewAccount = v.InferOutput<typeof NewAccountSchema>;
 export type AccountUpdate = v.InferOutput<typeof AccountUpdateSchema>;
+
+/** What an account's administrators may change themselves (`PATCH /api/v1/accounts/{id}`). */
+export const AccountSettingsSchema = v.object({
+  name: v.optional(RequiredText(255)),
+  locale: fields.locale,
+  domain: fields.domain,
+  support_email: fields.support_email,
+  custom_attributes: fields.custom_attributes,
+});
+export type AccountSettings = v.InferOutput<typeof AccountSettingsSchema>;

@@ -15,7 +15,7 @@ import { del, put } from '../../db/transact.ts';
 import { keys } from '../../db/keys.ts';
 import { notFound } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import type { AccountUpdate, NewAccount } from './schemas.ts';
+import type { AccountSettings, AccountUpdate, NewAccount } from './schemas.ts';
 import { accountJson } from './view.ts';
 
 // Features a new account starts with (installation defaults), before the request's own `features`.
@@ -71,7 +71,13 @@ export async function showAccount(appId: number, id: number) {
 }
 
 export async function updateAccount(appId: number, id: number, input: AccountUpdate) {
-  const a = await permittedAccount(appId, id);
+  return applyAccountChanges(await permittedAccount(appId, id), input);
+}
+
+/** `PATCH /api/v1/accounts/{id}` by one of its administrators. */
+export const updateAccountSettings = (account: AccountRecord, input: AccountSettings) => applyAccountChanges(account, input);
+
+async function applyAccountChanges(a: AccountRecord, input: AccountUpdate) {
   const updated: AccountRecord = {
     ...a,
     name: input.name ?? a.name,

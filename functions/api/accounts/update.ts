@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { updateAccountSettings } from '../../../shared/domain/accounts/service.ts';
+import { AccountSettingsSchema } from '../../../shared/domain/accounts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: AccountSettingsSchema,
+  rootKey: 'account',
+  run: ({ account, body }) => updateAccountSettings(account, body),
+});
