@@ -39,6 +39,17 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/update.ts', api: 'account', access: 'write' },
 
+  // ── Account interface I (issue: inboxes, contacts, conversations, messages, teams, counts) ──
+  // inboxes + inbox members + teams + agents (rows added here)
+  // contacts + contact labels (rows added here)
+  // conversations + messages + counts (rows added here)
+
+  // ── Account interface II (custom filters, automation rules, webhooks, agent bots, labels) ──
+  // labels (rows added here)
+  // custom filters + automation rules + webhooks + account agent bots (rows added here)
+
+  // ── Public interface (rows added here) ──
+
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },
   { method: 'POST', path: `${P}/accounts`, handler: 'functions/platform/accounts/create.ts', api: 'platform', access: 'write' },

@@ -45,6 +45,8 @@ export const keys = {
   /** An agent bot's right to act in an account it does not belong to (written when attached to an inbox). */
   agentBotAccess: (accountId: number, botId: number): Key => ({ pk: join('ACCT', accountId), sk: join('BOTACCESS', botId) }),
 
+  // ── account interface keys: each area adds its own block below, with its layout in the header ──
+
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),
 
