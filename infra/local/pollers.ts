@@ -36,7 +36,7 @@ function normalizeImage(image: Record<string, unknown> | undefined) {
   return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, normalize(v)]));
 }
 
-function toLambdaRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord {
+export function toLambdaRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord {
   const d = r.dynamodb ?? {};
   return {
     eventID: r.eventID,

@@ -65,3 +65,20 @@ describe('the foundation journey', () => {
     expect((await me.get('/api/v1/profile')).body.accounts[0].status).toBe('suspended');
   });
 });
+
+describe('the stream', () => {
+  it('carries account changes with their type and images, and no bookkeeping items', async () => {
+    const { streamChanges } = await import('../../support/stream.ts');
+    const app = await newPlatformApp();
+    const account = (await app.api.post(`${P}/accounts`, { name: 'Streamed' })).body;
+    await app.api.patch(`${P}/accounts/${account.id}`, { name: 'Streamed 2' });
+    const changes = await streamChanges((c) => c.type === 'account' && c.newImage?.id === account.id);
+    expect(changes.map((c) => c.action)).toEqual(['INSERT', 'MODIFY']);
+    expect(changes[1].oldImage?.name).toBe('Streamed');
+    expect(changes[1].newImage?.name).toBe('Streamed 2');
+    expect(changes[1].newImage?.custom_attributes).toEqual({});
+    expect(new Set(changes.map((c) => c.id)).size).toBe(2);
+    const bookkeeping = await streamChanges((c) => ['token', 'sequence', 'unique', 'permissible'].includes(c.type));
+    expect(bookkeeping).toEqual([]);
+  });
+});
