@@ -1,0 +1,132 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../infra/local/net.ts';
+import { client } from '../../support/runtime.ts';
+
+// `npm start` as a newcomer runs it: a child process, its printed base URL and token, its signals.
+
+const ROOT = join(import.meta.dirname, '../../..');
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+  token: string;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, [TSX, 'infra/local/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'WARN', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += String(d)));
+  child.stderr!.on('data', (d) => (out += String(d)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 40_000);
+    const check = () => {
+      const url = out.match(/Service ready at (\S+)/)?.[1];
+      const token = out.match(/Platform API token: (\S+)/)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolve({ child, output: () => out, baseUrl: url, token });
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+function stop(s: Started, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    s.child.once('exit', (code) => resolve(code));
+    s.child.kill(signal);
+  });
+}
+
+const javaOnPort = (port: number) => spawnSync('pgrep', ['-f', `DynamoDBLocal.jar -port ${port} `]).status === 0;
+
+describe('npm start', () => {
+  it('serves the API with the given platform token, persists DATA_DIR, and stops Java on SIGTERM and SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cw-data-'));
+    try {
+      const dynamoPort = await freePort();
+      const env = { PORT: '0', DYNAMODB_PORT: String(dynamoPort), PLATFORM_API_TOKEN: 'local-test-platform-token-0123456789', DATA_DIR: dataDir };
+      const first = await start(env);
+      expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.token).toBe(env.PLATFORM_API_TOKEN);
+      expect((await client(first.baseUrl).get('/health')).status).toBe(200);
+      expect(javaOnPort(dynamoPort)).toBe(true);
+
+      const api = client(first.baseUrl, first.token);
+      const account = await api.post('/platform/api/v1/accounts', { name: 'Persisted' });
+      expect(account.status).toBe(200);
+
+      // The CLI creates a platform app against the running local runtime and prints its token once.
+      const cli = spawnSync(process.execPath, [TSX, 'scripts/platform-app.ts', 'create', '--name', 'cli app'], {
+        cwd: ROOT,
+        env: { ...process.env, DYNAMODB_PORT: String(dynamoPort) },
+        encoding: 'utf8',
+      });
+      expect(cli.status, cli.stderr).toBe(0);
+      const cliToken = cli.stdout.match(/API token \(shown once\): (\S+)/)?.[1];
+      expect(cliToken).toBeTruthy();
+      const cliApp = client(first.baseUrl, cliToken);
+      expect((await cliApp.get('/platform/api/v1/accounts')).body).toEqual([]);
+      expect((await cliApp.post('/platform/api/v1/accounts', { name: 'From CLI' })).status).toBe(200);
+
+      expect(await stop(first, 'SIGTERM')).toBe(0);
+      expect(javaOnPort(dynamoPort)).toBe(false);
+
+      const second = await start(env);
+      const again = client(second.baseUrl, second.token);
+      const list = await again.get('/platform/api/v1/accounts');
+      expect(list.body.map((a: { name: string }) => a.name)).toEqual(['Persisted']);
+      expect(await stop(second, 'SIGINT')).toBe(0);
+      expect(javaOnPort(dynamoPort)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('generates a platform token when none is given', async () => {
+    const s = await start({ PORT: '0', DYNAMODB_PORT: String(await freePort()), PLATFORM_API_TOKEN: '' });
+    expect(s.token.length).toBeGreaterThanOrEqual(32);
+    expect((await client(s.baseUrl, s.token).get('/platform/api/v1/accounts')).status).toBe(200);
+    expect(await stop(s, 'SIGTERM')).toBe(0);
+  }, 60_000);
+
+  it('exits with the install command when Java is missing', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'cw-bin-'));
+    try {
+      symlinkSync(process.execPath, join(bin, 'node'));
+      const r = spawnSync(process.execPath, [TSX, 'infra/local/start.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, PATH: bin, PORT: '0' },
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('Java');
+      expect(r.stderr).toMatch(/apt-get install -y openjdk-17-jre-headless/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('answers the CLI without a name with its usage', () => {
+    const r = spawnSync(process.execPath, [TSX, 'scripts/platform-app.ts', 'create'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('npm run platform-app -- create --name NAME');
+  });
+});
