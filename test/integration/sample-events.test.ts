@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, Context, DynamoDBStreamEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { lambdaContext } from '../../infra/local/http-server.ts';
+import { changeOf } from '../../shared/events/change.ts';
+import { runtime } from '../support/runtime.ts';
+
+// The sample events under events/ (for `sam local invoke`) are real inputs of the handlers.
+
+const sample = <T>(file: string): T => JSON.parse(readFileSync(join(import.meta.dirname, '../../events', file), 'utf8'));
+
+describe('sample events', () => {
+  it('events/api/health.json is answered by the health function', async () => {
+    await runtime();
+    const { handler } = await import('../../functions/system/health.ts');
+    const res = await handler(sample<APIGatewayProxyEventV2>('api/health.json'), lambdaContext('health') as Context);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(String(res.body))).toEqual({ status: 'ok' });
+  });
+
+  it('events/api/platform-accounts-create.json without a real token gets 401 with the error body', async () => {
+    await runtime();
+    const { handler } = await import('../../functions/platform/accounts/create.ts');
+    const res = await handler(sample<APIGatewayProxyEventV2>('api/platform-accounts-create.json'), lambdaContext('create') as Context);
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(String(res.body))).toMatchObject({ description: expect.any(String), errors: [{ code: 'unauthorized', field: '' }] });
+  });
+
+  it('events/stream/account-modify.json yields one account change and skips the bookkeeping record', () => {
+    const event = sample<DynamoDBStreamEvent>('stream/account-modify.json');
+    const changes = event.Records.map(changeOf);
+    expect(changes[0]).toMatchObject({
+      id: 'c81e728d9d4c2f636f067f89cc14862c',
+      action: 'MODIFY',
+      type: 'account',
+      pk: 'ACCT#1',
+      at: 1795240800,
+      oldImage: { name: 'Acme', custom_attributes: {} },
+      newImage: { name: 'Acme Inc' },
+    });
+    expect(changes[1]).toBeUndefined();
+  });
+});
