@@ -9,7 +9,19 @@
 //   agent bot        BOT#<id>                  BOT                      gsi1: BOTS#<accountId|SYSTEM> / BOT#<id>
 //   bot access       ACCT#<accountId>          BOTACCESS#<botId>
 //   unique sentinel  UNIQ#<scope>#<value>      UNIQ
+//   contact          CONTACT#<accountId>#<id>  CONTACT
+//   contact inbox    CONTACT#<accountId>#<id>  CI#<inboxId>#<sourceId>  (in the contact's partition: one Query reads both)
+//   contact listing  CONTACTS#<accountId>      <contactId>              (compact projection of listed contacts)
+//   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
+//   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
+//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi1: CONVS#<acctId>#<status> / <lastActivity>#<displayId>
+//                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
+//   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
+//   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
+//   conv. label      CLABEL#<acctId>#<label>       <displayId>
+//   contact conv.    CCONV#<acctId>#<contactId>    <displayId>
+//   display id seq.  SEQ#CONV#<acctId>             SEQ
 
 export type Key = { pk: string; sk: string };
 
@@ -46,6 +58,65 @@ export const keys = {
   agentBotAccess: (accountId: number, botId: number): Key => ({ pk: join('ACCT', accountId), sk: join('BOTACCESS', botId) }),
 
   // ── account interface keys: each area adds its own block below, with its layout in the header ──
+
+  // ── contacts (contacts area) ──
+  contact: (accountId: number, id: number): Key => ({ pk: join('CONTACT', accountId, id), sk: 'CONTACT' }),
+  /** The contact item and its contact inboxes. */
+  contactPartition: (accountId: number, id: number) => join('CONTACT', accountId, id),
+  contactInbox: (accountId: number, contactId: number, inboxId: number, sourceId: string): Key => ({
+    pk: join('CONTACT', accountId, contactId),
+    sk: join('CI', pad(inboxId), sourceId),
+  }),
+  contactInboxesPrefix: (accountId: number, contactId: number) => ({ pk: join('CONTACT', accountId, contactId), skPrefix: join('CI', '') }),
+  contactListing: (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) }),
+  contactListingPartition: (accountId: number) => join('CONTACTS', accountId),
+  contactIdFromListingSk: (sk: string): number => Number(sk),
+  contactUnique: (accountId: number, field: 'email' | 'phone_number' | 'identifier', value: string): Key =>
+    keys.unique(join('CONTACT', field, accountId), value),
+  sourceIdUnique: (inboxId: number, sourceId: string): Key => keys.unique(join('SOURCE', inboxId), sourceId),
+
+  // ── conversations + messages + counts ──
+  conversation: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' }),
+  /** Both list indexes sort by last activity, newest last (queries read backwards). */
+  conversationIndex: (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
+    gsi1pk: join('CONVS', c.account_id, c.status),
+    gsi1sk: join(pad(c.last_activity_at), pad(c.id)),
+    gsi2pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
+    gsi2sk: join(pad(c.last_activity_at), pad(c.id)),
+  }),
+  conversationsByStatus: (accountId: number, status: string) => ({ gsi1pk: join('CONVS', accountId, status), skPrefix: '' }),
+  conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
+    gsi2pk: join('CONVS', accountId, 'INBOX', inboxId, status),
+    skPrefix: '',
+  }),
+  conversationSequence: (accountId: number) => join('CONV', accountId),
+  message: (accountId: number, displayId: number, messageId: number): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('MSG', pad(messageId)),
+  }),
+  messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
+  messageSk: (messageId: number) => join('MSG', pad(messageId)),
+  /** Sparse: only the messages `q` searches (incoming and outgoing) carry it. */
+  messageSearchIndex: (accountId: number, inboxId: number, messageId: number) => ({
+    gsi1pk: join('MSGSEARCH', accountId, inboxId),
+    gsi1sk: pad(messageId),
+  }),
+  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId), skPrefix: '' }),
+  conversationCounter: (accountId: number, c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null }): Key => ({
+    pk: join('CNT', accountId),
+    sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
+  }),
+  conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId), skPrefix: '' }),
+  conversationLabel: (accountId: number, label: string, displayId: number): Key => ({
+    pk: join('CLABEL', accountId, label),
+    sk: pad(displayId),
+  }),
+  conversationsWithLabel: (accountId: number, label: string) => ({ pk: join('CLABEL', accountId, label), skPrefix: '' }),
+  contactConversation: (accountId: number, contactId: number, displayId: number): Key => ({
+    pk: join('CCONV', accountId, contactId),
+    sk: pad(displayId),
+  }),
+  contactConversations: (accountId: number, contactId: number) => ({ pk: join('CCONV', accountId, contactId), skPrefix: '' }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -1,0 +1,99 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { put, type TxItem } from '../transact.ts';
+import type { MessageRecord } from '../../domain/messages/model.ts';
+import { getItem, record } from './common.ts';
+
+// Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
+
+/** Incoming and outgoing messages are what `q` searches (reference §4.3); only they enter the search index. */
+const searchable = (m: MessageRecord) => m.message_type === 0 || m.message_type === 1;
+
+export const messageItem = (m: MessageRecord) => ({
+  ...keys.message(m.account_id, m.conversation_id, m.id),
+  ...(searchable(m) ? keys.messageSearchIndex(m.account_id, m.inbox_id, m.id) : {}),
+  type: 'message',
+  ...m,
+});
+
+export const putMessage = (m: MessageRecord, opts: { ifNew?: boolean; ifVersion?: number } = {}): TxItem => ({
+  item: put(
+    messageItem(m),
+    opts.ifVersion !== undefined
+      ? { condition: { expression: 'updated_at = :u', values: { ':u': opts.ifVersion } } }
+      : { ifNew: opts.ifNew },
+  ),
+});
+
+/** AP70: one message of a conversation. */
+export const getMessage = (accountId: number, displayId: number, messageId: number) =>
+  getItem<MessageRecord>(keys.message(accountId, displayId, messageId));
+
+export interface MessageWindow {
+  /** Only ids below this one. */
+  before?: number;
+  /** Only ids above this one (or from it, with `afterInclusive`: Chatwoot's `before`+`after` window). */
+  after?: number;
+  afterInclusive?: boolean;
+  limit: number;
+}
+
+/**
+ * AP71: messages of a conversation by id window, ascending. Without `after` it reads the newest
+ * `limit` below `before`; with `after` the oldest `limit` above it.
+ */
+export async function listMessages(accountId: number, displayId: number, w: MessageWindow): Promise<MessageRecord[]> {
+  const p = keys.messagesPrefix(accountId, displayId);
+  const lo = w.after !== undefined ? keys.messageSk(w.afterInclusive ? w.after : w.after + 1) : p.skPrefix;
+  const hi = w.before !== undefined ? keys.messageSk(w.before - 1) : `${p.skPrefix}\uffff`;
+  const forward = w.after !== undefined;
+  const out: MessageRecord[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':p': p.pk, ':lo': lo, ':hi': hi },
+        ScanIndexForward: forward,
+        Limit: w.limit - out.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) out.push(record<MessageRecord>(item)!);
+    start = page.LastEvaluatedKey;
+  } while (start && out.length < w.limit);
+  return forward ? out : out.reverse();
+}
+
+/**
+ * AP72: the display ids of an inbox's conversations with an incoming or outgoing message containing
+ * `term` (case-insensitive). Reads the inbox's searchable messages (gsi1, sparse): cost grows with the
+ * text of those messages, ~1 RCU per 8 KB.
+ */
+export async function searchInboxMessages(accountId: number, inboxId: number, term: string): Promise<Set<number>> {
+  const ix = INDEXES.gsi1;
+  const needle = term.toLowerCase();
+  const found = new Set<number>();
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: ix.name,
+        KeyConditionExpression: '#p = :p',
+        ExpressionAttributeNames: { '#p': ix.pk, '#c': 'content', '#cv': 'conversation_id' },
+        ExpressionAttributeValues: { ':p': keys.messageSearchOf(accountId, inboxId).gsi1pk },
+        ProjectionExpression: '#c, #cv',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (typeof item.content === 'string' && item.content.toLowerCase().includes(needle)) found.add(Number(item.conversation_id));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}

@@ -1,0 +1,56 @@
+import type { Actor } from '../../http/auth.ts';
+import type { MessageRecord, Performer } from '../messages/model.ts';
+
+// Stored conversation record (reference §4.7 fields, snake_case). `id` is the per-account display id.
+// Timestamps are Unix seconds, except `updated_at`, which keeps its fraction as Chatwoot shows it.
+
+export const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
+export type ConversationStatus = (typeof STATUSES)[number];
+
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export interface ConversationRecord {
+  id: number;
+  account_id: number;
+  inbox_id: number;
+  contact_id: number;
+  /** The contact inbox the conversation runs on. */
+  source_id: string;
+  uuid: string;
+  status: ConversationStatus;
+  assignee_id: number | null;
+  assignee_agent_bot_id: number | null;
+  team_id: number | null;
+  priority: Priority | null;
+  snoozed_until: number | null;
+  labels: string[];
+  custom_attributes: Record<string, unknown>;
+  additional_attributes: Record<string, unknown>;
+  agent_last_seen_at: number | null;
+  assignee_last_seen_at: number | null;
+  contact_last_seen_at: number | null;
+  first_reply_created_at: number | null;
+  waiting_since: number | null;
+  /** Incoming messages since `agent_last_seen_at` (shown capped at 10). */
+  unread_count: number;
+  last_activity_at: number;
+  /** Denormalized so that a list page is one read: the last message of any kind, and the last non-activity one. */
+  last_message: MessageRecord | null;
+  last_non_activity_message: MessageRecord | null;
+  created_at: number;
+  updated_at: number;
+  /** Optimistic concurrency: every write conditions on it and increments it. */
+  version: number;
+  /** Who made the latest change (for the event pipeline). */
+  updated_by: Performer | null;
+}
+
+/**
+ * Who acts on a conversation: a user or agent bot of the account interface, or (public interface)
+ * the conversation's contact.
+ */
+export type ConversationActor = Actor | { type: 'contact'; contactId: number };
+
+export const performerOf = (a: ConversationActor): Performer =>
+  a.type === 'user' ? { type: 'user', id: a.user.id } : a.type === 'agent_bot' ? { type: 'agent_bot', id: a.bot.id } : { type: 'contact', id: a.contactId };

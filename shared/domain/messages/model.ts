@@ -1,0 +1,68 @@
+// Stored message record: the fields of Chatwoot's message JSON (reference §4.7 MessagePush, §5.5), snake_case.
+// Timestamps are Unix seconds.
+
+/** REST shows the integer, webhooks the name (reference §5.4). */
+export const MESSAGE_TYPES = ['incoming', 'outgoing', 'activity', 'template'] as const;
+export type MessageTypeName = (typeof MESSAGE_TYPES)[number];
+export type MessageType = 0 | 1 | 2 | 3;
+
+export const CONTENT_TYPES = [
+  'text', 'input_text', 'input_textarea', 'input_email', 'input_select', 'cards', 'form', 'article',
+  'incoming_email', 'input_csat', 'integrations', 'sticker', 'voice_call',
+] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+export const MESSAGE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export type SenderType = 'User' | 'Contact' | 'AgentBot';
+
+/** Who caused a change; stored on changed items so the event pipeline can tell (`performed_by`). */
+export interface Performer {
+  type: 'user' | 'agent_bot' | 'contact';
+  id: number;
+}
+
+export interface AttachmentRecord {
+  id: number;
+  message_id: number;
+  account_id: number;
+  file_type: 'image' | 'audio' | 'video' | 'file';
+  extension: string | null;
+  data_url: string;
+  thumb_url: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+  filename: string;
+  content_type: string;
+}
+
+export interface MessageRecord {
+  id: number;
+  account_id: number;
+  inbox_id: number;
+  /** The conversation's display id. */
+  conversation_id: number;
+  message_type: MessageType;
+  content: string | null;
+  content_type: ContentType;
+  content_attributes: Record<string, unknown>;
+  status: MessageStatus;
+  private: boolean;
+  source_id: string | null;
+  sender_type: SenderType | null;
+  sender_id: number | null;
+  external_source_ids: Record<string, unknown>;
+  additional_attributes: Record<string, unknown>;
+  processed_message_content: string | null;
+  sentiment: Record<string, unknown>;
+  attachments: AttachmentRecord[];
+  /** Set only by the request that created the message; echoed back once. */
+  echo_id?: string;
+  created_at: number;
+  updated_at: number;
+  performed_by: Performer | null;
+}
+
+export const messageTypeName = (t: MessageType): MessageTypeName => MESSAGE_TYPES[t];
