@@ -1,0 +1,250 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { check, del, put, transact, type TxItem } from '../transact.ts';
+import { taken } from '../../http/errors.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../domain/contacts/model.ts';
+import { getItem, getMany, queryPrefix, record } from './common.ts';
+
+// Access patterns of the contacts area (AP40-59; the README keeps the table).
+
+export type UniqueField = 'email' | 'phone_number' | 'identifier';
+export const UNIQUE_FIELDS: UniqueField[] = ['email', 'phone_number', 'identifier'];
+
+/** AP40: one contact. */
+export const getContact = (accountId: number, contactId: number, consistent = false) =>
+  getItem<ContactRecord>(keys.contact(accountId, contactId), consistent);
+
+/** AP41: several contacts by id (BatchGet); results keep the order of `ids`. */
+export const getContacts = (accountId: number, ids: number[]) =>
+  getMany<ContactRecord>(ids.map((id) => keys.contact(accountId, id)));
+
+async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+  const items: Record<string, unknown>[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const out = await db().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** AP42: a contact and its contact inboxes in one Query (they share the contact's partition). */
+export async function getContactWithInboxes(accountId: number, contactId: number) {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': keys.contactPartition(accountId, contactId) },
+  });
+  const contactItem = items.find((i) => i.sk === keys.contact(accountId, contactId).sk);
+  return {
+    contact: record<ContactRecord>(contactItem),
+    inboxes: items.filter((i) => i !== contactItem).map((i) => record<ContactInboxRecord>(i)!),
+  };
+}
+
+/** AP43: the contact inboxes of a contact. */
+export async function listContactInboxes(accountId: number, contactId: number): Promise<ContactInboxRecord[]> {
+  const p = keys.contactInboxesPrefix(accountId, contactId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<ContactInboxRecord>(i)!);
+}
+
+/**
+ * AP44: the contact inbox holding a source id in an inbox: the uniqueness sentinel names the contact,
+ * then the contact inbox itself (both strongly consistent, so a just-created source id is found at once).
+ */
+export async function findContactInbox(inboxId: number, sourceId: string): Promise<ContactInboxRecord | undefined> {
+  const owner = await getItem<{ account_id: number; contact_id: number }>(keys.sourceIdUnique(inboxId, sourceId), true);
+  if (!owner) return undefined;
+  return getItem<ContactInboxRecord>(keys.contactInbox(owner.account_id, owner.contact_id, inboxId, sourceId), true);
+}
+
+/** AP45: the contact of an account that holds an email (lower-cased), phone number or identifier. */
+export async function findContactIdBy(accountId: number, field: UniqueField, value: string): Promise<number | undefined> {
+  const v = field === 'email' ? value.toLowerCase() : value;
+  return (await getItem<{ owner_id: number }>(keys.contactUnique(accountId, field, v), true))?.owner_id;
+}
+
+// ── the listing projection ──────────────────────────────────────────────────────────────────────
+// Lists and search must see every listed contact of an account (substring search, any sort, total
+// count), so they read one partition of small items instead of the contacts themselves. Only contacts
+// Chatwoot lists ("resolved": email, phone or identifier present) have one. Attribute names are short
+// on purpose: the read cost is the items' total size.
+
+export interface ContactListing {
+  id: number;
+  name: string;
+  email: string | null;
+  phone_number: string | null;
+  identifier: string | null;
+  company: string | null;
+  city: string | null;
+  country: string | null;
+  labels: string[];
+  created_at: number;
+  last_activity_at: number | null;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const orUndefined = <T>(v: T | null) => (v === null || v === '' ? undefined : v);
+
+export const isListed = (c: ContactRecord) => !!(c.email || c.phone_number || c.identifier);
+
+function listingItem(c: ContactRecord) {
+  const a = c.additional_attributes ?? {};
+  return {
+    ...keys.contactListing(c.account_id, c.id),
+    type: 'contact_listing',
+    n: orUndefined(c.name),
+    e: orUndefined(c.email),
+    p: orUndefined(c.phone_number),
+    i: orUndefined(c.identifier),
+    co: orUndefined(str(a.company_name)),
+    ci: orUndefined(str(a.city)),
+    cn: orUndefined(str(a.country)),
+    l: c.labels.length ? c.labels : undefined,
+    c: c.created_at,
+    a: orUndefined(c.last_activity_at),
+  };
+}
+
+function listingOf(item: Record<string, unknown>): ContactListing {
+  return {
+    id: keys.contactIdFromListingSk(String(item.sk)),
+    name: (item.n as string | undefined) ?? '',
+    email: (item.e as string | undefined) ?? null,
+    phone_number: (item.p as string | undefined) ?? null,
+    identifier: (item.i as string | undefined) ?? null,
+    company: (item.co as string | undefined) ?? null,
+    city: (item.ci as string | undefined) ?? null,
+    country: (item.cn as string | undefined) ?? null,
+    labels: (item.l as string[] | undefined) ?? [],
+    created_at: Number(item.c),
+    last_activity_at: item.a === undefined ? null : Number(item.a),
+  };
+}
+
+/** AP46: every listed contact of an account, compactly (reads the whole listing partition). */
+export async function listContactListings(accountId: number): Promise<ContactListing[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': keys.contactListingPartition(accountId) },
+  });
+  return items.map(listingOf);
+}
+
+// ── writes ──────────────────────────────────────────────────────────────────────────────────────
+
+/** The contact changed under us (another writer bumped its version, or it was deleted). */
+export class StaleContact extends Error {}
+
+const contactItem = (c: ContactRecord) => ({ ...keys.contact(c.account_id, c.id), type: 'contact', ...c });
+
+const uniqueValue = (c: ContactRecord, f: UniqueField) => c[f] ?? null;
+
+/**
+ * Writes a contact (new when `before` is undefined) with its uniqueness sentinels moved and its listing
+ * kept in step, plus any `extra` items, in one transaction. The contact's version guards against lost
+ * updates; a taken email, phone number or identifier throws 422 `taken`.
+ */
+export async function saveContact(before: ContactRecord | undefined, after: ContactRecord, extra: TxItem[] = []): Promise<void> {
+  const items: TxItem[] = [
+    {
+      item: before
+        ? put(contactItem(after), { condition: { expression: 'version = :v', values: { ':v': before.version } } })
+        : put(contactItem(after), { ifNew: true }),
+      onConflict: () => new StaleContact(),
+    },
+  ];
+  for (const f of UNIQUE_FIELDS) {
+    const old = before ? uniqueValue(before, f) : null;
+    const now = uniqueValue(after, f);
+    if (old === now) continue;
+    if (old !== null) items.push({ item: del(keys.contactUnique(after.account_id, f, old)) });
+    if (now !== null) {
+      items.push({
+        item: put({ ...keys.contactUnique(after.account_id, f, now), type: 'unique', owner_id: after.id }, { ifNew: true }),
+        onConflict: () => taken(f),
+      });
+    }
+  }
+  if (isListed(after)) items.push({ item: put(listingItem(after)) });
+  else if (before && isListed(before)) items.push({ item: del(keys.contactListing(after.account_id, after.id)) });
+  await transact([...items, ...extra]);
+}
+
+const contactInboxItem = (ci: ContactInboxRecord) => ({
+  ...keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id),
+  type: 'contact_inbox',
+  ...ci,
+});
+
+const sourceIdSentinel = (ci: ContactInboxRecord) => ({
+  ...keys.sourceIdUnique(ci.inbox_id, ci.source_id),
+  type: 'unique',
+  account_id: ci.account_id,
+  contact_id: ci.contact_id,
+});
+
+/**
+ * The contact inbox and its (inbox, source_id) sentinel, for use inside any area's transaction.
+ * A source id already used in the inbox fails the transaction with 422 `taken` on `source_id`.
+ */
+export function contactInboxWriteItems(ci: ContactInboxRecord): TxItem[] {
+  return [
+    { item: put(contactInboxItem(ci), { ifNew: true }), onConflict: () => taken('source_id') },
+    { item: put(sourceIdSentinel(ci), { ifNew: true }), onConflict: () => taken('source_id') },
+  ];
+}
+
+/** Guards a write that hangs off a contact against the contact's concurrent deletion. */
+export const contactExists = (accountId: number, contactId: number): TxItem => ({
+  item: check(keys.contact(accountId, contactId), { expression: 'attribute_exists(pk)' }),
+  onConflict: () => new StaleContact(),
+});
+
+/**
+ * Moves a source id from another contact's contact inbox to a new one: the old row keeps living
+ * under `renamedSourceId` (Chatwoot does this for email, SMS and WhatsApp inboxes, where the source id
+ * is an address that changed hands).
+ */
+export function takeOverSourceIdItems(old: ContactInboxRecord, renamedSourceId: string, ci: ContactInboxRecord): TxItem[] {
+  const renamed = { ...old, source_id: renamedSourceId, updated_at: ci.created_at };
+  return [
+    {
+      item: put(sourceIdSentinel(ci), {
+        condition: { expression: 'contact_id = :old', values: { ':old': old.contact_id } },
+      }),
+      onConflict: () => taken('source_id'),
+    },
+    { item: del(keys.contactInbox(old.account_id, old.contact_id, old.inbox_id, old.source_id)) },
+    { item: put(contactInboxItem(renamed), { ifNew: true }) },
+    { item: put(sourceIdSentinel(renamed), { ifNew: true }) },
+    { item: put(contactInboxItem(ci), { ifNew: true }), onConflict: () => taken('source_id') },
+  ];
+}
+
+/**
+ * Removes a contact with its sentinels, listing and contact inboxes. The first transaction removes the
+ * contact itself (from then on it answers 404); contact inboxes beyond one transaction's room follow.
+ */
+export async function deleteContactItems(c: ContactRecord, inboxes: ContactInboxRecord[]): Promise<void> {
+  const first: TxItem[] = [
+    {
+      item: del(keys.contact(c.account_id, c.id), { expression: 'version = :v', values: { ':v': c.version } }),
+      onConflict: () => new StaleContact(),
+    },
+  ];
+  for (const f of UNIQUE_FIELDS) {
+    const value = uniqueValue(c, f);
+    if (value !== null) first.push({ item: del(keys.contactUnique(c.account_id, f, value)) });
+  }
+  if (isListed(c)) first.push({ item: del(keys.contactListing(c.account_id, c.id)) });
+  const rest = inboxes.flatMap((ci) => [
+    { item: del(keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id)) },
+    { item: del(keys.sourceIdUnique(ci.inbox_id, ci.source_id)) },
+  ]);
+  const room = 100 - first.length;
+  await transact([...first, ...rest.slice(0, room - (room % 2))]);
+  for (let i = room - (room % 2); i < rest.length; i += 100) await transact(rest.slice(i, i + 100));
+}

@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { Bool, Email, HttpUrl, Id, JsonObject, Text } from '../schemas.ts';
+
+// Empty strings clear a field (Chatwoot stores blank email/phone/identifier as null).
+const blankToNull = (s: string) => (s === '' ? null : s);
+
+const EmailField = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.check((s) => s === '' || v.is(Email, s), 'is not a valid email address'),
+  v.toLowerCase(),
+  v.transform(blankToNull),
+);
+
+/** E.164 as Chatwoot checks it: `+`, then 2-15 digits not starting with 0. */
+const PhoneField = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.check((s) => s === '' || /^\+[1-9]\d{1,14}$/.test(s), 'should be in e164 format'),
+  v.transform(blankToNull),
+);
+
+const IdentifierField = v.pipe(Text(255), v.transform(blankToNull));
+
+// Chatwoot caps text columns at 20 000 characters; attribute hashes get the same bound here so that
+// a contact always fits in one item.
+const Attributes = v.pipe(
+  JsonObject,
+  v.check((o) => JSON.stringify(o).length <= 20_000, 'is too long (maximum is 20000 characters)'),
+);
+
+const fields = {
+  name: v.optional(v.nullable(Text(255))),
+  email: v.optional(v.nullable(EmailField)),
+  phone_number: v.optional(v.nullable(PhoneField)),
+  identifier: v.optional(v.nullable(IdentifierField)),
+  blocked: v.optional(Bool),
+  avatar_url: v.optional(v.nullable(v.union([v.literal(''), HttpUrl], 'must be an http or https URL'))),
+  additional_attributes: v.optional(v.nullable(Attributes)),
+  custom_attributes: v.optional(v.nullable(Attributes)),
+};
+
+export const NewContactSchema = v.object({
+  ...fields,
+  inbox_id: v.optional(v.nullable(Id)),
+  source_id: v.optional(v.nullable(v.pipe(Text(255), v.transform(blankToNull)))),
+});
+export type NewContact = v.InferOutput<typeof NewContactSchema>;
+
+export const ContactUpdateSchema = v.object(fields);
+export type ContactUpdate = v.InferOutput<typeof ContactUpdateSchema>;
+
+/**
+ * Label lists as acts-as-taggable keeps them: comma-separated entries split, whitespace stripped,
+ * blanks dropped, duplicates (ignoring case) removed keeping the first spelling.
+ */
+export function normalizeLabels(labels: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const label of labels.flatMap((l) => l.split(','))) {
+    const t = label.trim();
+    if (!t || seen.has(t.toLowerCase())) continue;
+    seen.add(t.toLowerCase());
+    out.push(t);
+  }
+  return out;
+}
+
+export const LabelsSchema = v.object({
+  // Absent or null clears the list, as Chatwoot's `label_list = nil` does.
+  labels: v.optional(
+    v.nullable(
+      v.pipe(
+        v.array(v.pipe(v.string('must be a string'), v.maxLength(255)), 'must be an array of strings'),
+        v.maxLength(100),
+        v.transform(normalizeLabels),
+      ),
+    ),
+  ),
+});
+export type LabelsInput = v.InferOutput<typeof LabelsSchema>;
+
+export const NewContactInboxSchema = v.object({
+  inbox_id: Id,
+  source_id: v.optional(v.nullable(v.pipe(Text(255), v.transform(blankToNull)))),
+  hmac_verified: v.optional(Bool),
+});
+export type NewContactInbox = v.InferOutput<typeof NewContactInboxSchema>;
+
+export const DestroyCustomAttributesSchema = v.object({
+  custom_attributes: v.optional(v.nullable(v.array(v.string('must be a string'), 'must be an array of strings'))),
+});
+export type DestroyCustomAttributes = v.InferOutput<typeof DestroyCustomAttributesSchema>;
+
+export const SORTS = ['name', 'email', 'phone_number', 'last_activity_at', 'created_at', 'company', 'city', 'country'] as const;
+export type SortField = (typeof SORTS)[number];

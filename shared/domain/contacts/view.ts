@@ -1,0 +1,98 @@
+import type { AccountRecord } from '../model.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import type { ContactInboxRecord, ContactRecord } from './model.ts';
+
+/** Contact JSON (reference §3.4); `last_activity_at` is omitted while null, as Chatwoot does. */
+export function contactJson(c: ContactRecord) {
+  return {
+    additional_attributes: c.additional_attributes,
+    // No presence tracking: every contact is offline.
+    availability_status: 'offline' as const,
+    email: c.email,
+    id: c.id,
+    name: c.name,
+    phone_number: c.phone_number,
+    blocked: c.blocked,
+    identifier: c.identifier,
+    thumbnail: c.thumbnail,
+    custom_attributes: c.custom_attributes,
+    ...(c.last_activity_at !== null ? { last_activity_at: c.last_activity_at } : {}),
+    created_at: c.created_at,
+  };
+}
+
+/** `push_event_data`: the contact as conversation `meta.sender` and message `sender`. */
+export function contactPushJson(c: ContactRecord) {
+  return {
+    additional_attributes: c.additional_attributes,
+    custom_attributes: c.custom_attributes,
+    email: c.email,
+    id: c.id,
+    identifier: c.identifier,
+    name: c.name,
+    phone_number: c.phone_number,
+    thumbnail: c.thumbnail,
+    blocked: c.blocked,
+    type: 'contact' as const,
+  };
+}
+
+/** `webhook_data`: the contact in webhook payloads (no `type` key in 4.10). */
+export function contactWebhookJson(c: ContactRecord, account: Pick<AccountRecord, 'id' | 'name'>) {
+  return {
+    account: { id: account.id, name: account.name },
+    additional_attributes: c.additional_attributes,
+    avatar: c.thumbnail,
+    custom_attributes: c.custom_attributes,
+    email: c.email,
+    id: c.id,
+    identifier: c.identifier,
+    name: c.name,
+    phone_number: c.phone_number,
+    thumbnail: c.thumbnail,
+    blocked: c.blocked,
+  };
+}
+
+type InboxFields = Partial<InboxRecord> & Pick<InboxRecord, 'id' | 'name' | 'channel_type'>;
+const field = (inbox: InboxFields, name: string) => (inbox as Record<string, unknown>)[name];
+
+/** Slim inbox (`_inbox_slim`), as inside contact inboxes. */
+export function inboxSlimJson(inbox: InboxFields) {
+  return {
+    id: inbox.id,
+    avatar_url: (field(inbox, 'avatar_url') as string | undefined) ?? '',
+    channel_id: inbox.channel_id,
+    name: inbox.name,
+    channel_type: inbox.channel_type,
+    provider: (field(inbox, 'provider') as string | null | undefined) ?? null,
+  };
+}
+
+/** ContactInbox JSON: `{source_id, inbox}`; contact inboxes of inboxes that no longer exist are left out. */
+export function contactInboxesJson(cis: ContactInboxRecord[], inboxes: Map<number, InboxFields>) {
+  return cis.flatMap((ci) => {
+    const inbox = inboxes.get(ci.inbox_id);
+    return inbox ? [{ source_id: ci.source_id, inbox: inboxSlimJson(inbox) }] : [];
+  });
+}
+
+const iso = (t: unknown) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : (t ?? null));
+
+// Columns of Chatwoot's `inboxes` table, in its order.
+const INBOX_ROW_COLUMNS = [
+  'id', 'channel_id', 'account_id', 'name', 'created_at', 'updated_at', 'channel_type', 'enable_auto_assignment',
+  'greeting_enabled', 'greeting_message', 'email_address', 'working_hours_enabled', 'out_of_office_message', 'timezone',
+  'enable_email_collect', 'csat_survey_enabled', 'allow_messages_after_resolved', 'auto_assignment_config',
+  'lock_to_single_conversation', 'portal_id', 'sender_name_type', 'business_name', 'csat_config',
+] as const;
+
+/** The raw inbox row Chatwoot puts in `payload.contact_inbox.inbox` on contact create (ISO timestamps). */
+export function inboxRowJson(inbox: InboxFields) {
+  const row: Record<string, unknown> = {};
+  for (const col of INBOX_ROW_COLUMNS) {
+    const value = field(inbox, col);
+    row[col] = col === 'created_at' || col === 'updated_at' ? iso(value) : (value ?? null);
+  }
+  return row;
+}
