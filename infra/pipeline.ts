@@ -12,8 +12,13 @@ export const EVENT_HANDLERS = {
 export const QUEUES = {
   /** FIFO, grouped by item collection, so one conversation's events stay in order. */
   events: { name: 'events.fifo', dlq: 'events-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  /** Standard: one delivery per message, retried with backoff by the deliver function itself. */
-  deliveries: { name: 'deliveries', dlq: 'deliveries-dlq', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 50 },
+  /**
+   * FIFO, grouped by receiver and conversation: one receiver's deliveries of one conversation arrive in
+   * order, and a failing receiver holds back only its own groups. The deliver function retries with
+   * backoff by hiding a failed message (visibility) and moves it to the DLQ itself after ~3 days;
+   * maxReceiveCount is only a safety net.
+   */
+  deliveries: { name: 'deliveries.fifo', dlq: 'deliveries-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 200 },
 } as const;
 
 export const STREAM_MAX_RETRIES = 3;

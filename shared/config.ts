@@ -22,6 +22,7 @@ const EnvSchema = v.object({
   S3_ENDPOINT: Optional,
   EVENTS_QUEUE_URL: Optional,
   DELIVERIES_QUEUE_URL: Optional,
+  DELIVERIES_DLQ_URL: Optional,
   AVATAR_BUCKET: Optional,
   // Public address of the service, used in links the API hands out (widget script, avatars).
   PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
@@ -31,6 +32,11 @@ const EnvSchema = v.object({
   MAX_BODY_BYTES: Int(1024 * 1024),
   ID_BLOCK_SIZE: Int(20),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
+  WEBHOOK_TIMEOUT_MS: Int(10_000),
+  // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
+  WEBHOOK_RETRY_BASE_SECONDS: Int(30),
+  // Deliveries still failing after this long go to the dead-letter queue.
+  WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
   // Loopback and private webhook targets are refused when deployed and allowed locally.
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
 });
@@ -43,6 +49,10 @@ export interface Config {
   s3Endpoint?: string;
   eventsQueueUrl?: string;
   deliveriesQueueUrl?: string;
+  deliveriesDlqUrl?: string;
+  webhookTimeoutMs: number;
+  webhookRetryBaseSeconds: number;
+  webhookMaxAgeSeconds: number;
   avatarBucket?: string;
   publicBaseUrl: string;
   tokenKey?: string;
@@ -71,6 +81,10 @@ export function config(): Config {
     s3Endpoint: e.S3_ENDPOINT,
     eventsQueueUrl: e.EVENTS_QUEUE_URL,
     deliveriesQueueUrl: e.DELIVERIES_QUEUE_URL,
+    deliveriesDlqUrl: e.DELIVERIES_DLQ_URL,
+    webhookTimeoutMs: Math.max(1, e.WEBHOOK_TIMEOUT_MS),
+    webhookRetryBaseSeconds: Math.max(1, e.WEBHOOK_RETRY_BASE_SECONDS),
+    webhookMaxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
     avatarBucket: e.AVATAR_BUCKET,
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''),
     tokenKey: e.TOKEN_KEY,

@@ -5,7 +5,7 @@ import {
   GetShardIteratorCommand,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from './http-server.ts';
 
@@ -151,12 +151,57 @@ export function pollQueue(opts: {
   handler: QueueHandler;
   name: string;
   batchSize?: number;
+  /** Batches in flight at once, as Lambda runs several invocations side by side. */
+  concurrency?: number;
 }): Poller {
   let running = true;
   const abort = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+
+  const handleBatch = async (messages: Message[]) => {
+    const records: SQSRecord[] = messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: m.Attributes as never,
+      messageAttributes: Object.fromEntries(
+        Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [
+          k,
+          { stringValue: v.StringValue, binaryValue: v.BinaryValue?.toString(), dataType: v.DataType ?? 'String' },
+        ]),
+      ) as never,
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: opts.queueArn,
+      awsRegion: opts.region,
+    }));
+    let failed = new Set<string>();
+    try {
+      const res = await opts.handler({ Records: records }, lambdaContext(opts.name));
+      failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (err) {
+      // The whole batch returns to the queue after its visibility timeout, as with Lambda.
+      process.stderr.write(`local runtime: ${opts.name} failed: ${(err as Error).message}\n`);
+      failed = new Set(records.map((r) => r.messageId));
+    }
+    const done = records.filter((r) => !failed.has(r.messageId));
+    if (done.length) {
+      await opts.client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: opts.queueUrl,
+          Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+        }),
+      );
+    }
+  };
+
   const loop = (async () => {
     while (running) {
       try {
+        if (inFlight.size >= (opts.concurrency ?? 5)) {
+          await Promise.race(inFlight);
+          continue;
+        }
         const out = await opts.client.send(
           new ReceiveMessageCommand({
             QueueUrl: opts.queueUrl,
@@ -169,46 +214,17 @@ export function pollQueue(opts: {
         );
         const messages = out.Messages ?? [];
         if (!messages.length) continue;
-        const records: SQSRecord[] = messages.map((m) => ({
-          messageId: m.MessageId!,
-          receiptHandle: m.ReceiptHandle!,
-          body: m.Body ?? '',
-          attributes: m.Attributes as never,
-          messageAttributes: Object.fromEntries(
-            Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [
-              k,
-              { stringValue: v.StringValue, binaryValue: v.BinaryValue?.toString(), dataType: v.DataType ?? 'String' },
-            ]),
-          ) as never,
-          md5OfBody: m.MD5OfBody ?? '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: opts.queueArn,
-          awsRegion: opts.region,
-        }));
-        let failed = new Set<string>();
-        try {
-          const res = await opts.handler({ Records: records }, lambdaContext(opts.name));
-          failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        } catch (err) {
-          // The whole batch returns to the queue after its visibility timeout, as with Lambda.
-          process.stderr.write(`local runtime: ${opts.name} failed: ${(err as Error).message}\n`);
-          failed = new Set(records.map((r) => r.messageId));
-        }
-        const done = records.filter((r) => !failed.has(r.messageId));
-        if (done.length) {
-          await opts.client.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: opts.queueUrl,
-              Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
-            }),
-          );
-        }
+        const p: Promise<void> = handleBatch(messages)
+          .catch((err) => void process.stderr.write(`local runtime: queue poller ${opts.name}: ${(err as Error).message}\n`))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
       } catch (err) {
         if (!running) break;
         process.stderr.write(`local runtime: queue poller ${opts.name}: ${(err as Error).message}\n`);
         await sleep(500);
       }
     }
+    await Promise.all(inFlight);
   })();
   return {
     async stop() {

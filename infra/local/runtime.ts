@@ -174,6 +174,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       S3_ENDPOINT: awsEndpoint,
       EVENTS_QUEUE_URL: events.main.url,
       DELIVERIES_QUEUE_URL: deliveries.main.url,
+      DELIVERIES_DLQ_URL: deliveries.dlq.url,
       AVATAR_BUCKET: bucket,
       PUBLIC_BASE_URL: baseUrl,
       TOKEN_KEY: tokenKey(opts.dataDir),

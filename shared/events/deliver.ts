@@ -1,8 +1,96 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { config } from '../config.ts';
 import { log } from '../log.ts';
+import { postJson } from '../webhooks/send.ts';
+import { signatureHeaders } from '../webhooks/sign.ts';
+import { deliveryGroup, type Delivery } from './delivery.ts';
+import { sqs } from './queue.ts';
 
-/** Deliveries queue → HTTP receivers. For now it records what it would deliver. */
+const MAX_BACKOFF_SECONDS = 6 * 3600;
+
+/** Exponential backoff with jitter: somewhere in the upper half of base·2^(attempt-1), capped. */
+export function backoffSeconds(attempt: number, base: number, random = Math.random()): number {
+  const ceiling = Math.min(MAX_BACKOFF_SECONDS, base * 2 ** Math.max(0, attempt - 1));
+  return Math.max(1, Math.round(ceiling / 2 + (ceiling / 2) * random));
+}
+
+type Outcome = 'delivered' | 'retry' | 'dead';
+
+async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string): Promise<void> {
+  const dlq = config().deliveriesDlqUrl;
+  if (!dlq) throw new Error('DELIVERIES_DLQ_URL is not configured');
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: dlq,
+      MessageBody: record.body,
+      MessageGroupId: deliveryGroup(delivery),
+      MessageDeduplicationId: record.attributes.MessageDeduplicationId ?? record.messageId,
+      MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 1000) } },
+    }),
+  );
+}
+
+async function attempt(record: SQSRecord): Promise<Outcome> {
+  const c = config();
+  const delivery = JSON.parse(record.body) as Delivery;
+  const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  const headers = signatureHeaders(delivery.secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
+  const result = await postJson(delivery.url, delivery.body, headers, {
+    timeoutMs: c.webhookTimeoutMs,
+    allowPrivate: c.allowPrivateWebhookTargets,
+  });
+  const fields = { eventId: delivery.event_id, deliveryId: delivery.id, event: delivery.event, target: delivery.target, attempt: attemptNo };
+  if (result.ok) {
+    log.info('delivered', { ...fields, status: result.status });
+    return 'delivered';
+  }
+  const wait = backoffSeconds(attemptNo, c.webhookRetryBaseSeconds);
+  const tooOld = Date.now() + wait * 1000 - delivery.created_at > c.webhookMaxAgeSeconds * 1000;
+  if (result.permanent || tooOld) {
+    log.warn('delivery dead-lettered', { ...fields, error: result.error, status: result.status });
+    await deadLetter(record, delivery, result.error ?? 'failed');
+    return 'dead';
+  }
+  log.info('delivery failed, will retry', { ...fields, error: result.error, status: result.status, retryInSeconds: wait });
+  await sqs().send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: c.deliveriesQueueUrl!,
+      ReceiptHandle: record.receiptHandle,
+      VisibilityTimeout: wait,
+    }),
+  );
+  return 'retry';
+}
+
+/**
+ * Deliveries queue → receivers. Groups (receiver × conversation) run side by side, so a slow or dead
+ * receiver holds back nobody else; inside a group messages go one by one, and the first failure also
+ * returns the rest of its group to the queue, so order within a group holds across retries.
+ */
 export async function deliverAll(event: SQSEvent): Promise<SQSBatchResponse> {
-  for (const record of event.Records) log.debug('delivery received', { messageId: record.messageId });
-  return { batchItemFailures: [] };
+  const groups = new Map<string, SQSRecord[]>();
+  for (const r of event.Records) {
+    const g = r.attributes.MessageGroupId ?? r.messageId;
+    groups.set(g, [...(groups.get(g) ?? []), r]);
+  }
+  const failures: string[] = [];
+  await Promise.all(
+    [...groups.values()].map(async (records) => {
+      for (let i = 0; i < records.length; i++) {
+        let outcome: Outcome;
+        try {
+          outcome = await attempt(records[i]);
+        } catch (err) {
+          log.error('delivery crashed', { messageId: records[i].messageId, error: err });
+          outcome = 'retry';
+        }
+        if (outcome === 'retry') {
+          failures.push(...records.slice(i).map((r) => r.messageId));
+          return;
+        }
+      }
+    }),
+  );
+  return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
 }

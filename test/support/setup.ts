@@ -1,2 +1,3 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
+process.env.WEBHOOK_RETRY_BASE_SECONDS ??= '1';

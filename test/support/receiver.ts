@@ -1,0 +1,67 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+// A real webhook receiver on 127.0.0.1: records what arrives and answers as told.
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+  at: number;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Status (and optional delay) for the next request; defaults to 200 immediately. */
+  respond: (fn: (req: Received, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> }) => void;
+  waitFor: (count: number, timeoutMs?: number) => Promise<Received[]>;
+  close: () => Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  let answer: (req: Received, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 200 });
+  let attempts = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      const r: Received = { headers: req.headers, body, json, at: Date.now() };
+      const a = answer(r, ++attempts);
+      const reply = () => {
+        if (a.status >= 200 && a.status < 300) received.push(r);
+        res.writeHead(a.status, a.headers ?? {});
+        res.end();
+      };
+      if (a.delayMs) setTimeout(reply, a.delayMs);
+      else reply();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+  return {
+    url,
+    received,
+    respond: (fn) => (answer = fn),
+    async waitFor(count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} deliveries`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return received;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
