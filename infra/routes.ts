@@ -42,6 +42,18 @@ export const routes: Route[] = [
   // ── Account interface I (issue: inboxes, contacts, conversations, messages, teams, counts) ──
   // inboxes + inbox members + teams + agents (rows added here)
   // contacts + contact labels (rows added here)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/{id}/destroy_custom_attributes', handler: 'functions/api/contacts/destroy-custom-attributes.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/contacts/{id}/avatar', handler: 'functions/api/contacts/avatar/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/labels', handler: 'functions/api/contacts/labels/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/{id}/labels', handler: 'functions/api/contacts/labels/create.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/{id}/contact_inboxes', handler: 'functions/api/contacts/contact-inboxes/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/contactable_inboxes', handler: 'functions/api/contacts/contactable-inboxes/index.ts', api: 'account', access: 'read' },
   // conversations + messages + counts (rows added here)
 
   // ── Account interface II (custom filters, automation rules, webhooks, agent bots, labels) ──

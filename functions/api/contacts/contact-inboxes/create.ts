@@ -1,0 +1,9 @@
+import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
+import { createContactInboxPayload } from '../../../../shared/domain/contacts/service.ts';
+import { NewContactInboxSchema } from '../../../../shared/domain/contacts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: NewContactInboxSchema,
+  run: (ctx) => createContactInboxPayload(ctx.account.id, ctx.actor, intParam(ctx, 'id', 'Contact'), ctx.body),
+});

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createContactPayload } from '../../../shared/domain/contacts/service.ts';
+import { NewContactSchema } from '../../../shared/domain/contacts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: NewContactSchema,
+  rootKey: 'contact',
+  run: ({ account, actor, body }) => createContactPayload(account.id, actor, body),
+});

@@ -1,0 +1,4 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { searchContacts } from '../../../shared/domain/contacts/service.ts';
+
+export const handler = apiHandler({ access: 'member', run: ({ account, query }) => searchContacts(account.id, query) });

@@ -1,0 +1,10 @@
+import { apiHandler, intParam } from '../../../shared/http/handler.ts';
+import { updateContactPayload } from '../../../shared/domain/contacts/service.ts';
+import { ContactUpdateSchema } from '../../../shared/domain/contacts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: ContactUpdateSchema,
+  rootKey: 'contact',
+  run: (ctx) => updateContactPayload(ctx.account.id, intParam(ctx, 'id', 'Contact'), ctx.body),
+});
