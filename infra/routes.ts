@@ -58,6 +58,11 @@ export const routes: Route[] = [
 
   // ── Account interface II (custom filters, automation rules, webhooks, agent bots, labels) ──
   // labels (rows added here)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/labels', handler: 'functions/api/labels/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/labels', handler: 'functions/api/labels/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/labels/{id}', handler: 'functions/api/labels/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/labels/{id}', handler: 'functions/api/labels/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/labels/{id}', handler: 'functions/api/labels/destroy.ts', api: 'account', access: 'write' },
   // custom filters + automation rules + webhooks + account agent bots (rows added here)
 
   // ── Public interface (rows added here) ──

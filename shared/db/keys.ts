@@ -22,6 +22,13 @@
 //   conv. label      CLABEL#<acctId>#<label>       <displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    <displayId>
 //   display id seq.  SEQ#CONV#<acctId>             SEQ
+//   label            LABELS#<acctId>               LABEL#<id>
+//   label title uniq UNIQ#LABEL#<acctId>#<lower-cased title>          UNIQ      (owner_id)
+//   custom filter    CFILTER#<acctId>#<userId>     CF#<id>                gsi1: CFILTERS#<acctId>#<userId>#<filterType> / <id>
+//   filter count     CFILTER#<acctId>#<userId>     COUNT                  (the user's filter count, for the 1000 limit)
+//   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / <id>
+//   webhook          WEBHOOKS#<acctId>             WH#<id>
+//   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
 
 export type Key = { pk: string; sk: string };
 
@@ -117,6 +124,30 @@ export const keys = {
     sk: pad(displayId),
   }),
   contactConversations: (accountId: number, contactId: number) => ({ pk: join('CCONV', accountId, contactId), skPrefix: '' }),
+
+  // ── labels, custom filters, automation rules, webhooks (account interface II) ──
+  label: (accountId: number, id: number): Key => ({ pk: join('LABELS', accountId), sk: join('LABEL', pad(id)) }),
+  labelsOf: (accountId: number) => ({ pk: join('LABELS', accountId), skPrefix: join('LABEL', '') }),
+  labelTitleUnique: (accountId: number, title: string): Key => keys.unique(join('LABEL', accountId), title.toLowerCase()),
+  customFilter: (accountId: number, userId: number, id: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: join('CF', pad(id)) }),
+  customFilterIndex: (accountId: number, userId: number, filterType: string, id: number) => ({
+    gsi1pk: join('CFILTERS', accountId, userId, filterType),
+    gsi1sk: pad(id),
+  }),
+  customFiltersOf: (accountId: number, userId: number, filterType: string) => ({
+    gsi1pk: join('CFILTERS', accountId, userId, filterType),
+    skPrefix: '',
+  }),
+  customFilterCount: (accountId: number, userId: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: 'COUNT' }),
+  automationRule: (accountId: number, id: number): Key => ({ pk: join('RULES', accountId), sk: join('RULE', pad(id)) }),
+  /** Only active rules carry it, so the index answers "what runs on this event" without filtering. */
+  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({ gsi1pk: join('RULES', accountId, eventName), gsi1sk: pad(id) }),
+  automationRulesOf: (accountId: number) => ({ pk: join('RULES', accountId), skPrefix: join('RULE', '') }),
+  activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: '' }),
+  webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
+  webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
+  /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
+  webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

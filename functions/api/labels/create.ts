@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createLabel } from '../../../shared/domain/labels/service.ts';
+import { NewLabelSchema } from '../../../shared/domain/labels/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewLabelSchema,
+  rootKey: 'label',
+  run: ({ account, body }) => createLabel(account.id, body),
+});
