@@ -64,6 +64,11 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/labels/{id}', handler: 'functions/api/labels/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/labels/{id}', handler: 'functions/api/labels/destroy.ts', api: 'account', access: 'write' },
   // custom filters + automation rules + webhooks + account agent bots (rows added here)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_filters', handler: 'functions/api/custom-filters/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/custom_filters', handler: 'functions/api/custom-filters/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/destroy.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
 

@@ -24,9 +24,9 @@
 //   display id seq.  SEQ#CONV#<acctId>             SEQ
 //   label            LABELS#<acctId>               LABEL#<id>
 //   label title uniq UNIQ#LABEL#<acctId>#<lower-cased title>          UNIQ      (owner_id)
-//   custom filter    CFILTER#<acctId>#<userId>     CF#<id>                gsi1: CFILTERS#<acctId>#<userId>#<filterType> / <id>
+//   custom filter    CFILTER#<acctId>#<userId>     CF#<id>                gsi1: CFILTERS#<acctId>#<userId>#<filterType> / CF#<id>
 //   filter count     CFILTER#<acctId>#<userId>     COUNT                  (the user's filter count, for the 1000 limit)
-//   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / <id>
+//   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
 
@@ -132,18 +132,18 @@ export const keys = {
   customFilter: (accountId: number, userId: number, id: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: join('CF', pad(id)) }),
   customFilterIndex: (accountId: number, userId: number, filterType: string, id: number) => ({
     gsi1pk: join('CFILTERS', accountId, userId, filterType),
-    gsi1sk: pad(id),
+    gsi1sk: join('CF', pad(id)),
   }),
   customFiltersOf: (accountId: number, userId: number, filterType: string) => ({
     gsi1pk: join('CFILTERS', accountId, userId, filterType),
-    skPrefix: '',
+    skPrefix: join('CF', ''),
   }),
   customFilterCount: (accountId: number, userId: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: 'COUNT' }),
   automationRule: (accountId: number, id: number): Key => ({ pk: join('RULES', accountId), sk: join('RULE', pad(id)) }),
   /** Only active rules carry it, so the index answers "what runs on this event" without filtering. */
-  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({ gsi1pk: join('RULES', accountId, eventName), gsi1sk: pad(id) }),
+  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({ gsi1pk: join('RULES', accountId, eventName), gsi1sk: join('RULE', pad(id)) }),
   automationRulesOf: (accountId: number) => ({ pk: join('RULES', accountId), skPrefix: join('RULE', '') }),
-  activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: '' }),
+  activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: join('RULE', '') }),
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
   /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */

@@ -1,0 +1,82 @@
+import { nextId } from '../../db/ids.ts';
+import * as repo from '../../db/repositories/custom-filters.ts';
+import { retryStale } from '../../db/repositories/versioned.ts';
+import type { Actor } from '../../http/auth.ts';
+import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
+import { reply } from '../../http/response.ts';
+import type { CustomFilterRecord, FilterType } from './model.ts';
+import type { CustomFilterUpdate, NewCustomFilter } from './schemas.ts';
+import { customFilterJson } from './view.ts';
+
+/** Chatwoot's per-user, per-account limit. */
+export const MAX_FILTERS_PER_USER = 1000;
+
+const iso = () => new Date().toISOString();
+
+/** Filters belong to users; bot tokens never reach these routes, this keeps the types honest. */
+function ownerOf(actor: Actor): number {
+  if (actor.type !== 'user') throw forbidden();
+  return actor.user.id;
+}
+
+/** Another user's filter answers like an absent one. */
+async function requireFilter(accountId: number, actor: Actor, id: number, consistent = false): Promise<CustomFilterRecord> {
+  const f = await repo.getCustomFilter(accountId, ownerOf(actor), id, consistent);
+  if (!f) throw notFound('Custom filter');
+  return f;
+}
+
+export async function listCustomFilters(accountId: number, actor: Actor, filterType: FilterType) {
+  return (await repo.listCustomFilters(accountId, ownerOf(actor), filterType)).map(customFilterJson);
+}
+
+export async function showCustomFilter(accountId: number, actor: Actor, id: number) {
+  return customFilterJson(await requireFilter(accountId, actor, id));
+}
+
+export async function createCustomFilter(accountId: number, actor: Actor, input: NewCustomFilter) {
+  const t = iso();
+  const filter: CustomFilterRecord = {
+    id: await nextId('custom_filter'),
+    account_id: accountId,
+    user_id: ownerOf(actor),
+    name: input.name,
+    filter_type: input.filter_type ?? 'conversation',
+    query: input.query ?? {},
+    created_at: t,
+    updated_at: t,
+    version: 1,
+  };
+  await repo.createCustomFilter(filter, MAX_FILTERS_PER_USER, () =>
+    unprocessable([
+      {
+        field: '',
+        message: `Account Limit reached. The maximum number of allowed custom filters for a user per account is ${MAX_FILTERS_PER_USER}.`,
+        code: 'limit_reached',
+      },
+    ]),
+  );
+  return customFilterJson(filter);
+}
+
+export async function updateCustomFilter(accountId: number, actor: Actor, id: number, input: CustomFilterUpdate) {
+  return retryStale(async (consistent) => {
+    const before = await requireFilter(accountId, actor, id, consistent);
+    const after: CustomFilterRecord = {
+      ...before,
+      name: input.name ?? before.name,
+      filter_type: input.filter_type ?? before.filter_type,
+      query: input.query ?? before.query,
+      updated_at: iso(),
+      version: before.version + 1,
+    };
+    await repo.updateCustomFilter(before, after);
+    return customFilterJson(after);
+  });
+}
+
+/** Spec endpoint 6: Chatwoot answers 204 without a body. */
+export async function deleteCustomFilter(accountId: number, actor: Actor, id: number) {
+  await retryStale(async (consistent) => repo.deleteCustomFilter(await requireFilter(accountId, actor, id, consistent)));
+  return reply(204);
+}

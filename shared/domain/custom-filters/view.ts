@@ -1,0 +1,11 @@
+import type { CustomFilterRecord } from './model.ts';
+
+/** Chatwoot's `_custom_filter.json.jbuilder`. */
+export const customFilterJson = (f: CustomFilterRecord) => ({
+  id: f.id,
+  name: f.name,
+  filter_type: f.filter_type,
+  query: f.query,
+  created_at: f.created_at,
+  updated_at: f.updated_at,
+});
