@@ -55,6 +55,24 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/{id}/contact_inboxes', handler: 'functions/api/contacts/contact-inboxes/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/contactable_inboxes', handler: 'functions/api/contacts/contactable-inboxes/index.ts', api: 'account', access: 'read' },
   // conversations + messages + counts (rows added here)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/meta', handler: 'functions/api/conversations/meta.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/search', handler: 'functions/api/conversations/search.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status', handler: 'functions/api/conversations/toggle-status.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority', handler: 'functions/api/conversations/toggle-priority.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/custom_attributes', handler: 'functions/api/conversations/custom-attributes.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/update_last_seen', handler: 'functions/api/conversations/update-last-seen.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/assignments', handler: 'functions/api/conversations/assignments/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/labels', handler: 'functions/api/conversations/labels/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/labels', handler: 'functions/api/conversations/labels/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/create.ts', api: 'account', access: 'uploads' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/conversations', handler: 'functions/api/contacts/conversations/index.ts', api: 'account', access: 'read' },
 
   // ── Account interface II (custom filters, automation rules, webhooks, agent bots, labels) ──
   // labels (rows added here)
@@ -69,6 +87,10 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/custom_filters/{id}', handler: 'functions/api/custom-filters/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/webhooks', handler: 'functions/api/webhooks/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/webhooks', handler: 'functions/api/webhooks/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/destroy.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
 

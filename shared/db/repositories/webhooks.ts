@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { keys } from '../keys.ts';
+import { del, put, transact, type TxItem } from '../transact.ts';
+import type { WebhookRecord } from '../../domain/webhooks/model.ts';
+import { taken } from '../../http/errors.ts';
+import { getItem, queryPrefix, record } from './common.ts';
+import { versionedDel, versionedPut } from './versioned.ts';
+
+/** AP97: a webhook of an account. */
+export const getWebhook = (accountId: number, id: number, consistent = false) =>
+  getItem<WebhookRecord>(keys.webhook(accountId, id), consistent);
+
+/** AP98: the webhooks of an account (the dispatcher's receivers), by id. */
+export async function listWebhooks(accountId: number): Promise<WebhookRecord[]> {
+  const p = keys.webhooksOf(accountId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<WebhookRecord>(i)!);
+}
+
+/** Scheme and host case, default ports and an empty path do not make a URL different. */
+const urlKey = (accountId: number, url: string) =>
+  keys.webhookUrlUnique(accountId, createHash('sha256').update(new URL(url).href).digest('hex'));
+
+const webhookItem = (w: WebhookRecord) => ({ ...keys.webhook(w.account_id, w.id), type: 'webhook', ...w });
+
+/** Writes a webhook (new when `before` is undefined), moving its URL's uniqueness sentinel. */
+export async function saveWebhook(before: WebhookRecord | undefined, after: WebhookRecord): Promise<void> {
+  const items: TxItem[] = [versionedPut(webhookItem(after), before?.version)];
+  const [oldKey, newKey] = [before && urlKey(before.account_id, before.url), urlKey(after.account_id, after.url)];
+  if (oldKey?.pk !== newKey.pk) {
+    if (oldKey) items.push({ item: del(oldKey) });
+    items.push({ item: put({ ...newKey, type: 'unique', owner_id: after.id }, { ifNew: true }), onConflict: () => taken('url') });
+  }
+  await transact(items);
+}
+
+export async function deleteWebhook(w: WebhookRecord): Promise<void> {
+  await transact([versionedDel(keys.webhook(w.account_id, w.id), w.version), { item: del(urlKey(w.account_id, w.url)) }]);
+}
