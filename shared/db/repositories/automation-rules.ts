@@ -1,0 +1,38 @@
+import { keys } from '../keys.ts';
+import { transact } from '../transact.ts';
+import type { AutomationEvent } from '../../domain/automation/catalog.ts';
+import type { AutomationRuleRecord } from '../../domain/automation/model.ts';
+import { getItem, queryPrefix, record } from './common.ts';
+import { versionedDel, versionedPut } from './versioned.ts';
+
+/** AP94: an automation rule of an account. */
+export const getAutomationRule = (accountId: number, id: number, consistent = false) =>
+  getItem<AutomationRuleRecord>(keys.automationRule(accountId, id), consistent);
+
+/** AP95: the automation rules of an account, by id. */
+export async function listAutomationRules(accountId: number): Promise<AutomationRuleRecord[]> {
+  const p = keys.automationRulesOf(accountId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<AutomationRuleRecord>(i)!);
+}
+
+/** AP96: the active rules of an account that react to an event, in creation order (gsi1, sparse). */
+export async function listActiveAutomationRules(accountId: number, event: AutomationEvent): Promise<AutomationRuleRecord[]> {
+  const p = keys.activeAutomationRulesFor(accountId, event);
+  return (await queryPrefix({ gsi1pk: p.gsi1pk }, p.skPrefix)).map((i) => record<AutomationRuleRecord>(i)!);
+}
+
+const ruleItem = (r: AutomationRuleRecord) => ({
+  ...keys.automationRule(r.account_id, r.id),
+  ...(r.active ? keys.automationRuleIndex(r.account_id, r.event_name, r.id) : {}),
+  type: 'automation_rule',
+  ...r,
+});
+
+/** Writes a rule (new when `before` is undefined). */
+export async function saveAutomationRule(before: AutomationRuleRecord | undefined, after: AutomationRuleRecord): Promise<void> {
+  await transact([versionedPut(ruleItem(after), before?.version)]);
+}
+
+export async function deleteAutomationRule(r: AutomationRuleRecord): Promise<void> {
+  await transact([versionedDel(keys.automationRule(r.account_id, r.id), r.version)]);
+}
