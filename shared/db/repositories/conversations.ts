@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
+import { nextDenseId } from '../ids.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
@@ -17,6 +18,9 @@ export const conversationItem = (c: ConversationRecord) => ({
   type: 'conversation',
   ...c,
 });
+
+/** The next display id of an account (dense per-account sequence: 1, 2, 3, …). */
+export const nextDisplayId = (accountId: number) => nextDenseId(keys.conversationSequence(accountId));
 
 /** AP60: a conversation by its display id. */
 export const getConversation = (accountId: number, displayId: number, consistent = false) =>

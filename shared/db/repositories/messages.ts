@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -26,6 +26,11 @@ export const putMessage = (m: MessageRecord, opts: { ifNew?: boolean; ifVersion?
       : { ifNew: opts.ifNew },
   ),
 });
+
+/** A changed message on its own (a message the conversation does not show a copy of). */
+export async function writeMessage(m: MessageRecord): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: messageItem(m) }));
+}
 
 /** AP70: one message of a conversation. */
 export const getMessage = (accountId: number, displayId: number, messageId: number) =>

@@ -17,6 +17,8 @@ export interface ConversationRecord {
   contact_id: number;
   /** The contact inbox the conversation runs on. */
   source_id: string;
+  /** The contact inbox's identity flag when the conversation started (`meta.hmac_verified`). */
+  hmac_verified: boolean | null;
   uuid: string;
   status: ConversationStatus;
   assignee_id: number | null;
@@ -32,6 +34,8 @@ export interface ConversationRecord {
   contact_last_seen_at: number | null;
   first_reply_created_at: number | null;
   waiting_since: number | null;
+  /** Time of the last incoming message (WhatsApp's 24-hour reply window, `can_reply`). */
+  last_incoming_at: number | null;
   /** Incoming messages since `agent_last_seen_at` (shown capped at 10). */
   unread_count: number;
   last_activity_at: number;

@@ -1,0 +1,246 @@
+import {
+  byActivityDesc,
+  conversationsByInboxStatus,
+  conversationsByStatus,
+  getConversations,
+  listContactConversationLinks,
+  listLabelledConversationIds,
+  mergeNewestFirst,
+} from '../../db/repositories/conversations.ts';
+import { listConversationCounters } from '../../db/repositories/counts.ts';
+import { searchInboxMessages } from '../../db/repositories/messages.ts';
+import { getContact } from '../../db/repositories/contacts.ts';
+import { listInboxes } from '../../db/repositories/inboxes.ts';
+import { getTeam } from '../../db/repositories/teams.ts';
+import type { Actor } from '../../http/auth.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import type { AccountRecord } from '../model.ts';
+import { inboxScope } from '../inboxes/access.ts';
+import { accessTest } from './access.ts';
+import { STATUSES, type ConversationRecord, type ConversationStatus } from './model.ts';
+import { conversationsJson } from './view.ts';
+
+// Lists and counts (reference §4.3). Counts without `labels`/`q` come from the counters (their cost is
+// the number of (inbox, team, status, assignee) combinations in use); a list page reads about one page
+// from the activity-ordered indexes. `labels` reads the label's members, `q` the searchable messages of
+// the inboxes in scope; both then count and sort the matching conversations.
+
+export const PAGE_SIZE = 25;
+
+export interface ConversationQuery {
+  status?: string;
+  assignee_type?: string;
+  inbox_id?: string;
+  team_id?: string;
+  q?: string;
+  page?: string;
+  sort_by?: string;
+  /** Query-string `labels[]`/`labels` (comma-separated when repeated keys were joined). */
+  labels?: string[];
+}
+
+export interface Counts {
+  mine_count: number;
+  unassigned_count: number;
+  assigned_count: number;
+  all_count: number;
+}
+
+interface Filters {
+  statuses: readonly ConversationStatus[];
+  /** Inboxes in scope; 'all' for the whole account. */
+  inboxes: 'all' | Set<number>;
+  teamId: number | undefined;
+  labels: string[];
+  q: string | undefined;
+  me: number | undefined;
+}
+
+const intOf = (field: string, raw: string | undefined) => {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw invalidField(field, 'must be an integer');
+  return Number(raw);
+};
+
+/** API Gateway joins repeated query keys with commas: `labels[]=a&labels[]=b` arrives as "a,b". */
+export function labelsOf(query: Record<string, string | undefined>): string[] {
+  const raw = [query['labels[]'], query.labels].filter((x): x is string => !!x).join(',');
+  return [...new Set(raw.split(',').map((l) => l.trim()).filter(Boolean))];
+}
+
+async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQuery): Promise<Filters> {
+  const term = q.q?.trim() || undefined;
+  const status = q.status || 'open';
+  if (status !== 'all' && !(STATUSES as readonly string[]).includes(status)) {
+    throw invalidField('status', `must be one of all, ${STATUSES.join(', ')}`);
+  }
+  const inboxId = intOf('inbox_id', q.inbox_id);
+  const teamId = intOf('team_id', q.team_id);
+  const [scope, team] = await Promise.all([inboxScope(account.id, actor), teamId !== undefined ? getTeam(account.id, teamId) : undefined]);
+  if (teamId !== undefined && !team) throw notFound('Team');
+  // An inbox the caller may not see gives an empty result, not an error (reference §4.3).
+  const inboxes = inboxId !== undefined ? new Set(scope === 'all' || scope.has(inboxId) ? [inboxId] : []) : scope;
+  return {
+    // `q` searches every status.
+    statuses: term || status === 'all' ? STATUSES : [status as ConversationStatus],
+    inboxes,
+    teamId,
+    labels: q.labels ?? [],
+    q: term,
+    me: actor.type === 'user' ? actor.user.id : undefined,
+  };
+}
+
+const inScope = (f: Filters, c: { inbox_id: number; team_id: number | null; status: string }) =>
+  (f.inboxes === 'all' || f.inboxes.has(c.inbox_id)) &&
+  (f.teamId === undefined || c.team_id === f.teamId) &&
+  (f.statuses as readonly string[]).includes(c.status);
+
+function tally(f: Filters, rows: { assignee_id: number | null; count: number }[]): Counts {
+  let all = 0;
+  let unassigned = 0;
+  let mine = 0;
+  for (const r of rows) {
+    all += r.count;
+    if (r.assignee_id === null) unassigned += r.count;
+    else if (r.assignee_id === f.me) mine += r.count;
+  }
+  return { mine_count: mine, unassigned_count: unassigned, assigned_count: all - unassigned, all_count: all };
+}
+
+const inboxIdsOf = async (account: AccountRecord, f: Filters) =>
+  f.inboxes === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...f.inboxes];
+
+/** The conversations `labels` and `q` select (before the other filters), or undefined when neither is set. */
+async function candidates(account: AccountRecord, f: Filters): Promise<ConversationRecord[] | undefined> {
+  if (!f.labels.length && !f.q) return undefined;
+  let ids: Set<number> | undefined;
+  if (f.labels.length) {
+    ids = new Set((await Promise.all(f.labels.map((l) => listLabelledConversationIds(account.id, l)))).flat());
+  }
+  if (f.q) {
+    const term = f.q;
+    const found = (await Promise.all((await inboxIdsOf(account, f)).map((i) => searchInboxMessages(account.id, i, term)))).flatMap((s) => [...s]);
+    ids = ids ? new Set(found.filter((id) => ids!.has(id))) : new Set(found);
+  }
+  const records = await getConversations(account.id, [...ids!]);
+  return records.filter(
+    (c): c is ConversationRecord => !!c && inScope(f, c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l))),
+  );
+}
+
+async function countsOf(account: AccountRecord, f: Filters, selected: ConversationRecord[] | undefined): Promise<Counts> {
+  if (selected) return tally(f, selected.map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
+  return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
+}
+
+/** `GET /conversations/meta` (spec endpoint 4): `{meta: {mine_count, unassigned_count, assigned_count, all_count}}`. */
+export async function conversationMeta(account: AccountRecord, actor: Actor, q: ConversationQuery) {
+  const f = await filtersOf(account, actor, q);
+  return { meta: await countsOf(account, f, await candidates(account, f)) };
+}
+
+function assigneeFilter(type: string | undefined, me: number | undefined) {
+  switch (type) {
+    case 'me':
+      return (c: ConversationRecord) => c.assignee_id !== null && c.assignee_id === me;
+    case 'unassigned':
+      return (c: ConversationRecord) => c.assignee_id === null;
+    case 'assigned':
+      return (c: ConversationRecord) => c.assignee_id !== null;
+    default:
+      return () => true;
+  }
+}
+
+type Sorter = (a: ConversationRecord, b: ConversationRecord) => number;
+
+const PRIORITY_RANK: Record<string, number> = { low: 0, medium: 1, high: 2, urgent: 3 };
+const nullsLast = (a: number | null, b: number | null, dir: 1 | -1) =>
+  a === null ? (b === null ? 0 : 1) : b === null ? -1 : dir * (a - b);
+
+const SORTS: Record<string, Sorter> = {
+  last_activity_at_desc: byActivityDesc,
+  latest: byActivityDesc,
+  last_activity_at_asc: (a, b) => -byActivityDesc(a, b),
+  created_at_desc: (a, b) => b.created_at - a.created_at || b.id - a.id,
+  created_at_asc: (a, b) => a.created_at - b.created_at || a.id - b.id,
+  sort_on_created_at: (a, b) => a.created_at - b.created_at || a.id - b.id,
+  priority_desc: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
+  sort_on_priority: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
+  priority_asc: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, 1) || byActivityDesc(a, b),
+  waiting_since_asc: (a, b) => nullsLast(a.waiting_since, b.waiting_since, 1) || byActivityDesc(a, b),
+  sort_on_waiting_since: (a, b) => nullsLast(a.waiting_since, b.waiting_since, 1) || byActivityDesc(a, b),
+  waiting_since_desc: (a, b) => nullsLast(a.waiting_since, b.waiting_since, -1) || byActivityDesc(a, b),
+};
+
+const pageOf = (raw: string | undefined) => {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+};
+
+/** Streams of the conversations in scope, each newest activity first (one per status, and per inbox for a subset). */
+async function indexStreams(account: AccountRecord, f: Filters, firstChunk: number) {
+  if (f.inboxes === 'all') return f.statuses.map((s) => conversationsByStatus(account.id, s, firstChunk));
+  return [...f.inboxes].flatMap((i) => f.statuses.map((s) => conversationsByInboxStatus(account.id, i, s, firstChunk)));
+}
+
+async function pageFromIndexes(account: AccountRecord, f: Filters, keep: (c: ConversationRecord) => boolean, page: number) {
+  const skip = (page - 1) * PAGE_SIZE;
+  const out: ConversationRecord[] = [];
+  let seen = 0;
+  for await (const c of mergeNewestFirst(await indexStreams(account, f, skip + PAGE_SIZE))) {
+    if (!inScope(f, c) || !keep(c)) continue;
+    if (seen++ < skip) continue;
+    out.push(c);
+    if (out.length === PAGE_SIZE) break;
+  }
+  return out;
+}
+
+async function everything(account: AccountRecord, f: Filters) {
+  const out: ConversationRecord[] = [];
+  for await (const c of mergeNewestFirst(await indexStreams(account, f, 100))) if (inScope(f, c)) out.push(c);
+  return out;
+}
+
+/** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */
+export async function listConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
+  const f = await filtersOf(account, actor, q);
+  const page = pageOf(q.page);
+  const keep = assigneeFilter(q.assignee_type, f.me);
+  const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
+  const selected = await candidates(account, f);
+  let rows: ConversationRecord[];
+  if (selected || sorter !== byActivityDesc) {
+    // Other orders than the indexes' read the whole scope.
+    const pool = selected ?? (await everything(account, f));
+    rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  } else {
+    rows = await pageFromIndexes(account, f, (c) => (f.teamId === undefined || c.team_id === f.teamId) && keep(c), page);
+  }
+  const [meta, payload] = await Promise.all([countsOf(account, f, selected), conversationsJson(account.id, actor, rows)]);
+  return { data: { meta, payload } };
+}
+
+/**
+ * `GET /conversations/search?q=`: the same counts without `assigned_count`, and slim conversations with
+ * their matching messages (reference §4.3).
+ */
+export async function searchConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
+  if (!q.q?.trim()) throw invalidField('q', 'Specify search string with parameter q', 'required');
+  const result = await listConversations(account, actor, q);
+  const { assigned_count: _a, ...meta } = result.data.meta;
+  return { meta, payload: result.data.payload };
+}
+
+/** `GET /contacts/{id}/conversations`: the contact's latest 20 conversations the caller may see. */
+export async function contactConversations(account: AccountRecord, actor: Actor, contactId: number) {
+  const contact = await getContact(account.id, contactId);
+  if (!contact) throw notFound('Contact');
+  const links = await listContactConversationLinks(account.id, contactId);
+  const records = await getConversations(account.id, links.map((l) => l.conversation_id));
+  const may = await accessTest(account.id, actor);
+  const visible = records.filter((c): c is ConversationRecord => !!c && may(c));
+  return { payload: await conversationsJson(account.id, actor, visible.sort(byActivityDesc).slice(0, 20)) };
+}

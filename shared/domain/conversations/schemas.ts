@@ -1,0 +1,80 @@
+import * as v from 'valibot';
+import { Bool, Id, JsonObject, RequiredText } from '../schemas.ts';
+import { NewMessageSchema } from '../messages/schemas.ts';
+import { PRIORITIES, STATUSES } from './model.ts';
+
+export const Status = v.picklist(STATUSES, `must be one of ${STATUSES.join(', ')}`);
+export const PriorityValue = v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`);
+
+/** A moment as Unix seconds (number or numeric string, as Chatwoot takes it) or an ISO 8601 date-time. */
+export const Moment = v.union(
+  [
+    v.pipe(v.number(), v.integer(), v.minValue(0)),
+    v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number)),
+    v.pipe(
+      v.string(),
+      v.isoTimestamp(),
+      v.transform((s) => Math.floor(Date.parse(s) / 1000)),
+    ),
+  ],
+  'must be Unix seconds or an ISO 8601 date-time',
+);
+
+/**
+ * Conversation attribute hashes (reference §1.7): string values at most 1500 characters, integers at
+ * most 9 999 999 999.
+ */
+export const Attributes = v.pipe(
+  JsonObject,
+  v.check(
+    (o) => Object.values(o).every((x) => typeof x !== 'string' || x.length <= 1500),
+    'string values must be at most 1500 characters',
+  ),
+  v.check(
+    (o) => Object.values(o).every((x) => typeof x !== 'number' || Math.abs(x) <= 9_999_999_999),
+    'numbers must be at most 9999999999',
+  ),
+);
+
+export const NewConversationSchema = v.object({
+  source_id: v.optional(RequiredText(255)),
+  inbox_id: v.optional(Id),
+  contact_id: v.optional(Id),
+  additional_attributes: v.optional(Attributes),
+  custom_attributes: v.optional(Attributes),
+  status: v.optional(Status),
+  assignee_id: v.optional(v.nullable(Id)),
+  team_id: v.optional(v.nullable(Id)),
+  snoozed_until: v.optional(v.nullable(Moment)),
+  hmac_verified: v.optional(Bool),
+  message: v.optional(NewMessageSchema),
+});
+export type NewConversation = v.InferOutput<typeof NewConversationSchema>;
+
+export const ConversationUpdateSchema = v.object({
+  priority: v.optional(v.nullable(PriorityValue)),
+});
+export type ConversationUpdate = v.InferOutput<typeof ConversationUpdateSchema>;
+
+export const ToggleStatusSchema = v.object({
+  status: v.optional(Status),
+  snoozed_until: v.optional(v.nullable(Moment)),
+});
+export type ToggleStatus = v.InferOutput<typeof ToggleStatusSchema>;
+
+export const TogglePrioritySchema = v.object({ priority: v.optional(v.nullable(PriorityValue)) });
+
+export const AssignmentSchema = v.object({
+  assignee_id: v.optional(v.nullable(Id)),
+  assignee_type: v.optional(v.picklist(['User', 'AgentBot'], 'must be User or AgentBot')),
+  team_id: v.optional(v.nullable(Id)),
+});
+export type Assignment = v.InferOutput<typeof AssignmentSchema>;
+
+export const Label = v.pipe(RequiredText(255), v.check((s) => !s.includes(','), 'must not contain commas'));
+
+export const LabelsSchema = v.object({
+  labels: v.optional(v.nullable(v.pipe(v.array(Label, 'must be an array of strings'), v.maxLength(100))), []),
+});
+
+export const CustomAttributesSchema = v.object({ custom_attributes: v.optional(v.nullable(Attributes), {}) });

@@ -1,0 +1,414 @@
+import { randomUUID } from 'node:crypto';
+import {
+  getConversation,
+  listContactConversationLinks,
+  nextDisplayId,
+  saveConversation,
+} from '../../db/repositories/conversations.ts';
+import { putMessage } from '../../db/repositories/messages.ts';
+import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
+import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
+import { listInboxes } from '../../db/repositories/inboxes.ts';
+import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
+import type { Actor } from '../../http/auth.ts';
+import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
+import { now, type AccountRecord } from '../model.ts';
+import { ensureContactInbox } from '../contacts/service.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import { inboxScope, visibleInbox } from '../inboxes/access.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import { activityMessage, buildMessage } from '../messages/build.ts';
+import { addMessage } from '../messages/service.ts';
+import type { MessageRecord } from '../messages/model.ts';
+import type { NewMessage } from '../messages/schemas.ts';
+import { isAgent, visibleConversation } from './access.ts';
+import { mutate, nowFloat, quietly, touch } from './mutation.ts';
+import { performerOf, type ConversationActor, type ConversationRecord, type ConversationStatus, type Priority } from './model.ts';
+import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
+import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
+
+// Conversation use cases (reference §4). Status, assignment, team, label and priority changes write an
+// activity message in the same transaction, worded as Chatwoot words them.
+
+/** Spec rule 3: website, phone (SMS, WhatsApp), API and email inboxes take conversations from this API. */
+const CONVERSATION_CHANNELS = ['Channel::WebWidget', 'Channel::Api', 'Channel::Email', 'Channel::Sms', 'Channel::Whatsapp'];
+
+const actorName = async (accountId: number, actor: ConversationActor | null): Promise<string | undefined> => {
+  if (!actor) return undefined;
+  if (actor.type === 'user') return actor.user.name;
+  if (actor.type === 'agent_bot') return actor.bot.name;
+  const name = (await getContact(accountId, actor.contactId))?.name ?? '';
+  return name.charAt(0).toUpperCase() + name.slice(1);
+};
+
+export async function showConversation(account: AccountRecord, actor: Actor, displayId: number) {
+  const c = await visibleConversation(account.id, actor, displayId);
+  return conversationJson(c, await loadRefs(account.id, actor, [c]));
+}
+
+const renderOne = async (accountId: number, actor: Actor, c: ConversationRecord) =>
+  conversationJson(c, await loadRefs(accountId, actor, [c]));
+
+// ── create ─────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ConversationTarget {
+  inbox: InboxRecord;
+  contact: ContactRecord;
+  contactInbox: ContactInboxRecord;
+}
+
+/**
+ * Which contact inbox a create request means (reference §4.2): `inbox_id` + `contact_id` (the source
+ * id given or generated), or the `source_id` of an existing contact inbox of this account.
+ */
+async function resolveTarget(account: AccountRecord, actor: Actor, input: NewConversation): Promise<ConversationTarget> {
+  if (input.inbox_id !== undefined && input.contact_id !== undefined) {
+    const inbox = await visibleInbox(account.id, actor, input.inbox_id);
+    if (!CONVERSATION_CHANNELS.includes(inbox.channel_type)) {
+      throw invalidField('inbox_id', 'must be a website, phone, API or email inbox');
+    }
+    const contact = await getContact(account.id, input.contact_id);
+    if (!contact) throw notFound('Contact');
+    const contactInbox = await ensureContactInbox(account.id, contact.id, inbox.id, input.source_id, { hmacVerified: input.hmac_verified });
+    return { inbox, contact, contactInbox };
+  }
+  if (input.source_id === undefined) {
+    throw unprocessable([{ field: 'source_id', message: 'is required unless inbox_id and contact_id are given', code: 'required' }]);
+  }
+  // Chatwoot looks the source id up across all inboxes; here only among this account's inboxes the caller sees.
+  const scope = await inboxScope(account.id, actor);
+  const candidates =
+    input.inbox_id !== undefined
+      ? [input.inbox_id]
+      : (await listInboxes(account.id)).map((i) => i.id).filter((id) => scope === 'all' || scope.has(id));
+  const found = (await Promise.all(candidates.map((id) => findContactInbox(id, input.source_id!)))).find(
+    (ci) => ci && ci.account_id === account.id,
+  );
+  if (!found) throw notFound('Contact inbox');
+  const [inbox, contact] = await Promise.all([visibleInbox(account.id, actor, found.inbox_id), getContact(account.id, found.contact_id)]);
+  if (!contact) throw notFound('Contact');
+  if (!CONVERSATION_CHANNELS.includes(inbox.channel_type)) throw invalidField('inbox_id', 'must be a website, phone, API or email inbox');
+  return { inbox, contact, contactInbox: found };
+}
+
+/** Chatwoot drops a `referer` that is not a URL. */
+function cleanAdditional(attrs: Record<string, unknown> | undefined) {
+  const out = { ...(attrs ?? {}) };
+  if ('referer' in out) {
+    try {
+      new URL(String(out.referer));
+    } catch {
+      delete out.referer;
+    }
+  }
+  return out;
+}
+
+export interface ConversationInput {
+  additional_attributes?: Record<string, unknown>;
+  custom_attributes?: Record<string, unknown>;
+  status?: ConversationStatus;
+  assignee_id?: number | null;
+  team_id?: number | null;
+  snoozed_until?: number | null;
+  message?: NewMessage;
+}
+
+/**
+ * Starts a conversation on a contact inbox (or, with `lock_to_single_conversation`, returns its last
+ * one), with the initial message in the same transaction. The public interface calls this with the
+ * contact as actor.
+ */
+export async function startConversation(
+  account: AccountRecord,
+  actor: ConversationActor,
+  target: ConversationTarget,
+  input: ConversationInput,
+): Promise<{ conversation: ConversationRecord; created: boolean; message?: MessageRecord }> {
+  const { inbox, contact, contactInbox } = target;
+  if (inbox.lock_to_single_conversation) {
+    const links = (await listContactConversationLinks(account.id, contact.id)).filter(
+      (l) => l.inbox_id === inbox.id && l.source_id === contactInbox.source_id,
+    );
+    const last = links.length ? await getConversation(account.id, Math.max(...links.map((l) => l.conversation_id)), true) : undefined;
+    if (last) {
+      if (!input.message) return { conversation: last, created: false };
+      const { conversation, message } = await addMessage(account, actor, last, input.message);
+      return { conversation, created: false, message };
+    }
+  }
+  const [assignee, team] = await Promise.all([
+    input.assignee_id ? getAccountUser(account.id, input.assignee_id) : undefined,
+    input.team_id ? getTeam(account.id, input.team_id) : undefined,
+  ]);
+  if (input.assignee_id && !assignee) throw invalidField('assignee_id', 'is not a member of this account');
+  if (input.team_id && !team) throw invalidField('team_id', 'is not a team of this account');
+
+  // Blocked contacts start resolved; an inbox with an active bot starts pending (reference §4.2).
+  const status: ConversationStatus = contact.blocked ? 'resolved' : inbox.agent_bot_id ? 'pending' : (input.status ?? 'open');
+  const t = now();
+  let conversation: ConversationRecord = {
+    id: await nextDisplayId(account.id),
+    account_id: account.id,
+    inbox_id: inbox.id,
+    contact_id: contact.id,
+    source_id: contactInbox.source_id,
+    hmac_verified: contactInbox.hmac_verified,
+    uuid: randomUUID(),
+    status,
+    assignee_id: assignee ? assignee.user_id : null,
+    assignee_agent_bot_id: null,
+    team_id: team ? team.id : null,
+    priority: null,
+    snoozed_until: status === 'snoozed' ? (input.snoozed_until ?? null) : null,
+    labels: [],
+    custom_attributes: input.custom_attributes ?? {},
+    additional_attributes: cleanAdditional(input.additional_attributes),
+    agent_last_seen_at: null,
+    assignee_last_seen_at: null,
+    contact_last_seen_at: null,
+    first_reply_created_at: null,
+    waiting_since: t,
+    last_incoming_at: null,
+    unread_count: 0,
+    last_activity_at: t,
+    last_message: null,
+    last_non_activity_message: null,
+    created_at: t,
+    updated_at: nowFloat(),
+    version: 1,
+    updated_by: performerOf(actor),
+  };
+  let message: MessageRecord | undefined;
+  if (input.message) {
+    message = await buildMessage({ account, inbox, conversation }, actor, input.message);
+    conversation = {
+      ...conversation,
+      last_message: message,
+      last_non_activity_message: message,
+      ...(message.message_type === 0
+        ? { unread_count: 1, last_incoming_at: message.created_at }
+        : message.message_type === 1 && !message.private && message.sender_type === 'User'
+          ? { first_reply_created_at: message.created_at, waiting_since: null }
+          : {}),
+    };
+  }
+  await saveConversation(undefined, conversation, message ? [putMessage(message, { ifNew: true })] : []);
+  return { conversation, created: true, message };
+}
+
+/** `POST /conversations` (spec endpoint 3). */
+export async function createConversation(account: AccountRecord, actor: Actor, input: NewConversation) {
+  const target = await resolveTarget(account, actor, input);
+  const { conversation } = await startConversation(account, actor, target, input);
+  return renderOne(account.id, actor, conversation);
+}
+
+// ── status ─────────────────────────────────────────────────────────────────────────────────────────
+
+const STATUS_ACTIVITY: Record<ConversationStatus, string> = {
+  resolved: 'Conversation was marked resolved by %s',
+  open: 'Conversation was reopened by %s',
+  pending: 'Conversation was marked as pending by %s',
+  snoozed: 'Conversation was snoozed by %s',
+};
+
+export interface StatusChange {
+  success: boolean | null;
+  conversation: ConversationRecord;
+}
+
+/**
+ * Sets (or, without `status`, toggles) a conversation's status (reference §4.4). An agent who leaves it
+ * open takes it over; a bot opening a pending conversation hands it off (`success: null`). The public
+ * interface calls this with the contact as actor.
+ */
+export async function changeStatus(
+  account: AccountRecord,
+  actor: ConversationActor,
+  conversation: ConversationRecord,
+  input: ToggleStatus,
+): Promise<StatusChange> {
+  const name = await actorName(account.id, actor);
+  const { conversation: after, result } = await mutate(conversation, async (c) => {
+    const status: ConversationStatus = input.status ?? (c.status === 'open' ? 'resolved' : 'open');
+    const handoff = actor.type === 'agent_bot' && c.status === 'pending' && status === 'open';
+    const selfAssign = actor.type === 'user' && isAgent(actor) && status === 'open' && c.assignee_id !== actor.user.id;
+    const changes: Partial<ConversationRecord> = {
+      status,
+      snoozed_until: status === 'snoozed' ? (input.snoozed_until !== undefined ? input.snoozed_until : c.snoozed_until) : null,
+      waiting_since: status === 'resolved' ? null : c.waiting_since,
+      ...(selfAssign && actor.type === 'user' ? { assignee_id: actor.user.id, assignee_agent_bot_id: null } : {}),
+    };
+    const unchanged = Object.entries(changes).every(([k, v]) => c[k as keyof ConversationRecord] === v);
+    if (unchanged) return { result: handoff ? null : true };
+    const messages: MessageRecord[] = [];
+    if (status !== c.status && name !== undefined) {
+      const text = actor.type === 'contact' && status === 'resolved'
+        ? `Conversation was resolved by ${name}`
+        : STATUS_ACTIVITY[status].replace('%s', name);
+      messages.push(await activityMessage(c, text, actor));
+    }
+    if (selfAssign && name !== undefined) messages.push(await activityMessage(c, `${name} self-assigned this conversation`, actor));
+    return { next: touch(c, actor, changes), messages, result: handoff ? null : true };
+  });
+  return { success: result, conversation: after };
+}
+
+/** `POST /conversations/{id}/toggle_status`. */
+export async function toggleStatus(account: AccountRecord, actor: Actor, displayId: number, input: ToggleStatus) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { success, conversation } = await changeStatus(account, actor, c, input);
+  return {
+    meta: {},
+    payload: {
+      success,
+      conversation_id: conversation.id,
+      current_status: conversation.status,
+      snoozed_until: conversation.snoozed_until === null ? null : new Date(conversation.snoozed_until * 1000).toISOString(),
+    },
+  };
+}
+
+// ── priority, custom attributes, labels ───────────────────────────────────────────────────────────
+
+async function setPriority(account: AccountRecord, actor: Actor, c: ConversationRecord, priority: Priority | null) {
+  const name = await actorName(account.id, actor);
+  return mutate(c, async (cur) => {
+    if (cur.priority === priority) return { result: undefined };
+    const text =
+      priority === null
+        ? `${name} removed the priority`
+        : cur.priority === null
+          ? `${name} set the priority to ${priority}`
+          : `${name} changed the priority from ${cur.priority} to ${priority}`;
+    return { next: touch(cur, actor, { priority }), messages: [await activityMessage(cur, text, actor)], result: undefined };
+  });
+}
+
+/** `POST /conversations/{id}/toggle_priority`: 200 with an empty body. */
+export async function togglePriority(account: AccountRecord, actor: Actor, displayId: number, priority: Priority | null) {
+  await setPriority(account, actor, await visibleConversation(account.id, actor, displayId, true), priority);
+}
+
+/** `PATCH /conversations/{id}`: only the priority is updatable (reference §4.1). */
+export async function updateConversation(account: AccountRecord, actor: Actor, displayId: number, input: ConversationUpdate) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
+  return renderOne(account.id, actor, after);
+}
+
+/** `POST /conversations/{id}/custom_attributes`: replaces the whole hash (reference §4.6). */
+export async function setCustomAttributes(account: AccountRecord, actor: Actor, displayId: number, attrs: Record<string, unknown>) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { conversation } = await mutate(c, (cur) => ({
+    next: JSON.stringify(cur.custom_attributes) === JSON.stringify(attrs) ? undefined : touch(cur, actor, { custom_attributes: attrs }),
+    result: undefined,
+  }));
+  return { custom_attributes: conversation.custom_attributes };
+}
+
+export async function listLabels(account: AccountRecord, actor: Actor, displayId: number) {
+  return { payload: (await visibleConversation(account.id, actor, displayId)).labels };
+}
+
+/** `POST /conversations/{id}/labels`: replaces the label set (reference §4.6). */
+export async function setLabels(account: AccountRecord, actor: Actor, displayId: number, labels: string[]) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const name = await actorName(account.id, actor);
+  const wanted = [...new Set(labels)];
+  const { conversation } = await mutate(c, async (cur) => {
+    const added = wanted.filter((l) => !cur.labels.includes(l));
+    const removed = cur.labels.filter((l) => !wanted.includes(l));
+    if (!added.length && !removed.length) return { result: undefined };
+    const messages = [
+      ...(added.length ? [await activityMessage(cur, `${name} added ${added.join(', ')}`, actor)] : []),
+      ...(removed.length ? [await activityMessage(cur, `${name} removed ${removed.join(', ')}`, actor)] : []),
+    ];
+    return { next: touch(cur, actor, { labels: wanted }), messages, result: undefined };
+  });
+  return { payload: conversation.labels };
+}
+
+// ── assignments ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * `POST /conversations/{id}/assignments` (reference §4.5): a user of the account (an unknown one
+ * unassigns), an agent bot (`assignee_type: AgentBot`; an unknown one changes nothing), or a team (an
+ * unknown one clears it; an assignee outside the new team is unassigned).
+ */
+export async function assign(account: AccountRecord, actor: Actor, displayId: number, input: Assignment) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const name = await actorName(account.id, actor);
+  if (input.assignee_id !== undefined && input.assignee_type === 'AgentBot') {
+    const bot = input.assignee_id ? await getAgentBot(input.assignee_id) : undefined;
+    if (!bot || (bot.account_id !== null && bot.account_id !== account.id)) return null;
+    await mutate(c, async (cur) =>
+      cur.assignee_agent_bot_id === bot.id && cur.assignee_id === null
+        ? { result: undefined }
+        : {
+            next: touch(cur, actor, { assignee_agent_bot_id: bot.id, assignee_id: null }),
+            messages: [await activityMessage(cur, `Assigned to ${bot.name} by ${name}`, actor)],
+            result: undefined,
+          },
+    );
+    return botSlimJson(bot);
+  }
+  if (input.assignee_id !== undefined) {
+    const [membership, user] = input.assignee_id
+      ? await Promise.all([getAccountUser(account.id, input.assignee_id), getUser(input.assignee_id)])
+      : [undefined, undefined];
+    const assignee = membership && user ? { user, membership } : undefined;
+    const userId = assignee ? assignee.user.id : null;
+    await mutate(c, async (cur) => {
+      if (cur.assignee_id === userId && (userId === null || cur.assignee_agent_bot_id === null)) return { result: undefined };
+      const text =
+        userId === null
+          ? `Conversation unassigned by ${name}`
+          : actor.type === 'user' && actor.user.id === userId
+            ? `${name} self-assigned this conversation`
+            : `Assigned to ${assignee!.user.name} by ${name}`;
+      return {
+        next: touch(cur, actor, { assignee_id: userId, ...(userId !== null ? { assignee_agent_bot_id: null } : {}) }),
+        messages: [await activityMessage(cur, text, actor)],
+        result: undefined,
+      };
+    });
+    return assignee ? agentJson(assignee, account.id) : null;
+  }
+  if (input.team_id !== undefined) {
+    const team = input.team_id ? await getTeam(account.id, input.team_id) : undefined;
+    const teamId = team ? team.id : null;
+    await mutate(c, async (cur) => {
+      if (cur.team_id === teamId) return { result: undefined };
+      const keepAssignee =
+        cur.assignee_id === null || teamId === null || (await listUserTeamIds(account.id, cur.assignee_id)).includes(teamId);
+      const previous = cur.team_id !== null ? await getTeam(account.id, cur.team_id) : undefined;
+      const text = team ? `Assigned to ${team.name} by ${name}` : `Unassigned from ${previous?.name ?? 'team'} by ${name}`;
+      return {
+        next: touch(cur, actor, { team_id: teamId, ...(keepAssignee ? {} : { assignee_id: null }) }),
+        messages: [await activityMessage(cur, text, actor)],
+        result: undefined,
+      };
+    });
+    return team ? teamRowJson(team) : null;
+  }
+  return null;
+}
+
+// ── seen times ─────────────────────────────────────────────────────────────────────────────────────
+
+/** `POST /conversations/{id}/update_last_seen`: no event in Chatwoot, so no conversation change here either. */
+export async function updateLastSeen(account: AccountRecord, actor: Actor, displayId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const t = now();
+  const { conversation } = await mutate(c, (cur) => ({
+    next: quietly(cur, {
+      agent_last_seen_at: t,
+      unread_count: 0,
+      ...(actor.type === 'user' && cur.assignee_id === actor.user.id ? { assignee_last_seen_at: t } : {}),
+    }),
+    result: undefined,
+  }));
+  return renderOne(account.id, actor, conversation);
+}

@@ -1,0 +1,284 @@
+import type { Actor } from '../../http/auth.ts';
+import { getAccountUser, getAgentBots, getUsers } from '../../db/repositories/identity.ts';
+import { getContacts } from '../../db/repositories/contacts.ts';
+import { getInboxes } from '../../db/repositories/inboxes.ts';
+import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
+import type { AccountUserRecord, AgentBotRecord, UserRecord } from '../model.ts';
+import type { ContactRecord } from '../contacts/model.ts';
+import { contactJson, contactPushJson } from '../contacts/view.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import type { TeamRecord } from '../teams/model.ts';
+import type { AttachmentRecord, MessageRecord } from '../messages/model.ts';
+import type { ConversationRecord } from './model.ts';
+
+// JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
+// page of conversations costs one BatchGet per kind of related record instead of queries per row.
+
+export interface Member {
+  user: UserRecord;
+  membership: AccountUserRecord | undefined;
+}
+
+export interface Refs {
+  accountId: number;
+  contacts: Map<number, ContactRecord>;
+  inboxes: Map<number, InboxRecord>;
+  users: Map<number, Member>;
+  bots: Map<number, AgentBotRecord>;
+  teams: Map<number, TeamRecord>;
+  /** Teams the caller belongs to (`meta.team.is_member`). */
+  myTeams: Set<number>;
+}
+
+const distinct = (xs: (number | null | undefined)[]) => [...new Set(xs.filter((x): x is number => typeof x === 'number'))];
+
+const byId = <T extends { id: number }>(xs: (T | undefined)[]) => new Map(xs.filter((x): x is T => !!x).map((x) => [x.id, x]));
+
+/** Everything the JSON of these conversations and messages refers to, fetched in parallel batches. */
+export async function loadRefs(
+  accountId: number,
+  actor: Actor | undefined,
+  conversations: ConversationRecord[],
+  messages: MessageRecord[] = [],
+): Promise<Refs> {
+  const all = [...messages, ...conversations.flatMap((c) => [c.last_message, c.last_non_activity_message])].filter(
+    (m): m is MessageRecord => !!m,
+  );
+  const senders = (t: string) => all.filter((m) => m.sender_type === t).map((m) => m.sender_id);
+  const contactIds = distinct([...conversations.map((c) => c.contact_id), ...senders('Contact')]);
+  const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
+  const botIds = distinct([...conversations.map((c) => c.assignee_agent_bot_id), ...senders('AgentBot')]);
+  const teamIds = distinct(conversations.map((c) => c.team_id));
+  const [contacts, inboxes, users, memberships, bots, teams, myTeams] = await Promise.all([
+    contactIds.length ? getContacts(accountId, contactIds) : [],
+    getInboxes(accountId, distinct(conversations.map((c) => c.inbox_id))),
+    userIds.length ? getUsers(userIds) : [],
+    Promise.all(userIds.map((id) => getAccountUser(accountId, id))),
+    botIds.length ? getAgentBots(botIds) : [],
+    Promise.all(teamIds.map((id) => getTeam(accountId, id))),
+    actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
+  ]);
+  const members = new Map<number, Member>();
+  users.forEach((u, i) => u && members.set(u.id, { user: u, membership: memberships[i] }));
+  return {
+    accountId,
+    contacts: byId(contacts),
+    inboxes: byId(inboxes),
+    users: members,
+    bots: byId(bots),
+    teams: byId(teams),
+    myTeams: new Set(myTeams),
+  };
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
+
+const availableName = (u: UserRecord) => u.display_name || u.name;
+
+/** Agent JSON (reference §2.7): the assignee in `meta.assignee` and the assignments response. */
+export function agentJson({ user, membership }: Member, accountId: number) {
+  return {
+    id: user.id,
+    account_id: accountId,
+    availability_status: membership?.availability ?? 'offline',
+    auto_offline: membership?.auto_offline ?? true,
+    confirmed: true,
+    email: user.email,
+    provider: 'email',
+    available_name: availableName(user),
+    ...(Object.keys(user.custom_attributes ?? {}).length ? { custom_attributes: user.custom_attributes } : {}),
+    name: user.name,
+    role: membership?.role ?? 'agent',
+    thumbnail: user.avatar_url ?? '',
+    custom_role_id: membership?.custom_role_id ?? null,
+  };
+}
+
+export const userPushJson = ({ user, membership }: Member) => ({
+  id: user.id,
+  name: user.name,
+  available_name: availableName(user),
+  avatar_url: user.avatar_url ?? '',
+  type: 'user' as const,
+  availability_status: membership?.availability ?? 'offline',
+  thumbnail: user.avatar_url ?? '',
+});
+
+export const botPushJson = (b: AgentBotRecord) => ({ id: b.id, name: b.name, avatar_url: b.thumbnail ?? '', type: 'agent_bot' as const });
+
+/** AgentBotSlim: the bot in `meta.assignee` and the assignments response. */
+export const botSlimJson = (b: AgentBotRecord) => ({
+  id: b.id,
+  name: b.name,
+  description: b.description,
+  thumbnail: b.thumbnail ?? '',
+  outgoing_url: b.outgoing_url,
+  bot_type: b.bot_type,
+});
+
+/** The raw team row the assignments endpoint answers with. */
+export function teamRowJson(t: TeamRecord) {
+  const extra = t as TeamRecord & { created_at?: number; updated_at?: number };
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    allow_auto_assign: t.allow_auto_assign,
+    account_id: t.account_id,
+    created_at: iso(extra.created_at ?? null),
+    updated_at: iso(extra.updated_at ?? null),
+  };
+}
+
+function senderJson(m: MessageRecord, refs: Refs) {
+  if (m.sender_id === null) return undefined;
+  if (m.sender_type === 'Contact') {
+    const c = refs.contacts.get(m.sender_id);
+    return c && contactPushJson(c);
+  }
+  if (m.sender_type === 'User') {
+    const u = refs.users.get(m.sender_id);
+    return u && userPushJson(u);
+  }
+  if (m.sender_type === 'AgentBot') {
+    const b = refs.bots.get(m.sender_id);
+    return b && botPushJson(b);
+  }
+  return undefined;
+}
+
+export const attachmentJson = (a: AttachmentRecord) => ({
+  id: a.id,
+  message_id: a.message_id,
+  file_type: a.file_type,
+  account_id: a.account_id,
+  extension: a.extension,
+  data_url: a.data_url,
+  thumb_url: a.thumb_url,
+  file_size: a.file_size,
+  width: a.width,
+  height: a.height,
+});
+
+function messageFields(m: MessageRecord, refs: Refs) {
+  const sender = senderJson(m, refs);
+  return {
+    id: m.id,
+    content: m.content,
+    account_id: m.account_id,
+    inbox_id: m.inbox_id,
+    conversation_id: m.conversation_id,
+    message_type: m.message_type,
+    created_at: m.created_at,
+    private: m.private,
+    status: m.status,
+    source_id: m.source_id,
+    content_type: m.content_type,
+    content_attributes: m.content_attributes,
+    sender_type: m.sender_type,
+    sender_id: m.sender_id,
+    external_source_ids: m.external_source_ids,
+    additional_attributes: m.additional_attributes,
+    processed_message_content: m.processed_message_content,
+    sentiment: m.sentiment,
+    ...(sender ? { sender } : {}),
+    ...(m.attachments.length ? { attachments: m.attachments.map(attachmentJson) } : {}),
+  };
+}
+
+/** Message JSON of the messages endpoints (reference §5.5); `echo_id` only in the create response. */
+export function messageJson(m: MessageRecord, refs: Refs, echoId?: string) {
+  return { ...messageFields(m, refs), updated_at: m.updated_at, ...(echoId ? { echo_id: echoId } : {}) };
+}
+
+/** MessagePush (reference §4.7): a message inside conversation JSON. */
+export function messagePushJson(m: MessageRecord, c: ConversationRecord, refs: Refs) {
+  return {
+    ...messageFields(m, refs),
+    updated_at: iso(m.updated_at),
+    conversation: {
+      assignee_id: c.assignee_id,
+      unread_count: Math.min(c.unread_count, 10),
+      last_activity_at: c.last_activity_at,
+      contact_inbox: { source_id: c.source_id },
+    },
+  };
+}
+
+function assigneeMeta(c: ConversationRecord, refs: Refs) {
+  if (c.assignee_id !== null) {
+    const u = refs.users.get(c.assignee_id);
+    if (u) return { assignee: agentJson(u, refs.accountId), assignee_type: 'User' as const };
+  }
+  if (c.assignee_agent_bot_id !== null) {
+    const b = refs.bots.get(c.assignee_agent_bot_id);
+    if (b) return { assignee: botSlimJson(b), assignee_type: 'AgentBot' as const };
+  }
+  return {};
+}
+
+function canReply(c: ConversationRecord, inbox: InboxRecord | undefined, at: number) {
+  if (inbox?.channel_type !== 'Channel::Whatsapp') return true;
+  return c.last_incoming_at !== null && at - c.last_incoming_at < 24 * 3600;
+}
+
+/** Conversation JSON of the application API (reference §4.7); `id` is the display id. */
+export function conversationJson(c: ConversationRecord, refs: Refs) {
+  const contact = refs.contacts.get(c.contact_id);
+  const inbox = refs.inboxes.get(c.inbox_id);
+  const team = c.team_id !== null ? refs.teams.get(c.team_id) : undefined;
+  return {
+    meta: {
+      sender: contact ? contactJson(contact) : { id: c.contact_id },
+      channel: inbox?.channel_type ?? null,
+      ...assigneeMeta(c, refs),
+      ...(team
+        ? {
+            team: {
+              id: team.id,
+              name: team.name,
+              description: team.description,
+              allow_auto_assign: team.allow_auto_assign,
+              account_id: team.account_id,
+              is_member: refs.myTeams.has(team.id),
+            },
+          }
+        : {}),
+      hmac_verified: c.hmac_verified,
+    },
+    id: c.id,
+    messages: c.last_message ? [messagePushJson(c.last_message, c, refs)] : [],
+    account_id: c.account_id,
+    uuid: c.uuid,
+    additional_attributes: c.additional_attributes,
+    agent_last_seen_at: c.agent_last_seen_at ?? 0,
+    assignee_last_seen_at: c.assignee_last_seen_at ?? 0,
+    can_reply: canReply(c, inbox, Math.floor(Date.now() / 1000)),
+    contact_last_seen_at: c.contact_last_seen_at ?? 0,
+    custom_attributes: c.custom_attributes,
+    inbox_id: c.inbox_id,
+    labels: c.labels,
+    muted: contact?.blocked ?? false,
+    snoozed_until: iso(c.snoozed_until),
+    status: c.status,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    timestamp: c.last_activity_at,
+    first_reply_created_at: c.first_reply_created_at ?? 0,
+    unread_count: Math.min(c.unread_count, 10),
+    last_non_activity_message: c.last_non_activity_message ? messagePushJson(c.last_non_activity_message, c, refs) : null,
+    last_activity_at: c.last_activity_at,
+    priority: c.priority,
+    waiting_since: c.waiting_since ?? 0,
+    sla_policy_id: null,
+    // Not part of Chatwoot's JSON, but what clients otherwise ask the contacts API for.
+    contact_id: c.contact_id,
+    assignee_id: c.assignee_id,
+    team_id: c.team_id,
+  };
+}
+
+export async function conversationsJson(accountId: number, actor: Actor | undefined, cs: ConversationRecord[]) {
+  const refs = await loadRefs(accountId, actor, cs);
+  return cs.map((c) => conversationJson(c, refs));
+}

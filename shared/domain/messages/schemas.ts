@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import { Bool, Id, JsonObject, Text } from '../schemas.ts';
+import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from './model.ts';
+
+export const MAX_CONTENT = 150_000;
+export const MAX_ATTACHMENTS = 15;
+
+/** The name, or its integer (Chatwoot's enum accepts both). */
+const MessageTypeField = v.union(
+  [
+    v.picklist(MESSAGE_TYPES),
+    v.pipe(
+      v.union([v.number(), v.string()]),
+      v.transform(Number),
+      v.picklist([0, 1, 2, 3] as const),
+      v.transform((n) => MESSAGE_TYPES[n] as MessageTypeName),
+    ),
+  ],
+  `must be one of ${MESSAGE_TYPES.join(', ')}`,
+);
+
+/** An object, or a JSON string of one; an unparsable string counts as `{}` as in Chatwoot. */
+const ContentAttributes = v.union(
+  [
+    v.record(v.string(), v.unknown()),
+    v.pipe(
+      v.string(),
+      v.transform((s) => {
+        try {
+          const o = JSON.parse(s);
+          return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+        } catch {
+          return {};
+        }
+      }),
+    ),
+  ],
+  'must be an object',
+);
+
+export interface UploadedFile {
+  filename: string;
+  content_type: string;
+  data: Buffer;
+  size: number;
+}
+
+const File = v.custom<UploadedFile>(
+  (f) => !!f && typeof f === 'object' && Buffer.isBuffer((f as UploadedFile).data),
+  'must be an uploaded file',
+);
+
+const Emails = v.pipe(
+  Text(1000),
+  v.check(
+    (s) => s === '' || s.split(',').every((e) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(e.trim())),
+    'must be comma-separated email addresses',
+  ),
+);
+
+export const NewMessageSchema = v.object({
+  content: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT)))),
+  message_type: v.optional(MessageTypeField),
+  private: v.optional(Bool),
+  content_type: v.optional(v.picklist(CONTENT_TYPES, `must be one of ${CONTENT_TYPES.join(', ')}`)),
+  content_attributes: v.optional(v.nullable(ContentAttributes)),
+  echo_id: v.optional(Text(255)),
+  source_id: v.optional(v.nullable(Text(255))),
+  template_params: v.optional(
+    v.pipe(
+      JsonObject,
+      v.check((o) => typeof o.name === 'string' && o.name !== '', 'needs a name'),
+    ),
+  ),
+  campaign_id: v.optional(Id),
+  sender_type: v.optional(v.picklist(['AgentBot'], 'must be AgentBot')),
+  sender_id: v.optional(Id),
+  external_created_at: v.optional(v.unknown()),
+  cc_emails: v.optional(Emails),
+  bcc_emails: v.optional(Emails),
+  to_emails: v.optional(Emails),
+  attachments: v.optional(v.pipe(v.array(File, 'must be uploaded files'), v.maxLength(MAX_ATTACHMENTS))),
+});
+export type NewMessage = v.InferOutput<typeof NewMessageSchema>;
+
+export const MessageUpdateSchema = v.object({
+  // Unknown statuses are ignored, as in Chatwoot (the message comes back unchanged).
+  status: v.optional(v.string('must be a string')),
+  external_error: v.optional(v.nullable(Text(1000))),
+});
+export type MessageUpdate = v.InferOutput<typeof MessageUpdateSchema>;
+
+export const isMessageStatus = (s: string | undefined): s is (typeof MESSAGE_STATUSES)[number] =>
+  (MESSAGE_STATUSES as readonly string[]).includes(s ?? '');

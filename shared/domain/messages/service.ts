@@ -1,0 +1,179 @@
+import { getMessage, listMessages, putMessage, writeMessage } from '../../db/repositories/messages.ts';
+import { getInbox } from '../../db/repositories/inboxes.ts';
+import { getContact } from '../../db/repositories/contacts.ts';
+import type { Actor } from '../../http/auth.ts';
+import { forbidden, invalidField, notFound } from '../../http/errors.ts';
+import { now, type AccountRecord } from '../model.ts';
+import { contactPushJson } from '../contacts/view.ts';
+import { touchLastActivity } from '../contacts/service.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import { visibleConversation } from '../conversations/access.ts';
+import { mutate, quietly, touch } from '../conversations/mutation.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
+import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
+import { buildMessage } from './build.ts';
+import { isMessageStatus, type MessageUpdate, type NewMessage } from './schemas.ts';
+import type { MessageRecord } from './model.ts';
+
+const inboxOf = async (c: ConversationRecord) => {
+  const inbox = await getInbox(c.account_id, c.inbox_id);
+  if (!inbox) throw notFound('Inbox');
+  return inbox;
+};
+
+/**
+ * What a new message does to its conversation besides activity times (reference §5.2): an incoming
+ * message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when
+ * the inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
+ */
+function effectsOf(c: ConversationRecord, m: MessageRecord, inbox: InboxRecord, contactBlocked: boolean): Partial<ConversationRecord> {
+  if (m.message_type === 0) {
+    const reopen = !contactBlocked && (c.status === 'snoozed' || c.status === 'resolved');
+    return {
+      unread_count: c.unread_count + 1,
+      last_incoming_at: m.created_at,
+      waiting_since: c.waiting_since ?? m.created_at,
+      ...(reopen ? { status: c.status === 'resolved' && inbox.agent_bot_id ? 'pending' : 'open', snoozed_until: null } : {}),
+    };
+  }
+  if (m.message_type === 1 && !m.private && m.sender_type === 'User') {
+    return { first_reply_created_at: c.first_reply_created_at ?? m.created_at, waiting_since: null };
+  }
+  return {};
+}
+
+/**
+ * Adds a message to a conversation the caller may act on (the public interface passes a contact actor),
+ * with its effects on the conversation in the same transaction.
+ */
+export async function addMessage(account: AccountRecord, actor: ConversationActor, conversation: ConversationRecord, input: NewMessage) {
+  const inbox = await inboxOf(conversation);
+  const message = await buildMessage({ account, inbox, conversation }, actor, input);
+  const blocked = message.message_type === 0 ? ((await getContact(account.id, conversation.contact_id))?.blocked ?? false) : false;
+  const { conversation: after } = await mutate(conversation, (c) => ({
+    next: touch(c, actor, effectsOf(c, message, inbox, blocked)),
+    messages: [message],
+    result: undefined,
+  }));
+  // Chatwoot marks the contact active on every incoming message (and announces contact_updated).
+  if (message.message_type === 0) await touchLastActivity(account.id, conversation.contact_id, message.created_at);
+  return { conversation: after, message };
+}
+
+export async function createMessage(account: AccountRecord, actor: Actor, displayId: number, input: NewMessage) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { message } = await addMessage(account, actor, c, input);
+  const refs = await loadRefs(account.id, actor, [], [message]);
+  return messageJson(message, refs, input.echo_id);
+}
+
+export interface MessageQuery {
+  before?: string;
+  after?: string;
+  filter_internal_messages?: string;
+}
+
+const cursor = (field: string, raw: string | undefined) => {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw invalidField(field, 'must be a message id');
+  return Number(raw);
+};
+
+/**
+ * `GET .../messages` (reference §5.3): the latest 20 (or 20 before `before`), up to 100 after `after`,
+ * up to 1000 in `after`..`before`; ascending.
+ */
+export async function listConversationMessages(account: AccountRecord, actor: Actor, displayId: number, q: MessageQuery) {
+  const c = await visibleConversation(account.id, actor, displayId);
+  const before = cursor('before', q.before);
+  const after = cursor('after', q.after);
+  const limit = after !== undefined ? (before !== undefined ? 1000 : 100) : 20;
+  let messages = await listMessages(account.id, c.id, { before, after, afterInclusive: before !== undefined, limit });
+  if (q.filter_internal_messages) messages = messages.filter((m) => !m.private && m.message_type !== 2);
+  const refs = await loadRefs(account.id, actor, [c], messages);
+  const contact = refs.contacts.get(c.contact_id);
+  const assignee = c.assignee_id !== null ? refs.users.get(c.assignee_id) : undefined;
+  const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
+  return {
+    meta: {
+      labels: c.labels,
+      additional_attributes: c.additional_attributes,
+      contact: contact ? contactPushJson(contact) : null,
+      ...(assignee ? { assignee: userPushJson(assignee) } : {}),
+      agent_last_seen_at: iso(c.agent_last_seen_at),
+      assignee_last_seen_at: iso(c.assignee_last_seen_at),
+    },
+    payload: messages.map((m) => messageJson(m, refs)),
+  };
+}
+
+async function messageOf(accountId: number, c: ConversationRecord, messageId: number) {
+  const m = await getMessage(accountId, c.id, messageId);
+  if (!m) throw notFound('Message');
+  return m;
+}
+
+/**
+ * Writes a changed message. When the conversation shows it (last message copies), the copy is refreshed
+ * in the same transaction, without making it a conversation change.
+ */
+async function saveMessage(c: ConversationRecord, m: MessageRecord) {
+  const shown = (x: MessageRecord | null) => x?.id === m.id;
+  if (!shown(c.last_message) && !shown(c.last_non_activity_message)) {
+    await writeMessage(m);
+    return;
+  }
+  await mutate(c, (cur) => ({
+    next: quietly(cur, {
+      last_message: shown(cur.last_message) ? m : cur.last_message,
+      last_non_activity_message: shown(cur.last_non_activity_message) ? m : cur.last_non_activity_message,
+    }),
+    extra: [putMessage(m)],
+    result: undefined,
+  }));
+}
+
+const STATUS_RANK = { sent: 0, delivered: 1, read: 2, failed: 3 } as const;
+
+/**
+ * `PATCH .../messages/{id}` (reference §5.6): delivery status reports of API-channel integrations.
+ * `read` never goes back to `delivered`; `external_error` is kept only with `failed`.
+ */
+export async function updateMessageStatus(account: AccountRecord, actor: Actor, displayId: number, messageId: number, input: MessageUpdate) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const inbox = await inboxOf(c);
+  if (inbox.channel_type !== 'Channel::Api') throw forbidden('Message status update is only allowed for API inboxes');
+  if (input.status !== undefined && !isMessageStatus(input.status)) {
+    throw invalidField('status', 'must be one of sent, delivered, read, failed');
+  }
+  const m = await messageOf(account.id, c, messageId);
+  const status = input.status as MessageRecord['status'] | undefined;
+  const ignored = !status || (m.status === 'read' && status === 'delivered');
+  let result = m;
+  if (!ignored && status) {
+    const attrs = { ...m.content_attributes };
+    if (status === 'failed' && input.external_error) attrs.external_error = input.external_error;
+    else delete attrs.external_error;
+    result = { ...m, status, content_attributes: attrs, updated_at: now(), performed_by: performerOf(actor) };
+    await saveMessage(c, result);
+  }
+  return messageJson(result, await loadRefs(account.id, actor, [], [result]));
+}
+
+/** `DELETE .../messages/{id}`: soft delete (reference §5.6); attachments go, the message stays. */
+export async function deleteMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const m = await messageOf(account.id, c, messageId);
+  const deleted: MessageRecord = {
+    ...m,
+    content: 'This message was deleted',
+    processed_message_content: 'This message was deleted',
+    content_type: 'text',
+    content_attributes: { deleted: true },
+    attachments: [],
+    updated_at: now(),
+    performed_by: performerOf(actor),
+  };
+  await saveMessage(c, deleted);
+  return messageJson(deleted, await loadRefs(account.id, actor, [], [deleted]));
+}
