@@ -97,6 +97,13 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/index.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/create.ts', api: 'account', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/show.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/update.ts', api: 'account', access: 'tokens' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/destroy.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/avatar', handler: 'functions/api/agent-bots/destroy-avatar.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token', handler: 'functions/api/agent-bots/reset-access-token.ts', api: 'account', access: 'tokens' },
 
   // ── Public interface (rows added here) ──
 

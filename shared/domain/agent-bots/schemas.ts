@@ -23,3 +23,10 @@ export const PlatformAgentBotUpdateSchema = v.object({
 
 export type NewPlatformAgentBot = v.InferOutput<typeof NewPlatformAgentBotSchema>;
 export type PlatformAgentBotUpdate = v.InferOutput<typeof PlatformAgentBotUpdateSchema>;
+
+/** Account interface (`/api/v1/accounts/{id}/agent_bots`): the bot always belongs to the path's account. */
+export const NewAccountAgentBotSchema = v.object({ name: RequiredText(255), ...fields });
+export const AccountAgentBotUpdateSchema = v.object({ name: v.optional(RequiredText(255)), ...fields });
+
+export type NewAccountAgentBot = v.InferOutput<typeof NewAccountAgentBotSchema>;
+export type AccountAgentBotUpdate = v.InferOutput<typeof AccountAgentBotUpdateSchema>;

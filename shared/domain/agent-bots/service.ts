@@ -1,21 +1,25 @@
 import { hashToken, newToken, seal, unseal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
+import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '../../db/repositories/agent-bots.ts';
 import {
   agentBotItem,
   getAgentBot,
   getAgentBots,
   isPermissible,
+  listAgentBots,
   listPermissible,
   permissibleItem,
   tokenItem,
   transact,
 } from '../../db/repositories/identity.ts';
+import { retryStale } from '../../db/repositories/versioned.ts';
 import { del, put } from '../../db/transact.ts';
+import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { now, type AgentBotRecord } from '../model.ts';
-import type { NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
-import { agentBotJson } from './view.ts';
+import type { AccountAgentBotUpdate, NewAccountAgentBot, NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
+import { accountAgentBotJson, agentBotJson } from './view.ts';
 
 export async function presentBot(b: AgentBotRecord) {
   return agentBotJson(b, await unseal(b.sealed_token));
@@ -82,10 +86,9 @@ export async function showPlatformBot(appId: number, id: number) {
   return presentBot(await permittedBot(appId, id));
 }
 
-export async function updatePlatformBot(appId: number, id: number, input: PlatformAgentBotUpdate) {
-  const bot = await permittedBot(appId, id);
-  if (input.account_id !== undefined) await requirePermittedAccount(appId, input.account_id);
-  const updated: AgentBotRecord = {
+/** A bot with the changes of an update body applied (fields absent from the body stay). */
+function withChanges(bot: AgentBotRecord, input: AccountAgentBotUpdate & { account_id?: number | null }): AgentBotRecord {
+  return {
     ...bot,
     name: input.name ?? bot.name,
     description: input.description !== undefined ? input.description : bot.description,
@@ -96,12 +99,30 @@ export async function updatePlatformBot(appId: number, id: number, input: Platfo
     account_id: input.account_id !== undefined ? input.account_id : bot.account_id,
     updated_at: now(),
   };
-  await transact([
-    {
-      item: put(agentBotItem(updated), { condition: { expression: 'updated_at = :u', values: { ':u': bot.updated_at } } }),
-    },
-  ]);
-  return presentBot(updated);
+}
+
+/** Reads a bot, changes it and writes it back, re-reading after a lost race; 404 unless `mayChange`. */
+async function changeBot(
+  id: number,
+  mayChange: (b: AgentBotRecord) => boolean | Promise<boolean>,
+  change: (b: AgentBotRecord) => AgentBotRecord | Promise<AgentBotRecord>,
+): Promise<AgentBotRecord> {
+  return retryStale(async (consistent) => {
+    const before = consistent ? await getAgentBotFresh(id) : await getAgentBot(id);
+    if (!before || !(await mayChange(before))) throw notFound('Agent bot');
+    const after = await change(before);
+    await saveAgentBot(before, after);
+    return after;
+  });
+}
+
+export async function updatePlatformBot(appId: number, id: number, input: PlatformAgentBotUpdate) {
+  const permitted = async () => {
+    if (!(await isPermissible(appId, 'BOT', id))) return false;
+    if (input.account_id !== undefined) await requirePermittedAccount(appId, input.account_id);
+    return true;
+  };
+  return presentBot(await changeBot(id, permitted, (bot) => withChanges(bot, input)));
 }
 
 export async function deletePlatformBot(appId: number, id: number): Promise<void> {
@@ -111,4 +132,59 @@ export async function deletePlatformBot(appId: number, id: number): Promise<void
     { item: del(keys.token(bot.token_hash)) },
     { item: del(keys.permissible(appId, 'BOT', id)) },
   ]);
+}
+
+// ── Account interface: /api/v1/accounts/{account_id}/agent_bots (reference §9.1) ──────────────────
+
+const isAdministrator = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';
+
+/** The account's own bots show their token to administrators; system bots never do. */
+async function presentForAccount(b: AgentBotRecord, actor: Actor) {
+  const token = b.account_id !== null && isAdministrator(actor) ? await unseal(b.sealed_token) : undefined;
+  return accountAgentBotJson(b, token);
+}
+
+/** The account's bots, then the system bots every account may use. */
+export async function listAccountBots(accountId: number, actor: Actor) {
+  const [own, system] = await Promise.all([listAgentBots(accountId), listAgentBots(null)]);
+  return Promise.all([...own, ...system].map((b) => presentForAccount(b, actor)));
+}
+
+export async function showAccountBot(accountId: number, actor: Actor, id: number) {
+  const bot = await getAgentBot(id);
+  if (!bot || (bot.account_id !== accountId && bot.account_id !== null)) throw notFound('Agent bot');
+  return presentForAccount(bot, actor);
+}
+
+export async function createAccountBot(accountId: number, input: NewAccountAgentBot) {
+  const { bot, token } = await newBotRecord({ ...input, account_id: accountId }, null);
+  await transact(botWriteItems(bot));
+  return agentBotJson(bot, token);
+}
+
+/** Only the account's own bots can be changed here; system bots answer 404 like foreign ones. */
+const ownedBy = (accountId: number) => (b: AgentBotRecord) => b.account_id === accountId;
+
+export async function updateAccountBot(accountId: number, id: number, input: AccountAgentBotUpdate) {
+  return presentBot(await changeBot(id, ownedBy(accountId), (bot) => withChanges(bot, input)));
+}
+
+export async function deleteAccountBotAvatar(accountId: number, id: number) {
+  return presentBot(await changeBot(id, ownedBy(accountId), (bot) => ({ ...bot, thumbnail: '', updated_at: now() })));
+}
+
+/** A new token replaces the old one at once (the old token item goes in the same transaction). */
+export async function resetAccountBotToken(accountId: number, id: number) {
+  const token = newToken();
+  const sealed = await seal(token);
+  const bot = await changeBot(id, ownedBy(accountId), (b) => ({ ...b, sealed_token: sealed, token_hash: hashToken(token), updated_at: now() }));
+  return agentBotJson(bot, token);
+}
+
+export async function deleteAccountBot(accountId: number, id: number): Promise<void> {
+  await retryStale(async (consistent) => {
+    const bot = consistent ? await getAgentBotFresh(id) : await getAgentBot(id);
+    if (!bot || !ownedBy(accountId)(bot)) throw notFound('Agent bot');
+    await deleteAgentBot(bot);
+  });
 }

@@ -18,3 +18,14 @@ export function agentBotJson(b: AgentBotRecord, accessToken: string | undefined)
     system_bot: b.account_id === null,
   };
 }
+
+/**
+ * Agent bot JSON on the account interface (reference §9.1): a system bot is shown without its
+ * `outgoing_url` and token, which are its owner's; `accessToken` is passed only for the account's own
+ * bots and only to administrators (the token acts for the bot in every conversation of the account).
+ */
+export function accountAgentBotJson(b: AgentBotRecord, accessToken: string | undefined) {
+  if (b.account_id !== null) return agentBotJson(b, accessToken);
+  const { outgoing_url: _hidden, ...json } = agentBotJson(b, undefined);
+  return json;
+}

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createAccountBot } from '../../../shared/domain/agent-bots/service.ts';
+import { NewAccountAgentBotSchema } from '../../../shared/domain/agent-bots/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewAccountAgentBotSchema,
+  rootKey: 'agent_bot',
+  run: ({ account, body }) => createAccountBot(account.id, body),
+});
