@@ -105,12 +105,12 @@ function withChanges(bot: AgentBotRecord, input: AccountAgentBotUpdate & { accou
 async function changeBot(
   id: number,
   mayChange: (b: AgentBotRecord) => boolean | Promise<boolean>,
-  change: (b: AgentBotRecord) => AgentBotRecord | Promise<AgentBotRecord>,
+  change: (b: AgentBotRecord) => AgentBotRecord,
 ): Promise<AgentBotRecord> {
   return retryStale(async (consistent) => {
     const before = consistent ? await getAgentBotFresh(id) : await getAgentBot(id);
     if (!before || !(await mayChange(before))) throw notFound('Agent bot');
-    const after = await change(before);
+    const after = change(before);
     await saveAgentBot(before, after);
     return after;
   });
