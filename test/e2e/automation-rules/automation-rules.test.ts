@@ -85,7 +85,9 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
     const cloned = await s.admin.api.post(`${s.base}/automation_rules/${created.body.id}/clone`);
     expect(cloned.status).toBe(200);
     const copy = cloned.body.payload;
-    expectRule(copy, { ...put.body.payload, id: expect.any(Number) });
+    // A new rule: its own id and creation time.
+    expectRule(copy, { ...put.body.payload, id: expect.any(Number), created_on: expect.any(Number) });
+    expect(copy.created_on).toBeGreaterThanOrEqual(put.body.payload.created_on);
     expect(copy.id).not.toBe(created.body.id);
     expect(copy.name).toBe('Renamed');
     expect((await s.admin.api.get(`${s.base}/automation_rules`)).body.payload.map((r: { id: number }) => r.id)).toEqual([created.body.id, copy.id]);
