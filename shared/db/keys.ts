@@ -19,8 +19,8 @@
 //                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
-//   conv. label      CLABEL#<acctId>#<label>       <displayId>
-//   contact conv.    CCONV#<acctId>#<contactId>    <displayId>
+//   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
+//   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
 //   display id seq.  SEQ#CONV#<acctId>             SEQ
 //   label            LABELS#<acctId>               LABEL#<id>
 //   label title uniq UNIQ#LABEL#<acctId>#<lower-cased title>          UNIQ      (owner_id)
@@ -91,10 +91,9 @@ export const keys = {
     gsi2pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
     gsi2sk: join(pad(c.last_activity_at), pad(c.id)),
   }),
-  conversationsByStatus: (accountId: number, status: string) => ({ gsi1pk: join('CONVS', accountId, status), skPrefix: '' }),
+  conversationsByStatus: (accountId: number, status: string) => ({ gsi1pk: join('CONVS', accountId, status) }),
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi2pk: join('CONVS', accountId, 'INBOX', inboxId, status),
-    skPrefix: '',
   }),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({
@@ -108,22 +107,22 @@ export const keys = {
     gsi1pk: join('MSGSEARCH', accountId, inboxId),
     gsi1sk: pad(messageId),
   }),
-  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId), skPrefix: '' }),
+  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId) }),
   conversationCounter: (accountId: number, c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null }): Key => ({
     pk: join('CNT', accountId),
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
   }),
-  conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId), skPrefix: '' }),
+  conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId) }),
   conversationLabel: (accountId: number, label: string, displayId: number): Key => ({
     pk: join('CLABEL', accountId, label),
-    sk: pad(displayId),
+    sk: join('CONV', pad(displayId)),
   }),
-  conversationsWithLabel: (accountId: number, label: string) => ({ pk: join('CLABEL', accountId, label), skPrefix: '' }),
+  conversationsWithLabel: (accountId: number, label: string) => ({ pk: join('CLABEL', accountId, label), skPrefix: join('CONV', '') }),
   contactConversation: (accountId: number, contactId: number, displayId: number): Key => ({
     pk: join('CCONV', accountId, contactId),
-    sk: pad(displayId),
+    sk: join('CONV', pad(displayId)),
   }),
-  contactConversations: (accountId: number, contactId: number) => ({ pk: join('CCONV', accountId, contactId), skPrefix: '' }),
+  contactConversations: (accountId: number, contactId: number) => ({ pk: join('CCONV', accountId, contactId), skPrefix: join('CONV', '') }),
 
   // ── labels, custom filters, automation rules, webhooks (account interface II) ──
   label: (accountId: number, id: number): Key => ({ pk: join('LABELS', accountId), sk: join('LABEL', pad(id)) }),

@@ -25,6 +25,9 @@ export const Moment = v.union(
  * most 9 999 999 999.
  */
 export const Attributes = v.pipe(
+  v.unknown(),
+  // valibot's record takes an array for an object with index keys.
+  v.check((x) => !Array.isArray(x), 'must be an object'),
   JsonObject,
   v.check(
     (o) => Object.values(o).every((x) => typeof x !== 'string' || x.length <= 1500),

@@ -13,16 +13,16 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox } from '../contacts/service.ts';
+import { ensureContactInbox, touchLastActivity } from '../contacts/service.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
-import { activityMessage, buildMessage } from '../messages/build.ts';
+import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
 import { addMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
-import { mutate, nowFloat, quietly, touch } from './mutation.ts';
+import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
 import { performerOf, type ConversationActor, type ConversationRecord, type ConversationStatus, type Priority } from './model.ts';
 import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
 import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
@@ -41,13 +41,11 @@ const actorName = async (accountId: number, actor: ConversationActor | null): Pr
   return name.charAt(0).toUpperCase() + name.slice(1);
 };
 
-export async function showConversation(account: AccountRecord, actor: Actor, displayId: number) {
-  const c = await visibleConversation(account.id, actor, displayId);
-  return conversationJson(c, await loadRefs(account.id, actor, [c]));
-}
-
 const renderOne = async (accountId: number, actor: Actor, c: ConversationRecord) =>
   conversationJson(c, await loadRefs(accountId, actor, [c]));
+
+export const showConversation = async (account: AccountRecord, actor: Actor, displayId: number) =>
+  renderOne(account.id, actor, await visibleConversation(account.id, actor, displayId));
 
 // ── create ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -182,18 +180,10 @@ export async function startConversation(
   let message: MessageRecord | undefined;
   if (input.message) {
     message = await buildMessage({ account, inbox, conversation }, actor, input.message);
-    conversation = {
-      ...conversation,
-      last_message: message,
-      last_non_activity_message: message,
-      ...(message.message_type === 0
-        ? { unread_count: 1, last_incoming_at: message.created_at }
-        : message.message_type === 1 && !message.private && message.sender_type === 'User'
-          ? { first_reply_created_at: message.created_at, waiting_since: null }
-          : {}),
-    };
+    conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
   await saveConversation(undefined, conversation, message ? [putMessage(message, { ifNew: true })] : []);
+  if (message?.message_type === 0) await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
 }
 

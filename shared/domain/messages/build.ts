@@ -219,6 +219,27 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   };
 }
 
+/**
+ * What a new message does to its conversation besides activity times (reference §5.2): an incoming
+ * message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when
+ * the inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
+ */
+export function messageEffects(c: ConversationRecord, m: MessageRecord, inbox: InboxRecord, contactBlocked: boolean): Partial<ConversationRecord> {
+  if (m.message_type === 0) {
+    const reopen = !contactBlocked && (c.status === 'snoozed' || c.status === 'resolved');
+    return {
+      unread_count: c.unread_count + 1,
+      last_incoming_at: m.created_at,
+      waiting_since: c.waiting_since ?? m.created_at,
+      ...(reopen ? { status: c.status === 'resolved' && inbox.agent_bot_id ? 'pending' : 'open', snoozed_until: null } : {}),
+    };
+  }
+  if (m.message_type === 1 && !m.private && m.sender_type === 'User') {
+    return { first_reply_created_at: c.first_reply_created_at ?? m.created_at, waiting_since: null };
+  }
+  return {};
+}
+
 /** A system note in the conversation ("Conversation was marked resolved by …"), without a sender. */
 export async function activityMessage(c: ConversationRecord, content: string, actor: ConversationActor | null): Promise<MessageRecord> {
   const t = now();

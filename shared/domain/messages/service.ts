@@ -6,12 +6,11 @@ import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
 import { contactPushJson } from '../contacts/view.ts';
 import { touchLastActivity } from '../contacts/service.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { mutate, quietly, touch } from '../conversations/mutation.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
-import { buildMessage } from './build.ts';
+import { buildMessage, messageEffects } from './build.ts';
 import { isMessageStatus, type MessageUpdate, type NewMessage } from './schemas.ts';
 import type { MessageRecord } from './model.ts';
 
@@ -22,27 +21,6 @@ const inboxOf = async (c: ConversationRecord) => {
 };
 
 /**
- * What a new message does to its conversation besides activity times (reference §5.2): an incoming
- * message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when
- * the inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
- */
-function effectsOf(c: ConversationRecord, m: MessageRecord, inbox: InboxRecord, contactBlocked: boolean): Partial<ConversationRecord> {
-  if (m.message_type === 0) {
-    const reopen = !contactBlocked && (c.status === 'snoozed' || c.status === 'resolved');
-    return {
-      unread_count: c.unread_count + 1,
-      last_incoming_at: m.created_at,
-      waiting_since: c.waiting_since ?? m.created_at,
-      ...(reopen ? { status: c.status === 'resolved' && inbox.agent_bot_id ? 'pending' : 'open', snoozed_until: null } : {}),
-    };
-  }
-  if (m.message_type === 1 && !m.private && m.sender_type === 'User') {
-    return { first_reply_created_at: c.first_reply_created_at ?? m.created_at, waiting_since: null };
-  }
-  return {};
-}
-
-/**
  * Adds a message to a conversation the caller may act on (the public interface passes a contact actor),
  * with its effects on the conversation in the same transaction.
  */
@@ -51,7 +29,7 @@ export async function addMessage(account: AccountRecord, actor: ConversationActo
   const message = await buildMessage({ account, inbox, conversation }, actor, input);
   const blocked = message.message_type === 0 ? ((await getContact(account.id, conversation.contact_id))?.blocked ?? false) : false;
   const { conversation: after } = await mutate(conversation, (c) => ({
-    next: touch(c, actor, effectsOf(c, message, inbox, blocked)),
+    next: touch(c, actor, messageEffects(c, message, inbox, blocked)),
     messages: [message],
     result: undefined,
   }));

@@ -147,9 +147,13 @@ describe('conversations', () => {
       const locked = await newInbox(s, { type: 'api' }, { lock_to_single_conversation: true });
       const contact = await newContact(s);
       const first = await newConversation(s, { inbox_id: locked.id, contact_id: contact.id });
-      const again = await newConversation(s, { inbox_id: locked.id, contact_id: contact.id, message: { content: 'follow-up' } });
+      // The lock is per contact inbox: the same source id again (as Chatwoot's `contact_inbox.conversations.last`).
+      const source_id = (await s.admin.api.get(`${s.base}/contacts/${contact.id}`)).body.payload.contact_inboxes[0].source_id;
+      const again = await newConversation(s, { inbox_id: locked.id, contact_id: contact.id, source_id, message: { content: 'follow-up' } });
       expect(again.id).toBe(first.id);
       expect(again.messages[0].content).toBe('follow-up');
+      const byAddress = await newConversation(s, { source_id });
+      expect(byAddress.id).toBe(first.id);
     });
 
     it('starts pending in an inbox with an active agent bot', async () => {
