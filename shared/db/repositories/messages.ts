@@ -73,15 +73,18 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
   return forward ? out : out.reverse();
 }
 
+export type MessageMatch = Pick<MessageRecord, 'id' | 'conversation_id' | 'content' | 'message_type' | 'created_at' | 'sender_type' | 'sender_id'>;
+
 /**
- * AP72: the display ids of an inbox's conversations with an incoming or outgoing message containing
- * `term` (case-insensitive). Reads the inbox's searchable messages (gsi1, sparse): cost grows with the
- * text of those messages, ~1 RCU per 8 KB.
+ * AP72: the incoming and outgoing messages of an inbox whose content contains `term`
+ * (case-insensitive), by conversation display id. Reads the inbox's searchable messages (gsi1, sparse):
+ * the cost grows with the text of those messages, ~1 RCU per 8 KB read.
  */
-export async function searchInboxMessages(accountId: number, inboxId: number, term: string): Promise<Set<number>> {
+export async function searchInboxMessages(accountId: number, inboxId: number, term: string): Promise<Map<number, MessageMatch[]>> {
   const ix = INDEXES.gsi1;
   const needle = term.toLowerCase();
-  const found = new Set<number>();
+  const found = new Map<number, MessageMatch[]>();
+  const fields = ['id', 'conversation_id', 'content', 'message_type', 'created_at', 'sender_type', 'sender_id'];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await db().send(
@@ -89,14 +92,18 @@ export async function searchInboxMessages(accountId: number, inboxId: number, te
         TableName: tableName(),
         IndexName: ix.name,
         KeyConditionExpression: '#p = :p',
-        ExpressionAttributeNames: { '#p': ix.pk, '#c': 'content', '#cv': 'conversation_id' },
+        ExpressionAttributeNames: { '#p': ix.pk, ...Object.fromEntries(fields.map((f, i) => [`#f${i}`, f])) },
         ExpressionAttributeValues: { ':p': keys.messageSearchOf(accountId, inboxId).gsi1pk },
-        ProjectionExpression: '#c, #cv',
+        ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
         ExclusiveStartKey: start,
       }),
     );
     for (const item of page.Items ?? []) {
-      if (typeof item.content === 'string' && item.content.toLowerCase().includes(needle)) found.add(Number(item.conversation_id));
+      const m = item as MessageMatch;
+      if (typeof m.content !== 'string' || !m.content.toLowerCase().includes(needle)) continue;
+      const list = found.get(m.conversation_id) ?? [];
+      list.push(m);
+      found.set(m.conversation_id, list);
     }
     start = page.LastEvaluatedKey;
   } while (start);

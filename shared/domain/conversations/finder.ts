@@ -8,7 +8,7 @@ import {
   mergeNewestFirst,
 } from '../../db/repositories/conversations.ts';
 import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { searchInboxMessages } from '../../db/repositories/messages.ts';
+import { searchInboxMessages, type MessageMatch } from '../../db/repositories/messages.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { getTeam } from '../../db/repositories/teams.ts';
@@ -18,7 +18,7 @@ import type { AccountRecord } from '../model.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
 import { STATUSES, type ConversationRecord, type ConversationStatus } from './model.ts';
-import { conversationsJson } from './view.ts';
+import { conversationsJson, searchResultsJson } from './view.ts';
 
 // Lists and counts (reference §4.3). Counts without `labels`/`q` come from the counters (their cost is
 // the number of (inbox, team, status, assignee) combinations in use); a list page reads about one page
@@ -111,33 +111,45 @@ function tally(f: Filters, rows: { assignee_id: number | null; count: number }[]
 const inboxIdsOf = async (account: AccountRecord, f: Filters) =>
   f.inboxes === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...f.inboxes];
 
-/** The conversations `labels` and `q` select (before the other filters), or undefined when neither is set. */
-async function candidates(account: AccountRecord, f: Filters): Promise<ConversationRecord[] | undefined> {
+interface Selection {
+  records: ConversationRecord[];
+  /** With `q`: the matching messages per conversation. */
+  matches: Map<number, MessageMatch[]>;
+}
+
+/** The conversations `labels` and `q` select (with the other filters), or undefined when neither is set. */
+async function select(account: AccountRecord, f: Filters): Promise<Selection | undefined> {
   if (!f.labels.length && !f.q) return undefined;
   let ids: Set<number> | undefined;
   if (f.labels.length) {
     ids = new Set((await Promise.all(f.labels.map((l) => listLabelledConversationIds(account.id, l)))).flat());
   }
+  const matches = new Map<number, MessageMatch[]>();
   if (f.q) {
     const term = f.q;
-    const found = (await Promise.all((await inboxIdsOf(account, f)).map((i) => searchInboxMessages(account.id, i, term)))).flatMap((s) => [...s]);
-    ids = ids ? new Set(found.filter((id) => ids!.has(id))) : new Set(found);
+    for (const found of await Promise.all((await inboxIdsOf(account, f)).map((i) => searchInboxMessages(account.id, i, term)))) {
+      for (const [id, ms] of found) if (!ids || ids.has(id)) matches.set(id, ms);
+    }
+    ids = new Set(matches.keys());
   }
   const records = await getConversations(account.id, [...ids!]);
-  return records.filter(
-    (c): c is ConversationRecord => !!c && inScope(f, c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l))),
-  );
+  return {
+    records: records.filter(
+      (c): c is ConversationRecord => !!c && inScope(f, c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l))),
+    ),
+    matches,
+  };
 }
 
-async function countsOf(account: AccountRecord, f: Filters, selected: ConversationRecord[] | undefined): Promise<Counts> {
-  if (selected) return tally(f, selected.map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
+async function countsOf(account: AccountRecord, f: Filters, selected: Selection | undefined): Promise<Counts> {
+  if (selected) return tally(f, selected.records.map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
   return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
 }
 
 /** `GET /conversations/meta` (spec endpoint 4): `{meta: {mine_count, unassigned_count, assigned_count, all_count}}`. */
 export async function conversationMeta(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   const f = await filtersOf(account, actor, q);
-  return { meta: await countsOf(account, f, await candidates(account, f)) };
+  return { meta: await countsOf(account, f, await select(account, f)) };
 }
 
 function assigneeFilter(type: string | undefined, me: number | undefined) {
@@ -204,34 +216,39 @@ async function everything(account: AccountRecord, f: Filters) {
   return out;
 }
 
-/** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */
-export async function listConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
+/** One page of a list with its counts (the finder behind list and search). */
+async function findPage(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   const f = await filtersOf(account, actor, q);
   const page = pageOf(q.page);
   const keep = assigneeFilter(q.assignee_type, f.me);
   const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
-  const selected = await candidates(account, f);
+  const selected = await select(account, f);
   let rows: ConversationRecord[];
   if (selected || sorter !== byActivityDesc) {
-    // Other orders than the indexes' read the whole scope.
-    const pool = selected ?? (await everything(account, f));
+    // Orders other than the indexes' read the whole scope.
+    const pool = selected?.records ?? (await everything(account, f));
     rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   } else {
-    rows = await pageFromIndexes(account, f, (c) => (f.teamId === undefined || c.team_id === f.teamId) && keep(c), page);
+    rows = await pageFromIndexes(account, f, keep, page);
   }
-  const [meta, payload] = await Promise.all([countsOf(account, f, selected), conversationsJson(account.id, actor, rows)]);
-  return { data: { meta, payload } };
+  return { rows, counts: await countsOf(account, f, selected), matches: selected?.matches ?? new Map<number, MessageMatch[]>() };
+}
+
+/** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */
+export async function listConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
+  const { rows, counts } = await findPage(account, actor, q);
+  return { data: { meta: counts, payload: await conversationsJson(account.id, actor, rows) } };
 }
 
 /**
- * `GET /conversations/search?q=`: the same counts without `assigned_count`, and slim conversations with
+ * `GET /conversations/search?q=`: the counts without `assigned_count`, and slim conversations with
  * their matching messages (reference §4.3).
  */
 export async function searchConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   if (!q.q?.trim()) throw invalidField('q', 'Specify search string with parameter q', 'required');
-  const result = await listConversations(account, actor, q);
-  const { assigned_count: _a, ...meta } = result.data.meta;
-  return { meta, payload: result.data.payload };
+  const { rows, counts, matches } = await findPage(account, actor, q);
+  const { assigned_count: _assigned, ...meta } = counts;
+  return { meta, payload: await searchResultsJson(account.id, rows, matches) };
 }
 
 /** `GET /contacts/{id}/conversations`: the contact's latest 20 conversations the caller may see. */

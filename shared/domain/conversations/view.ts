@@ -9,6 +9,7 @@ import { contactJson, contactPushJson } from '../contacts/view.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import type { TeamRecord } from '../teams/model.ts';
 import type { AttachmentRecord, MessageRecord } from '../messages/model.ts';
+import type { MessageMatch } from '../../db/repositories/messages.ts';
 import type { ConversationRecord } from './model.ts';
 
 // JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
@@ -39,11 +40,10 @@ export async function loadRefs(
   accountId: number,
   actor: Actor | undefined,
   conversations: ConversationRecord[],
-  messages: MessageRecord[] = [],
+  messages: Pick<MessageRecord, 'sender_type' | 'sender_id'>[] = [],
 ): Promise<Refs> {
-  const all = [...messages, ...conversations.flatMap((c) => [c.last_message, c.last_non_activity_message])].filter(
-    (m): m is MessageRecord => !!m,
-  );
+  const shown = conversations.flatMap((c) => [c.last_message, c.last_non_activity_message]);
+  const all = [...messages, ...shown].filter((m): m is Pick<MessageRecord, 'sender_type' | 'sender_id'> => !!m);
   const senders = (t: string) => all.filter((m) => m.sender_type === t).map((m) => m.sender_id);
   const contactIds = distinct([...conversations.map((c) => c.contact_id), ...senders('Contact')]);
   const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
@@ -281,4 +281,32 @@ export function conversationJson(c: ConversationRecord, refs: Refs) {
 export async function conversationsJson(accountId: number, actor: Actor | undefined, cs: ConversationRecord[]) {
   const refs = await loadRefs(accountId, actor, cs);
   return cs.map((c) => conversationJson(c, refs));
+}
+
+/** The slim search result (`_conversation.json.jbuilder` of the search view) with the matching messages. */
+export async function searchResultsJson(accountId: number, cs: ConversationRecord[], matches: Map<number, MessageMatch[]>) {
+  const ms = cs.flatMap((c) => matches.get(c.id) ?? []);
+  const refs = await loadRefs(accountId, undefined, cs, ms);
+  const senderName = (m: MessageMatch) => {
+    if (m.sender_id === null) return undefined;
+    if (m.sender_type === 'Contact') return refs.contacts.get(m.sender_id)?.name;
+    if (m.sender_type === 'User') return refs.users.get(m.sender_id)?.user.name;
+    return refs.bots.get(m.sender_id)?.name;
+  };
+  return cs.map((c) => {
+    const contact = refs.contacts.get(c.contact_id);
+    const inbox = refs.inboxes.get(c.inbox_id);
+    return {
+      id: c.id,
+      uuid: c.uuid,
+      created_at: c.created_at,
+      contact: { id: c.contact_id, name: contact?.name ?? '' },
+      inbox: { id: c.inbox_id, name: inbox?.name ?? '', channel_type: inbox?.channel_type ?? null },
+      messages: (matches.get(c.id) ?? []).map((m) => {
+        const name = senderName(m);
+        return { content: m.content, id: m.id, ...(name !== undefined ? { sender_name: name } : {}), message_type: m.message_type, created_at: m.created_at };
+      }),
+      account_id: c.account_id,
+    };
+  });
 }

@@ -262,6 +262,17 @@ describe('conversations', () => {
       expect(bad.errors.map((e) => e.field).sort()).toEqual(['snoozed_until', 'status']);
     });
 
+    it('puts the status change on the stream as one conversation change, with its counters and activity', async () => {
+      const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
+      ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/toggle_status`, { status: 'resolved' }), 'resolve');
+      const changes = await streamChanges((ch) => ch.pk === `CONV#${s.accountId}#${c.id}`);
+      const modified = changes.filter((ch) => ch.type === 'conversation' && ch.action === 'MODIFY');
+      expect(modified).toHaveLength(1);
+      expect(modified[0].oldImage).toMatchObject({ status: 'open', version: 1 });
+      expect(modified[0].newImage).toMatchObject({ status: 'resolved', version: 2, updated_by: { type: 'user', id: s.admin.id } });
+      expect(changes.filter((ch) => ch.type === 'message').map((ch) => ch.newImage?.message_type)).toEqual([2]);
+    });
+
     it('assigns the conversation to an agent who opens it; administrators do not self-assign', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id, status: 'pending' });
       ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/toggle_status`, { status: 'open' }), 'admin open');

@@ -115,6 +115,16 @@ describe('conversation lists and counts', () => {
     const search = ok(await s.admin.api.get(`${s.base}/conversations/search?q=order`), 'search');
     expect(search.meta).toEqual({ mine_count: 0, unassigned_count: 2, all_count: 3 });
     expect(search.payload.map((x: any) => x.id).sort()).toEqual([c.c2, c.c5, c.c6].sort());
+    const hit = search.payload.find((x: any) => x.id === c.c2);
+    expect(hit).toEqual({
+      id: c.c2,
+      uuid: expect.any(String),
+      created_at: expect.any(Number),
+      contact: { id: expect.any(Number), name: expect.any(String) },
+      inbox: { id: inboxA.id, name: expect.any(String), channel_type: 'Channel::Api' },
+      messages: [{ content: 'Where is my ORDER 42?', id: expect.any(Number), sender_name: expect.any(String), message_type: 0, created_at: expect.any(Number) }],
+      account_id: s.accountId,
+    });
     expect(expectErrorBody(await s.admin.api.get(`${s.base}/conversations/search`), 422).errors[0].field).toBe('q');
   });
 

@@ -104,6 +104,25 @@ describe('messages', () => {
     }
   });
 
+  it('takes attachments as multipart attachments[] (content optional then)', async () => {
+    const c = await conversation();
+    const form = new FormData();
+    form.append('private', 'true');
+    form.append('attachments[]', new Blob([Buffer.from('hello')], { type: 'text/plain' }), 'note.txt');
+    form.append('attachments[]', new Blob([Buffer.from([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }), 'pic.png');
+    const m = ok(await post(c.id, form), 'multipart');
+    expect(m).toMatchObject({ content: null, private: true, message_type: 1 });
+    expect(m.attachments).toEqual([
+      expect.objectContaining({ message_id: m.id, account_id: s.accountId, file_type: 'file', extension: 'txt', file_size: 5, data_url: expect.any(String) }),
+      expect.objectContaining({ message_id: m.id, file_type: 'image', extension: 'png', file_size: 4, thumb_url: expect.any(String) }),
+    ]);
+    const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'list').payload;
+    expect(listed[0].attachments).toHaveLength(2);
+    const many = new FormData();
+    for (let i = 0; i < 16; i++) many.append('attachments[]', new Blob(['x'], { type: 'text/plain' }), `f${i}.txt`);
+    expect(expectErrorBody(await post(c.id, many), 422).errors[0].field).toBe('attachments');
+  });
+
   it('lets an agent bot post, as the bot or as a named bot of the account', async () => {
     const bot = await newBot(s);
     const c = await conversation();
