@@ -21,7 +21,7 @@ export interface Change<R> {
 const MAX_ATTEMPTS = 25;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export const nowFloat = () => Math.round(Date.now()) / 1000;
+export const nowFloat = () => Date.now() / 1000;
 
 /** The record after a change by `actor`: bumps version and `updated_at` and names who did it. */
 export function touch(c: ConversationRecord, actor: ConversationActor | null, changes: Partial<ConversationRecord>): ConversationRecord {

@@ -51,7 +51,7 @@ export async function loadRefs(
   const teamIds = distinct(conversations.map((c) => c.team_id));
   const [contacts, inboxes, users, memberships, bots, teams, myTeams] = await Promise.all([
     contactIds.length ? getContacts(accountId, contactIds) : [],
-    getInboxes(accountId, distinct(conversations.map((c) => c.inbox_id))),
+    conversations.length ? getInboxes(accountId, distinct(conversations.map((c) => c.inbox_id))) : [],
     userIds.length ? getUsers(userIds) : [],
     Promise.all(userIds.map((id) => getAccountUser(accountId, id))),
     botIds.length ? getAgentBots(botIds) : [],
