@@ -7,7 +7,7 @@ import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
-import { counterChanges } from './counts.ts';
+import { counterChanges, counterRemoval } from './counts.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
 // so the stream hands their changes to the event pipeline in order.
@@ -151,5 +151,28 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       throw new ConflictError(-1);
     }
     throw err;
+  }
+}
+
+/**
+ * Removes a conversation with its counter share, label memberships and contact link in one transaction
+ * (conditioned on the version read), then its messages. Without the conversation item the messages are
+ * unreachable, so a failure in between leaves nothing visible.
+ */
+export async function deleteConversation(c: ConversationRecord): Promise<void> {
+  const a = c.account_id;
+  await transact([
+    {
+      item: del(keys.conversation(a, c.id), { expression: '#v = :v', names: { '#v': 'version' }, values: { ':v': c.version } }),
+      onConflict: () => new ConflictError(0),
+    },
+    counterRemoval(a, c),
+    ...c.labels.map((l) => ({ item: del(keys.conversationLabel(a, l, c.id)) })),
+    { item: del(keys.contactConversation(a, c.contact_id, c.id)) },
+  ]);
+  const p = keys.messagesPrefix(a, c.id);
+  const messages = await queryPrefix({ pk: p.pk }, p.skPrefix);
+  for (let i = 0; i < messages.length; i += 100) {
+    await transact(messages.slice(i, i + 100).map((m) => ({ item: del({ pk: String(m.pk), sk: String(m.sk) }) })));
   }
 }

@@ -52,6 +52,9 @@ export function counterChanges(accountId: number, prev: Combination | undefined,
   return [...(prev ? [counterUpdate(accountId, prev, -1)] : []), counterUpdate(accountId, next, 1)];
 }
 
+/** The counter update of a conversation that goes away. */
+export const counterRemoval = (accountId: number, c: Combination): TxItem => counterUpdate(accountId, c, -1);
+
 /** AP66: every conversation counter of an account (strongly consistent, so counts are exact). */
 export async function listConversationCounters(accountId: number): Promise<CounterRecord[]> {
   const p = keys.conversationCounters(accountId);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
+  deleteConversation,
   getConversation,
   listContactConversationLinks,
   nextDisplayId,
   saveConversation,
 } from '../../db/repositories/conversations.ts';
 import { putMessage } from '../../db/repositories/messages.ts';
+import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
@@ -401,4 +403,18 @@ export async function updateLastSeen(account: AccountRecord, actor: Actor, displ
     result: undefined,
   }));
   return renderOne(account.id, actor, conversation);
+}
+
+// ── delete ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** `DELETE /conversations/{id}` (administrators): the conversation, its messages and its share of the counts. */
+export async function destroyConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const c = await visibleConversation(account.id, actor, displayId, true);
+    try {
+      return await deleteConversation(c);
+    } catch (err) {
+      if (!(err instanceof ConflictError) || attempt >= 5) throw err;
+    }
+  }
 }

@@ -414,6 +414,28 @@ describe('conversations', () => {
     });
   });
 
+  describe('delete', () => {
+    it('lets administrators delete a conversation with its messages and its share of the counts', async () => {
+      const fresh = await seedAccount();
+      const [inbox, contact] = await Promise.all([newInbox(fresh), newContact(fresh)]);
+      const keep = await newConversation(fresh, { inbox_id: inbox.id, contact_id: contact.id });
+      const c = await newConversation(fresh, { inbox_id: inbox.id, contact_id: contact.id, message: { content: 'bye' } });
+      ok(await fresh.admin.api.post(`${fresh.base}/conversations/${c.id}/labels`, { labels: ['gone'] }), 'label');
+      expectErrorBody(await fresh.agent.api.delete(`${fresh.base}/conversations/${c.id}`), 403);
+      expectErrorBody(await other.admin.api.delete(`${fresh.base}/conversations/${c.id}`), 404);
+      const res = await fresh.admin.api.delete(`${fresh.base}/conversations/${c.id}`);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('');
+      expectErrorBody(await fresh.admin.api.get(`${fresh.base}/conversations/${c.id}`), 404);
+      expectErrorBody(await fresh.admin.api.get(`${fresh.base}/conversations/${c.id}/messages`), 404);
+      expectErrorBody(await fresh.admin.api.delete(`${fresh.base}/conversations/${c.id}`), 404);
+      expect(ok(await fresh.admin.api.get(`${fresh.base}/conversations/meta`), 'meta').meta.all_count).toBe(1);
+      expect(ok(await fresh.admin.api.get(`${fresh.base}/conversations/meta?labels[]=gone`), 'meta').meta.all_count).toBe(0);
+      const listed = ok(await fresh.admin.api.get(`${fresh.base}/contacts/${contact.id}/conversations`), 'contact');
+      expect(listed.payload.map((x: any) => x.id)).toEqual([keep.id]);
+    });
+  });
+
   describe('contact conversations', () => {
     it('lists a contact’s conversations the caller may see, newest activity first', async () => {
       const contact = await newContact(s);
