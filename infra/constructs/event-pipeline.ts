@@ -1,0 +1,160 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
+import { EVENT_FUNCTION_NAMES, type FunctionBundles } from '../build.ts';
+import { QUEUES, STREAM_MAX_RETRIES } from '../pipeline.ts';
+
+/**
+ * Bookkeeping item types that never become events (the same list as IGNORED_TYPES in
+ * shared/events/change.ts; test/infra/stack.test.ts checks that changeOf drops each of them).
+ * Filtering them at the event source means their stream records never invoke the function.
+ */
+export const IGNORED_STREAM_TYPES = ['sequence', 'unique', 'token', 'permissible'];
+
+/** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
+const consumerTimeout = (visibilityTimeoutSeconds: number) => Duration.seconds(Math.max(1, Math.floor(visibilityTimeoutSeconds / 6)));
+
+const RETENTION = Duration.days(14);
+
+export interface EventPipelineProps {
+  table: dynamodb.ITable;
+  /** Prebuilt bundles by function name (infra/build.ts). */
+  bundles: FunctionBundles;
+  publicBaseUrl: string;
+  logLevel: string;
+  /** @default 512 */
+  memorySize?: number;
+  /** Concurrency cap of the deliver function's queue consumer (protects receivers and the account). @default 50 */
+  deliverMaxConcurrency?: number;
+}
+
+/**
+ * table stream → stream fn → events queue (FIFO, group = item collection) → dispatch fn →
+ * deliveries queue → deliver fn → receivers. Every queue has a dead-letter queue with an alarm.
+ * Each function has its own role with only what its step needs.
+ */
+export class EventPipeline extends Construct {
+  readonly eventsQueue: sqs.Queue;
+  readonly eventsDlq: sqs.Queue;
+  readonly deliveriesQueue: sqs.Queue;
+  readonly deliveriesDlq: sqs.Queue;
+  /** Stream batches that exhausted their retries (the record's shard position, not its data). */
+  readonly streamFailures: sqs.Queue;
+  readonly streamFunction: lambda.Function;
+  readonly dispatchFunction: lambda.Function;
+  readonly deliverFunction: lambda.Function;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: EventPipelineProps) {
+    super(scope, id);
+    const queueDefaults = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true };
+
+    this.eventsDlq = new sqs.Queue(this, 'EventsDlq', { ...queueDefaults, fifo: true, retentionPeriod: RETENTION });
+    this.eventsQueue = new sqs.Queue(this, 'Events', {
+      ...queueDefaults,
+      fifo: true,
+      // The stream record id is the deduplication id: a retried forward of the same change is dropped.
+      contentBasedDeduplication: false,
+      // High-throughput FIFO: ordering is only needed within an item collection (message group).
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      visibilityTimeout: Duration.seconds(QUEUES.events.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.eventsDlq, maxReceiveCount: QUEUES.events.maxReceiveCount },
+    });
+    this.deliveriesDlq = new sqs.Queue(this, 'DeliveriesDlq', { ...queueDefaults, retentionPeriod: RETENTION });
+    this.deliveriesQueue = new sqs.Queue(this, 'Deliveries', {
+      ...queueDefaults,
+      visibilityTimeout: Duration.seconds(QUEUES.deliveries.visibilityTimeoutSeconds),
+      // Webhooks are retried for ~3 days before they are dead-lettered: messages must outlive that.
+      retentionPeriod: RETENTION,
+      deadLetterQueue: { queue: this.deliveriesDlq, maxReceiveCount: QUEUES.deliveries.maxReceiveCount },
+    });
+    this.streamFailures = new sqs.Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: RETENTION });
+
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      EVENTS_QUEUE_URL: this.eventsQueue.queueUrl,
+      DELIVERIES_QUEUE_URL: this.deliveriesQueue.queueUrl,
+      PUBLIC_BASE_URL: props.publicBaseUrl,
+      LOG_LEVEL: props.logLevel,
+    };
+    const fn = (key: keyof typeof EVENT_FUNCTION_NAMES, timeout: Duration, description: string) => {
+      const name = EVENT_FUNCTION_NAMES[key];
+      const bundle = props.bundles[name];
+      if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
+      return new lambda.Function(this, name, {
+        description,
+        code: lambda.Code.fromAsset(bundle.dir),
+        handler: 'index.handler',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: props.memorySize ?? 512,
+        timeout,
+        environment,
+      });
+    };
+
+    // Stream → events queue. Role: read the stream (granted by the event source), send to the events
+    // queue and to the failure queue (granted by SqsDlq).
+    this.streamFunction = fn('stream', Duration.seconds(30), 'Table stream to events queue');
+    this.eventsQueue.grantSendMessages(this.streamFunction);
+    const notIgnored = { S: [{ 'anything-but': IGNORED_STREAM_TYPES }] };
+    this.streamFunction.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        retryAttempts: STREAM_MAX_RETRIES,
+        reportBatchItemFailures: true,
+        maxRecordAge: Duration.days(1),
+        onFailure: new SqsDlq(this.streamFailures),
+        // Inserts and updates are judged by their new image, removals by their old one (they have no new
+        // image, and a pattern on a missing field never matches). Items without a type never match either.
+        filters: [
+          lambda.FilterCriteria.filter({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { [TYPE_ATTRIBUTE]: notIgnored } } }),
+          lambda.FilterCriteria.filter({ eventName: ['REMOVE'], dynamodb: { OldImage: { [TYPE_ATTRIBUTE]: notIgnored } } }),
+        ],
+      }),
+    );
+
+    // Events queue → deliveries. Role: table read/write, consume events, send deliveries.
+    this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots');
+    props.table.grantReadWriteData(this.dispatchFunction);
+    this.deliveriesQueue.grantSendMessages(this.dispatchFunction);
+    this.dispatchFunction.addEventSource(new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), table read/write.
+    this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers');
+    props.table.grantReadWriteData(this.deliverFunction);
+    this.deliverFunction.addEventSource(
+      new SqsEventSource(this.deliveriesQueue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.deliverMaxConcurrency ?? 50,
+      }),
+    );
+
+    for (const [alarmId, queue, what] of [
+      ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
+      ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
+      ['StreamFailuresAlarm', this.streamFailures, 'stream batches that could not be forwarded'],
+    ] as const) {
+      this.alarms.push(
+        queue
+          .metricApproximateNumberOfMessagesVisible({ statistic: cloudwatch.Stats.MAXIMUM, period: Duration.minutes(5) })
+          .createAlarm(this, alarmId, {
+            alarmDescription: `Dead-letter queue holds ${what}`,
+            threshold: 0,
+            comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            evaluationPeriods: 1,
+            treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+          }),
+      );
+    }
+  }
+}

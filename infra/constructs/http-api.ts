@@ -1,0 +1,163 @@
+import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { FunctionBundles } from '../build.ts';
+import { functionName, methodsOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
+
+export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
+
+/** Headers browsers may send cross-origin: the API token and its Bearer alias. */
+const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization'];
+
+export interface HttpApiRoutesProps {
+  /** The route table: one function per row, one API route per (method, path). */
+  routes: Route[];
+  /** Prebuilt bundles by function name (infra/build.ts). */
+  bundles: FunctionBundles;
+  table: dynamodb.ITable;
+  tokenKey: secretsmanager.ISecret;
+  avatars: s3.IBucket;
+  logLevel: string;
+  /** @default 512 */
+  memorySize?: number;
+  /** Default route throttling of the $default stage. @default rate 100/s, burst 200 */
+  throttle?: apigw.ThrottleSettings;
+  /** JSON access logs of the $default stage in a log group kept for a month. @default true */
+  accessLogs?: boolean;
+}
+
+/**
+ * The HTTP API and one Lambda per route. Functions, integrations, routes and invoke permissions live in
+ * one nested stack per `stackGroup` (interface + resource folder), so the route table can grow to
+ * ~150 rows without any stack nearing CloudFormation's 500-resource limit; the API, the stage and the
+ * per-access-class roles stay in the parent.
+ */
+export class HttpApiRoutes extends Construct {
+  readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  /** Base URL of the API (no trailing slash): the $default stage serves at the root. */
+  readonly url: string;
+  readonly roles: Record<AccessClass, iam.Role>;
+  readonly functions = new Map<string, lambda.Function>();
+  readonly groups = new Map<string, NestedStack>();
+
+  constructor(scope: Construct, id: string, props: HttpApiRoutesProps) {
+    super(scope, id);
+    checkRouteKeys(props.routes);
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      description: 'Chatwoot-compatible API',
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: ['*'],
+        allowMethods: [
+          apigw.CorsHttpMethod.GET,
+          apigw.CorsHttpMethod.POST,
+          apigw.CorsHttpMethod.PATCH,
+          apigw.CorsHttpMethod.PUT,
+          apigw.CorsHttpMethod.DELETE,
+        ],
+        allowHeaders: CORS_HEADERS,
+        maxAge: Duration.days(1),
+      },
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      accessLogSettings:
+        props.accessLogs === false
+          ? undefined
+          : {
+              destination: new apigw.LogGroupLogDestination(
+                new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+              ),
+            },
+    });
+    this.url = this.api.apiEndpoint;
+
+    this.roles = accessRoles(this, props);
+    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.logLevel };
+    // Each class sees only the names its permissions cover.
+    const environment: Record<AccessClass, Record<string, string>> = {
+      read: common,
+      write: common,
+      tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
+      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
+    };
+
+    for (const route of props.routes) {
+      const group = stackGroup(route);
+      let stack = this.groups.get(group);
+      if (!stack) {
+        stack = new NestedStack(this, `Routes-${group}`, { description: `Route functions: ${group}` });
+        this.groups.set(group, stack);
+      }
+      const name = functionName(route);
+      const bundle = props.bundles[name];
+      if (!bundle) throw new Error(`No bundle for ${name} (${route.handler}): run buildFunctions() with this route table`);
+      const methods = methodsOf(route);
+      const fn = new lambda.Function(stack, name, {
+        description: `${methods.join('|')} ${route.path}`.slice(0, 256),
+        code: lambda.Code.fromAsset(bundle.dir),
+        handler: 'index.handler',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: props.memorySize ?? 512,
+        // API Gateway gives up at 29 s; a function running longer would only burn money.
+        timeout: Duration.seconds(29),
+        role: this.roles[route.access],
+        environment: environment[route.access],
+      });
+      this.functions.set(name, fn);
+      // Not scoped to the route: ONE invoke permission per function for the whole API, however many
+      // methods it serves, instead of one per route.
+      const integration = new HttpLambdaIntegration(`${name}-integration`, fn, { scopePermissionToRoute: false });
+      for (const method of methods) {
+        new apigw.HttpRoute(stack, `${name}-${method}`, {
+          httpApi: this.api,
+          routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[method]),
+          integration,
+        });
+      }
+    }
+  }
+}
+
+/** One shared role per access class (least privilege per class, not per route). */
+function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<AccessClass, iam.Role> {
+  const roles = {} as Record<AccessClass, iam.Role>;
+  for (const access of ACCESS_CLASSES) {
+    roles[access] = new iam.Role(scope, `${access}-role`, {
+      description: `Route functions of access class "${access}"`,
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+  }
+  // Table grants cover its indexes too.
+  props.table.grantReadData(roles.read);
+  for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
+  props.tokenKey.grantRead(roles.tokens);
+  props.avatars.grantReadWrite(roles.uploads);
+  return roles;
+}
+
+function checkRouteKeys(routes: Route[]): void {
+  const seen = new Map<string, string>();
+  for (const route of routes) {
+    for (const method of methodsOf(route)) {
+      const key = `${method} ${route.path}`;
+      const other = seen.get(key);
+      if (other) throw new Error(`Route ${key} is served by both ${other} and ${route.handler}`);
+      seen.set(key, route.handler);
+    }
+  }
+}

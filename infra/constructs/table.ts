@@ -1,0 +1,34 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+
+const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+/** The one table, shaped from the same names the runtime and DynamoDB Local use (shared/db/table.ts). */
+export class ServiceTable extends Construct {
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: string(KEY.pk),
+      sortKey: string(KEY.sk),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      // Both images: the dispatcher needs what changed (status, assignee, labels), not just the new state.
+      stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Customer data: a stack deletion or replacement must never take it along.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of Object.values(INDEXES)) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: string(index.pk),
+        sortKey: string(index.sk),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+  }
+}

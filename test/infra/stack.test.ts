@@ -1,0 +1,321 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnResource, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFunctions, EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
+import { IGNORED_STREAM_TYPES } from '../../infra/constructs/event-pipeline.ts';
+import { QUEUES, STREAM_MAX_RETRIES } from '../../infra/pipeline.ts';
+import { functionName, methodsOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
+import { ServiceStack } from '../../infra/service-stack.ts';
+import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
+import { changeOf } from '../../shared/events/change.ts';
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
+
+// The same feature flags as `npx cdk synth`, so the test sees the deployed template.
+const context = JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+const CFN_RESOURCE_LIMIT = 500;
+
+// Properties that would give a resource a physical name (and block replacement, and collide across stacks).
+const NAME_PROPERTIES: Record<string, string> = {
+  'AWS::Lambda::Function': 'FunctionName',
+  'AWS::DynamoDB::Table': 'TableName',
+  'AWS::SQS::Queue': 'QueueName',
+  'AWS::S3::Bucket': 'BucketName',
+  'AWS::IAM::Role': 'RoleName',
+  'AWS::IAM::ManagedPolicy': 'ManagedPolicyName',
+  'AWS::Logs::LogGroup': 'LogGroupName',
+  'AWS::SecretsManager::Secret': 'Name',
+  'AWS::CloudWatch::Alarm': 'AlarmName',
+};
+
+let workDir: string;
+let bundles: FunctionBundles;
+
+interface Synthesized {
+  stack: ServiceStack;
+  parent: Template;
+  /** stack group → template of its nested stack. */
+  nested: Map<string, Template>;
+  all: Template[];
+}
+
+function synth(routeTable: Route[], outdir: string, stackBundles: FunctionBundles = bundles): Synthesized {
+  const app = new App({ outdir, context });
+  const stack = new ServiceStack(app, 'Test', { bundles: stackBundles, routes: routeTable });
+  const parent = Template.fromStack(stack);
+  const nested = new Map([...stack.api.groups].map(([group, s]) => [group, Template.fromStack(s)] as const));
+  return { stack, parent, nested, all: [parent, ...nested.values()] };
+}
+
+const resources = (t: Template) => t.toJSON().Resources as Resources;
+const ofType = (t: Template, type: string) => Object.entries(resources(t)).filter(([, r]) => r.Type === type);
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => {
+  const cfn = construct.node.defaultChild as CfnResource;
+  return Stack.of(cfn).getLogicalId(cfn);
+};
+
+let real: Synthesized;
+
+beforeAll(() => {
+  workDir = mkdtempSync(join(tmpdir(), 'stack-test-'));
+  bundles = buildFunctions(join(workDir, 'functions'));
+  real = synth(routes, join(workDir, 'cdk.out'));
+}, 60_000);
+
+afterAll(() => {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('route functions', () => {
+  it('puts every row in the nested stack of its group', () => {
+    expect(new Set(real.nested.keys())).toEqual(new Set(routes.map(stackGroup)));
+    for (const route of routes) {
+      const fn = real.stack.api.functions.get(functionName(route));
+      expect(fn, route.handler).toBeDefined();
+      expect(Stack.of(fn!)).toBe(real.stack.api.groups.get(stackGroup(route)));
+    }
+  });
+
+  it('has exactly one function per row and nothing else in the nested stacks', () => {
+    const fns = [...real.nested.values()].flatMap((t) => ofType(t, 'AWS::Lambda::Function'));
+    expect(fns).toHaveLength(routes.length);
+    expect(real.stack.api.functions.size).toBe(routes.length);
+  });
+
+  it('routes exactly the (method, path) pairs of the table, each to its own row function', () => {
+    const expected = new Map(routes.flatMap((r) => methodsOf(r).map((m) => [`${m} ${r.path}`, functionName(r)] as const)));
+    // Function logical id in its own template → function name.
+    const names = new Map([...real.stack.api.functions].map(([name, fn]) => [`${Stack.of(fn).node.path}/${logicalId(fn)}`, name]));
+    const seen = new Map<string, string>();
+    const templates: [Stack, Template][] = [[real.stack, real.parent], ...[...real.nested].map(([g, t]): [Stack, Template] => [real.stack.api.groups.get(g)!, t])];
+    for (const [stack, template] of templates) {
+      const res = resources(template);
+      for (const [, route] of ofType(template, 'AWS::ApiGatewayV2::Route')) {
+        const key = route.Properties!.RouteKey as string;
+        expect(seen.has(key), `duplicate route ${key}`).toBe(false);
+        const integration = res[route.Properties!.Target['Fn::Join'][1][1].Ref];
+        expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+        const fnId = integration.Properties!.IntegrationUri['Fn::GetAtt'][0] as string;
+        seen.set(key, names.get(`${stack.node.path}/${fnId}`) ?? `unknown ${fnId}`);
+      }
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it('grants API Gateway one invoke permission per function, for the whole API', () => {
+    for (const template of real.nested.values()) {
+      const fnIds = ofType(template, 'AWS::Lambda::Function').map(([id]) => id);
+      const permissions = ofType(template, 'AWS::Lambda::Permission');
+      expect(permissions.map(([, p]) => p.Properties!.FunctionName['Fn::GetAtt'][0]).sort()).toEqual([...fnIds].sort());
+      for (const [, p] of permissions) {
+        expect(p.Properties!.Principal).toBe('apigateway.amazonaws.com');
+        expect(JSON.stringify(p.Properties!.SourceArn)).toMatch(/"\/\*\/\*\/\*"\]/);
+      }
+    }
+  });
+
+  it('gives each function the shared role of its access class and the matching environment', () => {
+    const parentResources = resources(real.parent);
+    for (const route of routes) {
+      const group = real.stack.api.groups.get(stackGroup(route))!;
+      const nestedParams = parentResources[logicalId({ node: { defaultChild: group.nestedStackResource } })].Properties!.Parameters;
+      const fnProps = resources(real.nested.get(stackGroup(route))!)[logicalId(real.stack.api.functions.get(functionName(route))!)].Properties!;
+      expect(nestedParams[fnProps.Role.Ref], route.handler).toEqual({ 'Fn::GetAtt': [logicalId(real.stack.api.roles[route.access]), 'Arn'] });
+      expect(fnProps.Timeout).toBe(29);
+      expect(fnProps.MemorySize).toBe(512);
+      expect(fnProps.Handler).toBe('index.handler');
+      const env = Object.keys(fnProps.Environment.Variables);
+      expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
+      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens');
+      expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
+    }
+  });
+
+  it('has throttling on the $default stage', () => {
+    real.parent.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+  });
+});
+
+describe('every stack', () => {
+  it('runs all functions on nodejs22.x arm64', () => {
+    const fns = real.all.flatMap((t) => ofType(t, 'AWS::Lambda::Function'));
+    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
+    for (const [id, fn] of fns) {
+      expect(fn.Properties!.Runtime, id).toBe('nodejs22.x');
+      expect(fn.Properties!.Architectures, id).toEqual(['arm64']);
+    }
+  });
+
+  it('names no resource physically', () => {
+    for (const template of real.all) {
+      for (const [id, r] of Object.entries(resources(template))) {
+        const prop = NAME_PROPERTIES[r.Type];
+        if (prop) expect(r.Properties?.[prop], `${id} ${prop}`).toBeUndefined();
+      }
+    }
+  });
+
+  it('stays under the resource limit', () => {
+    for (const template of real.all) expect(Object.keys(resources(template)).length).toBeLessThan(CFN_RESOURCE_LIMIT);
+  });
+});
+
+describe('data', () => {
+  it('is one retained table with the stream, the indexes and TTL', () => {
+    real.parent.resourceCountIs('AWS::DynamoDB::Table', 1);
+    real.parent.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    real.parent.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      GlobalSecondaryIndexes: Object.values(INDEXES).map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.pk, KeyType: 'HASH' },
+          { AttributeName: i.sk, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+  });
+
+  it('has a private, encrypted, TLS-only avatar bucket and a retained token key', () => {
+    real.parent.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: Match.objectLike({}),
+    });
+    real.parent.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    real.parent.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ GenerateSecretString: Match.anyValue() }) });
+  });
+});
+
+describe('event pipeline', () => {
+  const queues = () => ofType(real.parent, 'AWS::SQS::Queue');
+  const byId = (id: string) => resources(real.parent)[id];
+
+  it('has a FIFO events queue with a FIFO dead-letter queue', () => {
+    const [, events] = queues().find(([, q]) => q.Properties!.FifoQueue && q.Properties!.RedrivePolicy)!;
+    expect(events.Properties).toMatchObject({
+      ContentBasedDeduplication: false,
+      VisibilityTimeout: QUEUES.events.visibilityTimeoutSeconds,
+      RedrivePolicy: { maxReceiveCount: QUEUES.events.maxReceiveCount },
+    });
+    const dlq = byId(events.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]);
+    expect(dlq.Properties!.FifoQueue).toBe(true);
+  });
+
+  it('has a standard deliveries queue with a dead-letter queue', () => {
+    const [, deliveries] = queues().find(([, q]) => !q.Properties!.FifoQueue && q.Properties!.RedrivePolicy)!;
+    expect(deliveries.Properties).toMatchObject({
+      VisibilityTimeout: QUEUES.deliveries.visibilityTimeoutSeconds,
+      RedrivePolicy: { maxReceiveCount: QUEUES.deliveries.maxReceiveCount },
+    });
+  });
+
+  it('alarms on every dead-letter queue', () => {
+    const dlqs = new Set(queues().flatMap(([, q]) => (q.Properties!.RedrivePolicy ? [q.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [])));
+    for (const [, m] of ofType(real.parent, 'AWS::Lambda::EventSourceMapping')) {
+      const onFailure = m.Properties!.DestinationConfig?.OnFailure?.Destination;
+      if (onFailure) dlqs.add(onFailure['Fn::GetAtt'][0]);
+    }
+    expect(dlqs.size).toBe(3);
+    const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+    for (const dlq of dlqs) {
+      const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlq);
+      expect(alarm, dlq).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+      });
+    }
+  });
+
+  it('reads the stream in bisected, retried, filtered batches with a failure destination', () => {
+    const mapping = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.StartingPosition)![1].Properties!;
+    expect(mapping).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: STREAM_MAX_RETRIES,
+      MaximumRecordAgeInSeconds: 86_400,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } } },
+    });
+    const failures = byId(mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
+    expect(failures.Type).toBe('AWS::SQS::Queue');
+    const patterns = mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
+    expect(patterns).toHaveLength(2);
+    for (const p of patterns) {
+      const image = p.dynamodb.NewImage ?? p.dynamodb.OldImage;
+      expect(image[TYPE_ATTRIBUTE].S).toEqual([{ 'anything-but': IGNORED_STREAM_TYPES }]);
+    }
+  });
+
+  it('filters exactly the types the forwarder would drop anyway', () => {
+    const record = (type: string): DynamoDBRecord => ({
+      eventID: '1',
+      eventName: 'INSERT',
+      dynamodb: { Keys: { pk: { S: 'a' }, sk: { S: 'b' } }, NewImage: { pk: { S: 'a' }, sk: { S: 'b' }, [TYPE_ATTRIBUTE]: { S: type } } },
+    });
+    for (const type of IGNORED_STREAM_TYPES) expect(changeOf(record(type)), type).toBeUndefined();
+    expect(changeOf(record('conversation'))).toBeDefined();
+  });
+
+  it('consumes each queue with batch item failures and a timeout at most a sixth of its visibility', () => {
+    const sqsMappings = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => !m.Properties!.StartingPosition);
+    expect(sqsMappings).toHaveLength(2);
+    for (const [, m] of sqsMappings) {
+      const queue = byId(m.Properties!.EventSourceArn['Fn::GetAtt'][0]);
+      const fn = byId(m.Properties!.FunctionName.Ref);
+      expect(m.Properties).toMatchObject({ BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+      expect(queue.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties!.Timeout);
+    }
+    expect(sqsMappings.some(([, m]) => m.Properties!.ScalingConfig?.MaximumConcurrency === 50)).toBe(true);
+  });
+});
+
+describe('growth', () => {
+  it('fits 150 routes: every stack stays under the resource limit', () => {
+    // Worst cases at once: one group of 60 rows (half with two methods) and 90 single-row groups.
+    const synthetic: Route[] = [
+      ...Array.from({ length: 60 }, (_, i): Route => ({
+        method: i % 2 ? ['PATCH', 'PUT'] : 'GET',
+        path: `/api/v1/accounts/{account_id}/big/${i}`,
+        handler: `functions/synthetic/big/action-${i}.ts`,
+        api: 'account',
+        access: 'write',
+      })),
+      ...Array.from({ length: 90 }, (_, i): Route => ({
+        method: 'POST',
+        path: `/api/v1/accounts/{account_id}/r${i}`,
+        handler: `functions/synthetic/r${i}/create.ts`,
+        api: 'account',
+        access: (['read', 'write', 'tokens', 'uploads'] as const)[i % 4],
+      })),
+    ];
+    // All synthetic functions share one real bundle: the template does not depend on the code.
+    const anyBundle = bundles[functionName(routes[0])];
+    const syntheticBundles: FunctionBundles = { ...bundles, ...Object.fromEntries(synthetic.map((r) => [functionName(r), anyBundle])) };
+    const big = synth(synthetic, join(workDir, 'cdk.out.150'), syntheticBundles);
+    expect(big.nested.size).toBe(91);
+    const counts = big.all.map((t) => Object.keys(resources(t)).length);
+    expect(Math.max(...counts)).toBeLessThan(CFN_RESOURCE_LIMIT);
+    expect([...big.nested.values()].flatMap((t) => ofType(t, 'AWS::ApiGatewayV2::Route'))).toHaveLength(60 + 30 + 90);
+  }, 60_000);
+});
