@@ -29,6 +29,14 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
+//   inbox            INBOXES#<acctId>              INBOX#<inboxId>
+//   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
+//   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
+//   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
+//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), PHONE)
+//   team             TEAMS#<acctId>                TEAM#<teamId>
+//   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
+//   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
 
 export type Key = { pk: string; sk: string };
 
@@ -147,6 +155,38 @@ export const keys = {
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
   /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
   webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
+
+  // ── inboxes + inbox members + teams (inboxes area) ──
+  inbox: (accountId: number, id: number): Key => ({ pk: join('INBOXES', accountId), sk: join('INBOX', pad(id)) }),
+  inboxesOf: (accountId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('INBOX', '') }),
+  inboxMember: (accountId: number, inboxId: number, userId: number): Key => ({
+    pk: join('INBOXES', accountId),
+    sk: join('IMEMBER', pad(inboxId), pad(userId)),
+  }),
+  inboxMemberIndex: (accountId: number, inboxId: number, userId: number) => ({
+    gsi1pk: join('UINBOXES', accountId, userId),
+    gsi1sk: join('INBOX', pad(inboxId)),
+  }),
+  inboxMembersOf: (accountId: number, inboxId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('IMEMBER', pad(inboxId), '') }),
+  userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
+  inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
+  websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
+  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'PHONE', value: string): Key => keys.unique(join('CHANNEL', kind), value),
+  team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
+  teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
+  teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),
+  teamMember: (accountId: number, teamId: number, userId: number): Key => ({
+    pk: join('TEAMS', accountId),
+    sk: join('TMEMBER', pad(teamId), pad(userId)),
+  }),
+  teamMemberIndex: (accountId: number, teamId: number, userId: number) => ({
+    gsi1pk: join('UTEAMS', accountId, userId),
+    gsi1sk: join('TEAM', pad(teamId)),
+  }),
+  teamMembersOf: (accountId: number, teamId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TMEMBER', pad(teamId), '') }),
+  userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
+  /** The id in the last segment of a sort key (members, inbox and team ids). */
+  lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

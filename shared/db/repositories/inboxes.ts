@@ -1,0 +1,113 @@
+import { keys, type Key } from '../keys.ts';
+import { check, del, put, transact, type TxItem } from '../transact.ts';
+import { versionedDel, versionedPut } from './versioned.ts';
+import { notFound } from '../../http/errors.ts';
+import type { InboxMemberRecord, InboxRecord } from '../../domain/inboxes/model.ts';
+import { getItem, getMany, queryPrefix, record } from './common.ts';
+
+// Access patterns of the inboxes area (AP20-29). An account's inboxes and their memberships share one
+// partition; a membership also carries gsi1 so that a user's inboxes are one Query.
+
+/** AP20: an inbox of an account. */
+export const getInbox = (accountId: number, inboxId: number, consistent = false) =>
+  getItem<InboxRecord>(keys.inbox(accountId, inboxId), consistent);
+
+/** AP21: several inboxes of an account (BatchGet), in the order of `ids`. */
+export const getInboxes = (accountId: number, ids: number[]) => getMany<InboxRecord>(ids.map((id) => keys.inbox(accountId, id)));
+
+/** AP22: the inboxes of an account, by id. */
+export async function listInboxes(accountId: number): Promise<InboxRecord[]> {
+  const p = keys.inboxesOf(accountId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!);
+}
+
+/** AP23: ids of the inboxes a user is a member of (gsi1). */
+export async function listAgentInboxIds(accountId: number, userId: number): Promise<number[]> {
+  const p = keys.userInboxesOf(accountId, userId);
+  return (await queryPrefix({ gsi1pk: p.gsi1pk }, p.skPrefix)).map((i) => keys.lastIdOf(String(i.gsi1sk)));
+}
+
+/** AP24: user ids of the members of an inbox. */
+export async function listInboxMemberIds(accountId: number, inboxId: number): Promise<number[]> {
+  const p = keys.inboxMembersOf(accountId, inboxId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => keys.lastIdOf(String(i.sk)));
+}
+
+/** AP25: is this user a member of this inbox? */
+export const isInboxMember = async (accountId: number, inboxId: number, userId: number) =>
+  (await getItem(keys.inboxMember(accountId, inboxId, userId))) !== undefined;
+
+/** AP26: the API inbox of a public `inbox_identifier` (its sentinel names the inbox). */
+export async function findInboxByIdentifier(identifier: string): Promise<InboxRecord | undefined> {
+  const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.inboxIdentifierUnique(identifier));
+  return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
+}
+
+/** AP27: the web widget inbox of a `website_token`. */
+export async function findInboxByWebsiteToken(token: string): Promise<InboxRecord | undefined> {
+  const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.websiteTokenUnique(token));
+  return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
+}
+
+const inboxItem = (i: InboxRecord) => ({ ...keys.inbox(i.account_id, i.id), type: 'inbox', ...i });
+
+/** A uniqueness sentinel owned by an inbox; `onConflict` names the field that is taken. */
+export interface InboxSentinel {
+  key: Key;
+  onConflict?: () => Error;
+}
+
+const sentinelPut = (i: InboxRecord, s: InboxSentinel): TxItem => ({
+  item: put({ ...s.key, type: 'unique', account_id: i.account_id, inbox_id: i.id }, { ifNew: true }),
+  onConflict: s.onConflict,
+});
+
+export async function createInbox(inbox: InboxRecord, sentinels: InboxSentinel[]): Promise<void> {
+  await transact([versionedPut(inboxItem(inbox)), ...sentinels.map((s) => sentinelPut(inbox, s))]);
+}
+
+/** Writes the next version of an inbox, swapping the sentinels whose values changed. */
+export async function updateInbox(before: InboxRecord, after: InboxRecord, removed: Key[] = [], added: InboxSentinel[] = []): Promise<void> {
+  await transact([
+    versionedPut(inboxItem(after), before.version),
+    ...removed.map((k) => ({ item: del(k) })),
+    ...added.map((s) => sentinelPut(after, s)),
+  ]);
+}
+
+const memberItem = (m: InboxMemberRecord) => ({
+  ...keys.inboxMember(m.account_id, m.inbox_id, m.user_id),
+  ...keys.inboxMemberIndex(m.account_id, m.inbox_id, m.user_id),
+  type: 'inbox_member',
+  ...m,
+});
+
+const MAX_TX = 100;
+
+/**
+ * Adds and removes memberships. The first transaction checks that the inbox still exists, so that
+ * members are never written to an inbox deleted meanwhile; beyond 99 changes, later chunks follow.
+ */
+export async function changeInboxMembers(inbox: InboxRecord, add: InboxMemberRecord[], remove: number[]): Promise<void> {
+  const writes: TxItem[] = [
+    ...add.map((m) => ({ item: put(memberItem(m)) })),
+    ...remove.map((u) => ({ item: del(keys.inboxMember(inbox.account_id, inbox.id, u)) })),
+  ];
+  const guard: TxItem = {
+    item: check(keys.inbox(inbox.account_id, inbox.id), { expression: 'attribute_exists(pk)' }),
+    onConflict: () => notFound('Inbox'),
+  };
+  for (let i = 0; i === 0 || i < writes.length; i += MAX_TX - 1) {
+    await transact(i === 0 ? [guard, ...writes.slice(0, MAX_TX - 1)] : writes.slice(i, i + MAX_TX - 1));
+  }
+}
+
+/** Removes an inbox, its sentinels and its memberships (the inbox and first members in one transaction). */
+export async function deleteInbox(inbox: InboxRecord, sentinels: Key[]): Promise<void> {
+  const members = await listInboxMemberIds(inbox.account_id, inbox.id);
+  const first: TxItem[] = [versionedDel(keys.inbox(inbox.account_id, inbox.id), inbox.version), ...sentinels.map((k) => ({ item: del(k) }))];
+  const rest = members.map((u) => ({ item: del(keys.inboxMember(inbox.account_id, inbox.id, u)) }));
+  const room = MAX_TX - first.length;
+  await transact([...first, ...rest.slice(0, room)]);
+  for (let i = room; i < rest.length; i += MAX_TX) await transact(rest.slice(i, i + MAX_TX));
+}

@@ -1,0 +1,38 @@
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { config } from '../config.ts';
+
+// Uploaded files (avatars, attachments) in the avatar bucket. Clients get them through
+// `GET /avatars/{object}`, where `object` is the base64url of the key: one path segment, so the route
+// is the same for API Gateway and the local router, and the redirect it answers is signed afresh.
+
+let client: S3Client | undefined;
+
+const s3 = () =>
+  (client ??= new S3Client({
+    region: config().region,
+    ...(config().s3Endpoint ? { endpoint: config().s3Endpoint, forcePathStyle: true } : {}),
+  }));
+
+function bucket(): string {
+  const name = config().avatarBucket;
+  if (!name) throw new Error('AVATAR_BUCKET is not configured');
+  return name;
+}
+
+export async function putObject(key: string, data: Buffer, contentType: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
+}
+
+/** A stable URL clients can GET (it redirects to a short-lived signed S3 URL). */
+export const objectUrl = (key: string): string => `${config().publicBaseUrl}/avatars/${Buffer.from(key, 'utf8').toString('base64url')}`;
+
+/** The key of an `objectUrl` path segment, or undefined when it is not one. */
+export function objectKeyOf(segment: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,1400}$/.test(segment)) return undefined;
+  const key = Buffer.from(segment, 'base64url').toString('utf8');
+  return Buffer.from(key, 'utf8').toString('base64url') === segment ? key : undefined;
+}
+
+export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
+  getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
