@@ -29,6 +29,11 @@ function withDerived(c: ContactRecord): ContactRecord {
   };
 }
 
+const busy = () =>
+  new HttpError(409, 'The contact is being changed by someone else; try again', [
+    { field: '', message: 'Concurrent update', code: 'conflict' },
+  ]);
+
 /**
  * Applies a change to a contact under optimistic concurrency: re-reads and retries when another
  * writer got there first. `mutate` returning the same record means nothing to write.
@@ -51,9 +56,7 @@ async function changeContact(
       if (!(err instanceof repo.StaleContact)) throw err;
     }
   }
-  throw new HttpError(409, 'The contact is being changed by someone else; try again', [
-    { field: '', message: 'Concurrent update', code: 'conflict' },
-  ]);
+  throw busy();
 }
 
 const sameContact = (a: ContactRecord, b: ContactRecord) =>
@@ -337,9 +340,7 @@ export async function deleteContact(accountId: number, contactId: number): Promi
       if (!(err instanceof repo.StaleContact)) throw err;
     }
   }
-  throw new HttpError(409, 'The contact is being changed by someone else; try again', [
-    { field: '', message: 'Concurrent update', code: 'conflict' },
-  ]);
+  throw busy();
 }
 
 export async function contactLabels(accountId: number, contactId: number) {

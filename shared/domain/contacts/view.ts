@@ -54,23 +54,20 @@ export function contactWebhookJson(c: ContactRecord, account: Pick<AccountRecord
   };
 }
 
-type InboxFields = Partial<InboxRecord> & Pick<InboxRecord, 'id' | 'name' | 'channel_type'>;
-const field = (inbox: InboxFields, name: string) => (inbox as Record<string, unknown>)[name];
-
 /** Slim inbox (`_inbox_slim`), as inside contact inboxes. */
-export function inboxSlimJson(inbox: InboxFields) {
+export function inboxSlimJson(inbox: InboxRecord) {
   return {
     id: inbox.id,
-    avatar_url: (field(inbox, 'avatar_url') as string | undefined) ?? '',
+    avatar_url: inbox.avatar_url,
     channel_id: inbox.channel_id,
     name: inbox.name,
     channel_type: inbox.channel_type,
-    provider: (field(inbox, 'provider') as string | null | undefined) ?? null,
+    provider: inbox.provider,
   };
 }
 
 /** ContactInbox JSON: `{source_id, inbox}`; contact inboxes of inboxes that no longer exist are left out. */
-export function contactInboxesJson(cis: ContactInboxRecord[], inboxes: Map<number, InboxFields>) {
+export function contactInboxesJson(cis: ContactInboxRecord[], inboxes: Map<number, InboxRecord>) {
   return cis.flatMap((ci) => {
     const inbox = inboxes.get(ci.inbox_id);
     return inbox ? [{ source_id: ci.source_id, inbox: inboxSlimJson(inbox) }] : [];
@@ -88,10 +85,10 @@ const INBOX_ROW_COLUMNS = [
 ] as const;
 
 /** The raw inbox row Chatwoot puts in `payload.contact_inbox.inbox` on contact create (ISO timestamps). */
-export function inboxRowJson(inbox: InboxFields) {
+export function inboxRowJson(inbox: InboxRecord) {
   const row: Record<string, unknown> = {};
   for (const col of INBOX_ROW_COLUMNS) {
-    const value = field(inbox, col);
+    const value = (inbox as unknown as Record<string, unknown>)[col];
     row[col] = col === 'created_at' || col === 'updated_at' ? iso(value) : (value ?? null);
   }
   return row;
