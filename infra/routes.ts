@@ -44,9 +44,9 @@ export const routes: Route[] = [
   // contacts + contact labels (rows added here)
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },
-  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/create.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/create.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/show.ts', api: 'account', access: 'read' },
-  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/update.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/update.ts', api: 'account', access: 'uploads' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/{id}/destroy_custom_attributes', handler: 'functions/api/contacts/destroy-custom-attributes.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/contacts/{id}/avatar', handler: 'functions/api/contacts/avatar/destroy.ts', api: 'account', access: 'write' },

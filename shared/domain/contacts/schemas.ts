@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isUploadedFile, type UploadedFile } from '../../http/multipart.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, Text } from '../schemas.ts';
 
 // Empty strings clear a field (Chatwoot stores blank email/phone/identifier as null).
@@ -29,6 +30,14 @@ const Attributes = v.pipe(
   v.check((o) => JSON.stringify(o).length <= 20_000, 'is too long (maximum is 20000 characters)'),
 );
 
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** An uploaded image (multipart `avatar`). */
+const Avatar = v.pipe(
+  v.custom<UploadedFile>(isUploadedFile, 'must be an uploaded image file'),
+  v.check((f) => AVATAR_TYPES.includes(f.content_type), `must be one of ${AVATAR_TYPES.join(', ')}`),
+);
+
 const fields = {
   name: v.optional(v.nullable(Text(255))),
   email: v.optional(v.nullable(EmailField)),
@@ -36,6 +45,7 @@ const fields = {
   identifier: v.optional(v.nullable(IdentifierField)),
   blocked: v.optional(Bool),
   avatar_url: v.optional(v.nullable(v.union([v.literal(''), HttpUrl], 'must be an http or https URL'))),
+  avatar: v.optional(Avatar),
   additional_attributes: v.optional(v.nullable(Attributes)),
   custom_attributes: v.optional(v.nullable(Attributes)),
 };

@@ -5,6 +5,8 @@ import { transact, type TxItem } from '../../db/transact.ts';
 import * as repo from '../../db/repositories/contacts.ts';
 import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../http/auth.ts';
+import type { UploadedFile } from '../../http/multipart.ts';
+import { objectUrl, putObject } from '../../storage/objects.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -62,6 +64,13 @@ async function changeContact(
 const sameContact = (a: ContactRecord, b: ContactRecord) =>
   JSON.stringify({ ...a, updated_at: 0, version: 0 }) === JSON.stringify({ ...b, updated_at: 0, version: 0 });
 
+/** Stores an uploaded avatar under a fresh key (a new upload never serves a cached old image). */
+async function storeAvatar(accountId: number, contactId: number, file: UploadedFile): Promise<string> {
+  const key = `avatars/contacts/${accountId}/${contactId}/${randomId(12)}.${file.content_type.split('/')[1]}`;
+  await putObject(key, file.data, file.content_type);
+  return objectUrl(key);
+}
+
 /** A new contact, with a contact inbox when `inbox` is given, in one transaction. */
 export async function createContact(
   accountId: number,
@@ -69,14 +78,15 @@ export async function createContact(
   inbox?: InboxRecord,
 ): Promise<{ contact: ContactRecord; contactInbox?: ContactInboxRecord }> {
   const t = now();
+  const id = await nextId('contact');
   const contact = withDerived({
-    id: await nextId('contact'),
+    id,
     account_id: accountId,
     name: input.name ?? '',
     email: input.email ?? null,
     phone_number: input.phone_number ?? null,
     identifier: input.identifier ?? null,
-    thumbnail: input.avatar_url ?? '',
+    thumbnail: input.avatar ? await storeAvatar(accountId, id, input.avatar) : (input.avatar_url ?? ''),
     additional_attributes: input.additional_attributes ?? {},
     custom_attributes: input.custom_attributes ?? {},
     labels: [],
@@ -95,7 +105,12 @@ export async function createContact(
 }
 
 /** Update: given fields replace, attribute hashes merge their top-level keys (reference §3.3). */
-export function updateContact(accountId: number, contactId: number, input: ContactUpdate): Promise<ContactRecord> {
+export async function updateContact(accountId: number, contactId: number, input: ContactUpdate): Promise<ContactRecord> {
+  let uploaded: string | undefined;
+  if (input.avatar) {
+    if (!(await repo.getContact(accountId, contactId))) throw notFound('Contact');
+    uploaded = await storeAvatar(accountId, contactId, input.avatar);
+  }
   return changeContact(accountId, contactId, (c) => ({
     ...c,
     name: input.name !== undefined ? (input.name ?? '') : c.name,
@@ -103,7 +118,7 @@ export function updateContact(accountId: number, contactId: number, input: Conta
     phone_number: input.phone_number !== undefined ? input.phone_number : c.phone_number,
     identifier: input.identifier !== undefined ? input.identifier : c.identifier,
     blocked: input.blocked ?? c.blocked,
-    thumbnail: input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail,
+    thumbnail: uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail),
     additional_attributes: input.additional_attributes ? { ...c.additional_attributes, ...input.additional_attributes } : c.additional_attributes,
     custom_attributes: input.custom_attributes ? { ...c.custom_attributes, ...input.custom_attributes } : c.custom_attributes,
   }));

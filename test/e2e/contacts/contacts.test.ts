@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
+import { objectKeyOf, signedObjectUrl } from '../../../shared/storage/objects.ts';
 
 // Contacts as a Chatwoot client uses them (reference §3): create, show, update, delete, list, search,
 // labels (spec endpoint 5).
@@ -205,6 +206,35 @@ describe('contacts', () => {
       expectErrorBody(await s.admin.api.delete(`${s.base}/contacts/${c.id}`), 404);
       const again = await create(s, { email, identifier, phone_number: c.phone_number });
       expect(again.id).not.toBe(c.id);
+    });
+
+    it('takes an uploaded avatar (multipart) on create and update', async () => {
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+      const form = new FormData();
+      form.append('name', 'With avatar');
+      form.append('identifier', unique('av-'));
+      form.append('custom_attributes', JSON.stringify({ tier: 'gold' }));
+      form.append('avatar', new Blob([png], { type: 'image/png' }), 'me.png');
+      const res = await s.agent.api.post(`${s.base}/contacts`, form);
+      expect(res.status).toBe(200);
+      const c = res.body.payload.contact;
+      expect(c).toMatchObject({ name: 'With avatar', custom_attributes: { tier: 'gold' } });
+      expect(c.thumbnail).toMatch(/\/avatars\/[A-Za-z0-9_-]+$/);
+      const stored = await fetch(await signedObjectUrl(objectKeyOf(c.thumbnail.split('/').pop())!));
+      expect(Buffer.from(await stored.arrayBuffer())).toEqual(png);
+
+      const again = new FormData();
+      again.append('avatar', new Blob([png], { type: 'image/png' }), 'new.png');
+      const upd = await s.agent.api.patch(`${s.base}/contacts/${c.id}`, again);
+      expect(upd.body.payload.thumbnail).toMatch(/\/avatars\/[A-Za-z0-9_-]+$/);
+      expect(upd.body.payload.thumbnail).not.toBe(c.thumbnail);
+
+      const bad = new FormData();
+      bad.append('avatar', new Blob(['plain'], { type: 'text/plain' }), 'x.txt');
+      expect(expectErrorBody(await s.agent.api.patch(`${s.base}/contacts/${c.id}`, bad), 422).errors[0].field).toBe('avatar');
+      const foreign = new FormData();
+      foreign.append('avatar', new Blob([png], { type: 'image/png' }), 'x.png');
+      expectErrorBody(await other.admin.api.patch(`${other.base}/contacts/${c.id}`, foreign), 404);
     });
 
     it('removes custom attributes by key and the avatar', async () => {
