@@ -118,6 +118,8 @@ describe('messages', () => {
     ]);
     const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'list').payload;
     expect(listed[0].attachments).toHaveLength(2);
+    // data_url is an application URL that leads to the stored file.
+    expect(await (await fetch(m.attachments[0].data_url)).text()).toBe('hello');
     const many = new FormData();
     for (let i = 0; i < 16; i++) many.append('attachments[]', new Blob(['x'], { type: 'text/plain' }), `f${i}.txt`);
     expect(expectErrorBody(await post(c.id, many), 422).errors[0].field).toBe('attachments');
