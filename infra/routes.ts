@@ -31,6 +31,7 @@ const P = '/platform/api/v1';
 
 export const routes: Route[] = [
   { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
 
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
@@ -41,6 +42,28 @@ export const routes: Route[] = [
 
   // ── Account interface I (issue: inboxes, contacts, conversations, messages, teams, counts) ──
   // inboxes + inbox members + teams + agents (rows added here)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/inboxes', handler: 'functions/api/inboxes/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/inboxes', handler: 'functions/api/inboxes/create.ts', api: 'account', access: 'uploads' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/inboxes/{id}', handler: 'functions/api/inboxes/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/inboxes/{id}', handler: 'functions/api/inboxes/update.ts', api: 'account', access: 'uploads' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/inboxes/{id}', handler: 'functions/api/inboxes/destroy.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/inboxes/{id}/avatar', handler: 'functions/api/inboxes/avatar/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/inboxes/{id}/agent_bot', handler: 'functions/api/inboxes/agent-bot.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/inboxes/{id}/set_agent_bot', handler: 'functions/api/inboxes/set-agent-bot.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/inbox_members', handler: 'functions/api/inbox-members/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/inbox_members', handler: 'functions/api/inbox-members/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/inbox_members', handler: 'functions/api/inbox-members/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/inbox_members/{inbox_id}', handler: 'functions/api/inbox-members/show.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/teams', handler: 'functions/api/teams/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/teams', handler: 'functions/api/teams/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/teams/{id}', handler: 'functions/api/teams/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/teams/{id}', handler: 'functions/api/teams/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/teams/{id}', handler: 'functions/api/teams/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/index.ts', api: 'account', access: 'read' },
   // contacts + contact labels (rows added here)
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },

@@ -33,7 +33,7 @@
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
 //   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
-//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), PHONE)
+//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), WHATSAPP, SMS)
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
@@ -171,7 +171,7 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'PHONE', value: string): Key => keys.unique(join('CHANNEL', kind), value),
+  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS', value: string): Key => keys.unique(join('CHANNEL', kind), value),
   team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
   teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
   teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),

@@ -75,6 +75,15 @@ export async function updateInbox(before: InboxRecord, after: InboxRecord, remov
   ]);
 }
 
+/** The inbox with its new bot, granting (`grant`) or revoking a bot's access item in the same transaction. */
+export async function setInboxAgentBot(before: InboxRecord, after: InboxRecord, grant: Key | undefined, revoke: Key[]): Promise<void> {
+  await transact([
+    versionedPut(inboxItem(after), before.version),
+    ...(grant ? [{ item: put({ ...grant, type: 'agent_bot_access', account_id: after.account_id, agent_bot_id: after.agent_bot_id }) }] : []),
+    ...revoke.map((k) => ({ item: del(k) })),
+  ]);
+}
+
 const memberItem = (m: InboxMemberRecord) => ({
   ...keys.inboxMember(m.account_id, m.inbox_id, m.user_id),
   ...keys.inboxMemberIndex(m.account_id, m.inbox_id, m.user_id),

@@ -1,0 +1,9 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { replaceInboxMembers } from '../../../shared/domain/inboxes/members.ts';
+import { InboxMembersSchema } from '../../../shared/domain/inboxes/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: InboxMembersSchema,
+  run: ({ account, body }) => replaceInboxMembers(account, body),
+});

@@ -1,0 +1,13 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { parseMultipart } from '../../../shared/http/multipart.ts';
+import { createInbox } from '../../../shared/domain/inboxes/service.ts';
+import { NewInboxSchema, MAX_UPLOAD_BODY_BYTES } from '../../../shared/domain/inboxes/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewInboxSchema,
+  rootKey: 'inbox',
+  multipart: parseMultipart,
+  maxBodyBytes: MAX_UPLOAD_BODY_BYTES,
+  run: ({ account, body }) => createInbox(account, body),
+});

@@ -1,0 +1,9 @@
+import { apiHandler, intParam } from '../../../shared/http/handler.ts';
+import { setInboxAgentBot } from '../../../shared/domain/inboxes/service.ts';
+import { SetAgentBotSchema } from '../../../shared/domain/inboxes/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: SetAgentBotSchema,
+  run: (ctx) => setInboxAgentBot(ctx.account, intParam(ctx, 'id', 'Inbox'), ctx.body.agent_bot || null),
+});

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createTeam } from '../../../shared/domain/teams/service.ts';
+import { NewTeamSchema } from '../../../shared/domain/teams/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewTeamSchema,
+  rootKey: 'team',
+  run: ({ account, actor, body }) => createTeam(account, actor, body),
+});

@@ -1,0 +1,334 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { config } from '../../config.ts';
+import { nextId } from '../../db/ids.ts';
+import { keys, type Key } from '../../db/keys.ts';
+import { getAgentBot } from '../../db/repositories/identity.ts';
+import * as repo from '../../db/repositories/inboxes.ts';
+import { retryStale } from '../../db/repositories/versioned.ts';
+import type { Actor } from '../../http/auth.ts';
+import { HttpError, notFound, taken, unprocessable, type ErrorEntry } from '../../http/errors.ts';
+import type { UploadedFile } from '../../http/multipart.ts';
+import { parseOrThrow } from '../../http/validate.ts';
+import { objectUrl, putObject } from '../../storage/objects.ts';
+import { accountAgentBotJson } from '../agent-bots/view.ts';
+import { now, type AccountRecord } from '../model.ts';
+import { visibleInbox } from './access.ts';
+import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from './model.ts';
+import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
+import { inboxJson } from './view.ts';
+
+// Inboxes (reference §2): create per channel type, update, delete, working hours, avatar, agent bot.
+
+const isAdmin = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+/** Rails `has_secure_token`: 24 base58 characters. */
+const secureToken = () => Array.from({ length: 24 }, () => BASE58[randomInt(BASE58.length)]).join('');
+
+const kindOf = (i: InboxRecord) => (Object.keys(CHANNEL_TYPES) as ChannelKind[]).find((k) => CHANNEL_TYPES[k] === i.channel_type)!;
+
+// ── working hours (reference §2.4) ──
+
+const closedDay = (day: number): WorkingHour => ({
+  day_of_week: day,
+  closed_all_day: true,
+  open_hour: null,
+  open_minutes: null,
+  close_hour: null,
+  close_minutes: null,
+  open_all_day: false,
+});
+
+/** Sunday and Saturday closed, weekdays 9:00-17:00. */
+export const defaultWorkingHours = (): WorkingHour[] =>
+  [0, 1, 2, 3, 4, 5, 6].map((d) =>
+    d === 0 || d === 6
+      ? closedDay(d)
+      : { day_of_week: d, closed_all_day: false, open_hour: 9, open_minutes: 0, close_hour: 17, close_minutes: 0, open_all_day: false },
+  );
+
+/** Each row changes the stored day of its `day_of_week`; the merged day must make sense (else 422). */
+function mergeWorkingHours(stored: WorkingHour[], rows: WorkingHourInput[]): WorkingHour[] {
+  const days = new Map(stored.map((w) => [w.day_of_week, w]));
+  const errors: ErrorEntry[] = [];
+  rows.forEach((row, index) => {
+    const merged = { ...(days.get(row.day_of_week) ?? closedDay(row.day_of_week)), ...row };
+    const field = (name: string) => `working_hours[${index}].${name}`;
+    let day: WorkingHour;
+    if (merged.open_all_day && merged.closed_all_day) {
+      errors.push({ field: field('open_all_day'), message: 'cannot be set together with closed_all_day', code: 'invalid' });
+      return;
+    } else if (merged.open_all_day) {
+      day = { ...merged, closed_all_day: false, open_hour: 0, open_minutes: 0, close_hour: 23, close_minutes: 59 };
+    } else if (merged.closed_all_day) {
+      day = { ...closedDay(row.day_of_week) };
+    } else {
+      day = { ...merged, open_minutes: merged.open_minutes ?? 0, close_minutes: merged.close_minutes ?? 0 };
+      if (day.open_hour === null || day.close_hour === null) {
+        const missing = day.open_hour === null ? 'open_hour' : 'close_hour';
+        errors.push({ field: field(missing), message: 'is required unless the day is closed or open all day', code: 'required' });
+        return;
+      }
+      if (day.open_hour * 60 + day.open_minutes! >= day.close_hour * 60 + day.close_minutes!) {
+        errors.push({ field: field('close_hour'), message: 'must be after the opening time', code: 'invalid' });
+        return;
+      }
+    }
+    days.set(row.day_of_week, day);
+  });
+  if (errors.length) throw unprocessable(errors);
+  return [...days.values()].sort((a, b) => a.day_of_week - b.day_of_week);
+}
+
+// ── channel attributes ──
+
+const EMAIL_SETTINGS = /^(imap_|smtp_|verified_for_sending$)/;
+
+/** Copies the channel fields a body sent onto the record and recomputes what derives from them. */
+function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, unknown>): InboxRecord {
+  const out: InboxRecord = { ...i };
+  const record = out as unknown as Record<string, unknown>;
+  for (const [k, value] of Object.entries(fields)) {
+    if (k === 'type' || value === undefined) continue;
+    if (kind === 'email' && EMAIL_SETTINGS.test(k)) out.email_settings = { ...out.email_settings, [k]: value };
+    else record[k] = k === 'webhook_url' && value === '' ? null : value;
+  }
+  const base = config().publicBaseUrl;
+  if (kind === 'line') out.callback_webhook_url = `${base}/webhooks/line/${out.line_channel_id}`;
+  if (kind === 'whatsapp') out.callback_webhook_url = `${base}/webhooks/whatsapp/${out.phone_number}`;
+  if (kind === 'sms') out.callback_webhook_url = `${base}/webhooks/sms/${out.phone_number!.replace(/\D/g, '')}`;
+  if (kind === 'whatsapp' && out.provider === 'whatsapp_cloud' && !out.provider_config?.webhook_verify_token) {
+    out.provider_config = { ...out.provider_config, webhook_verify_token: secureToken() };
+  }
+  return out;
+}
+
+type Sentinel = repo.InboxSentinel;
+
+const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+/** The installation-wide unique values an inbox holds, each with the field a clash names. */
+function sentinelsOf(i: InboxRecord): Sentinel[] {
+  const s = (key: Key, field: string): Sentinel => ({ key, onConflict: () => taken(field) });
+  const out: Sentinel[] = [];
+  if (i.inbox_identifier) out.push(s(keys.inboxIdentifierUnique(i.inbox_identifier), 'channel.identifier'));
+  if (i.website_token) out.push(s(keys.websiteTokenUnique(i.website_token), 'channel.website_token'));
+  if (i.channel_type === 'Channel::Email' && i.email) out.push(s(keys.channelUnique('EMAIL', i.email.toLowerCase()), 'channel.email'));
+  if (i.channel_type === 'Channel::Line' && i.line_channel_id) out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
+  if (i.channel_type === 'Channel::Telegram' && i.bot_token) out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
+  if (i.channel_type === 'Channel::Whatsapp' && i.phone_number) out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
+  if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
+  return out;
+}
+
+const keyId = (k: Key) => `${k.pk}|${k.sk}`;
+
+// ── avatar ──
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+async function storeAvatar(accountId: number, inboxId: number, file: UploadedFile): Promise<string> {
+  const type = file.content_type.toLowerCase();
+  const key = `avatars/inboxes/${accountId}/${inboxId}/${randomBytes(12).toString('hex')}.${EXTENSIONS[type]}`;
+  await putObject(key, file.data, type);
+  return objectUrl(key);
+}
+
+// ── use cases ──
+
+type TopLevel = Omit<NewInbox, 'channel' | 'avatar' | 'working_hours' | 'name'>;
+
+/** Top-level attributes the body sent (absent ones keep the record's value). */
+function topLevel(input: TopLevel): Partial<InboxRecord> {
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(input)) if (value !== undefined) out[k] = value;
+  return out as Partial<InboxRecord>;
+}
+
+export async function listInboxesFor(account: AccountRecord, actor: Actor) {
+  const [inboxes, scope] = await Promise.all([
+    repo.listInboxes(account.id),
+    isAdmin(actor) || actor.type !== 'user' ? ('all' as const) : repo.listAgentInboxIds(account.id, actor.user.id).then((ids) => new Set(ids)),
+  ]);
+  const visible = scope === 'all' ? inboxes : inboxes.filter((i) => scope.has(i.id));
+  visible.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
+  return { payload: visible.map((i) => inboxJson(i, isAdmin(actor))) };
+}
+
+export async function showInbox(account: AccountRecord, actor: Actor, id: number) {
+  return inboxJson(await visibleInbox(account.id, actor, id), isAdmin(actor));
+}
+
+async function checkInboxLimit(account: AccountRecord) {
+  const limit = account.limits?.inboxes;
+  if (typeof limit !== 'number') return;
+  if ((await repo.listInboxes(account.id)).length >= limit) {
+    throw new HttpError(402, 'Account limit exceeded. Upgrade to a higher plan', [
+      { field: '', message: `The account may have at most ${limit} inboxes`, code: 'limit_exceeded' },
+    ]);
+  }
+}
+
+export async function createInbox(account: AccountRecord, input: NewInbox) {
+  const { channel, avatar, working_hours, name, ...rest } = input;
+  const kind = channel.type;
+  const telegramName = kind === 'telegram' ? `telegram_bot_${channel.bot_token.split(':')[0]}` : undefined;
+  const inboxName = name ?? telegramName;
+  if (!inboxName) throw unprocessable([{ field: 'name', message: 'is required', code: 'required' }]);
+  await checkInboxLimit(account);
+
+  const [id, channelId] = await Promise.all([nextId('inbox'), nextId('channel')]);
+  const at = now();
+  const widget = kind === 'web_widget';
+  let inbox: InboxRecord = {
+    id,
+    account_id: account.id,
+    name: inboxName,
+    channel_type: CHANNEL_TYPES[kind],
+    channel_id: channelId,
+    avatar_url: '',
+    greeting_enabled: false,
+    greeting_message: null,
+    enable_email_collect: true,
+    csat_survey_enabled: false,
+    csat_config: {},
+    enable_auto_assignment: true,
+    auto_assignment_config: {},
+    working_hours_enabled: false,
+    out_of_office_message: null,
+    working_hours: defaultWorkingHours(),
+    timezone: 'UTC',
+    allow_messages_after_resolved: true,
+    lock_to_single_conversation: false,
+    portal_id: null,
+    sender_name_type: 'friendly',
+    business_name: null,
+    agent_bot_id: null,
+    website_url: null,
+    widget_color: widget ? '#1f93ff' : null,
+    website_token: widget ? secureToken() : null,
+    welcome_title: null,
+    welcome_tagline: null,
+    reply_time: widget ? 'in_a_few_minutes' : null,
+    pre_chat_form_enabled: widget ? false : null,
+    pre_chat_form_options: widget
+      ? {
+          pre_chat_message: 'Share your queries or comments here.',
+          pre_chat_fields: [
+            { field_type: 'standard', label: 'Email Id', name: 'emailAddress', type: 'email', required: true, enabled: false },
+            { field_type: 'standard', label: 'Full name', name: 'fullName', type: 'text', required: false, enabled: false },
+            { field_type: 'standard', label: 'Phone number', name: 'phoneNumber', type: 'text', required: false, enabled: false },
+          ],
+        }
+      : null,
+    continuity_via_email: widget ? true : null,
+    allowed_domains: widget ? '' : null,
+    selected_feature_flags: widget ? ['attachments', 'emoji_picker', 'end_conversation'] : null,
+    hmac_token: widget || kind === 'api' ? secureToken() : null,
+    hmac_mandatory: widget || kind === 'api' ? false : null,
+    webhook_url: null,
+    inbox_identifier: kind === 'api' ? secureToken() : null,
+    additional_attributes: kind === 'api' ? {} : null,
+    callback_webhook_url: null,
+    email: null,
+    forward_to_email: null,
+    email_settings: kind === 'email' ? { imap_enabled: false, smtp_enabled: false } : null,
+    phone_number: null,
+    provider: kind === 'whatsapp' || kind === 'sms' ? 'default' : kind === 'email' ? 'default' : null,
+    provider_config: kind === 'whatsapp' || kind === 'sms' ? {} : null,
+    messaging_service_sid: null,
+    medium: null,
+    line_channel_id: null,
+    line_channel_secret: null,
+    line_channel_token: null,
+    bot_token: null,
+    bot_name: kind === 'telegram' ? inboxName : null,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+    ...topLevel(rest),
+  };
+  inbox = applyChannel(inbox, kind, channel);
+  if (working_hours) inbox.working_hours = mergeWorkingHours(inbox.working_hours, working_hours);
+  if (avatar) inbox.avatar_url = await storeAvatar(account.id, id, avatar);
+  await repo.createInbox(inbox, sentinelsOf(inbox));
+  return inboxJson(inbox, true);
+}
+
+export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate) {
+  const { channel, avatar, working_hours, name, ...rest } = input;
+  const found = await repo.getInbox(account.id, id);
+  if (!found) throw notFound('Inbox');
+  const kind = kindOf(found);
+  const channelFields = channel ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
+  const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
+
+  const saved = await retryStale(async (consistent) => {
+    const before = consistent ? await repo.getInbox(account.id, id, true) : found;
+    if (!before) throw notFound('Inbox');
+    let after: InboxRecord = { ...before, ...topLevel(rest), updated_at: now(), version: before.version + 1 };
+    if (name !== undefined) after.name = name;
+    if (kind === 'telegram' && name !== undefined) after.bot_name = name;
+    if (channelFields) after = applyChannel(after, kind, channelFields);
+    if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
+    if (avatarUrl) after.avatar_url = avatarUrl;
+    const was = new Set(sentinelsOf(before).map((s) => keyId(s.key)));
+    const is = sentinelsOf(after);
+    const isIds = new Set(is.map((s) => keyId(s.key)));
+    const removed = sentinelsOf(before).filter((s) => !isIds.has(keyId(s.key))).map((s) => s.key);
+    await repo.updateInbox(before, after, removed, is.filter((s) => !was.has(keyId(s.key))));
+    return after;
+  });
+  return inboxJson(saved, true);
+}
+
+export async function deleteInboxAvatar(account: AccountRecord, id: number) {
+  await retryStale(async (consistent) => {
+    const before = await repo.getInbox(account.id, id, consistent);
+    if (!before) throw notFound('Inbox');
+    await repo.updateInbox(before, { ...before, avatar_url: '', updated_at: now(), version: before.version + 1 });
+  });
+}
+
+/** Chatwoot deletes in a background job; here the inbox and its memberships go at once. */
+export async function deleteInbox(account: AccountRecord, id: number) {
+  await retryStale(async (consistent) => {
+    const inbox = await repo.getInbox(account.id, id, consistent);
+    if (!inbox) throw notFound('Inbox');
+    const revoke = inbox.agent_bot_id !== null ? await unusedBotAccess(account.id, inbox.agent_bot_id, inbox.id) : [];
+    await repo.deleteInbox(inbox, [...sentinelsOf(inbox).map((s) => s.key), ...revoke]);
+  });
+  return { message: 'Your inbox deletion request will be processed in some time.' };
+}
+
+// ── agent bot (reference §2.6) ──
+
+/** The bot's access item, when no other inbox of the account still uses the bot. */
+async function unusedBotAccess(accountId: number, botId: number, inboxId: number): Promise<Key[]> {
+  const others = (await repo.listInboxes(accountId)).filter((i) => i.id !== inboxId && i.agent_bot_id === botId);
+  return others.length ? [] : [keys.agentBotAccess(accountId, botId)];
+}
+
+export async function showInboxAgentBot(account: AccountRecord, actor: Actor, id: number) {
+  const inbox = await visibleInbox(account.id, actor, id);
+  const bot = inbox.agent_bot_id !== null ? await getAgentBot(inbox.agent_bot_id) : undefined;
+  return { agent_bot: bot ? accountAgentBotJson(bot, undefined) : {} };
+}
+
+/**
+ * Attaches the account's own bot or a system bot (null or "" detaches). A system bot gets the account's
+ * bot access item, so that its token may act here; the item goes when no inbox uses the bot any more.
+ */
+export async function setInboxAgentBot(account: AccountRecord, id: number, botId: number | null) {
+  const bot = botId !== null ? await getAgentBot(botId) : undefined;
+  if (botId !== null && (!bot || (bot.account_id !== account.id && bot.account_id !== null))) throw notFound('Agent bot');
+  await retryStale(async (consistent) => {
+    const before = await repo.getInbox(account.id, id, consistent);
+    if (!before) throw notFound('Inbox');
+    const previous = before.agent_bot_id;
+    const grant = bot && bot.account_id !== account.id ? keys.agentBotAccess(account.id, bot.id) : undefined;
+    const revoke = previous !== null && previous !== botId ? await unusedBotAccess(account.id, previous, id) : [];
+    const after: InboxRecord = { ...before, agent_bot_id: botId, updated_at: now(), version: before.version + 1 };
+    await repo.setInboxAgentBot(before, after, grant, revoke);
+  });
+}
