@@ -84,11 +84,7 @@ export const NewMessageSchema = v.object({
 export type NewMessage = v.InferOutput<typeof NewMessageSchema>;
 
 export const MessageUpdateSchema = v.object({
-  // Unknown statuses are ignored, as in Chatwoot (the message comes back unchanged).
-  status: v.optional(v.string('must be a string')),
+  status: v.optional(v.picklist(MESSAGE_STATUSES, `must be one of ${MESSAGE_STATUSES.join(', ')}`)),
   external_error: v.optional(v.nullable(Text(1000))),
 });
 export type MessageUpdate = v.InferOutput<typeof MessageUpdateSchema>;
-
-export const isMessageStatus = (s: string | undefined): s is (typeof MESSAGE_STATUSES)[number] =>
-  (MESSAGE_STATUSES as readonly string[]).includes(s ?? '');
