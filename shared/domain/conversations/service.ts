@@ -405,6 +405,16 @@ export async function updateLastSeen(account: AccountRecord, actor: Actor, displ
   return renderOne(account.id, actor, conversation);
 }
 
+/**
+ * The public interface's `update_last_seen`: the contact has seen the conversation. Chatwoot announces
+ * `conversation.read` for it (a change of `contact_last_seen_at`).
+ */
+export async function markSeenByContact(conversation: ConversationRecord): Promise<ConversationRecord> {
+  const t = now();
+  const { conversation: after } = await mutate(conversation, (cur) => ({ next: quietly(cur, { contact_last_seen_at: t }), result: undefined }));
+  return after;
+}
+
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** `DELETE /conversations/{id}` (administrators): the conversation, its messages and its share of the counts. */
