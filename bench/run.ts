@@ -1,0 +1,210 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as ddb from '@aws-sdk/client-dynamodb';
+import { buildFunctions } from '../infra/build.ts';
+import { methodsOf, routes } from '../infra/routes.ts';
+import { ROOT, startRuntime } from '../infra/local/runtime.ts';
+import { client, seedAccountVia } from '../test/support/http.ts';
+import { instrument, isRead, type DynamoCall } from './instrument.ts';
+import { foundation } from './scenarios/foundation.ts';
+import type { BenchWorld, Scenarios } from './scenarios/types.ts';
+
+// npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
+// run; capacity units per call; bundle size and cold import per function. Writes BENCHMARKS.md and
+// bench/results.json.
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const WARMUP = 3;
+const scenarios: Scenarios = { ...foundation };
+
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+interface RouteResult {
+  route: string;
+  iterations: number;
+  endpoint: { p50: number; p99: number };
+  dynamo: { p50: number; p99: number; calls: string[] };
+  raw: { p50: number; p99: number; replayed: number } | null;
+  rcu: number;
+  wcu: number;
+  error?: string;
+}
+
+async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instrument>, raw: ddb.DynamoDBClient) {
+  const results: RouteResult[] = [];
+  const missing: string[] = [];
+  for (const route of routes) {
+    for (const method of methodsOf(route)) {
+      const key = `${method} ${route.path}`;
+      const sc = scenarios[key];
+      if (!sc) {
+        missing.push(key);
+        continue;
+      }
+      try {
+        const state = sc.setup ? await sc.setup(world) : undefined;
+        const endpoint: number[] = [];
+        const dynamo: number[] = [];
+        let last: DynamoCall[] = [];
+        let lastSent: { command: string; body: string }[] = [];
+        let rcu = 0;
+        let wcu = 0;
+        for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+          const prepared = sc.prepare ? await sc.prepare(world, state, i) : undefined;
+          const req = sc.request(world, state, prepared, i);
+          recorder.take();
+          const started = performance.now();
+          const res = await (req.client ?? world.account.admin.api).request(req.method, req.path, req.body);
+          const ms = performance.now() - started;
+          const { calls, sent } = recorder.take();
+          if (res.status !== (req.status ?? 200)) throw new Error(`${key} answered ${res.status}: ${res.text.slice(0, 300)}`);
+          if (i < WARMUP) continue;
+          endpoint.push(ms);
+          dynamo.push(calls.reduce((t, c) => t + c.ms, 0));
+          rcu += calls.reduce((t, c) => t + c.rcu, 0);
+          wcu += calls.reduce((t, c) => t + c.wcu, 0);
+          last = calls;
+          lastSent = sent;
+        }
+        // The same read calls, straight to DynamoDB with the SDK, in the same run.
+        const reads = lastSent.filter((c) => isRead(c.command));
+        let rawTimes: number[] = [];
+        if (reads.length) {
+          for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+            const started = performance.now();
+            for (const c of reads) {
+              const Cmd = (ddb as unknown as Record<string, new (input: unknown) => ddb.GetItemCommand>)[c.command];
+              await raw.send(new Cmd(JSON.parse(c.body)));
+            }
+            if (i >= WARMUP) rawTimes.push(performance.now() - started);
+          }
+        }
+        results.push({
+          route: key,
+          iterations: ITERATIONS,
+          endpoint: { p50: r2(pct(endpoint, 50)), p99: r2(pct(endpoint, 99)) },
+          dynamo: { p50: r2(pct(dynamo, 50)), p99: r2(pct(dynamo, 99)), calls: last.map((c) => c.command.replace(/Command$/, '')) },
+          raw: reads.length ? { p50: r2(pct(rawTimes, 50)), p99: r2(pct(rawTimes, 99)), replayed: reads.length } : null,
+          rcu: r2(rcu / ITERATIONS),
+          wcu: r2(wcu / ITERATIONS),
+        });
+        process.stdout.write(`  ${key}: p50 ${r2(pct(endpoint, 50))} ms\n`);
+      } catch (err) {
+        results.push({ route: key, iterations: 0, endpoint: { p50: NaN, p99: NaN }, dynamo: { p50: NaN, p99: NaN, calls: [] }, raw: null, rcu: NaN, wcu: NaN, error: (err as Error).message });
+        process.stdout.write(`  ${key}: FAILED ${(err as Error).message}\n`);
+      }
+    }
+  }
+  return { results, missing };
+}
+
+interface BundleResult {
+  name: string;
+  kib: number;
+  coldImportMs: number;
+}
+
+function coldImport(file: string): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_REGION: 'us-east-1' },
+    });
+    if (r.status !== 0) throw new Error(`import of ${file} failed: ${r.stderr}`);
+    times.push(Number(r.stdout));
+  }
+  return r2(pct(times, 50));
+}
+
+function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
+  const out = join(ROOT, '.build/bench');
+  const bundles = buildFunctions(out, routes, { 'baseline-bare': 'bench/baseline/bare.ts' });
+  const all = Object.entries(bundles).map(([name, b]) => ({
+    name,
+    kib: r2(b.bytes / 1024),
+    coldImportMs: coldImport(join(b.dir, 'index.mjs')),
+  }));
+  const baseline = all.find((b) => b.name === 'baseline-bare')!;
+  return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
+}
+
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>) {
+  const lines: string[] = [];
+  lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
+  lines.push(
+    `Each route: ${ITERATIONS} timed calls after ${WARMUP} warm-up calls, real HTTP through the local runtime (the same handler modules Lambda runs).`,
+    '**DynamoDB in request** is the time the handler spent in its DynamoDB calls (recorded on the SDK client); **raw replay** sends the',
+    'same read calls straight to DynamoDB Local with the SDK, in the same run (writes are not replayed: their conditions would fail).',
+    'RCU/WCU per call come from `ReturnConsumedCapacity: TOTAL` (DynamoDB Local reports the capacity AWS would charge).',
+    '',
+  );
+  lines.push('## Routes', '', '| route | endpoint p50 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |', '|---|---|---|---|---|---|---|');
+  for (const r of routeResults) {
+    if (r.error) {
+      lines.push(`| \`${r.route}\` | failed: ${r.error.replace(/\|/g, '/').slice(0, 120)} | | | | | |`);
+      continue;
+    }
+    const raw = r.raw ? `${r.raw.p50} / ${r.raw.p99}` : 'no reads';
+    lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
+  }
+  if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
+  lines.push('', '## Bundles and cold import', '');
+  lines.push(
+    'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
+    '`node` processes importing the bundle (module evaluation, no handler call).',
+    '',
+    `Baseline, a bare handler with SDK document client + middy + JSON body parser + valibot: **${bundles.baseline.kib} KiB, ${bundles.baseline.coldImportMs} ms**.`,
+    '',
+    '| function | KiB | cold import ms | vs. baseline KiB |',
+    '|---|---|---|---|',
+  );
+  for (const b of bundles.functions) lines.push(`| ${b.name} | ${b.kib} | ${b.coldImportMs} | ${b.kib >= bundles.baseline.kib ? '+' : ''}${r2(b.kib - bundles.baseline.kib)} |`);
+  return lines.join('\n') + '\n';
+}
+
+async function main() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  process.env.LOG_LEVEL = 'ERROR';
+  const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
+  try {
+    const { db } = await import('../shared/db/client.ts');
+    const recorder = instrument(db());
+    const raw = new ddb.DynamoDBClient({ region: 'us-east-1', endpoint: rt.dynamodbEndpoint });
+    const platform = client(rt.baseUrl, rt.platformToken);
+    let n = 0;
+    const unique = (p = 'b') => `${p}-${Date.now().toString(36)}-${++n}`;
+    const seeded = await seedAccountVia(rt.baseUrl, platform, 'Bench account');
+    const world: BenchWorld = {
+      baseUrl: rt.baseUrl,
+      platform,
+      account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent },
+      unique,
+    };
+    process.stdout.write(`Routes (${ITERATIONS} iterations each):\n`);
+    const { results, missing } = await benchRoutes(world, recorder, raw);
+    process.stdout.write('Bundles and cold imports…\n');
+    const bundles = benchBundles();
+    const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
+    mkdirSync(join(ROOT, 'bench'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, bundles }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta));
+    process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
+    if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
+  } finally {
+    await rt.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack}\n`);
+  process.exit(1);
+});
