@@ -52,7 +52,10 @@ function mergeWorkingHours(stored: WorkingHour[], rows: WorkingHourInput[]): Wor
   const days = new Map(stored.map((w) => [w.day_of_week, w]));
   const errors: ErrorEntry[] = [];
   rows.forEach((row, index) => {
-    const merged = { ...(days.get(row.day_of_week) ?? closedDay(row.day_of_week)), ...row };
+    // Hours sent without the day flags mean the day is open for those hours.
+    const hours = row.open_hour != null || row.close_hour != null;
+    const flags = hours ? { closed_all_day: row.closed_all_day ?? false, open_all_day: row.open_all_day ?? false } : {};
+    const merged = { ...(days.get(row.day_of_week) ?? closedDay(row.day_of_week)), ...row, ...flags };
     const field = (name: string) => `working_hours[${index}].${name}`;
     let day: WorkingHour;
     if (merged.open_all_day && merged.closed_all_day) {
