@@ -27,6 +27,8 @@ export interface WebhookRecord {
   name: string | null;
   url: string;
   subscriptions: WebhookEvent[];
+  /** Stored and shown, as in Chatwoot 4.10, where it does not narrow delivery either. */
+  inbox_id: number | null;
   /** Signing secret (`whsec_<base64>`): Chatwoot's and Standard Webhooks' signatures use it. */
   secret: string;
   created_at: number;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HttpUrl, Text } from '../schemas.ts';
+import { HttpUrl, Id, Text } from '../schemas.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './model.ts';
 
 const Subscriptions = v.pipe(
@@ -15,6 +15,7 @@ const Subscriptions = v.pipe(
 const fields = {
   name: v.optional(v.nullable(Text(255))),
   subscriptions: v.optional(Subscriptions),
+  inbox_id: v.optional(v.nullable(Id)),
 };
 
 export const NewWebhookSchema = v.object({ url: HttpUrl, ...fields });

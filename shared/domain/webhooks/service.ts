@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { nextId } from '../../db/ids.ts';
+import { getInbox, getInboxes } from '../../db/repositories/inboxes.ts';
 import * as repo from '../../db/repositories/webhooks.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
 import { now } from '../model.ts';
 import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from './model.ts';
 import type { NewWebhook, WebhookUpdate } from './schemas.ts';
@@ -17,13 +19,24 @@ async function requireWebhook(accountId: number, id: number, consistent = false)
   return w;
 }
 
+/** The account's inbox a webhook names, or 422 on `inbox_id`. */
+async function requireInbox(accountId: number, inboxId: number): Promise<InboxRecord> {
+  const inbox = await getInbox(accountId, inboxId);
+  if (!inbox) throw invalidField('inbox_id', 'Inbox could not be found in this account', 'not_found');
+  return inbox;
+}
+
 /** Chatwoot's list shape (reference §8.1); the spec shows no list. */
 export async function listWebhooks(accountId: number) {
-  return { payload: { webhooks: (await repo.listWebhooks(accountId)).map(webhookJson) } };
+  const webhooks = await repo.listWebhooks(accountId);
+  const inboxIds = [...new Set(webhooks.flatMap((w) => (w.inbox_id ? [w.inbox_id] : [])))];
+  const inboxes = new Map((await getInboxes(accountId, inboxIds)).flatMap((i) => (i ? [[i.id, i] as const] : [])));
+  return { payload: { webhooks: webhooks.map((w) => webhookJson(w, w.inbox_id ? inboxes.get(w.inbox_id) : undefined)) } };
 }
 
 /** Spec endpoint 8. */
 export async function createWebhook(accountId: number, input: NewWebhook) {
+  const inbox = input.inbox_id ? await requireInbox(accountId, input.inbox_id) : undefined;
   const t = now();
   const webhook: WebhookRecord = {
     id: await nextId('webhook'),
@@ -31,17 +44,19 @@ export async function createWebhook(accountId: number, input: NewWebhook) {
     name: input.name ?? null,
     url: input.url,
     subscriptions: input.subscriptions ?? [...DEFAULT_SUBSCRIPTIONS],
+    inbox_id: inbox?.id ?? null,
     secret: newSecret(),
     created_at: t,
     updated_at: t,
     version: 1,
   };
   await repo.saveWebhook(undefined, webhook);
-  return webhookJson(webhook);
+  return webhookJson(webhook, inbox);
 }
 
 /** Spec endpoint 9: any subset of url, name and subscriptions. */
 export async function updateWebhook(accountId: number, id: number, input: WebhookUpdate) {
+  const named = input.inbox_id ? await requireInbox(accountId, input.inbox_id) : undefined;
   return retryStale(async (consistent) => {
     const before = await requireWebhook(accountId, id, consistent);
     const after: WebhookRecord = {
@@ -49,11 +64,13 @@ export async function updateWebhook(accountId: number, id: number, input: Webhoo
       url: input.url ?? before.url,
       name: input.name !== undefined ? input.name : before.name,
       subscriptions: input.subscriptions ?? before.subscriptions,
+      inbox_id: input.inbox_id !== undefined ? input.inbox_id : before.inbox_id,
       updated_at: now(),
       version: before.version + 1,
     };
     await repo.saveWebhook(before, after);
-    return webhookJson(after);
+    const inbox = named ?? (after.inbox_id ? await getInbox(accountId, after.inbox_id) : undefined);
+    return webhookJson(after, inbox);
   });
 }
 

@@ -116,6 +116,28 @@ describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
     });
   });
 
+  it('stores and shows an inbox of the account (inbox_id), refusing others\' inboxes', async () => {
+    const inbox = (await s.admin.api.post(`${s.base}/inboxes`, { name: 'Support API', channel: { type: 'api' } })).body;
+    const theirs = (await other.admin.api.post(`${other.base}/inboxes`, { name: 'Theirs', channel: { type: 'api' } })).body;
+    const created = await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: String(inbox.id) });
+    expect(created.status).toBe(200);
+    expect(created.body.inbox).toEqual({ id: inbox.id, name: 'Support API' });
+    const listed = (await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks.find((w: { id: number }) => w.id === created.body.id);
+    expect(listed).toEqual(created.body);
+    expect((await s.admin.api.patch(`${s.base}/webhooks/${created.body.id}`, { name: 'n' })).body.inbox).toEqual(created.body.inbox);
+
+    for (const res of [
+      await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: theirs.id }),
+      await s.admin.api.patch(`${s.base}/webhooks/${created.body.id}`, { inbox_id: theirs.id }),
+    ]) {
+      expect(fieldsOf(expectErrorBody(res, 422))).toEqual({ inbox_id: 'not_found' });
+    }
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: 'first' }), 422))).toEqual({ inbox_id: 'invalid' });
+
+    const cleared = await s.admin.api.patch(`${s.base}/webhooks/${created.body.id}`, { inbox_id: null });
+    expect(cleared.body).not.toHaveProperty('inbox');
+  });
+
   it('is for administrators only, and hides other accounts\' webhooks', async () => {
     const w = (await s.admin.api.post(`${s.base}/webhooks`, { url: url() })).body;
     for (const res of [
