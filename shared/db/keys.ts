@@ -15,6 +15,7 @@
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
+//   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi1: CONVS#<acctId>#<status> / <lastActivity>#<displayId>
 //                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
@@ -71,6 +72,12 @@ export const keys = {
 
   /** An agent bot's right to act in an account it does not belong to (written when attached to an inbox). */
   agentBotAccess: (accountId: number, botId: number): Key => ({ pk: join('ACCT', accountId), sk: join('BOTACCESS', botId) }),
+
+  /**
+   * A signal: an event that changes no record (typing, widget opened). Written in the partition of what
+   * it concerns (a conversation's pk), so it keeps its place among that partition's stream records.
+   */
+  signal: (partitionPk: string, id: string): Key => ({ pk: partitionPk, sk: join('SIGNAL', id) }),
 
   // ── account interface keys: each area adds its own block below, with its layout in the header ──
 
