@@ -9,6 +9,7 @@ import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { foundation } from './scenarios/foundation.ts';
+import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -17,7 +18,7 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-const scenarios: Scenarios = { ...foundation };
+const scenarios: Scenarios = { ...foundation, ...accountInterface2 };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
