@@ -64,7 +64,7 @@ beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'stack-test-'));
   bundles = buildFunctions(join(workDir, 'functions'));
   real = synth(routes, join(workDir, 'cdk.out'));
-}, 60_000);
+}, 120_000); // one esbuild pass over ~100 entries plus a synth: seconds when idle, more on a loaded CI box
 
 afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
