@@ -6,17 +6,19 @@ import type { InboxRecord } from './model.ts';
 // Who sees which inbox (reference §1.2): administrators and agent bots the whole account, agents the
 // inboxes they are members of. An inbox one may not see answers 404, like an absent one.
 
-const seesAll = (actor: Actor) => actor.type === 'agent_bot' || actor.role === 'administrator';
+/** The user id whose inbox memberships limit what the actor sees; undefined when it sees everything. */
+const limitedAgent = (actor: Actor) => (actor.type === 'user' && actor.role !== 'administrator' ? actor.user.id : undefined);
 
 export async function inboxScope(accountId: number, actor: Actor): Promise<'all' | Set<number>> {
-  if (seesAll(actor) || actor.type !== 'user') return 'all';
-  return new Set(await listAgentInboxIds(accountId, actor.user.id));
+  const agent = limitedAgent(actor);
+  return agent === undefined ? 'all' : new Set(await listAgentInboxIds(accountId, agent));
 }
 
 export async function visibleInbox(accountId: number, actor: Actor, inboxId: number): Promise<InboxRecord> {
+  const agent = limitedAgent(actor);
   const [inbox, member] = await Promise.all([
     getInbox(accountId, inboxId),
-    seesAll(actor) || actor.type !== 'user' ? true : isInboxMember(accountId, inboxId, actor.user.id),
+    agent === undefined ? true : isInboxMember(accountId, inboxId, agent),
   ]);
   if (!inbox || !member) throw notFound('Inbox');
   return inbox;

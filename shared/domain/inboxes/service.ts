@@ -12,7 +12,7 @@ import { parseOrThrow } from '../../http/validate.ts';
 import { objectUrl, putObject } from '../../storage/objects.ts';
 import { accountAgentBotJson } from '../agent-bots/view.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { visibleInbox } from './access.ts';
+import { inboxScope, visibleInbox } from './access.ts';
 import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from './model.ts';
 import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
 import { inboxJson } from './view.ts';
@@ -106,14 +106,12 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
   return out;
 }
 
-type Sentinel = repo.InboxSentinel;
-
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 /** The installation-wide unique values an inbox holds, each with the field a clash names. */
-function sentinelsOf(i: InboxRecord): Sentinel[] {
-  const s = (key: Key, field: string): Sentinel => ({ key, onConflict: () => taken(field) });
-  const out: Sentinel[] = [];
+function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
+  const s = (key: Key, field: string): repo.InboxSentinel => ({ key, onConflict: () => taken(field) });
+  const out: repo.InboxSentinel[] = [];
   if (i.inbox_identifier) out.push(s(keys.inboxIdentifierUnique(i.inbox_identifier), 'channel.identifier'));
   if (i.website_token) out.push(s(keys.websiteTokenUnique(i.website_token), 'channel.website_token'));
   if (i.channel_type === 'Channel::Email' && i.email) out.push(s(keys.channelUnique('EMAIL', i.email.toLowerCase()), 'channel.email'));
@@ -124,7 +122,16 @@ function sentinelsOf(i: InboxRecord): Sentinel[] {
   return out;
 }
 
-const keyId = (k: Key) => `${k.pk}|${k.sk}`;
+/** Sentinels to delete and to write when an inbox changes from `before` to `after`. */
+function sentinelChanges(before: InboxRecord, after: InboxRecord) {
+  const [was, is] = [sentinelsOf(before), sentinelsOf(after)];
+  const idsOf = (list: repo.InboxSentinel[]) => new Set(list.map((x) => `${x.key.pk}|${x.key.sk}`));
+  const [wasIds, isIds] = [idsOf(was), idsOf(is)];
+  return {
+    removed: was.filter((x) => !isIds.has(`${x.key.pk}|${x.key.sk}`)).map((x) => x.key),
+    added: is.filter((x) => !wasIds.has(`${x.key.pk}|${x.key.sk}`)),
+  };
+}
 
 // ── avatar ──
 
@@ -149,10 +156,7 @@ function topLevel(input: TopLevel): Partial<InboxRecord> {
 }
 
 export async function listInboxesFor(account: AccountRecord, actor: Actor) {
-  const [inboxes, scope] = await Promise.all([
-    repo.listInboxes(account.id),
-    isAdmin(actor) || actor.type !== 'user' ? ('all' as const) : repo.listAgentInboxIds(account.id, actor.user.id).then((ids) => new Set(ids)),
-  ]);
+  const [inboxes, scope] = await Promise.all([repo.listInboxes(account.id), inboxScope(account.id, actor)]);
   const visible = scope === 'all' ? inboxes : inboxes.filter((i) => scope.has(i.id));
   visible.sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.id - b.id);
   return { payload: visible.map((i) => inboxJson(i, isAdmin(actor))) };
@@ -237,7 +241,7 @@ export async function createInbox(account: AccountRecord, input: NewInbox) {
     forward_to_email: null,
     email_settings: kind === 'email' ? { imap_enabled: false, smtp_enabled: false } : null,
     phone_number: null,
-    provider: kind === 'whatsapp' || kind === 'sms' ? 'default' : kind === 'email' ? 'default' : null,
+    provider: kind === 'whatsapp' || kind === 'sms' ? 'default' : null,
     provider_config: kind === 'whatsapp' || kind === 'sms' ? {} : null,
     messaging_service_sid: null,
     medium: null,
@@ -275,11 +279,8 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     if (channelFields) after = applyChannel(after, kind, channelFields);
     if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
     if (avatarUrl) after.avatar_url = avatarUrl;
-    const was = new Set(sentinelsOf(before).map((s) => keyId(s.key)));
-    const is = sentinelsOf(after);
-    const isIds = new Set(is.map((s) => keyId(s.key)));
-    const removed = sentinelsOf(before).filter((s) => !isIds.has(keyId(s.key))).map((s) => s.key);
-    await repo.updateInbox(before, after, removed, is.filter((s) => !was.has(keyId(s.key))));
+    const { removed, added } = sentinelChanges(before, after);
+    await repo.updateInbox(before, after, removed, added);
     return after;
   });
   return inboxJson(saved, true);
