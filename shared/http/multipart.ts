@@ -25,18 +25,27 @@ export function parseMultipart(raw: Buffer, contentType: string): Promise<Record
       reject(badRequest('The multipart body has no boundary', 'malformed'));
       return;
     }
+    // Files finish after their parts are read; the body is complete when both are done.
+    let pending = 0;
+    let closed = false;
+    const settle = () => closed && pending === 0 && resolve(out);
     parser.on('field', (name, value) => setNested(out, name, value));
     parser.on('file', (name, stream, info) => {
+      pending++;
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const data = Buffer.concat(chunks);
-        const file: UploadedFile = { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length };
-        setNested(out, name, file);
+        setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies UploadedFile);
+        pending--;
+        settle();
       });
     });
     parser.on('error', () => reject(badRequest('The multipart body is malformed', 'malformed')));
-    parser.on('close', () => resolve(out));
+    parser.on('close', () => {
+      closed = true;
+      settle();
+    });
     parser.end(raw);
   });
 }

@@ -62,15 +62,17 @@ const WorkingHours = v.pipe(
 );
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
-/** Upload routes take bodies up to this size: a 5 MiB avatar and the multipart around it. */
+// API Gateway hands binary bodies to Lambda base64-encoded (4/3 larger) and a Lambda request may not
+// exceed 6 MB, so an upload body stays below ~4.4 MiB.
+export const MAX_AVATAR_BYTES = 4 * 1024 * 1024;
+/** Upload routes take bodies up to this size: a 4 MiB avatar and the multipart around it. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_AVATAR_BYTES + 256 * 1024;
 
 const Avatar = v.pipe(
   v.custom<UploadedFile>(isUploadedFile, 'must be an uploaded image file'),
   v.check((f) => AVATAR_TYPES.includes(f.content_type.toLowerCase()), 'must be a PNG, JPEG, GIF or WebP image'),
   v.check((f) => f.size > 0, 'is empty'),
-  v.check((f) => f.size <= MAX_AVATAR_BYTES, 'is larger than 5 MB'),
+  v.check((f) => f.size <= MAX_AVATAR_BYTES, 'is larger than 4 MB'),
 );
 
 const HexColor = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour like #1f93ff'));

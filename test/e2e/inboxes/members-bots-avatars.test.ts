@@ -203,6 +203,13 @@ describe('inbox members, agent bots, avatars', () => {
       expect(fieldsOf(expectErrorBody(res, 422))).toEqual({ avatar: 'invalid' });
       const notFile = await s.admin.api.post(`${s.base}/inboxes`, { name: 'x', avatar: 'http://example.com/a.png', channel: { type: 'api' } });
       expect(fieldsOf(expectErrorBody(notFile, 422))).toEqual({ avatar: 'invalid' });
+      const big = await s.admin.api.post(
+        `${s.base}/inboxes`,
+        form({ name: 'Huge', 'channel[type]': 'api' }, { data: Buffer.alloc(5 * 1024 * 1024, 1), type: 'image/png', name: 'big.png' }),
+      );
+      expectErrorBody(big, 413);
+      const noBoundary = await s.admin.api.post(`${s.base}/inboxes`, 'name=x', { 'content-type': 'multipart/form-data' });
+      expectErrorBody(noBoundary, 400);
       const rt = await runtime();
       expectErrorBody(await client(rt.baseUrl).get('/avatars/not*valid'), 404);
       expectErrorBody(await client(rt.baseUrl).get(`/avatars/${Buffer.from('secrets/x').toString('base64url')}`), 404);
