@@ -1,4 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
@@ -195,6 +196,25 @@ export function contactInboxWriteItems(ci: ContactInboxRecord): TxItem[] {
     { item: put(contactInboxItem(ci), { ifNew: true }), onConflict: () => taken('source_id') },
     { item: put(sourceIdSentinel(ci), { ifNew: true }), onConflict: () => taken('source_id') },
   ];
+}
+
+/** Sets a contact inbox's `hmac_verified`; false when the contact inbox no longer exists. */
+export async function setContactInboxVerified(ci: ContactInboxRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id),
+        UpdateExpression: 'SET hmac_verified = :v, updated_at = :u',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':v': ci.hmac_verified, ':u': ci.updated_at },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
 
 /** Guards a write that hangs off a contact against the contact's concurrent deletion. */

@@ -71,11 +71,15 @@ async function storeAvatar(accountId: number, contactId: number, file: UploadedF
   return objectUrl(key);
 }
 
-/** A new contact, with a contact inbox when `inbox` is given, in one transaction. */
+/**
+ * A new contact, with a contact inbox when `inbox` is given, in one transaction. `hmacVerified`: the
+ * public interface has checked the contact's identity hash for that contact inbox.
+ */
 export async function createContact(
   accountId: number,
   input: NewContact,
   inbox?: InboxRecord,
+  opts: { hmacVerified?: boolean } = {},
 ): Promise<{ contact: ContactRecord; contactInbox?: ContactInboxRecord }> {
   const t = now();
   const id = await nextId('contact');
@@ -99,7 +103,7 @@ export async function createContact(
     updated_at: t,
     version: 1,
   });
-  const plan = inbox ? await planContactInbox(contact, inbox, input.source_id ?? undefined, false) : undefined;
+  const plan = inbox ? await planContactInbox(contact, inbox, input.source_id ?? undefined, opts.hmacVerified ?? false) : undefined;
   await repo.saveContact(undefined, contact, plan?.items ?? []);
   return { contact, contactInbox: plan?.record };
 }
@@ -212,6 +216,14 @@ export async function ensureContactInbox(
   if (!contact) throw notFound('Contact');
   if (!inbox) throw notFound('Inbox');
   return attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
+}
+
+/** The public interface's identity check (HMAC) passed for this contact inbox; 404 once it is gone. */
+export async function markContactInboxVerified(ci: ContactInboxRecord): Promise<ContactInboxRecord> {
+  if (ci.hmac_verified) return ci;
+  const after = { ...ci, hmac_verified: true, updated_at: now() };
+  if (!(await repo.setContactInboxVerified(after))) throw notFound('Contact');
+  return after;
 }
 
 async function inboxesById(accountId: number, ids: number[]): Promise<Map<number, InboxRecord>> {

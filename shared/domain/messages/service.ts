@@ -95,7 +95,7 @@ async function messageOf(accountId: number, c: ConversationRecord, messageId: nu
  * Writes a changed message. When the conversation shows it (last message copies), the copy is refreshed
  * in the same transaction, without making it a conversation change.
  */
-async function saveMessage(c: ConversationRecord, m: MessageRecord) {
+export async function saveMessage(c: ConversationRecord, m: MessageRecord) {
   const shown = (x: MessageRecord | null) => x?.id === m.id;
   if (!shown(c.last_message) && !shown(c.last_non_activity_message)) {
     await writeMessage(m);
