@@ -16,9 +16,10 @@ export const QUEUES = {
    * FIFO, grouped by receiver and conversation: one receiver's deliveries of one conversation arrive in
    * order, and a failing receiver holds back only its own groups. The deliver function retries with
    * backoff by hiding a failed message (visibility) and moves it to the DLQ itself after ~3 days;
-   * maxReceiveCount is only a safety net.
+   * maxReceiveCount is only a safety net. The visibility leaves the deliver function 20 s (a sixth),
+   * room for a receiver that takes the whole 10 s webhook timeout.
    */
-  deliveries: { name: 'deliveries.fifo', dlq: 'deliveries-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 200 },
+  deliveries: { name: 'deliveries.fifo', dlq: 'deliveries-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 120, maxReceiveCount: 200 },
 } as const;
 
 export const STREAM_MAX_RETRIES = 3;

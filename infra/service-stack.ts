@@ -58,6 +58,7 @@ export class ServiceStack extends Stack {
       bundles: props.bundles,
       publicBaseUrl: this.api.url,
       logLevel,
+      tokenKey,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });

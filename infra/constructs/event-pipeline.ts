@@ -3,18 +3,14 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
+import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import { EVENT_FUNCTION_NAMES, type FunctionBundles } from '../build.ts';
 import { QUEUES, STREAM_MAX_RETRIES } from '../pipeline.ts';
 
-/**
- * Bookkeeping item types that never become events (the same list as IGNORED_TYPES in
- * shared/events/change.ts; test/infra/stack.test.ts checks that changeOf drops each of them).
- * Filtering them at the event source means their stream records never invoke the function.
- */
-export const IGNORED_STREAM_TYPES = ['sequence', 'unique', 'token', 'permissible'];
 
 /** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
 const consumerTimeout = (visibilityTimeoutSeconds: number) => Duration.seconds(Math.max(1, Math.floor(visibilityTimeoutSeconds / 6)));
@@ -31,6 +27,8 @@ export interface EventPipelineProps {
   memorySize?: number;
   /** Concurrency cap of the deliver function's queue consumer (protects receivers and the account). @default 50 */
   deliverMaxConcurrency?: number;
+  /** The token key secret: the dispatcher signs agent-bot deliveries with the bot's own token. */
+  tokenKey: secretsmanager.ISecret;
 }
 
 /**
@@ -66,9 +64,14 @@ export class EventPipeline extends Construct {
       visibilityTimeout: Duration.seconds(QUEUES.events.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.eventsDlq, maxReceiveCount: QUEUES.events.maxReceiveCount },
     });
-    this.deliveriesDlq = new sqs.Queue(this, 'DeliveriesDlq', { ...queueDefaults, retentionPeriod: RETENTION });
+    this.deliveriesDlq = new sqs.Queue(this, 'DeliveriesDlq', { ...queueDefaults, fifo: QUEUES.deliveries.fifo, retentionPeriod: RETENTION });
     this.deliveriesQueue = new sqs.Queue(this, 'Deliveries', {
       ...queueDefaults,
+      // Ordered per receiver and conversation (message group); groups are independent.
+      fifo: QUEUES.deliveries.fifo,
+      contentBasedDeduplication: false,
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
       visibilityTimeout: Duration.seconds(QUEUES.deliveries.visibilityTimeoutSeconds),
       // Webhooks are retried for ~3 days before they are dead-lettered: messages must outlive that.
       retentionPeriod: RETENTION,
@@ -83,7 +86,7 @@ export class EventPipeline extends Construct {
       PUBLIC_BASE_URL: props.publicBaseUrl,
       LOG_LEVEL: props.logLevel,
     };
-    const fn = (key: keyof typeof EVENT_FUNCTION_NAMES, timeout: Duration, description: string) => {
+    const fn = (key: keyof typeof EVENT_FUNCTION_NAMES, timeout: Duration, description: string, extraEnv: Record<string, string> = {}) => {
       const name = EVENT_FUNCTION_NAMES[key];
       const bundle = props.bundles[name];
       if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
@@ -95,7 +98,7 @@ export class EventPipeline extends Construct {
         architecture: lambda.Architecture.ARM_64,
         memorySize: props.memorySize ?? 512,
         timeout,
-        environment,
+        environment: { ...environment, ...extraEnv },
       });
     };
 
@@ -103,7 +106,8 @@ export class EventPipeline extends Construct {
     // queue and to the failure queue (granted by SqsDlq).
     this.streamFunction = fn('stream', Duration.seconds(30), 'Table stream to events queue');
     this.eventsQueue.grantSendMessages(this.streamFunction);
-    const notIgnored = { S: [{ 'anything-but': IGNORED_STREAM_TYPES }] };
+    // Only item types that can mean an event invoke the function (the forwarder's own list).
+    const eventSource = { S: EVENT_SOURCE_TYPES };
     this.streamFunction.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -116,21 +120,27 @@ export class EventPipeline extends Construct {
         // Inserts and updates are judged by their new image, removals by their old one (they have no new
         // image, and a pattern on a missing field never matches). Items without a type never match either.
         filters: [
-          lambda.FilterCriteria.filter({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { [TYPE_ATTRIBUTE]: notIgnored } } }),
-          lambda.FilterCriteria.filter({ eventName: ['REMOVE'], dynamodb: { OldImage: { [TYPE_ATTRIBUTE]: notIgnored } } }),
+          lambda.FilterCriteria.filter({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { [TYPE_ATTRIBUTE]: eventSource } } }),
+          lambda.FilterCriteria.filter({ eventName: ['REMOVE'], dynamodb: { OldImage: { [TYPE_ATTRIBUTE]: eventSource } } }),
         ],
       }),
     );
 
     // Events queue → deliveries. Role: table read/write, consume events, send deliveries.
-    this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots');
+    this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots', {
+      TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+    });
     props.table.grantReadWriteData(this.dispatchFunction);
+    props.tokenKey.grantRead(this.dispatchFunction);
     this.deliveriesQueue.grantSendMessages(this.dispatchFunction);
     this.dispatchFunction.addEventSource(new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
-    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), table read/write.
-    this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers');
-    props.table.grantReadWriteData(this.deliverFunction);
+    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff) and
+    // move exhausted or refused ones to the dead-letter queue itself.
+    this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers', {
+      DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
+    });
+    this.deliveriesDlq.grantSendMessages(this.deliverFunction);
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: 10,

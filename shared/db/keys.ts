@@ -15,6 +15,7 @@
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
+//   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi1: CONVS#<acctId>#<status> / <lastActivity>#<displayId>
 //                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
@@ -78,6 +79,9 @@ export const keys = {
    * it concerns (a conversation's pk), so it keeps its place among that partition's stream records.
    */
   signal: (partitionPk: string, id: string): Key => ({ pk: partitionPk, sk: join('SIGNAL', id) }),
+
+  /** Marks that an automation rule ran for an event (idempotent dispatch); expires after a week. */
+  ruleRun: (eventId: string, ruleId: number): Key => ({ pk: join('RULERUN', eventId), sk: join('RULE', ruleId) }),
 
   // ── account interface keys: each area adds its own block below, with its layout in the header ──
 

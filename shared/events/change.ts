@@ -19,8 +19,12 @@ export interface Change {
   truncated?: boolean;
 }
 
-// Bookkeeping items never become events.
-const IGNORED_TYPES = new Set(['sequence', 'unique', 'token', 'permissible']);
+/**
+ * The item types whose changes can mean an event (see domain-events.ts). Every other item (counters,
+ * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
+ * same list, so those records never even invoke the stream function.
+ */
+export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal'];
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 
@@ -28,7 +32,7 @@ export function changeOf(record: DynamoDBRecord): Change | undefined {
   const newImage = image(record.dynamodb?.NewImage);
   const oldImage = image(record.dynamodb?.OldImage);
   const type = String(newImage?.type ?? oldImage?.type ?? '');
-  if (!type || IGNORED_TYPES.has(type)) return undefined;
+  if (!EVENT_SOURCE_TYPES.includes(type)) return undefined;
   const keys = image(record.dynamodb?.Keys) ?? {};
   return {
     id: record.eventID ?? '',

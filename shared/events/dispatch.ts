@@ -1,12 +1,177 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { unseal } from '../crypto/tokens.ts';
+import { getItem } from '../db/repositories/common.ts';
+import { getAgentBots } from '../db/repositories/identity.ts';
+import { listWebhooks } from '../db/repositories/webhooks.ts';
+import type { AgentBotRecord } from '../domain/model.ts';
+import type { InboxRecord } from '../domain/inboxes/model.ts';
 import { log } from '../log.ts';
+import { runAutomation, type RuleWebhook } from './automation.ts';
 import type { Change } from './change.ts';
+import { enqueueDeliveries, type Delivery } from './delivery.ts';
+import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
+import {
+  contactPayload,
+  conversationContext,
+  conversationPushData,
+  inboxPayload,
+  messageWebhookData,
+  typingPayload,
+  type ConversationContext,
+} from './payloads.ts';
 
-/** Events queue → webhooks, automation rules, agent bots. For now it records what it would dispatch. */
-export async function dispatchChanges(event: SQSEvent): Promise<SQSBatchResponse> {
-  for (const record of event.Records) {
-    const change = JSON.parse(record.body) as Change;
-    log.debug('change received', { eventId: change.id, type: change.type, action: change.action, pk: change.pk });
-  }
-  return { batchItemFailures: [] };
+// Events queue → receivers (reference §8.2, §9.3): account webhooks subscribed to the event, the API
+// inbox's callback URL, and the agent bots of the inbox and of the conversation; automation rules run
+// first, so their own changes follow as new events.
+
+/** An API inbox's callback receives its conversations' events without subscribing. */
+const CALLBACK_EVENTS = new Set<DomainEventName>([
+  'conversation_created', 'conversation_updated', 'conversation_status_changed', 'message_created', 'message_updated',
+  'conversation_typing_on', 'conversation_typing_off',
+]);
+const BOT_EVENTS = new Set<DomainEventName>(['message_created', 'message_updated', 'conversation_opened', 'conversation_resolved']);
+
+interface Built {
+  payload: Record<string, unknown>;
+  inbox?: InboxRecord;
+  ctx?: ConversationContext;
 }
+
+/** The payload of an event, or nothing when there is nothing to tell (deleted record, activity message). */
+async function build(event: DomainEvent): Promise<Built | undefined> {
+  const withEvent = (body: object) => ({ event: event.name, ...body });
+  if (event.conversation) {
+    const ctx = await conversationContext(event.accountId, event.conversation.id, event.conversation);
+    if (!ctx) return undefined;
+    const payload = withEvent({
+      ...conversationPushData(ctx),
+      ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+    });
+    return { payload, inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
+  }
+  if (event.message) {
+    // Activity messages are never delivered (reference §8.2).
+    if (event.message.message_type === 2) return undefined;
+    const ctx = await conversationContext(event.accountId, event.message.conversation_id, undefined, [event.message]);
+    if (!ctx) return undefined;
+    return { payload: withEvent(messageWebhookData(event.message, ctx)), inbox: ctx.refs.inboxes.get(event.message.inbox_id), ctx };
+  }
+  if (event.signal?.conversation_id != null) {
+    const ctx = await conversationContext(event.accountId, event.signal.conversation_id);
+    if (!ctx) return undefined;
+    return { payload: typingPayload(event, ctx), inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
+  }
+  if (event.contact) {
+    const payload = await contactPayload(event, event.contact);
+    return payload ? { payload } : undefined;
+  }
+  if (event.inbox) return { payload: inboxPayload(event, event.inbox), inbox: event.inbox };
+  return undefined;
+}
+
+async function botsFor(built: Built): Promise<AgentBotRecord[]> {
+  const ids = [built.inbox?.agent_bot_id, built.ctx?.conversation.assignee_agent_bot_id].filter((id): id is number => typeof id === 'number');
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  return (await getAgentBots(unique)).filter((b): b is AgentBotRecord => !!b && !!b.outgoing_url);
+}
+
+async function deliveriesFor(event: DomainEvent, built: Built): Promise<Delivery[]> {
+  const body = JSON.stringify(built.payload);
+  const delivery = (target: Delivery['target'], url: string, secret: string | null, payload = body): Delivery => ({
+    id: `${event.id}:${target.kind}:${target.id}`,
+    event: event.name,
+    event_id: event.id,
+    url,
+    secret,
+    body: payload,
+    target,
+    account_id: event.accountId,
+    scope: event.scope,
+    created_at: Date.now(),
+  });
+  const out: Delivery[] = [];
+  for (const w of await listWebhooks(event.accountId)) {
+    if ((w.subscriptions as string[]).includes(event.name)) out.push(delivery({ kind: 'webhook', id: w.id }, w.url, w.secret));
+  }
+  const inbox = built.inbox;
+  if (inbox?.channel_type === 'Channel::Api' && inbox.webhook_url && CALLBACK_EVENTS.has(event.name)) {
+    out.push(delivery({ kind: 'api_inbox', id: inbox.id }, inbox.webhook_url, inbox.hmac_token));
+  }
+  if (BOT_EVENTS.has(event.name)) {
+    for (const bot of await botsFor(built)) {
+      // Bots verify with their own access token: it is the secret they already hold.
+      out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!, await unseal(bot.sealed_token)));
+    }
+  }
+  return out;
+}
+
+/** `send_webhook_event`: the conversation's push data as `automation_event.<event_name>` (reference §8.4). */
+async function ruleDeliveries(event: DomainEvent, hooks: RuleWebhook[]): Promise<Delivery[]> {
+  const out: Delivery[] = [];
+  for (const h of hooks) {
+    const ctx = await conversationContext(event.accountId, h.conversation.id, h.conversation);
+    if (!ctx) continue;
+    const name = `automation_event.${event.name}`;
+    out.push({
+      id: `${event.id}:automation:${h.rule.id}`,
+      event: name,
+      event_id: event.id,
+      url: h.url,
+      secret: null,
+      body: JSON.stringify({ event: name, ...conversationPushData(ctx) }),
+      target: { kind: 'automation', id: h.rule.id },
+      account_id: event.accountId,
+      scope: event.scope,
+      created_at: Date.now(),
+    });
+  }
+  return out;
+}
+
+/** A change whose images did not fit on the queue: the item as it is now stands in for the new image. */
+async function complete(change: Change): Promise<Change> {
+  if (!change.truncated) return change;
+  const current = await getItem<Record<string, unknown>>({ pk: change.pk, sk: change.sk }, true);
+  return { ...change, newImage: current ? { ...current, type: change.type } : undefined, oldImage: current ? { ...current, type: change.type } : undefined };
+}
+
+export async function dispatchChange(raw: Change): Promise<void> {
+  const change = await complete(raw);
+  for (const event of eventsOf(change)) {
+    const hooks = await runAutomation(event);
+    const built = await build(event);
+    const deliveries = [...(built ? await deliveriesFor(event, built) : []), ...(await ruleDeliveries(event, hooks))];
+    if (deliveries.length) await enqueueDeliveries(deliveries);
+    log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
+  }
+}
+
+/**
+ * One batch of the events queue (FIFO): records of one group in order; the first failure returns it
+ * and the rest of its group to the queue, so a conversation's events never overtake each other.
+ */
+export async function dispatchChanges(event: SQSEvent): Promise<SQSBatchResponse> {
+  const groups = new Map<string, SQSRecord[]>();
+  for (const r of event.Records) {
+    const g = r.attributes.MessageGroupId ?? r.messageId;
+    groups.set(g, [...(groups.get(g) ?? []), r]);
+  }
+  const failures: string[] = [];
+  await Promise.all(
+    [...groups.values()].map(async (records) => {
+      for (let i = 0; i < records.length; i++) {
+        try {
+          await dispatchChange(JSON.parse(records[i].body) as Change);
+        } catch (err) {
+          log.error('dispatch failed', { messageId: records[i].messageId, error: err });
+          failures.push(...records.slice(i).map((r) => r.messageId));
+          return;
+        }
+      }
+    }),
+  );
+  return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+}
+

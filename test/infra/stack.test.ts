@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
-import { IGNORED_STREAM_TYPES } from '../../infra/constructs/event-pipeline.ts';
+import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import { QUEUES, STREAM_MAX_RETRIES } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
@@ -263,18 +263,20 @@ describe('event pipeline', () => {
     expect(patterns).toHaveLength(2);
     for (const p of patterns) {
       const image = p.dynamodb.NewImage ?? p.dynamodb.OldImage;
-      expect(image[TYPE_ATTRIBUTE].S).toEqual([{ 'anything-but': IGNORED_STREAM_TYPES }]);
+      expect(image[TYPE_ATTRIBUTE].S).toEqual(EVENT_SOURCE_TYPES);
     }
   });
 
-  it('filters exactly the types the forwarder would drop anyway', () => {
+  it('lets through exactly the types the forwarder would forward', () => {
     const record = (type: string): DynamoDBRecord => ({
       eventID: '1',
       eventName: 'INSERT',
       dynamodb: { Keys: { pk: { S: 'a' }, sk: { S: 'b' } }, NewImage: { pk: { S: 'a' }, sk: { S: 'b' }, [TYPE_ATTRIBUTE]: { S: type } } },
     });
-    for (const type of IGNORED_STREAM_TYPES) expect(changeOf(record(type)), type).toBeUndefined();
-    expect(changeOf(record('conversation'))).toBeDefined();
+    for (const type of ['sequence', 'unique', 'token', 'permissible', 'conversation_count', 'contact_listing']) {
+      expect(changeOf(record(type)), type).toBeUndefined();
+    }
+    for (const type of EVENT_SOURCE_TYPES) expect(changeOf(record(type)), type).toBeDefined();
   });
 
   it('consumes each queue with batch item failures and a timeout at most a sixth of its visibility', () => {

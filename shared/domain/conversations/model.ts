@@ -54,7 +54,21 @@ export interface ConversationRecord {
  * Who acts on a conversation: a user or agent bot of the account interface, or (public interface)
  * the conversation's contact.
  */
-export type ConversationActor = Actor | { type: 'contact'; contactId: number };
+export type ConversationActor =
+  | Actor
+  | { type: 'contact'; contactId: number }
+  /** An automation rule's actions (events pipeline). */
+  | { type: 'automation_rule'; ruleId: number };
 
-export const performerOf = (a: ConversationActor): Performer =>
-  a.type === 'user' ? { type: 'user', id: a.user.id } : a.type === 'agent_bot' ? { type: 'agent_bot', id: a.bot.id } : { type: 'contact', id: a.contactId };
+export function performerOf(a: ConversationActor): Performer {
+  switch (a.type) {
+    case 'user':
+      return { type: 'user', id: a.user.id };
+    case 'agent_bot':
+      return { type: 'agent_bot', id: a.bot.id };
+    case 'contact':
+      return { type: 'contact', id: a.contactId };
+    case 'automation_rule':
+      return { type: 'automation_rule', id: a.ruleId };
+  }
+}

@@ -39,6 +39,7 @@ const actorName = async (accountId: number, actor: ConversationActor | null): Pr
   if (!actor) return undefined;
   if (actor.type === 'user') return actor.user.name;
   if (actor.type === 'agent_bot') return actor.bot.name;
+  if (actor.type === 'automation_rule') return 'Automation System';
   const name = (await getContact(accountId, actor.contactId))?.name ?? '';
   return name.charAt(0).toUpperCase() + name.slice(1);
 };
@@ -264,7 +265,8 @@ export async function toggleStatus(account: AccountRecord, actor: Actor, display
 
 // ── priority, custom attributes, labels ───────────────────────────────────────────────────────────
 
-async function setPriority(account: AccountRecord, actor: Actor, c: ConversationRecord, priority: Priority | null) {
+/** Sets or clears the priority of a conversation the caller may act on. */
+export async function setPriority(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, priority: Priority | null) {
   const name = await actorName(account.id, actor);
   return mutate(c, async (cur) => {
     if (cur.priority === priority) return { result: undefined };
@@ -306,7 +308,12 @@ export async function listLabels(account: AccountRecord, actor: Actor, displayId
 
 /** `POST /conversations/{id}/labels`: replaces the label set (reference §4.6). */
 export async function setLabels(account: AccountRecord, actor: Actor, displayId: number, labels: string[]) {
-  const c = await visibleConversation(account.id, actor, displayId, true);
+  const conversation = await applyLabels(account, actor, await visibleConversation(account.id, actor, displayId, true), labels);
+  return { payload: conversation.labels };
+}
+
+/** Replaces the labels of a conversation the caller may act on, with the activity messages. */
+export async function applyLabels(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, labels: string[]) {
   const name = await actorName(account.id, actor);
   const wanted = [...new Set(labels)];
   const { conversation } = await mutate(c, async (cur) => {
@@ -319,7 +326,7 @@ export async function setLabels(account: AccountRecord, actor: Actor, displayId:
     ];
     return { next: touch(cur, actor, { labels: wanted }), messages, result: undefined };
   });
-  return { payload: conversation.labels };
+  return conversation;
 }
 
 // ── assignments ────────────────────────────────────────────────────────────────────────────────────
@@ -330,7 +337,11 @@ export async function setLabels(account: AccountRecord, actor: Actor, displayId:
  * unknown one clears it; an assignee outside the new team is unassigned).
  */
 export async function assign(account: AccountRecord, actor: Actor, displayId: number, input: Assignment) {
-  const c = await visibleConversation(account.id, actor, displayId, true);
+  return assignConversation(account, actor, await visibleConversation(account.id, actor, displayId, true), input);
+}
+
+/** The assignment itself, on a conversation the caller may act on. */
+export async function assignConversation(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, input: Assignment) {
   const name = await actorName(account.id, actor);
   if (input.assignee_id !== undefined && input.assignee_type === 'AgentBot') {
     const bot = input.assignee_id ? await getAgentBot(input.assignee_id) : undefined;

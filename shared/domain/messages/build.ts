@@ -167,9 +167,13 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   } else if (actor.type === 'agent_bot') {
     senderType = 'AgentBot';
     senderId = actor.bot.id;
-  } else {
+  } else if (actor.type === 'contact') {
     senderType = 'Contact';
     senderId = actor.contactId;
+  } else {
+    // Automation messages have no sender (reference §7.5).
+    senderType = null;
+    senderId = null;
   }
 
   let content = input.content ?? null;
@@ -186,6 +190,7 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
       if (list) contentAttributes[f] = list;
     }
   }
+  if (actor.type === 'automation_rule') contentAttributes.automation_rule_id = actor.ruleId;
   const additional: Record<string, unknown> = {};
   if (input.template_params) additional.template_params = input.template_params;
   if (input.campaign_id !== undefined) additional.campaign_id = input.campaign_id;

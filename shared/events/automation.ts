@@ -1,0 +1,259 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import { TTL_ATTRIBUTE } from '../db/table.ts';
+import { getAccount } from '../db/repositories/identity.ts';
+import { getContact } from '../db/repositories/contacts.ts';
+import { getConversation } from '../db/repositories/conversations.ts';
+import { listMessages } from '../db/repositories/messages.ts';
+import { listActiveAutomationRules } from '../db/repositories/automation-rules.ts';
+import { log } from '../log.ts';
+import {
+  AUTOMATION_EVENTS,
+  CHANGE_OPERATOR,
+  CONDITION_ATTRIBUTES,
+  type AutomationEvent,
+  type Condition,
+  type Scalar,
+} from '../domain/automation/catalog.ts';
+import type { AutomationRuleRecord } from '../domain/automation/model.ts';
+import type { ContactRecord } from '../domain/contacts/model.ts';
+import { updateContact } from '../domain/contacts/service.ts';
+import type { ConversationActor, ConversationRecord, Priority } from '../domain/conversations/model.ts';
+import { applyLabels, assignConversation, changeStatus, setPriority } from '../domain/conversations/service.ts';
+import type { MessageRecord } from '../domain/messages/model.ts';
+import { messageTypeName } from '../domain/messages/model.ts';
+import { addMessage } from '../domain/messages/service.ts';
+import type { AccountRecord } from '../domain/model.ts';
+import type { DomainEvent } from './domain-events.ts';
+
+// Automation rules (reference §7, DESIGN.md §2): conditions chained left to right with AND binding
+// tighter than OR, each action run in order with the rule as the actor, and no rule ever triggered by
+// what a rule did.
+
+export interface Facts {
+  conversation: ConversationRecord;
+  contact: ContactRecord | undefined;
+  /** The triggering message (message_created), else every message of the conversation. */
+  messages: MessageRecord[];
+  changes: Record<string, [unknown, unknown]>;
+}
+
+const present = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const sameValue = (a: unknown, b: Scalar) => text(a).toLowerCase() === text(b).toLowerCase();
+
+/** The candidate values a condition looks at; it holds when any of them satisfies it (Chatwoot's joined rows). */
+function candidates(c: Condition, f: Facts): unknown[] {
+  const def = CONDITION_ATTRIBUTES[c.attribute_key];
+  if (!def) {
+    const holder = c.custom_attribute_type === 'contact_attribute' ? f.contact?.custom_attributes : f.conversation.custom_attributes;
+    return [holder?.[c.attribute_key]];
+  }
+  switch (def.source) {
+    case 'conversation':
+      return [(f.conversation as unknown as Record<string, unknown>)[def.field]];
+    case 'conversation_attributes':
+      return [f.conversation.additional_attributes?.[def.field]];
+    case 'contact':
+      return [(f.contact as unknown as Record<string, unknown> | undefined)?.[def.field]];
+    case 'contact_attributes':
+      return [f.contact?.additional_attributes?.[def.field]];
+    case 'labels':
+      return [f.conversation.labels];
+    case 'message':
+      return f.messages.length
+        ? f.messages.map((m) => (def.field === 'message_type' ? m.message_type : (m as unknown as Record<string, unknown>)[def.field]))
+        : [undefined];
+  }
+}
+
+function matchesValue(c: Condition, value: unknown): boolean {
+  const values = (Array.isArray(c.values) ? c.values : []) as Scalar[];
+  const isLabels = CONDITION_ATTRIBUTES[c.attribute_key]?.source === 'labels';
+  const isMessageType = c.attribute_key === 'message_type';
+  const eq = (v: Scalar) =>
+    isMessageType && typeof value === 'number' ? sameValue(value, v) || sameValue(messageTypeName(value as 0), v) : sameValue(value, v);
+  switch (c.filter_operator) {
+    case 'equal_to':
+      if (isLabels) return (value as string[]).some((l) => sameValue(l, values[0]));
+      return values.some((v) => (c.attribute_key === 'status' && v === 'all') || eq(v));
+    case 'not_equal_to':
+      // On joined label rows, "not X" holds when any other label is there (reference §7.3).
+      if (isLabels) return (value as string[]).some((l) => !sameValue(l, values[0]));
+      return !values.some(eq);
+    case 'contains':
+      return values.some((v) => text(value).toLowerCase().includes(text(v).toLowerCase()));
+    case 'does_not_contain':
+      return !values.some((v) => text(value).toLowerCase().includes(text(v).toLowerCase()));
+    case 'starts_with':
+      return values.some((v) => text(value).startsWith(text(v)));
+    case 'is_present':
+      return present(value);
+    case 'is_not_present':
+      return !present(value);
+    case 'is_greater_than':
+      return present(value) && Number(value) > Number(values[0]);
+    case 'is_less_than':
+      return present(value) && Number(value) < Number(values[0]);
+    case 'days_before': {
+      const t = typeof value === 'number' ? value * 1000 : Date.parse(text(value));
+      return Number.isFinite(t) && t < Date.now() - Number(values[0]) * 86_400_000;
+    }
+    default:
+      return false;
+  }
+}
+
+function holds(c: Condition, f: Facts): boolean {
+  if (c.filter_operator === CHANGE_OPERATOR) {
+    const change = f.changes[c.attribute_key === 'labels' ? 'labels' : c.attribute_key];
+    const spec = c.values as { from: Scalar[]; to: Scalar[] };
+    return !!change && spec.from.some((v) => sameValue(change[0], v)) && spec.to.some((v) => sameValue(change[1], v));
+  }
+  return candidates(c, f).some((v) => matchesValue(c, v));
+}
+
+/** `c0 op0 c1 op1 c2 …` with AND before OR: true when any run of AND-joined conditions all hold. */
+export function conditionsHold(conditions: Condition[], f: Facts): boolean {
+  if (!conditions.length) return true;
+  let group = true;
+  for (let i = 0; i < conditions.length; i++) {
+    group = group && holds(conditions[i], f);
+    const op = (conditions[i].query_operator ?? '').toLowerCase();
+    if (i === conditions.length - 1 || op === 'or') {
+      if (group) return true;
+      group = true;
+    }
+  }
+  return false;
+}
+
+const RULE_RUN_LIFETIME_SECONDS = 7 * 24 * 3600;
+
+/** Claims one (event, rule) run, so a retried dispatch never repeats a rule's actions. */
+async function claimRun(event: DomainEvent, rule: AutomationRuleRecord): Promise<boolean> {
+  const now = Math.floor(Date.now() / 1000);
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.ruleRun(event.id, rule.id), type: 'rule_run', [TTL_ATTRIBUTE]: now + RULE_RUN_LIFETIME_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** A rule's `send_webhook_event` target, queued like any other delivery. */
+export interface RuleWebhook {
+  rule: AutomationRuleRecord;
+  url: string;
+  conversation: ConversationRecord;
+}
+
+async function runAction(
+  account: AccountRecord,
+  rule: AutomationRuleRecord,
+  displayId: number,
+  name: string,
+  params: unknown[],
+  webhooks: RuleWebhook[],
+): Promise<void> {
+  const actor: ConversationActor = { type: 'automation_rule', ruleId: rule.id };
+  // Each action sees the conversation as the previous one left it.
+  const c = await getConversation(account.id, displayId, true);
+  if (!c) return;
+  const first = params[0];
+  switch (name) {
+    case 'add_label':
+      await applyLabels(account, actor, c, [...c.labels, ...params.map(String).filter((l) => !c.labels.includes(l))]);
+      return;
+    case 'remove_label':
+      await applyLabels(account, actor, c, c.labels.filter((l) => !params.map(String).includes(l)));
+      return;
+    case 'assign_agent':
+      await assignConversation(account, actor, c, { assignee_id: first === 'nil' ? null : Number(first) });
+      return;
+    case 'assign_team':
+      await assignConversation(account, actor, c, { team_id: first === undefined || first === 'nil' || Number(first) === 0 ? null : Number(first) });
+      return;
+    case 'send_message':
+      await addMessage(account, actor, c, { content: String(first), message_type: 'outgoing' });
+      return;
+    case 'add_private_note':
+      await addMessage(account, actor, c, { content: String(first), message_type: 'outgoing', private: true });
+      return;
+    case 'resolve_conversation':
+      await changeStatus(account, actor, c, { status: 'resolved' });
+      return;
+    case 'open_conversation':
+      await changeStatus(account, actor, c, { status: 'open' });
+      return;
+    case 'snooze_conversation':
+      await changeStatus(account, actor, c, { status: 'snoozed', snoozed_until: null });
+      return;
+    case 'change_status':
+      await changeStatus(account, actor, c, { status: String(first) as never });
+      return;
+    case 'change_priority':
+      await setPriority(account, actor, c, first === 'nil' ? null : (String(first) as Priority));
+      return;
+    case 'mute_conversation':
+      await changeStatus(account, actor, c, { status: 'resolved' });
+      await updateContact(account.id, c.contact_id, { blocked: true });
+      return;
+    case 'send_webhook_event':
+      webhooks.push({ rule, url: String(first), conversation: c });
+      return;
+    default:
+      log.warn('unknown automation action', { ruleId: rule.id, action: name });
+  }
+}
+
+/**
+ * Runs the account's active rules for this event. Returns the `send_webhook_event` deliveries the
+ * rules asked for, for the dispatcher to queue.
+ */
+export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> {
+  if (!(AUTOMATION_EVENTS as readonly string[]).includes(event.name)) return [];
+  if (event.performedBy?.type === 'automation_rule') return [];
+  if (event.name === 'message_created' && event.message?.message_type === 2) return [];
+  const rules = await listActiveAutomationRules(event.accountId, event.name as AutomationEvent);
+  if (!rules.length) return [];
+
+  const displayId = event.conversation?.id ?? event.message?.conversation_id;
+  if (displayId === undefined) return [];
+  const [account, conversation] = await Promise.all([getAccount(event.accountId), getConversation(event.accountId, displayId, true)]);
+  if (!account || !conversation) return [];
+  const contact = await getContact(account.id, conversation.contact_id);
+  const needsMessages = rules.some((r) => r.conditions.some((c) => CONDITION_ATTRIBUTES[c.attribute_key]?.source === 'message'));
+  const messages = event.message ? [event.message] : needsMessages ? await listMessages(account.id, conversation.id, { limit: 1000 }) : [];
+  const facts: Facts = { conversation, contact, messages, changes: event.changes };
+
+  const webhooks: RuleWebhook[] = [];
+  for (const rule of rules) {
+    let matched = false;
+    try {
+      matched = conditionsHold(rule.conditions, facts);
+    } catch (err) {
+      log.warn('automation rule could not be evaluated', { eventId: event.id, ruleId: rule.id, error: err });
+    }
+    if (!matched || !(await claimRun(event, rule))) continue;
+    log.info('automation rule matched', { eventId: event.id, ruleId: rule.id, event: event.name });
+    for (const action of rule.actions) {
+      try {
+        await runAction(account, rule, conversation.id, action.action_name, action.action_params ?? [], webhooks);
+      } catch (err) {
+        // One failing action does not stop the next (reference §7.2).
+        log.warn('automation action failed', { eventId: event.id, ruleId: rule.id, action: action.action_name, error: err });
+      }
+    }
+  }
+  return webhooks;
+}

@@ -1,0 +1,177 @@
+import { getAccount } from '../db/repositories/identity.ts';
+import { findContactInbox } from '../db/repositories/contacts.ts';
+import { getConversation } from '../db/repositories/conversations.ts';
+import type { AccountRecord, UserRecord } from '../domain/model.ts';
+import type { ContactRecord } from '../domain/contacts/model.ts';
+import { contactPushJson, contactWebhookJson } from '../domain/contacts/view.ts';
+import type { ConversationRecord } from '../domain/conversations/model.ts';
+import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../domain/conversations/view.ts';
+import type { InboxRecord } from '../domain/inboxes/model.ts';
+import { messageTypeName, type MessageRecord } from '../domain/messages/model.ts';
+import type { DomainEvent } from './domain-events.ts';
+
+// Webhook payloads (reference §8.4), built from the state at send time as Chatwoot does, with the
+// views the REST API uses.
+
+const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : null);
+const accountRef = (a: Pick<AccountRecord, 'id' | 'name'>) => ({ id: a.id, name: a.name });
+const inboxRef = (i: InboxRecord | undefined) => (i ? { id: i.id, name: i.name } : null);
+
+/** What a payload about one conversation needs, loaded once per event. */
+export interface ConversationContext {
+  account: AccountRecord;
+  conversation: ConversationRecord;
+  refs: Refs;
+  contactInbox: Awaited<ReturnType<typeof findContactInbox>>;
+}
+
+export async function conversationContext(
+  accountId: number,
+  displayId: number,
+  fallback?: ConversationRecord,
+  messages: MessageRecord[] = [],
+): Promise<ConversationContext | undefined> {
+  const [account, current] = await Promise.all([getAccount(accountId), getConversation(accountId, displayId)]);
+  // A conversation deleted meanwhile: Chatwoot's job discards itself; the image in hand still tells the story.
+  const conversation = current ?? fallback;
+  if (!account || !conversation) return undefined;
+  const [refs, contactInbox] = await Promise.all([
+    loadRefs(accountId, undefined, [conversation], messages),
+    findContactInbox(conversation.inbox_id, conversation.source_id),
+  ]);
+  return { account, conversation, refs, contactInbox };
+}
+
+function assigneePush(c: ConversationRecord, refs: Refs) {
+  if (c.assignee_id !== null) {
+    const u = refs.users.get(c.assignee_id);
+    if (u) return { assignee: userPushJson(u), assignee_type: 'User' };
+  }
+  if (c.assignee_agent_bot_id !== null) {
+    const b = refs.bots.get(c.assignee_agent_bot_id);
+    if (b) return { assignee: botPushJson(b), assignee_type: 'AgentBot' };
+  }
+  return { assignee: null, assignee_type: null };
+}
+
+/** Conversation push data (reference §4.8), the body of conversation events. */
+export function conversationPushData(ctx: ConversationContext) {
+  const { conversation: c, refs, contactInbox: ci } = ctx;
+  const contact = refs.contacts.get(c.contact_id);
+  const inbox = refs.inboxes.get(c.inbox_id);
+  const team = c.team_id !== null ? refs.teams.get(c.team_id) : undefined;
+  const lastChat = c.last_non_activity_message && !c.last_non_activity_message.private ? c.last_non_activity_message : null;
+  return {
+    additional_attributes: c.additional_attributes,
+    can_reply: true,
+    channel: inbox?.channel_type ?? null,
+    contact_inbox: ci
+      ? {
+          id: ci.id,
+          contact_id: ci.contact_id,
+          inbox_id: ci.inbox_id,
+          source_id: ci.source_id,
+          created_at: iso(ci.created_at),
+          updated_at: iso(ci.updated_at),
+          hmac_verified: ci.hmac_verified,
+          pubsub_token: ci.pubsub_token,
+        }
+      : null,
+    id: c.id,
+    inbox_id: c.inbox_id,
+    messages: lastChat ? [messagePushJson(lastChat, c, refs)] : [],
+    labels: c.labels,
+    meta: {
+      sender: contact ? contactPushJson(contact) : null,
+      ...assigneePush(c, refs),
+      team: team ? { id: team.id, name: team.name } : null,
+      hmac_verified: c.hmac_verified,
+    },
+    status: c.status,
+    custom_attributes: c.custom_attributes,
+    snoozed_until: iso(c.snoozed_until),
+    unread_count: Math.min(c.unread_count, 10),
+    first_reply_created_at: iso(c.first_reply_created_at),
+    priority: c.priority,
+    waiting_since: c.waiting_since ?? 0,
+    agent_last_seen_at: c.agent_last_seen_at ?? 0,
+    contact_last_seen_at: c.contact_last_seen_at ?? 0,
+    last_activity_at: c.last_activity_at,
+    timestamp: c.last_activity_at,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+function senderWebhook(m: MessageRecord, ctx: ConversationContext) {
+  if (m.sender_id === null) return null;
+  if (m.sender_type === 'Contact') {
+    const c = ctx.refs.contacts.get(m.sender_id);
+    return c ? contactWebhookJson(c, ctx.account) : null;
+  }
+  if (m.sender_type === 'User') {
+    const u: UserRecord | undefined = ctx.refs.users.get(m.sender_id)?.user;
+    return u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : null;
+  }
+  const b = ctx.refs.bots.get(m.sender_id);
+  return b ? { id: b.id, name: b.name, type: 'agent_bot' } : null;
+}
+
+/** `message_created` / `message_updated` (Message#webhook_data): message_type as a name, created_at ISO. */
+export function messageWebhookData(m: MessageRecord, ctx: ConversationContext) {
+  return {
+    id: m.id,
+    content: m.content,
+    content_type: m.content_type,
+    content_attributes: m.content_attributes,
+    additional_attributes: m.additional_attributes,
+    message_type: messageTypeName(m.message_type),
+    private: m.private,
+    source_id: m.source_id,
+    created_at: iso(m.created_at),
+    sender: senderWebhook(m, ctx),
+    inbox: inboxRef(ctx.refs.inboxes.get(m.inbox_id)),
+    account: accountRef(ctx.account),
+    conversation: conversationPushData(ctx),
+    ...(m.attachments?.length ? { attachments: m.attachments.map(attachmentJson) } : {}),
+    // Delivery status, which Chatwoot 4.10 leaves out (PR #15908 adds it): receivers need it for API inboxes.
+    status: m.status,
+  };
+}
+
+export async function contactPayload(event: DomainEvent, contact: ContactRecord) {
+  const account = await getAccount(event.accountId);
+  if (!account) return undefined;
+  return {
+    event: event.name,
+    ...contactWebhookJson(contact, account),
+    ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+  };
+}
+
+/** `conversation_typing_on/off`: the typist, the conversation, and whether it was a private note. */
+export function typingPayload(event: DomainEvent, ctx: ConversationContext) {
+  const s = event.signal!;
+  let user: unknown = null;
+  if (s.performed_by?.type === 'user') {
+    const u = ctx.refs.users.get(s.performed_by.id)?.user;
+    user = u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : null;
+  } else if (s.performed_by?.type === 'contact') {
+    const c = ctx.refs.contacts.get(s.performed_by.id);
+    user = c ? contactWebhookJson(c, ctx.account) : null;
+  }
+  return { event: event.name, user, conversation: conversationPushData(ctx), is_private: s.is_private };
+}
+
+export function inboxPayload(event: DomainEvent, inbox: InboxRecord) {
+  const { hmac_token: _secret, ...visible } = inbox as InboxRecord & Record<string, unknown>;
+  return {
+    event: event.name,
+    ...visible,
+    created_at: iso(inbox.created_at as unknown as number),
+    updated_at: iso(inbox.updated_at as unknown as number),
+    ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+  };
+}
+
+export { accountRef, inboxRef };
