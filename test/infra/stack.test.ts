@@ -219,12 +219,18 @@ describe('event pipeline', () => {
     expect(dlq.Properties!.FifoQueue).toBe(true);
   });
 
-  it('has a standard deliveries queue with a dead-letter queue', () => {
-    const [, deliveries] = queues().find(([, q]) => !q.Properties!.FifoQueue && q.Properties!.RedrivePolicy)!;
+  it('has a FIFO deliveries queue (ordered per receiver and conversation) with a FIFO dead-letter queue the deliver function may send to', () => {
+    const [, deliveries] = queues().find(([, q]) => q.Properties!.RedrivePolicy?.maxReceiveCount === QUEUES.deliveries.maxReceiveCount)!;
     expect(deliveries.Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
       VisibilityTimeout: QUEUES.deliveries.visibilityTimeoutSeconds,
       RedrivePolicy: { maxReceiveCount: QUEUES.deliveries.maxReceiveCount },
     });
+    const dlqId = deliveries.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+    expect(byId(dlqId).Properties).toMatchObject({ FifoQueue: true });
+    const deliver = ofType(real.parent, 'AWS::Lambda::Function').find(([, f]) => f.Properties!.Environment?.Variables?.DELIVERIES_DLQ_URL)!;
+    expect(deliver[1].Properties!.Environment.Variables.DELIVERIES_DLQ_URL).toEqual({ Ref: dlqId });
   });
 
   it('alarms on every dead-letter queue', () => {
