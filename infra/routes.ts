@@ -130,6 +130,19 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token', handler: 'functions/api/agent-bots/reset-access-token.ts', api: 'account', access: 'tokens' },
 
   // ── Public interface (rows added here) ──
+  { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts', handler: 'functions/public/contacts/create.ts', api: 'public', access: 'write' },
+  { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}', handler: 'functions/public/contacts/show.ts', api: 'public', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}', handler: 'functions/public/contacts/update.ts', api: 'public', access: 'write' },
+  { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations', handler: 'functions/public/conversations/index.ts', api: 'public', access: 'read' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations', handler: 'functions/public/conversations/create.ts', api: 'public', access: 'write' },
+  { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}', handler: 'functions/public/conversations/show.ts', api: 'public', access: 'read' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/toggle_status', handler: 'functions/public/conversations/toggle-status.ts', api: 'public', access: 'write' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/toggle_typing', handler: 'functions/public/conversations/toggle-typing.ts', api: 'public', access: 'write' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/update_last_seen', handler: 'functions/public/conversations/update-last-seen.ts', api: 'public', access: 'write' },
+  { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages', handler: 'functions/public/messages/index.ts', api: 'public', access: 'read' },
+  { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages', handler: 'functions/public/messages/create.ts', api: 'public', access: 'uploads' },
+  { method: ['PATCH', 'PUT'], path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/public/messages/update.ts', api: 'public', access: 'write' },
 
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },

@@ -1,0 +1,16 @@
+import { intParam, publicHandler } from '../../../shared/http/handler.ts';
+import { submitPublicMessage } from '../../../shared/domain/public/service.ts';
+import { SubmitSchema } from '../../../shared/domain/public/schemas.ts';
+
+export const handler = publicHandler({
+  body: SubmitSchema,
+  rootKey: 'message',
+  run: (ctx) =>
+    submitPublicMessage(
+      ctx.params.inbox_identifier,
+      ctx.params.contact_identifier,
+      intParam(ctx, 'conversation_id', 'Conversation'),
+      intParam(ctx, 'message_id', 'Message'),
+      ctx.body,
+    ),
+});

@@ -1,0 +1,94 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { findContactInbox } from '../../db/repositories/contacts.ts';
+import { getConversation } from '../../db/repositories/conversations.ts';
+import { getAccount } from '../../db/repositories/identity.ts';
+import { findInboxByIdentifier } from '../../db/repositories/inboxes.ts';
+import { notFound, unauthorized } from '../../http/errors.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import type { ConversationActor, ConversationRecord } from '../conversations/model.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import type { Identity } from './schemas.ts';
+
+// Who the caller of the public interface is (reference §11): the identifiers in the path are the only
+// credential. The inbox identifier names an API inbox, the contact identifier a source id in that inbox,
+// the conversation must be the contact's. Anything else is 404, whichever part is wrong.
+
+/** Longer values cannot be identifiers, and must not reach a key (DynamoDB caps key sizes). */
+const MAX_IDENTIFIER = 255;
+
+export async function apiInbox(identifier: string | undefined): Promise<InboxRecord> {
+  if (!identifier || identifier.length > MAX_IDENTIFIER) throw notFound('Inbox');
+  const inbox = await findInboxByIdentifier(identifier);
+  if (!inbox || inbox.channel_type !== 'Channel::Api') throw notFound('Inbox');
+  return inbox;
+}
+
+export async function contactInboxOf(inbox: InboxRecord, sourceId: string | undefined): Promise<ContactInboxRecord> {
+  if (!sourceId || sourceId.length > MAX_IDENTIFIER) throw notFound('Contact');
+  const ci = await findContactInbox(inbox.id, sourceId);
+  if (!ci || ci.account_id !== inbox.account_id) throw notFound('Contact');
+  return ci;
+}
+
+export interface Caller {
+  inbox: InboxRecord;
+  ci: ContactInboxRecord;
+}
+
+export async function caller(inboxIdentifier: string | undefined, sourceId: string | undefined): Promise<Caller> {
+  const inbox = await apiInbox(inboxIdentifier);
+  return { inbox, ci: await contactInboxOf(inbox, sourceId) };
+}
+
+/**
+ * Which conversations a contact inbox sees (reference §11.2): an identity-verified one all conversations
+ * of its contact, any other only those started on itself.
+ */
+export const canSee = (ci: ContactInboxRecord, c: ConversationRecord) =>
+  c.contact_id === ci.contact_id && (ci.hmac_verified || (c.inbox_id === ci.inbox_id && c.source_id === ci.source_id));
+
+/** The caller and one of its conversations; `consistent` for the read a change starts from. */
+export async function callerConversation(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  displayId: number,
+  consistent = false,
+): Promise<Caller & { conversation: ConversationRecord }> {
+  const inbox = await apiInbox(inboxIdentifier);
+  const [ci, conversation] = await Promise.all([contactInboxOf(inbox, sourceId), getConversation(inbox.account_id, displayId, consistent)]);
+  if (!conversation || !canSee(ci, conversation)) throw notFound('Conversation');
+  return { inbox, ci, conversation };
+}
+
+export const contactActor = (ci: ContactInboxRecord): ConversationActor => ({ type: 'contact', contactId: ci.contact_id });
+
+export async function accountOf(inbox: InboxRecord) {
+  const account = await getAccount(inbox.account_id);
+  if (!account) throw notFound('Inbox');
+  return account;
+}
+
+/**
+ * HMAC identity validation (reference §11.2): applies when a hash is sent or the inbox makes it
+ * mandatory; the hash must be the hex HMAC-SHA256 of `identifier` ("" when absent) under the inbox's
+ * `hmac_token`. A wrong or missing hash is 401 (Chatwoot answers 500). Returns the identifier the hash
+ * proves, or undefined when no check applied.
+ */
+export function checkIdentity(inbox: InboxRecord, proof: Identity): string | undefined {
+  const hash = proof.identifier_hash ?? '';
+  if (!hash && !inbox.hmac_mandatory) return undefined;
+  const identifier = proof.identifier ?? '';
+  const expected = Buffer.from(inbox.hmac_token ? createHmac('sha256', inbox.hmac_token).update(identifier).digest('hex') : '');
+  const given = Buffer.from(hash.toLowerCase());
+  if (!expected.length || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw unauthorized(hash ? 'identifier_hash does not match identifier' : 'identifier_hash is required by this inbox');
+  }
+  return identifier;
+}
+
+/**
+ * Whether a proven identifier is this contact's. Only then does the contact inbox become verified (and
+ * see the contact's other conversations): a valid hash for someone else's identifier proves nothing here.
+ */
+export const proves = (proven: string | undefined, contact: Pick<ContactRecord, 'identifier'>) =>
+  !!proven && proven === contact.identifier;

@@ -1,0 +1,301 @@
+import { randomInt } from 'node:crypto';
+import { findContactIdBy, findContactInbox, getContact, type UniqueField } from '../../db/repositories/contacts.ts';
+import { getConversations, listContactConversationLinks } from '../../db/repositories/conversations.ts';
+import { keys } from '../../db/keys.ts';
+import { getMessage, listMessages } from '../../db/repositories/messages.ts';
+import { emitSignal } from '../../events/signals.ts';
+import { HttpError, invalidField, notFound } from '../../http/errors.ts';
+import { parseOrThrow } from '../../http/validate.ts';
+import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
+import type { ConversationRecord } from '../conversations/model.ts';
+import { loadRefs } from '../conversations/view.ts';
+import { addMessage, saveMessage } from '../messages/service.ts';
+import type { MessageRecord } from '../messages/model.ts';
+import { now } from '../model.ts';
+import {
+  accountOf,
+  apiInbox,
+  caller,
+  callerConversation,
+  canSee,
+  checkIdentity,
+  contactActor,
+  proves,
+  type Caller,
+} from './access.ts';
+import {
+  IdentitySchema,
+  type PublicContactUpdate,
+  type PublicNewContact,
+  type PublicNewConversation,
+  type PublicNewMessage,
+  type Submit,
+} from './schemas.ts';
+import { contactRowJson, inboxInfoJson, isChatMessage, publicContactJson, publicConversationJson, publicMessageJson } from './view.ts';
+
+// Use cases of the public interface (reference §11; spec endpoints 13-14). Every change goes through
+// the account interface's services with the contact as actor, so it makes the same item changes and
+// therefore the same events.
+
+type Query = Record<string, string | undefined>;
+
+export const inboxInfo = async (inboxIdentifier: string | undefined) => inboxInfoJson(await apiInbox(inboxIdentifier));
+
+// ── contacts ───────────────────────────────────────────────────────────────────────────────────────
+
+const ADJECTIVES = ['autumn', 'hidden', 'bitter', 'misty', 'silent', 'dry', 'dark', 'summer', 'icy', 'quiet', 'white', 'cool', 'spring', 'winter', 'twilight', 'crimson', 'blue', 'broken', 'cold', 'frosty', 'green', 'late', 'bold', 'little', 'morning', 'old', 'red', 'still', 'small', 'shy', 'wild', 'young', 'proud', 'purple'];
+const NOUNS = ['waterfall', 'river', 'breeze', 'moon', 'rain', 'wind', 'sea', 'snow', 'lake', 'sunset', 'pine', 'shadow', 'leaf', 'dawn', 'forest', 'hill', 'cloud', 'meadow', 'sun', 'bird', 'brook', 'field', 'fire', 'flower', 'feather', 'grass', 'haze', 'mountain', 'night', 'pond', 'sky', 'star', 'wave', 'frog'];
+
+/** Chatwoot names a contact created without a name like `dark-sun-1234`. */
+const randomName = () => `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
+
+/** Chatwoot's order for finding the contact a create means. */
+const IDENTIFY_BY: UniqueField[] = ['identifier', 'email', 'phone_number'];
+
+async function contactOf(ci: ContactInboxRecord): Promise<ContactRecord> {
+  const contact = await getContact(ci.account_id, ci.contact_id);
+  if (!contact) throw notFound('Contact');
+  return contact;
+}
+
+/** The contact inbox, verified when the proven identifier is its contact's. */
+async function withProof(ci: ContactInboxRecord, contact: ContactRecord, proven: string | undefined) {
+  return proves(proven, contact) ? markContactInboxVerified(ci) : ci;
+}
+
+async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, proven: string | undefined) {
+  const accountId = inbox.account_id;
+  if (input.source_id) {
+    const existing = await findContactInbox(inbox.id, input.source_id);
+    if (existing) {
+      const contact = await contactOf(existing);
+      return publicContactJson(await withProof(existing, contact, proven), contact);
+    }
+  }
+  const found = await Promise.all(IDENTIFY_BY.map((f) => (input[f] ? findContactIdBy(accountId, f, input[f]!) : undefined)));
+  const contactId = found.find((id) => id !== undefined);
+  if (contactId !== undefined) {
+    const contact = await getContact(accountId, contactId);
+    if (!contact) throw notFound('Contact');
+    const ci = await ensureContactInbox(accountId, contactId, inbox.id, input.source_id ?? undefined, { hmacVerified: proves(proven, contact) });
+    return publicContactJson(ci, contact);
+  }
+  const fields = {
+    name: input.name || randomName(),
+    email: input.email,
+    phone_number: input.phone_number,
+    identifier: input.identifier,
+    avatar_url: input.avatar_url,
+    custom_attributes: input.custom_attributes,
+    source_id: input.source_id,
+  };
+  const { contact, contactInbox } = await createContact(accountId, fields, inbox, { hmacVerified: proves(proven, { identifier: fields.identifier ?? null }) });
+  return publicContactJson(contactInbox!, contact);
+}
+
+const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422 && err.errors.some((e) => e.code === 'taken');
+
+/**
+ * `POST /contacts` (reference §11.2): a known `source_id` of this inbox returns its contact; otherwise the
+ * account's contact with that identifier, email or phone (in that order) gets a contact inbox here, or a
+ * new contact is made. A concurrent create of the same contact is found on a second pass.
+ */
+export async function createPublicContact(inboxIdentifier: string | undefined, input: PublicNewContact) {
+  const inbox = await apiInbox(inboxIdentifier);
+  const proven = checkIdentity(inbox, input);
+  try {
+    return await createOnce(inbox, input, proven);
+  } catch (err) {
+    if (!isTaken(err)) throw err;
+    return createOnce(inbox, input, proven);
+  }
+}
+
+/** `GET /contacts/{contact_identifier}`: the identity proof, if any, comes in the query string. */
+export async function showPublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, query: Query) {
+  const { inbox, ci } = await caller(inboxIdentifier, sourceId);
+  const proven = checkIdentity(inbox, parseOrThrow(IdentitySchema, query));
+  const contact = await contactOf(ci);
+  return publicContactJson(await withProof(ci, contact, proven), contact);
+}
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isPlainObject(out[k]) && isPlainObject(v) ? deepMerge(out[k], v) : v;
+  return out;
+}
+
+const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
+
+/**
+ * `PATCH /contacts/{contact_identifier}` (reference §11.2): blank values change nothing, custom
+ * attributes merge deeply; answers the raw contact row. An email or phone held by another contact is
+ * 422 `taken` (Chatwoot would merge the two contacts).
+ */
+export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
+  const { inbox, ci } = await caller(inboxIdentifier, sourceId);
+  const proven = checkIdentity(inbox, input);
+  const contact = await contactOf(ci);
+  await withProof(ci, contact, proven);
+  const updated = await updateContact(ci.account_id, ci.contact_id, {
+    name: given(input.name),
+    email: given(input.email),
+    phone_number: given(input.phone_number),
+    avatar_url: given(input.avatar_url),
+    custom_attributes: input.custom_attributes ? deepMerge(contact.custom_attributes, input.custom_attributes) : undefined,
+  });
+  return contactRowJson(updated);
+}
+
+// ── conversations ──────────────────────────────────────────────────────────────────────────────────
+
+/** Chatwoot embeds every chat message; beyond this many only the newest are shown. */
+const EMBEDDED_MESSAGES = 1000;
+const PAGE = 20;
+
+/**
+ * The newest `want` chat messages of a conversation (below `before`), oldest first: reads back page by
+ * page past private notes and activity messages.
+ */
+async function chatMessages(c: ConversationRecord, want: number, before?: number): Promise<MessageRecord[]> {
+  const out: MessageRecord[] = [];
+  let cursor = before;
+  for (;;) {
+    const page = await listMessages(c.account_id, c.id, { before: cursor, limit: want });
+    out.unshift(...page.filter(isChatMessage));
+    if (page.length < want || out.length >= want) return out.slice(-want);
+    cursor = page[0].id;
+  }
+}
+
+/** Senders of the messages and the conversations' contacts, in one batch of reads. */
+const refsFor = (accountId: number, conversations: ConversationRecord[], messages: MessageRecord[]) =>
+  loadRefs(accountId, undefined, [], [
+    ...messages,
+    ...conversations.map((c) => ({ sender_type: 'Contact' as const, sender_id: c.contact_id })),
+  ]);
+
+async function conversationsJson(accountId: number, conversations: ConversationRecord[]) {
+  const messages = await Promise.all(conversations.map((c) => chatMessages(c, EMBEDDED_MESSAGES)));
+  const refs = await refsFor(accountId, conversations, messages.flat());
+  return conversations.map((c, i) => publicConversationJson(c, messages[i], refs));
+}
+
+const conversationJson = async (c: ConversationRecord) => (await conversationsJson(c.account_id, [c]))[0];
+
+/** `GET /contacts/{contact_identifier}/conversations`: every conversation the contact inbox sees, oldest first. */
+export async function listPublicConversations(inboxIdentifier: string | undefined, sourceId: string | undefined) {
+  const { ci } = await caller(inboxIdentifier, sourceId);
+  const links = (await listContactConversationLinks(ci.account_id, ci.contact_id)).filter(
+    (l) => ci.hmac_verified || (l.inbox_id === ci.inbox_id && l.source_id === ci.source_id),
+  );
+  const found = await getConversations(ci.account_id, links.map((l) => l.conversation_id));
+  return conversationsJson(ci.account_id, found.filter((c): c is ConversationRecord => !!c && canSee(ci, c)));
+}
+
+/**
+ * `POST /contacts/{contact_identifier}/conversations`: only custom attributes are taken; the status
+ * follows the inbox and contact (reference §11.3), and a single-conversation inbox returns the last one.
+ */
+export async function createPublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicNewConversation) {
+  const { inbox, ci } = await caller(inboxIdentifier, sourceId);
+  const [account, contact] = await Promise.all([accountOf(inbox), contactOf(ci)]);
+  const { conversation } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
+    custom_attributes: input.custom_attributes ?? undefined,
+  });
+  return conversationJson(conversation);
+}
+
+/** Spec endpoint 13. */
+export async function showPublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number) {
+  return conversationJson((await callerConversation(inboxIdentifier, sourceId, displayId)).conversation);
+}
+
+/** `toggle_status`: the contact can only resolve; an already resolved conversation stays as it is. */
+export async function resolvePublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number) {
+  const { inbox, ci, conversation } = await callerConversation(inboxIdentifier, sourceId, displayId, true);
+  const { conversation: after } = await changeStatus(await accountOf(inbox), contactActor(ci), conversation, { status: 'resolved' });
+  return conversationJson(after);
+}
+
+/** `toggle_typing`: `on`/`off` raise the typing events; any other value does nothing (200 either way). */
+export async function togglePublicTyping(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, status: unknown) {
+  const { ci, conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId);
+  if (status !== 'on' && status !== 'off') return;
+  await emitSignal(keys.conversation(c.account_id, c.id).pk, {
+    name: status === 'on' ? 'conversation_typing_on' : 'conversation_typing_off',
+    account_id: c.account_id,
+    conversation_id: c.id,
+    contact_id: ci.contact_id,
+    inbox_id: c.inbox_id,
+    performed_by: { type: 'contact', id: ci.contact_id },
+    is_private: false,
+    data: {},
+  });
+}
+
+/** Spec endpoint 14: sets the conversation's `contact_last_seen_at`; 200 with an empty body. */
+export async function markPublicConversationSeen(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number) {
+  await markSeenByContact((await callerConversation(inboxIdentifier, sourceId, displayId, true)).conversation);
+}
+
+// ── messages ───────────────────────────────────────────────────────────────────────────────────────
+
+function beforeCursor(raw: string | undefined) {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw invalidField('before', 'must be a message id');
+  return Number(raw);
+}
+
+/** `GET .../messages`: the latest 20 chat messages (before `before`), oldest first. */
+export async function listPublicMessages(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, query: Query) {
+  const before = beforeCursor(query.before);
+  const { conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId);
+  const messages = await chatMessages(c, PAGE, before);
+  const refs = await refsFor(c.account_id, [], messages);
+  return messages.map((m) => publicMessageJson(m, c, refs));
+}
+
+/** `POST .../messages`: always an incoming message from the contact (reopens a resolved conversation). */
+export async function createPublicMessage(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, input: PublicNewMessage) {
+  const { inbox, ci, conversation } = await callerConversation(inboxIdentifier, sourceId, displayId, true);
+  const { conversation: after, message } = await addMessage(await accountOf(inbox), contactActor(ci), conversation, input);
+  return publicMessageJson(message, after, await refsFor(after.account_id, [], [message]), input.echo_id);
+}
+
+/** Content types that ask the contact for an answer. */
+const INTERACTIVE = new Set(['input_text', 'input_textarea', 'input_email', 'input_select', 'form', 'input_csat']);
+const CSAT_WINDOW_SECONDS = 14 * 24 * 3600;
+
+/**
+ * `PATCH .../messages/{message_id}` (reference §11.4): the contact's answer to an interactive message,
+ * kept in `content_attributes.submitted_values`.
+ */
+export async function submitPublicMessage(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  displayId: number,
+  messageId: number,
+  input: Submit,
+) {
+  const { ci, conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId, true);
+  const m = await getMessage(c.account_id, c.id, messageId);
+  if (!m || !isChatMessage(m)) throw notFound('Message');
+  if (!INTERACTIVE.has(m.content_type)) throw invalidField('submitted_values', `cannot be submitted for a ${m.content_type} message`);
+  const t = now();
+  if (m.content_type === 'input_csat' && t - m.created_at > CSAT_WINDOW_SECONDS) {
+    throw invalidField('submitted_values', 'You cannot update the CSAT survey after 14 days', 'expired');
+  }
+  const updated: MessageRecord = {
+    ...m,
+    content_attributes: { ...m.content_attributes, submitted_values: input.submitted_values },
+    updated_at: t,
+    performed_by: { type: 'contact', id: ci.contact_id },
+  };
+  await saveMessage(c, updated);
+  return publicMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
+}
