@@ -28,11 +28,11 @@ export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox'
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 
-export function changeOf(record: DynamoDBRecord): Change | undefined {
+/** Any stream record as a change, whatever its type (what the stream carries). */
+export function recordChange(record: DynamoDBRecord): Change {
   const newImage = image(record.dynamodb?.NewImage);
   const oldImage = image(record.dynamodb?.OldImage);
   const type = String(newImage?.type ?? oldImage?.type ?? '');
-  if (!EVENT_SOURCE_TYPES.includes(type)) return undefined;
   const keys = image(record.dynamodb?.Keys) ?? {};
   return {
     id: record.eventID ?? '',
@@ -44,6 +44,12 @@ export function changeOf(record: DynamoDBRecord): Change | undefined {
     newImage,
     oldImage,
   };
+}
+
+/** The change the forwarder puts on the events queue, or nothing for a type that can mean no event. */
+export function changeOf(record: DynamoDBRecord): Change | undefined {
+  const change = recordChange(record);
+  return EVENT_SOURCE_TYPES.includes(change.type) ? change : undefined;
 }
 
 const MAX_MESSAGE_BYTES = 240 * 1024;

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, Context, DynamoDBStreamEvent } from 'aws-l
 import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/http-server.ts';
 import { changeOf } from '../../shared/events/change.ts';
+import { eventsOf } from '../../shared/events/domain-events.ts';
 import { runtime } from '../support/runtime.ts';
 
 // The sample events under events/ (for `sam local invoke`) are real inputs of the handlers.
@@ -27,18 +28,21 @@ describe('sample events', () => {
     expect(JSON.parse(String(res.body))).toMatchObject({ description: expect.any(String), errors: [{ code: 'unauthorized', field: '' }] });
   });
 
-  it('events/stream/account-modify.json yields one account change and skips the bookkeeping record', () => {
-    const event = sample<DynamoDBStreamEvent>('stream/account-modify.json');
+  it('events/stream/contact-modify.json yields one contact change, one contact_updated event, and skips the bookkeeping record', () => {
+    const event = sample<DynamoDBStreamEvent>('stream/contact-modify.json');
     const changes = event.Records.map(changeOf);
     expect(changes[0]).toMatchObject({
       id: 'c81e728d9d4c2f636f067f89cc14862c',
       action: 'MODIFY',
-      type: 'account',
-      pk: 'ACCT#1',
+      type: 'contact',
+      pk: 'CONTACT#1#7',
       at: 1795240800,
-      oldImage: { name: 'Acme', custom_attributes: {} },
-      newImage: { name: 'Acme Inc' },
+      oldImage: { name: 'Ada', custom_attributes: {} },
+      newImage: { name: 'Ada Lovelace' },
     });
     expect(changes[1]).toBeUndefined();
+    const events = eventsOf(changes[0]!);
+    expect(events.map((e) => e.name)).toEqual(['contact_updated']);
+    expect(events[0].changedAttributes).toEqual([{ name: { previous_value: 'Ada', current_value: 'Ada Lovelace' } }]);
   });
 });

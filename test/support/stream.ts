@@ -1,6 +1,6 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { changeOf, type Change } from '../../shared/events/change.ts';
+import { recordChange, type Change } from '../../shared/events/change.ts';
 import { runtime } from './runtime.ts';
 import { toLambdaRecord } from '../../infra/local/pollers.ts';
 
@@ -22,8 +22,8 @@ export async function streamChanges(filter: (c: Change) => boolean = () => true)
     while (iterator) {
       const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       for (const r of page.Records ?? []) {
-        const change = changeOf(toLambdaRecord(r, streamArn, cfg.region));
-        if (change && filter(change)) out.push(change);
+        const change = recordChange(toLambdaRecord(r, streamArn, cfg.region));
+        if (filter(change)) out.push(change);
       }
       // An open shard keeps handing out iterators; stop once it has nothing more.
       if (!page.Records?.length) break;

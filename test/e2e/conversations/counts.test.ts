@@ -28,6 +28,14 @@ function capacityRecorder() {
       calls = [];
       return out;
     },
+    /** Waits until the event pipeline (same process) has stopped touching the table. */
+    async settle() {
+      for (let quiet = 0; quiet < 3; ) {
+        calls = [];
+        await new Promise((r) => setTimeout(r, 150));
+        quiet = calls.length ? 0 : quiet + 1;
+      }
+    },
   };
 }
 
@@ -104,7 +112,7 @@ describe('conversation counts', () => {
   it('read the same capacity for a few conversations and for hundreds', async () => {
     const recorder = capacityRecorder();
     const cost = async (acct: SeededAccount) => {
-      recorder.take();
+      await recorder.settle();
       ok(await acct.admin.api.get(`${acct.base}/conversations/meta`), 'meta');
       const calls = recorder.take();
       return { rcu: calls.reduce((t, c) => t + c.units, 0), calls: calls.map((c) => c.command) };

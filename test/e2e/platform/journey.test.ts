@@ -67,7 +67,7 @@ describe('the foundation journey', () => {
 });
 
 describe('the stream', () => {
-  it('carries account changes with their type and images, and no bookkeeping items', async () => {
+  it('carries account changes with their type and images', async () => {
     const { streamChanges } = await import('../../support/stream.ts');
     const app = await newPlatformApp();
     const account = (await app.api.post(`${P}/accounts`, { name: 'Streamed' })).body;
@@ -78,7 +78,8 @@ describe('the stream', () => {
     expect(changes[1].newImage?.name).toBe('Streamed 2');
     expect(changes[1].newImage?.custom_attributes).toEqual({});
     expect(new Set(changes.map((c) => c.id)).size).toBe(2);
-    const bookkeeping = await streamChanges((c) => ['token', 'sequence', 'unique', 'permissible'].includes(c.type));
-    expect(bookkeeping).toEqual([]);
+    // Bookkeeping items are on the stream too; the forwarder keeps them off the events queue
+    // (test/infra/stack.test.ts checks its filter).
+    expect((await streamChanges((c) => c.type === 'token')).length).toBeGreaterThan(0);
   });
 });
