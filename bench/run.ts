@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ddb from '@aws-sdk/client-dynamodb';
 import { buildFunctions } from '../infra/build.ts';
-import { methodsOf, routes } from '../infra/routes.ts';
+import { methodsOf, routeKeyOf, routes } from '../infra/routes.ts';
 import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { foundation } from './scenarios/foundation.ts';
+import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
@@ -43,7 +44,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
   const missing: string[] = [];
   for (const route of routes) {
     for (const method of methodsOf(route)) {
-      const key = `${method} ${route.path}`;
+      const key = routeKeyOf(route, method);
       const sc = scenarios[key];
       if (!sc) {
         missing.push(key);
@@ -138,7 +139,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -158,7 +159,8 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
     lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
   }
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
-  lines.push('', '## Bundles and cold import', '');
+  lines.push('', pipelineMarkdown(pipeline));
+  lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
     '`node` processes importing the bundle (module evaluation, no handler call).',
@@ -190,14 +192,18 @@ async function main() {
       account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent },
       unique,
     };
+    // Endpoints are measured alone: the pipeline's own table traffic would be counted against them.
+    await rt.pipeline.pause();
     process.stdout.write(`Routes (${ITERATIONS} iterations each):\n`);
     const { results, missing } = await benchRoutes(world, recorder, raw);
+    process.stdout.write('Event pipeline…\n');
+    const pipeline = await benchPipeline(world, rt);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = benchBundles();
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, bundles }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, pipeline, bundles }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -1,7 +1,8 @@
 // THE route table: the one list of endpoints. The CDK stack makes one Lambda and its API routes per
 // row, the local runtime routes requests by it, and the bench measures every row.
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** `ANY` only for the catch-all `$default` route. */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
 
 /** Which of the three interfaces (or the service's own) a route belongs to. */
 export type Interface = 'account' | 'platform' | 'public' | 'system';
@@ -29,8 +30,12 @@ export interface Route {
 
 const P = '/platform/api/v1';
 
+export const DEFAULT_ROUTE = '$default';
+
 export const routes: Route[] = [
   { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
+  // Everything no other row matches: our 404 error body instead of API Gateway's own.
+  { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
 
   // Account interface outside an account
@@ -169,6 +174,9 @@ export const routes: Route[] = [
 ];
 
 export const methodsOf = (r: Route): Method[] => (Array.isArray(r.method) ? r.method : [r.method]);
+
+/** API Gateway's route key of one method of a row (`$default` stands alone). */
+export const routeKeyOf = (r: Route, method: Method): string => (r.path === DEFAULT_ROUTE ? DEFAULT_ROUTE : `${method} ${r.path}`);
 
 /** Stable function name from the handler path: functions/platform/accounts/show.ts → platform-accounts-show. */
 export const functionName = (r: Route): string => r.handler.replace(/^functions\//, '').replace(/\.ts$/, '').replace(/\//g, '-');

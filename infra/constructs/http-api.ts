@@ -9,7 +9,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { FunctionBundles } from '../build.ts';
-import { functionName, methodsOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
+import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
 export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
 
@@ -124,7 +124,7 @@ export class HttpApiRoutes extends Construct {
       for (const method of methods) {
         new apigw.HttpRoute(stack, `${name}-${method}`, {
           httpApi: this.api,
-          routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[method]),
+          routeKey: route.path === DEFAULT_ROUTE ? apigw.HttpRouteKey.DEFAULT : apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[method]),
           integration,
         });
       }
@@ -154,7 +154,7 @@ function checkRouteKeys(routes: Route[]): void {
   const seen = new Map<string, string>();
   for (const route of routes) {
     for (const method of methodsOf(route)) {
-      const key = `${method} ${route.path}`;
+      const key = routeKeyOf(route, method);
       const other = seen.get(key);
       if (other) throw new Error(`Route ${key} is served by both ${other} and ${route.handler}`);
       seen.set(key, route.handler);

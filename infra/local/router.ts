@@ -1,4 +1,4 @@
-import { methodsOf, routes as allRoutes, type Method, type Route } from '../routes.ts';
+import { DEFAULT_ROUTE, methodsOf, routes as allRoutes, type Method, type Route } from '../routes.ts';
 
 // Matches a request to a row of the route table the way API Gateway does: literal segments first,
 // `{param}` segments match one non-empty segment, and a trailing slash reaches the same route.
@@ -19,7 +19,9 @@ export interface Match {
 
 export function compileRoutes(routes: Route[] = allRoutes) {
   const compiled: Compiled[] = [];
+  const fallback = routes.find((r) => r.path === DEFAULT_ROUTE);
   for (const route of routes) {
+    if (route === fallback) continue;
     const names: string[] = [];
     const segments = route.path.split('/').filter(Boolean);
     const pattern = segments
@@ -49,6 +51,6 @@ export function compileRoutes(routes: Route[] = allRoutes) {
       c.names.forEach((n, i) => (pathParameters[n] = decodeURIComponent(m[i + 1])));
       return { route: c.route, routeKey: `${method} ${c.route.path}`, pathParameters };
     }
-    return undefined;
+    return fallback && { route: fallback, routeKey: DEFAULT_ROUTE, pathParameters: {} };
   };
 }

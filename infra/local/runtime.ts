@@ -53,6 +53,11 @@ export interface Runtime {
   awsEndpoint: string;
   tableName: string;
   queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string };
+  /**
+   * The event pipeline's pollers. Paused, writes still reach the stream but nothing consumes it; resumed,
+   * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
+   */
+  pipeline: { pause(): Promise<void>; resume(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -187,24 +192,37 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const app = await createPlatformApp('local', opts.platformToken || undefined);
 
     const load = async (file: string) => (await import(join(ROOT, file))).handler;
-    const pollers: Poller[] = [
+    const handlers = {
+      stream: await load(EVENT_HANDLERS.stream),
+      dispatch: await load(EVENT_HANDLERS.dispatch),
+      deliver: await load(EVENT_HANDLERS.deliver),
+    };
+    const startPollers = (fromLatest: boolean): Poller[] => [
       pollStream({
         client: new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials }),
         streamArn,
         region,
         name: 'stream',
-        handler: await load(EVENT_HANDLERS.stream),
-        fromLatest: existed,
+        handler: handlers.stream,
+        fromLatest,
         maxRetries: STREAM_MAX_RETRIES,
         onDrop: (records, error) =>
           process.stderr.write(`local runtime: ${records.length} stream records dropped after retries: ${String(error)}\n`),
       }),
-      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: await load(EVENT_HANDLERS.dispatch) }),
-      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: await load(EVENT_HANDLERS.deliver) }),
+      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch }),
+      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver }),
     ];
-    stops.push(async () => {
-      await Promise.all(pollers.map((p) => p.stop()));
-    });
+    let pollers: Poller[] = startPollers(existed);
+    const pipeline = {
+      async pause() {
+        await Promise.all(pollers.map((p) => p.stop()));
+        pollers = [];
+      },
+      async resume() {
+        if (!pollers.length) pollers = startPollers(true);
+      },
+    };
+    stops.push(() => pipeline.pause());
 
     return {
       baseUrl,
@@ -214,6 +232,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       awsEndpoint,
       tableName,
       queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url },
+      pipeline,
       stop: stopAll,
     };
   } catch (err) {

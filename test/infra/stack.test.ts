@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import { QUEUES, STREAM_MAX_RETRIES } from '../../infra/pipeline.ts';
-import { functionName, methodsOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
+import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
 import { changeOf } from '../../shared/events/change.ts';
@@ -87,7 +87,7 @@ describe('route functions', () => {
   });
 
   it('routes exactly the (method, path) pairs of the table, each to its own row function', () => {
-    const expected = new Map(routes.flatMap((r) => methodsOf(r).map((m) => [`${m} ${r.path}`, functionName(r)] as const)));
+    const expected = new Map(routes.flatMap((r) => methodsOf(r).map((m) => [routeKeyOf(r, m), functionName(r)] as const)));
     // Function logical id in its own template → function name.
     const names = new Map([...real.stack.api.functions].map(([name, fn]) => [`${Stack.of(fn).node.path}/${logicalId(fn)}`, name]));
     const seen = new Map<string, string>();
