@@ -17,6 +17,15 @@ export interface Match {
   pathParameters: Record<string, string>;
 }
 
+/** A malformed escape (`%zz`) stays as sent: an unknown identifier (404), not a failed request. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function compileRoutes(routes: Route[] = allRoutes) {
   const compiled: Compiled[] = [];
   const fallback = routes.find((r) => r.path === DEFAULT_ROUTE);
@@ -48,7 +57,7 @@ export function compileRoutes(routes: Route[] = allRoutes) {
       const m = c.regex.exec(path);
       if (!m) continue;
       const pathParameters: Record<string, string> = {};
-      c.names.forEach((n, i) => (pathParameters[n] = decodeURIComponent(m[i + 1])));
+      c.names.forEach((n, i) => (pathParameters[n] = decodeSegment(m[i + 1])));
       return { route: c.route, routeKey: `${method} ${c.route.path}`, pathParameters };
     }
     return fallback && { route: fallback, routeKey: DEFAULT_ROUTE, pathParameters: {} };

@@ -130,6 +130,9 @@ describe('public interface: identifiers are the credential', () => {
       expectNotFound(await api.post(`${inboxPath(inbox)}/contacts`, { name: 'n' }), `create contact in ${inbox}`);
       await callAll(everyRoute(inbox, x1.source_id, cX1.id), `inbox ${inbox}`);
     }
+    // Malformed escapes are identifiers like any other, not failed requests.
+    expectNotFound(await api.get('/public/api/v1/inboxes/%zz'), 'malformed inbox escape');
+    expectNotFound(await api.get(`${inboxPath(inbox1)}/contacts/%E0%A4%A/conversations`), 'malformed contact escape');
   });
 
   it("404s another inbox's and another account's contact identifiers", async () => {
