@@ -11,6 +11,7 @@ import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
+import { publicInterface } from './scenarios/public.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -19,7 +20,7 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-const scenarios: Scenarios = { ...foundation, ...accountInterface2 };
+const scenarios: Scenarios = { ...foundation, ...accountInterface2, ...publicInterface };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
