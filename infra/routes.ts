@@ -92,6 +92,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status', handler: 'functions/api/conversations/toggle-status.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority', handler: 'functions/api/conversations/toggle-priority.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_typing_status', handler: 'functions/api/conversations/toggle-typing-status.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/custom_attributes', handler: 'functions/api/conversations/custom-attributes.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/update_last_seen', handler: 'functions/api/conversations/update-last-seen.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/assignments', handler: 'functions/api/conversations/assignments/create.ts', api: 'account', access: 'write' },

@@ -17,6 +17,7 @@ import {
   inboxPayload,
   messageWebhookData,
   typingPayload,
+  webwidgetPayload,
   type ConversationContext,
 } from './payloads.ts';
 
@@ -56,10 +57,11 @@ async function build(event: DomainEvent): Promise<Built | undefined> {
     if (!ctx) return undefined;
     return { payload: withEvent(messageWebhookData(event.message, ctx)), inbox: ctx.refs.inboxes.get(event.message.inbox_id), ctx };
   }
+  if (event.name === 'webwidget_triggered') return webwidgetPayload(event);
   if (event.signal?.conversation_id != null) {
     const ctx = await conversationContext(event.accountId, event.signal.conversation_id);
     if (!ctx) return undefined;
-    return { payload: typingPayload(event, ctx), inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
+    return { payload: await typingPayload(event, ctx), inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
   }
   if (event.contact) {
     const payload = await contactPayload(event, event.contact);
@@ -98,11 +100,12 @@ async function deliveriesFor(event: DomainEvent, built: Built): Promise<Delivery
   if (inbox?.channel_type === 'Channel::Api' && inbox.webhook_url && CALLBACK_EVENTS.has(event.name)) {
     out.push(delivery({ kind: 'api_inbox', id: inbox.id }, inbox.webhook_url, inbox.hmac_token));
   }
-  if (BOT_EVENTS.has(event.name)) {
-    for (const bot of await botsFor(built)) {
-      // Bots verify with their own access token: it is the secret they already hold.
-      out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!, await unseal(bot.sealed_token)));
-    }
+  // The widget event reaches only the inbox's own bot (reference §9.3).
+  const bots =
+    event.name === 'webwidget_triggered' ? await botsFor({ ...built, ctx: undefined }) : BOT_EVENTS.has(event.name) ? await botsFor(built) : [];
+  for (const bot of bots) {
+    // Bots verify with their own access token: it is the secret they already hold.
+    out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!, await unseal(bot.sealed_token)));
   }
   return out;
 }

@@ -1,5 +1,6 @@
-import { getAccount } from '../db/repositories/identity.ts';
-import { findContactInbox } from '../db/repositories/contacts.ts';
+import { getAccount, getUser } from '../db/repositories/identity.ts';
+import { findContactInbox, getContact } from '../db/repositories/contacts.ts';
+import { getInbox } from '../db/repositories/inboxes.ts';
 import { getConversation } from '../db/repositories/conversations.ts';
 import type { AccountRecord, UserRecord } from '../domain/model.ts';
 import type { ContactRecord } from '../domain/contacts/model.ts';
@@ -150,17 +151,46 @@ export async function contactPayload(event: DomainEvent, contact: ContactRecord)
 }
 
 /** `conversation_typing_on/off`: the typist, the conversation, and whether it was a private note. */
-export function typingPayload(event: DomainEvent, ctx: ConversationContext) {
+export async function typingPayload(event: DomainEvent, ctx: ConversationContext) {
   const s = event.signal!;
   let user: unknown = null;
   if (s.performed_by?.type === 'user') {
-    const u = ctx.refs.users.get(s.performed_by.id)?.user;
+    const u = await getUser(s.performed_by.id);
     user = u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : null;
   } else if (s.performed_by?.type === 'contact') {
-    const c = ctx.refs.contacts.get(s.performed_by.id);
+    const c = await getContact(event.accountId, s.performed_by.id);
     user = c ? contactWebhookJson(c, ctx.account) : null;
   }
   return { event: event.name, user, conversation: conversationPushData(ctx), is_private: s.is_private };
+}
+
+/**
+ * `webwidget_triggered` (a visitor opened the widget): the contact inbox, its contact, and the last
+ * conversation of that contact inbox, with the widget's `event_info`.
+ */
+export async function webwidgetPayload(event: DomainEvent) {
+  const s = event.signal!;
+  const data = s.data as { contact_inbox_id?: number; source_id?: string; event_info?: unknown };
+  const [account, contact, inbox, ctx] = await Promise.all([
+    getAccount(event.accountId),
+    s.contact_id !== null ? getContact(event.accountId, s.contact_id) : undefined,
+    s.inbox_id !== null ? getInbox(event.accountId, s.inbox_id) : undefined,
+    s.conversation_id !== null ? conversationContext(event.accountId, s.conversation_id) : undefined,
+  ]);
+  if (!account || !contact) return undefined;
+  return {
+    payload: {
+      event: event.name,
+      id: data.contact_inbox_id ?? null,
+      contact: contactWebhookJson(contact, account),
+      inbox: inboxRef(inbox),
+      account: accountRef(account),
+      current_conversation: ctx ? conversationPushData(ctx) : null,
+      source_id: data.source_id ?? null,
+      event_info: data.event_info ?? {},
+    },
+    inbox,
+  };
 }
 
 export function inboxPayload(event: DomainEvent, inbox: InboxRecord) {

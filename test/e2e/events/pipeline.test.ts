@@ -180,4 +180,43 @@ describe('events pipeline, end to end', () => {
     });
     expect(got.map((g) => g.json.id)).toEqual(ids);
   });
+
+  it('announces typing to subscribed webhooks and to the API inbox callback', async () => {
+    const r = await startReceiver();
+    try {
+      await s.admin.api.post(`${s.base}/webhooks`, { url: r.url, subscriptions: ['conversation_typing_on', 'conversation_typing_off'] });
+      const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
+      const on = await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'on', is_private: true });
+      expect(on.status).toBe(200);
+      await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'off' });
+      const got = await r.waitFor(2);
+      expect(got.map((g) => g.json.event)).toEqual(['conversation_typing_on', 'conversation_typing_off']);
+      expect(got[0].json).toMatchObject({ user: { id: s.admin.id, type: 'user' }, conversation: { id: conv.body.id }, is_private: true });
+      await until(() => of(callback, 'conversation_typing_off', (j) => j.conversation?.id === conv.body.id)[0]);
+      expectErrorBody(await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'maybe' }), 422);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('gets every event to a receiver that was down for a while, once each, in order', async () => {
+    const r = await startReceiver();
+    try {
+      let downUntil = Date.now() + 2500;
+      r.respond(() => (Date.now() < downUntil ? { status: 503 } : { status: 200 }));
+      const w = await s.admin.api.post(`${s.base}/webhooks`, { url: r.url, subscriptions: ['message_created'] });
+      expect(w.status).toBe(200);
+      const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
+      const ids: number[] = [];
+      for (let n = 0; n < 5; n++) ids.push((await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: `while down ${n}` })).body.id);
+      const got = await r.waitFor(5, 40_000);
+      expect(got.map((g) => g.json.id)).toEqual(ids);
+      expect(new Set(got.map((g) => g.headers['x-chatwoot-delivery'])).size).toBe(5);
+      await new Promise((res) => setTimeout(res, 1500));
+      expect(r.received).toHaveLength(5);
+      downUntil = 0;
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,8 @@
+import { apiHandler, intParam } from '../../../shared/http/handler.ts';
+import { toggleTyping, TypingSchema } from '../../../shared/domain/conversations/typing.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: TypingSchema,
+  run: (ctx) => toggleTyping(ctx.account, ctx.actor, intParam(ctx, 'conversation_id', 'Conversation'), ctx.body),
+});
