@@ -130,7 +130,7 @@ export function teamRowJson(t: TeamRecord) {
   };
 }
 
-function senderJson(m: MessageRecord, refs: Refs) {
+export function senderJson(m: MessageRecord, refs: Refs) {
   if (m.sender_id === null) return undefined;
   if (m.sender_type === 'Contact') {
     const c = refs.contacts.get(m.sender_id);

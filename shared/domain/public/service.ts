@@ -1,15 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { findContactIdBy, findContactInbox, getContact, type UniqueField } from '../../db/repositories/contacts.ts';
 import { getConversations, listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { keys } from '../../db/keys.ts';
 import { getMessage, listMessages } from '../../db/repositories/messages.ts';
-import { emitSignal } from '../../events/signals.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
+import { announceTyping } from '../conversations/typing.ts';
 import { loadRefs } from '../conversations/view.ts';
 import { addMessage, saveMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
@@ -226,16 +225,7 @@ export async function resolvePublicConversation(inboxIdentifier: string | undefi
 export async function togglePublicTyping(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, status: unknown) {
   const { ci, conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId);
   if (status !== 'on' && status !== 'off') return;
-  await emitSignal(keys.conversation(c.account_id, c.id).pk, {
-    name: status === 'on' ? 'conversation_typing_on' : 'conversation_typing_off',
-    account_id: c.account_id,
-    conversation_id: c.id,
-    contact_id: ci.contact_id,
-    inbox_id: c.inbox_id,
-    performed_by: { type: 'contact', id: ci.contact_id },
-    is_private: false,
-    data: {},
-  });
+  await announceTyping(contactActor(ci), c, { typing_status: status, is_private: false });
 }
 
 /** Spec endpoint 14: sets the conversation's `contact_last_seen_at`; 200 with an empty body. */

@@ -1,7 +1,6 @@
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
-import { contactPushJson } from '../contacts/view.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
-import { attachmentJson, botPushJson, userPushJson, type Refs } from '../conversations/view.ts';
+import { attachmentJson, senderJson, type Refs } from '../conversations/view.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import type { MessageRecord } from '../messages/model.ts';
 
@@ -56,20 +55,6 @@ export function contactRowJson(c: ContactRecord) {
 }
 
 const SENDER_TYPES = { Contact: 'contact', User: 'user', AgentBot: 'agent_bot' } as const;
-
-function senderJson(m: MessageRecord, refs: Refs) {
-  if (m.sender_id === null) return undefined;
-  if (m.sender_type === 'Contact') {
-    const c = refs.contacts.get(m.sender_id);
-    return c && contactPushJson(c);
-  }
-  if (m.sender_type === 'User') {
-    const u = refs.users.get(m.sender_id);
-    return u && userPushJson(u);
-  }
-  const b = refs.bots.get(m.sender_id);
-  return b && botPushJson(b);
-}
 
 /** What a message says about its conversation (the contact's own view of it). */
 const conversationBrief = (c: ConversationRecord) => ({
