@@ -48,7 +48,7 @@ const ADJECTIVES = ['autumn', 'hidden', 'bitter', 'misty', 'silent', 'dry', 'dar
 const NOUNS = ['waterfall', 'river', 'breeze', 'moon', 'rain', 'wind', 'sea', 'snow', 'lake', 'sunset', 'pine', 'shadow', 'leaf', 'dawn', 'forest', 'hill', 'cloud', 'meadow', 'sun', 'bird', 'brook', 'field', 'fire', 'flower', 'feather', 'grass', 'haze', 'mountain', 'night', 'pond', 'sky', 'star', 'wave', 'frog'];
 
 /** Chatwoot names a contact created without a name like `dark-sun-1234`. */
-const randomName = () => `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
+export const randomName = () => `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
 
 /** Chatwoot's order for finding the contact a create means. */
 const IDENTIFY_BY: UniqueField[] = ['identifier', 'email', 'phone_number'];
@@ -122,10 +122,13 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
+/** Own data properties only (fromEntries), so a `__proto__` key stays a plain key. */
 function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isPlainObject(out[k]) && isPlainObject(v) ? deepMerge(out[k], v) : v;
-  return out;
+  const merged = Object.entries(over).map(([k, v]) => {
+    const old = Object.hasOwn(base, k) ? base[k] : undefined;
+    return [k, isPlainObject(old) && isPlainObject(v) ? deepMerge(old, v) : v];
+  });
+  return Object.fromEntries([...Object.entries(base), ...merged]);
 }
 
 const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
