@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { inGroupOrder } from './fifo.ts';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
 import { postJson } from '../webhooks/send.ts';
@@ -68,29 +69,9 @@ async function attempt(record: SQSRecord): Promise<Outcome> {
  * receiver holds back nobody else; inside a group messages go one by one, and the first failure also
  * returns the rest of its group to the queue, so order within a group holds across retries.
  */
-export async function deliverAll(event: SQSEvent): Promise<SQSBatchResponse> {
-  const groups = new Map<string, SQSRecord[]>();
-  for (const r of event.Records) {
-    const g = r.attributes.MessageGroupId ?? r.messageId;
-    groups.set(g, [...(groups.get(g) ?? []), r]);
-  }
-  const failures: string[] = [];
-  await Promise.all(
-    [...groups.values()].map(async (records) => {
-      for (let i = 0; i < records.length; i++) {
-        let outcome: Outcome;
-        try {
-          outcome = await attempt(records[i]);
-        } catch (err) {
-          log.error('delivery crashed', { messageId: records[i].messageId, error: err });
-          outcome = 'retry';
-        }
-        if (outcome === 'retry') {
-          failures.push(...records.slice(i).map((r) => r.messageId));
-          return;
-        }
-      }
-    }),
+export const deliverAll = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  inGroupOrder(
+    event,
+    async (record) => (await attempt(record)) !== 'retry',
+    (record, error) => log.error('delivery crashed', { messageId: record.messageId, error }),
   );
-  return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
-}

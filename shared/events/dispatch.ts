@@ -1,4 +1,5 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { inGroupOrder } from './fifo.ts';
 import { unseal } from '../crypto/tokens.ts';
 import { getItem } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
@@ -155,26 +156,12 @@ export async function dispatchChange(raw: Change): Promise<void> {
  * One batch of the events queue (FIFO): records of one group in order; the first failure returns it
  * and the rest of its group to the queue, so a conversation's events never overtake each other.
  */
-export async function dispatchChanges(event: SQSEvent): Promise<SQSBatchResponse> {
-  const groups = new Map<string, SQSRecord[]>();
-  for (const r of event.Records) {
-    const g = r.attributes.MessageGroupId ?? r.messageId;
-    groups.set(g, [...(groups.get(g) ?? []), r]);
-  }
-  const failures: string[] = [];
-  await Promise.all(
-    [...groups.values()].map(async (records) => {
-      for (let i = 0; i < records.length; i++) {
-        try {
-          await dispatchChange(JSON.parse(records[i].body) as Change);
-        } catch (err) {
-          log.error('dispatch failed', { messageId: records[i].messageId, error: err });
-          failures.push(...records.slice(i).map((r) => r.messageId));
-          return;
-        }
-      }
-    }),
+export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  inGroupOrder(
+    event,
+    async (record) => {
+      await dispatchChange(JSON.parse(record.body) as Change);
+      return true;
+    },
+    (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
   );
-  return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
-}
-
