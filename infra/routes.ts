@@ -149,6 +149,9 @@ export const routes: Route[] = [
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages', handler: 'functions/public/messages/index.ts', api: 'public', access: 'read' },
   { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages', handler: 'functions/public/messages/create.ts', api: 'public', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/public/messages/update.ts', api: 'public', access: 'write' },
+  // The web widget's own API (website_token + X-Auth-Token JWT; reads the token key)
+  { method: 'POST', path: '/api/v1/widget/config', handler: 'functions/widget/config.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/events', handler: 'functions/widget/events.ts', api: 'public', access: 'tokens' },
 
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { config } from '../config.ts';
 
@@ -31,6 +31,9 @@ async function loadKey(): Promise<Buffer> {
 }
 
 const tokenKey = () => (keyPromise ??= loadKey().catch((e) => ((keyPromise = undefined), Promise.reject(e))));
+
+/** A key for one purpose, derived from the token key, so that no two uses share key material. */
+export const derivedKey = async (purpose: string): Promise<Buffer> => createHmac('sha256', await tokenKey()).update(purpose, 'utf8').digest();
 
 export async function seal(plain: string): Promise<string> {
   const key = await tokenKey();

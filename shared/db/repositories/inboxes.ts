@@ -43,6 +43,12 @@ export async function findInboxByIdentifier(identifier: string): Promise<InboxRe
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 
+/** AP27: the web widget inbox of a `website_token` (its sentinel names the inbox). */
+export async function findInboxByWebsiteToken(token: string): Promise<InboxRecord | undefined> {
+  const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.websiteTokenUnique(token));
+  return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
+}
+
 const inboxItem = (i: InboxRecord) => ({ ...keys.inbox(i.account_id, i.id), type: 'inbox', ...i });
 
 /** A uniqueness sentinel owned by an inbox; `onConflict` names the field that is taken. */

@@ -1,0 +1,129 @@
+import { signJwt, verifyJwt } from '../../crypto/jwt.ts';
+import { keys } from '../../db/keys.ts';
+import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
+import { listContactConversationLinks } from '../../db/repositories/conversations.ts';
+import { getAccount, getAgentBot } from '../../db/repositories/identity.ts';
+import { findInboxByWebsiteToken } from '../../db/repositories/inboxes.ts';
+import { emitSignal } from '../../events/signals.ts';
+import { forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import { parseOrThrow } from '../../http/validate.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import { createContact } from '../contacts/service.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import { randomName } from '../public/service.ts';
+import { publicContactJson } from '../public/view.ts';
+import { browserOf, languageOf } from './browser.ts';
+import { WidgetEventSchema } from './schemas.ts';
+import { widgetChannelJson } from './view.ts';
+
+// The web widget's own API (Chatwoot's `api/v1/widget/*`). The inbox's `website_token` in the query
+// string names the inbox; the `X-Auth-Token` header, a JWT issued by `config`, names the visitor: its
+// claims are the contact inbox's `source_id` and the inbox id, signed under a key derived from the token
+// key. A token of another inbox names no one here.
+
+/** Longer values cannot be website tokens and must not reach a key. */
+const MAX_WEBSITE_TOKEN = 255;
+const JWT_PURPOSE = 'widget';
+/** Chatwoot's default widget token lifetime (`WIDGET_TOKEN_EXPIRY`, 180 days). */
+const TOKEN_TTL_SECONDS = 180 * 24 * 3600;
+
+/** Chatwoot reads `website_token` from its params: the query string (as the widget sends it) or the body. */
+export const websiteTokenOf = (query: Record<string, string | undefined>, body: Record<string, unknown>): string | undefined =>
+  query.website_token ?? (typeof body.website_token === 'string' ? body.website_token : undefined);
+
+/** The web widget inbox of a website token and its account; a suspended account is 403. */
+async function widgetInbox(websiteToken: string | undefined) {
+  if (!websiteToken || websiteToken.length > MAX_WEBSITE_TOKEN) throw notFound('Inbox');
+  const inbox = await findInboxByWebsiteToken(websiteToken);
+  if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
+  const account = await getAccount(inbox.account_id);
+  if (!account) throw notFound('Inbox');
+  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
+  return { inbox, account };
+}
+
+/** The visitor an auth token names in this inbox, or undefined for a missing, bad, expired or foreign token. */
+async function visitor(inbox: InboxRecord, authToken: string | undefined): Promise<{ ci: ContactInboxRecord; contact: ContactRecord } | undefined> {
+  const claims = await verifyJwt(JWT_PURPOSE, authToken);
+  const sourceId = claims?.source_id;
+  if (claims?.inbox_id !== inbox.id || typeof sourceId !== 'string' || !sourceId || sourceId.length > MAX_WEBSITE_TOKEN) return undefined;
+  const ci = await findContactInbox(inbox.id, sourceId);
+  if (!ci || ci.account_id !== inbox.account_id) return undefined;
+  const contact = await getContact(ci.account_id, ci.contact_id);
+  return contact ? { ci, contact } : undefined;
+}
+
+const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
+
+/**
+ * `POST /api/v1/widget/config`: the widget's settings and its visitor. A valid token of this inbox keeps
+ * its visitor; otherwise a new visitor contact (random name, no email or phone) with a contact inbox
+ * here is made. Either way a fresh `auth_token` is issued.
+ */
+export async function widgetConfig(websiteToken: string | undefined, authToken: string | undefined) {
+  const { inbox, account } = await widgetInbox(websiteToken);
+  const [known, bot] = await Promise.all([visitor(inbox, authToken), inbox.agent_bot_id ? getAgentBot(inbox.agent_bot_id) : undefined]);
+  let session = known;
+  if (!session) {
+    const made = await createContact(inbox.account_id, { name: randomName() }, inbox);
+    session = { ci: made.contactInbox!, contact: made.contact };
+  }
+  const channel = widgetChannelJson(inbox, account, bot?.name ?? null);
+  return {
+    // Chatwoot's own key for the settings, and the name this service documents for them.
+    chatwoot_website_channel: channel,
+    website_channel_config: channel,
+    chatwoot_widget_defaults: { use_inbox_avatar_for_bot: inbox.selected_feature_flags?.includes('use_inbox_avatar_for_bot') ?? false },
+    contact: publicContactJson(session.ci, session.contact),
+    auth_token: await issueToken(session.ci),
+    global_config: {},
+  };
+}
+
+/** What the request itself says about the visitor, beside the widget's own `event_info`. */
+export interface RequestInfo {
+  locale?: string;
+  acceptLanguage?: string;
+  userAgent?: string;
+}
+
+/**
+ * Chatwoot adds `widget_language` (the `locale` query parameter), `browser_language` and `browser` from
+ * the request. Values the caller sent itself win: Chatwoot's widget sends none of the three, a custom
+ * client (or a server relaying for a visitor) knows better than its own request headers.
+ */
+function eventInfoOf(given: Record<string, unknown>, req: RequestInfo): Record<string, unknown> {
+  return {
+    ...given,
+    widget_language: given.widget_language ?? req.locale ?? null,
+    browser_language: given.browser_language ?? languageOf(req.acceptLanguage) ?? null,
+    browser: given.browser ?? browserOf(req.userAgent),
+  };
+}
+
+/**
+ * `POST /api/v1/widget/events`: the visitor opened the widget. Raises `webwidget_triggered` for the
+ * contact inbox, naming its latest conversation (display id) when it has one; 200 `{}`.
+ */
+export async function triggerWidgetEvent(websiteToken: string | undefined, authToken: string | undefined, body: unknown, req: RequestInfo) {
+  const { inbox } = await widgetInbox(websiteToken);
+  const session = await visitor(inbox, authToken);
+  if (!session) throw unauthorized('Invalid or missing X-Auth-Token');
+  const input = parseOrThrow(WidgetEventSchema, body);
+  const { ci } = session;
+  const latest = (await listContactConversationLinks(ci.account_id, ci.contact_id))
+    .filter((l) => l.inbox_id === ci.inbox_id && l.source_id === ci.source_id)
+    .at(-1);
+  // In the contact's partition: the widget event concerns the visitor, with or without a conversation.
+  await emitSignal(keys.contactPartition(ci.account_id, ci.contact_id), {
+    name: 'webwidget_triggered',
+    account_id: ci.account_id,
+    conversation_id: latest?.conversation_id ?? null,
+    contact_id: ci.contact_id,
+    inbox_id: ci.inbox_id,
+    performed_by: { type: 'contact', id: ci.contact_id },
+    is_private: false,
+    data: { contact_inbox_id: ci.id, source_id: ci.source_id, event_info: eventInfoOf(input.event_info ?? {}, req) },
+  });
+  return {};
+}

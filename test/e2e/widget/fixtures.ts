@@ -1,0 +1,49 @@
+import { client, runtime, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
+import { ok } from '../conversations/fixtures.ts';
+
+// Setups of the widget tests: a web widget inbox (made by the account's administrator) and the widget
+// itself, which knows nothing but the inbox's website token and, after its first call, its auth token.
+
+export { ok };
+
+export interface WidgetInbox {
+  id: number;
+  name: string;
+  website_token: string;
+}
+
+export async function widgetInbox(s: SeededAccount, channel: Record<string, unknown> = {}): Promise<WidgetInbox> {
+  const body = { name: unique('site-'), channel: { type: 'web_widget', website_url: 'https://example.com', ...channel } };
+  return ok(await s.admin.api.post(`${s.base}/inboxes`, body), 'create web widget inbox');
+}
+
+/** A client without credentials, as the widget in a visitor's browser is. */
+export async function browser(): Promise<Client> {
+  return client((await runtime()).baseUrl);
+}
+
+export const configPath = (websiteToken: string) => `/api/v1/widget/config?website_token=${encodeURIComponent(websiteToken)}`;
+export const eventsPath = (websiteToken: string, query = '') =>
+  `/api/v1/widget/events?website_token=${encodeURIComponent(websiteToken)}${query}`;
+
+export interface WidgetSession {
+  auth_token: string;
+  contact: { id: number; name: string; email: string | null; phone_number: string | null; pubsub_token: string; source_id: string };
+  website_channel_config: Record<string, any>;
+}
+
+/** The widget's first call on a page: its settings, its visitor and the visitor's auth token. */
+export async function openWidget(api: Client, inbox: WidgetInbox, authToken?: string): Promise<WidgetSession> {
+  return ok(await api.post(configPath(inbox.website_token), undefined, authToken ? { 'X-Auth-Token': authToken } : {}), 'widget config');
+}
+
+export const EVENT_INFO = {
+  initiated_at: { timestamp: 'Mon Jan 05 2026 10:00:00 GMT+0100' },
+  referer: 'https://example.com/pricing',
+  widget_language: 'de',
+  browser_language: 'de',
+  browser: { browser_name: 'Firefox', browser_version: '121.0', device_name: 'Unknown', platform_name: 'Linux', platform_version: '0' },
+};
+
+export const trigger = (api: Client, inbox: WidgetInbox, authToken: string | undefined, body: unknown = { name: 'webwidget.triggered', event_info: EVENT_INFO }) =>
+  api.post(eventsPath(inbox.website_token), body, authToken === undefined ? {} : { 'X-Auth-Token': authToken });
