@@ -10,6 +10,8 @@ import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
+import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
+import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
@@ -20,7 +22,7 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-const scenarios: Scenarios = { ...foundation, ...accountInterface2, ...publicInterface };
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -140,7 +142,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -160,6 +162,7 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
     lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
   }
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
+  lines.push('', ...countsMarkdown(counts));
   lines.push('', pipelineMarkdown(pipeline));
   lines.push('## Bundles and cold import', '');
   lines.push(
@@ -197,14 +200,16 @@ async function main() {
     await rt.pipeline.pause();
     process.stdout.write(`Routes (${ITERATIONS} iterations each):\n`);
     const { results, missing } = await benchRoutes(world, recorder, raw);
+    process.stdout.write('Counts scale…\n');
+    const counts = await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) });
     process.stdout.write('Event pipeline…\n');
     const pipeline = await benchPipeline(world, rt);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = benchBundles();
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, pipeline, bundles }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, bundles }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

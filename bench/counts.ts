@@ -1,0 +1,280 @@
+import * as v from 'valibot';
+import type { ConversationStatus } from '../shared/domain/conversations/model.ts';
+import type { Runtime } from '../infra/local/runtime.ts';
+import type { Client } from '../test/support/http.ts';
+import { seedAccountVia, type SeededAccount } from '../test/support/http.ts';
+import type { instrument } from './instrument.ts';
+
+// Counts scale (spec endpoint 4): `GET /conversations/meta` on one account grown to 10, 1,000 and
+// 10,000 conversations. The conversations are written in-process by the conversations service (the
+// code `POST /conversations` runs, counters included), not through HTTP, to keep the load fast; each
+// carries one message, so `q` has text to search. Every measured answer is checked against the counts
+// expected from what was created.
+
+const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000').split(',').map(Number).filter((n) => n > 0);
+/**
+ * Seconds the loading may take in all. DynamoDB Local runs one transaction at a time (~40-100 creates a
+ * second on a small machine); a size that would not fit is lowered to the thousands that do, and said so.
+ */
+const LOAD_BUDGET_S = Number(process.env.BENCH_COUNTS_BUDGET_S ?? 150);
+const CALLS = 20;
+const Q_CALLS = 5;
+const WARMUP = 2;
+const BATCH = 50;
+/** One conversation in seven has a message with this word (in varying case). */
+const TERM = 'refund';
+
+type Who = 'admin' | 'agent' | null;
+interface Combination {
+  inbox: 0 | 1 | 2;
+  status: ConversationStatus;
+  assignee: Who;
+  team: boolean;
+}
+
+/**
+ * The (inbox, team, status, assignee) combinations the conversations cycle through: the first 10
+ * conversations already use all of them, so every size reads the same counter items.
+ */
+const COMBINATIONS: Combination[] = [
+  { inbox: 0, status: 'open', assignee: null, team: false },
+  { inbox: 0, status: 'open', assignee: 'agent', team: false },
+  { inbox: 0, status: 'open', assignee: 'admin', team: true },
+  { inbox: 1, status: 'open', assignee: null, team: false },
+  { inbox: 1, status: 'resolved', assignee: 'admin', team: false },
+  { inbox: 2, status: 'pending', assignee: null, team: false },
+  { inbox: 0, status: 'snoozed', assignee: 'agent', team: false },
+  { inbox: 1, status: 'open', assignee: 'agent', team: true },
+  { inbox: 2, status: 'resolved', assignee: null, team: true },
+  { inbox: 2, status: 'open', assignee: 'admin', team: false },
+];
+
+const hasTerm = (i: number) => i % 7 === 0;
+
+interface Made extends Combination {
+  term: boolean;
+}
+
+type Counts = { mine_count: number; unassigned_count: number; assigned_count: number; all_count: number };
+
+function expected(made: Made[], keep: (c: Made) => boolean, me: Who): Counts {
+  const rows = made.filter(keep);
+  const unassigned = rows.filter((c) => c.assignee === null).length;
+  return {
+    mine_count: rows.filter((c) => c.assignee === me).length,
+    unassigned_count: unassigned,
+    assigned_count: rows.length - unassigned,
+    all_count: rows.length,
+  };
+}
+
+const pct50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length / 2) - 1];
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+export interface CountsVariant {
+  query: string;
+  caller: 'administrator' | 'agent';
+  rcu: number;
+  /** RCU per call by DynamoDB command. */
+  byCommand: Record<string, number>;
+  p50: number;
+  calls: string[];
+}
+
+export interface CountsRow {
+  conversations: number;
+  counterItems: number;
+  meta: CountsVariant[];
+  q: CountsVariant & { matches: number };
+  loadSeconds: number;
+}
+
+export interface CountsResult {
+  sizes: number[];
+  rows: CountsRow[];
+  /** Why sizes differ from the requested ones, if they do. */
+  note?: string;
+}
+
+type Recorder = ReturnType<typeof instrument>;
+
+export async function measureCounts(opts: {
+  baseUrl: string;
+  platform: Client;
+  recorder: Recorder;
+  /** Paused throughout: the event pipeline's own table traffic would be counted against meta. */
+  pipeline: Runtime['pipeline'];
+  log: (line: string) => void;
+}): Promise<CountsResult> {
+  const { recorder, log } = opts;
+  await opts.pipeline.pause();
+  const { getAccount, getUser } = await import('../shared/db/repositories/identity.ts');
+  const { getInbox } = await import('../shared/db/repositories/inboxes.ts');
+  const { getContact } = await import('../shared/db/repositories/contacts.ts');
+  const { listConversationCounters } = await import('../shared/db/repositories/counts.ts');
+  const { ensureContactInbox } = await import('../shared/domain/contacts/service.ts');
+  const { startConversation } = await import('../shared/domain/conversations/service.ts');
+  const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
+  const { ConflictError } = await import('../shared/db/transact.ts');
+
+  const s: SeededAccount = await seedAccountVia(opts.baseUrl, opts.platform, 'Counts scale');
+  const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
+    const r = await res;
+    if (r.status !== 200) throw new Error(`counts setup ${what}: ${r.status} ${r.text.slice(0, 200)}`);
+    return r.body;
+  };
+  const inboxIds: number[] = [];
+  for (let i = 0; i < 3; i++) inboxIds.push((await ok(s.admin.api.post(`${s.base}/inboxes`, { name: `Counts ${i}`, channel: { type: 'api' } }), 'inbox')).id);
+  // The agent sees inboxes 0 and 1.
+  for (const id of inboxIds.slice(0, 2)) await ok(s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: id, user_ids: [s.agent.id] }), 'members');
+  const teamId: number = (await ok(s.admin.api.post(`${s.base}/teams`, { name: `counts-${Date.now()}` }), 'team')).id;
+  const contactIds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    contactIds.push((await ok(s.admin.api.post(`${s.base}/contacts`, { name: `Customer ${i}`, email: `counts-${Date.now()}-${i}@bench.example` }), 'contact')).payload.contact.id);
+  }
+
+  const account = (await getAccount(s.accountId))!;
+  const actor = { type: 'user' as const, user: (await getUser(s.admin.id))!, role: 'administrator' as const };
+  const inboxes = await Promise.all(inboxIds.map((id) => getInbox(s.accountId, id)));
+  const contacts = await Promise.all(contactIds.map((id) => getContact(s.accountId, id)));
+  const targets = await Promise.all(
+    inboxes.map((inbox) =>
+      Promise.all(contacts.map(async (contact) => ({ inbox: inbox!, contact: contact!, contactInbox: await ensureContactInbox(s.accountId, contact!.id, inbox!.id) }))),
+    ),
+  );
+  const userOf = (w: Who) => (w === 'admin' ? s.admin.id : w === 'agent' ? s.agent.id : null);
+
+  const made: Made[] = [];
+  async function create(i: number) {
+    const combo = COMBINATIONS[i % COMBINATIONS.length];
+    const content = hasTerm(i) ? `Customer ${i} asks for a ${i % 2 ? 'Refund' : 'REFUND'} of order ${i}` : `Customer ${i} asks where order ${i} is`;
+    // An incoming message reopens a conversation: only open ones get incoming messages.
+    const message = v.parse(NewMessageSchema, { content, message_type: combo.status === 'open' && i % 2 === 0 ? 'incoming' : 'outgoing' });
+    const input = { status: combo.status, assignee_id: userOf(combo.assignee), team_id: combo.team ? teamId : null, message };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { conversation: c } = await startConversation(account, actor, targets[combo.inbox][i % contacts.length], input);
+        if (c.status !== combo.status || c.assignee_id !== input.assignee_id || c.team_id !== input.team_id || c.inbox_id !== inboxIds[combo.inbox]) {
+          throw new Error(`conversation ${c.id} is not in its combination`);
+        }
+        break;
+      } catch (err) {
+        // Parallel creates of one combination meet on its counter item; the service's create does not retry.
+        if (!(err instanceof ConflictError) || attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 20));
+      }
+    }
+    made.push({ ...combo, term: hasTerm(i) });
+  }
+
+  async function measure(api: Client, query: string, n: number, check: Counts) {
+    const rcu: number[] = [];
+    const ms: number[] = [];
+    const byCommand: Record<string, number> = {};
+    let calls: string[] = [];
+    for (let i = 0; i < WARMUP + n; i++) {
+      recorder.take();
+      const started = performance.now();
+      const res = await api.get(`${s.base}/conversations/meta${query}`);
+      const took = performance.now() - started;
+      const recorded = recorder.take().calls;
+      if (res.status !== 200) throw new Error(`meta${query} answered ${res.status}: ${res.text.slice(0, 200)}`);
+      const got = res.body.meta as Counts;
+      if ((Object.keys(check) as (keyof Counts)[]).some((k) => got[k] !== check[k])) {
+        throw new Error(`meta${query} at ${made.length} conversations: ${JSON.stringify(got)}, expected ${JSON.stringify(check)}`);
+      }
+      if (i < WARMUP) continue;
+      ms.push(took);
+      rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+      calls = recorded.map((c) => c.command.replace(/Command$/, ''));
+      for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / n;
+    }
+    for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
+    return { rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)), calls };
+  }
+
+  const rows: CountsRow[] = [];
+  const sizes: number[] = [];
+  let note: string | undefined;
+  let loading = 0;
+  for (const wanted of SIZES) {
+    let size = wanted;
+    if (made.length && loading) {
+      const rate = made.length / loading;
+      const fits = Math.floor((made.length + rate * (LOAD_BUDGET_S - loading)) / 1000) * 1000;
+      if (fits < wanted) {
+        size = fits;
+        note =
+          `${wanted.toLocaleString('en-US')} conversations would have taken ~${Math.round((wanted - made.length) / rate + loading)} s to load at the ` +
+          `${Math.round(rate)} creates/s measured (DynamoDB Local runs one transaction at a time), over the ${LOAD_BUDGET_S} s budget, so the ` +
+          `largest size measured is ${size.toLocaleString('en-US')}. \`BENCH_COUNTS_BUDGET_S=400 npm run bench\` measures ${wanted.toLocaleString('en-US')}.`;
+        if (size <= made.length) break;
+      }
+    }
+    sizes.push(size);
+    const started = performance.now();
+    for (let i = made.length; i < size; i += BATCH) {
+      await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => create(i + k)));
+      recorder.take();
+    }
+    const loadSeconds = r2((performance.now() - started) / 1000);
+    loading += loadSeconds;
+    const inInbox = (c: Made, ids: number[]) => ids.includes(c.inbox);
+    const open = (c: Made) => c.status === 'open';
+    const variants: [string, 'administrator' | 'agent', Counts][] = [
+      ['', 'administrator', expected(made, open, 'admin')],
+      ['?status=all', 'administrator', expected(made, () => true, 'admin')],
+      [`?inbox_id=${inboxIds[0]}`, 'administrator', expected(made, (c) => open(c) && c.inbox === 0, 'admin')],
+      ['', 'agent', expected(made, (c) => open(c) && inInbox(c, [0, 1]), 'agent')],
+    ];
+    const meta: CountsVariant[] = [];
+    for (const [query, caller, check] of variants) {
+      meta.push({ query, caller, ...(await measure(caller === 'agent' ? s.agent.api : s.admin.api, query, CALLS, check)) });
+    }
+    // `q` ignores the status filter: every status counts.
+    const qCheck = expected(made, (c) => c.term, 'admin');
+    const q = { query: `?q=${TERM}`, caller: 'administrator' as const, matches: qCheck.all_count, ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)) };
+    const counterItems = (await listConversationCounters(s.accountId)).length;
+    recorder.take();
+    rows.push({ conversations: made.length, counterItems, meta, q, loadSeconds });
+    log(`  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms`);
+  }
+  return { sizes, rows, note };
+}
+
+export function countsMarkdown(r: CountsResult): string[] {
+  const lines = ['## Counts scale', ''];
+  lines.push(
+    '`GET /api/v1/accounts/{account_id}/conversations/meta` (spec endpoint 4) on one account grown to each size (`bench/counts.ts`). The',
+    'conversations are written in-process by the conversations service (`startConversation`, the code behind `POST /conversations`, counters',
+    `in the same transaction), in parallel batches of ${BATCH}, over 3 inboxes, 4 statuses, a team and 2 assignees plus unassigned, in`,
+    `${COMBINATIONS.length} (inbox, team, status, assignee) combinations that the first ${COMBINATIONS.length} conversations already use; each has one incoming or`,
+    `outgoing message, one in seven mentioning "${TERM}". Every answer measured equals the counts expected from what was created (default,`,
+    '`status=all`, an inbox, the agent\'s two inboxes, and `q` over every status). meta: ' + `${CALLS} calls per variant after ${WARMUP} warm-up calls; \`q\`: ${Q_CALLS} calls.`,
+    'RCU per call from `ReturnConsumedCapacity`; in brackets the counter or message Query and the BatchGets (the first two of every',
+    'call read the token, account, membership and user, 2 RCU).',
+    '',
+    '| conversations | counter items | meta RCU | meta p50 ms | meta RCU with `status=all` / `inbox_id` / as agent | meta?q RCU | meta?q p50 ms | `q` matches |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const split = (v: CountsVariant) => `${v.rcu} (Query ${v.byCommand.Query ?? 0} + BatchGet ${v.byCommand.BatchGetItem ?? 0})`;
+  for (const row of r.rows) {
+    const [def, ...rest] = row.meta;
+    lines.push(
+      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} |`,
+    );
+  }
+  if (r.note) lines.push('', r.note);
+  lines.push(
+    '',
+    "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
+    '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use, changed in the same transaction as',
+    'every conversation change, so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
+    'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
+    'items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta instead reads every searchable message',
+    '(incoming and outgoing; the sparse `gsi1` partition `MSGSEARCH#<account>#<inbox>`, AP72) of each inbox in scope, eventually consistent',
+    'and projected whole, ~1 RCU per 8 KB of message items, then BatchGets the matching conversations (AP61, 0.5 RCU each per 4 KB), and',
+    'counts those: exact (case-insensitive substring of the content, every status), but linear in the messages of the inboxes in scope.',
+  );
+  return lines;
+}
