@@ -31,26 +31,27 @@ const TOKEN_TTL_SECONDS = 180 * 24 * 3600;
 export const websiteTokenOf = (query: Record<string, string | undefined>, body: Record<string, unknown>): string | undefined =>
   query.website_token ?? (typeof body.website_token === 'string' ? body.website_token : undefined);
 
-/** The web widget inbox of a website token and its account; a suspended account is 403. */
-async function widgetInbox(websiteToken: string | undefined) {
-  if (!websiteToken || websiteToken.length > MAX_WEBSITE_TOKEN) throw notFound('Inbox');
-  const inbox = await findInboxByWebsiteToken(websiteToken);
-  if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
-  const account = await getAccount(inbox.account_id);
-  if (!account) throw notFound('Inbox');
-  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
-  return { inbox, account };
-}
-
-/** The visitor an auth token names in this inbox, or undefined for a missing, bad, expired or foreign token. */
-async function visitor(inbox: InboxRecord, authToken: string | undefined): Promise<{ ci: ContactInboxRecord; contact: ContactRecord } | undefined> {
+/** The contact inbox an auth token names in this inbox, or undefined for a missing, bad, expired or foreign token. */
+async function visitorOf(inbox: InboxRecord, authToken: string | undefined): Promise<ContactInboxRecord | undefined> {
   const claims = await verifyJwt(JWT_PURPOSE, authToken);
   const sourceId = claims?.source_id;
   if (claims?.inbox_id !== inbox.id || typeof sourceId !== 'string' || !sourceId || sourceId.length > MAX_WEBSITE_TOKEN) return undefined;
   const ci = await findContactInbox(inbox.id, sourceId);
-  if (!ci || ci.account_id !== inbox.account_id) return undefined;
-  const contact = await getContact(ci.account_id, ci.contact_id);
-  return contact ? { ci, contact } : undefined;
+  return ci?.account_id === inbox.account_id ? ci : undefined;
+}
+
+/**
+ * The web widget inbox of a website token (404 otherwise), its account (403 when suspended) and the
+ * visitor its auth token names, if any. The account and the visitor are read side by side.
+ */
+async function session(websiteToken: string | undefined, authToken: string | undefined) {
+  if (!websiteToken || websiteToken.length > MAX_WEBSITE_TOKEN) throw notFound('Inbox');
+  const inbox = await findInboxByWebsiteToken(websiteToken);
+  if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
+  const [account, ci] = await Promise.all([getAccount(inbox.account_id), visitorOf(inbox, authToken)]);
+  if (!account) throw notFound('Inbox');
+  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
+  return { inbox, account, ci };
 }
 
 const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
@@ -61,12 +62,16 @@ const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id:
  * here is made. Either way a fresh `auth_token` is issued.
  */
 export async function widgetConfig(websiteToken: string | undefined, authToken: string | undefined) {
-  const { inbox, account } = await widgetInbox(websiteToken);
-  const [known, bot] = await Promise.all([visitor(inbox, authToken), inbox.agent_bot_id ? getAgentBot(inbox.agent_bot_id) : undefined]);
-  let session = known;
-  if (!session) {
+  const { inbox, account, ci: known } = await session(websiteToken, authToken);
+  const [knownContact, bot] = await Promise.all([
+    known ? getContact(known.account_id, known.contact_id) : undefined,
+    inbox.agent_bot_id ? getAgentBot(inbox.agent_bot_id) : undefined,
+  ]);
+  let visitor: { ci: ContactInboxRecord; contact: ContactRecord };
+  if (known && knownContact) visitor = { ci: known, contact: knownContact };
+  else {
     const made = await createContact(inbox.account_id, { name: randomName() }, inbox);
-    session = { ci: made.contactInbox!, contact: made.contact };
+    visitor = { ci: made.contactInbox!, contact: made.contact };
   }
   const channel = widgetChannelJson(inbox, account, bot?.name ?? null);
   return {
@@ -74,8 +79,8 @@ export async function widgetConfig(websiteToken: string | undefined, authToken: 
     chatwoot_website_channel: channel,
     website_channel_config: channel,
     chatwoot_widget_defaults: { use_inbox_avatar_for_bot: inbox.selected_feature_flags?.includes('use_inbox_avatar_for_bot') ?? false },
-    contact: publicContactJson(session.ci, session.contact),
-    auth_token: await issueToken(session.ci),
+    contact: publicContactJson(visitor.ci, visitor.contact),
+    auth_token: await issueToken(visitor.ci),
     global_config: {},
   };
 }
@@ -106,11 +111,10 @@ function eventInfoOf(given: Record<string, unknown>, req: RequestInfo): Record<s
  * contact inbox, naming its latest conversation (display id) when it has one; 200 `{}`.
  */
 export async function triggerWidgetEvent(websiteToken: string | undefined, authToken: string | undefined, body: unknown, req: RequestInfo) {
-  const { inbox } = await widgetInbox(websiteToken);
-  const session = await visitor(inbox, authToken);
-  if (!session) throw unauthorized('Invalid or missing X-Auth-Token');
+  // A contact inbox exists only while its contact does (they are deleted together).
+  const { ci } = await session(websiteToken, authToken);
+  if (!ci) throw unauthorized('Invalid or missing X-Auth-Token');
   const input = parseOrThrow(WidgetEventSchema, body);
-  const { ci } = session;
   const latest = (await listContactConversationLinks(ci.account_id, ci.contact_id))
     .filter((l) => l.inbox_id === ci.inbox_id && l.source_id === ci.source_id)
     .at(-1);
