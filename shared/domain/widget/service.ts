@@ -21,8 +21,8 @@ import { widgetChannelJson } from './view.ts';
 // claims are the contact inbox's `source_id` and the inbox id, signed under a key derived from the token
 // key. A token of another inbox names no one here.
 
-/** Longer values cannot be website tokens and must not reach a key. */
-const MAX_WEBSITE_TOKEN = 255;
+/** Longer values cannot be website tokens or source ids, and must not reach a key. */
+const MAX_IDENTIFIER = 255;
 const JWT_PURPOSE = 'widget';
 /** Chatwoot's default widget token lifetime (`WIDGET_TOKEN_EXPIRY`, 180 days). */
 const TOKEN_TTL_SECONDS = 180 * 24 * 3600;
@@ -35,7 +35,7 @@ export const websiteTokenOf = (query: Record<string, string | undefined>, body: 
 async function visitorOf(inbox: InboxRecord, authToken: string | undefined): Promise<ContactInboxRecord | undefined> {
   const claims = await verifyJwt(JWT_PURPOSE, authToken);
   const sourceId = claims?.source_id;
-  if (claims?.inbox_id !== inbox.id || typeof sourceId !== 'string' || !sourceId || sourceId.length > MAX_WEBSITE_TOKEN) return undefined;
+  if (claims?.inbox_id !== inbox.id || typeof sourceId !== 'string' || !sourceId || sourceId.length > MAX_IDENTIFIER) return undefined;
   const ci = await findContactInbox(inbox.id, sourceId);
   return ci?.account_id === inbox.account_id ? ci : undefined;
 }
@@ -45,7 +45,7 @@ async function visitorOf(inbox: InboxRecord, authToken: string | undefined): Pro
  * visitor its auth token names, if any. The account and the visitor are read side by side.
  */
 async function session(websiteToken: string | undefined, authToken: string | undefined) {
-  if (!websiteToken || websiteToken.length > MAX_WEBSITE_TOKEN) throw notFound('Inbox');
+  if (!websiteToken || websiteToken.length > MAX_IDENTIFIER) throw notFound('Inbox');
   const inbox = await findInboxByWebsiteToken(websiteToken);
   if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
   const [account, ci] = await Promise.all([getAccount(inbox.account_id), visitorOf(inbox, authToken)]);
@@ -100,7 +100,7 @@ export interface RequestInfo {
 function eventInfoOf(given: Record<string, unknown>, req: RequestInfo): Record<string, unknown> {
   return {
     ...given,
-    widget_language: given.widget_language ?? req.locale ?? null,
+    widget_language: given.widget_language ?? req.locale?.slice(0, 35) ?? null,
     browser_language: given.browser_language ?? languageOf(req.acceptLanguage) ?? null,
     browser: given.browser ?? browserOf(req.userAgent),
   };
