@@ -13,7 +13,7 @@ export function routeTable(): string {
 }
 
 export function renderReadme(readme: string): string {
-  return readme.replace(/(<!-- routes:start -->\n)[\s\S]*?(\n<!-- routes:end -->)/, `$1${routeTable()}$2`);
+  return readme.replace(/(<!-- routes:start -->\n)[\s\S]*?(<!-- routes:end -->)/, `$1${routeTable()}\n$2`);
 }
 
 const file = join(ROOT, 'README.md');

@@ -13,8 +13,11 @@ import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type Ac
 
 export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
 
-/** Headers browsers may send cross-origin: the API token and its Bearer alias. */
-const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization'];
+/**
+ * Headers browsers may send cross-origin: the API token and its Bearer alias, and the web widget's
+ * visitor token (`X-Auth-Token`, sent from the customer's site).
+ */
+const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token'];
 
 export interface HttpApiRoutesProps {
   /** The route table: one function per row, one API route per (method, path). */

@@ -44,7 +44,10 @@ export const Id = v.union(
 export const JsonObject = v.pipe(
   v.union(
     [
-      v.record(v.string(), v.unknown()),
+      v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.check((o) => !Array.isArray(o), 'must be an object'),
+      ),
       // Multipart and form clients send objects as JSON strings.
       v.pipe(
         v.string(),
