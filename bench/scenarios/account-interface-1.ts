@@ -46,6 +46,15 @@ const avatarForm = () => {
 };
 
 const inboxes: Scenarios = {
+  // The URL an uploaded avatar is served from: 302 to a short-lived signed storage URL.
+  'GET /avatars/{object}': {
+    setup: async (w) => {
+      const id = await inbox(w);
+      const url = new URL((await ok(w, 'PATCH', `/inboxes/${id}`, avatarForm())).avatar_url);
+      return url.pathname;
+    },
+    request: (_w, path) => ({ method: 'GET', path, status: 302 }),
+  },
   [`GET ${A}/inboxes`]: { setup: inbox, request: (w) => ({ method: 'GET', path: `${w.account.base}/inboxes` }) },
   [`POST ${A}/inboxes`]: {
     request: (w) => ({ method: 'POST', path: `${w.account.base}/inboxes`, body: { name: w.unique('inbox'), channel: { type: 'api', webhook_url: 'https://example.com/hook' } } }),

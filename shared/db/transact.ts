@@ -51,16 +51,26 @@ export class ConflictError extends Error {
   }
 }
 
-/** All or nothing; a failed condition throws the item's own error (or ConflictError). */
+const MAX_CONFLICT_RETRIES = 6;
+
+/**
+ * All or nothing; a failed condition throws the item's own error (or ConflictError). A transaction that
+ * only collided with another one on a shared item (TransactionConflict, e.g. two writes moving the same
+ * counter) is tried again: the SDK does not retry those itself.
+ */
 export async function transact(items: TxItem[]): Promise<void> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items.map((i) => withTable(i.item)) }));
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items.map((i) => withTable(i.item)) }));
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
       const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (index >= 0) throw items[index]?.onConflict?.() ?? new ConflictError(index);
+      const collided = reasons.some((r) => r.Code === 'TransactionConflict');
+      if (!collided || attempt >= MAX_CONFLICT_RETRIES) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
     }
-    throw err;
   }
 }
