@@ -1,5 +1,6 @@
 import type { Runtime } from '../infra/local/runtime.ts';
 import { startReceiver } from '../test/support/receiver.ts';
+import { seedAccountVia } from '../test/support/http.ts';
 import type { BenchWorld } from './scenarios/types.ts';
 
 // The event pipeline through the local runtime: how long from an API write to the signed delivery at a
@@ -19,8 +20,10 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 export async function benchPipeline(world: BenchWorld, rt: Runtime, samples = 40, burst = 200): Promise<PipelineResult> {
   await rt.pipeline.resume();
   const receiver = await startReceiver();
-  const api = world.account.admin.api;
-  const base = world.account.base;
+  // An account of its own: the route scenarios left webhooks to unreachable hosts in the shared one.
+  const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('pipeline'));
+  const api = seeded.admin.api;
+  const base = seeded.base;
   try {
     const hook = await api.post(`${base}/webhooks`, { url: receiver.url, name: 'bench', subscriptions: ['message_created'] });
     const inbox = await api.post(`${base}/inboxes`, { name: world.unique('pipe'), channel: { type: 'api' } });

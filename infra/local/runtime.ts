@@ -210,7 +210,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           process.stderr.write(`local runtime: ${records.length} stream records dropped after retries: ${String(error)}\n`),
       }),
       pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch }),
-      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver }),
+      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, concurrency: 25 }),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
