@@ -219,4 +219,27 @@ describe('events pipeline, end to end', () => {
       await r.close();
     }
   }, 60_000);
+
+  it('posts the conversation to a rule’s send_webhook_event URL, and inbox events to subscribers', async () => {
+    const r = await startReceiver();
+    try {
+      const rule = await s.admin.api.post(`${s.base}/automation_rules`, {
+        name: 'Tell the CRM',
+        event_name: 'conversation_created',
+        conditions: [{ attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inbox.id], query_operator: null }],
+        actions: [{ action_name: 'send_webhook_event', action_params: [r.url] }],
+      });
+      expect(rule.status).toBe(200);
+      await s.admin.api.post(`${s.base}/webhooks`, { url: r.url, subscriptions: ['inbox_created'] });
+      const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
+      const sent = await until(() => of(r, 'automation_event.conversation_created', (j) => j.id === conv.body.id)[0]);
+      expect(sent.json).toMatchObject({ id: conv.body.id, inbox_id: inbox.id, status: 'open', meta: { sender: { id: contactId } } });
+      const created = await s.admin.api.post(`${s.base}/inboxes`, { name: 'Announced', channel: { type: 'api' } });
+      const announced = await until(() => of(r, 'inbox_created', (j) => j.id === created.body.id)[0]);
+      expect(announced.json).toMatchObject({ name: 'Announced', channel_type: 'Channel::Api' });
+      expect(announced.json).not.toHaveProperty('hmac_token');
+    } finally {
+      await r.close();
+    }
+  });
 });
