@@ -4,6 +4,7 @@ import { keys } from '../../db/keys.ts';
 import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '../../db/repositories/agent-bots.ts';
 import {
   agentBotItem,
+  getAccount,
   getAgentBot,
   getAgentBots,
   isPermissible,
@@ -17,6 +18,8 @@ import { retryStale } from '../../db/repositories/versioned.ts';
 import { del, put } from '../../db/transact.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
+import { listInboxes } from '../../db/repositories/inboxes.ts';
+import { setInboxAgentBot } from '../inboxes/service.ts';
 import { now, type AgentBotRecord } from '../model.ts';
 import type { AccountAgentBotUpdate, NewAccountAgentBot, NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
 import { accountAgentBotJson, agentBotJson } from './view.ts';
@@ -187,4 +190,9 @@ export async function deleteAccountBot(accountId: number, id: number): Promise<v
     if (!bot || !ownedBy(accountId)(bot)) throw notFound('Agent bot');
     await deleteAgentBot(bot);
   });
+  // Inboxes that used it go back to humans: otherwise their new conversations would still start pending.
+  const [account, inboxes] = await Promise.all([getAccount(accountId), listInboxes(accountId)]);
+  for (const inbox of inboxes.filter((i) => i.agent_bot_id === id)) {
+    if (account) await setInboxAgentBot(account, inbox.id, null);
+  }
 }

@@ -162,4 +162,18 @@ describe('account agent bots (reference §9.1)', () => {
       avatar_url: 'invalid',
     });
   });
+
+  it('detaches a deleted bot from the inboxes that used it, so their conversations start open again', async () => {
+    const bot = (await s.admin.api.post(`${s.base}/agent_bots`, { name: unique('Gone bot ') })).body;
+    const inbox = (await s.admin.api.post(`${s.base}/inboxes`, { name: unique('Bot inbox '), channel: { type: 'api' } })).body;
+    await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id });
+    const contact = (await s.admin.api.post(`${s.base}/contacts`, { name: 'Cleo', email: `${unique('cleo')}@example.com` })).body.payload.contact;
+    const before = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contact.id });
+    expect(before.body.status).toBe('pending');
+
+    expect((await s.admin.api.delete(`${s.base}/agent_bots/${bot.id}`)).status).toBe(200);
+    expect((await s.admin.api.get(`${s.base}/inboxes/${inbox.id}/agent_bot`)).body).toEqual({ agent_bot: {} });
+    const after = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contact.id });
+    expect(after.body.status).toBe('open');
+  });
 });
