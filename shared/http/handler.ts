@@ -12,7 +12,7 @@ import {
   type Actor,
 } from './auth.ts';
 import { requestBody, type ParsedEvent } from './body.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, notFound } from './errors.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
@@ -61,9 +61,7 @@ function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context:
 /** `/path/{id}` parameter as a positive integer, or 404 naming the resource. */
 export function intParam(ctx: { params: Record<string, string> }, name: string, what = 'Resource'): number {
   const raw = ctx.params[name];
-  if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new HttpError(404, `${what} not found`, [
-    { field: '', message: `${what} could not be found`, code: 'not_found' },
-  ]);
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound(what);
   return Number(raw);
 }
 
