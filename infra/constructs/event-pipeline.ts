@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { functionLogGroup } from './logs.ts';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -91,6 +92,7 @@ export class EventPipeline extends Construct {
       const bundle = props.bundles[name];
       if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
       return new lambda.Function(this, name, {
+        logGroup: functionLogGroup(this, name),
         description,
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',

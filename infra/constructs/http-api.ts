@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { functionLogGroup } from './logs.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -109,6 +110,7 @@ export class HttpApiRoutes extends Construct {
       if (!bundle) throw new Error(`No bundle for ${name} (${route.handler}): run buildFunctions() with this route table`);
       const methods = methodsOf(route);
       const fn = new lambda.Function(stack, name, {
+        logGroup: functionLogGroup(stack, name),
         description: `${methods.join('|')} ${route.path}`.slice(0, 256),
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',

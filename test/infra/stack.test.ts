@@ -71,6 +71,17 @@ afterAll(() => {
 });
 
 describe('route functions', () => {
+  it('gives every function (routes and pipeline) its own log group with a retention', () => {
+    for (const template of [real.parent, ...real.nested.values()]) {
+      const res = resources(template);
+      for (const [id, fn] of ofType(template, 'AWS::Lambda::Function')) {
+        const ref = fn.Properties!.LoggingConfig?.LogGroup?.Ref as string | undefined;
+        expect(ref, id).toBeDefined();
+        expect(res[ref!]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+      }
+    }
+  });
+
   it('puts every row in the nested stack of its group', () => {
     expect(new Set(real.nested.keys())).toEqual(new Set(routes.map(stackGroup)));
     for (const route of routes) {
