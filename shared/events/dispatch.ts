@@ -40,10 +40,19 @@ interface Built {
 }
 
 /** The payload of an event, or nothing when there is nothing to tell (deleted record, activity message). */
-async function build(event: DomainEvent): Promise<Built | undefined> {
+/**
+ * Reads shared by the events of one change: a status change is up to four events about the same
+ * conversation, all told from one context and one webhook list.
+ */
+interface ChangeReads {
+  conversation?: ReturnType<typeof conversationContext>;
+  webhooks?: ReturnType<typeof listWebhooks>;
+}
+
+async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | undefined> {
   const withEvent = (body: object) => ({ event: event.name, ...body });
   if (event.conversation) {
-    const ctx = await conversationContext(event.accountId, event.conversation.id, event.conversation);
+    const ctx = await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation));
     if (!ctx) return undefined;
     const payload = withEvent({
       ...conversationPushData(ctx),
@@ -79,7 +88,7 @@ async function botsFor(built: Built): Promise<AgentBotRecord[]> {
   return (await getAgentBots(unique)).filter((b): b is AgentBotRecord => !!b && !!b.outgoing_url);
 }
 
-async function deliveriesFor(event: DomainEvent, built: Built): Promise<Delivery[]> {
+async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeReads): Promise<Delivery[]> {
   const body = JSON.stringify(built.payload);
   const delivery = (target: Delivery['target'], url: string, secret: string | null, payload = body): Delivery => ({
     id: `${event.id}:${target.kind}:${target.id}`,
@@ -94,7 +103,7 @@ async function deliveriesFor(event: DomainEvent, built: Built): Promise<Delivery
     created_at: Date.now(),
   });
   const out: Delivery[] = [];
-  for (const w of await listWebhooks(event.accountId)) {
+  for (const w of await (reads.webhooks ??= listWebhooks(event.accountId))) {
     if ((w.subscriptions as string[]).includes(event.name)) out.push(delivery({ kind: 'webhook', id: w.id }, w.url, w.secret));
   }
   const inbox = built.inbox;
@@ -143,10 +152,11 @@ async function complete(change: Change): Promise<Change> {
 
 export async function dispatchChange(raw: Change): Promise<void> {
   const change = await complete(raw);
+  const reads: ChangeReads = {};
   for (const event of eventsOf(change)) {
     const hooks = await runAutomation(event);
-    const built = await build(event);
-    const deliveries = [...(built ? await deliveriesFor(event, built) : []), ...(await ruleDeliveries(event, hooks))];
+    const built = await build(event, reads);
+    const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     if (deliveries.length) await enqueueDeliveries(deliveries);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
   }

@@ -37,21 +37,10 @@ export function contactPushJson(c: ContactRecord) {
   };
 }
 
-/** `webhook_data`: the contact in webhook payloads (no `type` key in 4.10). */
+/** `webhook_data`: the contact in webhook payloads: push data without `type` (4.10), with its account and `avatar`. */
 export function contactWebhookJson(c: ContactRecord, account: Pick<AccountRecord, 'id' | 'name'>) {
-  return {
-    account: { id: account.id, name: account.name },
-    additional_attributes: c.additional_attributes,
-    avatar: c.thumbnail,
-    custom_attributes: c.custom_attributes,
-    email: c.email,
-    id: c.id,
-    identifier: c.identifier,
-    name: c.name,
-    phone_number: c.phone_number,
-    thumbnail: c.thumbnail,
-    blocked: c.blocked,
-  };
+  const { type: _type, ...push } = contactPushJson(c);
+  return { account: { id: account.id, name: account.name }, avatar: c.thumbnail, ...push };
 }
 
 /** Slim inbox (`_inbox_slim`), as inside contact inboxes. */
