@@ -14,6 +14,7 @@ import {
 import { requestBody, type ParsedEvent } from './body.ts';
 import { HttpError, notFound } from './errors.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
+import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
 // The one middy chain every HTTP route goes through: body → auth → validation → run → JSON,
@@ -40,6 +41,8 @@ interface CommonOptions<S extends AnySchema | undefined> {
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
+  // Paths as sent (before the root key is merged); every route, whatever its schema.
+  assertStorableText(event.body);
   let body = (event.body ?? {}) as Record<string, unknown>;
   if (opts.rootKey) {
     const nested = body[opts.rootKey];
