@@ -38,6 +38,12 @@ export const routes: Route[] = [
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
 
+  // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
+  { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
+  { method: 'GET', path: '/auth/validate_token', handler: 'functions/auth/validate-token.ts', api: 'account', access: 'tokens' },
+  { method: 'DELETE', path: '/auth/sign_out', handler: 'functions/auth/sign-out.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/auth/password', handler: 'functions/auth/password.ts', api: 'account', access: 'tokens' },
+
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
 
