@@ -175,6 +175,7 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: `${P}/users/{id}`, handler: 'functions/platform/users/update.ts', api: 'platform', access: 'tokens' },
   { method: 'DELETE', path: `${P}/users/{id}`, handler: 'functions/platform/users/destroy.ts', api: 'platform', access: 'write' },
   { method: 'POST', path: `${P}/users/{id}/token`, handler: 'functions/platform/users/token.ts', api: 'platform', access: 'tokens' },
+  { method: 'GET', path: `${P}/users/{id}/login`, handler: 'functions/platform/users/login.ts', api: 'platform', access: 'write' },
 
   { method: 'GET', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/index.ts', api: 'platform', access: 'tokens' },
   { method: 'POST', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/create.ts', api: 'platform', access: 'tokens' },

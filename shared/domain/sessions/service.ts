@@ -13,7 +13,8 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import { reply } from '../../http/response.ts';
 import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../model.ts';
-import { profile } from '../users/service.ts';
+import { config } from '../../config.ts';
+import { permittedUser, profile } from '../users/service.ts';
 import type { SessionRecord } from './model.ts';
 import type { SignIn } from './schemas.ts';
 import { checkSignIn } from './throttle.ts';
@@ -180,8 +181,15 @@ export async function requestPasswordReset(emailInput: string) {
   return { message: 'Request for password reset is successful. Check your mail for instructions.' };
 }
 
-/** `GET /platform/api/v1/users/{id}/login`: a one-time link that signs the user in (Chatwoot's SSO link). */
-export async function ssoLink(user: UserRecord, baseUrl: string) {
+/**
+ * `GET /platform/api/v1/users/{id}/login`: Chatwoot's SSO link, the dashboard's login page with the email
+ * and a one-time token that `POST /auth/sign_in {email, sso_auth_token}` exchanges for a session.
+ */
+export async function platformUserLogin(appId: number, userId: number) {
+  return ssoLink(await permittedUser(appId, userId), config().publicBaseUrl);
+}
+
+async function ssoLink(user: UserRecord, baseUrl: string) {
   const token = newToken();
   const t = now();
   await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(token)), 'sso_token', {

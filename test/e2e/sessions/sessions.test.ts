@@ -141,6 +141,39 @@ describe('sign-in (devise_token_auth headers)', () => {
     expect((await fromAddress(baseUrl).post('/auth/sign_in', { email: agentEmail, password: PASSWORD })).status).toBe(200);
   });
 
+  it('platform SSO: a one-time, short-lived login link that signs the user in', async () => {
+    const link = await s.platform.get(`/platform/api/v1/users/${s.agent.id}/login`);
+    expect(link.status).toBe(200);
+    const url = new URL(link.body.url);
+    expect(url.pathname).toBe('/app/login');
+    expect(url.searchParams.get('email')).toBe(agentEmail);
+    const ssoToken = url.searchParams.get('sso_auth_token')!;
+    expect(ssoToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+    // The dashboard's login page posts the two query values to sign_in.
+    const app = fromAddress(baseUrl);
+    const signedIn = await app.post('/auth/sign_in', { email: agentEmail, sso_auth_token: ssoToken });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.id).toBe(s.agent.id);
+    expect((await sessionClient(baseUrl, sessionHeadersOf(signedIn)).get(`${s.base}/conversations`)).status).toBe(200);
+    // One time only; a token for another email does nothing.
+    expectErrorBody(await app.post('/auth/sign_in', { email: agentEmail, sso_auth_token: ssoToken }), 401);
+    const second = new URL((await s.platform.get(`/platform/api/v1/users/${s.agent.id}/login`)).body.url).searchParams.get('sso_auth_token');
+    expectErrorBody(await app.post('/auth/sign_in', { email: 'someone@example.com', sso_auth_token: second }), 401);
+    // Expired links are refused.
+    const { putOneTimeToken } = await import('../../../shared/db/repositories/sessions.ts');
+    const { keys } = await import('../../../shared/db/keys.ts');
+    const stale = newToken();
+    const t = Math.floor(Date.now() / 1000);
+    await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(stale)), 'sso_token', { user_id: s.agent.id, email: agentEmail, expires_at: t - 1, created_at: t - 400 });
+    expectErrorBody(await fromAddress(baseUrl).post('/auth/sign_in', { email: agentEmail, sso_auth_token: stale }), 401);
+
+    // Only the platform app that created the user; only platform tokens.
+    expectErrorBody(await other.platform.get(`/platform/api/v1/users/${s.agent.id}/login`), 404);
+    expectErrorBody(await s.admin.api.get(`/platform/api/v1/users/${s.agent.id}/login`), 401);
+    expectErrorBody(await s.platform.get(`/platform/api/v1/users/999999999/login`), 404);
+  });
+
   it('records a password reset request, answering alike for unknown emails', async () => {
     const app = fromAddress(baseUrl);
     const known = await app.post('/auth/password', { email: agentEmail });
