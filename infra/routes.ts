@@ -13,7 +13,7 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - read: table reads
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
- *  - uploads: write, and the avatar bucket
+ *  - uploads: write, the avatar bucket, and the token key secret (the profile answers its token)
  */
 export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
 
@@ -46,6 +46,10 @@ export const routes: Route[] = [
 
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/profile', handler: 'functions/api/profile/update.ts', api: 'account', access: 'uploads' },
+  { method: 'DELETE', path: '/api/v1/profile/avatar', handler: 'functions/api/profile/avatar/destroy.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/profile/availability', handler: 'functions/api/profile/availability.ts', api: 'account', access: 'tokens' },
+  { method: 'PUT', path: '/api/v1/profile/set_active_account', handler: 'functions/api/profile/set-active-account.ts', api: 'account', access: 'write' },
 
   // Account interface: the account itself
   { method: 'GET', path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/show.ts', api: 'account', access: 'read' },

@@ -98,7 +98,7 @@ export class HttpApiRoutes extends Construct {
       read: common,
       write: common,
       tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
-      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
+      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
     };
 
     for (const route of props.routes) {
@@ -154,6 +154,8 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   props.table.grantReadData(roles.read);
   for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
   props.tokenKey.grantRead(roles.tokens);
+  // The profile's update takes an avatar upload and answers the user with its API token.
+  props.tokenKey.grantRead(roles.uploads);
   props.avatars.grantReadWrite(roles.uploads);
   return roles;
 }

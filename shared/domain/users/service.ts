@@ -30,7 +30,7 @@ async function membershipsOf(userId: number): Promise<Membership[]> {
     .filter((m): m is Membership => m.account !== undefined);
 }
 
-async function present(user: UserRecord) {
+export async function present(user: UserRecord) {
   const [token, memberships] = await Promise.all([unseal(user.sealed_token), membershipsOf(user.id)]);
   return userJson(user, token, memberships);
 }
@@ -97,6 +97,12 @@ export async function updateUser(appId: number, id: number, input: UserUpdate) {
     custom_attributes: { ...user.custom_attributes, ...(input.custom_attributes ?? {}) },
     updated_at: now(),
   };
+  await saveUser(user, updated);
+  return present(updated);
+}
+
+/** Writes a changed user (unless another write came first), moving its email claim when the email changed. */
+export async function saveUser(user: UserRecord, updated: UserRecord): Promise<void> {
   const emailChanged = updated.email !== user.email;
   await transact([
     {
@@ -106,12 +112,11 @@ export async function updateUser(appId: number, id: number, input: UserUpdate) {
     },
     ...(emailChanged
       ? [
-          { item: put({ ...userEmailKey(updated.email), type: 'unique', owner_id: id }, { ifNew: true }), onConflict: emailTaken },
+          { item: put({ ...userEmailKey(updated.email), type: 'unique', owner_id: user.id }, { ifNew: true }), onConflict: emailTaken },
           { item: del(userEmailKey(user.email)) },
         ]
       : []),
   ]);
-  return present(updated);
 }
 
 /** Removes the user, its token, its email claim and its memberships. */
