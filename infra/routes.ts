@@ -137,6 +137,13 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // macros
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros/{id}/execute', handler: 'functions/api/macros/execute.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/index.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/create.ts', api: 'account', access: 'tokens' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/show.ts', api: 'account', access: 'tokens' },

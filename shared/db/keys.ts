@@ -41,6 +41,7 @@
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
 //   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
+//   macro            MACROS#<acctId>               MACRO#<id>
 //   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
 
 export type Key = { pk: string; sk: string };
@@ -211,6 +212,10 @@ export const keys = {
     sk: join('W', windowStart),
   }),
   oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── macros ──
+  macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
+  macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),
