@@ -39,6 +39,10 @@
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
+//   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
+//   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
+//   macro            MACROS#<acctId>               MACRO#<id>
+//   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
 
 export type Key = { pk: string; sk: string };
 
@@ -198,6 +202,20 @@ export const keys = {
   userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
   /** The id in the last segment of a sort key (members, inbox and team ids). */
   lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
+
+  // ── sessions (devise_token_auth sign-in) ──
+  session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
+  sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
+  sessionsOf: (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') }),
+  signInCounter: (scope: 'EMAIL' | 'IP', valueHash: string, windowStart: number): Key => ({
+    pk: join('THROTTLE', scope, valueHash),
+    sk: join('W', windowStart),
+  }),
+  oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── macros ──
+  macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
+  macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -141,7 +141,7 @@ describe('route functions', () => {
       expect(fnProps.Handler).toBe('index.handler');
       const env = Object.keys(fnProps.Environment.Variables);
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
-      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens');
+      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens' || route.access === 'uploads');
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
     }
   });
