@@ -137,6 +137,17 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/avatar', handler: 'functions/api/agent-bots/destroy-avatar.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token', handler: 'functions/api/agent-bots/reset-access-token.ts', api: 'account', access: 'tokens' },
 
+  // ── Account interface III (integrations: EvolutionAPI, n8n) (rows added here) ──
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/destroy.ts', api: 'account', access: 'write' },
+
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },
   { method: 'POST', path: '/public/api/v1/inboxes/{inbox_identifier}/contacts', handler: 'functions/public/contacts/create.ts', api: 'public', access: 'write' },

@@ -1,7 +1,64 @@
-import type { Scenarios } from './types.ts';
+import type { BenchWorld, Scenarios } from './types.ts';
 
 // Routes that EvolutionAPI and the n8n Chatwoot nodes call: one scenario per route.
 
+const A = '/api/v1/accounts/{account_id}';
+const post = async (w: BenchWorld, path: string, body: unknown): Promise<number> => {
+  const res = await w.account.admin.api.post(`${w.account.base}${path}`, body);
+  if (res.status !== 200) throw new Error(`bench setup ${path}: ${res.status} ${res.text}`);
+  return res.body.id as number;
+};
+const key = (w: BenchWorld, prefix: string) => w.unique(prefix).replace(/[^\w]/g, '_');
+
+const definition = (w: BenchWorld) =>
+  post(w, '/custom_attribute_definitions', { attribute_display_name: 'Plan', attribute_key: key(w, 'plan'), attribute_model: 'contact_attribute' });
+const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key(w, 'greet'), content: 'Hello! How can we help?' });
+
 export const integrations: Scenarios = {
   'GET /api': { request: () => ({ method: 'GET', path: '/api' }) },
+
+  [`GET ${A}/custom_attribute_definitions`]: {
+    setup: definition,
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/custom_attribute_definitions?attribute_model=contact_attribute` }),
+  },
+  [`POST ${A}/custom_attribute_definitions`]: {
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/custom_attribute_definitions`,
+      body: { attribute_display_name: 'Tier', attribute_key: key(w, 'tier'), attribute_model: 'contact_attribute', attribute_display_type: 'list', attribute_values: ['a', 'b'] },
+    }),
+  },
+  [`GET ${A}/custom_attribute_definitions/{id}`]: {
+    setup: definition,
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/custom_attribute_definitions/${id}` }),
+  },
+  [`PATCH ${A}/custom_attribute_definitions/{id}`]: {
+    setup: definition,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/custom_attribute_definitions/${id}`, body: { attribute_display_name: `Plan ${i}` } }),
+  },
+  [`PUT ${A}/custom_attribute_definitions/{id}`]: {
+    setup: definition,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/custom_attribute_definitions/${id}`, body: { attribute_description: `d${i}` } }),
+  },
+  [`DELETE ${A}/custom_attribute_definitions/{id}`]: {
+    prepare: definition,
+    request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/custom_attribute_definitions/${id}`, status: 204 }),
+  },
+
+  [`GET ${A}/canned_responses`]: { setup: canned, request: (w) => ({ method: 'GET', path: `${w.account.base}/canned_responses?search=greet` }) },
+  [`POST ${A}/canned_responses`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/canned_responses`, body: { short_code: key(w, 'bye'), content: 'Goodbye' } }),
+  },
+  [`PATCH ${A}/canned_responses/{id}`]: {
+    setup: canned,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/canned_responses/${id}`, body: { content: `Hello ${i}` } }),
+  },
+  [`PUT ${A}/canned_responses/{id}`]: {
+    setup: canned,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/canned_responses/${id}`, body: { content: `Hi ${i}` } }),
+  },
+  [`DELETE ${A}/canned_responses/{id}`]: {
+    prepare: canned,
+    request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/canned_responses/${id}` }),
+  },
 };
