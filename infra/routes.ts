@@ -147,6 +147,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/create.ts', api: 'account', access: 'write' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/create.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/assignable_agents', handler: 'functions/api/assignable-agents/index.ts', api: 'account', access: 'read' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },

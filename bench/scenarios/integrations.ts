@@ -12,6 +12,8 @@ const key = (w: BenchWorld, prefix: string) => w.unique(prefix).replace(/[^\w]/g
 
 const definition = (w: BenchWorld) =>
   post(w, '/custom_attribute_definitions', { attribute_display_name: 'Plan', attribute_key: key(w, 'plan'), attribute_model: 'contact_attribute' });
+const agent = (w: BenchWorld) => post(w, '/agents', { name: 'Bench agent', email: `${key(w, 'agent')}@example.com`, role: 'agent' });
+const inbox = (w: BenchWorld) => post(w, '/inboxes', { name: 'Bench inbox', channel: { type: 'api' } });
 const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key(w, 'greet'), content: 'Hello! How can we help?' });
 
 export const integrations: Scenarios = {
@@ -60,5 +62,26 @@ export const integrations: Scenarios = {
   [`DELETE ${A}/canned_responses/{id}`]: {
     prepare: canned,
     request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/canned_responses/${id}` }),
+  },
+
+  [`POST ${A}/agents`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/agents`, body: { name: 'New agent', email: `${key(w, 'new')}@example.com`, role: 'agent', availability_status: 'busy' } }),
+  },
+  [`PATCH ${A}/agents/{id}`]: {
+    setup: agent,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/agents/${id}`, body: { role: i % 2 ? 'administrator' : 'agent', auto_offline: false } }),
+  },
+  [`PUT ${A}/agents/{id}`]: {
+    setup: agent,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/agents/${id}`, body: { availability: i % 2 ? 'busy' : 'online' } }),
+  },
+  [`DELETE ${A}/agents/{id}`]: { prepare: agent, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/agents/${id}` }) },
+  [`GET ${A}/assignable_agents`]: {
+    setup: async (w) => {
+      const [ids, a] = await Promise.all([Promise.all([inbox(w), inbox(w)]), agent(w)]);
+      for (const id of ids) await w.account.admin.api.post(`${w.account.base}/inbox_members`, { inbox_id: id, user_ids: [a] });
+      return ids;
+    },
+    request: (w, ids: number[]) => ({ method: 'GET', path: `${w.account.base}/assignable_agents?${ids.map((id) => `inbox_ids[]=${id}`).join('&')}` }),
   },
 };

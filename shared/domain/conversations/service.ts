@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  conversationsByInboxStatus,
   deleteConversation,
   getConversation,
   listContactConversationLinks,
@@ -7,6 +8,7 @@ import {
   saveConversation,
 } from '../../db/repositories/conversations.ts';
 import { putMessage } from '../../db/repositories/messages.ts';
+import { listConversationCounters } from '../../db/repositories/counts.ts';
 import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
@@ -438,4 +440,30 @@ export async function destroyConversation(account: AccountRecord, actor: Actor, 
       if (!(err instanceof ConflictError) || attempt >= 5) throw err;
     }
   }
+}
+
+// ── an agent leaves the account ────────────────────────────────────────────────────────────────────
+
+/**
+ * Unassigns every conversation of the account assigned to this user, as Chatwoot's agent removal does
+ * (a bulk column update: no activity message). The counters (AP66) name the inbox and status partitions
+ * that hold such conversations, so only those are read (AP63), not the whole account.
+ */
+export async function unassignUserConversations(accountId: number, userId: number): Promise<number> {
+  const places = (await listConversationCounters(accountId)).filter((c) => c.assignee_id === userId && c.count > 0);
+  const seen = new Set<string>();
+  let changed = 0;
+  for (const { inbox_id, status } of places) {
+    const place = `${inbox_id}|${status}`;
+    if (seen.has(place)) continue;
+    seen.add(place);
+    for await (const c of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
+      if (c.assignee_id !== userId) continue;
+      const { result } = await mutate(c, (cur) =>
+        cur.assignee_id === userId ? { next: quietly(cur, { assignee_id: null }), result: 1 } : { result: 0 },
+      );
+      changed += result;
+    }
+  }
+  return changed;
 }
