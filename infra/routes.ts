@@ -151,6 +151,14 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/assignable_agents', handler: 'functions/api/assignable-agents/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/mute', handler: 'functions/api/conversations/mute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unmute', handler: 'functions/api/conversations/unmute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unread', handler: 'functions/api/conversations/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/bulk_actions', handler: 'functions/api/bulk-actions/create.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },

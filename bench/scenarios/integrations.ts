@@ -14,6 +14,18 @@ const definition = (w: BenchWorld) =>
   post(w, '/custom_attribute_definitions', { attribute_display_name: 'Plan', attribute_key: key(w, 'plan'), attribute_model: 'contact_attribute' });
 const agent = (w: BenchWorld) => post(w, '/agents', { name: 'Bench agent', email: `${key(w, 'agent')}@example.com`, role: 'agent' });
 const inbox = (w: BenchWorld) => post(w, '/inboxes', { name: 'Bench inbox', channel: { type: 'api' } });
+const C = `${A}/conversations/{conversation_id}`;
+/** A conversation in a fresh API inbox, with one incoming message. */
+const conversation = async (w: BenchWorld): Promise<number> => {
+  const [inboxId, contact] = await Promise.all([
+    inbox(w),
+    w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Bench contact', email: `${key(w, 'c')}@example.com` }),
+  ]);
+  const id = await post(w, '/conversations', { inbox_id: inboxId, contact_id: contact.body.payload.contact.id });
+  await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, { content: 'hello', message_type: 'incoming' });
+  return id;
+};
+const conv = (w: BenchWorld, id: unknown, tail: string) => `${w.account.base}/conversations/${id}${tail}`;
 const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key(w, 'greet'), content: 'Hello! How can we help?' });
 
 export const integrations: Scenarios = {
@@ -83,5 +95,43 @@ export const integrations: Scenarios = {
       return ids;
     },
     request: (w, ids: number[]) => ({ method: 'GET', path: `${w.account.base}/assignable_agents?${ids.map((id) => `inbox_ids[]=${id}`).join('&')}` }),
+  },
+
+  [`POST ${C}/mute`]: { setup: conversation, request: (w, id) => ({ method: 'POST', path: conv(w, id, '/mute') }) },
+  [`POST ${C}/unmute`]: { setup: conversation, request: (w, id) => ({ method: 'POST', path: conv(w, id, '/unmute') }) },
+  [`POST ${C}/unread`]: { setup: conversation, request: (w, id) => ({ method: 'POST', path: conv(w, id, '/unread'), status: 204 }) },
+  [`GET ${C}/participants`]: {
+    setup: async (w) => {
+      const id = await conversation(w);
+      await w.account.admin.api.post(conv(w, id, '/participants'), { user_ids: [w.account.admin.id] });
+      return id;
+    },
+    request: (w, id) => ({ method: 'GET', path: conv(w, id, '/participants') }),
+  },
+  [`POST ${C}/participants`]: {
+    setup: conversation,
+    prepare: (w, id) => w.account.admin.api.delete(conv(w, id, '/participants'), { user_ids: [w.account.admin.id] }),
+    request: (w, id) => ({ method: 'POST', path: conv(w, id, '/participants'), body: { user_ids: [w.account.admin.id] } }),
+  },
+  [`PATCH ${C}/participants`]: {
+    setup: conversation,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: conv(w, id, '/participants'), body: { user_ids: i % 2 ? [w.account.admin.id] : [] } }),
+  },
+  [`PUT ${C}/participants`]: {
+    setup: conversation,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: conv(w, id, '/participants'), body: { user_ids: i % 2 ? [] : [w.account.admin.id] } }),
+  },
+  [`DELETE ${C}/participants`]: {
+    setup: conversation,
+    prepare: (w, id) => w.account.admin.api.post(conv(w, id, '/participants'), { user_ids: [w.account.admin.id] }),
+    request: (w, id) => ({ method: 'DELETE', path: conv(w, id, '/participants'), body: { user_ids: [w.account.admin.id] } }),
+  },
+  [`POST ${A}/bulk_actions`]: {
+    setup: async (w) => Promise.all([conversation(w), conversation(w), conversation(w)]),
+    request: (w, ids: number[], _p, i) => ({
+      method: 'POST',
+      path: `${w.account.base}/bulk_actions`,
+      body: { type: 'Conversation', ids, fields: { status: i % 2 ? 'open' : 'resolved' }, labels: { add: ['bulk'] } },
+    }),
   },
 };

@@ -44,6 +44,7 @@
 //   canned response  CANNED#<acctId>               CANNED#<id>
 //   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
 //   integration hook HOOKS#<acctId>                HOOK#<id>
+//   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 
 export type Key = { pk: string; sk: string };
 
@@ -209,6 +210,11 @@ export const keys = {
   cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
   shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
   integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
+  conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('PART', pad(userId)),
+  }),
+  conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
   integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
 
   /** The id in the last segment of a sort key (members, inbox and team ids). */

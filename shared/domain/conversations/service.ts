@@ -17,7 +17,8 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, touchLastActivity } from '../contacts/service.ts';
+import { ensureContactInbox, touchLastActivity, updateContact } from '../contacts/service.ts';
+import { reply } from '../../http/response.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -466,4 +467,43 @@ export async function unassignUserConversations(accountId: number, userId: numbe
     }
   }
   return changed;
+}
+
+// ── mute, unread ───────────────────────────────────────────────────────────────────────────────────
+
+async function addActivity(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, text: string) {
+  await mutate(c, async (cur) => ({ next: quietly(cur, {}), messages: [await activityMessage(cur, text, actor)], result: undefined }));
+}
+
+/**
+ * `POST /conversations/{id}/mute` (reference §4.6): resolves the conversation and blocks its contact
+ * (so new messages no longer reopen it), with Chatwoot's activity message.
+ */
+export async function muteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { conversation } = await changeStatus(account, actor, c, { status: 'resolved' });
+  await updateContact(account.id, c.contact_id, { blocked: true });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, conversation, `${name} has muted the conversation`);
+}
+
+/** `POST /conversations/{id}/unmute`: unblocks the contact. */
+export async function unmuteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await updateContact(account.id, c.contact_id, { blocked: false });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, c, `${name} has unmuted the conversation`);
+}
+
+/**
+ * `POST /conversations/{id}/unread`: the agent (and assignee) last saw it just before the last incoming
+ * message, so that message counts as unread again (never seen when there is none). Chatwoot renders nothing.
+ */
+export async function markUnread(account: AccountRecord, actor: Actor, displayId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await mutate(c, (cur) => {
+    const seen = cur.last_incoming_at ? cur.last_incoming_at - 1 : null;
+    return { next: quietly(cur, { agent_last_seen_at: seen, assignee_last_seen_at: seen, unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0 }), result: undefined };
+  });
+  return reply(204);
 }
