@@ -45,6 +45,8 @@ export interface RuntimeOptions {
   /** Prefix of queue and bucket names, for runtimes that share one emulator. */
   namePrefix?: string;
   logLevel?: string;
+  /** How long a request may take to send its body (see DEFAULT_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
 }
 
 export interface Runtime {
@@ -159,7 +161,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
 
-    const server: Server = createHttpServer(ROOT, routes);
+    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs });
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((res, rej) => {
       server.once('error', rej);

@@ -2,7 +2,16 @@ import { JAVA_INSTALL_HINT, javaAvailable } from './dynamodb-local.ts';
 import { LOCAL_DEFAULTS, startRuntime } from './runtime.ts';
 
 // `npm start`: PORT (3000), HOST (127.0.0.1), PLATFORM_API_TOKEN (generated when absent),
-// DATA_DIR (keep data on disk), DYNAMODB_PORT (8000).
+// DATA_DIR (keep data on disk), DYNAMODB_PORT (8000), BODY_TIMEOUT_MS (10000).
+
+// The last line of defence: a bug that lets an error escape a request must not take every other
+// tenant's requests down with it. It is logged loudly; the request paths themselves answer 4xx/5xx.
+process.on('uncaughtException', (err) => {
+  process.stderr.write(`local runtime: uncaught exception, still serving: ${err.stack ?? String(err)}\n`);
+});
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
+});
 
 async function main() {
   if (!javaAvailable()) {
@@ -17,6 +26,7 @@ async function main() {
     platformToken: env.PLATFORM_API_TOKEN || undefined,
     dynamodbPort: env.DYNAMODB_PORT ? Number(env.DYNAMODB_PORT) : LOCAL_DEFAULTS.dynamodbPort,
     logLevel: env.LOG_LEVEL || 'INFO',
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS ? Number(env.BODY_TIMEOUT_MS) : undefined,
   });
   process.stdout.write(
     [
