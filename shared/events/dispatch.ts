@@ -11,6 +11,7 @@ import { runAutomation, type RuleWebhook } from './automation.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
+import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import {
   contactPayload,
@@ -151,10 +152,15 @@ async function complete(change: Change): Promise<Change> {
   return { ...change, newImage: current ? { ...current, type: change.type } : undefined, oldImage: current ? { ...current, type: change.type } : undefined };
 }
 
-export async function dispatchChange(raw: Change): Promise<void> {
+export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<void> {
   const change = await complete(raw);
   const reads: ChangeReads = {};
   for (const event of eventsOf(change)) {
+    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
+    if (await suspended(event.accountId)) {
+      log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+      continue;
+    }
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
@@ -167,12 +173,14 @@ export async function dispatchChange(raw: Change): Promise<void> {
  * One batch of the events queue (FIFO): records of one group in order; the first failure returns it
  * and the rest of its group to the queue, so a conversation's events never overtake each other.
  */
-export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  inGroupOrder(
+export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const suspended = suspendedAccounts();
+  return inGroupOrder(
     event,
     async (record) => {
-      await dispatchChange(decodeQueueBody<Change>(record.body));
+      await dispatchChange(decodeQueueBody<Change>(record.body), suspended);
       return true;
     },
     (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
   );
+};

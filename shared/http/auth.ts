@@ -5,6 +5,7 @@ import { getMany } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
 import type { AccountRecord, AccountUserRecord, AgentBotRecord, Role, TokenRecord, UserRecord } from '../domain/model.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { assertAccountActive } from '../domain/accounts/suspension.ts';
 import { sessionOf, sessionTokenAndAccount, type SessionCredentials } from '../domain/sessions/service.ts';
 
 /** `api_access_token` (any case, underscore or dash), or `Authorization: Bearer <token>`. */
@@ -80,7 +81,7 @@ export async function authenticateAccount(
     actor = { type: 'agent_bot', bot: bot as AgentBotRecord };
   }
 
-  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
+  assertAccountActive(account);
   if (actor.type === 'agent_bot' && !botsAllowed) throw forbidden('Agent bot tokens cannot call this endpoint');
   if (access === 'administrator' && actor.type === 'user' && actor.role !== 'administrator') {
     throw forbidden('Only administrators can do this');
