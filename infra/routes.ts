@@ -34,6 +34,8 @@ export const DEFAULT_ROUTE = '$default';
 
 export const routes: Route[] = [
   { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
+  // Chatwoot's service status (version, queue and data services); needs the queues' URLs (service-stack).
+  { method: 'GET', path: '/api', handler: 'functions/system/api.ts', api: 'system', access: 'read' },
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
@@ -162,6 +164,29 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/destroy.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/avatar', handler: 'functions/api/agent-bots/destroy-avatar.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token', handler: 'functions/api/agent-bots/reset-access-token.ts', api: 'account', access: 'tokens' },
+
+  // ── Account interface III (integrations: EvolutionAPI, n8n) (rows added here) ──
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/create.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/assignable_agents', handler: 'functions/api/assignable-agents/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/mute', handler: 'functions/api/conversations/mute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unmute', handler: 'functions/api/conversations/unmute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unread', handler: 'functions/api/conversations/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/bulk_actions', handler: 'functions/api/bulk-actions/create.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },

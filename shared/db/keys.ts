@@ -48,6 +48,12 @@
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
 //   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
 //   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   attribute def.   CATTRS#<acctId>               CATTR#<id>
+//   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
+//   canned response  CANNED#<acctId>               CANNED#<id>
+//   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
+//   integration hook HOOKS#<acctId>                HOOK#<id>
+//   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 
 export type Key = { pk: string; sk: string };
 
@@ -205,6 +211,21 @@ export const keys = {
   }),
   teamMembersOf: (accountId: number, teamId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TMEMBER', pad(teamId), '') }),
   userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
+  // ── custom attribute definitions, canned responses, integration hooks (integrations area) ──
+  attributeDefinition: (accountId: number, id: number): Key => ({ pk: join('CATTRS', accountId), sk: join('CATTR', pad(id)) }),
+  attributeDefinitionsOf: (accountId: number) => ({ pk: join('CATTRS', accountId), skPrefix: join('CATTR', '') }),
+  attributeKeyUnique: (accountId: number, model: string, key: string): Key => keys.unique(join('CATTR', accountId, model), key),
+  cannedResponse: (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) }),
+  cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
+  shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
+  integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
+  conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('PART', pad(userId)),
+  }),
+  conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
+  integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
+
   /** The id in the last segment of a sort key (members, inbox and team ids). */
   lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
 

@@ -42,10 +42,15 @@ interface CommonOptions<S extends AnySchema | undefined> {
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
-  let body = await parseBody(event as unknown as APIGatewayProxyEventV2, {
-    maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
-    multipart: opts.multipart,
-  });
+  // Rails `params`: query-string fields count like body fields, and the body's win (the mobile app
+  // assigns a team with `POST …/assignments?team_id=N` and no body).
+  let body: Record<string, unknown> = {
+    ...(event.queryStringParameters ?? {}),
+    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, {
+      maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
+      multipart: opts.multipart,
+    })),
+  };
   // Paths as sent (before the root key is merged); every route, whatever its schema.
   assertStorableText(body);
   if (opts.rootKey) {
