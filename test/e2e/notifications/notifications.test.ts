@@ -19,7 +19,8 @@ async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30
 
 type N = { id: number; notification_type: string; primary_actor_id: number; read_at: string | null; secondary_actor: any; primary_actor: any };
 
-describe('notifications (created by the events pipeline)', () => {
+// The machine running the suite may be busy: these wait on scrypt and on the pipeline.
+describe('notifications (created by the events pipeline)', { timeout: 120_000 }, () => {
   let w: World;
   let s: SeededAccount;
   let other: SeededAccount;

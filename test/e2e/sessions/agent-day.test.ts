@@ -14,7 +14,8 @@ async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 60
 }
 
 // An agent's day through the mobile app's calls, authenticated by nothing but the sign-in's session headers.
-describe("an agent's day with session headers only", () => {
+// The machine running the suite may be busy: these wait on scrypt and on the pipeline.
+describe("an agent's day with session headers only", { timeout: 120_000 }, () => {
   let w: World;
   let baseUrl: string;
   beforeAll(async () => {
