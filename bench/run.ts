@@ -15,6 +15,7 @@ import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
+import { agentApps } from './scenarios/agent-apps.ts';
 import { integrations } from './scenarios/integrations.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 

@@ -42,6 +42,11 @@
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
 //   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
 //   macro            MACROS#<acctId>               MACRO#<id>
+//   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
+//   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
+//   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
+//   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
+//   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
 //   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
 //   attribute def.   CATTRS#<acctId>               CATTR#<id>
 //   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
@@ -237,6 +242,20 @@ export const keys = {
   // ── macros ──
   macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
   macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
+
+  // ── notifications ──
+  notification: (accountId: number, userId: number, id: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: join('N', pad(id)) }),
+  notificationsOf: (accountId: number, userId: number) => ({ pk: join('NOTIFS', accountId, userId), skPrefix: join('N', '') }),
+  /** Sparse: only unread notifications carry it. */
+  unreadNotificationIndex: (accountId: number, userId: number, id: number) => ({
+    gsi1pk: join('UNREADN', accountId, userId),
+    gsi1sk: join('N', pad(id)),
+  }),
+  unreadNotificationsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UNREADN', accountId, userId), skPrefix: join('N', '') }),
+  notificationCounter: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' }),
+  notificationSettings: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' }),
+  notificationClaim: (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) }),
+  pushSubscription: (userId: number, identifierHash: string): Key => ({ pk: join('PUSHSUBS', userId), sk: join('SUB', identifierHash) }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -25,7 +25,7 @@ export interface Change {
  * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
  * same list, so those records never even invoke the stream function.
  */
-export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal'];
+export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification'];
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
+import { notify } from '../domain/notifications/pipeline.ts';
 import { unseal } from '../crypto/tokens.ts';
 import { getItem } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
@@ -165,6 +166,7 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     const built = await build(event, reads);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     if (deliveries.length) await enqueueDeliveries(deliveries);
+    await notify(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
   }
 }
