@@ -83,5 +83,16 @@ export class ServiceStack extends Stack {
         ' npm run platform-app -- create --name <name>',
       ]),
     });
+    new CfnOutput(this, 'ReplayStreamFailuresCommand', {
+      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      value: Fn.join('', [
+        'npm run replay -- stream-failures --queue-url ',
+        this.pipeline.streamFailures.queueUrl,
+        ' --events-queue-url ',
+        this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        this.region,
+      ]),
+    });
   }
 }

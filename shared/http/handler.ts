@@ -14,6 +14,7 @@ import {
 import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
 import { HttpError, notFound } from './errors.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
+import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
 // The one middy chain every HTTP route goes through: body size → auth (headers only) → body parsing →
@@ -50,6 +51,8 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
       multipart: opts.multipart,
     })),
   };
+  // Paths as sent (before the root key is merged); every route, whatever its schema.
+  assertStorableText(body);
   if (opts.rootKey) {
     const nested = body[opts.rootKey];
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {

@@ -4,7 +4,10 @@ import { keys } from '../../db/keys.ts';
 import {
   deleteAccountUserItem,
   getAccounts,
+  changeUser,
+  changeUserEmail,
   getUser,
+  getUserFresh,
   getUserIdByEmail,
   isPermissible,
   listUserAccounts,
@@ -15,6 +18,7 @@ import {
   userItem,
 } from '../../db/repositories/identity.ts';
 import { del, put } from '../../db/transact.ts';
+import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { notFound, taken } from '../../http/errors.ts';
 import { now, type UserRecord } from '../model.ts';
 import type { NewUser, UserUpdate } from './schemas.ts';
@@ -85,32 +89,36 @@ export async function showUser(appId: number, id: number) {
   return present(await permittedUser(appId, id));
 }
 
+/**
+ * Chatwoot replaces the given fields and merges custom attributes key by key; both are applied on the
+ * stored attributes, so any number of concurrent updates all land (the last one wins a field).
+ */
 export async function updateUser(appId: number, id: number, input: UserUpdate) {
-  const user = await permittedUser(appId, id);
-  const updated: UserRecord = {
-    ...user,
-    name: input.name ?? user.name,
-    display_name: input.display_name !== undefined ? input.display_name : user.display_name,
-    email: input.email ?? user.email,
-    password_hash: input.password ? await hashPassword(input.password) : user.password_hash,
-    // Merged, as Chatwoot does for users.
-    custom_attributes: { ...user.custom_attributes, ...(input.custom_attributes ?? {}) },
+  const first = await permittedUser(appId, id);
+  const set = {
+    name: input.name,
+    display_name: input.display_name,
+    password_hash: input.password ? await hashPassword(input.password) : undefined,
     updated_at: now(),
   };
-  const emailChanged = updated.email !== user.email;
-  await transact([
-    {
-      item: put(userItem(updated), {
-        condition: { expression: 'updated_at = :u', values: { ':u': user.updated_at } },
-      }),
-    },
-    ...(emailChanged
-      ? [
-          { item: put({ ...userEmailKey(updated.email), type: 'unique', owner_id: id }, { ifNew: true }), onConflict: emailTaken },
-          { item: del(userEmailKey(user.email)) },
-        ]
-      : []),
-  ]);
+  const attributes = input.custom_attributes ?? {};
+  const updated = await retryStale(async (consistent) => {
+    const before = consistent ? await getUserFresh(id) : first;
+    if (!before) throw notFound('User');
+    // Too many keys for one expression: the whole merged map, on condition that nothing moved meanwhile.
+    const changes: AttributeChanges = mergeableByKey(attributes)
+      ? { set, merge: { custom_attributes: attributes } }
+      : {
+          set: { ...set, custom_attributes: { ...before.custom_attributes, ...attributes } },
+          condition: sameVersion((before as UserRecord & { version?: number }).version),
+        };
+    const after =
+      input.email !== undefined && input.email !== before.email
+        ? await changeUserEmail(before, input.email, changes, emailTaken)
+        : await changeUser(id, changes);
+    if (!after) throw notFound('User');
+    return after;
+  });
   return present(updated);
 }
 
