@@ -53,6 +53,7 @@
 //   canned response  CANNED#<acctId>               CANNED#<id>
 //   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
 //   integration hook HOOKS#<acctId>                HOOK#<id>
+//   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 
 export type Key = { pk: string; sk: string };
@@ -224,6 +225,7 @@ export const keys = {
     sk: join('PART', pad(userId)),
   }),
   conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
+  integrationHookAppUnique: (accountId: number, appId: string): Key => keys.unique(join('HOOKAPP', accountId), appId),
   integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
 
   /** The id in the last segment of a sort key (members, inbox and team ids). */
