@@ -75,6 +75,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
           const { calls, sent, overheadMs } = recorder.take();
           const ms = performance.now() - started - overheadMs;
           if (res.status !== (req.status ?? 200)) throw new Error(`${key} answered ${res.status}: ${res.text.slice(0, 300)}`);
+          if (process.env.BENCH_DEBUG) process.stdout.write(`    ${i}: ${calls.map((c) => `${c.command.replace(/Command$/, '')} r${c.rcu} w${c.wcu}`).join(', ')}\n`);
           if (i < WARMUP) continue;
           endpoint.push(ms);
           dynamo.push(calls.reduce((t, c) => t + c.ms, 0));

@@ -17,8 +17,7 @@
 //   id sequence      SEQ#<name>                SEQ
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
-//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi1: CONVS#<acctId>#<status> / <lastActivity>#<displayId>
-//                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
+//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
@@ -103,16 +102,13 @@ export const keys = {
 
   // ── conversations + messages + counts ──
   conversation: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' }),
-  /** Both list indexes sort by last activity, newest last (queries read backwards). */
+  /** The activity list index (gsi3, small projection): one partition per inbox and status, newest last (queries read backwards). */
   conversationIndex: (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
-    gsi1pk: join('CONVS', c.account_id, c.status),
-    gsi1sk: join(pad(c.last_activity_at), pad(c.id)),
-    gsi2pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
-    gsi2sk: join(pad(c.last_activity_at), pad(c.id)),
+    gsi3pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
+    gsi3sk: join(pad(c.last_activity_at), pad(c.id)),
   }),
-  conversationsByStatus: (accountId: number, status: string) => ({ gsi1pk: join('CONVS', accountId, status) }),
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
-    gsi2pk: join('CONVS', accountId, 'INBOX', inboxId, status),
+    gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({

@@ -1,6 +1,5 @@
 import { ConflictError, type TxItem } from '../../db/transact.ts';
 import { getConversation, saveConversation } from '../../db/repositories/conversations.ts';
-import { putMessage } from '../../db/repositories/messages.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from './model.ts';
@@ -54,6 +53,7 @@ export async function mutate<R>(
   apply: (c: ConversationRecord) => Promise<Change<R>> | Change<R>,
 ): Promise<{ conversation: ConversationRecord; result: R; messages: MessageRecord[] }> {
   let current: ConversationRecord | undefined = first;
+  const staged = new Set<number>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (!current) throw notFound('Conversation');
     const change = await apply(current);
@@ -61,7 +61,7 @@ export async function mutate<R>(
     const messages = change.messages ?? [];
     const next = messages.reduce(withMessage, change.next);
     try {
-      await saveConversation(current, next, [...messages.map((m) => putMessage(m, { ifNew: true })), ...(change.extra ?? [])]);
+      await saveConversation(current, next, { messages, extra: change.extra, staged });
       return { conversation: next, result: change.result, messages };
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;

@@ -6,7 +6,6 @@ import {
   nextDisplayId,
   saveConversation,
 } from '../../db/repositories/conversations.ts';
-import { putMessage } from '../../db/repositories/messages.ts';
 import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
@@ -20,7 +19,7 @@ import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
-import { addMessage } from '../messages/service.ts';
+import { activityIsStale, addMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
@@ -185,8 +184,8 @@ export async function startConversation(
     message = await buildMessage({ account, inbox, conversation }, actor, input.message);
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
-  await saveConversation(undefined, conversation, message ? [putMessage(message, { ifNew: true })] : []);
-  if (message?.message_type === 0) await touchLastActivity(account.id, contact.id, message.created_at);
+  await saveConversation(undefined, conversation, { messages: message ? [message] : [] });
+  if (message?.message_type === 0 && activityIsStale(contact, message.created_at)) await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
 }
 
