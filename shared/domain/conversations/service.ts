@@ -14,7 +14,7 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, touchLastActivity } from '../contacts/service.ts';
+import { ensureContactInboxOf, touchLastActivity } from '../contacts/service.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -69,7 +69,7 @@ async function resolveTarget(account: AccountRecord, actor: Actor, input: NewCon
     }
     const contact = await getContact(account.id, input.contact_id);
     if (!contact) throw notFound('Contact');
-    const contactInbox = await ensureContactInbox(account.id, contact.id, inbox.id, input.source_id, { hmacVerified: input.hmac_verified });
+    const contactInbox = await ensureContactInboxOf(contact, inbox, input.source_id, { hmacVerified: input.hmac_verified });
     return { inbox, contact, contactInbox };
   }
   if (input.source_id === undefined) {
@@ -193,7 +193,9 @@ export async function startConversation(
 export async function createConversation(account: AccountRecord, actor: Actor, input: NewConversation) {
   const target = await resolveTarget(account, actor, input);
   const { conversation } = await startConversation(account, actor, target, input);
-  return renderOne(account.id, actor, conversation);
+  // An incoming first message made the contact active: only then is the contact read again.
+  const known = { contacts: conversation.last_message?.message_type === 0 ? [] : [target.contact], inboxes: [target.inbox] };
+  return conversationJson(conversation, await loadRefs(account.id, actor, [conversation], [], known));
 }
 
 // ── status ─────────────────────────────────────────────────────────────────────────────────────────
