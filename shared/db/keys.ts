@@ -202,3 +202,15 @@ export const keys = {
 };
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
+
+/**
+ * Items that change seldom and that the event pipeline reads for every event (account, users and
+ * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes): a per-container read cache may
+ * hold them for a few seconds. Conversations, messages and contacts are never among them.
+ */
+export function slowlyChanging(partition: string, sk?: string): boolean {
+  const [kind] = partition.split(SEP);
+  if (kind === 'CONTACT') return sk !== undefined && sk.startsWith(join('CI', ''));
+  if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
+  return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
+}
