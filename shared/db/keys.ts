@@ -214,3 +214,6 @@ export function slowlyChanging(partition: string, sk?: string): boolean {
   if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
   return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
 }
+
+/** Partitions a credential lookup reads: tokens, accounts (with memberships and bot links), users, bots, platform apps. */
+export const identityPartition = (pk: string) => ['TOKEN', 'ACCT', 'USER', 'BOT', 'PAPP'].includes(pk.split(SEP)[0]);

@@ -4,8 +4,7 @@ import { config } from '../config.ts';
 import { log } from '../log.ts';
 import { changeOf, serializeChange, type Change } from './change.ts';
 import { sqs } from './queue.ts';
-import { pipelineCache } from './read-cache.ts';
-import { slowlyChanging } from '../db/keys.ts';
+
 
 /**
  * Stream → events queue (FIFO). The message group is the item collection (pk), so the changes of one
@@ -16,10 +15,6 @@ export async function forwardChanges(event: DynamoDBStreamEvent): Promise<Dynamo
   if (!queueUrl) throw new Error('EVENTS_QUEUE_URL is not configured');
   const pending: { change: Change; sequence: string }[] = [];
   for (const record of event.Records) {
-    // Where one process runs the whole pipeline (the local runtime) the dispatcher's cache sees such a
-    // change at once; deployed, these records never reach this function and the cache's TTL applies.
-    const key = record.dynamodb?.Keys;
-    if (key?.pk?.S && slowlyChanging(key.pk.S, key.sk?.S)) pipelineCache.forget();
     const change = changeOf(record);
     if (change) pending.push({ change, sequence: record.dynamodb?.SequenceNumber ?? '' });
   }

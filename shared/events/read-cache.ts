@@ -1,3 +1,5 @@
+import { onWrite } from '../db/client.ts';
+import { slowlyChanging } from '../db/keys.ts';
 import { ReadCache } from '../db/repositories/common.ts';
 
 /**
@@ -8,5 +10,14 @@ import { ReadCache } from '../db/repositories/common.ts';
  */
 export const PIPELINE_CACHE_TTL_MS = 10_000;
 
-/** The dispatcher's per-container cache (see shared/db/repositories/common.ts ReadCache). */
+/**
+ * The dispatcher's per-container cache (see shared/db/repositories/common.ts ReadCache). Writes the
+ * container makes itself drop it (below).
+ */
 export const pipelineCache = new ReadCache(PIPELINE_CACHE_TTL_MS);
+
+// The container's own writes of such items (automation actions; every write where one process runs all
+// functions, as the local runtime does) drop the cache at once.
+onWrite((written) => {
+  if (written.some((k) => slowlyChanging(k.pk, k.sk))) pipelineCache.forget();
+});

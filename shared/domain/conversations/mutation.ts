@@ -17,7 +17,9 @@ export interface Change<R> {
   result: R;
 }
 
-const MAX_ATTEMPTS = 25;
+// Many writers on one conversation (a burst of messages and edits) each win within a few rounds; the
+// bound only stops a livelock.
+const MAX_ATTEMPTS = 80;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const nowFloat = () => Date.now() / 1000;
@@ -65,7 +67,7 @@ export async function mutate<R>(
       return { conversation: next, result: change.result, messages };
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      await sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
+      await sleep(Math.random() * Math.min(250, 10 * 2 ** attempt));
       current = await getConversation(first.account_id, first.id, true);
     }
   }
