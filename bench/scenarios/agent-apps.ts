@@ -127,6 +127,18 @@ export const agentApps: Scenarios = {
     }),
   },
 
+  [`GET ${A}/conversations/{conversation_id}/attachments`]: {
+    setup: async (w) => {
+      const id = await conversation(w);
+      for (let i = 0; i < 3; i++) {
+        const f = new FormData();
+        f.append('attachments[]', new Blob([Buffer.from(`file ${i}`)], { type: 'text/plain' }), `f${i}.txt`);
+        await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, f);
+      }
+      return id;
+    },
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/conversations/${id}/attachments` }),
+  },
   [`GET ${A}/notifications`]: {
     setup: async (w) => {
       for (let i = 0; i < 15; i++) await notification(w);
