@@ -135,6 +135,20 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     expect(await about(c.id, 'assigned_conversation_new_message')).toHaveLength(1);
   });
 
+  it('a new message in a conversation you take part in notifies you (participants), not the sender', async () => {
+    const c = await converse();
+    ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/participants`, { user_ids: [s.agent.id, s.admin.id] }), 'participants');
+    ok(await s.agent.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_conversation_assignment', 'push_assigned_conversation_new_message', 'push_participating_conversation_new_message'] }), 'settings');
+    ok(await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_participating_conversation_new_message'] }), 'settings');
+    const m = await post(c.id, { content: 'from a participant' });
+    const n = await waitFor(c.id, 'participating_conversation_new_message');
+    expect(n.secondary_actor).toMatchObject({ id: m.id });
+    expect((n as any).push_message_title).toBe(`A new message is created in conversation (#${c.id})`);
+    // The administrator sent it: nothing for them.
+    expect(await about(c.id, 'participating_conversation_new_message', s.admin.api)).toEqual([]);
+    ok(await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_conversation_assignment'] }), 'reset');
+  });
+
   it('lists with meta and pages, counts unread, marks read/unread, reads all, deletes; only your own', async () => {
     // A fresh agent view: everything so far, newest first.
     const list = ok(await s.agent.api.get(`${s.base}/notifications?includes[]=read`), 'list').data;
