@@ -151,6 +151,12 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/{id}/unread', handler: 'functions/api/notifications/unread.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
+  // dashboard apps
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/destroy.ts', api: 'account', access: 'write' },
   // macros
   { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },

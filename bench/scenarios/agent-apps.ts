@@ -69,7 +69,22 @@ const settings = (i: number) => ({
   notification_settings: { selected_email_flags: i % 2 ? ['email_conversation_assignment'] : [], selected_push_flags: ['push_conversation_assignment'] },
 });
 
+async function dashboardApp(w: BenchWorld): Promise<number> {
+  const res = await w.account.admin.api.post(`${w.account.base}/dashboard_apps`, { title: 'Bench', content: [{ type: 'frame', url: 'https://crm.example.com' }] });
+  if (res.status !== 200) throw new Error(`bench dashboard app: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+const frame = (i: number) => ({ title: `App ${i}`, content: [{ type: 'frame', url: `https://crm.example.com/${i}` }] });
+
 export const agentApps: Scenarios = {
+  [`GET ${A}/dashboard_apps`]: { setup: dashboardApp, request: (w) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps`, client: agent(w) }) },
+  [`POST ${A}/dashboard_apps`]: { request: (w, _s, _p, i) => ({ method: 'POST', path: `${w.account.base}/dashboard_apps`, body: frame(i) }) },
+  [`GET ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps/${id}`, client: agent(w) }) },
+  [`PATCH ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/dashboard_apps/${id}`, body: frame(i) }) },
+  [`PUT ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/dashboard_apps/${id}`, body: frame(i) }) },
+  [`DELETE ${A}/dashboard_apps/{id}`]: { prepare: dashboardApp, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/dashboard_apps/${id}`, status: 204 }) },
+
   'POST /auth/sign_in': {
     setup: (w) => emailOf(agent(w)),
     request: (w, email) => ({ method: 'POST', path: '/auth/sign_in', body: { email, password: PASSWORD }, client: client(w.baseUrl) }),
