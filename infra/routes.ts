@@ -194,6 +194,10 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/bulk_actions', handler: 'functions/api/bulk-actions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/integrations/apps', handler: 'functions/api/integrations/apps/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/integrations/hooks', handler: 'functions/api/integrations/hooks/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/destroy.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },

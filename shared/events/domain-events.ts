@@ -2,6 +2,7 @@ import type { ContactRecord } from '../domain/contacts/model.ts';
 import type { ConversationRecord } from '../domain/conversations/model.ts';
 import type { InboxRecord } from '../domain/inboxes/model.ts';
 import type { MessageRecord, Performer } from '../domain/messages/model.ts';
+import { conversationOf } from '../db/repositories/conversations.ts';
 import type { Change } from './change.ts';
 import type { SignalRecord } from './signals.ts';
 import type { NotificationRecord } from '../domain/notifications/model.ts';
@@ -122,7 +123,7 @@ export function eventsOf(change: Change): DomainEvent[] {
 
   switch (change.type) {
     case 'conversation': {
-      const conversation = newImage as unknown as ConversationRecord;
+      const conversation = conversationOf(newImage)!;
       const performedBy = performer(newImage, 'updated_by');
       if (change.action === 'INSERT') return [event('conversation_created', { conversation, performedBy })];
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);
