@@ -95,6 +95,29 @@ export const agentApps: Scenarios = {
     setup: (w) => emailOf(agent(w)),
     request: (w, email) => ({ method: 'POST', path: '/auth/password', body: { email }, client: client(w.baseUrl) }),
   },
+  'PUT /auth/password': {
+    // A reset token as the email sender would mail it (the user's password stays the same).
+    prepare: async (w) => {
+      const { putOneTimeToken } = await import('../../shared/db/repositories/sessions.ts');
+      const { keys } = await import('../../shared/db/keys.ts');
+      const { hashToken, newToken } = await import('../../shared/crypto/tokens.ts');
+      const token = newToken();
+      const t = Math.floor(Date.now() / 1000);
+      await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
+        user_id: w.account.agent.id,
+        email: await emailOf(agent(w)),
+        expires_at: t + 3600,
+        created_at: t,
+      });
+      return token;
+    },
+    request: (w, _s, token) => ({
+      method: 'PUT',
+      path: '/auth/password',
+      body: { reset_password_token: token, password: PASSWORD, password_confirmation: PASSWORD },
+      client: client(w.baseUrl),
+    }),
+  },
   [`GET ${P}/users/{id}/login`]: { request: (w) => ({ method: 'GET', path: `${P}/users/${w.account.agent.id}/login`, client: w.platform }) },
 
   'PATCH /api/v1/profile': { setup: session, request: (_w, app, _p, i) => ({ method: 'PATCH', path: '/api/v1/profile', body: { profile: { display_name: `Agent ${i}` } }, client: app }) },
