@@ -95,6 +95,8 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     // Settings are per user and account.
     expect((await s.admin.api.get(`${s.base}/notification_settings`)).body.selected_email_flags).toEqual(['email_conversation_assignment']);
     expectErrorBody(await (await newBot(s)).api.get(`${s.base}/notification_settings`), 403);
+    expectErrorBody(await s.agent.api.get(`${other.base}/notification_settings`), 404);
+    expectErrorBody(await s.agent.api.patch(`${other.base}/notification_settings`, { selected_email_flags: [] }), 404);
   });
 
   it('conversation created: inbox members whose settings ask for it', async () => {
@@ -225,5 +227,10 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
       'subscription_attributes.push_token': 'required',
     });
     expect((await s.agent.api.delete('/api/v1/notification_subscriptions', { push_token: 'fcm-token-1' })).status).toBe(200);
+    const { client, runtime } = await import('../../support/runtime.ts');
+    const anonymous = client((await runtime()).baseUrl);
+    expectErrorBody(await anonymous.post('/api/v1/notification_subscriptions', body), 401);
+    expectErrorBody(await anonymous.delete('/api/v1/notification_subscriptions', { push_token: 'fcm-token-1' }), 401);
+    expectErrorBody(await (await newBot(s)).api.post('/api/v1/notification_subscriptions', body), 401);
   });
 });
