@@ -153,6 +153,8 @@ export class EventPipeline extends Construct {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
     });
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
+    // A refused API-inbox callback marks its message failed (Chatwoot's webhook trigger does).
+    props.table.grantReadWriteData(this.deliverFunction);
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: QUEUE_SOURCES.deliver.batchSize,
