@@ -13,7 +13,7 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - read: table reads
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
- *  - uploads: write, and the avatar bucket
+ *  - uploads: write, the avatar bucket, and the token key secret (the profile answers its token)
  */
 export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
 
@@ -40,8 +40,20 @@ export const routes: Route[] = [
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
 
+  // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
+  { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
+  { method: 'GET', path: '/auth/validate_token', handler: 'functions/auth/validate-token.ts', api: 'account', access: 'tokens' },
+  { method: 'DELETE', path: '/auth/sign_out', handler: 'functions/auth/sign-out.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/auth/password', handler: 'functions/auth/password.ts', api: 'account', access: 'tokens' },
+
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/profile', handler: 'functions/api/profile/update.ts', api: 'account', access: 'uploads' },
+  { method: 'DELETE', path: '/api/v1/profile/avatar', handler: 'functions/api/profile/avatar/destroy.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/profile/availability', handler: 'functions/api/profile/availability.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/create.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/destroy.ts', api: 'account', access: 'write' },
+  { method: 'PUT', path: '/api/v1/profile/set_active_account', handler: 'functions/api/profile/set-active-account.ts', api: 'account', access: 'write' },
 
   // Account interface: the account itself
   { method: 'GET', path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/show.ts', api: 'account', access: 'read' },
@@ -129,6 +141,22 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // notifications (created by the events pipeline) and their settings
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications', handler: 'functions/api/notifications/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications/unread_count', handler: 'functions/api/notifications/unread-count.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/read_all', handler: 'functions/api/notifications/read-all.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/{id}/unread', handler: 'functions/api/notifications/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
+  // macros
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros/{id}/execute', handler: 'functions/api/macros/execute.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/index.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/create.ts', api: 'account', access: 'tokens' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/show.ts', api: 'account', access: 'tokens' },
@@ -198,6 +226,7 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: `${P}/users/{id}`, handler: 'functions/platform/users/update.ts', api: 'platform', access: 'tokens' },
   { method: 'DELETE', path: `${P}/users/{id}`, handler: 'functions/platform/users/destroy.ts', api: 'platform', access: 'write' },
   { method: 'POST', path: `${P}/users/{id}/token`, handler: 'functions/platform/users/token.ts', api: 'platform', access: 'tokens' },
+  { method: 'GET', path: `${P}/users/{id}/login`, handler: 'functions/platform/users/login.ts', api: 'platform', access: 'write' },
 
   { method: 'GET', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/index.ts', api: 'platform', access: 'tokens' },
   { method: 'POST', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/create.ts', api: 'platform', access: 'tokens' },

@@ -147,13 +147,14 @@ export class EventPipeline extends Construct {
       }),
     );
 
-    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff) and
-    // move exhausted or refused ones to the dead-letter queue itself.
+    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), move
+    // exhausted or refused ones to the dead-letter queue itself, read account items.
     this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers', {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
     });
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
-    // A refused API-inbox callback marks its message failed (Chatwoot's webhook trigger does).
+    // Reads the account of a delivery (a suspended account's deliveries are dropped), and marks a message
+    // failed when an API-inbox callback refuses it (Chatwoot's webhook trigger does): table reads and writes.
     props.table.grantReadWriteData(this.deliverFunction);
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {

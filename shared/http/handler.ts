@@ -94,7 +94,7 @@ function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult
     onError: async (request) => {
       const err = request.error;
       if (err instanceof HttpError) {
-        request.response = jsonResult(err.status, err.body);
+        request.response = jsonResult(err.status, err.body, err.headers);
         return;
       }
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;

@@ -34,7 +34,7 @@ async function membershipsOf(userId: number): Promise<Membership[]> {
     .filter((m): m is Membership => m.account !== undefined);
 }
 
-async function present(user: UserRecord) {
+export async function present(user: UserRecord) {
   const [token, memberships] = await Promise.all([unseal(user.sealed_token), membershipsOf(user.id)]);
   return userJson(user, token, memberships);
 }
@@ -120,6 +120,21 @@ export async function updateUser(appId: number, id: number, input: UserUpdate) {
     return after;
   });
   return present(updated);
+}
+
+/**
+ * Writes the fields of `updated` that differ from `user` (the last writer wins each field, as in
+ * Chatwoot), moving the email claim when the email changed.
+ */
+export async function saveUser(user: UserRecord, updated: UserRecord): Promise<void> {
+  const set: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(updated)) {
+    if (field === 'id' || field === 'email' || field === 'version') continue;
+    if (JSON.stringify(value) !== JSON.stringify((user as unknown as Record<string, unknown>)[field])) set[field] = value;
+  }
+  const after =
+    updated.email !== user.email ? await changeUserEmail(user, updated.email, { set }, emailTaken) : await changeUser(user.id, { set });
+  if (!after) throw notFound('User');
 }
 
 /** Removes the user, its token, its email claim and its memberships. */
