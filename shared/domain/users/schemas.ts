@@ -18,7 +18,8 @@ export const NewUserSchema = v.object({
   name: RequiredText(255),
   email: Email,
   display_name: v.optional(v.nullable(Text(255))),
-  password: v.optional(Password),
+  // Required, as Chatwoot's user validation requires one: a user without it could never sign in.
+  password: Password,
   custom_attributes: v.optional(JsonObject),
 });
 
