@@ -15,6 +15,8 @@ import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
+import { agentApps } from './scenarios/agent-apps.ts';
+import { integrations } from './scenarios/integrations.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -26,7 +28,7 @@ const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,bundles` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,bundles').split(','));
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget };
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
+import { notify } from '../domain/notifications/pipeline.ts';
 import { unseal } from '../crypto/tokens.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
@@ -10,6 +11,8 @@ import { log } from '../log.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
+import { decodeQueueBody } from './queue-text.ts';
+import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import {
@@ -152,15 +155,21 @@ async function complete(change: Change): Promise<Change> {
 }
 
 /** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
-export async function dispatchChange(raw: Change): Promise<Delivery[]> {
+export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<Delivery[]> {
   const change = await complete(raw);
   const reads: ChangeReads = {};
   const out: Delivery[] = [];
   for (const event of eventsOf(change)) {
+    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
+    if (await suspended(event.accountId)) {
+      log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+      continue;
+    }
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
+    await notify(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
   }
   return out;
@@ -175,11 +184,12 @@ export async function dispatchChange(raw: Change): Promise<Delivery[]> {
  */
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
+    const suspended = suspendedAccounts();
     const deliveries: Delivery[] = [];
     const result = await inGroupOrder(
       event,
       async (record) => {
-        deliveries.push(...(await dispatchChange(JSON.parse(record.body) as Change)));
+        deliveries.push(...(await dispatchChange(decodeQueueBody<Change>(record.body), suspended)));
         return true;
       },
       (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),

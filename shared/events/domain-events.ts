@@ -5,6 +5,7 @@ import type { MessageRecord, Performer } from '../domain/messages/model.ts';
 import { conversationOf } from '../db/repositories/conversations.ts';
 import type { Change } from './change.ts';
 import type { SignalRecord } from './signals.ts';
+import type { NotificationRecord } from '../domain/notifications/model.ts';
 
 // What a change of the table means (reference §1.8): item images in, named domain events out.
 // Pure: the dispatcher decides who hears about them.
@@ -23,7 +24,10 @@ export type DomainEventName =
   | 'contact_updated'
   | 'webwidget_triggered'
   | 'inbox_created'
-  | 'inbox_updated';
+  | 'inbox_updated'
+  | 'notification_created'
+  | 'notification_updated'
+  | 'notification_deleted';
 
 /** One attribute's move, as Chatwoot's `changed_attributes` lists it. */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
@@ -45,6 +49,8 @@ export interface DomainEvent {
   contact?: ContactRecord;
   inbox?: InboxRecord;
   signal?: SignalRecord;
+  /** The notification (its last image when deleted), for the user's realtime channel. */
+  notification?: NotificationRecord;
 }
 
 /** Changing one of these announces `conversation_updated` (reference §1.8). */
@@ -108,6 +114,11 @@ export function eventsOf(change: Change): DomainEvent[] {
     performedBy: null,
     ...extra,
   });
+  if (change.type === 'notification') {
+    const notification = (newImage ?? oldImage) as unknown as NotificationRecord;
+    const name = change.action === 'INSERT' ? 'notification_created' : change.action === 'REMOVE' ? 'notification_deleted' : 'notification_updated';
+    return [event(name, { notification })];
+  }
   if (change.action === 'REMOVE' || !newImage) return [];
 
   switch (change.type) {
