@@ -186,7 +186,6 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const suspended = suspendedAccounts();
     const deliveries: Delivery[] = [];
-    const suspended = suspendedAccounts();
     const result = await inGroupOrder(
       event,
       async (record) => {
