@@ -8,6 +8,7 @@ import type { AgentBotRecord } from '../domain/model.ts';
 import type { InboxRecord } from '../domain/inboxes/model.ts';
 import { log } from '../log.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
+import { broadcastEvent } from './broadcast.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
@@ -156,6 +157,7 @@ export async function dispatchChange(raw: Change): Promise<void> {
   for (const event of eventsOf(change)) {
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
+    await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     if (deliveries.length) await enqueueDeliveries(deliveries);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
