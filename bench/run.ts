@@ -15,6 +15,7 @@ import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
+import { integrations } from './scenarios/integrations.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -23,7 +24,7 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget };
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;

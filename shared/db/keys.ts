@@ -43,6 +43,16 @@
 //   cable connection CABLE#<connectionId>          CONN                   gsi1: CABLES / <connected at, ms>#<connectionId>   (expires)
 //   cable subscr.    CABLESUBS#<acctId>            SUB#<connectionId>#<identifier hash>                    (expires)
 //   presence         PRESENCE#<acctId>             SEEN#USER#<id> | SEEN#CONTACT#<id>                              (expires)
+//   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
+//   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
+//   macro            MACROS#<acctId>               MACRO#<id>
+//   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   attribute def.   CATTRS#<acctId>               CATTR#<id>
+//   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
+//   canned response  CANNED#<acctId>               CANNED#<id>
+//   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
+//   integration hook HOOKS#<acctId>                HOOK#<id>
+//   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 
 export type Key = { pk: string; sk: string };
 
@@ -200,6 +210,21 @@ export const keys = {
   }),
   teamMembersOf: (accountId: number, teamId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TMEMBER', pad(teamId), '') }),
   userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
+  // ── custom attribute definitions, canned responses, integration hooks (integrations area) ──
+  attributeDefinition: (accountId: number, id: number): Key => ({ pk: join('CATTRS', accountId), sk: join('CATTR', pad(id)) }),
+  attributeDefinitionsOf: (accountId: number) => ({ pk: join('CATTRS', accountId), skPrefix: join('CATTR', '') }),
+  attributeKeyUnique: (accountId: number, model: string, key: string): Key => keys.unique(join('CATTR', accountId, model), key),
+  cannedResponse: (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) }),
+  cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
+  shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
+  integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
+  conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('PART', pad(userId)),
+  }),
+  conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
+  integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
+
   /** The id in the last segment of a sort key (members, inbox and team ids). */
   lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
 
@@ -217,6 +242,20 @@ export const keys = {
   cableSubscriptionsOf: (accountId: number) => ({ pk: join('CABLESUBS', accountId), skPrefix: join('SUB', '') }),
   presence: (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({ pk: join('PRESENCE', accountId), sk: join('SEEN', kind, pad(id)) }),
   presenceOf: (accountId: number) => ({ pk: join('PRESENCE', accountId), skPrefix: join('SEEN', '') }),
+
+  // ── sessions (devise_token_auth sign-in) ──
+  session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
+  sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
+  sessionsOf: (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') }),
+  signInCounter: (scope: 'EMAIL' | 'IP', valueHash: string, windowStart: number): Key => ({
+    pk: join('THROTTLE', scope, valueHash),
+    sk: join('W', windowStart),
+  }),
+  oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── macros ──
+  macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
+  macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { encodeQueueBody } from './queue-text.ts';
 
 /** One item change from the table's stream, as it travels on the events queue. */
 export interface Change {
@@ -54,9 +55,10 @@ export function changeOf(record: DynamoDBRecord): Change | undefined {
 
 const MAX_MESSAGE_BYTES = 240 * 1024;
 
+/** The change as an events-queue body (escaped for SQS, measured after escaping). */
 export function serializeChange(change: Change): string {
-  const body = JSON.stringify(change);
+  const body = encodeQueueBody(change);
   if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
   const { newImage: _n, oldImage: _o, ...rest } = change;
-  return JSON.stringify({ ...rest, truncated: true });
+  return encodeQueueBody({ ...rest, truncated: true });
 }

@@ -7,6 +7,7 @@ import { postJson } from '../webhooks/send.ts';
 import { signatureHeaders } from '../webhooks/sign.ts';
 import { deliveryGroup, type Delivery } from './delivery.ts';
 import { sqs } from './queue.ts';
+import { decodeQueueBody, queueSafeText } from './queue-text.ts';
 
 const MAX_BACKOFF_SECONDS = 6 * 3600;
 
@@ -27,14 +28,14 @@ async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string)
       MessageBody: record.body,
       MessageGroupId: deliveryGroup(delivery),
       MessageDeduplicationId: record.attributes.MessageDeduplicationId ?? record.messageId,
-      MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 1000) } },
+      MessageAttributes: { reason: { DataType: 'String', StringValue: queueSafeText(reason.slice(0, 1000)) } },
     }),
   );
 }
 
 async function attempt(record: SQSRecord): Promise<Outcome> {
   const c = config();
-  const delivery = JSON.parse(record.body) as Delivery;
+  const delivery = decodeQueueBody<Delivery>(record.body);
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
   const headers = signatureHeaders(delivery.secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
   const result = await postJson(delivery.url, delivery.body, headers, {

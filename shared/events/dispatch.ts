@@ -11,6 +11,7 @@ import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from './broadcast.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
+import { decodeQueueBody } from './queue-text.ts';
 import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import {
   contactPayload,
@@ -172,7 +173,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   inGroupOrder(
     event,
     async (record) => {
-      await dispatchChange(JSON.parse(record.body) as Change);
+      await dispatchChange(decodeQueueBody<Change>(record.body));
       return true;
     },
     (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),

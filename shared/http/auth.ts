@@ -5,6 +5,7 @@ import { getMany } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
 import type { AccountRecord, AccountUserRecord, AgentBotRecord, Role, TokenRecord, UserRecord } from '../domain/model.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { sessionOf, sessionTokenAndAccount, type SessionCredentials } from '../domain/sessions/service.ts';
 
 /** `api_access_token` (any case, underscore or dash), or `Authorization: Bearer <token>`. */
 export function credentialOf(event: APIGatewayProxyEventV2): string | undefined {
@@ -16,6 +17,18 @@ export function credentialOf(event: APIGatewayProxyEventV2): string | undefined 
   const auth = Object.entries(h).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
   const m = auth?.match(/^Bearer\s+(\S+)\s*$/i);
   return m?.[1];
+}
+
+/**
+ * devise_token_auth's `access-token`, `client` and `uid` headers, read (as Chatwoot does) only when no
+ * `api_access_token` is sent.
+ */
+export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCredentials | undefined {
+  if (credentialOf(event)) return undefined;
+  const h = event.headers ?? {};
+  const get = (name: string) => Object.entries(h).find(([n]) => n.toLowerCase() === name)?.[1]?.trim();
+  const [accessToken, client, uid] = [get('access-token'), get('client'), get('uid')];
+  return accessToken && client && uid ? { accessToken, client, uid } : undefined;
 }
 
 const requireCredential = (event: APIGatewayProxyEventV2) => {
@@ -40,12 +53,13 @@ export async function authenticateAccount(
   access: AccountAccess,
   botsAllowed: boolean,
 ): Promise<{ account: AccountRecord; actor: Actor }> {
-  const hash = requireCredential(event);
+  const session = sessionCredentialsOf(event);
+  const hash = session ? '' : requireCredential(event);
   if (accountId === undefined) {
-    if (!(await getToken(hash))) throw unauthorized('Invalid access token');
+    if (!(session ? await sessionOf(session) : await getToken(hash))) throw unauthorized('Invalid access token');
     throw notFound('Account');
   }
-  const { token, account } = await getTokenAndAccount(hash, accountId);
+  const { token, account } = session ? await sessionTokenAndAccount(session, accountId) : await getTokenAndAccount(hash, accountId);
   if (!token || token.owner_type === 'platform_app') throw unauthorized('Invalid access token');
   if (!account) throw notFound('Account');
 
@@ -76,7 +90,9 @@ export async function authenticateAccount(
 
 /** A user token outside any account (profile). */
 export async function authenticateUser(event: APIGatewayProxyEventV2): Promise<UserRecord> {
-  const token = await getToken(requireCredential(event));
+  const session = sessionCredentialsOf(event);
+  const s = session && (await sessionOf(session));
+  const token = session ? s && ({ owner_type: 'user', owner_id: s.user_id } as TokenRecord) : await getToken(requireCredential(event));
   if (!token || token.owner_type !== 'user') throw unauthorized('Invalid access token');
   const user = await getUser(token.owner_id);
   if (!user) throw unauthorized('Invalid access token');

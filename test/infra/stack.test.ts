@@ -144,9 +144,23 @@ describe('route functions', () => {
       expect(fnProps.Handler).toBe('index.handler');
       const env = Object.keys(fnProps.Environment.Variables);
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
-      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens');
+      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens' || route.access === 'uploads');
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
+      // Only the status route (`GET /api`) is told where the queues are.
+      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api');
     }
+  });
+
+  it('lets the read role read the attributes of the two queues and nothing more of them', () => {
+    const statements = ofType(real.parent, 'AWS::IAM::Policy')
+      .filter(([, r]) => r.Properties!.Roles.some((role: { Ref: string }) => role.Ref === logicalId(real.stack.api.roles.read)))
+      .flatMap(([, r]) => r.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.map((st) => st.Action)).toEqual(['sqs:GetQueueAttributes']);
+    expect([sqsStatements[0].Resource].flat()).toEqual([
+      { 'Fn::GetAtt': [logicalId(real.stack.pipeline.eventsQueue), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(real.stack.pipeline.deliveriesQueue), 'Arn'] },
+    ]);
   });
 
   it('has throttling on the $default stage', () => {

@@ -171,7 +171,8 @@ export async function deleteConversation(c: ConversationRecord): Promise<void> {
     { item: del(keys.contactConversation(a, c.contact_id, c.id)) },
   ]);
   const p = keys.messagesPrefix(a, c.id);
-  const messages = await queryPrefix({ pk: p.pk }, p.skPrefix);
+  const participants = keys.conversationParticipants(a, c.id);
+  const messages = [...(await queryPrefix({ pk: p.pk }, p.skPrefix)), ...(await queryPrefix({ pk: participants.pk }, participants.skPrefix))];
   for (let i = 0; i < messages.length; i += 100) {
     await transact(messages.slice(i, i + 100).map((m) => ({ item: del({ pk: String(m.pk), sk: String(m.sk) }) })));
   }

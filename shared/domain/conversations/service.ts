@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  conversationsByInboxStatus,
   deleteConversation,
   getConversation,
   listContactConversationLinks,
@@ -7,6 +8,7 @@ import {
   saveConversation,
 } from '../../db/repositories/conversations.ts';
 import { putMessage } from '../../db/repositories/messages.ts';
+import { listConversationCounters } from '../../db/repositories/counts.ts';
 import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
@@ -15,7 +17,8 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, touchLastActivity } from '../contacts/service.ts';
+import { ensureContactInbox, touchLastActivity, updateContact } from '../contacts/service.ts';
+import { reply } from '../../http/response.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -438,4 +441,69 @@ export async function destroyConversation(account: AccountRecord, actor: Actor, 
       if (!(err instanceof ConflictError) || attempt >= 5) throw err;
     }
   }
+}
+
+// ── an agent leaves the account ────────────────────────────────────────────────────────────────────
+
+/**
+ * Unassigns every conversation of the account assigned to this user, as Chatwoot's agent removal does
+ * (a bulk column update: no activity message). The counters (AP66) name the inbox and status partitions
+ * that hold such conversations, so only those are read (AP63), not the whole account.
+ */
+export async function unassignUserConversations(accountId: number, userId: number): Promise<number> {
+  const places = (await listConversationCounters(accountId)).filter((c) => c.assignee_id === userId && c.count > 0);
+  const seen = new Set<string>();
+  let changed = 0;
+  for (const { inbox_id, status } of places) {
+    const place = `${inbox_id}|${status}`;
+    if (seen.has(place)) continue;
+    seen.add(place);
+    for await (const c of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
+      if (c.assignee_id !== userId) continue;
+      const { result } = await mutate(c, (cur) =>
+        cur.assignee_id === userId ? { next: quietly(cur, { assignee_id: null }), result: 1 } : { result: 0 },
+      );
+      changed += result;
+    }
+  }
+  return changed;
+}
+
+// ── mute, unread ───────────────────────────────────────────────────────────────────────────────────
+
+async function addActivity(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, text: string) {
+  await mutate(c, async (cur) => ({ next: quietly(cur, {}), messages: [await activityMessage(cur, text, actor)], result: undefined }));
+}
+
+/**
+ * `POST /conversations/{id}/mute` (reference §4.6): resolves the conversation and blocks its contact
+ * (so new messages no longer reopen it), with Chatwoot's activity message.
+ */
+export async function muteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { conversation } = await changeStatus(account, actor, c, { status: 'resolved' });
+  await updateContact(account.id, c.contact_id, { blocked: true });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, conversation, `${name} has muted the conversation`);
+}
+
+/** `POST /conversations/{id}/unmute`: unblocks the contact. */
+export async function unmuteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await updateContact(account.id, c.contact_id, { blocked: false });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, c, `${name} has unmuted the conversation`);
+}
+
+/**
+ * `POST /conversations/{id}/unread`: the agent (and assignee) last saw it just before the last incoming
+ * message, so that message counts as unread again (never seen when there is none). Chatwoot renders nothing.
+ */
+export async function markUnread(account: AccountRecord, actor: Actor, displayId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await mutate(c, (cur) => {
+    const seen = cur.last_incoming_at ? cur.last_incoming_at - 1 : null;
+    return { next: quietly(cur, { agent_last_seen_at: seen, assignee_last_seen_at: seen, unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0 }), result: undefined };
+  });
+  return reply(204);
 }
