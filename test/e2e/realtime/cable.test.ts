@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, runtime, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
 import { addInboxMembers, newInbox, ok } from '../conversations/fixtures.ts';
+import { openWidget, widgetInbox } from '../widget/fixtures.ts';
 
 // Chatwoot's /cable on the local runtime's own port, with a real websocket client: the ActionCable
 // protocol, RoomChannel's authorisation, who hears what (from the event pipeline), presence, bad input.
@@ -94,6 +95,18 @@ describe('/cable', () => {
     open.push(c);
     expect(c.protocol).toBe('');
     expect(await c.waitFor(() => true)).toEqual({ type: 'welcome' });
+  });
+
+  it('widget/config tells the widget where the socket is, and its visitor subscribes there', async () => {
+    const w = await widgetInbox(s);
+    const session = await openWidget(client(baseUrl), w);
+    const url = (session as any).websocket_url as string;
+    expect(url).toBe(`${baseUrl.replace(/^http/, 'ws')}/cable`);
+    const c = await connectCable(url.replace(/^ws/, 'http').replace(/\/cable$/, ''));
+    open.push(c);
+    await c.waitFor((f) => f.type === 'welcome');
+    const id = c.subscribe({ pubsub_token: session.contact.pubsub_token });
+    expect(await confirmed(c, id)).toBe('confirm_subscription');
   });
 
   it('confirms a valid pubsub token and rejects unknown, mismatched or foreign ones', async () => {
