@@ -6,7 +6,8 @@ import { handler as dflt } from '../../../functions/cable/default.ts';
 import { handler as disconnect } from '../../../functions/cable/disconnect.ts';
 import type { WebSocketEvent } from '../../../functions/cable/event.ts';
 import { resetConfig } from '../../../shared/config.ts';
-import { getConnection, listAccountSubscriptions, putConnection } from '../../../shared/db/repositories/cable.ts';
+import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
+import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/cable.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
 import { cableSender } from '../../../shared/events/broadcast.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
@@ -134,6 +135,17 @@ describe('deployed /cable functions', () => {
     await until(async () => !(await getConnection(dead)));
     expect((await listAccountSubscriptions(s.accountId)).some((x) => x.connection_id === dead)).toBe(false);
     expect(await getConnection(live)).toBeDefined();
+  });
+
+  it('presence lapses a minute after the last update', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await touchPresence({ account_id: s.accountId, kind: 'user', id: s.agent.id, seen_at: now - PRESENCE_SECONDS - 1 }, 120);
+    await touchPresence({ account_id: s.accountId, kind: 'user', id: s.admin.id, seen_at: now }, 120);
+    await touchPresence({ account_id: s.accountId, kind: 'contact', id: visitor.id, seen_at: now - PRESENCE_SECONDS + 5 }, 120);
+    const data = await presenceData(s.accountId);
+    expect(data.users[String(s.admin.id)]).toBe('online');
+    expect(data.users[String(s.agent.id)]).toBeUndefined();
+    expect(data.contacts[String(visitor.id)]).toBe('online');
   });
 
   it('the pinger greets new connections, pings them, and drops the ones that are gone', async () => {
