@@ -51,6 +51,8 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/profile', handler: 'functions/api/profile/update.ts', api: 'account', access: 'uploads' },
   { method: 'DELETE', path: '/api/v1/profile/avatar', handler: 'functions/api/profile/avatar/destroy.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/profile/availability', handler: 'functions/api/profile/availability.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/create.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/destroy.ts', api: 'account', access: 'write' },
   { method: 'PUT', path: '/api/v1/profile/set_active_account', handler: 'functions/api/profile/set-active-account.ts', api: 'account', access: 'write' },
 
   // Account interface: the account itself
@@ -139,6 +141,15 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // notifications (created by the events pipeline) and their settings
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications', handler: 'functions/api/notifications/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications/unread_count', handler: 'functions/api/notifications/unread-count.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/read_all', handler: 'functions/api/notifications/read-all.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/{id}/unread', handler: 'functions/api/notifications/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
   // macros
   { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },
@@ -176,6 +187,10 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/bulk_actions', handler: 'functions/api/bulk-actions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/integrations/apps', handler: 'functions/api/integrations/apps/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/integrations/hooks', handler: 'functions/api/integrations/hooks/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/destroy.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },

@@ -26,6 +26,8 @@ const conversation = async (w: BenchWorld): Promise<number> => {
   return id;
 };
 const conv = (w: BenchWorld, id: unknown, tail: string) => `${w.account.base}/conversations/${id}${tail}`;
+const hook = async (w: BenchWorld) =>
+  post(w, '/integrations/hooks', { app_id: 'dialogflow', inbox_id: await inbox(w), settings: { project_id: 'bench', credentials: {} } });
 const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key(w, 'greet'), content: 'Hello! How can we help?' });
 
 export const integrations: Scenarios = {
@@ -134,4 +136,23 @@ export const integrations: Scenarios = {
       body: { type: 'Conversation', ids, fields: { status: i % 2 ? 'open' : 'resolved' }, labels: { add: ['bulk'] } },
     }),
   },
+
+  [`GET ${A}/integrations/apps`]: { setup: hook, request: (w) => ({ method: 'GET', path: `${w.account.base}/integrations/apps` }) },
+  [`POST ${A}/integrations/hooks`]: {
+    setup: inbox,
+    request: (w, inboxId) => ({
+      method: 'POST',
+      path: `${w.account.base}/integrations/hooks`,
+      body: { app_id: 'dialogflow', inbox_id: inboxId, settings: { project_id: 'bench', credentials: { type: 'service_account' } } },
+    }),
+  },
+  [`PATCH ${A}/integrations/hooks/{id}`]: {
+    setup: hook,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/integrations/hooks/${id}`, body: { settings: { project_id: `p${i}`, credentials: {} } } }),
+  },
+  [`PUT ${A}/integrations/hooks/{id}`]: {
+    setup: hook,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/integrations/hooks/${id}`, body: { status: i % 2 ? 'enabled' : 'disabled' } }),
+  },
+  [`DELETE ${A}/integrations/hooks/{id}`]: { prepare: hook, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/integrations/hooks/${id}` }) },
 };

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { functionLogGroup } from './logs.ts';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -147,12 +148,14 @@ export class EventPipeline extends Construct {
       }),
     );
 
-    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff) and
-    // move exhausted or refused ones to the dead-letter queue itself.
+    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), move
+    // exhausted or refused ones to the dead-letter queue itself, read account items.
     this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers', {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
     });
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
+    // Reads the account of a delivery (a suspended account's deliveries are dropped); nothing else of the table.
+    this.deliverFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: QUEUE_SOURCES.deliver.batchSize,

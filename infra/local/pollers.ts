@@ -53,25 +53,35 @@ export function pollStream(opts: {
   const iterators = new Map<string, string | null>();
   const loop = (async () => {
     let first = true;
+    let described = 0;
+    let shardEnded = false;
+    let idleFor = 0;
     while (running) {
       try {
-        const desc = await opts.client.send(new DescribeStreamCommand({ StreamArn: opts.streamArn }));
-        for (const shard of desc.StreamDescription?.Shards ?? []) {
-          if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-          const it = await opts.client.send(
-            new GetShardIteratorCommand({
-              StreamArn: opts.streamArn,
-              ShardId: shard.ShardId,
-              ShardIteratorType: first && opts.fromLatest ? 'LATEST' : 'TRIM_HORIZON',
-            }),
-          );
-          iterators.set(shard.ShardId, it.ShardIterator ?? null);
+        // New shards are rare (DynamoDB Local rolls them over hours apart): the stream is described once a
+        // second, or at once when a shard ended, not on every poll.
+        if (first || shardEnded || Date.now() - described > 1000) {
+          described = Date.now();
+          shardEnded = false;
+          const desc = await opts.client.send(new DescribeStreamCommand({ StreamArn: opts.streamArn }));
+          for (const shard of desc.StreamDescription?.Shards ?? []) {
+            if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+            const it = await opts.client.send(
+              new GetShardIteratorCommand({
+                StreamArn: opts.streamArn,
+                ShardId: shard.ShardId,
+                ShardIteratorType: first && opts.fromLatest ? 'LATEST' : 'TRIM_HORIZON',
+              }),
+            );
+            iterators.set(shard.ShardId, it.ShardIterator ?? null);
+          }
         }
         first = false;
         let idle = true;
         for (const [shardId, iterator] of iterators) {
           if (!iterator || !running) continue;
           const out = await opts.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.settings.batchSize }));
+          if (!out.NextShardIterator) shardEnded = true;
           const records = (out.Records ?? []).map((r) => toLambdaRecord(r, opts.streamArn, opts.region));
           if (records.length) {
             idle = false;
@@ -80,7 +90,10 @@ export function pollStream(opts: {
           // Only past a batch once it is handled: should that throw, the same records are read again.
           iterators.set(shardId, out.NextShardIterator ?? null);
         }
-        if (idle) await sleep(100);
+        // Idle polls back off from 5 ms to 40 ms: a write reaches the pipeline within a few ms when
+        // traffic flows, without spinning on a quiet machine.
+        idleFor = idle ? Math.min(idleFor ? idleFor * 2 : 5, 40) : 0;
+        if (idleFor) await sleep(idleFor);
       } catch (err) {
         if (!running) break;
         process.stderr.write(`local runtime: stream poller ${opts.name}: ${(err as Error).message}\n`);

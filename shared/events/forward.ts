@@ -5,6 +5,7 @@ import { log } from '../log.ts';
 import { changeOf, serializeChange, type Change } from './change.ts';
 import { sqs } from './queue.ts';
 
+
 /**
  * Stream → events queue (FIFO). The message group is the item collection (pk), so the changes of one
  * conversation and its messages stay in order; the stream record id deduplicates retried sends.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFunctions, EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
-import { QUEUES, STREAM_MAX_RETRIES } from '../../infra/pipeline.ts';
+import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
@@ -215,7 +215,8 @@ describe('data', () => {
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
       })),
     });
   });
@@ -283,11 +284,12 @@ describe('event pipeline', () => {
   it('reads the stream in bisected, retried, filtered batches with a failure destination', () => {
     const mapping = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.StartingPosition)![1].Properties!;
     expect(mapping).toMatchObject({
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
+      // The local poller reads the same settings (test/unit/local/stream-poller.test.ts).
+      StartingPosition: STREAM_SOURCE.startingPosition,
+      BatchSize: STREAM_SOURCE.batchSize,
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: STREAM_MAX_RETRIES,
-      MaximumRecordAgeInSeconds: 86_400,
+      MaximumRetryAttempts: STREAM_SOURCE.retryAttempts,
+      MaximumRecordAgeInSeconds: STREAM_SOURCE.maxRecordAgeSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } } },
     });

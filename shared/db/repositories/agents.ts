@@ -3,8 +3,13 @@ import { check, del, put, transact, type TxItem } from '../transact.ts';
 import type { AccountUserRecord, UserRecord } from '../../domain/model.ts';
 import { notFound, taken } from '../../http/errors.ts';
 import { accountUserItem, permissibleItem, tokenItem, userEmailKey, userItem } from './identity.ts';
+import { StaleWrite } from './versioned.ts';
+import { getItem } from './common.ts';
 
 // Writes of the agents area: a membership (and, for a new person, the user) in one transaction.
+
+/** AP8 after a lost race: one membership, strongly consistent. */
+export const getMembershipFresh = (accountId: number, userId: number) => getItem<AccountUserRecord>(keys.accountUser(accountId, userId), true);
 
 /** A new user and its first membership, all or nothing; the email sentinel refuses a second user. */
 export async function createUserWithMembership(user: UserRecord, membership: AccountUserRecord): Promise<void> {
@@ -25,15 +30,14 @@ export async function addMembership(membership: AccountUserRecord): Promise<void
   ]);
 }
 
-/** The user and membership changed by an agent update, conditioned on what was read. */
-export async function saveAgent(user: { before: UserRecord; after: UserRecord }, membership: { before: AccountUserRecord; after: AccountUserRecord }) {
-  const items: TxItem[] = [
-    { item: put(accountUserItem(membership.after), { condition: { expression: 'updated_at = :u', values: { ':u': membership.before.updated_at } } }) },
-  ];
-  if (user.after !== user.before) {
-    items.push({ item: put(userItem(user.after), { condition: { expression: 'updated_at = :u', values: { ':u': user.before.updated_at } } }) });
-  }
-  await transact(items);
+/** A membership changed by an agent update, conditioned on the one read (else StaleWrite). */
+export async function saveMembership(before: AccountUserRecord, after: AccountUserRecord): Promise<void> {
+  await transact([
+    {
+      item: put(accountUserItem(after), { condition: { expression: 'updated_at = :u', values: { ':u': before.updated_at } } }),
+      onConflict: () => new StaleWrite(),
+    },
+  ]);
 }
 
 /** Removes a membership with the user's inbox and team memberships in the account (first 99 in one transaction). */

@@ -8,12 +8,12 @@ import type { ContactInboxRecord } from '../../domain/contacts/model.ts';
 import type { CableConnection, CableSubscription, PresenceRecord } from '../../realtime/model.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 
-// Socket connections, their subscriptions and presence (access patterns 130–134). Every item expires:
+// Socket connections, their subscriptions and presence (access patterns 150–154). Every item expires:
 // a connection that vanished without $disconnect leaves nothing behind for long.
 
 const ttlOf = (expiresAtMs: number) => Math.ceil(expiresAtMs / 1000);
 
-/** AP130: one connection. */
+/** AP150: one connection. */
 export const getConnection = (connectionId: string) => getItem<CableConnection>(keys.cableConnection(connectionId), true);
 
 export async function putConnection(c: CableConnection): Promise<void> {
@@ -121,7 +121,7 @@ export async function deleteConnection(connectionId: string): Promise<void> {
   }
 }
 
-/** AP131: the live subscriptions of an account (one Query per broadcast event). */
+/** AP151: the live subscriptions of an account (one Query per broadcast event). */
 export async function listAccountSubscriptions(accountId: number, nowMs = Date.now()): Promise<CableSubscription[]> {
   const p = keys.cableSubscriptionsOf(accountId);
   const items = await queryPrefix({ pk: p.pk }, p.skPrefix);
@@ -129,7 +129,7 @@ export async function listAccountSubscriptions(accountId: number, nowMs = Date.n
   return items.filter((i) => Number(i[TTL_ATTRIBUTE] ?? Infinity) * 1000 > nowMs).map((i) => record<CableSubscription>(i)!);
 }
 
-/** AP132: connections made after a moment, oldest first (the pinger's incremental look). */
+/** AP152: connections made after a moment, oldest first (the pinger's incremental look). */
 export async function listConnectionsAfter(connectedAtMs: number): Promise<CableConnection[]> {
   const k = keys.cableConnectionsAfter(connectedAtMs);
   const out: CableConnection[] = [];
@@ -167,7 +167,7 @@ export async function markWelcomed(connectionId: string): Promise<void> {
     });
 }
 
-/** AP133: marks a user or contact present now; returns when it was last seen before (undefined: never). */
+/** AP153: marks a user or contact present now; returns when it was last seen before (undefined: never). */
 export async function touchPresence(p: PresenceRecord, lifetimeSeconds: number): Promise<number | undefined> {
   const out = await db().send(
     new PutCommand({
@@ -184,14 +184,14 @@ export async function touchPresence(p: PresenceRecord, lifetimeSeconds: number):
   return out.Attributes ? Number(out.Attributes.seen_at) : undefined;
 }
 
-/** AP133: everyone of an account seen since a moment (seconds). */
+/** AP153: everyone of an account seen since a moment (seconds). */
 export async function listPresence(accountId: number, sinceSeconds: number): Promise<PresenceRecord[]> {
   const p = keys.presenceOf(accountId);
   const items = await queryPrefix({ pk: p.pk }, p.skPrefix);
   return items.map((i) => record<PresenceRecord>(i)!).filter((r) => r.seen_at >= sinceSeconds);
 }
 
-/** AP134: the contact inbox holding a pubsub token (the contact's socket credential). */
+/** AP154: the contact inbox holding a pubsub token (the contact's socket credential). */
 export async function findContactInboxByPubsubToken(token: string): Promise<ContactInboxRecord | undefined> {
   const k = keys.contactInboxByPubsub(token);
   const [item] = await queryPrefix({ gsi1pk: k.gsi1pk }, k.skPrefix, { limit: 1 });

@@ -40,7 +40,7 @@ export const versionedDel = (key: Key, version: number): TxItem => ({
  * on one object must all get through, well inside API Gateway's 30 s.
  */
 export const RETRY_BUDGET_MS = 25_000;
-const MAX_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 500;
 
 /** Lost a race: the item's version moved, or DynamoDB cancelled the transaction for a concurrent one. */
 export const isLostRace = (err: unknown) =>

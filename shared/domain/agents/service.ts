@@ -1,7 +1,8 @@
 import { hashToken, newToken, randomId, seal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/agents.ts';
-import { getAccountUser, getUser, getUserIdByEmail, listAccountUsers, listUserAccounts } from '../../db/repositories/identity.ts';
+import { changeUser, getAccountUser, getUser, getUserIdByEmail, listAccountUsers, listUserAccounts } from '../../db/repositories/identity.ts';
+import { retryStale } from '../../db/repositories/versioned.ts';
 import { getInboxes, listAgentInboxIds, listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
@@ -74,18 +75,23 @@ export async function createAgent(account: AccountRecord, actor: Actor, input: N
 
 /** `PATCH /agents/{id}`: the name on the user; role, availability and auto-offline on the membership. */
 export async function updateAgent(account: AccountRecord, userId: number, input: AgentUpdate) {
-  const { user, membership } = await requireAgent(account.id, userId);
-  const t = now();
-  const nextUser = input.name !== undefined && input.name !== user.name ? { ...user, name: input.name, updated_at: t } : user;
-  const nextMembership: AccountUserRecord = {
-    ...membership,
-    role: input.role ?? membership.role,
-    availability: input.availability ?? input.availability_status ?? membership.availability,
-    auto_offline: input.auto_offline ?? membership.auto_offline,
-    updated_at: Math.max(t, membership.updated_at + 1),
-  };
-  await repo.saveAgent({ before: user, after: nextUser }, { before: membership, after: nextMembership });
-  return agentJson({ user: nextUser, membership: nextMembership }, account.id);
+  const membership = await retryStale(async (consistent) => {
+    const before = consistent ? await repo.getMembershipFresh(account.id, userId) : (await requireAgent(account.id, userId)).membership;
+    if (!before) throw notFound('Agent');
+    const after: AccountUserRecord = {
+      ...before,
+      role: input.role ?? before.role,
+      availability: input.availability ?? input.availability_status ?? before.availability,
+      auto_offline: input.auto_offline ?? before.auto_offline,
+      updated_at: Math.max(now(), before.updated_at + 1),
+    };
+    await repo.saveMembership(before, after);
+    return after;
+  });
+  // The name is the user's own, changed on its attributes like every other user change.
+  const user = input.name !== undefined ? await changeUser(userId, { set: { name: input.name, updated_at: now() } }) : await getUser(userId);
+  if (!user) throw notFound('Agent');
+  return agentJson({ user, membership }, account.id);
 }
 
 /**

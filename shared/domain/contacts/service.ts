@@ -240,6 +240,10 @@ export async function ensureContactInbox(
   return attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
 }
 
+/** `ensureContactInbox` for a caller that already read the contact and the inbox (no second read). */
+export const ensureContactInboxOf = (contact: ContactRecord, inbox: InboxRecord, sourceId?: string, opts: { hmacVerified?: boolean } = {}) =>
+  attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
+
 /** The public interface's identity check (HMAC) passed for this contact inbox; 404 once it is gone. */
 export async function markContactInboxVerified(ci: ContactInboxRecord): Promise<ContactInboxRecord> {
   if (ci.hmac_verified) return ci;

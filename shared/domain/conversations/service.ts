@@ -7,7 +7,6 @@ import {
   nextDisplayId,
   saveConversation,
 } from '../../db/repositories/conversations.ts';
-import { putMessage } from '../../db/repositories/messages.ts';
 import { listConversationCounters } from '../../db/repositories/counts.ts';
 import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
@@ -17,13 +16,13 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, touchLastActivity, updateContact } from '../contacts/service.ts';
+import { ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
 import { reply } from '../../http/response.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
-import { addMessage } from '../messages/service.ts';
+import { activityIsStale, addMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
@@ -73,7 +72,7 @@ async function resolveTarget(account: AccountRecord, actor: Actor, input: NewCon
     }
     const contact = await getContact(account.id, input.contact_id);
     if (!contact) throw notFound('Contact');
-    const contactInbox = await ensureContactInbox(account.id, contact.id, inbox.id, input.source_id, { hmacVerified: input.hmac_verified });
+    const contactInbox = await ensureContactInboxOf(contact, inbox, input.source_id, { hmacVerified: input.hmac_verified });
     return { inbox, contact, contactInbox };
   }
   if (input.source_id === undefined) {
@@ -188,8 +187,8 @@ export async function startConversation(
     message = await buildMessage({ account, inbox, conversation }, actor, input.message);
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
-  await saveConversation(undefined, conversation, message ? [putMessage(message, { ifNew: true })] : []);
-  if (message?.message_type === 0) await touchLastActivity(account.id, contact.id, message.created_at);
+  await saveConversation(undefined, conversation, { messages: message ? [message] : [] });
+  if (message?.message_type === 0 && activityIsStale(contact, message.created_at)) await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
 }
 
@@ -197,7 +196,9 @@ export async function startConversation(
 export async function createConversation(account: AccountRecord, actor: Actor, input: NewConversation) {
   const target = await resolveTarget(account, actor, input);
   const { conversation } = await startConversation(account, actor, target, input);
-  return renderOne(account.id, actor, conversation);
+  // An incoming first message made the contact active: only then is the contact read again.
+  const known = { contacts: conversation.last_message?.message_type === 0 ? [] : [target.contact], inboxes: [target.inbox] };
+  return conversationJson(conversation, await loadRefs(account.id, actor, [conversation], [], known));
 }
 
 // ── status ─────────────────────────────────────────────────────────────────────────────────────────
@@ -458,8 +459,11 @@ export async function unassignUserConversations(accountId: number, userId: numbe
     const place = `${inbox_id}|${status}`;
     if (seen.has(place)) continue;
     seen.add(place);
-    for await (const c of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
-      if (c.assignee_id !== userId) continue;
+    for await (const row of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
+      if (row.assignee_id !== userId) continue;
+      // The index row is slim; the change is made on the whole item.
+      const c = await getConversation(accountId, row.id, true);
+      if (!c) continue;
       const { result } = await mutate(c, (cur) =>
         cur.assignee_id === userId ? { next: quietly(cur, { assignee_id: null }), result: 1 } : { result: 0 },
       );

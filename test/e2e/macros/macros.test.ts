@@ -4,7 +4,8 @@ import { newBot, newConversation, newInbox, ok, world, type World } from '../con
 
 const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
-describe('macros', () => {
+// The machine running the suite may be busy: these wait on scrypt and on the pipeline.
+describe('macros', { timeout: 120_000 }, () => {
   let w: World;
   let s: SeededAccount;
   let other: SeededAccount;

@@ -6,7 +6,8 @@ const PASSWORD = 'Passw0rd!';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
-describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active account)', () => {
+// The machine running the suite may be busy: these wait on scrypt and on the pipeline.
+describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active account)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
   let other: SeededAccount;
   let baseUrl: string;

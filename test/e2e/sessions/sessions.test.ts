@@ -7,7 +7,8 @@ import { fromAddress, sessionClient, sessionHeadersOf } from './fixtures.ts';
 
 const PASSWORD = 'Passw0rd!';
 
-describe('sign-in (devise_token_auth headers)', () => {
+// The machine running the suite may be busy: these wait on scrypt and on the pipeline.
+describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
   let other: SeededAccount;
   let baseUrl: string;
