@@ -4,6 +4,7 @@ import { getContact } from '../db/repositories/contacts.ts';
 import { getAccountUser, getUser } from '../db/repositories/identity.ts';
 import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
 import { listAccountSubscriptions } from '../db/repositories/cable.ts';
+import { getNotificationCounts } from '../db/repositories/notifications.ts';
 import { contactPushJson } from '../domain/contacts/view.ts';
 import { userPushJson } from '../domain/conversations/view.ts';
 import { log } from '../log.ts';
@@ -59,6 +60,7 @@ export function cableSender(): Sender | undefined {
 const CABLE_EVENTS = new Set<DomainEventName>([
   'message_created', 'message_updated', 'conversation_created', 'conversation_updated', 'conversation_status_changed',
   'conversation_typing_on', 'conversation_typing_off', 'contact_created', 'contact_updated',
+  'notification_created', 'notification_updated', 'notification_deleted',
 ]);
 
 async function typistOf(event: DomainEvent, ctx: ConversationContext | undefined) {
@@ -94,7 +96,14 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
         ? await conversationContext(event.accountId, conversationId, event.conversation, event.message ? [event.message] : [])
         : undefined);
     const typing = event.name === 'conversation_typing_on' || event.name === 'conversation_typing_off';
-    const events = cableEventsOf(event, context, { typist: typing ? await typistOf(event, context) : undefined });
+    const n = event.notification;
+    // A notification concerns one user: only their connection makes it worth reading the counts.
+    if (n && !subs.some((x) => x.kind === 'user' && x.user_id === n.user_id)) return 0;
+    const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
+    const events = cableEventsOf(event, context, {
+      typist: typing ? await typistOf(event, context) : undefined,
+      notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,
+    });
     const inboxId = events.find((e) => needsInboxMembers(subs, e.audience))?.audience.inboxId;
     const members = new Set(inboxId !== undefined ? await listInboxMemberIds(event.accountId, inboxId) : []);
     const sent = await deliver(sender, framesFor(events, subs, members));

@@ -7,6 +7,8 @@ import type { CableSubscription } from './model.ts';
 export interface Audience {
   /** Every user of the account (contact events, presence). */
   allUsers?: boolean;
+  /** These users only (their notifications). */
+  userIds?: number[];
   /** A conversation's inbox: its members and the account's administrators hear it. */
   inboxId?: number;
   /** Contact inbox pubsub tokens that hear it. */
@@ -29,7 +31,7 @@ export interface CableEvent {
 export function hears(sub: CableSubscription, audience: Audience, inboxMembers: ReadonlySet<number> = new Set()): boolean {
   if (sub.kind === 'user') {
     if (sub.user_id === null || sub.user_id === audience.exceptUserId) return false;
-    if (audience.allUsers) return true;
+    if (audience.allUsers || audience.userIds?.includes(sub.user_id)) return true;
     if (audience.inboxId === undefined) return false;
     return sub.role === 'administrator' || inboxMembers.has(sub.user_id);
   }

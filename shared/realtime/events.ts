@@ -1,5 +1,6 @@
 import { contactPushJson } from '../domain/contacts/view.ts';
 import { messagePushJson } from '../domain/conversations/view.ts';
+import { notificationJson } from '../domain/notifications/view.ts';
 import type { MessageRecord } from '../domain/messages/model.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import { conversationPushData, type ConversationContext } from '../events/payloads.ts';
@@ -23,6 +24,8 @@ function contactAudience(ctx: ConversationContext): Pick<Audience, 'contactToken
 export interface EventExtras {
   /** push_event_data of whoever typed (typing events). */
   typist?: Record<string, unknown> | null;
+  /** The notification user's counts after the change (notification events). */
+  notificationCounts?: { count: number; unread_count: number };
 }
 
 /** The conversation an event concerns, or none: the broadcast stage loads its context. */
@@ -97,6 +100,15 @@ export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | und
           audience: { allUsers: true },
         },
       ];
+    case 'notification_created':
+    case 'notification_updated':
+    case 'notification_deleted': {
+      const n = event.notification;
+      if (!n) return [];
+      const name = `notification.${event.name.slice('notification_'.length)}`;
+      const counts = extras.notificationCounts ?? { count: 0, unread_count: 0 };
+      return [{ name, data: withAccount({ notification: notificationJson(n), ...counts }), audience: { userIds: [n.user_id] } }];
+    }
     default:
       return [];
   }

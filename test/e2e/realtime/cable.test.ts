@@ -227,6 +227,23 @@ describe('/cable', () => {
     expect(contact.c.events('conversation.typing_on', (d) => d.user?.type === 'contact')).toEqual([]);
   });
 
+  it('tells an assignment to the inbox: assignee.changed, and the assignee its notification.created', async () => {
+    const v = await newVisitor();
+    const conv = await publicConversation(v);
+    const admin = await userSocket(s.admin);
+    const inMember = await userSocket(member);
+    ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/assignments`, { assignee_id: member.id }), 'assign');
+    const changed = await admin.c.waitForEvent('assignee.changed', (d) => d.id === conv.id);
+    expect(changed).toMatchObject({ id: conv.id, account_id: s.accountId, meta: { assignee: { id: member.id, type: 'user' }, assignee_type: 'User' } });
+    const note = await inMember.c.waitForEvent('notification.created', (d) => d.notification?.primary_actor_id === conv.id);
+    expect(note).toMatchObject({ account_id: s.accountId, notification: { notification_type: 'conversation_assignment', account_id: s.accountId } });
+    expect(note.unread_count).toBeGreaterThanOrEqual(1);
+    expect(note.count).toBeGreaterThanOrEqual(note.unread_count);
+    // Another user's notification never reaches the administrator's socket.
+    await inMember.c.waitForEvent('assignee.changed', (d) => d.id === conv.id);
+    expect(admin.c.events('notification.created', (d) => d.notification?.primary_actor_id === conv.id)).toEqual([]);
+  });
+
   it('keeps a conversation’s events in order', async () => {
     const v = await newVisitor();
     const conv = await publicConversation(v);
