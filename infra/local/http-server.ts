@@ -128,7 +128,7 @@ export interface HttpServerOptions {
 export function createHttpServer(root: string, routes: Route[], opts: HttpServerOptions = {}): Server {
   const match = compileRoutes(routes);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       res.writeHead(status, headers);
       res.end(body);
@@ -161,4 +161,9 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody(500, 'Internal server error', 'internal'));
     }
   });
+  // Idle connections stay open longer than a client that was busy (a test blocked in spawnSync, a
+  // loaded machine) may take to notice the close, so it never reuses a socket the server just closed
+  // (API Gateway keeps them for minutes too).
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
