@@ -215,7 +215,7 @@ async function main() {
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : { sizes: [] } as unknown as CountsResult;
     process.stdout.write('Event pipeline…\n');
-    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt) : ({} as PipelineResult);
+    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };

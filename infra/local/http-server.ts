@@ -161,9 +161,10 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody(500, 'Internal server error', 'internal'));
     }
   });
-  // Idle connections stay open longer than a client that was busy (a test blocked in spawnSync, a
-  // loaded machine) may take to notice the close, so it never reuses a socket the server just closed
-  // (API Gateway keeps them for minutes too).
+  // Idle keep-alive connections outlive the clients' own idle timers (undici's 4 s, most agents' under a
+  // minute), as API Gateway's do: a server that closes first races a client reusing the socket, and the
+  // client's request dies with "other side closed".
   server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }
