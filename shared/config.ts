@@ -29,6 +29,10 @@ const EnvSchema = v.object({
   // Key for the encrypted copies of tokens: base64 of 32 bytes locally, a Secrets Manager ARN deployed.
   TOKEN_KEY: Optional,
   TOKEN_KEY_SECRET_ARN: Optional,
+  // Locally with a data folder: the key file (it gains versions on rotation, so it is read, not copied).
+  TOKEN_KEY_FILE: Optional,
+  // How long a process keeps the loaded sealing keys before it looks for a rotated one.
+  KEYRING_TTL_SECONDS: Int(300),
   MAX_BODY_BYTES: Int(1024 * 1024),
   ID_BLOCK_SIZE: Int(20),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
@@ -61,6 +65,8 @@ export interface Config {
   publicBaseUrl: string;
   tokenKey?: string;
   tokenKeySecretArn?: string;
+  tokenKeyFile?: string;
+  keyringTtlSeconds: number;
   maxBodyBytes: number;
   idBlockSize: number;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
@@ -95,6 +101,8 @@ export function config(): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''),
     tokenKey: e.TOKEN_KEY,
     tokenKeySecretArn: e.TOKEN_KEY_SECRET_ARN,
+    tokenKeyFile: e.TOKEN_KEY_FILE,
+    keyringTtlSeconds: Math.max(0, e.KEYRING_TTL_SECONDS),
     maxBodyBytes: e.MAX_BODY_BYTES,
     idBlockSize: Math.max(1, e.ID_BLOCK_SIZE),
     logLevel: e.LOG_LEVEL,

@@ -67,14 +67,13 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-function tokenKey(dataDir: string | undefined): string {
-  if (!dataDir) return randomBytes(32).toString('base64');
+export function tokenKeyFile(dataDir: string): string {
   const file = join(dataDir, 'token.key');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
   }
-  return readFileSync(file, 'utf8').trim();
+  return file;
 }
 
 async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ streamArn: string; existed: boolean }> {
@@ -190,6 +189,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const port = (server.address() as { port: number }).port;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+    delete process.env.TOKEN_KEY;
+    delete process.env.TOKEN_KEY_FILE;
     Object.assign(process.env, {
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamodbEndpoint,
@@ -200,11 +201,15 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       DELIVERIES_DLQ_URL: deliveries.dlq.url,
       AVATAR_BUCKET: bucket,
       PUBLIC_BASE_URL: baseUrl,
-      TOKEN_KEY: tokenKey(opts.dataDir),
+      // With a data folder the key file is read (not copied), so that `npm run rotate-key` reaches us.
+      ...(opts.dataDir ? { TOKEN_KEY_FILE: tokenKeyFile(opts.dataDir) } : { TOKEN_KEY: randomBytes(32).toString('base64') }),
+      // Locally the key file is cheap to read again: a rotation reaches the server within seconds.
+      KEYRING_TTL_SECONDS: process.env.KEYRING_TTL_SECONDS ?? '5',
       ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
       LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
     });
     resetConfig();
+    (await import('../../shared/crypto/tokens.ts')).reloadKeyring();
 
     const { createPlatformApp } = await import('../../shared/domain/platform/service.ts');
     const app = await createPlatformApp('local', opts.platformToken || undefined);

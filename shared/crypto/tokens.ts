@@ -12,43 +12,131 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 /** Opaque random identifiers (inbox identifiers, pubsub tokens, webhook secrets). */
 export const randomId = (bytes = 16): string => randomBytes(bytes).toString('base64url');
 
-let keyPromise: Promise<Buffer> | undefined;
+/**
+ * The sealing keys, by version. Sealed values name the version that sealed them, so a new version can be
+ * added (rotation) while every older one still opens until the background re-seal has moved them on.
+ * Key material is either one key (version 1, as first deployed) or JSON `{"current": n, "keys": {"1": …}}`.
+ */
+export interface Keyring {
+  current: number;
+  keys: Map<number, Buffer>;
+}
 
-async function loadKey(): Promise<Buffer> {
-  const c = config();
-  let material = c.tokenKey;
-  if (!material && c.tokenKeySecretArn) {
-    // Deployed: fetched once per container, and only by the functions that seal or open tokens.
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const sm = new SecretsManagerClient({ region: c.region });
-    const out = await sm.send(new GetSecretValueCommand({ SecretId: c.tokenKeySecretArn }));
-    material = out.SecretString;
-  }
-  if (!material) throw new Error('No token key configured (TOKEN_KEY or TOKEN_KEY_SECRET_ARN)');
+const keyBytes = (material: string): Buffer => {
   const key = /^[A-Za-z0-9+/=_-]{43,44}$/.test(material) ? Buffer.from(material, 'base64') : undefined;
   // A generated secret string is not base64 of 32 bytes: derive the key from it instead.
   return key?.length === 32 ? key : createHash('sha256').update(material, 'utf8').digest();
+};
+
+export interface KeyMaterial {
+  current: number;
+  keys: Record<string, string>;
 }
 
-const tokenKey = () => (keyPromise ??= loadKey().catch((e) => ((keyPromise = undefined), Promise.reject(e))));
+export function parseKeyMaterial(material: string): KeyMaterial {
+  const text = material.trim();
+  if (text.startsWith('{')) {
+    const parsed = JSON.parse(text) as KeyMaterial;
+    if (!Number.isInteger(parsed.current) || typeof parsed.keys?.[String(parsed.current)] !== 'string') {
+      throw new Error('Token key JSON must name its current version among its keys');
+    }
+    return parsed;
+  }
+  return { current: 1, keys: { '1': text } };
+}
 
-/** A key for one purpose, derived from the token key, so that no two uses share key material. */
-export const derivedKey = async (purpose: string): Promise<Buffer> => createHmac('sha256', await tokenKey()).update(purpose, 'utf8').digest();
+/** Adds a fresh key version and makes it current (what `npm run rotate-key` stores). */
+export function addKeyVersion(material: string): KeyMaterial {
+  const parsed = parseKeyMaterial(material);
+  const next = Math.max(...Object.keys(parsed.keys).map(Number)) + 1;
+  return { current: next, keys: { ...parsed.keys, [String(next)]: randomBytes(32).toString('base64') } };
+}
+
+export async function readKeyMaterial(): Promise<string> {
+  const c = config();
+  if (c.tokenKeyFile) {
+    const { readFile } = await import('node:fs/promises');
+    return (await readFile(c.tokenKeyFile, 'utf8')).trim();
+  }
+  if (c.tokenKey) return c.tokenKey;
+  if (c.tokenKeySecretArn) {
+    // Deployed: fetched once per container (and again after KEYRING_TTL), by the functions that seal or open.
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const sm = new SecretsManagerClient({ region: c.region });
+    const out = await sm.send(new GetSecretValueCommand({ SecretId: c.tokenKeySecretArn }));
+    if (out.SecretString) return out.SecretString;
+  }
+  throw new Error('No token key configured (TOKEN_KEY, TOKEN_KEY_FILE or TOKEN_KEY_SECRET_ARN)');
+}
+
+async function loadKeyring(): Promise<Keyring> {
+  const parsed = parseKeyMaterial(await readKeyMaterial());
+  return { current: parsed.current, keys: new Map(Object.entries(parsed.keys).map(([v, m]) => [Number(v), keyBytes(m)])) };
+}
+
+let keyringPromise: Promise<Keyring> | undefined;
+let loadedAt = 0;
+
+/** The keyring, reloaded after `keyringTtlSeconds` so that every container seals with a rotated key soon. */
+export function keyring(): Promise<Keyring> {
+  if (keyringPromise && Date.now() - loadedAt > config().keyringTtlSeconds * 1000) keyringPromise = undefined;
+  if (!keyringPromise) {
+    loadedAt = Date.now();
+    keyringPromise = loadKeyring().catch((e) => ((keyringPromise = undefined), Promise.reject(e)));
+  }
+  return keyringPromise;
+}
+
+/** Forgets the loaded keyring (after this process rotated the key, or on an unknown version). */
+export const reloadKeyring = (): void => {
+  keyringPromise = undefined;
+};
+
+/**
+ * A key for one purpose, derived from the first key version, so that no two uses share key material.
+ * Derived keys (signed links, pub-sub tokens) outlive rotation of the sealing key: rotation re-seals, it
+ * cannot re-sign what clients already hold.
+ */
+export const derivedKey = async (purpose: string): Promise<Buffer> => {
+  const ring = await keyring();
+  const root = ring.keys.get(Math.min(...ring.keys.keys()))!;
+  return createHmac('sha256', root).update(purpose, 'utf8').digest();
+};
+
+// `v1.` is the first format (key version 1 implied); `k<n>.` names its key version.
+const SEALED = /^(v1|k[1-9]\d{0,5})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]*)$/;
+
+/** Whether a stored value is sealed (else it is a secret stored before sealing, in clear). */
+export const isSealed = (value: string): boolean => SEALED.test(value);
+
+/** The key version a sealed value names. */
+export function sealedVersion(sealed: string): number | undefined {
+  const m = SEALED.exec(sealed);
+  return m ? (m[1] === 'v1' ? 1 : Number(m[1].slice(1))) : undefined;
+}
 
 export async function seal(plain: string): Promise<string> {
-  const key = await tokenKey();
+  const ring = await keyring();
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', ring.keys.get(ring.current)!, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [`k${ring.current}`, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
 
 export async function unseal(sealed: string): Promise<string> {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('Unknown sealed token format');
-  const decipher = createDecipheriv('aes-256-gcm', await tokenKey(), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  const m = SEALED.exec(sealed);
+  if (!m) throw new Error('Unknown sealed token format');
+  const version = m[1] === 'v1' ? 1 : Number(m[1].slice(1));
+  let key = (await keyring()).keys.get(version);
+  if (!key) {
+    // Sealed by a container that already loaded a newer key version.
+    reloadKeyring();
+    key = (await keyring()).keys.get(version);
+  }
+  if (!key) throw new Error(`Sealing key version ${version} is not available`);
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(m[2], 'base64url'));
+  decipher.setAuthTag(Buffer.from(m[3], 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(m[4], 'base64url')), decipher.final()]).toString('utf8');
 }
 
 const scryptAsync = promisify(scrypt) as (p: string, s: Buffer, n: number) => Promise<Buffer>;

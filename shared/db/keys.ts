@@ -15,6 +15,7 @@
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
+//   maintenance      MAINT#<name>              MAINT                    (a scan's checkpoint: the re-seal)
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
@@ -283,6 +284,8 @@ export const keys = {
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),
 
   sequence: (name: string): Key => ({ pk: join('SEQ', name), sk: 'SEQ' }),
+  /** Progress of a maintenance scan (the re-seal of secrets), so that an interrupted one resumes. */
+  maintenance: (name: string): Key => ({ pk: join('MAINT', name), sk: 'MAINT' }),
 };
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';

@@ -10,6 +10,10 @@ import { sqs } from './queue.ts';
 import { decodeQueueBody, queueSafeText } from './queue-text.ts';
 import { markCallbackFailed } from '../domain/messages/service.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
+import { getWebhook } from '../db/repositories/webhooks.ts';
+import { getInbox } from '../db/repositories/inboxes.ts';
+import { getAgentBots } from '../db/repositories/identity.ts';
+import { unseal } from '../crypto/tokens.ts';
 
 const MAX_BACKOFF_SECONDS = 6 * 3600;
 
@@ -20,6 +24,31 @@ export function backoffSeconds(attempt: number, base: number, random = Math.rand
 }
 
 type Outcome = 'delivered' | 'retry' | 'dead';
+
+/**
+ * The signing secret of a delivery's receiver, read and unsealed here so that no secret waits on the
+ * queue or its DLQ; undefined when the receiver is gone (the delivery is dropped).
+ */
+async function signingSecret(delivery: Delivery): Promise<string | null | undefined> {
+  // Queued before secrets left the queue.
+  if (delivery.secret !== undefined) return delivery.secret;
+  const { kind, id } = delivery.target;
+  switch (kind) {
+    case 'webhook':
+      return (await getWebhook(delivery.account_id, id))?.secret;
+    case 'api_inbox': {
+      const inbox = await getInbox(delivery.account_id, id);
+      return inbox ? inbox.hmac_token : undefined;
+    }
+    case 'agent_bot': {
+      // Bots verify with their own access token: it is the secret they already hold.
+      const [bot] = await getAgentBots([id]);
+      return bot ? unseal(bot.sealed_token) : undefined;
+    }
+    default:
+      return null;
+  }
+}
 
 async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string): Promise<void> {
   const dlq = config().deliveriesDlqUrl;
@@ -60,7 +89,12 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
     log.warn('delivery dropped: account suspended', { eventId: delivery.event_id, deliveryId: delivery.id, accountId: delivery.account_id });
     return 'dropped';
   }
-  const headers = signatureHeaders(delivery.secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
+  const secret = await signingSecret(delivery);
+  if (secret === undefined) {
+    log.warn('delivery dropped: receiver deleted', { eventId: delivery.event_id, deliveryId: delivery.id, target: delivery.target });
+    return 'dropped';
+  }
+  const headers = signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
   const result = await postJson(delivery.url, delivery.body, headers, {
     timeoutMs: c.webhookTimeoutMs,
     allowPrivate: c.allowPrivateWebhookTargets,

@@ -11,7 +11,11 @@ export interface Delivery {
   event: string;
   event_id: string;
   url: string;
-  secret: string | null;
+  /**
+   * Only on deliveries queued before secrets left the queue. Now the deliver function reads the signing
+   * secret of `target` (webhook, API inbox, agent bot) from the table and unseals it.
+   */
+  secret?: string | null;
   /** The serialized payload, identical on every attempt. */
   body: string;
   target: { kind: 'webhook' | 'api_inbox' | 'agent_bot' | 'automation'; id: number };

@@ -1,7 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { notify } from '../domain/notifications/pipeline.ts';
-import { unseal } from '../crypto/tokens.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
@@ -95,12 +94,12 @@ async function botsFor(built: Built): Promise<AgentBotRecord[]> {
 
 async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeReads): Promise<Delivery[]> {
   const body = JSON.stringify(built.payload);
-  const delivery = (target: Delivery['target'], url: string, secret: string | null, payload = body): Delivery => ({
+  // No secret travels on the queue: the deliver function reads the signing secret of `target` itself.
+  const delivery = (target: Delivery['target'], url: string, payload = body): Delivery => ({
     id: `${event.id}:${target.kind}:${target.id}`,
     event: event.name,
     event_id: event.id,
     url,
-    secret,
     body: payload,
     target,
     account_id: event.accountId,
@@ -109,18 +108,17 @@ async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeRead
   });
   const out: Delivery[] = [];
   for (const w of await (reads.webhooks ??= listWebhooks(event.accountId))) {
-    if ((w.subscriptions as string[]).includes(event.name)) out.push(delivery({ kind: 'webhook', id: w.id }, w.url, w.secret));
+    if ((w.subscriptions as string[]).includes(event.name)) out.push(delivery({ kind: 'webhook', id: w.id }, w.url));
   }
   const inbox = built.inbox;
   if (inbox?.channel_type === 'Channel::Api' && inbox.webhook_url && CALLBACK_EVENTS.has(event.name)) {
-    out.push(delivery({ kind: 'api_inbox', id: inbox.id }, inbox.webhook_url, inbox.hmac_token));
+    out.push(delivery({ kind: 'api_inbox', id: inbox.id }, inbox.webhook_url));
   }
   // The widget event reaches only the inbox's own bot (reference §9.3).
   const bots =
     event.name === 'webwidget_triggered' ? await botsFor({ ...built, ctx: undefined }) : BOT_EVENTS.has(event.name) ? await botsFor(built) : [];
   for (const bot of bots) {
-    // Bots verify with their own access token: it is the secret they already hold.
-    out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!, await unseal(bot.sealed_token)));
+    out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!));
   }
   return out;
 }
@@ -137,7 +135,6 @@ async function ruleDeliveries(event: DomainEvent, hooks: RuleWebhook[]): Promise
       event: name,
       event_id: event.id,
       url: h.url,
-      secret: null,
       body: JSON.stringify({ event: name, ...conversationPushData(ctx) }),
       target: { kind: 'automation', id: h.rule.id },
       account_id: event.accountId,

@@ -5,6 +5,9 @@ import type { MessageRecord, Performer } from '../domain/messages/model.ts';
 import { conversationOf } from '../db/repositories/conversations.ts';
 import type { Change } from './change.ts';
 import type { SignalRecord } from './signals.ts';
+import { isSealed } from '../crypto/tokens.ts';
+
+const maskSealed = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'string' && isSealed(x) ? 'sealed' : x));
 import type { NotificationRecord } from '../domain/notifications/model.ts';
 
 // What a change of the table means (reference §1.8): item images in, named domain events out.
@@ -162,7 +165,8 @@ export function eventsOf(change: Change): DomainEvent[] {
       const inbox = newImage as unknown as InboxRecord;
       if (change.action === 'INSERT') return [event('inbox_created', { inbox })];
       const changes = diff(oldImage!, newImage, Object.keys({ ...oldImage, ...newImage }).filter((k) => k !== 'version'));
-      const meaningful = Object.keys(changes).filter((k) => k !== 'updated_at');
+      // A re-seal (migration, key rotation) rewrites sealed secrets only: nothing a receiver can see changed.
+      const meaningful = Object.keys(changes).filter((k) => k !== 'updated_at' && maskSealed(oldImage![k]) !== maskSealed(newImage[k]));
       return meaningful.length ? [event('inbox_updated', { inbox, changes, changedAttributes: changedList(changes, CONTACT_TIMES) })] : [];
     }
     case 'event_signal': {

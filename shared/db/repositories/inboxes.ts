@@ -4,21 +4,23 @@ import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from 
 import { notFound } from '../../http/errors.ts';
 import type { InboxMemberRecord, InboxRecord } from '../../domain/inboxes/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
 
 // Access patterns of the inboxes area (AP20-29). An account's inboxes and their memberships share one
 // partition; a membership also carries gsi1 so that a user's inboxes are one Query.
 
 /** AP20: an inbox of an account. */
-export const getInbox = (accountId: number, inboxId: number, consistent = false) =>
-  getItem<InboxRecord>(keys.inbox(accountId, inboxId), consistent);
+export const getInbox = async (accountId: number, inboxId: number, consistent = false) =>
+  openFields('inbox', await getItem<InboxRecord>(keys.inbox(accountId, inboxId), consistent));
 
 /** AP21: several inboxes of an account (BatchGet), in the order of `ids`. */
-export const getInboxes = (accountId: number, ids: number[]) => getMany<InboxRecord>(ids.map((id) => keys.inbox(accountId, id)));
+export const getInboxes = async (accountId: number, ids: number[]) =>
+  openAll('inbox', await getMany<InboxRecord>(ids.map((id) => keys.inbox(accountId, id))));
 
 /** AP22: the inboxes of an account, by id. */
 export async function listInboxes(accountId: number): Promise<InboxRecord[]> {
   const p = keys.inboxesOf(accountId);
-  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!);
+  return openAll('inbox', (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!));
 }
 
 /** AP23: ids of the inboxes a user is a member of (gsi1). */
@@ -49,7 +51,7 @@ export async function findInboxByWebsiteToken(token: string): Promise<InboxRecor
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 
-const inboxItem = (i: InboxRecord) => ({ ...keys.inbox(i.account_id, i.id), type: 'inbox', ...i });
+const inboxItem = async (i: InboxRecord) => ({ ...keys.inbox(i.account_id, i.id), type: 'inbox', ...(await sealFields('inbox', i)) });
 
 /** A uniqueness sentinel owned by an inbox; `onConflict` names the field that is taken. */
 export interface InboxSentinel {
@@ -63,13 +65,13 @@ const sentinelPut = (i: InboxRecord, s: InboxSentinel): TxItem => ({
 });
 
 export async function createInbox(inbox: InboxRecord, sentinels: InboxSentinel[]): Promise<void> {
-  await transact([versionedPut(inboxItem(inbox)), ...sentinels.map((s) => sentinelPut(inbox, s))]);
+  await transact([versionedPut(await inboxItem(inbox)), ...sentinels.map((s) => sentinelPut(inbox, s))]);
 }
 
 /** Writes the next version of an inbox, swapping the sentinels whose values changed. */
 export async function updateInbox(before: InboxRecord, after: InboxRecord, removed: Key[] = [], added: InboxSentinel[] = []): Promise<void> {
   await transact([
-    versionedPut(inboxItem(after), before.version),
+    versionedPut(await inboxItem(after), before.version),
     ...removed.map((k) => ({ item: del(k) })),
     ...added.map((s) => sentinelPut(after, s)),
   ]);
@@ -79,13 +81,20 @@ export async function updateInbox(before: InboxRecord, after: InboxRecord, remov
  * AP20 write without a read: settings that hold no uniqueness sentinel replaced on the stored item (its
  * version moved on), so concurrent changes never conflict; undefined when the inbox is gone.
  */
-export const changeInboxAttributes = (accountId: number, inboxId: number, changes: AttributeChanges) =>
-  applyChanges<InboxRecord>(keys.inbox(accountId, inboxId), changes);
+export const changeInboxAttributes = async (accountId: number, inboxId: number, changes: AttributeChanges) =>
+  openFields(
+    'inbox',
+    await applyChanges<InboxRecord>(keys.inbox(accountId, inboxId), {
+      ...changes,
+      set: await sealFields('inbox', changes.set),
+      merge: await sealFields('inbox', changes.merge),
+    }),
+  );
 
 /** The inbox with its new bot, granting (`grant`) or revoking a bot's access item in the same transaction. */
 export async function setInboxAgentBot(before: InboxRecord, after: InboxRecord, grant: Key | undefined, revoke: Key[]): Promise<void> {
   await transact([
-    versionedPut(inboxItem(after), before.version),
+    versionedPut(await inboxItem(after), before.version),
     ...(grant ? [{ item: put({ ...grant, type: 'agent_bot_access', account_id: after.account_id, agent_bot_id: after.agent_bot_id }) }] : []),
     ...revoke.map((k) => ({ item: del(k) })),
   ]);

@@ -4,27 +4,28 @@ import { del, put, transact, type TxItem } from '../transact.ts';
 import type { WebhookRecord } from '../../domain/webhooks/model.ts';
 import { taken } from '../../http/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
+import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 /** AP97: a webhook of an account. */
-export const getWebhook = (accountId: number, id: number, consistent = false) =>
-  getItem<WebhookRecord>(keys.webhook(accountId, id), consistent);
+export const getWebhook = async (accountId: number, id: number, consistent = false) =>
+  openFields('webhook', await getItem<WebhookRecord>(keys.webhook(accountId, id), consistent));
 
 /** AP98: the webhooks of an account (the dispatcher's receivers), by id. */
 export async function listWebhooks(accountId: number): Promise<WebhookRecord[]> {
   const p = keys.webhooksOf(accountId);
-  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<WebhookRecord>(i)!);
+  return openAll('webhook', (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<WebhookRecord>(i)!));
 }
 
 /** Scheme and host case, default ports and an empty path do not make a URL different. */
 const urlKey = (accountId: number, url: string) =>
   keys.webhookUrlUnique(accountId, createHash('sha256').update(new URL(url).href).digest('hex'));
 
-const webhookItem = (w: WebhookRecord) => ({ ...keys.webhook(w.account_id, w.id), type: 'webhook', ...w });
+const webhookItem = async (w: WebhookRecord) => ({ ...keys.webhook(w.account_id, w.id), type: 'webhook', ...(await sealFields('webhook', w)) });
 
 /** Writes a webhook (new when `before` is undefined), moving its URL's uniqueness sentinel. */
 export async function saveWebhook(before: WebhookRecord | undefined, after: WebhookRecord): Promise<void> {
-  const items: TxItem[] = [versionedPut(webhookItem(after), before?.version)];
+  const items: TxItem[] = [versionedPut(await webhookItem(after), before?.version)];
   const [oldKey, newKey] = [before && urlKey(before.account_id, before.url), urlKey(after.account_id, after.url)];
   if (oldKey?.pk !== newKey.pk) {
     if (oldKey) items.push({ item: del(oldKey) });
@@ -34,8 +35,8 @@ export async function saveWebhook(before: WebhookRecord | undefined, after: Webh
 }
 
 /** AP97 write without a read-change-write: fields other than the (unique) URL replaced on the stored item. */
-export const changeWebhookAttributes = (accountId: number, id: number, changes: AttributeChanges) =>
-  applyChanges<WebhookRecord>(keys.webhook(accountId, id), changes);
+export const changeWebhookAttributes = async (accountId: number, id: number, changes: AttributeChanges) =>
+  openFields('webhook', await applyChanges<WebhookRecord>(keys.webhook(accountId, id), { ...changes, set: await sealFields('webhook', changes.set) }));
 
 export async function deleteWebhook(w: WebhookRecord): Promise<void> {
   await transact([versionedDel(keys.webhook(w.account_id, w.id), w.version), { item: del(urlKey(w.account_id, w.url)) }]);

@@ -1,0 +1,148 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { db, tableName } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import { log } from '../log.ts';
+import { SEALED_FIELDS } from './secret-fields.ts';
+import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from './tokens.ts';
+
+// Moves every sealed value of the table onto the current key version, and seals the secrets stored in
+// clear before sealing existed (the migration). One Scan, page by page; the position after each page is
+// kept in a checkpoint item, so an interrupted run resumes where it stopped.
+
+type Item = Record<string, unknown>;
+type Path = string[];
+
+export interface ResealProgress {
+  /** The key version every sealed value is moved to. */
+  version: number;
+  scanned: number;
+  resealed: number;
+  /** False when `maxPages` stopped the scan early (run again to resume). */
+  complete: boolean;
+}
+
+interface Checkpoint {
+  version: number;
+  last_key?: Item;
+  scanned: number;
+  resealed: number;
+  complete: boolean;
+}
+
+const CHECKPOINT = () => keys.maintenance('reseal');
+const isMap = (v: unknown): v is Item => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Set);
+
+/** Where `item` holds a value to (re)seal: sealed with another version, or a known secret still in clear. */
+export function stalePaths(item: Item, current: number): Path[] {
+  const out: Path[] = [];
+  const walk = (v: unknown, path: Path) => {
+    if (typeof v === 'string' && isSealed(v) && sealedVersion(v) !== current) out.push(path);
+    else if (isMap(v)) for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+  };
+  for (const [k, v] of Object.entries(item)) if (k !== 'pk' && k !== 'sk') walk(v, [k]);
+  for (const path of SEALED_FIELDS[String(item.type)] ?? []) {
+    const v = path.reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), item);
+    if (typeof v === 'string' && v && !isSealed(v)) out.push([...path]);
+  }
+  return out;
+}
+
+const at = (item: Item, path: Path) => path.reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), item) as string;
+
+/** Rewrites the stale values of one item, each only if it is still the value read (a concurrent write wins). */
+async function resealItem(item: Item, current: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const paths = stalePaths(item, current);
+    if (!paths.length) return attempt > 0;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    const conds: string[] = [];
+    const nameOf = (k: string) => {
+      const n = `#n${Object.keys(names).length}`;
+      names[n] = k;
+      return n;
+    };
+    for (const [i, path] of paths.entries()) {
+      const old = at(item, path);
+      const expr = path.map(nameOf).join('.');
+      values[`:new${i}`] = await seal(isSealed(old) ? await unseal(old) : old);
+      values[`:old${i}`] = old;
+      sets.push(`${expr} = :new${i}`);
+      conds.push(`${expr} = :old${i}`);
+    }
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conds.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+    // Changed since the scan read it: read it again (gone: nothing to do).
+    const fresh = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }));
+    if (!fresh.Item) return false;
+    item = fresh.Item;
+  }
+  throw new Error(`could not re-seal ${String(item.pk)} / ${String(item.sk)}: it keeps changing`);
+}
+
+/**
+ * Re-seals the whole table onto the current key version (and seals secrets stored in clear). Resumes
+ * an interrupted run for the same version; `maxPages` bounds one call (a Lambda's time limit).
+ */
+export async function resealAll(opts: { pageSize?: number; maxPages?: number } = {}): Promise<ResealProgress> {
+  reloadKeyring();
+  const { current } = await keyring();
+  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: CHECKPOINT(), ConsistentRead: true }))).Item as Checkpoint | undefined;
+  const cp: Checkpoint = saved && saved.version === current && !saved.complete ? saved : { version: current, scanned: 0, resealed: 0, complete: false };
+  for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
+    const out = await db().send(
+      new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 100, ExclusiveStartKey: cp.last_key, ConsistentRead: true }),
+    );
+    for (const item of out.Items ?? []) {
+      if (item.pk === CHECKPOINT().pk) continue;
+      cp.scanned++;
+      if (stalePaths(item, current).length && (await resealItem(item, current))) cp.resealed++;
+    }
+    cp.last_key = out.LastEvaluatedKey;
+    cp.complete = !out.LastEvaluatedKey;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...CHECKPOINT(), type: 'maintenance', ...cp } }));
+    if (cp.complete) break;
+  }
+  log.info('re-seal progress', { version: cp.version, scanned: cp.scanned, resealed: cp.resealed, complete: cp.complete });
+  return { version: cp.version, scanned: cp.scanned, resealed: cp.resealed, complete: cp.complete };
+}
+
+/**
+ * Adds a key version and makes it current: locally in the key file of the data folder, deployed in the
+ * Secrets Manager secret (JSON of versions). Every older version stays in the keyring, so what it sealed
+ * still opens while (and after) the re-seal moves it on.
+ */
+export async function rotateKey(): Promise<number> {
+  const c = config();
+  const next = addKeyVersion(await readKeyMaterial());
+  const text = JSON.stringify(next);
+  if (c.tokenKeyFile) {
+    const { rename, writeFile } = await import('node:fs/promises');
+    // Written aside and renamed: a reader never sees half a key file.
+    await writeFile(`${c.tokenKeyFile}.next`, text, { mode: 0o600 });
+    await rename(`${c.tokenKeyFile}.next`, c.tokenKeyFile);
+  } else if (c.tokenKeySecretArn) {
+    const { SecretsManagerClient, PutSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    await new SecretsManagerClient({ region: c.region }).send(new PutSecretValueCommand({ SecretId: c.tokenKeySecretArn, SecretString: text }));
+  } else {
+    throw new Error('The key is given in TOKEN_KEY: rotate it where it is kept (TOKEN_KEY_FILE or TOKEN_KEY_SECRET_ARN)');
+  }
+  reloadKeyring();
+  return next.current;
+}

@@ -1,0 +1,130 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { db, tableName } from '../../../shared/db/client.ts';
+import { keys } from '../../../shared/db/keys.ts';
+import { resetConfig } from '../../../shared/config.ts';
+import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '../../../shared/crypto/tokens.ts';
+import { resealAll, rotateKey } from '../../../shared/crypto/reseal.ts';
+
+type Item = Record<string, unknown>;
+
+async function scanAll(): Promise<Item[]> {
+  const out: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
+    out.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Every sealed string anywhere in the table, with the key version it names. */
+function sealedValues(items: Item[]): { pk: unknown; version: number | undefined }[] {
+  const out: { pk: unknown; version: number | undefined }[] = [];
+  const walk = (pk: unknown, v: unknown) => {
+    if (typeof v === 'string' && isSealed(v)) out.push({ pk, version: sealedVersion(v) });
+    else if (v && typeof v === 'object' && !Array.isArray(v)) for (const x of Object.values(v)) walk(pk, x);
+  };
+  for (const i of items) walk(i.pk, i);
+  return out;
+}
+
+const rawGet = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+
+describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', () => {
+  let s: SeededAccount;
+  let keyEnv: string | undefined;
+  beforeAll(async () => {
+    await runtime();
+    s = await seedAccount();
+    // The shared runtime's key comes from TOKEN_KEY; rotation needs a place to store versions: a key file.
+    keyEnv = process.env.TOKEN_KEY;
+    const file = join(mkdtempSync(join(tmpdir(), 'keys-')), 'token.key');
+    writeFileSync(file, await readKeyMaterial(), { mode: 0o600 });
+    process.env.TOKEN_KEY_FILE = file;
+    resetConfig();
+    reloadKeyring();
+  });
+  afterAll(async () => {
+    // Later files of this worker keep every version (JSON in TOKEN_KEY), so what was re-sealed still opens.
+    process.env.TOKEN_KEY = await readKeyMaterial();
+    delete process.env.TOKEN_KEY_FILE;
+    if (!keyEnv) delete process.env.TOKEN_KEY;
+    resetConfig();
+    reloadKeyring();
+  });
+
+  it('seals webhook secrets and inbox HMAC tokens, migrates clear ones, rotates, and re-seals everything', async () => {
+    // New writes are sealed; the API still shows the secret where Chatwoot does.
+    const hook = await s.admin.api.post(`${s.base}/webhooks`, { url: `https://hooks.example.com/${unique('h')}` });
+    expect(hook.status).toBe(200);
+    const hookItem = await rawGet(keys.webhook(s.accountId, hook.body.id) as { pk: string; sk: string });
+    expect(isSealed(String(hookItem.secret))).toBe(true);
+    expect(JSON.stringify(hookItem)).not.toContain(hook.body.secret);
+
+    const inbox = await s.admin.api.post(`${s.base}/inboxes`, { name: 'api', channel: { type: 'api', webhook_url: 'https://cb.example.com/x' } });
+    expect(inbox.status).toBe(200);
+    expect(typeof inbox.body.hmac_token).toBe('string');
+    const inboxItem = await rawGet(keys.inbox(s.accountId, inbox.body.id) as { pk: string; sk: string });
+    expect(isSealed(String(inboxItem.hmac_token))).toBe(true);
+    expect(JSON.stringify(inboxItem)).not.toContain(inbox.body.hmac_token);
+
+    // A webhook stored before sealing existed (secret in clear), and a value in the first sealed format.
+    const legacyId = hook.body.id + 100000;
+    const legacySecret = `whsec_${'A'.repeat(43)}=`;
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...hookItem, ...keys.webhook(s.accountId, legacyId), id: legacyId, url: `https://legacy.example.com/${unique('l')}`, secret: legacySecret },
+      }),
+    );
+    const v1Item = { pk: `LEGACYTEST#${unique('v')}`, sk: 'X', type: 'test', sealed_token: (await seal('first-format')).replace(/^k1\./, 'v1.') };
+    await db().send(new PutCommand({ TableName: tableName(), Item: v1Item }));
+
+    // Readers take both forms before the migration has run.
+    const listed = async () => ((await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks as { id: number; secret: string }[]);
+    const secretOf = async (id: number) => (await listed()).find((w) => w.id === id)?.secret;
+    expect(await secretOf(legacyId)).toBe(legacySecret);
+    expect(await secretOf(hook.body.id)).toBe(hook.body.secret);
+
+    // The migration seals what was in clear.
+    const migrated = await resealAll();
+    expect(migrated.complete).toBe(true);
+    expect(isSealed(String((await rawGet(keys.webhook(s.accountId, legacyId) as { pk: string; sk: string })).secret))).toBe(true);
+    expect(await secretOf(legacyId)).toBe(legacySecret);
+
+    // Rotation: a new current version; everything sealed before still opens.
+    const version = await rotateKey();
+    expect(version).toBe(2);
+    expect(await secretOf(hook.body.id)).toBe(hook.body.secret);
+    const shown = await s.admin.api.get(`${s.base}/inboxes/${inbox.body.id}`);
+    expect(shown.body.hmac_token).toBe(inbox.body.hmac_token);
+    expect(sealedValues(await scanAll()).some((v) => v.version === 1)).toBe(true);
+
+    // The re-seal is resumable: a bounded run stops part way, the next one finishes from its checkpoint.
+    const partial = await resealAll({ pageSize: 5, maxPages: 1 });
+    expect(partial).toMatchObject({ version: 2, complete: false, scanned: 5 });
+    const done = await resealAll({ pageSize: 50 });
+    expect(done.complete).toBe(true);
+    expect(done.scanned).toBeGreaterThan(partial.scanned);
+    const items = await scanAll();
+    expect(done.scanned).toBe(items.filter((i) => i.pk !== keys.maintenance('reseal').pk).length);
+
+    // After the re-seal nothing names the old version, and everything still reads the same.
+    const sealed = sealedValues(items);
+    expect(sealed.length).toBeGreaterThan(3);
+    expect(sealed.filter((v) => v.version !== 2)).toEqual([]);
+    expect(await secretOf(hook.body.id)).toBe(hook.body.secret);
+    expect(await secretOf(legacyId)).toBe(legacySecret);
+    expect((await s.admin.api.get(`${s.base}/inboxes/${inbox.body.id}`)).body.hmac_token).toBe(inbox.body.hmac_token);
+    // Access tokens' sealed copies were re-sealed too: the profile still shows the caller's token.
+    const profile = await s.admin.api.get('/api/v1/profile');
+    expect(profile.status).toBe(200);
+    expect(profile.body.access_token).toBe(s.admin.token);
+  });
+});

@@ -1,0 +1,53 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetConfig } from '../../../shared/config.ts';
+import { addKeyVersion, isSealed, parseKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
+
+describe('versioned sealing', () => {
+  const first = Buffer.alloc(32, 7).toString('base64');
+  beforeEach(() => {
+    delete process.env.TOKEN_KEY_FILE;
+    process.env.TABLE_NAME ??= 'unit';
+    process.env.TOKEN_KEY = first;
+    resetConfig();
+    reloadKeyring();
+  });
+
+  it('names the key version in the sealed value and opens the first format', async () => {
+    const sealed = await seal('whsec_abc');
+    expect(sealed).toMatch(/^k1\./);
+    expect(sealedVersion(sealed)).toBe(1);
+    expect(await unseal(sealed)).toBe('whsec_abc');
+    const legacy = sealed.replace(/^k1\./, 'v1.');
+    expect(sealedVersion(legacy)).toBe(1);
+    expect(await unseal(legacy)).toBe('whsec_abc');
+  });
+
+  it('tells sealed values from secrets stored in clear', async () => {
+    expect(isSealed(await seal(''))).toBe(true);
+    for (const clear of ['whsec_' + 'A'.repeat(43) + '=', '123456:ABC-def_ghi', 'k1.short.x.y', 'hunter2', 'a.b.c.d']) expect(isSealed(clear)).toBe(false);
+  });
+
+  it('seals with the current version and opens every older one after a rotation', async () => {
+    const before = await seal('old secret');
+    const rotated = addKeyVersion(first);
+    expect(rotated.current).toBe(2);
+    expect(rotated.keys['1']).toBe(first);
+    process.env.TOKEN_KEY = JSON.stringify(rotated);
+    resetConfig();
+    reloadKeyring();
+    const after = await seal('new secret');
+    expect(sealedVersion(after)).toBe(2);
+    expect(await unseal(before)).toBe('old secret');
+    expect(await unseal(after)).toBe('new secret');
+    expect(parseKeyMaterial(JSON.stringify(rotated)).current).toBe(2);
+    // A value whose key version is unknown does not open.
+    await expect(unseal(after.replace(/^k2\./, 'k9.'))).rejects.toThrow(/version 9/);
+  });
+
+  it('refuses a tampered value', async () => {
+    const sealed = await seal('secret');
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('other!').toString('base64url');
+    await expect(unseal(parts.join('.'))).rejects.toThrow();
+  });
+});
