@@ -13,7 +13,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
+  // ::/96 holds ::, ::1 and the IPv4-compatible form (::127.0.0.1); 2002::/16 (6to4) embeds any IPv4 address.
+  ['::', 96], ['64:ff9b::', 96], ['2002::', 16], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
   ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
@@ -37,10 +38,17 @@ export class BlockedAddressError extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** How names are resolved: the system resolver, or (tests) a stand-in that answers without the network. */
+export type Resolver = (
+  hostname: string,
+  options: { all: true; family?: number },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /** A `lookup` for http.request that only ever hands out public addresses (unless private ones are allowed). */
-export function guardedLookup(allowPrivate: boolean) {
+export function guardedLookup(allowPrivate: boolean, resolve: Resolver = dnsLookup as unknown as Resolver) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = (addresses as LookupAddress[]).filter((a) => allowPrivate || isPublicAddress(a.address));
       if (!list.length) return callback(new BlockedAddressError(hostname) as NodeJS.ErrnoException, '');

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { BlockedAddressError, guardedLookup, isPublicAddress } from './address-guard.ts';
+import { BlockedAddressError, guardedLookup, isPublicAddress, type Resolver } from './address-guard.ts';
 
 export interface SendResult {
   ok: boolean;
@@ -19,7 +19,7 @@ export function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs: number; allowPrivate: boolean },
+  opts: { timeoutMs: number; allowPrivate: boolean; resolve?: Resolver },
 ): Promise<SendResult> {
   let target: URL;
   try {
@@ -54,7 +54,7 @@ export function postJson(
           'content-length': String(Buffer.byteLength(body)),
           ...headers,
         },
-        lookup: guardedLookup(opts.allowPrivate) as never,
+        lookup: guardedLookup(opts.allowPrivate, opts.resolve) as never,
       },
       (res) => {
         res.resume();
