@@ -122,7 +122,7 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
     run: (ctx: AccountContext<BodyOf<S>>) => Promise<unknown> | unknown;
   },
 ) {
-  return chain(opts, async (event, context) => {
+  const handler = chain(opts, async (event, context) => {
     const raw = event.pathParameters?.account_id;
     const accountId = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
     const { account, actor } = await authenticateAccount(
@@ -133,6 +133,8 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
     );
     return opts.run({ ...(await contextOf(event, context, opts)), account, actor });
   });
+  // Who may call the route, readable from the module: the authorization test covers every row by it.
+  return Object.assign(handler, { access: opts.access, bots: opts.bots ?? false });
 }
 
 // ── Account interface outside an account: /api/v1/profile ────────────────────────────────────────
