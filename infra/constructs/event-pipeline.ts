@@ -153,7 +153,10 @@ export class EventPipeline extends Construct {
     // exhausted or refused ones to the dead-letter queue itself, read account items.
     this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers', {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
+      // Deliveries name their receiver; the signing secret is read from the table and unsealed here.
+      TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
     });
+    props.tokenKey.grantRead(this.deliverFunction);
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
     // Reads the account of a delivery (a suspended account's deliveries are dropped), and marks a message
     // failed when an API-inbox callback refuses it (Chatwoot's webhook trigger does): table reads and writes.

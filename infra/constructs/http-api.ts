@@ -92,13 +92,14 @@ export class HttpApiRoutes extends Construct {
     this.url = this.api.apiEndpoint;
 
     this.roles = accessRoles(this, props);
-    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.logLevel };
+    // Every class opens sealed secrets (an inbox's HMAC token, a webhook's secret) when it reads them.
+    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.logLevel, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn };
     // Each class sees only the names its permissions cover.
     const environment: Record<AccessClass, Record<string, string>> = {
       read: common,
       write: common,
-      tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
-      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
+      tokens: common,
+      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
     };
 
     for (const route of props.routes) {
@@ -153,9 +154,9 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   // Table grants cover its indexes too.
   props.table.grantReadData(roles.read);
   for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
-  props.tokenKey.grantRead(roles.tokens);
-  // The profile's update takes an avatar upload and answers the user with its API token.
-  props.tokenKey.grantRead(roles.uploads);
+  // Sealed secrets are opened where they are read (repositories), so every class reads the key; it is
+  // fetched once per container, and only by a function that opens or seals something.
+  for (const access of ACCESS_CLASSES) props.tokenKey.grantRead(roles[access]);
   props.avatars.grantReadWrite(roles.uploads);
   return roles;
 }
