@@ -17,7 +17,7 @@ const ACCEPTED = [
 ];
 const REFUSED = ['nul \u0000 inside', 'lone high \ud83d here', 'lone low \udc4d here'];
 
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -64,7 +64,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
   beforeAll(async () => {
     await runtime();
     [a, b] = await Promise.all([setup(), setup()]);
-  });
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([a?.hook.close(), b?.hook.close()]);
   });
