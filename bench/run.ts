@@ -217,7 +217,7 @@ async function main() {
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : { sizes: [] } as unknown as CountsResult;
     process.stdout.write('Event pipeline…\n');
-    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt) : ({} as PipelineResult);
+    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
     process.stdout.write('Realtime (/cable)…\n');
     const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);
     process.stdout.write('Bundles and cold imports…\n');

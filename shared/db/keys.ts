@@ -45,6 +45,7 @@
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
 //   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
 //   macro            MACROS#<acctId>               MACRO#<id>
+//   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
 //   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
 //   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
@@ -259,6 +260,10 @@ export const keys = {
   // ── macros ──
   macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
   macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
+
+  // ── dashboard apps ──
+  dashboardApp: (accountId: number, id: number): Key => ({ pk: join('DAPPS', accountId), sk: join('DAPP', pad(id)) }),
+  dashboardAppsOf: (accountId: number) => ({ pk: join('DAPPS', accountId), skPrefix: join('DAPP', '') }),
 
   // ── notifications ──
   notification: (accountId: number, userId: number, id: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: join('N', pad(id)) }),
