@@ -119,6 +119,7 @@ export class EventPipeline extends Construct {
         // and goes alone to the failure queue; its neighbours are forwarded.
         startingPosition: lambda.StartingPosition[STREAM_SOURCE.startingPosition],
         batchSize: STREAM_SOURCE.batchSize,
+        parallelizationFactor: STREAM_SOURCE.parallelizationFactor,
         bisectBatchOnError: STREAM_SOURCE.bisectBatchOnFunctionError,
         retryAttempts: STREAM_SOURCE.retryAttempts,
         reportBatchItemFailures: STREAM_SOURCE.reportBatchItemFailures,
@@ -144,6 +145,7 @@ export class EventPipeline extends Construct {
       new SqsEventSource(this.eventsQueue, {
         batchSize: QUEUE_SOURCES.dispatch.batchSize,
         reportBatchItemFailures: QUEUE_SOURCES.dispatch.reportBatchItemFailures,
+        maxConcurrency: QUEUE_SOURCES.dispatch.maxConcurrency,
       }),
     );
 
