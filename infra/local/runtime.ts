@@ -15,6 +15,8 @@ import { streamFailureBody } from '../../shared/events/stream-failures.ts';
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { createHttpServer } from './http-server.ts';
+import { attachCableServer } from './cable-server.ts';
+import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 
 // `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
@@ -107,7 +109,11 @@ async function ensureQueue(client: SQSClient, name: string, fifo: boolean, attri
 
 export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const stops: (() => Promise<void>)[] = [];
+  // Readiness (see HttpServerOptions.isReady): true once everything below has started, false again as soon as
+  // stopping begins.
+  let ready = false;
   const stopAll = async () => {
+    ready = false;
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
   try {
@@ -161,7 +167,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
 
-    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs });
+    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs, isReady: () => ready });
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((res, rej) => {
       server.once('error', rej);
@@ -174,6 +180,13 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           server.closeAllConnections();
         }),
     );
+    // `/cable` on the same port; the pipeline's broadcast stage sends through these sockets.
+    const cable = attachCableServer(server);
+    useLocalSockets(cable.sender);
+    stops.push(async () => {
+      useLocalSockets(undefined);
+      await cable.close();
+    });
     const port = (server.address() as { port: number }).port;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -242,6 +255,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     stops.push(() => pipeline.pause());
 
+    ready = true;
     return {
       baseUrl,
       platformToken: app.token,
