@@ -14,8 +14,10 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
  *  - uploads: write, and the avatar bucket
+ *  - visitor-uploads: write, the token key and the avatar bucket (widget routes that name their visitor
+ *    by a signed token and take files)
  */
-export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
+export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads' | 'visitor-uploads';
 
 export interface Route {
   /** More than one method when Chatwoot takes several for one action (PATCH and PUT for update). */
@@ -152,6 +154,25 @@ export const routes: Route[] = [
   // The web widget's own API (website_token + X-Auth-Token JWT; reads the token key)
   { method: 'POST', path: '/api/v1/widget/config', handler: 'functions/widget/config.ts', api: 'public', access: 'tokens' },
   { method: 'POST', path: '/api/v1/widget/events', handler: 'functions/widget/events.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/conversations', handler: 'functions/widget/conversations/index.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations', handler: 'functions/widget/conversations/create.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/toggle_typing', handler: 'functions/widget/conversations/toggle-typing.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/update_last_seen', handler: 'functions/widget/conversations/update-last-seen.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/set_custom_attributes', handler: 'functions/widget/conversations/set-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/destroy_custom_attributes', handler: 'functions/widget/conversations/destroy-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/conversations/toggle_status', handler: 'functions/widget/conversations/toggle-status.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/transcript', handler: 'functions/widget/conversations/transcript.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/index.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/create.ts', api: 'public', access: 'visitor-uploads' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/widget/messages/{id}', handler: 'functions/widget/messages/update.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/contact', handler: 'functions/widget/contact/show.ts', api: 'public', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/widget/contact', handler: 'functions/widget/contact/update.ts', api: 'public', access: 'tokens' },
+  { method: 'PATCH', path: '/api/v1/widget/contact/set_user', handler: 'functions/widget/contact/set-user.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/contact/destroy_custom_attributes', handler: 'functions/widget/contact/destroy-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/inbox_members', handler: 'functions/widget/inbox-members.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/campaigns', handler: 'functions/widget/campaigns.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/labels', handler: 'functions/widget/labels/create.ts', api: 'public', access: 'tokens' },
+  { method: 'DELETE', path: '/api/v1/widget/labels/{id}', handler: 'functions/widget/labels/destroy.ts', api: 'public', access: 'tokens' },
 
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },

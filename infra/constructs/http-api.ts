@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import type { FunctionBundles } from '../build.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
-export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
+export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads', 'visitor-uploads'];
 
 /**
  * Headers browsers may send cross-origin: the API token and its Bearer alias, and the web widget's
@@ -96,6 +96,7 @@ export class HttpApiRoutes extends Construct {
       write: common,
       tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
       uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
+      'visitor-uploads': { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn, AVATAR_BUCKET: props.avatars.bucketName },
     };
 
     for (const route of props.routes) {
@@ -149,9 +150,9 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   }
   // Table grants cover its indexes too.
   props.table.grantReadData(roles.read);
-  for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
-  props.tokenKey.grantRead(roles.tokens);
-  props.avatars.grantReadWrite(roles.uploads);
+  for (const access of ['write', 'tokens', 'uploads', 'visitor-uploads'] as const) props.table.grantReadWriteData(roles[access]);
+  for (const access of ['tokens', 'visitor-uploads'] as const) props.tokenKey.grantRead(roles[access]);
+  for (const access of ['uploads', 'visitor-uploads'] as const) props.avatars.grantReadWrite(roles[access]);
   return roles;
 }
 
