@@ -15,6 +15,7 @@ import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
+import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -143,7 +144,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, web: WidgetWebResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -165,6 +166,7 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   lines.push('', ...countsMarkdown(counts));
   lines.push('', pipelineMarkdown(pipeline));
+  lines.push('', widgetWebMarkdown(web), '');
   lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
@@ -207,10 +209,12 @@ async function main() {
     const pipeline = await benchPipeline(world, rt);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = benchBundles();
+    process.stdout.write('Web widget…\n');
+    const web = await benchWidgetWeb(world);
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, bundles }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, bundles, widget: web }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, web));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -39,6 +39,11 @@ export const routes: Route[] = [
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
+  // The web widget's browser code (web/widget): loader, chat page, its hashed assets, a demo host page.
+  { method: 'GET', path: '/packs/js/sdk.js', handler: 'functions/system/widget/sdk.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget/assets/{file}', handler: 'functions/system/widget/asset.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget/demo', handler: 'functions/system/widget/demo.ts', api: 'system', access: 'read' },
 
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },

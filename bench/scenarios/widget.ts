@@ -1,4 +1,5 @@
 import { client, type Client } from '../../test/support/http.ts';
+import { chatScript } from '../../web/widget/dist/assets.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // The web widget's API, called as the widget in a visitor's browser calls it: the website token in the
@@ -140,4 +141,9 @@ export const widget: Scenarios = {
     prepare: (_w, s: Site & { label: string }) => s.visitor.post(at(s, '/labels'), { label: s.label }),
     request: (_w, s: Site & { label: string }) => call('DELETE', `/labels/${s.label}`, undefined, 204)(_w, s),
   },
+  // The browser code: the loader, the chat page (reads the inbox of its token), an asset, the demo page.
+  'GET /packs/js/sdk.js': { request: (w) => ({ method: 'GET', path: '/packs/js/sdk.js', client: client(w.baseUrl) }) },
+  'GET /widget': { setup: site, request: (w, s: Site) => ({ method: 'GET', path: `/widget?website_token=${s.websiteToken}`, client: client(w.baseUrl) }) },
+  'GET /widget/assets/{file}': { request: (w) => ({ method: 'GET', path: `/widget/assets/${chatScript.name}`, client: client(w.baseUrl) }) },
+  'GET /widget/demo': { setup: site, request: (w, s: Site) => ({ method: 'GET', path: `/widget/demo?website_token=${s.websiteToken}`, client: client(w.baseUrl) }) },
 };
