@@ -33,6 +33,7 @@ async function main() {
       `Service ready at ${runtime.baseUrl}`,
       `Platform API token: ${runtime.platformToken}`,
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
+      `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
       '',
     ].join('\n'),
   );
