@@ -143,4 +143,59 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     await chat.locator('.cw[data-theme="dark"]').waitFor();
     await page.screenshot({ path: join(SHOTS, 'widget-dark.png') });
   }, LONG);
+
+  it('a mobile webview drives the chat page itself with chatwoot-widget: messages', async () => {
+    const app = await (await browser.newContext({ viewport: { width: 390, height: 700 } })).newPage();
+    await app.goto(`${(await runtime()).baseUrl}/widget?website_token=${inbox.website_token}`);
+    const box = app.getByRole('textbox', { name: 'Type your message' });
+    await box.waitFor();
+    await box.fill('Hello from the app');
+    await app.getByRole('button', { name: 'Send message' }).click();
+    await app.getByRole('log').getByText('Hello from the app').waitFor();
+    const conv = await until('the app conversation', async () => (await conversations()).find((c) => c.id !== conversationId));
+    const ident = unique('app-user-');
+    const say = (m: unknown) => app.evaluate((data) => (globalThis as any).postMessage(data, '*'), `chatwoot-widget:${JSON.stringify(m)}`);
+    await say({ event: 'set-user', identifier: ident, user: { name: 'App User' } });
+    await say({ event: 'set-custom-attributes', customAttributes: { app_version: '2.1' } });
+    await say({ event: 'set-color-scheme', darkMode: 'dark' });
+    await app.locator('.cw[data-theme="dark"]').waitFor();
+    const contact = await until('the app user', async () => {
+      const c = ok(await s.admin.api.get(`${s.base}/contacts/${conv.meta.sender.id}`), 'contact').payload;
+      return c.identifier === ident && c.custom_attributes.app_version === '2.1' ? c : undefined;
+    });
+    expect(contact.name).toBe('App User');
+    await app.screenshot({ path: join(SHOTS, 'widget-webview.png') });
+    await app.context().close();
+  }, LONG);
+
+  it('asks the pre-chat form first when the inbox enables it', async () => {
+    const asking = await widgetInbox(s, {
+      pre_chat_form_enabled: true,
+      pre_chat_form_options: {
+        pre_chat_message: 'Tell us who you are',
+        pre_chat_fields: [
+          { field_type: 'standard', label: 'Email Id', name: 'emailAddress', type: 'email', required: true, enabled: true },
+          { field_type: 'standard', label: 'Full name', name: 'fullName', type: 'text', required: false, enabled: true },
+        ],
+      },
+    });
+    const app = await (await browser.newContext()).newPage();
+    await app.goto(`${(await runtime()).baseUrl}/widget?website_token=${asking.website_token}`);
+    await app.getByText('Tell us who you are').waitFor();
+    expect(await app.getByRole('textbox', { name: 'Type your message' }).isVisible()).toBe(false);
+    const email = `${unique('pre')}@example.com`;
+    await app.getByLabel('Email Id').fill(email);
+    await app.getByLabel('Full name').fill('Pre Chat');
+    await app.getByRole('textbox', { name: 'Message' }).fill('I filled the form');
+    await app.getByRole('button', { name: 'Start conversation' }).click();
+    await app.getByRole('log').getByText('I filled the form').waitFor();
+    await app.getByRole('textbox', { name: 'Type your message' }).waitFor();
+    const conv = await until('the pre-chat conversation', async () => {
+      const list = ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${asking.id}&status=all`), 'conversations').data.payload as any[];
+      return list[0];
+    });
+    const contact = ok(await s.admin.api.get(`${s.base}/contacts/${conv.meta.sender.id}`), 'contact').payload;
+    expect(contact).toMatchObject({ email, name: 'Pre Chat' });
+    await app.context().close();
+  }, LONG);
 });
