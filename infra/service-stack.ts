@@ -60,6 +60,14 @@ export class ServiceStack extends Stack {
       logLevel,
       tokenKey,
     });
+    // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
+    // is the whole grant (on the shared read role, which holds nothing else of the queues).
+    const status = this.api.functions.get('system-api');
+    if (status) {
+      status.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
+      status.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
+      for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
@@ -73,6 +81,17 @@ export class ServiceStack extends Stack {
         ' TOKEN_KEY_SECRET_ARN=',
         tokenKey.secretArn,
         ' npm run platform-app -- create --name <name>',
+      ]),
+    });
+    new CfnOutput(this, 'ReplayStreamFailuresCommand', {
+      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      value: Fn.join('', [
+        'npm run replay -- stream-failures --queue-url ',
+        this.pipeline.streamFailures.queueUrl,
+        ' --events-queue-url ',
+        this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        this.region,
       ]),
     });
   }

@@ -12,13 +12,14 @@ import { Construct } from 'constructs';
 import type { FunctionBundles } from '../build.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
-export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads', 'visitor-uploads'];
+export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
 
 /**
  * Headers browsers may send cross-origin: the API token and its Bearer alias, and the web widget's
- * visitor token (`X-Auth-Token`, sent from the customer's site).
+ * visitor token (`X-Auth-Token`, sent from the customer's site), and the signed-in session's headers.
  */
-const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token'];
+const SESSION_HEADERS = ['access-token', 'client', 'uid', 'expiry', 'token-type'];
+const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token', ...SESSION_HEADERS];
 
 export interface HttpApiRoutesProps {
   /** The route table: one function per row, one API route per (method, path). */
@@ -69,6 +70,8 @@ export class HttpApiRoutes extends Construct {
           apigw.CorsHttpMethod.DELETE,
         ],
         allowHeaders: CORS_HEADERS,
+        // A browser app must read the session headers sign-in answers with.
+        exposeHeaders: [...SESSION_HEADERS, 'retry-after'],
         maxAge: Duration.days(1),
       },
     });
@@ -95,8 +98,7 @@ export class HttpApiRoutes extends Construct {
       read: common,
       write: common,
       tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
-      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
-      'visitor-uploads': { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn, AVATAR_BUCKET: props.avatars.bucketName },
+      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
     };
 
     for (const route of props.routes) {
@@ -150,9 +152,11 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   }
   // Table grants cover its indexes too.
   props.table.grantReadData(roles.read);
-  for (const access of ['write', 'tokens', 'uploads', 'visitor-uploads'] as const) props.table.grantReadWriteData(roles[access]);
-  for (const access of ['tokens', 'visitor-uploads'] as const) props.tokenKey.grantRead(roles[access]);
-  for (const access of ['uploads', 'visitor-uploads'] as const) props.avatars.grantReadWrite(roles[access]);
+  for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
+  props.tokenKey.grantRead(roles.tokens);
+  // The profile's update takes an avatar upload and answers the user with its API token.
+  props.tokenKey.grantRead(roles.uploads);
+  props.avatars.grantReadWrite(roles.uploads);
   return roles;
 }
 

@@ -19,7 +19,7 @@ async function main() {
     process.exit(1);
   }
   const env = process.env;
-  const runtime = await startRuntime({
+  const starting = startRuntime({
     port: env.PORT ? Number(env.PORT) : 3000,
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR || undefined,
@@ -28,25 +28,33 @@ async function main() {
     logLevel: env.LOG_LEVEL || 'INFO',
     bodyTimeoutMs: env.BODY_TIMEOUT_MS ? Number(env.BODY_TIMEOUT_MS) : undefined,
   });
+  // Signals are handled from the first moment, so a stop that arrives while Java is still starting
+  // waits for it and stops it too, and a stop is a clean exit (0) even when one part fails to stop.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    try {
+      await (await starting).stop();
+    } catch (err) {
+      process.stderr.write(`local runtime: while stopping: ${(err as Error).stack ?? String(err)}\n`);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const runtime = await starting;
   process.stdout.write(
     [
       `Service ready at ${runtime.baseUrl}`,
       `Platform API token: ${runtime.platformToken}`,
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
       `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
+      `Replay stream records that failed: npm run replay -- stream-failures --queue-url ${runtime.queueUrls.streamFailures} --events-queue-url ${runtime.queueUrls.events} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint}`,
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`${signal}: stopping\n`);
-    await runtime.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((err) => {

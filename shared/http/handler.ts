@@ -14,6 +14,7 @@ import {
 import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
 import { HttpError, notFound } from './errors.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
+import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
 // The one middy chain every HTTP route goes through: body size → auth (headers only) → body parsing →
@@ -41,10 +42,17 @@ interface CommonOptions<S extends AnySchema | undefined> {
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
-  let body = await parseBody(event as unknown as APIGatewayProxyEventV2, {
-    maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
-    multipart: opts.multipart,
-  });
+  // Rails `params`: query-string fields count like body fields, and the body's win (the mobile app
+  // assigns a team with `POST …/assignments?team_id=N` and no body).
+  let body: Record<string, unknown> = {
+    ...(event.queryStringParameters ?? {}),
+    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, {
+      maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
+      multipart: opts.multipart,
+    })),
+  };
+  // Paths as sent (before the root key is merged); every route, whatever its schema.
+  assertStorableText(body);
   if (opts.rootKey) {
     const nested = body[opts.rootKey];
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
@@ -86,7 +94,7 @@ function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult
     onError: async (request) => {
       const err = request.error;
       if (err instanceof HttpError) {
-        request.response = jsonResult(err.status, err.body);
+        request.response = jsonResult(err.status, err.body, err.headers);
         return;
       }
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;

@@ -96,6 +96,8 @@ const ROUTES: UploadRoute[] = [
   { method: 'POST', junkPath: '/api/v1/accounts/999999/inboxes', realPath: (f) => `${f.w.s.base}/inboxes`, fileField: 'avatar' },
   { method: 'PATCH', junkPath: '/api/v1/accounts/999999/inboxes/999999', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
   { method: 'PUT', junkPath: '/api/v1/accounts/1/inboxes/1', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
+  { method: 'PATCH', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
+  { method: 'PUT', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
 ];
 
 describe('malformed upload bodies', () => {
