@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
@@ -198,4 +198,48 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     expect(contact).toMatchObject({ email, name: 'Pre Chat' });
     await app.context().close();
   }, LONG);
+
+  it('hears replies and the agent typing over /cable when the runtime serves it', async (ctx) => {
+    const base = (await runtime()).baseUrl;
+    if (!(await servesCable(base))) ctx.skip();
+    const app = await (await browser.newContext()).newPage();
+    await app.goto(`${base}/widget?website_token=${inbox.website_token}`);
+    await app.getByRole('textbox', { name: 'Type your message' }).fill('Over the socket?');
+    await app.getByRole('button', { name: 'Send message' }).click();
+    await app.getByRole('log').getByText('Over the socket?').waitFor();
+    await app.locator('.cw[data-live="true"]').waitFor({ timeout: 60_000 });
+    const conv = await until('the socket conversation', async () => {
+      for (const c of await conversations()) if ((await messages(c.id)).some((m) => m.content === 'Over the socket?')) return c;
+      return undefined;
+    });
+    ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/toggle_typing_status`, { typing_status: 'on' }), 'typing');
+    await app.getByText('Agent is typing…').waitFor({ timeout: 60_000 });
+    ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'Yes, live.', message_type: 'outgoing' }), 'reply');
+    await app.getByRole('log').getByText('Yes, live.').waitFor({ timeout: 60_000 });
+    expect(await app.locator('.cw').getAttribute('data-live')).toBe('true');
+    await app.context().close();
+  }, LONG);
 });
+
+/** Whether `/cable` answers a WebSocket handshake (101) on this runtime. */
+function servesCable(baseUrl: string): Promise<boolean> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const req = request({
+      host: hostname,
+      port,
+      path: '/cable',
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve(true);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(false);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}

@@ -7,6 +7,8 @@ export interface Session {
   auth_token: string;
   website_channel_config: ChannelConfig;
   contact: { id: number; name: string; email: string | null; pubsub_token: string; source_id: string };
+  /** Where the socket is when it is not this host's `/cable` (deployed behind another API). */
+  websocket_url?: string;
 }
 
 export class WidgetApi {

@@ -37,6 +37,7 @@ const api = new WidgetApi(location.origin, websiteToken, params.get('cw_conversa
 const state = {
   config: undefined as ChannelConfig | undefined,
   pubsub: '',
+  cableUrl: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/cable`,
   conversationId: undefined as number | undefined,
   messages: new Map<string, Msg>(),
   open: !embedded,
@@ -355,8 +356,11 @@ function onCable(e: CableEvent) {
 
 function connect() {
   state.cable?.close();
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/cable`;
-  state.cable = connectCable(url, state.pubsub, onCable, (live) => live && void refresh());
+  state.cable = connectCable(state.cableUrl, state.pubsub, onCable, (live) => {
+    // Shown for people and tests: whether replies arrive over the socket or by polling.
+    root.dataset.live = String(live);
+    if (live) void refresh();
+  });
 }
 
 setInterval(() => {
@@ -437,6 +441,7 @@ async function start() {
   const session = await api.config();
   state.config = session.website_channel_config;
   state.pubsub = session.contact.pubsub_token;
+  if (session.websocket_url) state.cableUrl = session.websocket_url;
   saveToken(session.auth_token);
   drawHeader(state.config);
   if (state.config.pre_chat_form_enabled) drawPrechat(state.config);
