@@ -95,8 +95,12 @@ async function identify(ci: ContactInboxRecord, contact: ContactRecord, input: C
     return await updateContact(ci.account_id, ci.contact_id, changes);
   } catch (err) {
     if (!isTaken(err)) throw err;
-    const { email: _e, phone_number: _p, identifier: _i, ...rest } = changes;
-    return Object.keys(rest).length ? updateContact(ci.account_id, ci.contact_id, rest) : contact;
+    // Only the values another contact holds are dropped.
+    const taken = new Set((err as HttpError).errors.filter((e) => e.code === 'taken').map((e) => e.field));
+    const unique = ['email', 'phone_number', 'identifier'];
+    const drop = (k: string) => taken.has(k) || (taken.has('') && unique.includes(k));
+    const rest = Object.fromEntries(Object.entries(changes).filter(([k]) => !drop(k)));
+    return Object.keys(rest).length ? updateContact(ci.account_id, ci.contact_id, rest as ContactUpdate) : contact;
   }
 }
 
@@ -301,15 +305,16 @@ export async function setWidgetUser(req: WidgetRequest, input: WidgetContact) {
       target = { ci: await ensureContactInbox(ci.account_id, existing, inbox.id, undefined, { hmacVerified: proves(proven, other) }), contact: other };
       switched = true;
     } else if (!contact.identifier) {
-      target.contact = await identify(ci, contact, { identifier });
+      // One change, so the contact never shows the identifier without the details that came with it.
+      fields.identifier = identifier;
     } else {
       const made = await createContact(ci.account_id, { name: input.name ?? identifier, identifier }, inbox, { hmacVerified: proven === identifier });
       target = { ci: made.contactInbox!, contact: made.contact };
       switched = true;
     }
   }
-  if (!switched && proves(proven, target.contact)) target.ci = await markContactInboxVerified(target.ci);
   const updated = await identify(target.ci, target.contact, fields);
+  if (!switched && proves(proven, updated)) target.ci = await markContactInboxVerified(target.ci);
   return {
     id: updated.id,
     name: updated.name,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
-import { ok, widgetInbox, type WidgetInbox } from './fixtures.ts';
+import { browser as browserClient, ok, widgetInbox, type WidgetInbox } from './fixtures.ts';
 
 // The widget in a real headless Chromium, embedded the way a website embeds it: a host page on an origin
 // of its own loads `/packs/js/sdk.js` with Chatwoot's snippet. What the visitor does is checked through
@@ -206,12 +206,11 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     await app.goto(`${base}/widget?website_token=${inbox.website_token}`);
     await app.getByRole('textbox', { name: 'Type your message' }).fill('Over the socket?');
     await app.getByRole('button', { name: 'Send message' }).click();
-    await app.getByRole('log').getByText('Over the socket?').waitFor();
+    // Stored: the bubble has the message's id.
+    await app.locator('.cw-msg[data-id]').getByText('Over the socket?').waitFor();
     await app.locator('.cw[data-live="true"]').waitFor({ timeout: 60_000 });
-    const conv = await until('the socket conversation', async () => {
-      for (const c of await conversations()) if ((await messages(c.id)).some((m) => m.content === 'Over the socket?')) return c;
-      return undefined;
-    });
+    const token = await app.evaluate((key) => (globalThis as any).localStorage.getItem(key), `cw_conversation_${inbox.website_token}`);
+    const conv = ok(await (await browserClient()).get(`/api/v1/widget/conversations?website_token=${inbox.website_token}`, { 'X-Auth-Token': token! }), 'widget conversation');
     ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/toggle_typing_status`, { typing_status: 'on' }), 'typing');
     await app.getByText('Agent is typing…').waitFor({ timeout: 60_000 });
     ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'Yes, live.', message_type: 'outgoing' }), 'reply');
