@@ -51,6 +51,10 @@ const state = {
   later: [] as (() => Promise<unknown>)[],
 };
 
+/** Settled once the visitor is known (its auth token): nothing is sent for it before that. */
+let markReady: () => void;
+const whenReady = new Promise<void>((r) => (markReady = r));
+
 const toParent = (m: FromChat) => embedded && window.parent.postMessage(encode(m), '*');
 
 // ── DOM helpers ──────────────────────────────────────────────────────────────────────────────────────
@@ -224,6 +228,7 @@ async function sendText(text: string) {
   drawLog();
   stopTyping();
   try {
+    await whenReady;
     const first = state.conversationId === undefined;
     upsert([{ ...(await api.send(text, id)), echo_id: id }], false);
     if (first) await afterFirstMessage();
@@ -239,6 +244,7 @@ async function sendFile(f: File) {
   state.messages.set(`echo:${id}`, { echo_id: id, content: f.name, message_type: 0, created_at: Date.now() / 1000, pending: true });
   drawLog();
   try {
+    await whenReady;
     upsert([{ ...(await api.sendFile(f, id)), echo_id: id }], false);
   } catch {
     const m = state.messages.get(`echo:${id}`);
@@ -450,6 +456,7 @@ async function start() {
   drawMode();
   connect();
   state.ready = true;
+  markReady();
   toParent({ event: 'loaded', config: { authToken: session.auth_token, channelConfig: state.config } });
   for (const m of state.pending.splice(0)) await handle(m).catch(() => undefined);
 }
