@@ -233,6 +233,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/widget/campaigns', handler: 'functions/widget/campaigns.ts', api: 'public', access: 'tokens' },
   { method: 'POST', path: '/api/v1/widget/labels', handler: 'functions/widget/labels/create.ts', api: 'public', access: 'tokens' },
   { method: 'DELETE', path: '/api/v1/widget/labels/{id}', handler: 'functions/widget/labels/destroy.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/direct_uploads', handler: 'functions/widget/direct-uploads.ts', api: 'public', access: 'uploads' },
 
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },

@@ -141,6 +141,10 @@ export const widget: Scenarios = {
     prepare: (_w, s: Site & { label: string }) => s.visitor.post(at(s, '/labels'), { label: s.label }),
     request: (_w, s: Site & { label: string }) => call('DELETE', `/labels/${s.label}`, undefined, 204)(_w, s),
   },
+  [`POST ${W}/direct_uploads`]: {
+    setup: site,
+    request: (_w, s: Site, _p, i) => call('POST', '/direct_uploads', { blob: { filename: `f${i}.txt`, byte_size: 10, checksum: 'x', content_type: 'text/plain' } })(_w, s),
+  },
   // The browser code: the loader, the chat page (reads the inbox of its token), an asset, the demo page.
   'GET /packs/js/sdk.js': { request: (w) => ({ method: 'GET', path: '/packs/js/sdk.js', client: client(w.baseUrl) }) },
   'GET /widget': { setup: site, request: (w, s: Site) => ({ method: 'GET', path: `/widget?website_token=${s.websiteToken}`, client: client(w.baseUrl) }) },

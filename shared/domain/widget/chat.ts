@@ -14,7 +14,8 @@ import { applyLabels, changeStatus, markSeenByContact, startConversation } from 
 import { announceTyping } from '../conversations/typing.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
-import type { NewMessage } from '../messages/schemas.ts';
+import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
+import { uploadedFiles } from './uploads.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
@@ -213,10 +214,13 @@ export async function listWidgetMessages(req: WidgetRequest, query: Record<strin
  */
 export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMessage) {
   const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const given = input.attachments ?? [];
+  const signed = given.filter((a): a is string => typeof a === 'string');
+  const files = [...given.filter((a): a is UploadedFile => typeof a !== 'string'), ...(signed.length ? await uploadedFiles(ci, signed) : [])];
   const message: NewMessage = {
     content: input.content,
     echo_id: input.echo_id ?? undefined,
-    attachments: input.attachments,
+    attachments: files.length ? files : undefined,
     ...(input.reply_to ? { content_attributes: { in_reply_to: input.reply_to } } : {}),
   };
   const current = await currentConversation(ci, true);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { NewContactSchema } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
-import { MAX_CONTENT, NewMessageSchema } from '../messages/schemas.ts';
+import { MAX_ATTACHMENTS, MAX_CONTENT, NewMessageSchema } from '../messages/schemas.ts';
 import { SubmitSchema } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
@@ -58,8 +58,12 @@ export const WidgetNewConversationSchema = v.object({
 export type WidgetNewConversation = v.InferOutput<typeof WidgetNewConversationSchema>;
 
 /** `POST /messages` (nested under `message`, JSON or multipart with `message[attachments][]`). */
+/** An uploaded file, or the `signed_id` of a direct upload. */
+const Attachment = v.union([NewMessageSchema.entries.attachments.wrapped.pipe[0].item, Text(4096)], 'must be uploaded files or signed ids');
+
 export const WidgetNewMessageSchema = v.object({
-  ...v.pick(NewMessageSchema, ['content', 'attachments']).entries,
+  content: NewMessageSchema.entries.content,
+  attachments: v.optional(v.pipe(v.array(Attachment, 'must be uploaded files or signed ids'), v.maxLength(MAX_ATTACHMENTS))),
   echo_id: v.optional(v.nullable(Text(255))),
   reply_to: v.optional(v.nullable(v.union([Id, v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a message id'), v.transform(Number))], 'must be a message id'))),
   ...pageFields,
@@ -95,3 +99,15 @@ export const DestroyContactAttributesSchema = v.object({ custom_attributes: v.op
 export const WidgetCustomAttributesSchema = v.object({ custom_attributes: v.optional(v.nullable(Attributes)) });
 export const WidgetLabelSchema = v.object({ label: v.optional(v.nullable(Text(255))) });
 export const WidgetTypingSchema = v.object({ typing_status: v.optional(v.nullable(v.unknown())) });
+
+/** `POST /direct_uploads` (ActiveStorage's blob fields). */
+export const DirectUploadSchema = v.object({
+  blob: v.object({
+    filename: v.pipe(Text(255), v.minLength(1, 'is required')),
+    byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
+    checksum: v.optional(v.nullable(Text(255))),
+    content_type: v.optional(v.nullable(Text(255))),
+    metadata: v.optional(v.unknown()),
+  }),
+});
+export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;

@@ -158,6 +158,26 @@ describe('widget chat API', () => {
     expect(await file.text()).toBe('hello file');
   });
 
+  it('direct uploads: the file goes straight to storage, the message names it by signed_id', async () => {
+    const v = await openWidget(api, inbox);
+    const w = widget(api, inbox, v.auth_token);
+    const body = Buffer.from('uploaded directly');
+    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: 'x', content_type: 'text/plain' } }), 'direct upload');
+    expect(blob).toMatchObject({ filename: 'direct.txt', content_type: 'text/plain', byte_size: body.length, signed_id: expect.any(String), direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'text/plain' } } });
+    const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body });
+    expect(put.ok).toBe(true);
+    const sent = ok(await w.post('/messages', { message: { content: 'direct', attachments: [blob.signed_id] } }), 'message');
+    expect(sent.attachments).toEqual([expect.objectContaining({ file_type: 'file', extension: 'txt', file_size: body.length })]);
+    expect(await (await fetch(sent.attachments[0].data_url)).text()).toBe('uploaded directly');
+
+    // Another visitor cannot attach it; a forged id is refused; a too large blob is refused up front.
+    const other = widget(api, inbox, (await openWidget(api, inbox)).auth_token);
+    expectErrorBody(await other.post('/messages', { message: { content: 'x', attachments: [blob.signed_id] } }), 422);
+    expectErrorBody(await w.post('/messages', { message: { content: 'x', attachments: ['not-a-signed-id'] } }), 422);
+    expectErrorBody(await w.post('/direct_uploads', { blob: { filename: 'big.bin', byte_size: 50 * 1024 * 1024 } }), 422);
+    expectErrorBody(await w.post('/direct_uploads', { blob: { byte_size: 3 } }), 422);
+  });
+
   it('answers interactive messages: input_select, form, CSAT and input_email', async () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
@@ -279,6 +299,7 @@ describe('widget chat API', () => {
       ['GET /campaigns', (w) => w.get('/campaigns')],
       ['POST /labels', (w) => w.post('/labels', { label: 'x' })],
       ['DELETE /labels/x', (w) => w.delete('/labels/x')],
+      ['POST /direct_uploads', (w) => w.post('/direct_uploads', { blob: { filename: 'a.txt', byte_size: 1 } })],
     ];
 
     it.each(CALLS)('%s: 401 without, with a forged, or with another inbox’s auth token; 404 for a wrong website token', async (_name, call) => {
