@@ -6,6 +6,7 @@ import type { FunctionBundles } from './build.ts';
 import { EventPipeline } from './constructs/event-pipeline.ts';
 import { HttpApiRoutes } from './constructs/http-api.ts';
 import { ServiceTable } from './constructs/table.ts';
+import { WebSocketApi } from './constructs/websocket-api.ts';
 import { routes as routeTable, type Route } from './routes.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -17,6 +18,8 @@ export interface ServiceStackProps extends StackProps {
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** @default true */
   accessLogs?: boolean;
+  /** Socket pinger shards (one per ~1,500 connections). @default 1 */
+  cablePingerShards?: number;
 }
 
 /** The whole service: table, token key, avatar bucket, HTTP API with its route functions, event pipeline. */
@@ -24,6 +27,7 @@ export class ServiceStack extends Stack {
   readonly table: ServiceTable;
   readonly api: HttpApiRoutes;
   readonly pipeline: EventPipeline;
+  readonly cable: WebSocketApi;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, { description: 'Chatwoot-compatible serverless messaging API', ...props });
@@ -69,6 +73,17 @@ export class ServiceStack extends Stack {
       for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
     }
 
+    // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
+    this.cable = new WebSocketApi(this, 'Cable', {
+      table: this.table.table,
+      bundles: props.bundles,
+      logLevel,
+      pingerShards: props.cablePingerShards,
+    });
+    this.cable.allowBroadcast(this.pipeline.dispatchFunction);
+    this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cable.url);
+
+    new CfnOutput(this, 'CableUrl', { value: this.cable.url, description: 'WebSocket URL of /cable (ActionCable)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     new CfnOutput(this, 'PlatformAppCommand', {

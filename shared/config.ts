@@ -39,6 +39,10 @@ const EnvSchema = v.object({
   WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
   // Loopback and private webhook targets are refused when deployed and allowed locally.
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
+  // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
+  CABLE_ENDPOINT: Optional,
+  // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
+  CABLE_URL: Optional,
 });
 
 export interface Config {
@@ -61,6 +65,8 @@ export interface Config {
   idBlockSize: number;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   allowPrivateWebhookTargets: boolean;
+  cableEndpoint?: string;
+  cableUrl: string;
 }
 
 let cached: Config | undefined;
@@ -93,6 +99,8 @@ export function config(): Config {
     idBlockSize: Math.max(1, e.ID_BLOCK_SIZE),
     logLevel: e.LOG_LEVEL,
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+    cableEndpoint: e.CABLE_ENDPOINT,
+    cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
   };
   return cached;
 }
