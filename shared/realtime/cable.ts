@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { getItem } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
 import * as repo from '../db/repositories/cable.ts';
-import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
+import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
+import { isSuspended } from '../domain/accounts/suspension.ts';
 import { log } from '../log.ts';
 import type { CableEvent } from './audience.ts';
 import { hears } from './audience.ts';
@@ -51,7 +52,20 @@ export async function openConnection(connectionId: string, opts: { welcomed: boo
   });
 }
 
-export const closeConnection = (connectionId: string) => repo.deleteConnection(connectionId);
+/**
+ * Connections out of subscribe attempts (a count that only grows), kept in memory so a flood costs no
+ * more reads; the stored count stays the rule where this process has not seen the connection.
+ */
+const exhausted = new Set<string>();
+function remember(connectionId: string) {
+  if (exhausted.size >= 10_000) exhausted.clear();
+  exhausted.add(connectionId);
+}
+
+export async function closeConnection(connectionId: string): Promise<void> {
+  exhausted.delete(connectionId);
+  await repo.deleteConnection(connectionId);
+}
 
 type Principal = Omit<CableSubscription, 'connection_id' | 'identifier' | 'identifier_hash' | 'created_at'>;
 
@@ -94,6 +108,11 @@ async function authorize(params: Record<string, unknown>): Promise<Principal | u
   };
 }
 
+async function suspendedAccount(accountId: number): Promise<boolean> {
+  const account = await getAccount(accountId);
+  return !account || isSuspended(account);
+}
+
 const eventFrame = (identifier: string, name: string, data: unknown) => frames.message(identifier, { event: name, data });
 
 /** One client frame. Bad input is dropped or refused on this connection only; nothing here throws at the caller for it. */
@@ -106,18 +125,22 @@ export async function handleFrame(connectionId: string, raw: string | Buffer, se
   const reject = () => sender.send(connectionId, frames.reject(cmd.identifier));
   const hash = hashOf(cmd.identifier);
   if (cmd.command === 'subscribe') {
-    if (cmd.params.channel !== ROOM_CHANNEL) return void (await reject());
+    if (cmd.params.channel !== ROOM_CHANNEL || exhausted.has(connectionId)) return void (await reject());
     const connection = await repo.getConnection(connectionId);
     if (!connection) return;
     // A repeated subscribe (the client's guarantor resends until confirmed) is ignored, as Rails does.
     if (connection.subscriptions.some((ref) => ref.endsWith(`|${hash}`))) return;
-    if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
-    // Each lookup of a token costs reads: a connection guessing tokens runs out of tries.
+    // Each subscribe may cost a token lookup: a connection that floods them runs out of tries for good.
     const attempts = await repo.countSubscribeAttempt(connectionId);
     if (attempts === undefined) return;
-    if (attempts > MAX_SUBSCRIBE_ATTEMPTS) return void (await reject());
+    if (attempts > MAX_SUBSCRIBE_ATTEMPTS) {
+      remember(connectionId);
+      return void (await reject());
+    }
+    if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
     const principal = await authorize(cmd.params);
-    if (!principal) return void (await reject());
+    // A suspended account is refused on every interface, the socket included (issue: suspension).
+    if (!principal || (await suspendedAccount(principal.account_id))) return void (await reject());
     const sub: CableSubscription = { ...principal, connection_id: connectionId, identifier: cmd.identifier, identifier_hash: hash, created_at: nowSeconds() };
     try {
       await repo.addSubscription(sub, MAX_SUBSCRIPTIONS, connection.expires_at);
