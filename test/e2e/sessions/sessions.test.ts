@@ -184,7 +184,7 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     expect(unknown.body).toEqual(known.body);
     const { streamChanges } = await import('../../support/stream.ts');
     const changes = await streamChanges((c) => c.type === 'password_reset_request' && c.newImage?.user_id === s.agent.id);
-    expect(changes[0]!.newImage).toMatchObject({ email: agentEmail, sealed_token: expect.stringMatching(/^v1\./), expires_at: expect.any(Number) });
+    expect(changes[0]!.newImage).toMatchObject({ email: agentEmail, sealed_token: expect.stringMatching(/^k[1-9]\d*\./), expires_at: expect.any(Number) });
   });
 
   it('completes a reset with the emailed token (PUT /auth/password): new password, other sessions end, this client is signed in', async () => {
