@@ -1,15 +1,16 @@
 import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { functionLogGroup } from './logs.ts';
+import { functionOptions, type FunctionSettings } from './logs.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { FunctionBundles } from '../build.ts';
+import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
 export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
@@ -20,6 +21,27 @@ export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens'
  */
 const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token'];
 
+/**
+ * One JSON object per request: what a Logs Insights query filters on (route, status, latencies) and why
+ * an integration failed (a function that crashed or timed out never wrote its own log line about it).
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+} as const;
+
 export interface HttpApiRoutesProps {
   /** The route table: one function per row, one API route per (method, path). */
   routes: Route[];
@@ -28,13 +50,16 @@ export interface HttpApiRoutesProps {
   table: dynamodb.ITable;
   tokenKey: secretsmanager.ISecret;
   avatars: s3.IBucket;
-  logLevel: string;
-  /** @default 512 */
-  memorySize?: number;
+  /** Runtime, memory, log retention, tracing and log level of every route function. */
+  functions: FunctionSettings;
   /** Default route throttling of the $default stage. @default rate 100/s, burst 200 */
   throttle?: apigw.ThrottleSettings;
-  /** JSON access logs of the $default stage in a log group kept for a month. @default true */
+  /** JSON access logs of the $default stage, kept as long as the function logs. @default true */
   accessLogs?: boolean;
+  /** Origins browsers may call the API from. @default ['*'] */
+  corsOrigins?: string[];
+  /** Base URL of the service in links it hands out (custom domain or front door). @default the API's execute-api URL */
+  publicBaseUrl?: string;
 }
 
 /**
@@ -60,7 +85,7 @@ export class HttpApiRoutes extends Construct {
       description: 'Chatwoot-compatible API',
       createDefaultStage: false,
       corsPreflight: {
-        allowOrigins: ['*'],
+        allowOrigins: props.corsOrigins ?? ['*'],
         allowMethods: [
           apigw.CorsHttpMethod.GET,
           apigw.CorsHttpMethod.POST,
@@ -82,14 +107,15 @@ export class HttpApiRoutes extends Construct {
           ? undefined
           : {
               destination: new apigw.LogGroupLogDestination(
-                new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+                new logs.LogGroup(this, 'AccessLogs', { retention: props.functions.logRetention, removalPolicy: RemovalPolicy.DESTROY }),
               ),
+              format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
             },
     });
-    this.url = this.api.apiEndpoint;
+    this.url = props.publicBaseUrl ?? this.api.apiEndpoint;
 
     this.roles = accessRoles(this, props);
-    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.logLevel };
+    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.functions.logLevel };
     // Each class sees only the names its permissions cover.
     const environment: Record<AccessClass, Record<string, string>> = {
       read: common,
@@ -110,13 +136,10 @@ export class HttpApiRoutes extends Construct {
       if (!bundle) throw new Error(`No bundle for ${name} (${route.handler}): run buildFunctions() with this route table`);
       const methods = methodsOf(route);
       const fn = new lambda.Function(stack, name, {
-        logGroup: functionLogGroup(stack, name),
+        ...functionOptions(stack, name, props.functions),
         description: `${methods.join('|')} ${route.path}`.slice(0, 256),
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: props.memorySize ?? 512,
         // API Gateway gives up at 29 s; a function running longer would only burn money.
         timeout: Duration.seconds(29),
         role: this.roles[route.access],

@@ -1,0 +1,198 @@
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as targets from 'aws-cdk-lib/aws-route53-targets';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
+import { routes as routeTable, type Route } from '../routes.ts';
+import { EventPipeline } from './event-pipeline.ts';
+import { HttpApiRoutes } from './http-api.ts';
+import type { FunctionSettings } from './logs.ts';
+import { Observability } from './observability.ts';
+import { ServiceTable } from './table.ts';
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+
+export interface CustomDomainProps {
+  /** e.g. `chat.example.com`; links the service hands out (widget script, avatars) use it. */
+  domainName: string;
+  /** An ACM certificate for `domainName` in the stack's region. */
+  certificate: acm.ICertificate;
+  /** When given, an alias record for `domainName` is created in this zone; otherwise point DNS at the `ApiDomainTarget` output. */
+  hostedZone?: route53.IHostedZone;
+}
+
+export interface ChatwootServiceProps {
+  /** Serve the API on this domain instead of the execute-api host. @default none */
+  domain?: CustomDomainProps;
+  /**
+   * Base URL in links the service hands out, when something else fronts it (e.g. a CloudFront
+   * distribution). @default `https://<domain>` with a domain, else the API's execute-api URL
+   */
+  publicBaseUrl?: string;
+  /** Every alarm notifies this topic (ALARM and OK). @default a topic of its own when `alarmEmail` is set, else no actions */
+  alarmTopic?: sns.ITopic;
+  /** Creates a topic subscribed by this address (the address must confirm the subscription). */
+  alarmEmail?: string;
+  /** Retention of function and access logs. @default one month */
+  logRetention?: logs.RetentionDays;
+  /**
+   * What `cdk destroy` (or a replacement) does to the customer data: the table, the token key secret and
+   * the avatar bucket. @default RETAIN
+   */
+  removalPolicy?: RemovalPolicy;
+  /** DynamoDB deletion protection on the table. @default true, unless removalPolicy is DESTROY */
+  tableDeletionProtection?: boolean;
+  /** Lambda runtime of every function: nodejs22.x or nodejs24.x. @default lambda.Runtime.NODEJS_22_X */
+  runtime?: lambda.Runtime;
+  /** Memory of every function, in MB. @default 512 */
+  memorySize?: number;
+  /** Default route throttling of the API. @default 100 requests/s, bursts of 200 */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /** Origins browsers may call the API from. @default ['*'] (the widget runs on customers' sites) */
+  corsOrigins?: string[];
+  /** Tags on every resource (cost allocation). @default none */
+  tags?: Record<string, string>;
+  /** @default 'INFO' */
+  logLevel?: LogLevel;
+  /** JSON access logs of the API. @default true */
+  accessLogs?: boolean;
+  /** X-Ray active tracing of every function. @default true */
+  tracing?: boolean;
+  /** Concurrency cap of the webhook deliver function. @default 50 */
+  deliverMaxConcurrency?: number;
+  /** p99 latency of the API above which it alarms. @default 3 s */
+  latencyAlarmP99?: Duration;
+  /** Prebuilt function bundles. @default the bundles shipped with the package */
+  bundles?: FunctionBundles;
+  /** @default THE route table; tests pass synthetic tables. */
+  routes?: Route[];
+}
+
+/**
+ * The whole service, ready to put in any stack: table, token key, avatar bucket, the HTTP API with one
+ * function per route, the event pipeline, alarms and a dashboard.
+ *
+ *   new ChatwootService(stack, 'Chat', { alarmEmail: 'ops@example.com', tags: { app: 'support' } });
+ */
+export class ChatwootService extends Construct {
+  readonly table: ServiceTable;
+  readonly api: HttpApiRoutes;
+  readonly pipeline: EventPipeline;
+  readonly observability: Observability;
+  readonly tokenKey: secretsmanager.Secret;
+  readonly avatars: s3.Bucket;
+  readonly alarmTopic?: sns.ITopic;
+  readonly domainName?: apigw.DomainName;
+  /** Base URL of the service, as in the links it hands out (no trailing slash). */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ChatwootServiceProps = {}) {
+    super(scope, id);
+    const bundles = props.bundles ?? bundlesIn(PACKAGED_BUNDLES_DIR);
+    if (Object.keys(bundles).length === 0) {
+      throw new Error(`No function bundles in ${PACKAGED_BUNDLES_DIR}: pass props.bundles (infra/build.ts buildFunctions) or use the built package`);
+    }
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const functions: FunctionSettings = {
+      runtime: props.runtime ?? lambda.Runtime.NODEJS_22_X,
+      memorySize: props.memorySize ?? 512,
+      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      tracing: props.tracing ?? true,
+      logLevel: props.logLevel ?? 'INFO',
+    };
+    for (const [key, value] of Object.entries(props.tags ?? {})) Tags.of(this).add(key, value);
+
+    this.table = new ServiceTable(this, 'Data', {
+      removalPolicy,
+      deletionProtection: props.tableDeletionProtection ?? removalPolicy !== RemovalPolicy.DESTROY,
+    });
+    // Losing this key makes every sealed token copy unreadable: by default it outlives the stack.
+    this.tokenKey = new secretsmanager.Secret(this, 'TokenKey', {
+      description: 'Key material for the encrypted copies of access tokens',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    this.avatars = new s3.Bucket(this, 'Avatars', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy,
+    });
+
+    const domain = props.domain;
+    this.api = new HttpApiRoutes(this, 'Http', {
+      routes: props.routes ?? routeTable,
+      bundles,
+      table: this.table.table,
+      tokenKey: this.tokenKey,
+      avatars: this.avatars,
+      functions,
+      accessLogs: props.accessLogs,
+      throttle: props.throttle,
+      corsOrigins: props.corsOrigins,
+      publicBaseUrl: (props.publicBaseUrl ?? (domain ? `https://${domain.domainName}` : undefined))?.replace(/\/$/, ''),
+    });
+    this.url = this.api.url;
+    if (domain) {
+      this.domainName = new apigw.DomainName(this, 'Domain', { domainName: domain.domainName, certificate: domain.certificate });
+      new apigw.ApiMapping(this, 'DomainMapping', { api: this.api.api, domainName: this.domainName, stage: this.api.stage });
+      if (domain.hostedZone) {
+        new route53.ARecord(this, 'DomainRecord', {
+          zone: domain.hostedZone,
+          recordName: domain.domainName,
+          target: route53.RecordTarget.fromAlias(new targets.ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId)),
+        });
+      }
+    }
+
+    this.pipeline = new EventPipeline(this, 'Events', {
+      table: this.table.table,
+      bundles,
+      publicBaseUrl: this.url,
+      functions,
+      tokenKey: this.tokenKey,
+      deliverMaxConcurrency: props.deliverMaxConcurrency,
+    });
+
+    this.alarmTopic = props.alarmTopic;
+    if (!this.alarmTopic && props.alarmEmail) {
+      const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
+      topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+      this.alarmTopic = topic;
+    }
+    this.observability = new Observability(this, 'Observability', {
+      http: this.api,
+      pipeline: this.pipeline,
+      topic: this.alarmTopic,
+      latencyP99: props.latencyAlarmP99,
+      serviceName: Stack.of(this).stackName,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    if (this.domainName && !domain?.hostedZone) {
+      new CfnOutput(this, 'ApiDomainTarget', { value: this.domainName.regionalDomainName, description: `CNAME target for ${domain!.domainName}` });
+    }
+    new CfnOutput(this, 'DashboardUrl', {
+      value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
+    });
+    new CfnOutput(this, 'PlatformAppCommand', {
+      description: 'Creates a platform app and prints its token once (the first platform token)',
+      value: Fn.join('', [
+        'npm run platform-app -- create --name <name> --table ',
+        this.table.table.tableName,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+  }
+}
