@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
 import { routes as routeTable, type Route } from '../routes.ts';
 import { EventPipeline } from './event-pipeline.ts';
+import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
@@ -120,13 +121,23 @@ export class ChatwootService extends Construct {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy,
     });
-    this.avatars = new s3.Bucket(this, 'Avatars', {
+    acknowledge(this.tokenKey, {
+      'AwsSolutions::AwsSolutions-SMG4': 'Rotating the key would make every sealed token copy unreadable; it is random, never leaves Secrets Manager but to the functions that seal',
+    });
+    const bucketDefaults = {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy,
+    };
+    // Server access logs of the avatar bucket, kept as long as the other logs.
+    const accessLogs = new s3.Bucket(this, 'AvatarAccessLogs', {
+      ...bucketDefaults,
+      lifecycleRules: [{ expiration: Duration.days(props.logRetention ?? logs.RetentionDays.ONE_MONTH) }],
     });
+    acknowledge(accessLogs, { 'AwsSolutions::AwsSolutions-S1': 'The access log bucket of the avatar bucket: logging it would log its own writes' });
+    this.avatars = new s3.Bucket(this, 'Avatars', { ...bucketDefaults, serverAccessLogsBucket: accessLogs, serverAccessLogsPrefix: 'avatars/' });
 
     const domain = props.domain;
     this.api = new HttpApiRoutes(this, 'Http', {
@@ -163,10 +174,15 @@ export class ChatwootService extends Construct {
       deliverMaxConcurrency: props.deliverMaxConcurrency,
     });
 
+    this.acknowledgeByDesign(functions.runtime);
+
     this.alarmTopic = props.alarmTopic;
     if (!this.alarmTopic && props.alarmEmail) {
       const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
       topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+      acknowledge(topic, {
+        'Serverless::Serverless-SNSRedrivePolicy': 'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
+      });
       this.alarmTopic = topic;
     }
     this.observability = new Observability(this, 'Observability', {
@@ -193,6 +209,39 @@ export class ChatwootService extends Construct {
         ' --region ',
         Stack.of(this).region,
       ]),
+    });
+  }
+
+  /** cdk-nag findings that are the design, not a defect; each with its reason (`npm test` runs both packs). */
+  private acknowledgeByDesign(runtime: lambda.Runtime): void {
+    acknowledge(this.api, {
+      'AwsSolutions::AwsSolutions-APIG4':
+        "Chatwoot's own credentials (api_access_token, platform tokens, public inbox identifiers) are checked by each function; API Gateway authorizers cannot read them",
+    });
+    const functions = [...this.api.functions.values(), this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction];
+    for (const fn of functions) {
+      acknowledge(fn, {
+        'Serverless::Serverless-LambdaDLQ':
+          'Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues\' dead-letter queues and the stream\'s failure queue',
+      });
+      if (runtime.name === 'nodejs22.x') {
+        const reason = 'nodejs22.x is the runtime the code is built for and tested on (npm test runs on Node 22); nodejs24.x is the runtime prop';
+        acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
+      }
+    }
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+      acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
+    }
+    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+      acknowledge(fn, {
+        'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
+      });
+    }
+    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.streamFailures]) {
+      acknowledge(queue, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own' });
+    }
+    acknowledge(this.pipeline.streamFailures, {
+      'AwsSolutions::AwsSolutions-SQS3': "The stream event source's on-failure destination, which is a dead-letter queue by another name",
     });
   }
 }

@@ -1,10 +1,11 @@
-import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { type CfnResource, Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -170,11 +171,16 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
       managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
   }
-  // Table grants cover its indexes too.
-  props.table.grantReadData(roles.read);
-  for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
+  grantTableData(props.table, roles.read, 'read');
+  for (const access of ['write', 'tokens', 'uploads'] as const) grantTableData(props.table, roles[access], 'write');
   props.tokenKey.grantRead(roles.tokens);
-  props.avatars.grantReadWrite(roles.uploads);
+  // Avatars are written, then read through presigned URLs signed with this role: nothing else.
+  iam.Grant.addToPrincipal({ grantee: roles.uploads, actions: ['s3:PutObject', 's3:GetObject'], resourceArns: [props.avatars.arnForObjects('*')] });
+  for (const role of Object.values(roles)) acknowledge(role, LAMBDA_ROLE_ACKNOWLEDGMENTS);
+  const bucketId = Stack.of(props.avatars).resolve((props.avatars.node.defaultChild as CfnResource).logicalId);
+  acknowledge(roles.uploads, {
+    [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]: 'Avatar objects have generated keys: the grant covers the objects of the one avatar bucket',
+  });
   return roles;
 }
 
