@@ -1,7 +1,12 @@
+import { BatchGetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { INDEXES, KEY } from '../shared/db/table.ts';
+import { writeUnits, type IndexShape, type Item } from './billing.ts';
 
-// Records every DynamoDB call the handlers make (command, wire body, time, consumed capacity), with
-// ReturnConsumedCapacity forced on, so the bench can put an endpoint next to the calls it needs.
+// Records every DynamoDB call the handlers make (command, wire body, time, capacity). Reads take the
+// capacity DynamoDB Local reports (ReturnConsumedCapacity forced on); writes are billed by AWS's rules
+// (billing.ts) from each written item's state before and after, read on a side client that is not
+// recorded, and whose time is subtracted from the call's.
 
 export interface DynamoCall {
   command: string;
@@ -17,57 +22,136 @@ interface Capacity {
 }
 
 const READS = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand', 'ScanCommand', 'TransactGetItemsCommand']);
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 
-function units(command: string, consumed: Capacity | Capacity[] | undefined) {
+function readUnits(command: string, consumed: Capacity | Capacity[] | undefined) {
   const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
   let rcu = 0;
-  let wcu = 0;
-  for (const c of list) {
-    if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
-      rcu += c.ReadCapacityUnits ?? 0;
-      wcu += c.WriteCapacityUnits ?? 0;
-    } else if (READS.has(command)) rcu += c.CapacityUnits ?? 0;
-    else wcu += c.CapacityUnits ?? 0;
-  }
-  return { rcu, wcu };
+  for (const c of list) rcu += c.ReadCapacityUnits ?? c.CapacityUnits ?? 0;
+  // Transactional reads cost twice a strongly consistent read.
+  return command === 'TransactGetItemsCommand' ? rcu * 2 : rcu;
 }
 
 export const isRead = (command: string) => READS.has(command);
 
-export function instrument(client: DynamoDBDocumentClient) {
+const indexes: IndexShape[] = Object.values(INDEXES).map((i) => ({ pk: i.pk, sk: i.sk, include: (i as { include?: string[] }).include }));
+const TABLE_KEYS = [KEY.pk, KEY.sk];
+
+interface Written {
+  table: string;
+  key: Item;
+  transactional: boolean;
+  /** ConditionCheck: billed as a write of the item, no index copy. */
+  checkOnly?: boolean;
+}
+
+const keyOf = (item: Item): Item => ({ [KEY.pk]: item[KEY.pk], [KEY.sk]: item[KEY.sk] });
+const keyId = (k: Item) => `${k[KEY.pk]?.S}|${k[KEY.sk]?.S}`;
+
+function writtenBy(command: string, body: Record<string, any>): Written[] {
+  switch (command) {
+    case 'PutItemCommand':
+      return [{ table: body.TableName, key: keyOf(body.Item), transactional: false }];
+    case 'UpdateItemCommand':
+    case 'DeleteItemCommand':
+      return [{ table: body.TableName, key: body.Key, transactional: false }];
+    case 'BatchWriteItemCommand':
+      return Object.entries(body.RequestItems as Record<string, any[]>).flatMap(([table, reqs]) =>
+        reqs.map((r) => ({ table, key: r.PutRequest ? keyOf(r.PutRequest.Item) : r.DeleteRequest.Key, transactional: false })),
+      );
+    case 'TransactWriteItemsCommand':
+      return (body.TransactItems as any[]).map((t) => {
+        if (t.Put) return { table: t.Put.TableName, key: keyOf(t.Put.Item), transactional: true };
+        if (t.Update) return { table: t.Update.TableName, key: t.Update.Key, transactional: true };
+        if (t.Delete) return { table: t.Delete.TableName, key: t.Delete.Key, transactional: true };
+        return { table: t.ConditionCheck.TableName, key: t.ConditionCheck.Key, transactional: true, checkOnly: true };
+      });
+    default:
+      return [];
+  }
+}
+
+async function readAll(raw: DynamoDBClient, written: Written[]): Promise<Map<string, Item>> {
+  const out = new Map<string, Item>();
+  const byTable = new Map<string, Item[]>();
+  for (const w of written) {
+    const list = byTable.get(w.table) ?? [];
+    if (!list.some((k) => keyId(k) === keyId(w.key))) list.push(w.key);
+    byTable.set(w.table, list);
+  }
+  for (const [table, list] of byTable) {
+    for (let i = 0; i < list.length; i += 100) {
+      const res = await raw.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: list.slice(i, i + 100), ConsistentRead: true } } }));
+      for (const item of res.Responses?.[table] ?? []) out.set(`${table}:${keyId(item)}`, item);
+    }
+  }
+  return out;
+}
+
+export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) {
   let calls: DynamoCall[] = [];
   let sent: { command: string; body: string }[] = [];
+  let overheadMs = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const started = performance.now();
       const out = await next(args);
-      const ms = performance.now() - started;
+      const billing = (context as { billing?: { wcu: number; ms: number } }).billing;
+      const ms = performance.now() - started - (billing?.ms ?? 0);
       const command = String(context.commandName ?? 'unknown');
       const output = out.output as { ConsumedCapacity?: Capacity | Capacity[] };
-      calls.push({ command, ms, ...units(command, output.ConsumedCapacity) });
+      calls.push({ command, ms, rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0, wcu: billing?.wcu ?? 0 });
       return out;
     },
     { step: 'initialize', name: 'benchRecorder', priority: 'high' },
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const body = (args.request as { body?: unknown } | undefined)?.body;
+      const rawBody = (args.request as { body?: unknown } | undefined)?.body;
+      const command = String(context.commandName);
       // The wire body is the low-level input, so a recorded read can be replayed as is.
-      if (typeof body === 'string' || body instanceof Uint8Array) {
-        sent.push({ command: String(context.commandName), body: typeof body === 'string' ? body : Buffer.from(body).toString('utf8') });
+      const body = typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? Buffer.from(rawBody).toString('utf8') : undefined;
+      if (body !== undefined) sent.push({ command, body });
+      if (!WRITES.has(command) || body === undefined) return next(args);
+      const written = writtenBy(command, JSON.parse(body));
+      const t0 = performance.now();
+      const before = await readAll(raw, written);
+      let spent = performance.now() - t0;
+      let failed = false;
+      try {
+        return await next(args);
+      } catch (err) {
+        failed = true;
+        throw err;
+      } finally {
+        const t1 = performance.now();
+        const after = failed ? before : await readAll(raw, written);
+        spent += performance.now() - t1;
+        let wcu = 0;
+        for (const w of written) {
+          const id = `${w.table}:${keyId(w.key)}`;
+          const units = writeUnits(before.get(id), after.get(id), {
+            transactional: w.transactional,
+            indexes: w.checkOnly || failed ? [] : indexes,
+            tableKeys: TABLE_KEYS,
+          });
+          wcu += units.total;
+        }
+        (context as { billing?: { wcu: number; ms: number } }).billing = { wcu, ms: spent };
+        overheadMs += spent;
       }
-      return next(args);
     },
     { step: 'serialize', name: 'benchBody', priority: 'low' },
   );
   return {
-    /** The calls since the last take, and the wire bodies of what was sent. */
-    take(): { calls: DynamoCall[]; sent: { command: string; body: string }[] } {
-      const out = { calls, sent };
+    /** The calls since the last take, the wire bodies of what was sent, and the time spent billing them. */
+    take(): { calls: DynamoCall[]; sent: { command: string; body: string }[]; overheadMs: number } {
+      const out = { calls, sent, overheadMs };
       calls = [];
       sent = [];
+      overheadMs = 0;
       return out;
     },
   };

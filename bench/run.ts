@@ -15,6 +15,8 @@ import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
 import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
+import { agentApps } from './scenarios/agent-apps.ts';
+import { integrations } from './scenarios/integrations.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -23,7 +25,10 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget };
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,bundles` picks the parts. */
+const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,bundles').split(','));
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -49,6 +54,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
   for (const route of routes) {
     for (const method of methodsOf(route)) {
       const key = routeKeyOf(route, method);
+      if (ONLY && !ONLY.test(key)) continue;
       const sc = scenarios[key];
       if (!sc) {
         missing.push(key);
@@ -68,9 +74,10 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
           recorder.take();
           const started = performance.now();
           const res = await (req.client ?? world.account.admin.api).request(req.method, req.path, req.body);
-          const ms = performance.now() - started;
-          const { calls, sent } = recorder.take();
+          const { calls, sent, overheadMs } = recorder.take();
+          const ms = performance.now() - started - overheadMs;
           if (res.status !== (req.status ?? 200)) throw new Error(`${key} answered ${res.status}: ${res.text.slice(0, 300)}`);
+          if (process.env.BENCH_DEBUG) process.stdout.write(`    ${i}: ${calls.map((c) => `${c.command.replace(/Command$/, '')} r${c.rcu} w${c.wcu}`).join(', ')}\n`);
           if (i < WARMUP) continue;
           endpoint.push(ms);
           dynamo.push(calls.reduce((t, c) => t + c.ms, 0));
@@ -150,7 +157,9 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
     `Each route: ${ITERATIONS} timed calls after ${WARMUP} warm-up calls, real HTTP through the local runtime (the same handler modules Lambda runs).`,
     '**DynamoDB in request** is the time the handler spent in its DynamoDB calls (recorded on the SDK client); **raw replay** sends the',
     'same read calls straight to DynamoDB Local with the SDK, in the same run (writes are not replayed: their conditions would fail).',
-    'RCU/WCU per call come from `ReturnConsumedCapacity: TOTAL` (DynamoDB Local reports the capacity AWS would charge).',
+    'RCU per call come from `ReturnConsumedCapacity: TOTAL`; WCU per call are computed by AWS\'s billing rules (`bench/billing.ts`) from each',
+    'written item before and after the write (DynamoDB Local misreports transactions): 1 KB units per item, doubled in a transaction, plus',
+    'one plain write per index copy (two when its key moves).',
     '',
   );
   lines.push('## Routes', '', '| route | endpoint p50 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |', '|---|---|---|---|---|---|---|');
@@ -163,8 +172,8 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
     lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
   }
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
-  lines.push('', ...countsMarkdown(counts));
-  lines.push('', pipelineMarkdown(pipeline));
+  if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
+  if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
   lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
@@ -185,8 +194,8 @@ async function main() {
   const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
   try {
     const { db } = await import('../shared/db/client.ts');
-    const recorder = instrument(db());
     const raw = new ddb.DynamoDBClient({ region: 'us-east-1', endpoint: rt.dynamodbEndpoint });
+    const recorder = instrument(db(), raw);
     const platform = client(rt.baseUrl, rt.platformToken);
     let n = 0;
     const unique = (p = 'b') => `${p}-${Date.now().toString(36)}-${++n}`;
@@ -200,13 +209,15 @@ async function main() {
     // Endpoints are measured alone: the pipeline's own table traffic would be counted against them.
     await rt.pipeline.pause();
     process.stdout.write(`Routes (${ITERATIONS} iterations each):\n`);
-    const { results, missing } = await benchRoutes(world, recorder, raw);
+    const { results, missing } = PARTS.has('routes') ? await benchRoutes(world, recorder, raw) : { results: [], missing: [] };
     process.stdout.write('Counts scale…\n');
-    const counts = await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) });
+    const counts = PARTS.has('counts')
+      ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
+      : { sizes: [] } as unknown as CountsResult;
     process.stdout.write('Event pipeline…\n');
-    const pipeline = await benchPipeline(world, rt);
+    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt) : ({} as PipelineResult);
     process.stdout.write('Bundles and cold imports…\n');
-    const bundles = benchBundles();
+    const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
     writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, bundles }, null, 2) + '\n');

@@ -29,4 +29,38 @@ export const QUEUES = {
   deliveries: { name: 'deliveries.fifo', dlq: 'deliveries-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 120, maxReceiveCount: 200 },
 } as const;
 
-export const STREAM_MAX_RETRIES = 3;
+/**
+ * The table stream → stream function event source mapping. The CDK construct configures Lambda with it
+ * and the local stream poller behaves by it, so a failing record is handled the same way in both.
+ */
+export const STREAM_SOURCE = {
+  startingPosition: 'TRIM_HORIZON',
+  batchSize: 100,
+  /** The function answers with the first record it could not forward; later records are retried with it. */
+  reportBatchItemFailures: true,
+  /** Retries of a failing batch (from its first failed record on) before it is split. */
+  retryAttempts: 3,
+  /**
+   * A batch still failing is split in two and each half tried on its own, down to the single record
+   * that fails: only that record goes to the failure destination, its neighbours go on.
+   */
+  bisectBatchOnFunctionError: true,
+  /** Older records go to the failure destination unprocessed (the stream keeps records 24 h). */
+  maxRecordAgeSeconds: 24 * 3600,
+  /**
+   * The on-failure destination, a standard queue. Lambda sends it the failed record's shard position
+   * (DDBStreamBatchInfo); the local poller sends the same shape with the record itself added. Replayed by
+   * `npm run replay -- stream-failures`.
+   */
+  failureQueue: 'stream-failures',
+  /** Local poller only: first retry delay, doubling per retry (Lambda picks its own). */
+  localRetryBaseMs: 100,
+} as const;
+
+export const STREAM_MAX_RETRIES = STREAM_SOURCE.retryAttempts;
+
+/** The SQS → function event source mappings (the local queue pollers read the same numbers). */
+export const QUEUE_SOURCES = {
+  dispatch: { queue: 'events', batchSize: 10, reportBatchItemFailures: true },
+  deliver: { queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true },
+} as const;

@@ -13,7 +13,7 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - read: table reads
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
- *  - uploads: write, and the avatar bucket
+ *  - uploads: write, the avatar bucket, and the token key secret (the profile answers its token)
  */
 export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
 
@@ -34,12 +34,26 @@ export const DEFAULT_ROUTE = '$default';
 
 export const routes: Route[] = [
   { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
+  // Chatwoot's service status (version, queue and data services); needs the queues' URLs (service-stack).
+  { method: 'GET', path: '/api', handler: 'functions/system/api.ts', api: 'system', access: 'read' },
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
 
+  // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
+  { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
+  { method: 'GET', path: '/auth/validate_token', handler: 'functions/auth/validate-token.ts', api: 'account', access: 'tokens' },
+  { method: 'DELETE', path: '/auth/sign_out', handler: 'functions/auth/sign-out.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/auth/password', handler: 'functions/auth/password.ts', api: 'account', access: 'tokens' },
+
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/profile', handler: 'functions/api/profile/update.ts', api: 'account', access: 'uploads' },
+  { method: 'DELETE', path: '/api/v1/profile/avatar', handler: 'functions/api/profile/avatar/destroy.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/profile/availability', handler: 'functions/api/profile/availability.ts', api: 'account', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/create.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/notification_subscriptions', handler: 'functions/api/notification-subscriptions/destroy.ts', api: 'account', access: 'write' },
+  { method: 'PUT', path: '/api/v1/profile/set_active_account', handler: 'functions/api/profile/set-active-account.ts', api: 'account', access: 'write' },
 
   // Account interface: the account itself
   { method: 'GET', path: '/api/v1/accounts/{account_id}', handler: 'functions/api/accounts/show.ts', api: 'account', access: 'read' },
@@ -127,6 +141,22 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // notifications (created by the events pipeline) and their settings
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications', handler: 'functions/api/notifications/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications/unread_count', handler: 'functions/api/notifications/unread-count.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/read_all', handler: 'functions/api/notifications/read-all.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/notifications/{id}', handler: 'functions/api/notifications/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/{id}/unread', handler: 'functions/api/notifications/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
+  // macros
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/macros/{id}', handler: 'functions/api/macros/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/macros/{id}/execute', handler: 'functions/api/macros/execute.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/index.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots', handler: 'functions/api/agent-bots/create.ts', api: 'account', access: 'tokens' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/show.ts', api: 'account', access: 'tokens' },
@@ -134,6 +164,33 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}', handler: 'functions/api/agent-bots/destroy.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/avatar', handler: 'functions/api/agent-bots/destroy-avatar.ts', api: 'account', access: 'tokens' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token', handler: 'functions/api/agent-bots/reset-access-token.ts', api: 'account', access: 'tokens' },
+
+  // ── Account interface III (integrations: EvolutionAPI, n8n) (rows added here) ──
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions', handler: 'functions/api/custom-attribute-definitions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/custom_attribute_definitions/{id}', handler: 'functions/api/custom-attribute-definitions/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/canned_responses', handler: 'functions/api/canned-responses/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/canned_responses/{id}', handler: 'functions/api/canned-responses/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/create.ts', api: 'account', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/agents/{id}', handler: 'functions/api/agents/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/assignable_agents', handler: 'functions/api/assignable-agents/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/mute', handler: 'functions/api/conversations/mute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unmute', handler: 'functions/api/conversations/unmute.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/unread', handler: 'functions/api/conversations/unread.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/participants', handler: 'functions/api/conversations/participants/destroy.ts', api: 'account', access: 'write' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/bulk_actions', handler: 'functions/api/bulk-actions/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/integrations/apps', handler: 'functions/api/integrations/apps/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/integrations/hooks', handler: 'functions/api/integrations/hooks/create.ts', api: 'account', access: 'write' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/integrations/hooks/{id}', handler: 'functions/api/integrations/hooks/destroy.ts', api: 'account', access: 'write' },
 
   // ── Public interface (rows added here) ──
   { method: 'GET', path: '/public/api/v1/inboxes/{inbox_identifier}', handler: 'functions/public/inboxes/show.ts', api: 'public', access: 'read' },
@@ -169,6 +226,7 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: `${P}/users/{id}`, handler: 'functions/platform/users/update.ts', api: 'platform', access: 'tokens' },
   { method: 'DELETE', path: `${P}/users/{id}`, handler: 'functions/platform/users/destroy.ts', api: 'platform', access: 'write' },
   { method: 'POST', path: `${P}/users/{id}/token`, handler: 'functions/platform/users/token.ts', api: 'platform', access: 'tokens' },
+  { method: 'GET', path: `${P}/users/{id}/login`, handler: 'functions/platform/users/login.ts', api: 'platform', access: 'write' },
 
   { method: 'GET', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/index.ts', api: 'platform', access: 'tokens' },
   { method: 'POST', path: `${P}/agent_bots`, handler: 'functions/platform/agent-bots/create.ts', api: 'platform', access: 'tokens' },

@@ -264,11 +264,20 @@ const conv = (w: BenchWorld, id: number, rest = '') => `${w.account.base}/conver
 const conversations: Scenarios = {
   [`GET ${A}/conversations`]: { setup: (w) => conversation(w, 2), request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations` }) },
   [`POST ${A}/conversations`]: {
-    setup: (w) => conversation(w, 0),
-    request: (w, s: Conv, _p, i) => ({
+    // Even calls: on the existing contact inbox of a source id; odd calls: a new contact inbox. Both with a first message.
+    setup: async (w) => {
+      const s = await conversation(w, 0);
+      const sourceId = w.unique('src');
+      await ok(w, 'POST', '/conversations', { inbox_id: s.inbox, contact_id: s.contact, source_id: sourceId });
+      return { ...s, sourceId };
+    },
+    request: (w, s: Conv & { sourceId: string }, _p, i) => ({
       method: 'POST',
       path: `${w.account.base}/conversations`,
-      body: { inbox_id: s.inbox, contact_id: s.contact, ...(i % 2 ? { message: { content: 'Hello from the bench' } } : {}) },
+      body: {
+        ...(i % 2 ? { inbox_id: s.inbox, contact_id: s.contact } : { inbox_id: s.inbox, source_id: s.sourceId }),
+        message: { content: 'Hello from the bench' },
+      },
     }),
   },
   [`GET ${A}/conversations/meta`]: { setup: (w) => conversation(w, 0), request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations/meta` }) },
@@ -340,10 +349,20 @@ const conversations: Scenarios = {
     request: (w, s: Conv) => ({ method: 'GET', path: conv(w, s.id, '/messages') }),
   },
   [`POST ${A}/conversations/{conversation_id}/messages`]: {
-    setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({
+    // A conversation per call, each last active more than a second before: a message in the same second
+    // as the previous activity would hide the cost of moving the conversation in the activity index.
+    setup: async (w) => {
+      const s = await conversation(w);
+      const ids = [];
+      for (let k = 0; k < Number(process.env.BENCH_ITERATIONS ?? 30) + 3; k++) {
+        ids.push((await ok(w, 'POST', '/conversations', { inbox_id: s.inbox, contact_id: s.contact, message: { content: 'Hello' } })).id);
+      }
+      await new Promise((r) => setTimeout(r, 1100));
+      return ids;
+    },
+    request: (w, ids: number[], _p, i) => ({
       method: 'POST',
-      path: conv(w, s.id, '/messages'),
+      path: conv(w, ids[i % ids.length], '/messages'),
       body: i % 2 ? { content: `Reply ${i}` } : { content: `Question ${i}`, message_type: 'incoming' },
     }),
   },

@@ -174,6 +174,15 @@ export class ChatwootService extends Construct {
       deliverMaxConcurrency: props.deliverMaxConcurrency,
     });
 
+    // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
+    // is the whole grant (on the shared read role, which holds nothing else of the queues).
+    const status = this.api.functions.get('system-api');
+    if (status) {
+      status.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
+      status.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
+      for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
+    }
+
     this.acknowledgeByDesign(functions.runtime);
 
     this.alarmTopic = props.alarmTopic;
@@ -200,6 +209,17 @@ export class ChatwootService extends Construct {
     }
     new CfnOutput(this, 'DashboardUrl', {
       value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
+    });
+    new CfnOutput(this, 'ReplayStreamFailuresCommand', {
+      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      value: Fn.join('', [
+        'npm run replay -- stream-failures --queue-url ',
+        this.pipeline.streamFailures.queueUrl,
+        ' --events-queue-url ',
+        this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
     });
     new CfnOutput(this, 'PlatformAppCommand', {
       description: 'Creates a platform app and prints its token once (the first platform token)',

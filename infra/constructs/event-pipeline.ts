@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
@@ -11,7 +12,7 @@ import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import type { FunctionBundles } from '../bundles.ts';
-import { EVENT_FUNCTION_NAMES, QUEUES, STREAM_MAX_RETRIES } from '../pipeline.ts';
+import { EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 
 
 /** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
@@ -42,7 +43,10 @@ export class EventPipeline extends Construct {
   readonly eventsDlq: sqs.Queue;
   readonly deliveriesQueue: sqs.Queue;
   readonly deliveriesDlq: sqs.Queue;
-  /** Stream batches that exhausted their retries (the record's shard position, not its data). */
+  /**
+   * The stream mapping's on-failure destination: one entry per record that exhausted its retries (its
+   * shard position; `npm run replay -- stream-failures` re-reads and forwards it while the stream keeps it).
+   */
   readonly streamFailures: sqs.Queue;
   readonly streamFunction: lambda.Function;
   readonly dispatchFunction: lambda.Function;
@@ -109,12 +113,14 @@ export class EventPipeline extends Construct {
     const eventSource = { S: EVENT_SOURCE_TYPES };
     this.streamFunction.addEventSource(
       new DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        retryAttempts: STREAM_MAX_RETRIES,
-        reportBatchItemFailures: true,
-        maxRecordAge: Duration.days(1),
+        // One settings object with the local poller: a record that keeps failing is isolated by bisection
+        // and goes alone to the failure queue; its neighbours are forwarded.
+        startingPosition: lambda.StartingPosition[STREAM_SOURCE.startingPosition],
+        batchSize: STREAM_SOURCE.batchSize,
+        bisectBatchOnError: STREAM_SOURCE.bisectBatchOnFunctionError,
+        retryAttempts: STREAM_SOURCE.retryAttempts,
+        reportBatchItemFailures: STREAM_SOURCE.reportBatchItemFailures,
+        maxRecordAge: Duration.seconds(STREAM_SOURCE.maxRecordAgeSeconds),
         onFailure: new SqsDlq(this.streamFailures),
         // Inserts and updates are judged by their new image, removals by their old one (they have no new
         // image, and a pattern on a missing field never matches). Items without a type never match either.
@@ -132,18 +138,25 @@ export class EventPipeline extends Construct {
     grantTableData(props.table, this.dispatchFunction, 'write');
     props.tokenKey.grantRead(this.dispatchFunction);
     this.deliveriesQueue.grantSendMessages(this.dispatchFunction);
-    this.dispatchFunction.addEventSource(new SqsEventSource(this.eventsQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.dispatchFunction.addEventSource(
+      new SqsEventSource(this.eventsQueue, {
+        batchSize: QUEUE_SOURCES.dispatch.batchSize,
+        reportBatchItemFailures: QUEUE_SOURCES.dispatch.reportBatchItemFailures,
+      }),
+    );
 
-    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff) and
-    // move exhausted or refused ones to the dead-letter queue itself.
+    // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), move
+    // exhausted or refused ones to the dead-letter queue itself, read account items.
     this.deliverFunction = fn('deliver', consumerTimeout(QUEUES.deliveries.visibilityTimeoutSeconds), 'Deliveries to webhook receivers', {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
     });
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
+    // Reads the account of a delivery (a suspended account's deliveries are dropped); nothing else of the table.
+    this.deliverFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
-        batchSize: 10,
-        reportBatchItemFailures: true,
+        batchSize: QUEUE_SOURCES.deliver.batchSize,
+        reportBatchItemFailures: QUEUE_SOURCES.deliver.reportBatchItemFailures,
         maxConcurrency: props.deliverMaxConcurrency ?? 50,
       }),
     );
@@ -151,7 +164,7 @@ export class EventPipeline extends Construct {
     for (const [alarmId, queue, what] of [
       ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
       ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
-      ['StreamFailuresAlarm', this.streamFailures, 'stream batches that could not be forwarded'],
+      ['StreamFailuresAlarm', this.streamFailures, 'stream records that could not be forwarded (replay with npm run replay -- stream-failures)'],
     ] as const) {
       this.alarms.push(
         queue

@@ -18,9 +18,10 @@ export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens'
 
 /**
  * Headers browsers may send cross-origin: the API token and its Bearer alias, and the web widget's
- * visitor token (`X-Auth-Token`, sent from the customer's site).
+ * visitor token (`X-Auth-Token`, sent from the customer's site), and the signed-in session's headers.
  */
-const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token'];
+const SESSION_HEADERS = ['access-token', 'client', 'uid', 'expiry', 'token-type'];
+const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token', ...SESSION_HEADERS];
 
 /**
  * One JSON object per request: what a Logs Insights query filters on (route, status, latencies) and why
@@ -95,6 +96,8 @@ export class HttpApiRoutes extends Construct {
           apigw.CorsHttpMethod.DELETE,
         ],
         allowHeaders: CORS_HEADERS,
+        // A browser app must read the session headers sign-in answers with.
+        exposeHeaders: [...SESSION_HEADERS, 'retry-after'],
         maxAge: Duration.days(1),
       },
     });
@@ -122,7 +125,7 @@ export class HttpApiRoutes extends Construct {
       read: common,
       write: common,
       tokens: { ...common, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
-      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
+      uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
     };
 
     for (const route of props.routes) {
@@ -174,6 +177,8 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   grantTableData(props.table, roles.read, 'read');
   for (const access of ['write', 'tokens', 'uploads'] as const) grantTableData(props.table, roles[access], 'write');
   props.tokenKey.grantRead(roles.tokens);
+  // The profile's update takes an avatar upload and answers the user with its API token.
+  props.tokenKey.grantRead(roles.uploads);
   // Avatars are written, then read through presigned URLs signed with this role: nothing else.
   iam.Grant.addToPrincipal({ grantee: roles.uploads, actions: ['s3:PutObject', 's3:GetObject'], resourceArns: [props.avatars.arnForObjects('*')] });
   for (const role of Object.values(roles)) acknowledge(role, LAMBDA_ROLE_ACKNOWLEDGMENTS);

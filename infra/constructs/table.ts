@@ -35,7 +35,9 @@ export class ServiceTable extends Construct {
         indexName: index.name,
         partitionKey: string(index.pk),
         sortKey: string(index.sk),
-        projectionType: dynamodb.ProjectionType.ALL,
+        ...('include' in index
+          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] }
+          : { projectionType: dynamodb.ProjectionType.ALL }),
       });
     }
   }

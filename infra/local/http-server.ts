@@ -48,15 +48,33 @@ function errorBody(status: number, description: string, code: string) {
   return JSON.stringify({ description, errors: [{ field: '', message: description, code }] });
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > API_GATEWAY_MAX_BODY) return 'too_large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** How long a request may take to send its body before it is answered 408 (API Gateway's own bound is 30 s). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+type BodyRead = Buffer | 'too_large' | 'timeout' | 'aborted';
+
+/** The whole body, or why not: a client that stalls or sends too much never holds the request open. */
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (out: BodyRead) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('aborted', onAbort);
+      // The rest of a refused body is read and dropped, so the answer can still be written.
+      if (!Buffer.isBuffer(out)) req.on('error', () => undefined).resume();
+      resolve(out);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > API_GATEWAY_MAX_BODY) return done('too_large');
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(Buffer.concat(chunks));
+    const onAbort = () => done('aborted');
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
+  });
 }
 
 export function buildEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
@@ -102,19 +120,30 @@ export function buildEvent(req: IncomingMessage, url: URL, body: Buffer, routeKe
   };
 }
 
-export function createHttpServer(root: string, routes: Route[]): Server {
+export interface HttpServerOptions {
+  /** See DEFAULT_BODY_TIMEOUT_MS. */
+  bodyTimeoutMs?: number;
+}
+
+export function createHttpServer(root: string, routes: Route[], opts: HttpServerOptions = {}): Server {
   const match = compileRoutes(routes);
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   return createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       res.writeHead(status, headers);
       res.end(body);
     };
+    // A request whose body was refused unread leaves the connection in an unknown state: close it.
+    const refuse = (status: number, description: string, code: string) => {
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+      res.end(errorBody(status, description, code), () => req.socket.destroySoon());
+    };
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const body = await readBody(req);
-      if (body === 'too_large') {
-        return send(413, { 'content-type': 'application/json' }, errorBody(413, 'Request body is too large', 'too_large'));
-      }
+      const body = await readBody(req, bodyTimeoutMs);
+      if (body === 'aborted') return void req.socket.destroy();
+      if (body === 'too_large') return refuse(413, 'Request body is too large', 'too_large');
+      if (body === 'timeout') return refuse(408, `The request body did not arrive within ${bodyTimeoutMs} ms`, 'timeout');
       const m = match(req.method ?? 'GET', url.pathname);
       if (!m) {
         return send(404, { 'content-type': 'application/json' }, errorBody(404, 'No route matches this method and path', 'not_found'));

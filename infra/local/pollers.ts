@@ -3,10 +3,10 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { toLambdaRecord } from '../../shared/events/stream-record.ts';
 import { lambdaContext } from './http-server.ts';
 
 // In-process stand-ins for Lambda's event source mappings: the same event shapes, batch item
@@ -21,41 +21,22 @@ type QueueHandler = (event: SQSEvent, ctx: ReturnType<typeof lambdaContext>) => 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The Streams SDK turns an empty map `{M: {}}` into `{}`; Lambda's events carry the former. */
-function normalize(value: unknown): unknown {
-  if (!value || typeof value !== 'object') return value;
-  const v = value as Record<string, unknown>;
-  if (Object.keys(v).length === 0) return { M: {} };
-  if (v.M && typeof v.M === 'object') return { M: normalizeImage(v.M as Record<string, unknown>) };
-  if (Array.isArray(v.L)) return { L: v.L.map(normalize) };
-  return v;
+export { toLambdaRecord };
+
+/** How a stream event source mapping treats a failing batch (infra/pipeline.ts STREAM_SOURCE). */
+export interface StreamFailureSettings {
+  batchSize: number;
+  retryAttempts: number;
+  bisectBatchOnFunctionError: boolean;
+  /** First retry delay, doubling per retry. */
+  localRetryBaseMs: number;
 }
 
-function normalizeImage(image: Record<string, unknown> | undefined) {
-  if (!image) return undefined;
-  return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, normalize(v)]));
-}
-
-export function toLambdaRecord(r: _Record, streamArn: string, region: string): DynamoDBRecord {
-  const d = r.dynamodb ?? {};
-  return {
-    eventID: r.eventID,
-    eventName: r.eventName as DynamoDBRecord['eventName'],
-    eventVersion: r.eventVersion ?? '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: region,
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
-      Keys: d.Keys as never,
-      NewImage: normalizeImage(d.NewImage) as never,
-      OldImage: normalizeImage(d.OldImage) as never,
-      SequenceNumber: d.SequenceNumber,
-      SizeBytes: d.SizeBytes,
-      StreamViewType: d.StreamViewType as never,
-    },
-  };
-}
+/** Records that still failed after their retries, alone when bisecting: what Lambda sends to the on-failure destination. */
+export type StreamFailureHandler = (
+  records: DynamoDBRecord[],
+  info: { shardId: string; error: unknown; attempts: number },
+) => Promise<void>;
 
 export function pollStream(opts: {
   client: DynamoDBStreamsClient;
@@ -65,41 +46,54 @@ export function pollStream(opts: {
   name: string;
   /** Shards that exist at start are read from their tip (persisted data was already processed). */
   fromLatest: boolean;
-  batchSize?: number;
-  maxRetries?: number;
-  onDrop?: (records: DynamoDBRecord[], error: unknown) => void;
+  settings: StreamFailureSettings;
+  onFailure: StreamFailureHandler;
 }): Poller {
   let running = true;
   const iterators = new Map<string, string | null>();
   const loop = (async () => {
     let first = true;
+    let described = 0;
+    let shardEnded = false;
+    let idleFor = 0;
     while (running) {
       try {
-        const desc = await opts.client.send(new DescribeStreamCommand({ StreamArn: opts.streamArn }));
-        for (const shard of desc.StreamDescription?.Shards ?? []) {
-          if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-          const it = await opts.client.send(
-            new GetShardIteratorCommand({
-              StreamArn: opts.streamArn,
-              ShardId: shard.ShardId,
-              ShardIteratorType: first && opts.fromLatest ? 'LATEST' : 'TRIM_HORIZON',
-            }),
-          );
-          iterators.set(shard.ShardId, it.ShardIterator ?? null);
+        // New shards are rare (DynamoDB Local rolls them over hours apart): the stream is described once a
+        // second, or at once when a shard ended, not on every poll.
+        if (first || shardEnded || Date.now() - described > 1000) {
+          described = Date.now();
+          shardEnded = false;
+          const desc = await opts.client.send(new DescribeStreamCommand({ StreamArn: opts.streamArn }));
+          for (const shard of desc.StreamDescription?.Shards ?? []) {
+            if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+            const it = await opts.client.send(
+              new GetShardIteratorCommand({
+                StreamArn: opts.streamArn,
+                ShardId: shard.ShardId,
+                ShardIteratorType: first && opts.fromLatest ? 'LATEST' : 'TRIM_HORIZON',
+              }),
+            );
+            iterators.set(shard.ShardId, it.ShardIterator ?? null);
+          }
         }
         first = false;
         let idle = true;
         for (const [shardId, iterator] of iterators) {
           if (!iterator || !running) continue;
-          const out = await opts.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.batchSize ?? 100 }));
-          iterators.set(shardId, out.NextShardIterator ?? null);
+          const out = await opts.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.settings.batchSize }));
+          if (!out.NextShardIterator) shardEnded = true;
           const records = (out.Records ?? []).map((r) => toLambdaRecord(r, opts.streamArn, opts.region));
           if (records.length) {
             idle = false;
-            await deliverStreamBatch(records, opts);
+            await deliverStreamBatch(records, { ...opts, shardId });
           }
+          // Only past a batch once it is handled: should that throw, the same records are read again.
+          iterators.set(shardId, out.NextShardIterator ?? null);
         }
-        if (idle) await sleep(100);
+        // Idle polls back off from 5 ms to 40 ms: a write reaches the pipeline within a few ms when
+        // traffic flows, without spinning on a quiet machine.
+        idleFor = idle ? Math.min(idleFor ? idleFor * 2 : 5, 40) : 0;
+        if (idleFor) await sleep(idleFor);
       } catch (err) {
         if (!running) break;
         process.stderr.write(`local runtime: stream poller ${opts.name}: ${(err as Error).message}\n`);
@@ -115,31 +109,54 @@ export function pollStream(opts: {
   };
 }
 
-async function deliverStreamBatch(
+/**
+ * Lambda's handling of a stream batch, by the mapping's settings: the batch is retried from its first
+ * failed record; once the retries are spent it is split in two and each half tried on its own (the half
+ * holding the known failure without further retries, the other with fresh ones), down to the single
+ * record that still fails, which goes to the failure destination alone. The records after it go on, in
+ * order. A destination that cannot take the record stops the shard, as Lambda does, rather than lose it.
+ */
+export async function deliverStreamBatch(
   records: DynamoDBRecord[],
-  opts: { handler: StreamHandler; name: string; maxRetries?: number; onDrop?: (r: DynamoDBRecord[], e: unknown) => void },
-) {
+  opts: { handler: StreamHandler; name: string; shardId: string; settings: StreamFailureSettings; onFailure: StreamFailureHandler },
+  retriesLeft = opts.settings.retryAttempts,
+): Promise<void> {
+  const { settings } = opts;
   let remaining = records;
   let attempts = 0;
-  while (remaining.length) {
+  let left = retriesLeft;
+  for (;;) {
     let failedFrom = -1;
     let error: unknown;
+    attempts++;
     try {
       const res = await opts.handler({ Records: remaining }, lambdaContext(opts.name));
       const first = res?.batchItemFailures?.[0]?.itemIdentifier;
-      if (first) failedFrom = remaining.findIndex((r) => r.dynamodb?.SequenceNumber === first);
+      if (first) {
+        failedFrom = remaining.findIndex((r) => r.dynamodb?.SequenceNumber === first);
+        // An identifier that names no record of the batch fails the whole batch (Lambda's rule).
+        if (failedFrom < 0) failedFrom = 0;
+        error = new Error(`record ${first} reported as failed`);
+      }
     } catch (err) {
       failedFrom = 0;
       error = err;
     }
     if (failedFrom < 0) return;
     remaining = remaining.slice(failedFrom);
-    if (++attempts > (opts.maxRetries ?? 3)) {
-      // Lambda would send these to the on-failure destination and move on.
-      opts.onDrop?.(remaining, error);
+    if (left > 0) {
+      left--;
+      await sleep(settings.localRetryBaseMs * 2 ** (retriesLeft - left - 1));
+      continue;
+    }
+    if (remaining.length === 1 || !settings.bisectBatchOnFunctionError) {
+      await opts.onFailure(remaining, { shardId: opts.shardId, error, attempts });
       return;
     }
-    await sleep(100 * 2 ** attempts);
+    const half = Math.ceil(remaining.length / 2);
+    await deliverStreamBatch(remaining.slice(0, half), opts, 0);
+    await deliverStreamBatch(remaining.slice(half), opts, settings.retryAttempts);
+    return;
   }
 }
 
@@ -150,7 +167,7 @@ export function pollQueue(opts: {
   region: string;
   handler: QueueHandler;
   name: string;
-  batchSize?: number;
+  batchSize: number;
   /** Batches in flight at once, as Lambda runs several invocations side by side. */
   concurrency?: number;
 }): Poller {
@@ -205,7 +222,7 @@ export function pollQueue(opts: {
         const out = await opts.client.send(
           new ReceiveMessageCommand({
             QueueUrl: opts.queueUrl,
-            MaxNumberOfMessages: opts.batchSize ?? 10,
+            MaxNumberOfMessages: opts.batchSize,
             WaitTimeSeconds: 1,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],

@@ -5,12 +5,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
-import { EVENT_HANDLERS, QUEUES, STREAM_MAX_RETRIES } from '../pipeline.ts';
+import { EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
 import { resetConfig } from '../../shared/config.ts';
+import { streamFailureBody } from '../../shared/events/stream-failures.ts';
+import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { createHttpServer } from './http-server.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
@@ -43,6 +45,8 @@ export interface RuntimeOptions {
   /** Prefix of queue and bucket names, for runtimes that share one emulator. */
   namePrefix?: string;
   logLevel?: string;
+  /** How long a request may take to send its body (see DEFAULT_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
 }
 
 export interface Runtime {
@@ -52,7 +56,7 @@ export interface Runtime {
   dynamodbEndpoint: string;
   awsEndpoint: string;
   tableName: string;
-  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string };
+  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string; streamFailures: string };
   /**
    * The event pipeline's pollers. Paused, writes still reach the stream but nothing consumes it; resumed,
    * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
@@ -152,11 +156,12 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const events = await q(QUEUES.events);
     const deliveries = await q(QUEUES.deliveries);
+    const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureQueue}`, false);
     const bucket = `${prefix}avatars`.toLowerCase();
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
 
-    const server: Server = createHttpServer(ROOT, routes);
+    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs });
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((res, rej) => {
       server.once('error', rej);
@@ -205,12 +210,25 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         name: 'stream',
         handler: handlers.stream,
         fromLatest,
-        maxRetries: STREAM_MAX_RETRIES,
-        onDrop: (records, error) =>
-          process.stderr.write(`local runtime: ${records.length} stream records dropped after retries: ${String(error)}\n`),
+        settings: STREAM_SOURCE,
+        // Lambda's on-failure destination, with the records themselves added.
+        onFailure: async (records, info) => {
+          log.error('stream records failed after retries, sent to the failure destination', {
+            eventIds: records.map((r) => r.eventID),
+            sequenceNumbers: records.map((r) => r.dynamodb?.SequenceNumber),
+            attempts: info.attempts,
+            error: info.error,
+          });
+          await sqsClient.send(
+            new SendMessageCommand({
+              QueueUrl: streamFailures.url,
+              MessageBody: streamFailureBody(records, { ...info, streamArn, functionArn: 'local:stream' }),
+            }),
+          );
+        },
       }),
-      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch }),
-      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, concurrency: 25 }),
+      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
+      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
@@ -231,7 +249,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       dynamodbEndpoint,
       awsEndpoint,
       tableName,
-      queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url },
+      queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url, streamFailures: streamFailures.url },
       pipeline,
       stop: stopAll,
     };

@@ -17,8 +17,7 @@
 //   id sequence      SEQ#<name>                SEQ
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
-//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi1: CONVS#<acctId>#<status> / <lastActivity>#<displayId>
-//                                                                          gsi2: CONVS#<acctId>#INBOX#<inboxId>#<status> / same
+//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
@@ -39,6 +38,22 @@
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
+//   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
+//   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
+//   macro            MACROS#<acctId>               MACRO#<id>
+//   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
+//   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
+//   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
+//   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
+//   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
+//   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   attribute def.   CATTRS#<acctId>               CATTR#<id>
+//   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
+//   canned response  CANNED#<acctId>               CANNED#<id>
+//   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
+//   integration hook HOOKS#<acctId>                HOOK#<id>
+//   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
+//   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 
 export type Key = { pk: string; sk: string };
 
@@ -103,16 +118,13 @@ export const keys = {
 
   // ── conversations + messages + counts ──
   conversation: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' }),
-  /** Both list indexes sort by last activity, newest last (queries read backwards). */
+  /** The activity list index (gsi3, small projection): one partition per inbox and status, newest last (queries read backwards). */
   conversationIndex: (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
-    gsi1pk: join('CONVS', c.account_id, c.status),
-    gsi1sk: join(pad(c.last_activity_at), pad(c.id)),
-    gsi2pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
-    gsi2sk: join(pad(c.last_activity_at), pad(c.id)),
+    gsi3pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
+    gsi3sk: join(pad(c.last_activity_at), pad(c.id)),
   }),
-  conversationsByStatus: (accountId: number, status: string) => ({ gsi1pk: join('CONVS', accountId, status) }),
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
-    gsi2pk: join('CONVS', accountId, 'INBOX', inboxId, status),
+    gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({
@@ -196,8 +208,52 @@ export const keys = {
   }),
   teamMembersOf: (accountId: number, teamId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TMEMBER', pad(teamId), '') }),
   userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
+  // ── custom attribute definitions, canned responses, integration hooks (integrations area) ──
+  attributeDefinition: (accountId: number, id: number): Key => ({ pk: join('CATTRS', accountId), sk: join('CATTR', pad(id)) }),
+  attributeDefinitionsOf: (accountId: number) => ({ pk: join('CATTRS', accountId), skPrefix: join('CATTR', '') }),
+  attributeKeyUnique: (accountId: number, model: string, key: string): Key => keys.unique(join('CATTR', accountId, model), key),
+  cannedResponse: (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) }),
+  cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
+  shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
+  integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
+  conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('PART', pad(userId)),
+  }),
+  conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
+  integrationHookAppUnique: (accountId: number, appId: string): Key => keys.unique(join('HOOKAPP', accountId), appId),
+  integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
+
   /** The id in the last segment of a sort key (members, inbox and team ids). */
   lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
+
+  // ── sessions (devise_token_auth sign-in) ──
+  session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
+  sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
+  sessionsOf: (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') }),
+  signInCounter: (scope: 'EMAIL' | 'IP', valueHash: string, windowStart: number): Key => ({
+    pk: join('THROTTLE', scope, valueHash),
+    sk: join('W', windowStart),
+  }),
+  oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── macros ──
+  macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
+  macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
+
+  // ── notifications ──
+  notification: (accountId: number, userId: number, id: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: join('N', pad(id)) }),
+  notificationsOf: (accountId: number, userId: number) => ({ pk: join('NOTIFS', accountId, userId), skPrefix: join('N', '') }),
+  /** Sparse: only unread notifications carry it. */
+  unreadNotificationIndex: (accountId: number, userId: number, id: number) => ({
+    gsi1pk: join('UNREADN', accountId, userId),
+    gsi1sk: join('N', pad(id)),
+  }),
+  unreadNotificationsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UNREADN', accountId, userId), skPrefix: join('N', '') }),
+  notificationCounter: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' }),
+  notificationSettings: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' }),
+  notificationClaim: (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) }),
+  pushSubscription: (userId: number, identifierHash: string): Key => ({ pk: join('PUSHSUBS', userId), sk: join('SUB', identifierHash) }),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),
@@ -206,3 +262,18 @@ export const keys = {
 };
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
+
+/**
+ * Items that change seldom and that the event pipeline reads for every event (account, users and
+ * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes): a per-container read cache may
+ * hold them for a few seconds. Conversations, messages and contacts are never among them.
+ */
+export function slowlyChanging(partition: string, sk?: string): boolean {
+  const [kind] = partition.split(SEP);
+  if (kind === 'CONTACT') return sk !== undefined && sk.startsWith(join('CI', ''));
+  if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
+  return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
+}
+
+/** Partitions a credential lookup reads: tokens, accounts (with memberships and bot links), users, bots, platform apps. */
+export const identityPartition = (pk: string) => ['TOKEN', 'ACCT', 'USER', 'BOT', 'PAPP'].includes(pk.split(SEP)[0]);

@@ -79,6 +79,8 @@ export interface AgentBotRecord {
   created_by_app: number | null;
   created_at: number;
   updated_at: number;
+  /** Moves on with every write (absent on bots written before it existed). */
+  version?: number;
 }
 
 export const now = () => Math.floor(Date.now() / 1000);

@@ -18,14 +18,11 @@ import {
   type Scalar,
 } from '../domain/automation/catalog.ts';
 import type { AutomationRuleRecord } from '../domain/automation/model.ts';
+import { runConversationAction } from '../domain/automation/actions.ts';
 import type { ContactRecord } from '../domain/contacts/model.ts';
-import { updateContact } from '../domain/contacts/service.ts';
-import type { ConversationActor, ConversationRecord, Priority } from '../domain/conversations/model.ts';
-import { applyLabels, assignConversation, changeStatus, setPriority } from '../domain/conversations/service.ts';
+import type { ConversationRecord } from '../domain/conversations/model.ts';
 import type { MessageRecord } from '../domain/messages/model.ts';
 import { messageTypeName } from '../domain/messages/model.ts';
-import { addMessage } from '../domain/messages/service.ts';
-import type { AccountRecord } from '../domain/model.ts';
 import type { DomainEvent } from './domain-events.ts';
 
 // Automation rules (reference §7, DESIGN.md §2): conditions chained left to right with AND binding
@@ -157,65 +154,6 @@ export interface RuleWebhook {
   conversation: ConversationRecord;
 }
 
-async function runAction(
-  account: AccountRecord,
-  rule: AutomationRuleRecord,
-  displayId: number,
-  name: string,
-  params: unknown[],
-  webhooks: RuleWebhook[],
-): Promise<void> {
-  const actor: ConversationActor = { type: 'automation_rule', ruleId: rule.id };
-  // Each action sees the conversation as the previous one left it.
-  const c = await getConversation(account.id, displayId, true);
-  if (!c) return;
-  const first = params[0];
-  switch (name) {
-    case 'add_label':
-      await applyLabels(account, actor, c, [...c.labels, ...params.map(String).filter((l) => !c.labels.includes(l))]);
-      return;
-    case 'remove_label':
-      await applyLabels(account, actor, c, c.labels.filter((l) => !params.map(String).includes(l)));
-      return;
-    case 'assign_agent':
-      await assignConversation(account, actor, c, { assignee_id: first === 'nil' ? null : Number(first) });
-      return;
-    case 'assign_team':
-      await assignConversation(account, actor, c, { team_id: first === undefined || first === 'nil' || Number(first) === 0 ? null : Number(first) });
-      return;
-    case 'send_message':
-      await addMessage(account, actor, c, { content: String(first), message_type: 'outgoing' });
-      return;
-    case 'add_private_note':
-      await addMessage(account, actor, c, { content: String(first), message_type: 'outgoing', private: true });
-      return;
-    case 'resolve_conversation':
-      await changeStatus(account, actor, c, { status: 'resolved' });
-      return;
-    case 'open_conversation':
-      await changeStatus(account, actor, c, { status: 'open' });
-      return;
-    case 'snooze_conversation':
-      await changeStatus(account, actor, c, { status: 'snoozed', snoozed_until: null });
-      return;
-    case 'change_status':
-      await changeStatus(account, actor, c, { status: String(first) as never });
-      return;
-    case 'change_priority':
-      await setPriority(account, actor, c, first === 'nil' ? null : (String(first) as Priority));
-      return;
-    case 'mute_conversation':
-      await changeStatus(account, actor, c, { status: 'resolved' });
-      await updateContact(account.id, c.contact_id, { blocked: true });
-      return;
-    case 'send_webhook_event':
-      webhooks.push({ rule, url: String(first), conversation: c });
-      return;
-    default:
-      log.warn('unknown automation action', { ruleId: rule.id, action: name });
-  }
-}
-
 /**
  * Runs the account's active rules for this event. Returns the `send_webhook_event` deliveries the
  * rules asked for, for the dispatcher to queue.
@@ -248,7 +186,9 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
     log.info('automation rule matched', { eventId: event.id, ruleId: rule.id, event: event.name });
     for (const action of rule.actions) {
       try {
-        await runAction(account, rule, conversation.id, action.action_name, action.action_params ?? [], webhooks);
+        await runConversationAction(account, { type: 'automation_rule', ruleId: rule.id }, conversation.id, action, (url, c) =>
+          webhooks.push({ rule, url, conversation: c }),
+        );
       } catch (err) {
         // One failing action does not stop the next (reference §7.2).
         log.warn('automation action failed', { eventId: event.id, ruleId: rule.id, action: action.action_name, error: err });

@@ -1,6 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { encodeQueueBody } from './queue-text.ts';
+import { eventsOf } from './domain-events.ts';
 
 /** One item change from the table's stream, as it travels on the events queue. */
 export interface Change {
@@ -24,7 +26,7 @@ export interface Change {
  * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
  * same list, so those records never even invoke the stream function.
  */
-export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal'];
+export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification'];
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 
@@ -46,17 +48,23 @@ export function recordChange(record: DynamoDBRecord): Change {
   };
 }
 
-/** The change the forwarder puts on the events queue, or nothing for a type that can mean no event. */
+/**
+ * The change the forwarder puts on the events queue, or nothing for a change that means no event: a
+ * type that never does, or a change that announces nothing (a conversation's new last message, seen
+ * times, a contact touched within the same second). One chat message is then one queue message.
+ */
 export function changeOf(record: DynamoDBRecord): Change | undefined {
   const change = recordChange(record);
-  return EVENT_SOURCE_TYPES.includes(change.type) ? change : undefined;
+  if (!EVENT_SOURCE_TYPES.includes(change.type)) return undefined;
+  return eventsOf(change).length ? change : undefined;
 }
 
 const MAX_MESSAGE_BYTES = 240 * 1024;
 
+/** The change as an events-queue body (escaped for SQS, measured after escaping). */
 export function serializeChange(change: Change): string {
-  const body = JSON.stringify(change);
+  const body = encodeQueueBody(change);
   if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
   const { newImage: _n, oldImage: _o, ...rest } = change;
-  return JSON.stringify({ ...rest, truncated: true });
+  return encodeQueueBody({ ...rest, truncated: true });
 }

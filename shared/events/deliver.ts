@@ -7,6 +7,8 @@ import { postJson } from '../webhooks/send.ts';
 import { signatureHeaders } from '../webhooks/sign.ts';
 import { deliveryGroup, type Delivery } from './delivery.ts';
 import { sqs } from './queue.ts';
+import { decodeQueueBody, queueSafeText } from './queue-text.ts';
+import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 
 const MAX_BACKOFF_SECONDS = 6 * 3600;
 
@@ -27,15 +29,20 @@ async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string)
       MessageBody: record.body,
       MessageGroupId: deliveryGroup(delivery),
       MessageDeduplicationId: record.attributes.MessageDeduplicationId ?? record.messageId,
-      MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 1000) } },
+      MessageAttributes: { reason: { DataType: 'String', StringValue: queueSafeText(reason.slice(0, 1000)) } },
     }),
   );
 }
 
-async function attempt(record: SQSRecord): Promise<Outcome> {
+async function attempt(record: SQSRecord, suspended: (accountId: number) => Promise<boolean>): Promise<Outcome | 'dropped'> {
   const c = config();
-  const delivery = JSON.parse(record.body) as Delivery;
+  const delivery = decodeQueueBody<Delivery>(record.body);
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  // Queued before the account was suspended: not sent (nor kept for later).
+  if (await suspended(delivery.account_id)) {
+    log.warn('delivery dropped: account suspended', { eventId: delivery.event_id, deliveryId: delivery.id, accountId: delivery.account_id });
+    return 'dropped';
+  }
   const headers = signatureHeaders(delivery.secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
   const result = await postJson(delivery.url, delivery.body, headers, {
     timeoutMs: c.webhookTimeoutMs,
@@ -69,9 +76,11 @@ async function attempt(record: SQSRecord): Promise<Outcome> {
  * receiver holds back nobody else; inside a group messages go one by one, and the first failure also
  * returns the rest of its group to the queue, so order within a group holds across retries.
  */
-export const deliverAll = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  inGroupOrder(
+export const deliverAll = (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const suspended = suspendedAccounts();
+  return inGroupOrder(
     event,
-    async (record) => (await attempt(record)) !== 'retry',
+    async (record) => (await attempt(record, suspended)) !== 'retry',
     (record, error) => log.error('delivery crashed', { messageId: record.messageId, error }),
   );
+};

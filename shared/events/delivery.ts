@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
 import { sqs } from './queue.ts';
+import { encodeQueueBody } from './queue-text.ts';
 
 /** One event for one receiver, as it waits on the deliveries queue. */
 export interface Delivery {
@@ -36,7 +37,7 @@ export async function enqueueDeliveries(deliveries: Delivery[]): Promise<void> {
         QueueUrl: queueUrl,
         Entries: batch.map((d, n) => ({
           Id: String(n),
-          MessageBody: JSON.stringify(d),
+          MessageBody: encodeQueueBody(d),
           MessageGroupId: deliveryGroup(d),
           MessageDeduplicationId: dedupId(d.id),
         })),

@@ -1,7 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
+import { notify } from '../domain/notifications/pipeline.ts';
 import { unseal } from '../crypto/tokens.ts';
-import { getItem } from '../db/repositories/common.ts';
+import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '../domain/model.ts';
@@ -10,7 +11,10 @@ import { log } from '../log.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
+import { decodeQueueBody } from './queue-text.ts';
+import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
+import { pipelineCache } from './read-cache.ts';
 import {
   contactPayload,
   conversationContext,
@@ -150,28 +154,51 @@ async function complete(change: Change): Promise<Change> {
   return { ...change, newImage: current ? { ...current, type: change.type } : undefined, oldImage: current ? { ...current, type: change.type } : undefined };
 }
 
-export async function dispatchChange(raw: Change): Promise<void> {
+/** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
+export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<Delivery[]> {
   const change = await complete(raw);
   const reads: ChangeReads = {};
+  const out: Delivery[] = [];
   for (const event of eventsOf(change)) {
+    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
+    if (await suspended(event.accountId)) {
+      log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+      continue;
+    }
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
-    if (deliveries.length) await enqueueDeliveries(deliveries);
+    out.push(...deliveries);
+    await notify(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
   }
+  return out;
 }
 
 /**
  * One batch of the events queue (FIFO): records of one group in order; the first failure returns it
- * and the rest of its group to the queue, so a conversation's events never overtake each other.
+ * and the rest of its group to the queue, so a conversation's events never overtake each other. The
+ * batch's deliveries go out together, ten per SendMessageBatch, in each group's order; if that fails
+ * the whole batch returns (delivery ids deduplicate what was already sent). Seldom-changing reads come
+ * from the container's cache (read-cache.ts).
  */
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  inGroupOrder(
-    event,
-    async (record) => {
-      await dispatchChange(JSON.parse(record.body) as Change);
-      return true;
-    },
-    (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
-  );
+  withReadCache(pipelineCache, async () => {
+    const deliveries: Delivery[] = [];
+    const suspended = suspendedAccounts();
+    const result = await inGroupOrder(
+      event,
+      async (record) => {
+        deliveries.push(...(await dispatchChange(decodeQueueBody<Change>(record.body), suspended)));
+        return true;
+      },
+      (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
+    );
+    try {
+      if (deliveries.length) await enqueueDeliveries(deliveries);
+    } catch (error) {
+      log.error('deliveries not queued', { error });
+      return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    }
+    return result;
+  });

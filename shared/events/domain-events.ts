@@ -2,8 +2,10 @@ import type { ContactRecord } from '../domain/contacts/model.ts';
 import type { ConversationRecord } from '../domain/conversations/model.ts';
 import type { InboxRecord } from '../domain/inboxes/model.ts';
 import type { MessageRecord, Performer } from '../domain/messages/model.ts';
+import { conversationOf } from '../db/repositories/conversations.ts';
 import type { Change } from './change.ts';
 import type { SignalRecord } from './signals.ts';
+import type { NotificationRecord } from '../domain/notifications/model.ts';
 
 // What a change of the table means (reference §1.8): item images in, named domain events out.
 // Pure: the dispatcher decides who hears about them.
@@ -22,7 +24,10 @@ export type DomainEventName =
   | 'contact_updated'
   | 'webwidget_triggered'
   | 'inbox_created'
-  | 'inbox_updated';
+  | 'inbox_updated'
+  | 'notification_created'
+  | 'notification_updated'
+  | 'notification_deleted';
 
 /** One attribute's move, as Chatwoot's `changed_attributes` lists it. */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
@@ -44,6 +49,8 @@ export interface DomainEvent {
   contact?: ContactRecord;
   inbox?: InboxRecord;
   signal?: SignalRecord;
+  /** The notification (its last image when deleted), for the user's realtime channel. */
+  notification?: NotificationRecord;
 }
 
 /** Changing one of these announces `conversation_updated` (reference §1.8). */
@@ -107,11 +114,16 @@ export function eventsOf(change: Change): DomainEvent[] {
     performedBy: null,
     ...extra,
   });
+  if (change.type === 'notification') {
+    const notification = (newImage ?? oldImage) as unknown as NotificationRecord;
+    const name = change.action === 'INSERT' ? 'notification_created' : change.action === 'REMOVE' ? 'notification_deleted' : 'notification_updated';
+    return [event(name, { notification })];
+  }
   if (change.action === 'REMOVE' || !newImage) return [];
 
   switch (change.type) {
     case 'conversation': {
-      const conversation = newImage as unknown as ConversationRecord;
+      const conversation = conversationOf(newImage)!;
       const performedBy = performer(newImage, 'updated_by');
       if (change.action === 'INSERT') return [event('conversation_created', { conversation, performedBy })];
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);

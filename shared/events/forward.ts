@@ -5,9 +5,13 @@ import { log } from '../log.ts';
 import { changeOf, serializeChange, type Change } from './change.ts';
 import { sqs } from './queue.ts';
 
+
 /**
  * Stream → events queue (FIFO). The message group is the item collection (pk), so the changes of one
  * conversation and its messages stay in order; the stream record id deduplicates retried sends.
+ * The first record that could not be sent is reported with everything after it (order within the
+ * shard holds); the event source mapping retries it and, should it keep failing, isolates it and sends
+ * it alone to the failure destination (infra/pipeline.ts STREAM_SOURCE).
  */
 export async function forwardChanges(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const queueUrl = config().eventsQueueUrl;
@@ -19,22 +23,37 @@ export async function forwardChanges(event: DynamoDBStreamEvent): Promise<Dynamo
   }
   for (let i = 0; i < pending.length; i += 10) {
     const batch = pending.slice(i, i + 10);
-    const out = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: batch.map(({ change }, n) => ({
-          Id: String(n),
-          MessageBody: serializeChange(change),
-          MessageGroupId: change.pk,
-          MessageDeduplicationId: change.id.slice(0, 128),
-        })),
-      }),
-    );
-    const failed = (out.Failed ?? []).map((f) => Number(f.Id)).sort((a, b) => a - b);
-    if (failed.length) {
-      // Everything from the first failure on is retried, which keeps per-group order.
-      const first = batch[failed[0]];
-      log.warn('events queue refused changes', { eventId: first.change.id, failed: out.Failed });
+    let failedAt: number;
+    let reason: unknown;
+    try {
+      const out = await sqs().send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: batch.map(({ change }, n) => ({
+            Id: String(n),
+            MessageBody: serializeChange(change),
+            MessageGroupId: change.pk,
+            MessageDeduplicationId: change.id.slice(0, 128),
+          })),
+        }),
+      );
+      const failed = (out.Failed ?? []).sort((a, b) => Number(a.Id) - Number(b.Id));
+      failedAt = failed.length ? Number(failed[0].Id) : -1;
+      reason = failed[0];
+    } catch (err) {
+      // Nothing of this send is known to have arrived: retry from its first entry.
+      failedAt = 0;
+      reason = err;
+    }
+    if (failedAt >= 0) {
+      const first = batch[failedAt];
+      log.warn('events queue refused a change', {
+        eventId: first.change.id,
+        sequenceNumber: first.sequence,
+        type: first.change.type,
+        pk: first.change.pk,
+        error: reason,
+      });
       return { batchItemFailures: [{ itemIdentifier: first.sequence }] };
     }
     for (const { change } of batch) log.debug('change forwarded', { eventId: change.id, type: change.type, action: change.action });

@@ -2,9 +2,12 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { hashToken } from '../crypto/tokens.ts';
 import { getToken, getTokenAndAccount, getUser } from '../db/repositories/identity.ts';
 import { getMany } from '../db/repositories/common.ts';
-import { keys } from '../db/keys.ts';
+import { identityPartition, keys } from '../db/keys.ts';
+import { onWrite } from '../db/client.ts';
 import type { AccountRecord, AccountUserRecord, AgentBotRecord, Role, TokenRecord, UserRecord } from '../domain/model.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { assertAccountActive } from '../domain/accounts/suspension.ts';
+import { sessionOf, sessionTokenAndAccount, type SessionCredentials } from '../domain/sessions/service.ts';
 
 /** `api_access_token` (any case, underscore or dash), or `Authorization: Bearer <token>`. */
 export function credentialOf(event: APIGatewayProxyEventV2): string | undefined {
@@ -17,6 +20,115 @@ export function credentialOf(event: APIGatewayProxyEventV2): string | undefined 
   const m = auth?.match(/^Bearer\s+(\S+)\s*$/i);
   return m?.[1];
 }
+
+/**
+ * devise_token_auth's `access-token`, `client` and `uid` headers, read (as Chatwoot does) only when no
+ * `api_access_token` is sent.
+ */
+export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCredentials | undefined {
+  if (credentialOf(event)) return undefined;
+  const h = event.headers ?? {};
+  const get = (name: string) => Object.entries(h).find(([n]) => n.toLowerCase() === name)?.[1]?.trim();
+  const [accessToken, client, uid] = [get('access-token'), get('client'), get('uid')];
+  return accessToken && client && uid ? { accessToken, client, uid } : undefined;
+}
+
+// ── credential cache ───────────────────────────────────────────────────────────────────────────────
+// A warm function answers a token it saw less than CREDENTIAL_TTL_MS ago without reading anything; a
+// token it knows, in an account it has not seen it in, costs one BatchGet (account, membership or bot
+// link, user or bot); an unknown token two (token and account, then the owner). Only successful lookups
+// are kept, so a new token or membership works at once. Revocation (token reset or deleted, membership
+// removed, role changed, account suspended) reaches a container within CREDENTIAL_TTL_MS, and at once
+// on the container that made the change (every container where one process runs all functions, as the
+// local runtime does); `forgetCredential` ends a token's cached lookups at once (sign-out).
+
+export const CREDENTIAL_TTL_MS = 30_000;
+const MAX_CREDENTIALS = 10_000;
+const credentials = new Map<string, { at: number; value: Promise<unknown> }>();
+
+function remembered<T>(id: string, load: () => Promise<T>): Promise<T> {
+  const hit = credentials.get(id);
+  if (hit && Date.now() - hit.at < CREDENTIAL_TTL_MS) return hit.value as Promise<T>;
+  if (credentials.size >= MAX_CREDENTIALS) credentials.clear();
+  const value = load();
+  credentials.set(id, { at: Date.now(), value });
+  value.catch(() => credentials.delete(id));
+  return value;
+}
+
+/** Drops every cached lookup of a token (sign-out), by its SHA-256 hash. */
+export function forgetCredential(hash: string) {
+  for (const id of credentials.keys()) if (id.startsWith(`${hash}|`)) credentials.delete(id);
+}
+
+// Identity items this container writes (tokens, accounts, memberships, users, bots, platform apps)
+// drop the cache: it keeps no answer older than the write.
+onWrite((written) => {
+  if (written.some((k) => identityPartition(k.pk))) credentials.clear();
+});
+
+/** The token record (cached with the lookups, as `<hash>|token`). */
+async function knownToken(hash: string) {
+  const token = await remembered(`${hash}|token`, () => getToken(hash));
+  if (!token) credentials.delete(`${hash}|token`);
+  return token;
+}
+
+async function accountCredential(hash: string, accountId: number): Promise<{ account: AccountRecord; actor: Actor }> {
+  const cached = credentials.get(`${hash}|token`);
+  const fresh = cached && Date.now() - cached.at < CREDENTIAL_TTL_MS ? ((await cached.value) as TokenRecord | undefined) : undefined;
+  let token: TokenRecord | undefined;
+  let account: AccountRecord | undefined;
+  let owner: (AccountUserRecord | UserRecord | AgentBotRecord | object | undefined)[];
+  if (fresh) {
+    // A known token: the account and the owner's records in one round trip.
+    token = fresh;
+    const [a, ...rest] = await getMany<AccountRecord | AccountUserRecord | UserRecord | AgentBotRecord | object>([
+      keys.account(accountId),
+      ...ownerKeys(token, accountId),
+    ]);
+    account = a as AccountRecord | undefined;
+    owner = rest;
+  } else {
+    ({ token, account } = await getTokenAndAccount(hash, accountId));
+    if (token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(token) });
+    owner = token && token.owner_type !== 'platform_app' ? await getMany<object>(ownerKeys(token, accountId)) : [];
+  }
+  return actorOf(token, account, owner, accountId);
+}
+
+/**
+ * A session is read on every request, never cached: signing out (or a password change) must end it at
+ * once on every container. The session and the account come in one BatchGet, the owner in a second.
+ */
+async function sessionCredential(session: SessionCredentials, accountId: number) {
+  const { token, account } = await sessionTokenAndAccount(session, accountId);
+  const owner = token ? await getMany<object>(ownerKeys(token, accountId)) : [];
+  return actorOf(token, account, owner, accountId);
+}
+
+function actorOf(
+  token: TokenRecord | undefined,
+  account: AccountRecord | undefined,
+  owner: (AccountUserRecord | UserRecord | AgentBotRecord | object | undefined)[],
+  accountId: number,
+): { account: AccountRecord; actor: Actor } {
+  if (!token || token.owner_type === 'platform_app') throw unauthorized('Invalid access token');
+  if (!account) throw notFound('Account');
+  if (token.owner_type === 'user') {
+    const [membership, user] = owner as [AccountUserRecord | undefined, UserRecord | undefined];
+    if (!membership || !user) throw notFound('Account');
+    return { account, actor: { type: 'user', user, role: membership.role } };
+  }
+  const [bot, link] = owner as [AgentBotRecord | undefined, object | undefined];
+  if (!bot || (bot.account_id !== accountId && !link)) throw notFound('Account');
+  return { account, actor: { type: 'agent_bot', bot } };
+}
+
+const ownerKeys = (token: TokenRecord, accountId: number) =>
+  token.owner_type === 'user'
+    ? [keys.accountUser(accountId, token.owner_id), keys.user(token.owner_id)]
+    : [keys.agentBot(token.owner_id), keys.agentBotAccess(accountId, token.owner_id)];
 
 const requireCredential = (event: APIGatewayProxyEventV2) => {
   const token = credentialOf(event);
@@ -40,33 +152,25 @@ export async function authenticateAccount(
   access: AccountAccess,
   botsAllowed: boolean,
 ): Promise<{ account: AccountRecord; actor: Actor }> {
-  const hash = requireCredential(event);
-  if (accountId === undefined) {
-    if (!(await getToken(hash))) throw unauthorized('Invalid access token');
-    throw notFound('Account');
-  }
-  const { token, account } = await getTokenAndAccount(hash, accountId);
-  if (!token || token.owner_type === 'platform_app') throw unauthorized('Invalid access token');
-  if (!account) throw notFound('Account');
-
-  let actor: Actor;
-  if (token.owner_type === 'user') {
-    const [membership, user] = await getMany<AccountUserRecord | UserRecord>([
-      keys.accountUser(accountId, token.owner_id),
-      keys.user(token.owner_id),
-    ]);
-    if (!membership || !user) throw notFound('Account');
-    actor = { type: 'user', user: user as UserRecord, role: (membership as AccountUserRecord).role };
+  const session = sessionCredentialsOf(event);
+  let resolved: { account: AccountRecord; actor: Actor };
+  if (session) {
+    if (accountId === undefined) {
+      if (!(await sessionOf(session))) throw unauthorized('Invalid access token');
+      throw notFound('Account');
+    }
+    resolved = await sessionCredential(session, accountId);
   } else {
-    const [bot, link] = await getMany<AgentBotRecord | object>([
-      keys.agentBot(token.owner_id),
-      keys.agentBotAccess(accountId, token.owner_id),
-    ]);
-    if (!bot || ((bot as AgentBotRecord).account_id !== accountId && !link)) throw notFound('Account');
-    actor = { type: 'agent_bot', bot: bot as AgentBotRecord };
+    const hash = requireCredential(event);
+    if (accountId === undefined) {
+      if (!(await knownToken(hash))) throw unauthorized('Invalid access token');
+      throw notFound('Account');
+    }
+    resolved = await remembered(`${hash}|${accountId}`, () => accountCredential(hash, accountId));
   }
+  const { account, actor } = resolved;
 
-  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
+  assertAccountActive(account);
   if (actor.type === 'agent_bot' && !botsAllowed) throw forbidden('Agent bot tokens cannot call this endpoint');
   if (access === 'administrator' && actor.type === 'user' && actor.role !== 'administrator') {
     throw forbidden('Only administrators can do this');
@@ -76,16 +180,26 @@ export async function authenticateAccount(
 
 /** A user token outside any account (profile). */
 export async function authenticateUser(event: APIGatewayProxyEventV2): Promise<UserRecord> {
-  const token = await getToken(requireCredential(event));
-  if (!token || token.owner_type !== 'user') throw unauthorized('Invalid access token');
-  const user = await getUser(token.owner_id);
-  if (!user) throw unauthorized('Invalid access token');
-  return user;
+  const session = sessionCredentialsOf(event);
+  if (session) {
+    const s = await sessionOf(session);
+    const user = s && (await getUser(s.user_id));
+    if (!user) throw unauthorized('Invalid access token');
+    return user;
+  }
+  const hash = requireCredential(event);
+  return remembered(`${hash}|user`, async () => {
+    const token = await knownToken(hash);
+    if (!token || token.owner_type !== 'user') throw unauthorized('Invalid access token');
+    const user = await getUser(token.owner_id);
+    if (!user) throw unauthorized('Invalid access token');
+    return user;
+  });
 }
 
 /** Platform interface: platform app tokens only. */
 export async function authenticatePlatform(event: APIGatewayProxyEventV2): Promise<{ appId: number }> {
-  const token: TokenRecord | undefined = await getToken(requireCredential(event));
+  const token: TokenRecord | undefined = await knownToken(requireCredential(event));
   if (!token || token.owner_type !== 'platform_app') throw unauthorized('Invalid platform access token');
   return { appId: token.owner_id };
 }

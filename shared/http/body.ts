@@ -1,12 +1,10 @@
 import type middy from '@middy/core';
-import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HttpError, badRequest, tooLarge } from './errors.ts';
 
 export type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body: unknown };
 
 const JSON_TYPE = /^application\/(.+\+)?json($|;.+)/;
-const jsonParser = jsonBodyParser({ disableContentTypeError: true });
 
 function rawBody(event: APIGatewayProxyEventV2): Buffer {
   if (!event.body) return Buffer.alloc(0);
@@ -49,54 +47,69 @@ export function setNested(target: Record<string, unknown>, key: string, value: u
   }
 }
 
+export type MultipartParser = (raw: Buffer, contentType: string, limits: { maxBytes: number }) => Promise<Record<string, unknown>>;
+
 export interface BodyOptions {
   maxBytes: number;
   /** Parser for multipart/form-data; routes that accept uploads pass one. */
-  multipart?: (raw: Buffer, contentType: string) => Promise<Record<string, unknown>>;
+  multipart?: MultipartParser;
 }
 
+const headerOf = (event: APIGatewayProxyEventV2, name: string) =>
+  Object.entries(event.headers ?? {}).find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
+
 /**
- * Body size, content type and shape, before anything else runs: 413 when too large, 400 when the
- * JSON is malformed or is not an object, 415 for media types the route does not take.
+ * Only the size, which costs nothing to check, before anything else runs (API Gateway and Rails' front
+ * servers refuse an oversized body before the application sees it too).
  */
-export function requestBody(options: BodyOptions): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+export function bodySizeLimit(maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEventV2> {
   return {
     before: async (request) => {
       const event = request.event;
-      const raw = rawBody(event);
-      if (raw.length > options.maxBytes) throw tooLarge(options.maxBytes);
-      const contentType = (event.headers?.['content-type'] ?? '').toLowerCase();
-      const parsed = event as unknown as ParsedEvent;
-      if (raw.length === 0 || raw.toString('utf8').trim() === '') {
-        parsed.body = {};
-        return;
-      }
-      if (JSON_TYPE.test(contentType)) {
-        try {
-          await jsonParser.before!(request as never);
-        } catch {
-          throw badRequest('The request body is not valid JSON', 'malformed');
-        }
-      } else if (contentType.startsWith('application/x-www-form-urlencoded')) {
-        parsed.body = parseForm(raw.toString('utf8'));
-      } else if (contentType.startsWith('multipart/form-data') && options.multipart) {
-        parsed.body = await options.multipart(raw, event.headers['content-type'] ?? '');
-      } else if (contentType === '' || contentType.startsWith('text/plain')) {
-        // Clients that forget the header still mostly send JSON.
-        try {
-          parsed.body = JSON.parse(raw.toString('utf8'));
-        } catch {
-          throw badRequest('The request body is not valid JSON', 'malformed');
-        }
-      } else {
-        throw new HttpError(415, `Unsupported content type ${contentType}`, [
-          { field: '', message: 'Send application/json', code: 'unsupported_media_type' },
-        ]);
-      }
-      const body = parsed.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw badRequest('The request body must be a JSON object', 'not_an_object');
-      }
+      if (!event.body) return;
+      const size = Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+      if (size > maxBytes) throw tooLarge(maxBytes);
     },
   };
+}
+
+const parseJson = (raw: Buffer): unknown => {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('The request body is not valid JSON', 'malformed');
+  }
+};
+
+/**
+ * The body's content type and shape, once the route and the caller are known (so anonymous junk costs
+ * no parsing): 413 when too large, 400 when malformed or not an object, 415 for media types the route
+ * does not take. Replaces `event.body` with the parsed object.
+ */
+export async function parseBody(event: APIGatewayProxyEventV2, options: BodyOptions): Promise<Record<string, unknown>> {
+  const parsed = event as unknown as ParsedEvent;
+  if (typeof parsed.body === 'object' && parsed.body !== null) return parsed.body as Record<string, unknown>;
+  const raw = rawBody(event);
+  if (raw.length > options.maxBytes) throw tooLarge(options.maxBytes);
+  const header = headerOf(event, 'content-type');
+  const contentType = header.toLowerCase();
+  let body: unknown;
+  if (raw.length === 0 || raw.toString('utf8').trim() === '') body = {};
+  else if (JSON_TYPE.test(contentType)) body = parseJson(raw);
+  else if (contentType.startsWith('application/x-www-form-urlencoded')) body = parseForm(raw.toString('utf8'));
+  else if (contentType.startsWith('multipart/form-data') && options.multipart) {
+    body = await options.multipart(raw, header, { maxBytes: options.maxBytes });
+  } else if (contentType === '' || contentType.startsWith('text/plain')) {
+    // Clients that forget the header still mostly send JSON.
+    body = parseJson(raw);
+  } else {
+    throw new HttpError(415, `Unsupported content type ${contentType}`, [
+      { field: '', message: 'Send application/json', code: 'unsupported_media_type' },
+    ]);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('The request body must be a JSON object', 'not_an_object');
+  }
+  parsed.body = body;
+  return body as Record<string, unknown>;
 }

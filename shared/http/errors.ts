@@ -16,6 +16,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly description: string,
     readonly errors: ErrorEntry[] = [],
+    /** Response headers the error carries (Retry-After). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
     this.name = 'HttpError';

@@ -11,13 +11,15 @@ import {
   type AccountAccess,
   type Actor,
 } from './auth.ts';
-import { requestBody, type ParsedEvent } from './body.ts';
+import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
 import { HttpError, notFound } from './errors.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
+import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
-// The one middy chain every HTTP route goes through: body → auth → validation → run → JSON,
-// and one place that turns failures into the error body.
+// The one middy chain every HTTP route goes through: body size → auth (headers only) → body parsing →
+// validation → run → JSON, and one place that turns failures into the error body. The body is parsed
+// only for a caller who may call the route, so a malformed body from anyone else costs nothing.
 
 export interface RequestContext<B> {
   event: ParsedEvent;
@@ -34,13 +36,23 @@ interface CommonOptions<S extends AnySchema | undefined> {
   /** Chatwoot nests bodies under a model key (`webhook: {...}`); both that and top-level fields are accepted. */
   rootKey?: string;
   maxBodyBytes?: number;
-  multipart?: (raw: Buffer, contentType: string) => Promise<Record<string, unknown>>;
+  multipart?: MultipartParser;
 }
 
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
-function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
-  let body = (event.body ?? {}) as Record<string, unknown>;
+async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
+  // Rails `params`: query-string fields count like body fields, and the body's win (the mobile app
+  // assigns a team with `POST …/assignments?team_id=N` and no body).
+  let body: Record<string, unknown> = {
+    ...(event.queryStringParameters ?? {}),
+    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, {
+      maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
+      multipart: opts.multipart,
+    })),
+  };
+  // Paths as sent (before the root key is merged); every route, whatever its schema.
+  assertStorableText(body);
   if (opts.rootKey) {
     const nested = body[opts.rootKey];
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
@@ -73,7 +85,7 @@ function chain<S extends AnySchema | undefined, C>(
     toHttp(await handle(event as unknown as ParsedEvent, context));
   return middy<APIGatewayProxyEventV2, HttpResult>()
     .use(errorBoundary())
-    .use(requestBody({ maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes, multipart: opts.multipart }))
+    .use(bodySizeLimit(opts.maxBodyBytes ?? config().maxBodyBytes))
     .handler(base);
 }
 
@@ -82,7 +94,7 @@ function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult
     onError: async (request) => {
       const err = request.error;
       if (err instanceof HttpError) {
-        request.response = jsonResult(err.status, err.body);
+        request.response = jsonResult(err.status, err.body, err.headers);
         return;
       }
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
@@ -119,7 +131,7 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
       opts.access,
       opts.bots ?? false,
     );
-    return opts.run({ ...contextOf(event, context, opts), account, actor });
+    return opts.run({ ...(await contextOf(event, context, opts)), account, actor });
   });
 }
 
@@ -134,7 +146,7 @@ export function userHandler<S extends AnySchema | undefined = undefined>(
 ) {
   return chain(opts, async (event, context) => {
     const user = await authenticateUser(event as unknown as APIGatewayProxyEventV2);
-    return opts.run({ ...contextOf(event, context, opts), user });
+    return opts.run({ ...(await contextOf(event, context, opts)), user });
   });
 }
 
@@ -149,7 +161,7 @@ export function platformHandler<S extends AnySchema | undefined = undefined>(
 ) {
   return chain(opts, async (event, context) => {
     const { appId } = await authenticatePlatform(event as unknown as APIGatewayProxyEventV2);
-    return opts.run({ ...contextOf(event, context, opts), appId });
+    return opts.run({ ...(await contextOf(event, context, opts)), appId });
   });
 }
 
@@ -158,5 +170,5 @@ export function platformHandler<S extends AnySchema | undefined = undefined>(
 export function publicHandler<S extends AnySchema | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: RequestContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
-  return chain(opts, async (event, context) => opts.run(contextOf(event, context, opts)));
+  return chain(opts, async (event, context) => opts.run(await contextOf(event, context, opts)));
 }

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { badRequest } from './errors.ts';
+import { HttpError, badRequest, tooLarge } from './errors.ts';
 import { setNested } from './body.ts';
 
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
@@ -15,37 +15,88 @@ export interface UploadedFile {
 export const isUploadedFile = (v: unknown): v is UploadedFile =>
   typeof v === 'object' && v !== null && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 
-export function parseMultipart(raw: Buffer, contentType: string): Promise<Record<string, unknown>> {
+/**
+ * Rack's own bounds on a multipart body (files, total parts) so that a body of thousands of tiny parts
+ * is refused before it costs anything; one file may be as large as the route's body allows, at most the
+ * 4 MiB of an avatar.
+ */
+export const MULTIPART_LIMITS = { parts: 1024, files: 128, fields: 1024, fileSize: 4 * 1024 * 1024, headerPairs: 32 };
+
+const malformed = (why: string) => badRequest(`The multipart body is malformed: ${why}`, 'malformed');
+const overLimit = (what: string) =>
+  new HttpError(413, `The multipart body has ${what}`, [{ field: '', message: `Too many or too large parts: ${what}`, code: 'too_large' }]);
+
+/**
+ * Parses a complete multipart body. Every way it can fail (no boundary, cut inside a part or its
+ * headers, wrong boundary, too many parts, a part over the limit) rejects with a 4xx; busboy reports
+ * some of them on the file streams rather than on the parser, so every stream gets an error listener.
+ */
+export function parseMultipart(raw: Buffer, contentType: string, limits: { maxBytes: number } = { maxBytes: raw.length }): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const out: Record<string, unknown> = {};
+    let failed: Error | undefined;
     let parser: busboy.Busboy;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = err;
+      reject(err);
+      // Stop reading: nothing after the first failure matters, and a destroyed parser emits no more.
+      parser?.destroy();
+    };
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: raw.length } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: {
+          ...MULTIPART_LIMITS,
+          fileSize: Math.min(MULTIPART_LIMITS.fileSize, limits.maxBytes),
+          fieldSize: limits.maxBytes,
+        },
+      });
     } catch {
-      reject(badRequest('The multipart body has no boundary', 'malformed'));
+      reject(malformed('no boundary in the content type'));
       return;
     }
     // Files finish after their parts are read; the body is complete when both are done.
     let pending = 0;
     let closed = false;
-    const settle = () => closed && pending === 0 && resolve(out);
-    parser.on('field', (name, value) => setNested(out, name, value));
+    const settle = () => {
+      if (failed || !closed || pending > 0) return;
+      resolve(out);
+    };
+    // A part without a name has nowhere to go; Rack drops it too.
+    parser.on('field', (name, value, info) => {
+      if (failed) return;
+      if (info.valueTruncated) return fail(tooLarge(limits.maxBytes));
+      if (name) setNested(out, name, value);
+    });
     parser.on('file', (name, stream, info) => {
       pending++;
       const chunks: Buffer[] = [];
+      stream.on('error', () => fail(malformed('a file part ends before its boundary')));
+      stream.on('limit', () => fail(overLimit(`a file larger than ${Math.min(MULTIPART_LIMITS.fileSize, limits.maxBytes)} bytes`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const data = Buffer.concat(chunks);
-        setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies UploadedFile);
         pending--;
+        if (failed) return;
+        const data = Buffer.concat(chunks);
+        if (name) setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies UploadedFile);
         settle();
       });
     });
-    parser.on('error', () => reject(badRequest('The multipart body is malformed', 'malformed')));
+    parser.on('partsLimit', () => fail(overLimit(`more than ${MULTIPART_LIMITS.parts} parts`)));
+    parser.on('filesLimit', () => fail(overLimit(`more than ${MULTIPART_LIMITS.files} files`)));
+    parser.on('fieldsLimit', () => fail(overLimit(`more than ${MULTIPART_LIMITS.fields} fields`)));
+    parser.on('error', (err: Error) => fail(malformed(err.message.toLowerCase())));
     parser.on('close', () => {
       closed = true;
       settle();
+      // A parser that closed without an error while a file stream never ended is a body cut short.
+      if (!failed && pending > 0) setImmediate(() => pending > 0 && fail(malformed('a file part ends before its boundary')));
     });
-    parser.end(raw);
+    try {
+      parser.end(raw);
+    } catch (err) {
+      fail(malformed((err as Error).message.toLowerCase()));
+    }
   });
 }

@@ -9,20 +9,21 @@ export class Reply {
   constructor(
     readonly status: number,
     readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 
-export const reply = (status: number, body?: unknown) => new Reply(status, body);
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
 export function toHttp(result: unknown): HttpResult {
   if (result instanceof Reply) {
-    if (result.body === undefined) return { statusCode: result.status, headers: {}, body: '' };
-    return { statusCode: result.status, headers: JSON_HEADERS, body: JSON.stringify(result.body) };
+    if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
+    return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: JSON.stringify(result.body) };
   }
   if (result === undefined) return { statusCode: 200, headers: {}, body: '' };
   return { statusCode: 200, headers: JSON_HEADERS, body: JSON.stringify(result) };
 }
 
-export function jsonResult(status: number, body: unknown): HttpResult {
-  return { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(body) };
+export function jsonResult(status: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode: status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }

@@ -9,7 +9,7 @@ import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/bu
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { testBundles } from './bundles.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
-import { QUEUES, STREAM_MAX_RETRIES } from '../../infra/pipeline.ts';
+import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
@@ -143,9 +143,23 @@ describe('route functions', () => {
       expect(fnProps.Handler).toBe('index.handler');
       const env = Object.keys(fnProps.Environment.Variables);
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
-      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens');
+      expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(route.access === 'tokens' || route.access === 'uploads');
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
+      // Only the status route (`GET /api`) is told where the queues are.
+      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api');
     }
+  });
+
+  it('lets the read role read the attributes of the two queues and nothing more of them', () => {
+    const statements = ofType(real.parent, 'AWS::IAM::Policy')
+      .filter(([, r]) => r.Properties!.Roles.some((role: { Ref: string }) => role.Ref === logicalId(real.stack.api.roles.read)))
+      .flatMap(([, r]) => r.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const sqsStatements = statements.filter((st) => [st.Action].flat().some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.map((st) => st.Action)).toEqual(['sqs:GetQueueAttributes']);
+    expect([sqsStatements[0].Resource].flat()).toEqual([
+      { 'Fn::GetAtt': [logicalId(real.stack.pipeline.eventsQueue), 'Arn'] },
+      { 'Fn::GetAtt': [logicalId(real.stack.pipeline.deliveriesQueue), 'Arn'] },
+    ]);
   });
 
   it('has throttling on the $default stage', () => {
@@ -250,7 +264,8 @@ describe('data', () => {
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
       })),
     });
   });
@@ -318,11 +333,12 @@ describe('event pipeline', () => {
   it('reads the stream in bisected, retried, filtered batches with a failure destination', () => {
     const mapping = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.StartingPosition)![1].Properties!;
     expect(mapping).toMatchObject({
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
+      // The local poller reads the same settings (test/unit/local/stream-poller.test.ts).
+      StartingPosition: STREAM_SOURCE.startingPosition,
+      BatchSize: STREAM_SOURCE.batchSize,
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: STREAM_MAX_RETRIES,
-      MaximumRecordAgeInSeconds: 86_400,
+      MaximumRetryAttempts: STREAM_SOURCE.retryAttempts,
+      MaximumRecordAgeInSeconds: STREAM_SOURCE.maxRecordAgeSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } } },
     });

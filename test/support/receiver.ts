@@ -12,15 +12,23 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Status (and optional delay) for the next request; defaults to 200 immediately. */
-  respond: (fn: (req: Received, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> }) => void;
+  /** Status (and optional delay, or a promise to hold the answer until) for the next request; defaults to 200 immediately. */
+  respond: (fn: (req: Received, n: number) => Answer) => void;
   waitFor: (count: number, timeoutMs?: number) => Promise<Received[]>;
   close: () => Promise<void>;
 }
 
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  /** Holds the answer until this settles (a receiver that is still busy, without a guess at how long). */
+  until?: Promise<unknown>;
+  headers?: Record<string, string>;
+}
+
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
-  let answer: (req: Received, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 200 });
+  let answer: (req: Received, n: number) => Answer = () => ({ status: 200 });
   let attempts = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +48,8 @@ export async function startReceiver(): Promise<Receiver> {
         res.writeHead(a.status, a.headers ?? {});
         res.end();
       };
-      if (a.delayMs) setTimeout(reply, a.delayMs);
+      if (a.until) void a.until.then(reply);
+      else if (a.delayMs) setTimeout(reply, a.delayMs);
       else reply();
     });
   });

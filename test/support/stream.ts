@@ -2,7 +2,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetSha
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { recordChange, type Change } from '../../shared/events/change.ts';
 import { runtime } from './runtime.ts';
-import { toLambdaRecord } from '../../infra/local/pollers.ts';
+import { toLambdaRecord } from '../../shared/events/stream-record.ts';
 
 // What the table's stream carries, read independently of the pipeline's own poller (stream reads do
 // not consume), as the event pipeline will see it.

@@ -3,7 +3,7 @@ import { del, put, transact, type TxItem } from '../transact.ts';
 import type { AgentBotRecord } from '../../domain/model.ts';
 import { agentBotItem, tokenItem } from './identity.ts';
 import { getItem } from './common.ts';
-import { StaleWrite } from './versioned.ts';
+import { sameVersion, StaleWrite } from './versioned.ts';
 
 // Writes of existing agent bots (their reads are AP11/AP12 in identity.ts).
 
@@ -11,23 +11,18 @@ import { StaleWrite } from './versioned.ts';
 export const getAgentBotFresh = (id: number) => getItem<AgentBotRecord>(keys.agentBot(id), true);
 
 /**
- * Replaces a bot as it was read (same updated_at and token); a changed token moves its token item
- * in the same transaction, so the old token stops working the moment the new one exists.
+ * Replaces a bot as it was read (same version), as its next version; a changed token moves its token
+ * item in the same transaction, so the old token stops working the moment the new one exists.
  */
-export async function saveAgentBot(before: AgentBotRecord, after: AgentBotRecord): Promise<void> {
-  const items: TxItem[] = [
-    {
-      item: put(agentBotItem(after), {
-        condition: { expression: 'updated_at = :u AND token_hash = :h', values: { ':u': before.updated_at, ':h': before.token_hash } },
-      }),
-      onConflict: () => new StaleWrite(),
-    },
-  ];
+export async function saveAgentBot(before: AgentBotRecord, after: AgentBotRecord): Promise<AgentBotRecord> {
+  const next = { ...after, version: (before.version ?? 0) + 1 };
+  const items: TxItem[] = [{ item: put(agentBotItem(next), { condition: sameVersion(before.version) }), onConflict: () => new StaleWrite() }];
   if (after.token_hash !== before.token_hash) {
     items.push({ item: del(keys.token(before.token_hash)) });
     items.push({ item: put(tokenItem(after.token_hash, { owner_type: 'agent_bot', owner_id: after.id }), { ifNew: true }) });
   }
   await transact(items);
+  return next;
 }
 
 /** The bot, its token and, when a platform app made it, that app's permissible row. */

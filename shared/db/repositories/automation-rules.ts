@@ -3,7 +3,7 @@ import { transact } from '../transact.ts';
 import type { AutomationEvent } from '../../domain/automation/catalog.ts';
 import type { AutomationRuleRecord } from '../../domain/automation/model.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 /** AP94: an automation rule of an account. */
 export const getAutomationRule = (accountId: number, id: number, consistent = false) =>
@@ -32,6 +32,13 @@ const ruleItem = (r: AutomationRuleRecord) => ({
 export async function saveAutomationRule(before: AutomationRuleRecord | undefined, after: AutomationRuleRecord): Promise<void> {
   await transact([versionedPut(ruleItem(after), before?.version)]);
 }
+
+/**
+ * AP94 write without a read-change-write: name and description replaced on the stored item (fields
+ * that move the AP96 index, or need the event to be checked, go through saveAutomationRule).
+ */
+export const changeAutomationRuleAttributes = (accountId: number, id: number, changes: AttributeChanges) =>
+  applyChanges<AutomationRuleRecord>(keys.automationRule(accountId, id), changes);
 
 export async function deleteAutomationRule(r: AutomationRuleRecord): Promise<void> {
   await transact([versionedDel(keys.automationRule(r.account_id, r.id), r.version)]);

@@ -1,7 +1,8 @@
 import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { INDEXES, KEY_ATTRIBUTES, TYPE_ATTRIBUTE } from '../table.ts';
-import type { Key } from '../keys.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { slowlyChanging, type Key } from '../keys.ts';
 
 /** Strips the table's key and bookkeeping attributes, leaving the record. */
 export function record<T>(item: Record<string, unknown> | undefined): T | undefined {
@@ -13,13 +14,82 @@ export function record<T>(item: Record<string, unknown> | undefined): T | undefi
   return out as T;
 }
 
+/**
+ * A read cache for seldom-changing items (keys.slowlyChanging), active only inside `withReadCache`:
+ * the event pipeline reads the same account, inbox, webhooks and rules for every event. Entries live
+ * `ttlMs`; `forget()` drops everything (the local runtime calls it when the stream shows such an item
+ * change, so a webhook edited a moment ago is seen at once there).
+ */
+export class ReadCache {
+  private entries = new Map<string, { at: number; value: Promise<unknown> }>();
+  constructor(readonly ttlMs: number, private readonly maxEntries = 5000) {}
+
+  get<T>(id: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(id);
+    if (hit && now - hit.at < this.ttlMs) return hit.value as Promise<T>;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const value = load();
+    this.entries.set(id, { at: now, value });
+    value.catch(() => this.entries.delete(id));
+    return value;
+  }
+
+  has(id: string) {
+    const hit = this.entries.get(id);
+    return !!hit && Date.now() - hit.at < this.ttlMs;
+  }
+
+  forget() {
+    this.entries.clear();
+  }
+}
+
+const cacheScope = new AsyncLocalStorage<ReadCache>();
+
+/** Runs `fn` with `cache` serving the seldom-changing reads it makes. */
+export const withReadCache = <T>(cache: ReadCache, fn: () => Promise<T>): Promise<T> => cacheScope.run(cache, fn);
+
+const cacheOf = (partition: string, sk?: string) => {
+  const cache = cacheScope.getStore();
+  return cache && slowlyChanging(partition, sk) ? cache : undefined;
+};
+
 export async function getItem<T>(key: Key, consistent = false): Promise<T | undefined> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
-  return record<T>(out.Item);
+  const load = async () => {
+    const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+    return record<T>(out.Item);
+  };
+  const cache = cacheOf(key.pk, key.sk);
+  return cache ? cache.get(`${key.pk}|${key.sk}`, load) : load();
 }
 
 /** BatchGet in chunks of 100, retrying unprocessed keys; results keep the order of `keys`. */
 export async function getMany<T>(keys: Key[]): Promise<(T | undefined)[]> {
+  const cache = cacheScope.getStore();
+  if (cache) {
+    const hot = keys.filter((k) => slowlyChanging(k.pk, k.sk));
+    if (hot.length) {
+      const cold = keys.filter((k) => !slowlyChanging(k.pk, k.sk));
+      // One BatchGet for what is not cached; each cached key then resolves from its share of it.
+      const missing = hot.filter((k) => !cache.has(`${k.pk}|${k.sk}`));
+      const fetched = fetchMany<T>([...cold, ...missing]);
+      const at = new Map([...cold, ...missing].map((k, i) => [`${k.pk}|${k.sk}`, i]));
+      const out = await Promise.all(
+        keys.map((k) => {
+          const id = `${k.pk}|${k.sk}`;
+          const fromBatch = () => fetched.then((rows) => rows[at.get(id)!]);
+          return slowlyChanging(k.pk, k.sk) ? cache.get(id, fromBatch) : fromBatch();
+        }),
+      );
+      return out;
+    }
+  }
+  return fetchMany<T>(keys);
+}
+
+async function fetchMany<T>(keys: Key[]): Promise<(T | undefined)[]> {
+  if (!keys.length) return [];
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < keys.length; i += 100) {
     let request: Key[] = keys.slice(i, i + 100);
@@ -44,6 +114,22 @@ export async function queryPrefix(
     : partition.gsi2pk
       ? [INDEXES.gsi2.pk, partition.gsi2pk, INDEXES.gsi2.sk, INDEXES.gsi2.name]
       : ['pk', partition.pk!, 'sk', undefined];
+  const cache = cacheOf(pkValue);
+  if (cache) {
+    const id = `Q|${index ?? ''}|${pkValue}|${skPrefix}|${opts.limit ?? ''}|${opts.forward ?? true}`;
+    return cache.get(id, () => queryAll(pkName, pkValue, skName, index, skPrefix, opts));
+  }
+  return queryAll(pkName, pkValue, skName, index, skPrefix, opts);
+}
+
+async function queryAll(
+  pkName: string,
+  pkValue: string,
+  skName: string,
+  index: string | undefined,
+  skPrefix: string,
+  opts: { limit?: number; forward?: boolean },
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {

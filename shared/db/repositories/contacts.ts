@@ -6,6 +6,7 @@ import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '../../http/errors.ts';
 import type { ContactInboxRecord, ContactRecord } from '../../domain/contacts/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of the contacts area (AP40-59; the README keeps the table).
 
@@ -137,7 +138,75 @@ export async function listContactListings(accountId: number): Promise<ContactLis
 // ── writes ──────────────────────────────────────────────────────────────────────────────────────
 
 /** The contact changed under us (another writer bumped its version, or it was deleted). */
-export class StaleContact extends Error {}
+export class StaleContact extends StaleWrite {}
+
+const LISTED_ATTRIBUTES: Record<string, string> = { name: 'n', labels: 'l', last_activity_at: 'a' };
+const LISTED_ADDITIONAL: Record<string, string> = { company_name: 'co', city: 'ci', country: 'cn' };
+
+/** What `changes` changes in the contact's listing item (see listingItem), or undefined for nothing. */
+function listingChanges(changes: AttributeChanges) {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  const put = (attr: string, value: unknown) => (value === undefined ? remove.push(attr) : (set[attr] = value));
+  for (const [field, attr] of Object.entries(LISTED_ATTRIBUTES)) {
+    const value = changes.set?.[field];
+    if (value === undefined) continue;
+    put(attr, Array.isArray(value) ? (value.length ? value : undefined) : orUndefined(value as string | number | null));
+  }
+  const additional = changes.merge?.additional_attributes ?? {};
+  for (const [field, attr] of Object.entries(LISTED_ADDITIONAL)) if (field in additional) put(attr, orUndefined(str(additional[field])));
+  return Object.keys(set).length || remove.length ? { set, remove } : undefined;
+}
+
+/**
+ * AP40 write without a read-change-write: the given fields replaced and the attribute hashes merged key
+ * by key on the stored item (its version moved on), with the listing kept in step in the same
+ * transaction. Concurrent changes of this kind never conflict; undefined when the contact is gone.
+ * Email, phone number and identifier (uniqueness sentinels) are not changed this way.
+ */
+export async function changeContactAttributes(before: ContactRecord, changes: AttributeChanges): Promise<ContactRecord | undefined> {
+  const key = keys.contact(before.account_id, before.id);
+  const listing = isListed(before) ? listingChanges(changes) : undefined;
+  if (!listing) return applyChanges<ContactRecord>(key, changes);
+  const missing = mapsToCreate(before as unknown as Record<string, unknown>, changes);
+  if (missing.length) await ensureMaps(key, missing);
+  // The listing exists as long as the contact keeps the email, phone number or identifier it had.
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const stillListed = UNIQUE_FIELDS.filter((f) => before[f]).map((f, i) => {
+    names[`#u${i}`] = f;
+    values[`:u${i}`] = before[f];
+    return `#u${i} = :u${i}`;
+  });
+  const listingNames: Record<string, string> = {};
+  const listingValues: Record<string, unknown> = {};
+  const sets = Object.entries(listing.set).map(([attr, value], i) => {
+    listingNames[`#s${i}`] = attr;
+    listingValues[`:s${i}`] = value;
+    return `#s${i} = :s${i}`;
+  });
+  const removes = listing.remove.map((attr, i) => {
+    listingNames[`#r${i}`] = attr;
+    return `#r${i}`;
+  });
+  await transact([
+    updateItem(key, { ...changes, condition: { expression: stillListed.join(' AND '), names, values } }),
+    {
+      item: {
+        Update: {
+          TableName: '',
+          Key: keys.contactListing(before.account_id, before.id),
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: listingNames,
+          ...(sets.length ? { ExpressionAttributeValues: listingValues } : {}),
+        },
+      },
+      onConflict: () => new StaleWrite(),
+    },
+  ]);
+  return getContact(before.account_id, before.id, true);
+}
 
 const contactItem = (c: ContactRecord) => ({ ...keys.contact(c.account_id, c.id), type: 'contact', ...c });
 

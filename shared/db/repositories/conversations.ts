@@ -1,43 +1,121 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextDenseId } from '../ids.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
+import type { MessageRecord } from '../../domain/messages/model.ts';
+import { messageItem, putMessage } from './messages.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
 // so the stream hands their changes to the event pipeline in order.
 
-export const conversationItem = (c: ConversationRecord) => ({
-  ...keys.conversation(c.account_id, c.id),
-  ...keys.conversationIndex(c),
-  type: 'conversation',
-  ...c,
-});
+/**
+ * The stored item. The last message is stored once: when it is also the last non-activity message (the
+ * usual case) that copy is a flag, which keeps the item near 1 KB, and every message write costs its
+ * size in write units.
+ */
+// The copy of the last message drops what it shares with the conversation and what is at its default,
+// so the conversation item stays near 1 KB (one write unit per change).
+const MESSAGE_DEFAULTS: Partial<MessageRecord> = {
+  content_type: 'text',
+  status: 'sent',
+  private: false,
+  source_id: null,
+  content_attributes: {},
+  external_source_ids: {},
+  additional_attributes: {},
+  sentiment: {},
+  attachments: [],
+};
+const isDefault = (k: string, v: unknown) => k in MESSAGE_DEFAULTS && JSON.stringify(MESSAGE_DEFAULTS[k as keyof MessageRecord]) === JSON.stringify(v);
+
+function slimMessage(m: MessageRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(m)) {
+    if (k === 'account_id' || k === 'conversation_id' || k === 'inbox_id' || isDefault(k, v)) continue;
+    if (k === 'processed_message_content' && v === m.content) continue;
+    if (k === 'updated_at' && v === m.created_at) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function fullMessage(slim: Record<string, unknown> | null, c: ConversationRecord): MessageRecord | null {
+  if (!slim) return null;
+  if ('account_id' in slim) return slim as unknown as MessageRecord;
+  const m = { ...MESSAGE_DEFAULTS, ...slim } as MessageRecord;
+  return {
+    ...m,
+    account_id: c.account_id,
+    inbox_id: c.inbox_id,
+    conversation_id: c.id,
+    processed_message_content: 'processed_message_content' in slim ? m.processed_message_content : m.content,
+    updated_at: 'updated_at' in slim ? m.updated_at : m.created_at,
+  };
+}
+
+/**
+ * The stored item. The last message is stored once and slim: when it is also the last non-activity
+ * message (the usual case) that copy is a flag.
+ */
+export const conversationItem = (c: ConversationRecord) => {
+  const same = c.last_non_activity_message !== null && c.last_non_activity_message.id === c.last_message?.id;
+  return {
+    ...keys.conversation(c.account_id, c.id),
+    ...keys.conversationIndex(c),
+    type: 'conversation',
+    ...c,
+    last_message: c.last_message && slimMessage(c.last_message),
+    last_non_activity_message: same || !c.last_non_activity_message ? null : slimMessage(c.last_non_activity_message),
+    ...(same ? { last_message_is_chat: true } : {}),
+  };
+};
+
+/** A stored conversation item (or stream image) as the record (see conversationItem). */
+export function conversationOf(item: Record<string, unknown> | undefined): ConversationRecord | undefined {
+  const r = record<ConversationRecord & { last_message_is_chat?: boolean }>(item);
+  if (!r) return undefined;
+  const { last_message_is_chat: chat, ...rest } = r;
+  const last = fullMessage(rest.last_message as unknown as Record<string, unknown> | null, rest);
+  const chatCopy = chat ? last : fullMessage(rest.last_non_activity_message as unknown as Record<string, unknown> | null, rest);
+  return { ...rest, last_message: last, last_non_activity_message: chatCopy };
+}
 
 /** The next display id of an account (dense per-account sequence: 1, 2, 3, …). */
 export const nextDisplayId = (accountId: number) => nextDenseId(keys.conversationSequence(accountId));
 
 /** AP60: a conversation by its display id. */
-export const getConversation = (accountId: number, displayId: number, consistent = false) =>
-  getItem<ConversationRecord>(keys.conversation(accountId, displayId), consistent);
+export const getConversation = async (accountId: number, displayId: number, consistent = false) =>
+  conversationOf(await getItem<Record<string, unknown>>(keys.conversation(accountId, displayId), consistent));
 
 /** AP61: conversations by display id (BatchGet), in the order asked. */
-export const getConversations = (accountId: number, displayIds: number[]) =>
-  getMany<ConversationRecord>(displayIds.map((id) => keys.conversation(accountId, id)));
+export const getConversations = async (accountId: number, displayIds: number[]) =>
+  (await getMany<Record<string, unknown>>(displayIds.map((id) => keys.conversation(accountId, id)))).map(conversationOf);
 
-/** Newest activity first, then highest display id: the order of both list indexes. */
-export const byActivityDesc = (a: ConversationRecord, b: ConversationRecord) =>
+/** What the activity index (gsi3) holds of a conversation: enough to filter, count and sort a list. */
+export type ConversationRow = Pick<
+  ConversationRecord,
+  | 'id' | 'account_id' | 'inbox_id' | 'contact_id' | 'status' | 'assignee_id' | 'assignee_agent_bot_id' | 'team_id' | 'priority'
+  | 'labels' | 'created_at' | 'last_activity_at' | 'waiting_since'
+>;
+
+/** Newest activity first, then highest display id: the order of the activity index. */
+export const byActivityDesc = (a: ConversationRow, b: ConversationRow) =>
   b.last_activity_at - a.last_activity_at || b.id - a.id;
 
-async function* newestFirst(index: 'gsi1' | 'gsi2', partition: string, firstChunk: number): AsyncGenerator<ConversationRecord> {
-  const ix = INDEXES[index];
+/**
+ * AP63: the conversations of one status in one inbox, newest activity first (gsi3, read lazily): index
+ * rows of ~250 bytes, so reading a whole inbox's status costs ~1 RCU per 30 conversations.
+ */
+export async function* conversationsByInboxStatus(accountId: number, inboxId: number, status: string, firstChunk: number): AsyncGenerator<ConversationRow> {
+  const ix = INDEXES.gsi3;
   let start: QueryCommandInput['ExclusiveStartKey'];
-  let limit = Math.min(Math.max(firstChunk, 1), 200);
+  let limit = Math.min(Math.max(firstChunk, 1), 500);
   do {
     const out = await db().send(
       new QueryCommand({
@@ -45,40 +123,33 @@ async function* newestFirst(index: 'gsi1' | 'gsi2', partition: string, firstChun
         IndexName: ix.name,
         KeyConditionExpression: '#p = :p',
         ExpressionAttributeNames: { '#p': ix.pk },
-        ExpressionAttributeValues: { ':p': partition },
+        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of out.Items ?? []) yield record<ConversationRecord>(item)!;
+    for (const item of out.Items ?? []) {
+      const row = record<ConversationRow>(item)!;
+      yield { ...row, labels: row.labels ?? [] };
+    }
     start = out.LastEvaluatedKey;
-    limit = 100;
+    limit = 500;
   } while (start);
 }
 
-/** AP62: conversations of one status in the account, newest activity first (gsi1), read lazily. */
-export function conversationsByStatus(accountId: number, status: string, firstChunk: number) {
-  return newestFirst('gsi1', keys.conversationsByStatus(accountId, status).gsi1pk, firstChunk);
-}
-
-/** AP63: conversations of one status in one inbox, newest activity first (gsi2), read lazily. */
-export function conversationsByInboxStatus(accountId: number, inboxId: number, status: string, firstChunk: number) {
-  return newestFirst('gsi2', keys.conversationsByInboxStatus(accountId, inboxId, status).gsi2pk, firstChunk);
-}
-
 /** Merges streams that are each in `byActivityDesc` order into one such stream (reads stay lazy). */
-export async function* mergeNewestFirst(streams: AsyncGenerator<ConversationRecord>[]): AsyncGenerator<ConversationRecord> {
+export async function* mergeNewestFirst(streams: AsyncGenerator<ConversationRow>[]): AsyncGenerator<ConversationRow> {
   const heads = await Promise.all(streams.map((s) => s.next()));
   for (;;) {
     let best = -1;
     for (let i = 0; i < heads.length; i++) {
       const h = heads[i];
       if (h.done) continue;
-      if (best < 0 || byActivityDesc(h.value, heads[best].value as ConversationRecord) < 0) best = i;
+      if (best < 0 || byActivityDesc(h.value, heads[best].value as ConversationRow) < 0) best = i;
     }
     if (best < 0) return;
-    yield heads[best].value as ConversationRecord;
+    yield heads[best].value as ConversationRow;
     heads[best] = await streams[best].next();
   }
 }
@@ -111,27 +182,53 @@ const labelItem = (accountId: number, label: string, displayId: number) => ({
   conversation_id: displayId,
 });
 
+export interface ConversationWrite {
+  /** Messages the change adds, oldest first. */
+  messages?: MessageRecord[];
+  /** Other items that must change with the conversation, in its transaction. */
+  extra?: TxItem[];
+  /** Ids of `messages` an earlier attempt of the same change already wrote (filled in as they are written). */
+  staged?: Set<number>;
+}
+
+const versionCondition = (version: number) => ({ expression: '#v = :v', names: { '#v': 'version' }, values: { ':v': version } });
+
+function rethrowCollision(err: unknown): never {
+  // Another transaction touched one of the items (typically a shared counter) at the same moment.
+  if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) {
+    throw new ConflictError(-1);
+  }
+  throw err;
+}
+
 /**
- * Writes a conversation change in one transaction with everything that must agree with it: the
- * counters of its (inbox, team, status, assignee) combination, its label memberships, the contact
- * link on creation, and `extra` (e.g. the message that caused it). Conditioned on the `version` read
- * (or on absence when `prev` is undefined); a concurrent writer makes it throw ConflictError.
+ * Writes a conversation change with everything that must agree with it, conditioned on the `version`
+ * read (or on absence when `prev` is undefined); a concurrent writer makes it throw ConflictError.
+ *
+ * What needs a transaction gets one: the counters of its (inbox, team, status, assignee) combination,
+ * label memberships, `extra`, and activity messages. Two writes do not, because nothing shows them until
+ * the conversation write lands, or because the next write repairs them:
+ * - a new conversation's contact link and first message are written first (the contact's list and the
+ *   message list both need the conversation item, so a crash before it leaves them unreachable);
+ * - the one chat message a change adds to an existing conversation (POST message) is written first, then
+ *   the conversation on its own. A crash in between leaves the message listed while the conversation's
+ *   last message, activity time, waiting time and unread count miss it: the next message of the
+ *   conversation sets all but the unread count, which the next `update_last_seen` resets.
  */
-export async function saveConversation(prev: ConversationRecord | undefined, next: ConversationRecord, extra: TxItem[] = []) {
+export async function saveConversation(prev: ConversationRecord | undefined, next: ConversationRecord, write: ConversationWrite = {}) {
   const a = next.account_id;
-  const items: TxItem[] = [
-    {
-      item: prev
-        ? put(conversationItem(next), { condition: { expression: '#v = :v', names: { '#v': 'version' }, values: { ':v': prev.version } } })
-        : put(conversationItem(next), { ifNew: true }),
-      onConflict: () => new ConflictError(0),
-    },
-    ...counterChanges(a, prev, next),
-  ];
+  const messages = write.messages ?? [];
+  const staged = write.staged ?? new Set<number>();
+  const counters = counterChanges(a, prev, next);
+  const labels: TxItem[] = [];
   const before = new Set(prev?.labels ?? []);
   const after = new Set(next.labels);
-  for (const l of after) if (!before.has(l)) items.push({ item: put(labelItem(a, l, next.id)) });
-  for (const l of before) if (!after.has(l)) items.push({ item: del(keys.conversationLabel(a, l, next.id)) });
+  for (const l of after) if (!before.has(l)) labels.push({ item: put(labelItem(a, l, next.id)) });
+  for (const l of before) if (!after.has(l)) labels.push({ item: del(keys.conversationLabel(a, l, next.id)) });
+  const chat = messages.length === 1 && messages[0].message_type !== 2;
+  const alone = !!prev && !counters.length && !labels.length && !write.extra?.length && (chat || !messages.length);
+
+  const ahead: Record<string, unknown>[] = [];
   if (!prev) {
     const link: ContactConversationLink = {
       account_id: a,
@@ -140,17 +237,57 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       inbox_id: next.inbox_id,
       source_id: next.source_id,
     };
-    items.push({ item: put({ ...keys.contactConversation(a, next.contact_id, next.id), type: 'contact_conversation', ...link }) });
+    ahead.push({ ...keys.contactConversation(a, next.contact_id, next.id), type: 'contact_conversation', ...link });
   }
-  items.push(...extra);
+  if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m));
+  if (ahead.length) {
+    await putAll(ahead);
+    for (const m of messages) staged.add(m.id);
+  }
+
+  if (alone) {
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: conversationItem(next),
+          ConditionExpression: '#v = :v',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':v': prev!.version },
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw new ConflictError(0);
+      throw err;
+    }
+    return;
+  }
+  const items: TxItem[] = [
+    {
+      item: prev ? put(conversationItem(next), { condition: versionCondition(prev.version) }) : put(conversationItem(next), { ifNew: true }),
+      onConflict: () => new ConflictError(0),
+    },
+    ...counters,
+    ...labels,
+    ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
+    ...(write.extra ?? []),
+  ];
   try {
     await transact(items);
   } catch (err) {
-    // Another transaction touched one of the items (typically a shared counter) at the same moment.
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) {
-      throw new ConflictError(-1);
+    rethrowCollision(err);
+  }
+}
+
+/** Plain puts of items no reader reaches yet (BatchWrite, unprocessed items retried). */
+async function putAll(items: Record<string, unknown>[]) {
+  for (let i = 0; i < items.length; i += 25) {
+    let request = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; request.length; attempt++) {
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request } }));
+      request = (out.UnprocessedItems?.[tableName()] ?? []) as typeof request;
+      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
     }
-    throw err;
   }
 }
 
@@ -171,7 +308,8 @@ export async function deleteConversation(c: ConversationRecord): Promise<void> {
     { item: del(keys.contactConversation(a, c.contact_id, c.id)) },
   ]);
   const p = keys.messagesPrefix(a, c.id);
-  const messages = await queryPrefix({ pk: p.pk }, p.skPrefix);
+  const participants = keys.conversationParticipants(a, c.id);
+  const messages = [...(await queryPrefix({ pk: p.pk }, p.skPrefix)), ...(await queryPrefix({ pk: participants.pk }, participants.skPrefix))];
   for (let i = 0; i < messages.length; i += 100) {
     await transact(messages.slice(i, i + 100).map((m) => ({ item: del({ pk: String(m.pk), sk: String(m.sk) }) })));
   }

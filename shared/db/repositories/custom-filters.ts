@@ -2,7 +2,7 @@ import { keys } from '../keys.ts';
 import { transact, type TxItem } from '../transact.ts';
 import type { CustomFilterRecord, FilterType } from '../../domain/custom-filters/model.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut } from './versioned.ts';
 
 /** AP92: one of a user's custom filters. */
 export const getCustomFilter = (accountId: number, userId: number, id: number, consistent = false) =>
@@ -46,6 +46,15 @@ export async function createCustomFilter(f: CustomFilterRecord, max: number, onL
 export async function updateCustomFilter(before: CustomFilterRecord, after: CustomFilterRecord): Promise<void> {
   await transact([versionedPut(filterItem(after), before.version)]);
 }
+
+/**
+ * AP92 write: the given fields replaced on the stored item, the AP93 index keys moving with the filter
+ * type (no read, so concurrent edits never conflict); undefined when the filter is gone.
+ */
+export const changeCustomFilterAttributes = (accountId: number, userId: number, id: number, set: Partial<CustomFilterRecord>) =>
+  applyChanges<CustomFilterRecord>(keys.customFilter(accountId, userId, id), {
+    set: { ...set, ...(set.filter_type ? keys.customFilterIndex(accountId, userId, set.filter_type, id) : {}) },
+  });
 
 export async function deleteCustomFilter(f: CustomFilterRecord): Promise<void> {
   await transact([versionedDel(keys.customFilter(f.account_id, f.user_id, f.id), f.version), countChange(f.account_id, f.user_id, -1)]);

@@ -11,6 +11,7 @@ import type {
   UserRecord,
 } from '../../domain/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of the identity area (numbers as in the README's access-pattern table).
 
@@ -72,6 +73,45 @@ export const getUsers = (ids: number[]) => getMany<UserRecord>(ids.map((id) => k
 export const userItem = (u: UserRecord) => ({ ...keys.user(u.id), type: 'user', ...u });
 
 export const userEmailKey = (email: string) => keys.unique('USER_EMAIL', email.toLowerCase());
+
+/** AP6 after a lost race: the user, strongly consistent. */
+export const getUserFresh = (id: number) => getItem<UserRecord>(keys.user(id), true);
+
+/**
+ * Changes a user on its attributes (custom attributes merged key by key, the rest replaced), so that
+ * concurrent changes never undo each other; undefined when the user is gone.
+ */
+export const changeUser = (id: number, changes: AttributeChanges) => applyChanges<UserRecord>(keys.user(id), changes);
+
+/**
+ * The same with the email's uniqueness claim moved in one transaction, on condition that the email is
+ * still the one read (else StaleWrite); `onTaken` names the error when another user holds the new one.
+ */
+export async function changeUserEmail(before: UserRecord, email: string, changes: AttributeChanges, onTaken: () => Error): Promise<UserRecord | undefined> {
+  const key = keys.user(before.id);
+  const missing = mapsToCreate(before as unknown as Record<string, unknown>, changes);
+  if (missing.length) await ensureMaps(key, missing);
+  const claim = userEmailKey(email);
+  const moves = claim.sk !== userEmailKey(before.email).sk || claim.pk !== userEmailKey(before.email).pk;
+  await transact([
+    updateItem(key, {
+      ...changes,
+      set: { ...changes.set, email },
+      condition: {
+        expression: [changes.condition?.expression, '#email = :before'].filter(Boolean).join(' AND '),
+        names: { ...changes.condition?.names, '#email': 'email' },
+        values: { ...changes.condition?.values, ':before': before.email },
+      },
+    }),
+    ...(moves
+      ? [
+          { item: put({ ...claim, type: 'unique', owner_id: before.id }, { ifNew: true }), onConflict: onTaken },
+          { item: del(userEmailKey(before.email)) },
+        ]
+      : []),
+  ]);
+  return getUserFresh(before.id);
+}
 
 /** AP7: the user that holds an email address. */
 export async function getUserIdByEmail(email: string): Promise<number | undefined> {

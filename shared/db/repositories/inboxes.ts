@@ -1,6 +1,6 @@
 import { keys, type Key } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 import { notFound } from '../../http/errors.ts';
 import type { InboxMemberRecord, InboxRecord } from '../../domain/inboxes/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
@@ -74,6 +74,13 @@ export async function updateInbox(before: InboxRecord, after: InboxRecord, remov
     ...added.map((s) => sentinelPut(after, s)),
   ]);
 }
+
+/**
+ * AP20 write without a read: settings that hold no uniqueness sentinel replaced on the stored item (its
+ * version moved on), so concurrent changes never conflict; undefined when the inbox is gone.
+ */
+export const changeInboxAttributes = (accountId: number, inboxId: number, changes: AttributeChanges) =>
+  applyChanges<InboxRecord>(keys.inbox(accountId, inboxId), changes);
 
 /** The inbox with its new bot, granting (`grant`) or revoking a bot's access item in the same transaction. */
 export async function setInboxAgentBot(before: InboxRecord, after: InboxRecord, grant: Key | undefined, revoke: Key[]): Promise<void> {

@@ -3,7 +3,7 @@ import { del, put, transact, type TxItem } from '../transact.ts';
 import type { LabelRecord } from '../../domain/labels/model.ts';
 import { taken } from '../../http/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 /** AP90: a label of an account. */
 export const getLabel = (accountId: number, id: number, consistent = false) =>
@@ -31,6 +31,10 @@ export async function saveLabel(before: LabelRecord | undefined, after: LabelRec
   }
   await transact(items);
 }
+
+/** AP90 write without a read-change-write: fields other than the (unique) title replaced on the stored item. */
+export const changeLabelAttributes = (accountId: number, id: number, changes: AttributeChanges) =>
+  applyChanges<LabelRecord>(keys.label(accountId, id), changes);
 
 export async function deleteLabel(l: LabelRecord): Promise<void> {
   await transact([

@@ -18,13 +18,9 @@ export const messageItem = (m: MessageRecord) => ({
   ...m,
 });
 
-export const putMessage = (m: MessageRecord, opts: { ifNew?: boolean; ifVersion?: number } = {}): TxItem => ({
-  item: put(
-    messageItem(m),
-    opts.ifVersion !== undefined
-      ? { condition: { expression: 'updated_at = :u', values: { ':u': opts.ifVersion } } }
-      : { ifNew: opts.ifNew },
-  ),
+/** A message in a conversation's transaction (its edits are ordered by the conversation's version, not by `updated_at`). */
+export const putMessage = (m: MessageRecord, opts: { ifNew?: boolean } = {}): TxItem => ({
+  item: put(messageItem(m), { ifNew: opts.ifNew }),
 });
 
 /** A changed message on its own (a message the conversation does not show a copy of). */

@@ -3,7 +3,7 @@ import { check, del, put, transact, type TxItem } from '../transact.ts';
 import type { TeamMemberRecord, TeamRecord } from '../../domain/teams/model.ts';
 import { notFound, taken } from '../../http/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of teams (AP30-35). An account's teams and their memberships share one partition;
 // a membership also carries gsi1 so that a user's teams are one Query.
@@ -46,6 +46,13 @@ export async function saveTeam(before: TeamRecord | undefined, after: TeamRecord
   }
   await transact(items);
 }
+
+/**
+ * AP30 write without a read: fields other than the (unique) name replaced on the stored item, its
+ * version moved on; undefined when the team is gone.
+ */
+export const changeTeamAttributes = (accountId: number, teamId: number, changes: AttributeChanges) =>
+  applyChanges<TeamRecord>(keys.team(accountId, teamId), changes);
 
 const memberItem = (m: TeamMemberRecord) => ({
   ...keys.teamMember(m.account_id, m.team_id, m.user_id),

@@ -4,7 +4,7 @@ import { del, put, transact, type TxItem } from '../transact.ts';
 import type { WebhookRecord } from '../../domain/webhooks/model.ts';
 import { taken } from '../../http/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { versionedDel, versionedPut } from './versioned.ts';
+import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 /** AP97: a webhook of an account. */
 export const getWebhook = (accountId: number, id: number, consistent = false) =>
@@ -32,6 +32,10 @@ export async function saveWebhook(before: WebhookRecord | undefined, after: Webh
   }
   await transact(items);
 }
+
+/** AP97 write without a read-change-write: fields other than the (unique) URL replaced on the stored item. */
+export const changeWebhookAttributes = (accountId: number, id: number, changes: AttributeChanges) =>
+  applyChanges<WebhookRecord>(keys.webhook(accountId, id), changes);
 
 export async function deleteWebhook(w: WebhookRecord): Promise<void> {
   await transact([versionedDel(keys.webhook(w.account_id, w.id), w.version), { item: del(urlKey(w.account_id, w.url)) }]);

@@ -113,9 +113,7 @@ async function changeBot(
   return retryStale(async (consistent) => {
     const before = consistent ? await getAgentBotFresh(id) : await getAgentBot(id);
     if (!before || !(await mayChange(before))) throw notFound('Agent bot');
-    const after = change(before);
-    await saveAgentBot(before, after);
-    return after;
+    return saveAgentBot(before, change(before));
   });
 }
 

@@ -53,6 +53,13 @@ export async function createAutomationRule(accountId: number, input: NewAutomati
 
 export async function updateAutomationRule(accountId: number, id: number, input: AutomationRuleUpdate) {
   return retryStale(async (consistent) => {
+    if (input.event_name === undefined && input.conditions === undefined && input.actions === undefined && input.active === undefined) {
+      // Name and description are replaced as sent (the last writer wins), on the stored item.
+      const set = { name: input.name ?? undefined, description: input.description, updated_at: now() };
+      const saved = await repo.changeAutomationRuleAttributes(accountId, id, { set });
+      if (!saved) throw notFound('Automation rule');
+      return { payload: automationRuleJson(saved) };
+    }
     const before = await requireRule(accountId, id, consistent);
     const event = input.event_name ?? before.event_name;
     // Stored conditions are checked again when only the event changes (attribute_changed is per event).

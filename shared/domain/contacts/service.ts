@@ -7,7 +7,8 @@ import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes
 import type { Actor } from '../../http/auth.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { objectUrl, putObject } from '../../storage/objects.ts';
-import { HttpError, invalidField, notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { now } from '../model.ts';
@@ -31,35 +32,39 @@ function withDerived(c: ContactRecord): ContactRecord {
   };
 }
 
-const busy = () =>
-  new HttpError(409, 'The contact is being changed by someone else; try again', [
-    { field: '', message: 'Concurrent update', code: 'conflict' },
-  ]);
-
 /**
- * Applies a change to a contact under optimistic concurrency: re-reads and retries when another
- * writer got there first. `mutate` returning the same record means nothing to write.
+ * Applies a change to a contact. When `onAttributes` can express it as changes of single attributes
+ * (nothing unique or derived moves), they are applied on the stored item, so concurrent changes never
+ * conflict; otherwise under optimistic concurrency: re-reads and retries (with jitter, for as long as
+ * other writers keep winning) when another writer got there first. `mutate` returning the same record
+ * means nothing to write.
  */
 async function changeContact(
   accountId: number,
   contactId: number,
   mutate: (c: ContactRecord) => ContactRecord,
+  onAttributes?: (before: ContactRecord, after: ContactRecord) => AttributeChanges | undefined,
 ): Promise<ContactRecord> {
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const before = await repo.getContact(accountId, contactId, attempt > 0);
+  return retryStale(async (consistent) => {
+    const before = await repo.getContact(accountId, contactId, consistent);
     if (!before) throw notFound('Contact');
     const changed = withDerived(mutate(before));
     if (sameContact(before, changed)) return before;
-    const after = { ...changed, updated_at: now(), version: before.version + 1 };
-    try {
-      await repo.saveContact(before, after);
-      return after;
-    } catch (err) {
-      if (!(err instanceof repo.StaleContact)) throw err;
+    const changes = onAttributes?.(before, changed);
+    if (changes) {
+      const saved = await repo.changeContactAttributes(before, changes);
+      if (!saved) throw notFound('Contact');
+      return saved;
     }
-  }
-  throw busy();
+    const after = { ...changed, updated_at: now(), version: before.version + 1 };
+    await repo.saveContact(before, after);
+    return after;
+  });
 }
+
+/** Changes that touch neither a uniqueness sentinel nor the derived contact type. */
+const plainChange = (before: ContactRecord, after: ContactRecord) =>
+  repo.UNIQUE_FIELDS.every((f) => before[f] === after[f]) && before.contact_type === after.contact_type;
 
 const sameContact = (a: ContactRecord, b: ContactRecord) =>
   JSON.stringify({ ...a, updated_at: 0, version: 0 }) === JSON.stringify({ ...b, updated_at: 0, version: 0 });
@@ -115,6 +120,23 @@ export async function updateContact(accountId: number, contactId: number, input:
     if (!(await repo.getContact(accountId, contactId))) throw notFound('Contact');
     uploaded = await storeAvatar(accountId, contactId, input.avatar);
   }
+  const thumbnail = uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : undefined);
+  const additional = input.additional_attributes ?? {};
+  // Chatwoot replaces the given fields and merges the two attribute hashes key by key.
+  const onAttributes = (before: ContactRecord, after: ContactRecord): AttributeChanges | undefined =>
+    plainChange(before, after) && mergeableByKey(additional) && mergeableByKey(input.custom_attributes ?? {})
+      ? {
+          set: {
+            name: input.name !== undefined ? (input.name ?? '') : undefined,
+            blocked: input.blocked ?? undefined,
+            thumbnail,
+            location: typeof additional.city === 'string' ? additional.city : undefined,
+            country_code: typeof additional.country === 'string' ? additional.country : undefined,
+            updated_at: now(),
+          },
+          merge: { additional_attributes: additional, custom_attributes: input.custom_attributes ?? {} },
+        }
+      : undefined;
   return changeContact(accountId, contactId, (c) => ({
     ...c,
     name: input.name !== undefined ? (input.name ?? '') : c.name,
@@ -125,12 +147,12 @@ export async function updateContact(accountId: number, contactId: number, input:
     thumbnail: uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail),
     additional_attributes: input.additional_attributes ? { ...c.additional_attributes, ...input.additional_attributes } : c.additional_attributes,
     custom_attributes: input.custom_attributes ? { ...c.custom_attributes, ...input.custom_attributes } : c.custom_attributes,
-  }));
+  }), onAttributes);
 }
 
 /** For other areas: an incoming message makes the contact active (Chatwoot then announces contact_updated). */
 export const touchLastActivity = (accountId: number, contactId: number, at = now()) =>
-  changeContact(accountId, contactId, (c) => ({ ...c, last_activity_at: at }));
+  changeContact(accountId, contactId, (c) => ({ ...c, last_activity_at: at }), () => ({ set: { last_activity_at: at, updated_at: now() } }));
 
 // ── contact inboxes ─────────────────────────────────────────────────────────────────────────────
 
@@ -217,6 +239,10 @@ export async function ensureContactInbox(
   if (!inbox) throw notFound('Inbox');
   return attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
 }
+
+/** `ensureContactInbox` for a caller that already read the contact and the inbox (no second read). */
+export const ensureContactInboxOf = (contact: ContactRecord, inbox: InboxRecord, sourceId?: string, opts: { hmacVerified?: boolean } = {}) =>
+  attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
 
 /** The public interface's identity check (HMAC) passed for this contact inbox; 404 once it is gone. */
 export async function markContactInboxVerified(ci: ContactInboxRecord): Promise<ContactInboxRecord> {
@@ -358,16 +384,11 @@ export async function updateContactPayload(accountId: number, contactId: number,
 
 /** Removes the contact, its contact inboxes and the uniqueness of its email, phone and identifier. */
 export async function deleteContact(accountId: number, contactId: number): Promise<void> {
-  for (let attempt = 0; attempt < 4; attempt++) {
+  await retryStale(async () => {
     const { contact, inboxes } = await repo.getContactWithInboxes(accountId, contactId);
     if (!contact) throw notFound('Contact');
-    try {
-      return await repo.deleteContactItems(contact, inboxes);
-    } catch (err) {
-      if (!(err instanceof repo.StaleContact)) throw err;
-    }
-  }
-  throw busy();
+    await repo.deleteContactItems(contact, inboxes);
+  });
 }
 
 export async function contactLabels(accountId: number, contactId: number) {
@@ -378,7 +399,7 @@ export async function contactLabels(accountId: number, contactId: number) {
 
 /** Spec endpoint 5 (rule 1): the submitted list replaces the contact's labels. */
 export async function replaceContactLabels(accountId: number, contactId: number, labels: string[] | null | undefined) {
-  const contact = await changeContact(accountId, contactId, (c) => ({ ...c, labels: labels ?? [] }));
+  const contact = await changeContact(accountId, contactId, (c) => ({ ...c, labels: labels ?? [] }), () => ({ set: { labels: labels ?? [], updated_at: now() } }));
   return { payload: contact.labels };
 }
 
@@ -392,7 +413,7 @@ export async function destroyCustomAttributes(accountId: number, contactId: numb
 }
 
 export async function removeAvatar(accountId: number, contactId: number) {
-  return payloadWithInboxes(await changeContact(accountId, contactId, (c) => ({ ...c, thumbnail: '' })));
+  return payloadWithInboxes(await changeContact(accountId, contactId, (c) => ({ ...c, thumbnail: '' }), () => ({ set: { thumbnail: '', updated_at: now() } })));
 }
 
 /** `POST /contacts/{id}/contact_inboxes`: the caller must see the inbox. */

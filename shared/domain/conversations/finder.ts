@@ -1,8 +1,8 @@
 import {
   byActivityDesc,
   conversationsByInboxStatus,
-  conversationsByStatus,
   getConversations,
+  type ConversationRow,
   listContactConversationLinks,
   listLabelledConversationIds,
   mergeNewestFirst,
@@ -91,7 +91,7 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   };
 }
 
-const inScope = (f: Filters, c: { inbox_id: number; team_id: number | null; status: string }) =>
+const inScope = (f: Filters, c: { inbox_id: number; team_id: number | null; status: string }): boolean =>
   (f.inboxes === 'all' || f.inboxes.has(c.inbox_id)) &&
   (f.teamId === undefined || c.team_id === f.teamId) &&
   (f.statuses as readonly string[]).includes(c.status);
@@ -155,17 +155,17 @@ export async function conversationMeta(account: AccountRecord, actor: Actor, q: 
 function assigneeFilter(type: string | undefined, me: number | undefined) {
   switch (type) {
     case 'me':
-      return (c: ConversationRecord) => c.assignee_id !== null && c.assignee_id === me;
+      return (c: ConversationRow) => c.assignee_id !== null && c.assignee_id === me;
     case 'unassigned':
-      return (c: ConversationRecord) => c.assignee_id === null;
+      return (c: ConversationRow) => c.assignee_id === null;
     case 'assigned':
-      return (c: ConversationRecord) => c.assignee_id !== null;
+      return (c: ConversationRow) => c.assignee_id !== null;
     default:
       return () => true;
   }
 }
 
-type Sorter = (a: ConversationRecord, b: ConversationRecord) => number;
+type Sorter = (a: ConversationRow, b: ConversationRow) => number;
 
 const PRIORITY_RANK: Record<string, number> = { low: 0, medium: 1, high: 2, urgent: 3 };
 const nullsLast = (a: number | null, b: number | null, dir: 1 | -1) =>
@@ -191,15 +191,14 @@ const pageOf = (raw: string | undefined) => {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 };
 
-/** Streams of the conversations in scope, each newest activity first (one per status, and per inbox for a subset). */
+/** Streams of the index rows in scope, each newest activity first (one per inbox and status). */
 async function indexStreams(account: AccountRecord, f: Filters, firstChunk: number) {
-  if (f.inboxes === 'all') return f.statuses.map((s) => conversationsByStatus(account.id, s, firstChunk));
-  return [...f.inboxes].flatMap((i) => f.statuses.map((s) => conversationsByInboxStatus(account.id, i, s, firstChunk)));
+  return (await inboxIdsOf(account, f)).flatMap((i) => f.statuses.map((s) => conversationsByInboxStatus(account.id, i, s, firstChunk)));
 }
 
-async function pageFromIndexes(account: AccountRecord, f: Filters, keep: (c: ConversationRecord) => boolean, page: number) {
+async function pageFromIndexes(account: AccountRecord, f: Filters, keep: (c: ConversationRow) => boolean, page: number) {
   const skip = (page - 1) * PAGE_SIZE;
-  const out: ConversationRecord[] = [];
+  const out: ConversationRow[] = [];
   let seen = 0;
   for await (const c of mergeNewestFirst(await indexStreams(account, f, skip + PAGE_SIZE))) {
     if (!inScope(f, c) || !keep(c)) continue;
@@ -211,9 +210,15 @@ async function pageFromIndexes(account: AccountRecord, f: Filters, keep: (c: Con
 }
 
 async function everything(account: AccountRecord, f: Filters) {
-  const out: ConversationRecord[] = [];
-  for await (const c of mergeNewestFirst(await indexStreams(account, f, 100))) if (inScope(f, c)) out.push(c);
+  const out: ConversationRow[] = [];
+  for await (const c of mergeNewestFirst(await indexStreams(account, f, 500))) if (inScope(f, c)) out.push(c);
   return out;
+}
+
+/** The full records of a page of index rows, in the rows' order (rows the index showed but that are gone drop out). */
+async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promise<ConversationRecord[]> {
+  if (rows.length && 'uuid' in rows[0]) return rows as ConversationRecord[];
+  return (await getConversations(account.id, rows.map((r) => r.id))).filter((c): c is ConversationRecord => !!c);
 }
 
 /** One page of a list with its counts (the finder behind list and search). */
@@ -223,15 +228,16 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   const keep = assigneeFilter(q.assignee_type, f.me);
   const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
   const selected = await select(account, f);
-  let rows: ConversationRecord[];
+  let rows: ConversationRow[];
   if (selected || sorter !== byActivityDesc) {
-    // Orders other than the indexes' read the whole scope.
-    const pool = selected?.records ?? (await everything(account, f));
+    // Orders other than the index's read the whole scope's index rows (never the conversations).
+    const pool: ConversationRow[] = selected?.records ?? (await everything(account, f));
     rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   } else {
     rows = await pageFromIndexes(account, f, keep, page);
   }
-  return { rows, counts: await countsOf(account, f, selected), matches: selected?.matches ?? new Map<number, MessageMatch[]>() };
+  const [records, counts] = await Promise.all([recordsOf(account, rows), countsOf(account, f, selected)]);
+  return { rows: records, counts, matches: selected?.matches ?? new Map<number, MessageMatch[]>() };
 }
 
 /** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */

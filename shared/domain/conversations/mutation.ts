@@ -1,6 +1,5 @@
 import { ConflictError, type TxItem } from '../../db/transact.ts';
 import { getConversation, saveConversation } from '../../db/repositories/conversations.ts';
-import { putMessage } from '../../db/repositories/messages.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from './model.ts';
@@ -18,7 +17,9 @@ export interface Change<R> {
   result: R;
 }
 
-const MAX_ATTEMPTS = 25;
+// Many writers on one conversation (a burst of messages and edits) each win within a few rounds; the
+// bound only stops a livelock.
+const MAX_ATTEMPTS = 80;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const nowFloat = () => Date.now() / 1000;
@@ -54,6 +55,7 @@ export async function mutate<R>(
   apply: (c: ConversationRecord) => Promise<Change<R>> | Change<R>,
 ): Promise<{ conversation: ConversationRecord; result: R; messages: MessageRecord[] }> {
   let current: ConversationRecord | undefined = first;
+  const staged = new Set<number>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (!current) throw notFound('Conversation');
     const change = await apply(current);
@@ -61,11 +63,11 @@ export async function mutate<R>(
     const messages = change.messages ?? [];
     const next = messages.reduce(withMessage, change.next);
     try {
-      await saveConversation(current, next, [...messages.map((m) => putMessage(m, { ifNew: true })), ...(change.extra ?? [])]);
+      await saveConversation(current, next, { messages, extra: change.extra, staged });
       return { conversation: next, result: change.result, messages };
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      await sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
+      await sleep(Math.random() * Math.min(250, 10 * 2 ** attempt));
       current = await getConversation(first.account_id, first.id, true);
     }
   }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
+  conversationsByInboxStatus,
   deleteConversation,
   getConversation,
   listContactConversationLinks,
   nextDisplayId,
   saveConversation,
 } from '../../db/repositories/conversations.ts';
-import { putMessage } from '../../db/repositories/messages.ts';
+import { listConversationCounters } from '../../db/repositories/counts.ts';
 import { ConflictError } from '../../db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
@@ -15,12 +16,13 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, touchLastActivity } from '../contacts/service.ts';
+import { ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
+import { reply } from '../../http/response.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
-import { addMessage } from '../messages/service.ts';
+import { activityIsStale, addMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
@@ -70,7 +72,7 @@ async function resolveTarget(account: AccountRecord, actor: Actor, input: NewCon
     }
     const contact = await getContact(account.id, input.contact_id);
     if (!contact) throw notFound('Contact');
-    const contactInbox = await ensureContactInbox(account.id, contact.id, inbox.id, input.source_id, { hmacVerified: input.hmac_verified });
+    const contactInbox = await ensureContactInboxOf(contact, inbox, input.source_id, { hmacVerified: input.hmac_verified });
     return { inbox, contact, contactInbox };
   }
   if (input.source_id === undefined) {
@@ -185,8 +187,8 @@ export async function startConversation(
     message = await buildMessage({ account, inbox, conversation }, actor, input.message);
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
-  await saveConversation(undefined, conversation, message ? [putMessage(message, { ifNew: true })] : []);
-  if (message?.message_type === 0) await touchLastActivity(account.id, contact.id, message.created_at);
+  await saveConversation(undefined, conversation, { messages: message ? [message] : [] });
+  if (message?.message_type === 0 && activityIsStale(contact, message.created_at)) await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
 }
 
@@ -194,7 +196,9 @@ export async function startConversation(
 export async function createConversation(account: AccountRecord, actor: Actor, input: NewConversation) {
   const target = await resolveTarget(account, actor, input);
   const { conversation } = await startConversation(account, actor, target, input);
-  return renderOne(account.id, actor, conversation);
+  // An incoming first message made the contact active: only then is the contact read again.
+  const known = { contacts: conversation.last_message?.message_type === 0 ? [] : [target.contact], inboxes: [target.inbox] };
+  return conversationJson(conversation, await loadRefs(account.id, actor, [conversation], [], known));
 }
 
 // ── status ─────────────────────────────────────────────────────────────────────────────────────────
@@ -438,4 +442,72 @@ export async function destroyConversation(account: AccountRecord, actor: Actor, 
       if (!(err instanceof ConflictError) || attempt >= 5) throw err;
     }
   }
+}
+
+// ── an agent leaves the account ────────────────────────────────────────────────────────────────────
+
+/**
+ * Unassigns every conversation of the account assigned to this user, as Chatwoot's agent removal does
+ * (a bulk column update: no activity message). The counters (AP66) name the inbox and status partitions
+ * that hold such conversations, so only those are read (AP63), not the whole account.
+ */
+export async function unassignUserConversations(accountId: number, userId: number): Promise<number> {
+  const places = (await listConversationCounters(accountId)).filter((c) => c.assignee_id === userId && c.count > 0);
+  const seen = new Set<string>();
+  let changed = 0;
+  for (const { inbox_id, status } of places) {
+    const place = `${inbox_id}|${status}`;
+    if (seen.has(place)) continue;
+    seen.add(place);
+    for await (const row of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
+      if (row.assignee_id !== userId) continue;
+      // The index row is slim; the change is made on the whole item.
+      const c = await getConversation(accountId, row.id, true);
+      if (!c) continue;
+      const { result } = await mutate(c, (cur) =>
+        cur.assignee_id === userId ? { next: quietly(cur, { assignee_id: null }), result: 1 } : { result: 0 },
+      );
+      changed += result;
+    }
+  }
+  return changed;
+}
+
+// ── mute, unread ───────────────────────────────────────────────────────────────────────────────────
+
+async function addActivity(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, text: string) {
+  await mutate(c, async (cur) => ({ next: quietly(cur, {}), messages: [await activityMessage(cur, text, actor)], result: undefined }));
+}
+
+/**
+ * `POST /conversations/{id}/mute` (reference §4.6): resolves the conversation and blocks its contact
+ * (so new messages no longer reopen it), with Chatwoot's activity message.
+ */
+export async function muteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const { conversation } = await changeStatus(account, actor, c, { status: 'resolved' });
+  await updateContact(account.id, c.contact_id, { blocked: true });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, conversation, `${name} has muted the conversation`);
+}
+
+/** `POST /conversations/{id}/unmute`: unblocks the contact. */
+export async function unmuteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await updateContact(account.id, c.contact_id, { blocked: false });
+  const name = await actorName(account.id, actor);
+  if (name !== undefined) await addActivity(account, actor, c, `${name} has unmuted the conversation`);
+}
+
+/**
+ * `POST /conversations/{id}/unread`: the agent (and assignee) last saw it just before the last incoming
+ * message, so that message counts as unread again (never seen when there is none). Chatwoot renders nothing.
+ */
+export async function markUnread(account: AccountRecord, actor: Actor, displayId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  await mutate(c, (cur) => {
+    const seen = cur.last_incoming_at ? cur.last_incoming_at - 1 : null;
+    return { next: quietly(cur, { agent_last_seen_at: seen, assignee_last_seen_at: seen, unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0 }), result: undefined };
+  });
+  return reply(204);
 }

@@ -41,17 +41,22 @@ export async function loadRefs(
   actor: Actor | undefined,
   conversations: ConversationRecord[],
   messages: Pick<MessageRecord, 'sender_type' | 'sender_id'>[] = [],
+  /** Records the caller already holds: not read again. */
+  known: { contacts?: ContactRecord[]; inboxes?: InboxRecord[] } = {},
 ): Promise<Refs> {
+  const knownContacts = byId(known.contacts ?? []);
+  const knownInboxes = byId(known.inboxes ?? []);
   const shown = conversations.flatMap((c) => [c.last_message, c.last_non_activity_message]);
   const all = [...messages, ...shown].filter((m): m is Pick<MessageRecord, 'sender_type' | 'sender_id'> => !!m);
   const senders = (t: string) => all.filter((m) => m.sender_type === t).map((m) => m.sender_id);
-  const contactIds = distinct([...conversations.map((c) => c.contact_id), ...senders('Contact')]);
+  const contactIds = distinct([...conversations.map((c) => c.contact_id), ...senders('Contact')]).filter((id) => !knownContacts.has(id));
+  const inboxIds = distinct(conversations.map((c) => c.inbox_id)).filter((id) => !knownInboxes.has(id));
   const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
   const botIds = distinct([...conversations.map((c) => c.assignee_agent_bot_id), ...senders('AgentBot')]);
   const teamIds = distinct(conversations.map((c) => c.team_id));
   const [contacts, inboxes, users, memberships, bots, teams, myTeams] = await Promise.all([
     contactIds.length ? getContacts(accountId, contactIds) : [],
-    conversations.length ? getInboxes(accountId, distinct(conversations.map((c) => c.inbox_id))) : [],
+    inboxIds.length ? getInboxes(accountId, inboxIds) : [],
     userIds.length ? getUsers(userIds) : [],
     Promise.all(userIds.map((id) => getAccountUser(accountId, id))),
     botIds.length ? getAgentBots(botIds) : [],
@@ -62,8 +67,8 @@ export async function loadRefs(
   users.forEach((u, i) => u && members.set(u.id, { user: u, membership: memberships[i] }));
   return {
     accountId,
-    contacts: byId(contacts),
-    inboxes: byId(inboxes),
+    contacts: new Map([...knownContacts, ...byId(contacts)]),
+    inboxes: new Map([...knownInboxes, ...byId(inboxes)]),
     users: members,
     bots: byId(bots),
     teams: byId(teams),

@@ -60,19 +60,11 @@ export async function createCustomFilter(accountId: number, actor: Actor, input:
 }
 
 export async function updateCustomFilter(accountId: number, actor: Actor, id: number, input: CustomFilterUpdate) {
-  return retryStale(async (consistent) => {
-    const before = await requireFilter(accountId, actor, id, consistent);
-    const after: CustomFilterRecord = {
-      ...before,
-      name: input.name ?? before.name,
-      filter_type: input.filter_type ?? before.filter_type,
-      query: input.query ?? before.query,
-      updated_at: iso(),
-      version: before.version + 1,
-    };
-    await repo.updateCustomFilter(before, after);
-    return customFilterJson(after);
-  });
+  // Every field is replaced as sent (the last writer wins): applied on the stored item, no read.
+  const set = { name: input.name ?? undefined, filter_type: input.filter_type ?? undefined, query: input.query ?? undefined, updated_at: iso() };
+  const saved = await repo.changeCustomFilterAttributes(accountId, ownerOf(actor), id, set);
+  if (!saved) throw notFound('Custom filter');
+  return customFilterJson(saved);
 }
 
 /** Spec endpoint 6: Chatwoot answers 204 without a body. */

@@ -270,6 +270,18 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
   const channelFields = channel ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
   const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
 
+  if (!channelFields && !working_hours) {
+    // Settings Chatwoot replaces as sent, none of them unique: applied on the stored item, so
+    // concurrent changes never conflict (the last writer wins a field).
+    const set: Record<string, unknown> = { ...topLevel(rest), updated_at: now() };
+    if (name !== undefined) set.name = name;
+    if (kind === 'telegram' && name !== undefined) set.bot_name = name;
+    if (avatarUrl) set.avatar_url = avatarUrl;
+    const saved = await repo.changeInboxAttributes(account.id, id, { set });
+    if (!saved) throw notFound('Inbox');
+    return inboxJson(saved, true);
+  }
+
   const saved = await retryStale(async (consistent) => {
     const before = consistent ? await repo.getInbox(account.id, id, true) : found;
     if (!before) throw notFound('Inbox');

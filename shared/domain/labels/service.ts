@@ -46,6 +46,13 @@ export async function createLabel(accountId: number, input: NewLabel) {
 export async function updateLabel(accountId: number, id: number, input: LabelUpdate) {
   return retryStale(async (consistent) => {
     const before = await requireLabel(accountId, id, consistent);
+    if (input.title === undefined || input.title === before.title) {
+      // The rest is replaced as sent (the last writer wins), on the stored item.
+      const set = { description: input.description, color: input.color ?? undefined, show_on_sidebar: input.show_on_sidebar ?? undefined, updated_at: now() };
+      const saved = await repo.changeLabelAttributes(accountId, id, { set });
+      if (!saved) throw notFound('Label');
+      return labelJson(saved);
+    }
     const after: LabelRecord = {
       ...before,
       title: input.title ?? before.title,

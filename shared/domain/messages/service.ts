@@ -14,6 +14,17 @@ import { buildMessage, messageEffects } from './build.ts';
 import type { MessageUpdate, NewMessage } from './schemas.ts';
 import type { MessageRecord } from './model.ts';
 
+/** A contact's `last_activity_at` is kept to this many seconds. */
+export const CONTACT_ACTIVITY_GRANULARITY_S = 60;
+
+/**
+ * Chatwoot marks the contact active on every incoming message (and announces contact_updated); here a
+ * contact active less than a minute ago stays as it is, so a conversation's back-and-forth does not
+ * rewrite the contact and its listing (3 write units) on every message.
+ */
+export const activityIsStale = (contact: { last_activity_at: number | null }, at: number) =>
+  contact.last_activity_at === null || at - contact.last_activity_at >= CONTACT_ACTIVITY_GRANULARITY_S;
+
 const inboxOf = async (c: ConversationRecord) => {
   const inbox = await getInbox(c.account_id, c.inbox_id);
   if (!inbox) throw notFound('Inbox');
@@ -27,14 +38,14 @@ const inboxOf = async (c: ConversationRecord) => {
 export async function addMessage(account: AccountRecord, actor: ConversationActor, conversation: ConversationRecord, input: NewMessage) {
   const inbox = await inboxOf(conversation);
   const message = await buildMessage({ account, inbox, conversation }, actor, input);
-  const blocked = message.message_type === 0 ? ((await getContact(account.id, conversation.contact_id))?.blocked ?? false) : false;
+  const contact = message.message_type === 0 ? await getContact(account.id, conversation.contact_id) : undefined;
+  const blocked = contact?.blocked ?? false;
   const { conversation: after } = await mutate(conversation, (c) => ({
     next: touch(c, actor, messageEffects(c, message, inbox, blocked)),
     messages: [message],
     result: undefined,
   }));
-  // Chatwoot marks the contact active on every incoming message (and announces contact_updated).
-  if (message.message_type === 0) await touchLastActivity(account.id, conversation.contact_id, message.created_at);
+  if (contact && activityIsStale(contact, message.created_at)) await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation: after, message };
 }
 

@@ -1,13 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findContactInbox } from '../../db/repositories/contacts.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
-import { getAccount } from '../../db/repositories/identity.ts';
 import { findInboxByIdentifier } from '../../db/repositories/inboxes.ts';
 import { notFound, unauthorized } from '../../http/errors.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import type { ConversationActor, ConversationRecord } from '../conversations/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import type { Identity } from './schemas.ts';
+import { activeAccount } from '../accounts/suspension.ts';
+import type { AccountRecord } from '../model.ts';
 
 // Who the caller of the public interface is (reference §11): the identifiers in the path are the only
 // credential. The inbox identifier names an API inbox, the contact identifier a source id in that inbox,
@@ -16,11 +17,38 @@ import type { Identity } from './schemas.ts';
 /** Longer values cannot be identifiers, and must not reach a key (DynamoDB caps key sizes). */
 const MAX_IDENTIFIER = 255;
 
-export async function apiInbox(identifier: string | undefined): Promise<InboxRecord> {
+async function findApiInbox(identifier: string | undefined): Promise<InboxRecord> {
   if (!identifier || identifier.length > MAX_IDENTIFIER) throw notFound('Inbox');
   const inbox = await findInboxByIdentifier(identifier);
   if (!inbox || inbox.channel_type !== 'Channel::Api') throw notFound('Inbox');
   return inbox;
+}
+
+const accounts = new WeakMap<InboxRecord, Promise<AccountRecord>>();
+
+/** The inbox's account, read once per request; 403 `account_suspended` when it is suspended. */
+export function accountOf(inbox: InboxRecord): Promise<AccountRecord> {
+  let account = accounts.get(inbox);
+  if (!account) {
+    account = activeAccount(inbox.account_id, 'Inbox');
+    accounts.set(inbox, account);
+  }
+  return account;
+}
+
+/** The API inbox of an identifier (404 otherwise) whose account is not suspended (403). */
+export async function apiInbox(identifier: string | undefined): Promise<InboxRecord> {
+  const inbox = await findApiInbox(identifier);
+  await accountOf(inbox);
+  return inbox;
+}
+
+/** Reads side by side; a suspended account answers before anything else that is wrong. */
+async function withActiveAccount<T>(inbox: InboxRecord, read: Promise<T>): Promise<T> {
+  const [account, value] = await Promise.allSettled([accountOf(inbox), read]);
+  if (account.status === 'rejected') throw account.reason;
+  if (value.status === 'rejected') throw value.reason;
+  return value.value;
 }
 
 export async function contactInboxOf(inbox: InboxRecord, sourceId: string | undefined): Promise<ContactInboxRecord> {
@@ -36,8 +64,8 @@ export interface Caller {
 }
 
 export async function caller(inboxIdentifier: string | undefined, sourceId: string | undefined): Promise<Caller> {
-  const inbox = await apiInbox(inboxIdentifier);
-  return { inbox, ci: await contactInboxOf(inbox, sourceId) };
+  const inbox = await findApiInbox(inboxIdentifier);
+  return { inbox, ci: await withActiveAccount(inbox, contactInboxOf(inbox, sourceId)) };
 }
 
 /**
@@ -54,19 +82,17 @@ export async function callerConversation(
   displayId: number,
   consistent = false,
 ): Promise<Caller & { conversation: ConversationRecord }> {
-  const inbox = await apiInbox(inboxIdentifier);
-  const [ci, conversation] = await Promise.all([contactInboxOf(inbox, sourceId), getConversation(inbox.account_id, displayId, consistent)]);
+  const inbox = await findApiInbox(inboxIdentifier);
+  const [ci, conversation] = await withActiveAccount(
+    inbox,
+    Promise.all([contactInboxOf(inbox, sourceId), getConversation(inbox.account_id, displayId, consistent)]),
+  );
   if (!conversation || !canSee(ci, conversation)) throw notFound('Conversation');
   return { inbox, ci, conversation };
 }
 
 export const contactActor = (ci: ContactInboxRecord): ConversationActor => ({ type: 'contact', contactId: ci.contact_id });
 
-export async function accountOf(inbox: InboxRecord) {
-  const account = await getAccount(inbox.account_id);
-  if (!account) throw notFound('Inbox');
-  return account;
-}
 
 /**
  * HMAC identity validation (reference §11.2): applies when a hash is sent or the inbox makes it

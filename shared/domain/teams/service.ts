@@ -49,6 +49,13 @@ export async function createTeam(account: AccountRecord, actor: Actor, input: Ne
 
 export async function updateTeam(account: AccountRecord, actor: Actor, id: number, input: TeamUpdate) {
   const team = await retryStale(async (consistent) => {
+    if (input.name === undefined) {
+      // Description and auto-assignment are replaced as sent (the last writer wins): no read needed.
+      const set = { description: input.description, allow_auto_assign: input.allow_auto_assign, updated_at: now() };
+      const saved = await repo.changeTeamAttributes(account.id, id, { set });
+      if (!saved) throw notFound('Team');
+      return saved;
+    }
     const before = await teamOf(account.id, id, consistent);
     const after: TeamRecord = { ...before, updated_at: now(), version: before.version + 1 };
     if (input.name !== undefined) after.name = input.name;

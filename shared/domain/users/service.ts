@@ -4,7 +4,10 @@ import { keys } from '../../db/keys.ts';
 import {
   deleteAccountUserItem,
   getAccounts,
+  changeUser,
+  changeUserEmail,
   getUser,
+  getUserFresh,
   getUserIdByEmail,
   isPermissible,
   listUserAccounts,
@@ -15,6 +18,7 @@ import {
   userItem,
 } from '../../db/repositories/identity.ts';
 import { del, put } from '../../db/transact.ts';
+import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { notFound, taken } from '../../http/errors.ts';
 import { now, type UserRecord } from '../model.ts';
 import type { NewUser, UserUpdate } from './schemas.ts';
@@ -30,7 +34,7 @@ async function membershipsOf(userId: number): Promise<Membership[]> {
     .filter((m): m is Membership => m.account !== undefined);
 }
 
-async function present(user: UserRecord) {
+export async function present(user: UserRecord) {
   const [token, memberships] = await Promise.all([unseal(user.sealed_token), membershipsOf(user.id)]);
   return userJson(user, token, memberships);
 }
@@ -85,33 +89,52 @@ export async function showUser(appId: number, id: number) {
   return present(await permittedUser(appId, id));
 }
 
+/**
+ * Chatwoot replaces the given fields and merges custom attributes key by key; both are applied on the
+ * stored attributes, so any number of concurrent updates all land (the last one wins a field).
+ */
 export async function updateUser(appId: number, id: number, input: UserUpdate) {
-  const user = await permittedUser(appId, id);
-  const updated: UserRecord = {
-    ...user,
-    name: input.name ?? user.name,
-    display_name: input.display_name !== undefined ? input.display_name : user.display_name,
-    email: input.email ?? user.email,
-    password_hash: input.password ? await hashPassword(input.password) : user.password_hash,
-    // Merged, as Chatwoot does for users.
-    custom_attributes: { ...user.custom_attributes, ...(input.custom_attributes ?? {}) },
+  const first = await permittedUser(appId, id);
+  const set = {
+    name: input.name,
+    display_name: input.display_name,
+    password_hash: input.password ? await hashPassword(input.password) : undefined,
     updated_at: now(),
   };
-  const emailChanged = updated.email !== user.email;
-  await transact([
-    {
-      item: put(userItem(updated), {
-        condition: { expression: 'updated_at = :u', values: { ':u': user.updated_at } },
-      }),
-    },
-    ...(emailChanged
-      ? [
-          { item: put({ ...userEmailKey(updated.email), type: 'unique', owner_id: id }, { ifNew: true }), onConflict: emailTaken },
-          { item: del(userEmailKey(user.email)) },
-        ]
-      : []),
-  ]);
+  const attributes = input.custom_attributes ?? {};
+  const updated = await retryStale(async (consistent) => {
+    const before = consistent ? await getUserFresh(id) : first;
+    if (!before) throw notFound('User');
+    // Too many keys for one expression: the whole merged map, on condition that nothing moved meanwhile.
+    const changes: AttributeChanges = mergeableByKey(attributes)
+      ? { set, merge: { custom_attributes: attributes } }
+      : {
+          set: { ...set, custom_attributes: { ...before.custom_attributes, ...attributes } },
+          condition: sameVersion((before as UserRecord & { version?: number }).version),
+        };
+    const after =
+      input.email !== undefined && input.email !== before.email
+        ? await changeUserEmail(before, input.email, changes, emailTaken)
+        : await changeUser(id, changes);
+    if (!after) throw notFound('User');
+    return after;
+  });
   return present(updated);
+}
+
+/**
+ * Writes the fields of `updated` that differ from `user` (the last writer wins each field, as in
+ * Chatwoot), moving the email claim when the email changed.
+ */
+export async function saveUser(user: UserRecord, updated: UserRecord): Promise<void> {
+  const set: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(updated)) {
+    if (field === 'id' || field === 'email' || field === 'version') continue;
+    if (JSON.stringify(value) !== JSON.stringify((user as unknown as Record<string, unknown>)[field])) set[field] = value;
+  }
+  const after =
+    updated.email !== user.email ? await changeUserEmail(user, updated.email, { set }, emailTaken) : await changeUser(user.id, { set });
+  if (!after) throw notFound('User');
 }
 
 /** Removes the user, its token, its email claim and its memberships. */

@@ -59,6 +59,14 @@ export async function updateWebhook(accountId: number, id: number, input: Webhoo
   const named = input.inbox_id ? await requireInbox(accountId, input.inbox_id) : undefined;
   return retryStale(async (consistent) => {
     const before = await requireWebhook(accountId, id, consistent);
+    if (input.url === undefined || input.url === before.url) {
+      // The rest is replaced as sent (the last writer wins), on the stored item.
+      const set = { name: input.name, subscriptions: input.subscriptions ?? undefined, inbox_id: input.inbox_id, updated_at: now() };
+      const saved = await repo.changeWebhookAttributes(accountId, id, { set });
+      if (!saved) throw notFound('Webhook');
+      const inbox = named ?? (saved.inbox_id ? await getInbox(accountId, saved.inbox_id) : undefined);
+      return webhookJson(saved, inbox);
+    }
     const after: WebhookRecord = {
       ...before,
       url: input.url ?? before.url,

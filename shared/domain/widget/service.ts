@@ -5,7 +5,7 @@ import { listContactConversationLinks } from '../../db/repositories/conversation
 import { getAccount, getAgentBot } from '../../db/repositories/identity.ts';
 import { findInboxByWebsiteToken } from '../../db/repositories/inboxes.ts';
 import { emitSignal } from '../../events/signals.ts';
-import { forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import { notFound, unauthorized } from '../../http/errors.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { createContact } from '../contacts/service.ts';
@@ -15,6 +15,7 @@ import { publicContactJson } from '../public/view.ts';
 import { browserOf, languageOf } from './browser.ts';
 import { WidgetEventSchema } from './schemas.ts';
 import { widgetChannelJson } from './view.ts';
+import { assertAccountActive } from '../accounts/suspension.ts';
 
 // The web widget's own API (Chatwoot's `api/v1/widget/*`). The inbox's `website_token` in the query
 // string names the inbox; the `X-Auth-Token` header, a JWT issued by `config`, names the visitor: its
@@ -50,7 +51,7 @@ async function session(websiteToken: string | undefined, authToken: string | und
   if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
   const [account, ci] = await Promise.all([getAccount(inbox.account_id), visitorOf(inbox, authToken)]);
   if (!account) throw notFound('Inbox');
-  if (account.status === 'suspended') throw forbidden('Account is suspended', 'account_suspended');
+  assertAccountActive(account);
   return { inbox, account, ci };
 }
 

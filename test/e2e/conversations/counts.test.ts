@@ -109,7 +109,7 @@ describe('conversation counts', () => {
     }
   });
 
-  it('read the same capacity for a few conversations and for hundreds', async () => {
+  it('read the same capacity for a few conversations and for a hundred and more', async () => {
     const recorder = capacityRecorder();
     const cost = async (acct: SeededAccount) => {
       await recorder.settle();
@@ -121,15 +121,17 @@ describe('conversation counts', () => {
     const large = await seedAccount();
     for (const [acct, n] of [
       [small, 3],
-      [large, 300],
+      [large, 120],
     ] as const) {
       const [i, c] = await Promise.all([newInbox(acct), newContact(acct)]);
       await createMany(acct, n, { inbox_id: i.id, contact_id: c.id });
     }
     const few = await cost(small);
     const many = await cost(large);
-    expect(ok(await large.admin.api.get(`${large.base}/conversations/meta`), 'meta').meta.all_count).toBe(300);
+    expect(ok(await large.admin.api.get(`${large.base}/conversations/meta`), 'meta').meta.all_count).toBe(120);
     expect(few.calls.length).toBeGreaterThan(0);
     expect(many).toEqual(few);
-  });
+    // Loading 120 conversations is most of this test: DynamoDB Local runs transactions one at a time, and a
+    // busy machine (another suite beside this one) can take minutes over it. The claim is about the read.
+  }, 300_000);
 });

@@ -1,0 +1,155 @@
+import { nextId } from '../../shared/db/ids.ts';
+import { createNotification } from '../../shared/db/repositories/notifications.ts';
+import type { NotificationRecord } from '../../shared/domain/notifications/model.ts';
+import { client, type Client } from '../../test/support/http.ts';
+import type { BenchWorld, Scenarios } from './types.ts';
+
+// Agent apps (sign-in, SSO, profile, macros, notifications): one scenario per route.
+
+const A = '/api/v1/accounts/{account_id}';
+const P = '/platform/api/v1';
+const PASSWORD = 'Passw0rd!';
+
+const emailOf = async (api: Client) => (await api.get('/api/v1/profile')).body.email as string;
+
+/** A client that sends only a fresh session's headers, as the mobile app does. */
+async function session(w: BenchWorld): Promise<Client> {
+  const res = await client(w.baseUrl).post('/auth/sign_in', { email: await emailOf(w.account.agent.api), password: PASSWORD });
+  if (res.status !== 200) throw new Error(`bench sign-in: ${res.status} ${res.text}`);
+  const h = { 'access-token': res.headers.get('access-token')!, client: res.headers.get('client')!, uid: res.headers.get('uid')! };
+  const c = client(w.baseUrl);
+  return { ...c, request: (m, p, b, extra) => c.request(m, p, b, { ...h, ...(extra ?? {}) }) };
+}
+
+const agent = (w: BenchWorld) => w.account.agent.api;
+
+async function macro(w: BenchWorld): Promise<number> {
+  const res = await w.account.admin.api.post(`${w.account.base}/macros`, {
+    name: w.unique('macro'),
+    visibility: 'global',
+    actions: [{ action_name: 'change_priority', action_params: ['high'] }],
+  });
+  if (res.status !== 200) throw new Error(`bench macro: ${res.status} ${res.text}`);
+  return res.body.payload.id;
+}
+
+/** A notification of the agent, written as the pipeline writes it. */
+async function notification(w: BenchWorld): Promise<number> {
+  const t = Math.floor(Date.now() / 1000);
+  const n: NotificationRecord = {
+    id: await nextId('notification'),
+    account_id: w.account.id,
+    user_id: w.account.agent.id,
+    notification_type: 'conversation_assignment',
+    primary_actor_type: 'Conversation',
+    primary_actor_id: 1,
+    primary_actor: { id: 1 },
+    secondary_actor: null,
+    secondary_actor_type: null,
+    secondary_actor_id: null,
+    user: { id: w.account.agent.id },
+    push_message_title: 'A conversation (#1) has been assigned to you',
+    read_at: null,
+    snoozed_until: null,
+    created_at: t,
+    last_activity_at: t,
+  };
+  await createNotification(n, w.unique('bench-event'));
+  return n.id;
+}
+
+async function conversation(w: BenchWorld): Promise<number> {
+  const api = w.account.admin.api;
+  const inbox = (await api.post(`${w.account.base}/inboxes`, { name: w.unique('inbox'), channel: { type: 'api' } })).body.id;
+  const contact = (await api.post(`${w.account.base}/contacts`, { name: 'Bench', email: `${w.unique('c')}@bench.example` })).body.payload.contact.id;
+  return (await api.post(`${w.account.base}/conversations`, { inbox_id: inbox, contact_id: contact })).body.id;
+}
+
+const settings = (i: number) => ({
+  notification_settings: { selected_email_flags: i % 2 ? ['email_conversation_assignment'] : [], selected_push_flags: ['push_conversation_assignment'] },
+});
+
+export const agentApps: Scenarios = {
+  'POST /auth/sign_in': {
+    setup: (w) => emailOf(agent(w)),
+    request: (w, email) => ({ method: 'POST', path: '/auth/sign_in', body: { email, password: PASSWORD }, client: client(w.baseUrl) }),
+  },
+  'GET /auth/validate_token': { setup: session, request: (_w, app) => ({ method: 'GET', path: '/auth/validate_token', client: app }) },
+  'DELETE /auth/sign_out': { prepare: session, request: (_w, _s, app) => ({ method: 'DELETE', path: '/auth/sign_out', client: app as Client }) },
+  'POST /auth/password': {
+    setup: (w) => emailOf(agent(w)),
+    request: (w, email) => ({ method: 'POST', path: '/auth/password', body: { email }, client: client(w.baseUrl) }),
+  },
+  [`GET ${P}/users/{id}/login`]: { request: (w) => ({ method: 'GET', path: `${P}/users/${w.account.agent.id}/login`, client: w.platform }) },
+
+  'PATCH /api/v1/profile': { setup: session, request: (_w, app, _p, i) => ({ method: 'PATCH', path: '/api/v1/profile', body: { profile: { display_name: `Agent ${i}` } }, client: app }) },
+  'PUT /api/v1/profile': { setup: session, request: (_w, app, _p, i) => ({ method: 'PUT', path: '/api/v1/profile', body: { profile: { message_signature: `-- ${i}` } }, client: app }) },
+  'DELETE /api/v1/profile/avatar': { request: (w) => ({ method: 'DELETE', path: '/api/v1/profile/avatar', client: agent(w) }) },
+  'POST /api/v1/profile/availability': {
+    request: (w, _s, _p, i) => ({
+      method: 'POST',
+      path: '/api/v1/profile/availability',
+      body: { profile: { availability: i % 2 ? 'busy' : 'online', account_id: w.account.id } },
+      client: agent(w),
+    }),
+  },
+  'PUT /api/v1/profile/set_active_account': {
+    request: (w) => ({ method: 'PUT', path: '/api/v1/profile/set_active_account', body: { profile: { account_id: w.account.id } }, client: agent(w) }),
+  },
+  'POST /api/v1/notification_subscriptions': {
+    request: (w, _s, _p, i) => ({
+      method: 'POST',
+      path: '/api/v1/notification_subscriptions',
+      body: { subscription_type: 'fcm', subscription_attributes: { push_token: `bench-token-${i % 5}`, device_id: 'bench' } },
+      client: agent(w),
+    }),
+  },
+  'DELETE /api/v1/notification_subscriptions': {
+    prepare: async (w, _s, i) =>
+      agent(w).post('/api/v1/notification_subscriptions', { subscription_type: 'fcm', subscription_attributes: { push_token: `gone-${i}` } }),
+    request: (w, _s, _p, i) => ({ method: 'DELETE', path: '/api/v1/notification_subscriptions', body: { push_token: `gone-${i}` }, client: agent(w) }),
+  },
+
+  [`GET ${A}/macros`]: { setup: macro, request: (w) => ({ method: 'GET', path: `${w.account.base}/macros`, client: agent(w) }) },
+  [`POST ${A}/macros`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/macros`, body: { name: 'Bench', actions: [{ action_name: 'resolve_conversation' }] } }),
+  },
+  [`GET ${A}/macros/{id}`]: { setup: macro, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/macros/${id}` }) },
+  [`PATCH ${A}/macros/{id}`]: { setup: macro, request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/macros/${id}`, body: { name: `Macro ${i}` } }) },
+  [`PUT ${A}/macros/{id}`]: { setup: macro, request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/macros/${id}`, body: { name: `Macro ${i}` } }) },
+  [`DELETE ${A}/macros/{id}`]: { prepare: macro, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/macros/${id}` }) },
+  [`POST ${A}/macros/{id}/execute`]: {
+    setup: async (w) => ({ id: await macro(w), conversation: await conversation(w) }),
+    request: (w, s: { id: number; conversation: number }) => ({
+      method: 'POST',
+      path: `${w.account.base}/macros/${s.id}/execute`,
+      body: { conversation_ids: [s.conversation] },
+    }),
+  },
+
+  [`GET ${A}/notifications`]: {
+    setup: async (w) => {
+      for (let i = 0; i < 15; i++) await notification(w);
+    },
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`, client: agent(w) }),
+  },
+  [`GET ${A}/notifications/unread_count`]: { request: (w) => ({ method: 'GET', path: `${w.account.base}/notifications/unread_count`, client: agent(w) }) },
+  [`POST ${A}/notifications/read_all`]: {
+    prepare: notification,
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/notifications/read_all`, client: agent(w) }),
+  },
+  [`PATCH ${A}/notifications/{id}`]: { prepare: notification, request: (w, _s, id) => ({ method: 'PATCH', path: `${w.account.base}/notifications/${id}`, client: agent(w) }) },
+  [`PUT ${A}/notifications/{id}`]: { prepare: notification, request: (w, _s, id) => ({ method: 'PUT', path: `${w.account.base}/notifications/${id}`, client: agent(w) }) },
+  [`DELETE ${A}/notifications/{id}`]: { prepare: notification, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/notifications/${id}`, client: agent(w) }) },
+  [`POST ${A}/notifications/{id}/unread`]: {
+    prepare: async (w) => {
+      const id = await notification(w);
+      await agent(w).patch(`${w.account.base}/notifications/${id}`);
+      return id;
+    },
+    request: (w, _s, id) => ({ method: 'POST', path: `${w.account.base}/notifications/${id}/unread`, client: agent(w) }),
+  },
+  [`GET ${A}/notification_settings`]: { request: (w) => ({ method: 'GET', path: `${w.account.base}/notification_settings`, client: agent(w) }) },
+  [`PATCH ${A}/notification_settings`]: { request: (w, _s, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/notification_settings`, body: settings(i), client: agent(w) }) },
+  [`PUT ${A}/notification_settings`]: { request: (w, _s, _p, i) => ({ method: 'PUT', path: `${w.account.base}/notification_settings`, body: settings(i), client: agent(w) }) },
+};

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createCannedResponse } from '../../../shared/domain/canned-responses/service.ts';
+import { NewCannedResponseSchema } from '../../../shared/domain/canned-responses/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewCannedResponseSchema,
+  rootKey: 'canned_response',
+  run: ({ account, body }) => createCannedResponse(account.id, body),
+});

@@ -1,0 +1,9 @@
+import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
+import { addParticipants } from '../../../../shared/domain/participants/service.ts';
+import { ParticipantsSchema } from '../../../../shared/domain/participants/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: ParticipantsSchema,
+  run: (ctx) => addParticipants(ctx.account, ctx.actor, intParam(ctx, 'conversation_id', 'Conversation'), ctx.body.user_ids),
+});

@@ -1,0 +1,10 @@
+import { apiHandler, intParam } from '../../../shared/http/handler.ts';
+import { updateMacro } from '../../../shared/domain/macros/service.ts';
+import { MacroUpdateSchema } from '../../../shared/domain/macros/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: MacroUpdateSchema,
+  rootKey: 'macro',
+  run: (ctx) => updateMacro(ctx.account, ctx.actor, intParam(ctx, 'id', 'Macro'), ctx.body),
+});

@@ -1,0 +1,9 @@
+import { userHandler } from '../../../shared/http/handler.ts';
+import { subscribe } from '../../../shared/domain/notifications/service.ts';
+import { PushSubscriptionSchema } from '../../../shared/domain/notifications/schemas.ts';
+
+export const handler = userHandler({
+  body: PushSubscriptionSchema,
+  rootKey: 'notification_subscription',
+  run: ({ user, body }) => subscribe(user.id, body),
+});

@@ -1,0 +1,9 @@
+import { userHandler } from '../../../shared/http/handler.ts';
+import { setActiveAccount } from '../../../shared/domain/users/profile.ts';
+import { ActiveAccountSchema } from '../../../shared/domain/users/schemas.ts';
+
+export const handler = userHandler({
+  body: ActiveAccountSchema,
+  rootKey: 'profile',
+  run: ({ user, body }) => setActiveAccount(user, body.account_id),
+});

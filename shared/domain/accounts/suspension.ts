@@ -1,0 +1,41 @@
+import { getAccount } from '../../db/repositories/identity.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import type { AccountRecord } from '../model.ts';
+
+// A suspended account (platform PATCH `status: "suspended"`) is refused on every interface with one
+// answer (Chatwoot: 401 "Account is suspended"; here 403 with code `account_suspended`, like every other
+// denial to a known caller), and the event pipeline sends nothing for it. Sign-in, /cable and anything
+// added later call these same functions.
+
+export const isSuspended = (account: Pick<AccountRecord, 'status'>): boolean => account.status === 'suspended';
+
+export const accountSuspended = () => forbidden('Account is suspended', 'account_suspended');
+
+/** Throws the 403 `account_suspended` error for a suspended account. */
+export function assertAccountActive(account: Pick<AccountRecord, 'status'>): void {
+  if (isSuspended(account)) throw accountSuspended();
+}
+
+/** The account by id, 404 (as `what`) when absent, 403 when suspended. */
+export async function activeAccount(accountId: number, what = 'Account'): Promise<AccountRecord> {
+  const account = await getAccount(accountId);
+  if (!account) throw notFound(what);
+  assertAccountActive(account);
+  return account;
+}
+
+/**
+ * Whether an account is suspended, each account read once per use of the returned function (one
+ * pipeline batch): a suspension takes effect from the next batch on.
+ */
+export function suspendedAccounts(): (accountId: number) => Promise<boolean> {
+  const seen = new Map<number, Promise<boolean>>();
+  return (accountId) => {
+    let known = seen.get(accountId);
+    if (!known) {
+      known = getAccount(accountId).then((a) => !!a && isSuspended(a));
+      seen.set(accountId, known);
+    }
+    return known;
+  };
+}

@@ -1,0 +1,16 @@
+import type { Action } from '../automation/catalog.ts';
+
+export type MacroVisibility = 'personal' | 'global';
+
+export interface MacroRecord {
+  id: number;
+  account_id: number;
+  name: string;
+  visibility: MacroVisibility;
+  created_by_id: number;
+  updated_by_id: number;
+  actions: Action[];
+  created_at: number;
+  updated_at: number;
+  version: number;
+}

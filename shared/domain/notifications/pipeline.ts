@@ -1,0 +1,139 @@
+import { getMany } from '../../db/repositories/common.ts';
+import { nextId } from '../../db/ids.ts';
+import { keys } from '../../db/keys.ts';
+import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
+import { createNotification, getNotificationSettings } from '../../db/repositories/notifications.ts';
+import { listTeamMemberIds } from '../../db/repositories/teams.ts';
+import type { DomainEvent } from '../../events/domain-events.ts';
+import { conversationPushData, type ConversationContext } from '../../events/payloads.ts';
+import { log } from '../../log.ts';
+import { messagePushJson, userPushJson } from '../conversations/view.ts';
+import type { MessageRecord } from '../messages/model.ts';
+import type { AccountUserRecord, UserRecord } from '../model.ts';
+import { defaultSettings, type NotificationRecord, type NotificationType } from './model.ts';
+
+// The pipeline stage that creates notifications from domain events, as Chatwoot's NotificationListener
+// does: conversation created (inbox members), assigned to someone other than who assigned it, a private
+// note mentioning users or teams (`mention://user/<id>/…`, `mention://team/<id>/…`), and a new message in a
+// conversation assigned to you. Each is created only for users whose settings in that account ask for the
+// type (email or push flag, NotificationBuilder's rule), and at most once per event and user.
+
+const ACTIVITY = 2;
+
+const TITLES: Record<NotificationType, (displayId: number, inboxName: string) => string> = {
+  conversation_creation: (id, inbox) => `A conversation (#${id}) has been created in ${inbox}`,
+  conversation_assignment: (id) => `A conversation (#${id}) has been assigned to you`,
+  assigned_conversation_new_message: (id) => `A new message is created in conversation (#${id})`,
+  conversation_mention: (id) => `You have been mentioned in conversation (#${id})`,
+  participating_conversation_new_message: (id) => `A new message is created in conversation (#${id})`,
+};
+
+/** User and team ids mentioned in a private note's content. */
+export function mentionsOf(content: string | null): { users: number[]; teams: number[] } {
+  const users = new Set<number>();
+  const teams = new Set<number>();
+  for (const m of (content ?? '').matchAll(/mention:\/\/(user|team)\/(\d{1,15})\//g)) {
+    (m[1] === 'user' ? users : teams).add(Number(m[2]));
+  }
+  return { users: [...users], teams: [...teams] };
+}
+
+interface Wanted {
+  type: NotificationType;
+  userIds: number[];
+  message?: MessageRecord;
+}
+
+/** Users among `ids` who belong to the account and may see the conversation (administrators or inbox members). */
+async function withAccess(ctx: ConversationContext, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const accountId = ctx.account.id;
+  const [memberships, inboxMembers] = await Promise.all([
+    getMany<AccountUserRecord>(ids.map((id) => keys.accountUser(accountId, id))),
+    listInboxMemberIds(accountId, ctx.conversation.inbox_id),
+  ]);
+  return ids.filter((id, i) => memberships[i] && (memberships[i]!.role === 'administrator' || inboxMembers.includes(id)));
+}
+
+async function wantedFor(event: DomainEvent, ctx: ConversationContext): Promise<Wanted[]> {
+  const c = ctx.conversation;
+  switch (event.name) {
+    case 'conversation_created':
+      if (c.status === 'pending') return [];
+      return [{ type: 'conversation_creation', userIds: await listInboxMemberIds(c.account_id, c.inbox_id) }];
+    case 'conversation_updated': {
+      if (!('assignee_id' in event.changes) || c.assignee_id === null || c.status === 'pending') return [];
+      // Taking a conversation yourself tells you nothing new.
+      if (event.performedBy?.type === 'user' && event.performedBy.id === c.assignee_id) return [];
+      return [{ type: 'conversation_assignment', userIds: [c.assignee_id] }];
+    }
+    case 'message_created': {
+      const m = event.message!;
+      if (m.message_type === ACTIVITY) return [];
+      const out: Wanted[] = [];
+      const sender = m.sender_type === 'User' ? m.sender_id : null;
+      let mentioned: number[] = [];
+      if (m.private) {
+        const { users, teams } = mentionsOf(m.content);
+        const teamMembers = (await Promise.all(teams.map((t) => listTeamMemberIds(c.account_id, t)))).flat();
+        mentioned = (await withAccess(ctx, [...new Set([...users, ...teamMembers])])).filter((id) => id !== sender);
+        if (mentioned.length) out.push({ type: 'conversation_mention', userIds: mentioned, message: m });
+      }
+      const assignee = c.assignee_id;
+      if (assignee !== null && assignee !== sender && !mentioned.includes(assignee)) {
+        out.push({ type: 'assigned_conversation_new_message', userIds: [assignee], message: m });
+      }
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** Creates the notifications an event calls for. `ctx`: the event's conversation, when it has one. */
+export async function notify(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
+  if (!ctx) return;
+  const wanted = (await wantedFor(event, ctx)).filter((w) => w.userIds.length);
+  if (!wanted.length) return;
+  const accountId = ctx.account.id;
+  const ids = [...new Set(wanted.flatMap((w) => w.userIds))];
+  const [settings, people] = await Promise.all([
+    getNotificationSettings(accountId, ids),
+    getMany<UserRecord | AccountUserRecord>([...ids.map((id) => keys.user(id)), ...ids.map((id) => keys.accountUser(accountId, id))]),
+  ]);
+  const primary = conversationPushData(ctx);
+  const inboxName = ctx.refs.inboxes.get(ctx.conversation.inbox_id)?.name ?? '';
+  for (const w of wanted) {
+    for (const userId of w.userIds) {
+      const i = ids.indexOf(userId);
+      const user = people[i] as UserRecord | undefined;
+      const membership = people[ids.length + i] as AccountUserRecord | undefined;
+      if (!user || !membership) continue;
+      const s = settings[i] ?? defaultSettings(accountId, userId);
+      if (!s.selected_email_flags.includes(`email_${w.type}`) && !s.selected_push_flags.includes(`push_${w.type}`)) continue;
+      const t = Math.floor(Date.now() / 1000);
+      const n: NotificationRecord = {
+        id: await nextId('notification'),
+        account_id: accountId,
+        user_id: userId,
+        notification_type: w.type,
+        primary_actor_type: 'Conversation',
+        primary_actor_id: ctx.conversation.id,
+        primary_actor: primary,
+        secondary_actor: w.message ? messagePushJson(w.message, ctx.conversation, ctx.refs) : null,
+        secondary_actor_type: w.message ? 'Message' : null,
+        secondary_actor_id: w.message?.id ?? null,
+        user: userPushJson({ user, membership }),
+        push_message_title: TITLES[w.type](ctx.conversation.id, inboxName),
+        read_at: null,
+        snoozed_until: null,
+        created_at: t,
+        last_activity_at: t,
+      };
+      // One event may call for two types for one user only when both are wanted; the claim is per type.
+      if (await createNotification(n, `${event.id}:${w.type}`)) {
+        log.info('notification created', { eventId: event.id, type: w.type, userId, notificationId: n.id });
+      }
+    }
+  }
+}

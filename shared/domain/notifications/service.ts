@@ -1,0 +1,132 @@
+import { hashToken } from '../../crypto/tokens.ts';
+import * as repo from '../../db/repositories/notifications.ts';
+import type { Actor } from '../../http/auth.ts';
+import { forbidden, invalidField, notFound } from '../../http/errors.ts';
+import { now, type AccountRecord } from '../model.ts';
+import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from './model.ts';
+import type { PushSubscriptionInput } from './schemas.ts';
+import { notificationJson, notificationModelJson, notificationSettingsJson, pushSubscriptionJson } from './view.ts';
+
+// The signed-in user's notifications in an account (Chatwoot's NotificationsController and
+// NotificationFinder). The pipeline creates them; these read and mark them.
+
+export const NOTIFICATIONS_PER_PAGE = 15;
+
+function userOf(actor: Actor) {
+  if (actor.type !== 'user') throw forbidden('Agent bot tokens cannot call this endpoint');
+  return actor.user;
+}
+
+/** `includes[]=read&includes[]=snoozed`: without `read`, only unread notifications are listed. */
+const includes = (query: Record<string, string>) => (query['includes[]'] ?? query.includes ?? '').split(',').map((s) => s.trim());
+
+export async function listNotifications(account: AccountRecord, actor: Actor, query: Record<string, string>) {
+  const user = userOf(actor);
+  const page = /^\d{1,6}$/.test(query.page ?? '') && Number(query.page) > 0 ? Number(query.page) : 1;
+  const unreadOnly = !includes(query).includes('read');
+  const newestFirst = (query.sort_order ?? 'desc').toLowerCase() !== 'asc';
+  const [counts, items] = await Promise.all([
+    repo.getNotificationCounts(account.id, user.id),
+    repo.listNotifications(account.id, user.id, page * NOTIFICATIONS_PER_PAGE, newestFirst, unreadOnly),
+  ]);
+  return {
+    data: {
+      meta: { unread_count: counts.unread, count: unreadOnly ? counts.unread : counts.total, current_page: page },
+      payload: items.slice((page - 1) * NOTIFICATIONS_PER_PAGE).map(notificationJson),
+    },
+  };
+}
+
+export async function unreadCount(account: AccountRecord, actor: Actor) {
+  return (await repo.getNotificationCounts(account.id, userOf(actor).id)).unread;
+}
+
+async function own(account: AccountRecord, actor: Actor, id: number) {
+  const n = await repo.getNotification(account.id, userOf(actor).id, id, true);
+  if (!n) throw notFound('Notification');
+  return n;
+}
+
+/** `PATCH notifications/{id}`: read. */
+export async function markRead(account: AccountRecord, actor: Actor, id: number) {
+  const n = await own(account, actor, id);
+  if (n.read_at !== null) return notificationModelJson(n);
+  const t = now();
+  await repo.setNotificationRead(n, t);
+  return notificationModelJson({ ...n, read_at: t });
+}
+
+/** `POST notifications/{id}/unread`. */
+export async function markUnread(account: AccountRecord, actor: Actor, id: number) {
+  const n = await own(account, actor, id);
+  if (n.read_at !== null) await repo.setNotificationRead(n, null);
+  return notificationModelJson({ ...n, read_at: null });
+}
+
+/** `POST notifications/read_all`, optionally only those about one conversation. */
+export async function readAll(account: AccountRecord, actor: Actor, input: { primary_actor_type?: string | null; primary_actor_id?: number | null }) {
+  const user = userOf(actor);
+  let unread = await repo.listUnreadNotifications(account.id, user.id);
+  if (input.primary_actor_type && input.primary_actor_id) {
+    if (input.primary_actor_type !== 'Conversation') return;
+    unread = unread.filter((n) => n.primary_actor_id === input.primary_actor_id);
+  }
+  const t = now();
+  // Each one moves the counter in its own small transaction, so a concurrent read never counts twice.
+  for (let i = 0; i < unread.length; i += 10) await Promise.all(unread.slice(i, i + 10).map((n) => repo.setNotificationRead(n, t)));
+}
+
+export async function destroyNotification(account: AccountRecord, actor: Actor, id: number) {
+  const n: NotificationRecord = await own(account, actor, id);
+  await repo.deleteNotification(n);
+}
+
+export async function showSettings(account: AccountRecord, actor: Actor) {
+  const user = userOf(actor);
+  const [s] = await repo.getNotificationSettings(account.id, [user.id]);
+  return notificationSettingsJson(s ?? defaultSettings(account.id, user.id));
+}
+
+export async function updateSettings(account: AccountRecord, actor: Actor, input: { selected_email_flags?: string[]; selected_push_flags?: string[] }) {
+  const user = userOf(actor);
+  const [before] = await repo.getNotificationSettings(account.id, [user.id]);
+  const current = before ?? defaultSettings(account.id, user.id);
+  const after = {
+    ...current,
+    selected_email_flags: input.selected_email_flags ?? current.selected_email_flags,
+    selected_push_flags: input.selected_push_flags ?? current.selected_push_flags,
+    updated_at: now(),
+  };
+  await repo.putNotificationSettings(after);
+  return notificationSettingsJson(after);
+}
+
+/**
+ * `POST /api/v1/notification_subscriptions`: a device (FCM token) or browser (Web Push endpoint) that
+ * a push sender can reach; saving the same identifier again replaces it.
+ */
+export async function subscribe(userId: number, input: PushSubscriptionInput) {
+  const a = input.subscription_attributes;
+  const identifier = input.subscription_type === 'fcm' ? a.push_token : a.endpoint;
+  if (!identifier) {
+    throw invalidField(`subscription_attributes.${input.subscription_type === 'fcm' ? 'push_token' : 'endpoint'}`, 'is required', 'required');
+  }
+  const hash = hashToken(identifier);
+  const before = await repo.getPushSubscription(userId, hash);
+  const t = now();
+  const s: PushSubscriptionRecord = {
+    user_id: userId,
+    subscription_type: input.subscription_type,
+    subscription_attributes: Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)),
+    identifier,
+    created_at: before?.created_at ?? t,
+    updated_at: t,
+  };
+  await repo.putPushSubscription(s, hash);
+  return pushSubscriptionJson(s, parseInt(hash.slice(0, 12), 16));
+}
+
+/** `DELETE /api/v1/notification_subscriptions {push_token}`. */
+export async function unsubscribe(userId: number, pushToken: string) {
+  await repo.deletePushSubscription(userId, hashToken(pushToken));
+}

@@ -1,0 +1,205 @@
+import { hashPassword, hashToken, newToken, randomId, seal, verifyPassword } from '../../crypto/tokens.ts';
+import { keys } from '../../db/keys.ts';
+import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
+import {
+  deleteSession,
+  getSession,
+  getSessionAndAccount,
+  listUserSessions,
+  putOneTimeToken,
+  putSession,
+  takeOneTimeToken,
+} from '../../db/repositories/sessions.ts';
+import { HttpError } from '../../http/errors.ts';
+import { reply } from '../../http/response.ts';
+import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../model.ts';
+import { config } from '../../config.ts';
+import { permittedUser, profile } from '../users/service.ts';
+import type { SessionRecord } from './model.ts';
+import type { SignIn } from './schemas.ts';
+import { checkSignIn } from './throttle.ts';
+
+// Sign-in as devise_token_auth does it for Chatwoot (config/initializers/devise_token_auth.rb): a session per
+// `client`, headers `access-token`, `client`, `uid` sent back on every request, tokens that do not change
+// per request, a lifespan of two months, at most ten devices (the oldest is dropped), and every other
+// session revoked when the password changes.
+
+export const SESSION_LIFESPAN_SECONDS = 60 * 24 * 3600;
+export const MAX_DEVICES = 10;
+/** Chatwoot keeps SSO tokens five minutes. */
+export const SSO_TOKEN_SECONDS = 5 * 60;
+/** Devise's `reset_password_within` default. */
+export const PASSWORD_RESET_SECONDS = 6 * 3600;
+
+/** The three headers a signed-in client sends. */
+export interface SessionCredentials {
+  accessToken: string;
+  client: string;
+  uid: string;
+}
+
+const badCredentials = () =>
+  new HttpError(401, 'Invalid login credentials. Please try again.', [
+    { field: '', message: 'Invalid login credentials. Please try again.', code: 'unauthorized' },
+  ]);
+
+const notSignedIn = () =>
+  new HttpError(401, 'You need to sign in or sign up before continuing.', [
+    { field: '', message: 'You need to sign in or sign up before continuing.', code: 'unauthorized' },
+  ]);
+
+// Unknown emails and users without a password are checked against this hash, so every failed sign-in
+// costs the same scrypt work and the same reads: the answer's timing does not tell them apart.
+let dummyHash: Promise<string> | undefined;
+const dummy = () => (dummyHash ??= hashPassword(randomId()));
+
+const live = (s: SessionRecord | undefined, c: SessionCredentials, at = now()) =>
+  s !== undefined && s.client === c.client && s.uid === c.uid && s.expiry > at;
+
+/** The live session these headers name, or undefined. */
+export async function sessionOf(c: SessionCredentials): Promise<SessionRecord | undefined> {
+  const s = await getSession(hashToken(c.accessToken));
+  return live(s, c) ? s : undefined;
+}
+
+/** The session's owner as a token owner, and the path's account, in one round trip (auth of account routes). */
+export async function sessionTokenAndAccount(c: SessionCredentials, accountId: number) {
+  const { session, account } = await getSessionAndAccount<AccountRecord>(hashToken(c.accessToken), accountId);
+  const token: TokenRecord | undefined = live(session, c) ? { owner_type: 'user', owner_id: session!.user_id } : undefined;
+  return { token, account };
+}
+
+export async function sessionUser(c: SessionCredentials | undefined): Promise<{ user: UserRecord; session: SessionRecord }> {
+  const session = c && (await sessionOf(c));
+  const user = session && (await getUser(session.user_id));
+  if (!session || !user) throw notSignedIn();
+  return { user, session };
+}
+
+async function openSession(user: UserRecord, uid: string, viaSso = false) {
+  const token = newToken();
+  const t = now();
+  const session: SessionRecord = {
+    token_hash: hashToken(token),
+    user_id: user.id,
+    client: randomId(16),
+    uid,
+    expiry: t + SESSION_LIFESPAN_SECONDS,
+    created_at: t,
+    ...(viaSso ? { via_sso: true } : {}),
+  };
+  await putSession(session);
+  await dropSurplusSessions(user.id, t);
+  const headers = {
+    'access-token': token,
+    'token-type': 'Bearer',
+    client: session.client,
+    expiry: String(session.expiry),
+    uid,
+  };
+  return reply(200, { data: await profile(user) }, headers);
+}
+
+/** Expired sessions go, and beyond the device limit the oldest ones. */
+async function dropSurplusSessions(userId: number, at: number) {
+  const sessions = await listUserSessions(userId);
+  const alive = sessions.filter((s) => s.expiry > at).sort((a, b) => b.created_at - a.created_at);
+  const drop = [...sessions.filter((s) => s.expiry <= at), ...alive.slice(MAX_DEVICES)];
+  await Promise.all(drop.map((s) => deleteSession(s.token_hash)));
+}
+
+/** `POST /auth/sign_in` with email and password, or with the email and the token of a platform SSO link. */
+export async function signIn(input: SignIn, address: string) {
+  const email = input.email.trim().toLowerCase();
+  if (!email || (!input.password && !input.sso_auth_token)) throw badCredentials();
+  const countFailure = await checkSignIn(email, address);
+  if (input.sso_auth_token) {
+    const sso = await takeOneTimeToken(keys.oneTimeToken('SSO', hashToken(input.sso_auth_token)));
+    const user = sso && sso.email === email && sso.expires_at > now() ? await getUser(sso.user_id) : undefined;
+    if (!user) {
+      await countFailure();
+      throw badCredentials();
+    }
+    return openSession(user, user.email, true);
+  }
+  const userId = await getUserIdByEmail(email);
+  const user = await getUser(userId ?? 0);
+  const hash = user?.password_hash;
+  const matches = await verifyPassword(input.password, hash ?? (await dummy()));
+  if (!user || !hash || !matches) {
+    await countFailure();
+    throw badCredentials();
+  }
+  return openSession(user, user.email);
+}
+
+/** `GET /auth/validate_token`. */
+export async function validateToken(c: SessionCredentials | undefined) {
+  const { user } = await sessionUser(c);
+  const u = await profile(user);
+  return { payload: { success: true, data: { ...u, created_at: user.created_at } } };
+}
+
+/** `DELETE /auth/sign_out`: this client's session only. */
+export async function signOut(c: SessionCredentials | undefined) {
+  const session = c && (await sessionOf(c));
+  if (!session || !(await deleteSession(session.token_hash, session.client))) {
+    throw new HttpError(404, 'User was not found or was not logged in.', [
+      { field: '', message: 'User was not found or was not logged in.', code: 'not_found' },
+    ]);
+  }
+  return { success: true };
+}
+
+/**
+ * Chatwoot's `remove_tokens_after_password_reset`: a password change signs out every other device.
+ * The session that made the change (if any) stays; API access tokens are not sessions and stay.
+ */
+export async function revokeSessions(userId: number, keep?: string) {
+  const sessions = await listUserSessions(userId);
+  await Promise.all(sessions.filter((s) => s.token_hash !== keep).map((s) => deleteSession(s.token_hash)));
+}
+
+/**
+ * `POST /auth/password`: records a reset request (a one-time token, sealed for the email sender that
+ * mails the link). The answer is the same whether or not the email belongs to a user.
+ */
+export async function requestPasswordReset(emailInput: string) {
+  const email = emailInput.trim().toLowerCase();
+  const userId = email ? await getUserIdByEmail(email) : undefined;
+  if (userId !== undefined) {
+    const token = newToken();
+    const t = now();
+    await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
+      user_id: userId,
+      email,
+      expires_at: t + PASSWORD_RESET_SECONDS,
+      created_at: t,
+      sealed_token: await seal(token),
+    });
+  }
+  return { message: 'Request for password reset is successful. Check your mail for instructions.' };
+}
+
+/**
+ * `GET /platform/api/v1/users/{id}/login`: Chatwoot's SSO link, the dashboard's login page with the email
+ * and a one-time token that `POST /auth/sign_in {email, sso_auth_token}` exchanges for a session.
+ */
+export async function platformUserLogin(appId: number, userId: number) {
+  return ssoLink(await permittedUser(appId, userId), config().publicBaseUrl);
+}
+
+async function ssoLink(user: UserRecord, baseUrl: string) {
+  const token = newToken();
+  const t = now();
+  await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(token)), 'sso_token', {
+    user_id: user.id,
+    email: user.email.toLowerCase(),
+    expires_at: t + SSO_TOKEN_SECONDS,
+    created_at: t,
+  });
+  const url = new URL('/app/login', baseUrl);
+  url.searchParams.set('email', user.email);
+  url.searchParams.set('sso_auth_token', token);
+  return { url: url.toString() };
+}

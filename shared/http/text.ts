@@ -1,0 +1,68 @@
+import { unprocessable, type ErrorEntry } from './errors.ts';
+
+// The text rule, once for every text field of every request body: what the data model must not hold is
+// refused with 422 naming the field, before anything is stored. Everything else is accepted as sent.
+//
+// - NUL (U+0000): PostgreSQL refuses it in text, so Chatwoot never stores one; neither do we.
+// - Lone surrogates (a \uD800–\uDFFF escape without its partner): not Unicode text; they have no UTF-8
+//   form, so no store (PostgreSQL, DynamoDB) and no client could hold them.
+// - U+FFFE, U+FFFF and other noncharacters, C0 controls, bidi marks, astral characters: valid text that
+//   PostgreSQL stores, so accepted. What a queue cannot carry is escaped on the way (shared/events/queue-text.ts).
+
+/** Characters and unpaired surrogates a stored text must not contain. */
+const FORBIDDEN = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a text cannot be stored, or undefined when it can. */
+export function textProblem(text: string): string | undefined {
+  const m = FORBIDDEN.exec(text);
+  if (!m) return undefined;
+  return m[0] === '\u0000' ? 'must not contain NUL characters (U+0000)' : 'must not contain unpaired surrogates (not valid Unicode text)';
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+// The same path notation as validation errors: `a.b[0].c`.
+const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+const shown = (key: string) => key.replace(FORBIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const MAX_ERRORS = 20;
+
+function collect(value: unknown, path: string, out: ErrorEntry[], depth: number): void {
+  if (out.length >= MAX_ERRORS || depth > 64) return;
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    if (problem) out.push({ field: path, message: problem, code: 'invalid' });
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => collect(item, join(path, i), out, depth + 1));
+    return;
+  }
+  // Uploaded files (multipart) and other non-plain values are not text fields.
+  if (!isPlainObject(value)) return;
+  for (const [key, item] of Object.entries(value)) {
+    const problem = textProblem(key);
+    if (problem) {
+      out.push({ field: join(path, shown(key)), message: `name ${problem}`, code: 'invalid' });
+      continue;
+    }
+    collect(item, join(path, key), out, depth + 1);
+  }
+}
+
+/** Every text field of a parsed request body that breaks the rule, with its path; [] when none. */
+export function textErrors(body: unknown): ErrorEntry[] {
+  const out: ErrorEntry[] = [];
+  collect(body, '', out, 0);
+  return out;
+}
+
+/** 422 naming every field that holds text the data model must not hold. */
+export function assertStorableText(body: unknown): void {
+  const errors = textErrors(body);
+  if (errors.length) throw unprocessable(errors);
+}
