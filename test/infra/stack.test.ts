@@ -249,6 +249,8 @@ describe('data', () => {
     real.parent.resourceCountIs('AWS::DynamoDB::Table', 1);
     real.parent.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     real.parent.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true });
+    // The id the table had before the stack became a construct: an upgrade must update it in place.
+    expect(ofType(real.parent, 'AWS::DynamoDB::Table').map(([id]) => id)).toEqual(['DataTableFDBAD0F2']);
     real.parent.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [
