@@ -183,6 +183,11 @@ export class ChatwootService extends Construct {
       for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
     }
 
+    // The `service` of every log line and the dimension of the custom metrics the dashboard graphs.
+    for (const fn of [...this.api.functions.values(), this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+      fn.addEnvironment('SERVICE_NAME', Stack.of(this).stackName);
+    }
+
     this.acknowledgeByDesign(functions.runtime);
 
     this.alarmTopic = props.alarmTopic;
