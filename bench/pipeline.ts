@@ -2,6 +2,7 @@ import type { Runtime } from '../infra/local/runtime.ts';
 import { startReceiver } from '../test/support/receiver.ts';
 import { seedAccountVia } from '../test/support/http.ts';
 import type { BenchWorld } from './scenarios/types.ts';
+import type { instrument } from './instrument.ts';
 
 // The event pipeline through the local runtime: how long from an API write to the signed delivery at a
 // receiver, and how many events per second the stream → queue → dispatch → deliver path carries.
@@ -9,6 +10,8 @@ import type { BenchWorld } from './scenarios/types.ts';
 export interface PipelineResult {
   writeToWebhook: { samples: number; p50: number; p95: number; max: number };
   throughput: { events: number; seconds: number; perSecond: number; writesSeconds: number; drainMs: number };
+  /** The dispatch stage alone, draining a backlog of message_created changes (batches of 10, 5 side by side). */
+  dispatch: { events: number; seconds: number; perSecond: number; cpuMsPerEvent: number; dynamoCallsPerEvent: number };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -17,7 +20,47 @@ const pct = (xs: number[], p: number) => {
 };
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
-export async function benchPipeline(world: BenchWorld, rt: Runtime, samples = 40, burst = 200): Promise<PipelineResult> {
+/**
+ * The dispatch stage by itself: the burst's messages as a backlog of `message_created` changes handed to
+ * the dispatcher's handler in queue-sized batches, as the poller (or Lambda) would, timed with its CPU
+ * and its table calls. New change ids, so their deliveries are new ones.
+ */
+async function drainDispatch(rt: Runtime, accountId: number, conversationIds: number[], recorder: ReturnType<typeof instrument>) {
+  const { dispatchChanges } = await import('../shared/events/dispatch.ts');
+  const { getItem } = await import('../shared/db/repositories/common.ts');
+  const { keys } = await import('../shared/db/keys.ts');
+  const { listMessages } = await import('../shared/db/repositories/messages.ts');
+  const changes: Record<string, unknown>[] = [];
+  for (const id of conversationIds) {
+    for (const m of await listMessages(accountId, id, { limit: 100 })) {
+      const key = keys.message(accountId, id, m.id);
+      const item = await getItem<Record<string, unknown>>(key);
+      changes.push({ id: `bench-${Date.now()}-${m.id}`, action: 'INSERT', type: 'message', ...key, at: Math.floor(Date.now() / 1000), newImage: { ...item, ...key, type: 'message' } });
+    }
+  }
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < changes.length; i += 10) batches.push(changes.slice(i, i + 10));
+  // Warm the container's caches as a running dispatcher has them.
+  const asEvent = (batch: Record<string, unknown>[]) => ({
+    Records: batch.map((c, n) => ({ messageId: `${c.id}-${n}`, body: JSON.stringify(c), attributes: { MessageGroupId: String(c.pk) } })),
+  });
+  await dispatchChanges(asEvent(batches.shift()!) as never);
+  const events = batches.reduce((t, b) => t + b.length, 0);
+  recorder.take();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const queue = [...batches];
+  await Promise.all(Array.from({ length: 5 }, async () => {
+    for (let b = queue.shift(); b; b = queue.shift()) await dispatchChanges(asEvent(b) as never);
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const calls = recorder.take().calls.length;
+  void rt;
+  return { events, seconds: r1(seconds), perSecond: r1(events / seconds), cpuMsPerEvent: r1((used.user + used.system) / 1000 / events), dynamoCallsPerEvent: r1(calls / events) };
+}
+
+export async function benchPipeline(world: BenchWorld, rt: Runtime, recorder: ReturnType<typeof instrument>, samples = 40, burst = 200): Promise<PipelineResult> {
   await rt.pipeline.resume();
   const receiver = await startReceiver();
   // An account of its own: the route scenarios left webhooks to unreachable hosts in the shared one.
@@ -70,7 +113,11 @@ export async function benchPipeline(world: BenchWorld, rt: Runtime, samples = 40
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (Date.now() - started) / 1000;
+    // The pipeline stops while the dispatch stage is measured alone: its own polling would share the CPU.
+    await rt.pipeline.pause();
+    const dispatch = await drainDispatch(rt, seeded.accountId, convs.map((c) => c.body.id as number), recorder);
     return {
+      dispatch,
       writeToWebhook: { samples: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), max: Math.max(...latencies) },
       throughput: {
         events: ids.length,
@@ -97,6 +144,7 @@ export function pipelineMarkdown(p: PipelineResult): string {
     `| write → signed \`message_created\` at a receiver on 127.0.0.1, p50 / p95 / max (${p.writeToWebhook.samples} sequential writes) | ${p.writeToWebhook.p50} / ${p.writeToWebhook.p95} / ${p.writeToWebhook.max} ms |`,
     `| events delivered end to end, burst of ${p.throughput.events} messages over 20 conversations (API writes and pipeline in one process) | ${p.throughput.perSecond} events/s (${p.throughput.seconds} s) |`,
     `| of which: the API writes themselves / the pipeline draining after the last write | ${p.throughput.writesSeconds} s / ${p.throughput.drainMs} ms |`,
+    `| dispatch stage alone: a backlog of ${p.dispatch.events} \`message_created\` changes in batches of 10, 5 batches side by side (warm caches) | ${p.dispatch.perSecond} events/s (${p.dispatch.seconds} s), ${p.dispatch.cpuMsPerEvent} ms CPU and ${p.dispatch.dynamoCallsPerEvent} DynamoDB calls per event |`,
     '',
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { foundation } from './scenarios/foundation.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
+import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { accountInterface1 } from './scenarios/account-interface-1.ts';
 import { accountInterface2 } from './scenarios/account-interface-2.ts';
@@ -25,9 +26,9 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,bundles` picks the parts. */
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,bundles').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles').split(','));
 const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
 
 const pct = (xs: number[], p: number) => {
@@ -150,7 +151,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -174,6 +175,7 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
+  if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
@@ -215,13 +217,15 @@ async function main() {
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : { sizes: [] } as unknown as CountsResult;
     process.stdout.write('Event pipeline…\n');
-    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt) : ({} as PipelineResult);
+    const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
+    process.stdout.write('Realtime (/cable)…\n');
+    const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, bundles }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, cable, bundles }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

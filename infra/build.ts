@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
+import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
 import { functionName, routes, type Route } from './routes.ts';
 
@@ -27,6 +28,7 @@ export function entryPoints(routeTable: Route[] = routes, extra: Record<string, 
   };
   for (const route of routeTable) add(functionName(route), route.handler);
   for (const [key, handler] of Object.entries(EVENT_HANDLERS)) add(EVENT_FUNCTION_NAMES[key as keyof typeof EVENT_HANDLERS], handler);
+  for (const [key, handler] of Object.entries(CABLE_HANDLERS)) add(CABLE_FUNCTION_NAMES[key as keyof typeof CABLE_HANDLERS], handler);
   for (const [name, handler] of Object.entries(extra)) add(name, handler);
   return entries;
 }

@@ -45,6 +45,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/auth/validate_token', handler: 'functions/auth/validate-token.ts', api: 'account', access: 'tokens' },
   { method: 'DELETE', path: '/auth/sign_out', handler: 'functions/auth/sign-out.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/auth/password', handler: 'functions/auth/password.ts', api: 'account', access: 'tokens' },
+  { method: 'PUT', path: '/auth/password', handler: 'functions/auth/reset-password.ts', api: 'account', access: 'tokens' },
 
   // Account interface outside an account
   { method: 'GET', path: '/api/v1/profile', handler: 'functions/api/profile/show.ts', api: 'account', access: 'tokens' },
@@ -104,6 +105,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/attachments', handler: 'functions/api/conversations/attachments.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status', handler: 'functions/api/conversations/toggle-status.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority', handler: 'functions/api/conversations/toggle-priority.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_typing_status', handler: 'functions/api/conversations/toggle-typing-status.ts', api: 'account', access: 'write' },
@@ -150,6 +152,12 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/notifications/{id}/unread', handler: 'functions/api/notifications/unread.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
+  // dashboard apps
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/destroy.ts', api: 'account', access: 'write' },
   // macros
   { method: 'GET', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/macros', handler: 'functions/api/macros/create.ts', api: 'account', access: 'write' },

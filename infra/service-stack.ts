@@ -36,4 +36,7 @@ export class ServiceStack extends Stack {
   get pipeline() {
     return this.service.pipeline;
   }
+  get cable() {
+    return this.service.cable;
+  }
 }

@@ -41,6 +41,10 @@ const EnvSchema = v.object({
   WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
   // Loopback and private webhook targets are refused when deployed and allowed locally.
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
+  // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
+  CABLE_ENDPOINT: Optional,
+  // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
+  CABLE_URL: Optional,
 });
 
 export interface Config {
@@ -66,6 +70,8 @@ export interface Config {
   /** Custom metrics are emitted only where a SERVICE_NAME is set. */
   metricsEnabled: boolean;
   allowPrivateWebhookTargets: boolean;
+  cableEndpoint?: string;
+  cableUrl: string;
 }
 
 let cached: Config | undefined;
@@ -100,6 +106,8 @@ export function config(): Config {
     serviceName: e.SERVICE_NAME ?? 'chatwoot-serverless',
     metricsEnabled: e.SERVICE_NAME !== undefined,
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+    cableEndpoint: e.CABLE_ENDPOINT,
+    cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
   };
   return cached;
 }

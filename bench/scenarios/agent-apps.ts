@@ -69,7 +69,22 @@ const settings = (i: number) => ({
   notification_settings: { selected_email_flags: i % 2 ? ['email_conversation_assignment'] : [], selected_push_flags: ['push_conversation_assignment'] },
 });
 
+async function dashboardApp(w: BenchWorld): Promise<number> {
+  const res = await w.account.admin.api.post(`${w.account.base}/dashboard_apps`, { title: 'Bench', content: [{ type: 'frame', url: 'https://crm.example.com' }] });
+  if (res.status !== 200) throw new Error(`bench dashboard app: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+const frame = (i: number) => ({ title: `App ${i}`, content: [{ type: 'frame', url: `https://crm.example.com/${i}` }] });
+
 export const agentApps: Scenarios = {
+  [`GET ${A}/dashboard_apps`]: { setup: dashboardApp, request: (w) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps`, client: agent(w) }) },
+  [`POST ${A}/dashboard_apps`]: { request: (w, _s, _p, i) => ({ method: 'POST', path: `${w.account.base}/dashboard_apps`, body: frame(i) }) },
+  [`GET ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps/${id}`, client: agent(w) }) },
+  [`PATCH ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/dashboard_apps/${id}`, body: frame(i) }) },
+  [`PUT ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/dashboard_apps/${id}`, body: frame(i) }) },
+  [`DELETE ${A}/dashboard_apps/{id}`]: { prepare: dashboardApp, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/dashboard_apps/${id}`, status: 204 }) },
+
   'POST /auth/sign_in': {
     setup: (w) => emailOf(agent(w)),
     request: (w, email) => ({ method: 'POST', path: '/auth/sign_in', body: { email, password: PASSWORD }, client: client(w.baseUrl) }),
@@ -79,6 +94,29 @@ export const agentApps: Scenarios = {
   'POST /auth/password': {
     setup: (w) => emailOf(agent(w)),
     request: (w, email) => ({ method: 'POST', path: '/auth/password', body: { email }, client: client(w.baseUrl) }),
+  },
+  'PUT /auth/password': {
+    // A reset token as the email sender would mail it (the user's password stays the same).
+    prepare: async (w) => {
+      const { putOneTimeToken } = await import('../../shared/db/repositories/sessions.ts');
+      const { keys } = await import('../../shared/db/keys.ts');
+      const { hashToken, newToken } = await import('../../shared/crypto/tokens.ts');
+      const token = newToken();
+      const t = Math.floor(Date.now() / 1000);
+      await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
+        user_id: w.account.agent.id,
+        email: await emailOf(agent(w)),
+        expires_at: t + 3600,
+        created_at: t,
+      });
+      return token;
+    },
+    request: (w, _s, token) => ({
+      method: 'PUT',
+      path: '/auth/password',
+      body: { reset_password_token: token, password: PASSWORD, password_confirmation: PASSWORD },
+      client: client(w.baseUrl),
+    }),
   },
   [`GET ${P}/users/{id}/login`]: { request: (w) => ({ method: 'GET', path: `${P}/users/${w.account.agent.id}/login`, client: w.platform }) },
 
@@ -127,6 +165,18 @@ export const agentApps: Scenarios = {
     }),
   },
 
+  [`GET ${A}/conversations/{conversation_id}/attachments`]: {
+    setup: async (w) => {
+      const id = await conversation(w);
+      for (let i = 0; i < 3; i++) {
+        const f = new FormData();
+        f.append('attachments[]', new Blob([Buffer.from(`file ${i}`)], { type: 'text/plain' }), `f${i}.txt`);
+        await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, f);
+      }
+      return id;
+    },
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/conversations/${id}/attachments` }),
+  },
   [`GET ${A}/notifications`]: {
     setup: async (w) => {
       for (let i = 0; i < 15; i++) await notification(w);

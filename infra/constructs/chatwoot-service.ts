@@ -18,6 +18,7 @@ import { HttpApiRoutes } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
 import { ServiceTable } from './table.ts';
+import { WebSocketApi } from './websocket-api.ts';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 
@@ -69,6 +70,8 @@ export interface ChatwootServiceProps {
   tracing?: boolean;
   /** Concurrency cap of the webhook deliver function. @default 50 */
   deliverMaxConcurrency?: number;
+  /** Socket pinger shards (one per ~1,500 connections). @default 1 */
+  cablePingerShards?: number;
   /** p99 latency of the API above which it alarms. @default 3 s */
   latencyAlarmP99?: Duration;
   /** Prebuilt function bundles. @default the bundles shipped with the package */
@@ -88,6 +91,8 @@ export class ChatwootService extends Construct {
   readonly api: HttpApiRoutes;
   readonly pipeline: EventPipeline;
   readonly observability: Observability;
+  /** Chatwoot's `/cable` (ActionCable over an API Gateway WebSocket API). */
+  readonly cable: WebSocketApi;
   readonly tokenKey: secretsmanager.Secret;
   readonly avatars: s3.Bucket;
   readonly alarmTopic?: sns.ITopic;
@@ -183,8 +188,19 @@ export class ChatwootService extends Construct {
       for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
     }
 
+    // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
+    this.cable = new WebSocketApi(this, 'Cable', {
+      table: this.table.table,
+      bundles,
+      logLevel: functions.logLevel,
+      functions,
+      pingerShards: props.cablePingerShards,
+    });
+    this.cable.allowBroadcast(this.pipeline.dispatchFunction);
+    this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cable.url);
+
     // The `service` of every log line and the dimension of the custom metrics the dashboard graphs.
-    for (const fn of [...this.api.functions.values(), this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+    for (const fn of this.allFunctions()) {
       fn.addEnvironment('SERVICE_NAME', Stack.of(this).stackName);
     }
 
@@ -207,6 +223,7 @@ export class ChatwootService extends Construct {
       serviceName: Stack.of(this).stackName,
     });
 
+    new CfnOutput(this, 'CableUrl', { value: this.cable.url, description: 'WebSocket URL of /cable (ActionCable)' });
     new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     if (this.domainName && !domain?.hostedZone) {
@@ -237,14 +254,24 @@ export class ChatwootService extends Construct {
     });
   }
 
+  /** Every function of the service: route functions, the pipeline's and the socket's. */
+  allFunctions(): lambda.Function[] {
+    return [
+      ...this.api.functions.values(),
+      this.pipeline.streamFunction,
+      this.pipeline.dispatchFunction,
+      this.pipeline.deliverFunction,
+      ...Object.values(this.cable.functions),
+    ];
+  }
+
   /** cdk-nag findings that are the design, not a defect; each with its reason (`npm test` runs both packs). */
   private acknowledgeByDesign(runtime: lambda.Runtime): void {
     acknowledge(this.api, {
       'AwsSolutions::AwsSolutions-APIG4':
         "Chatwoot's own credentials (api_access_token, platform tokens, public inbox identifiers) are checked by each function; API Gateway authorizers cannot read them",
     });
-    const functions = [...this.api.functions.values(), this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction];
-    for (const fn of functions) {
+    for (const fn of this.allFunctions()) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaDLQ':
           'Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues\' dead-letter queues and the stream\'s failure queue',

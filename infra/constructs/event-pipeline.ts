@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
@@ -117,6 +116,7 @@ export class EventPipeline extends Construct {
         // and goes alone to the failure queue; its neighbours are forwarded.
         startingPosition: lambda.StartingPosition[STREAM_SOURCE.startingPosition],
         batchSize: STREAM_SOURCE.batchSize,
+        parallelizationFactor: STREAM_SOURCE.parallelizationFactor,
         bisectBatchOnError: STREAM_SOURCE.bisectBatchOnFunctionError,
         retryAttempts: STREAM_SOURCE.retryAttempts,
         reportBatchItemFailures: STREAM_SOURCE.reportBatchItemFailures,
@@ -142,6 +142,7 @@ export class EventPipeline extends Construct {
       new SqsEventSource(this.eventsQueue, {
         batchSize: QUEUE_SOURCES.dispatch.batchSize,
         reportBatchItemFailures: QUEUE_SOURCES.dispatch.reportBatchItemFailures,
+        maxConcurrency: QUEUE_SOURCES.dispatch.maxConcurrency,
       }),
     );
 
@@ -151,8 +152,9 @@ export class EventPipeline extends Construct {
       DELIVERIES_DLQ_URL: this.deliveriesDlq.queueUrl,
     });
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
-    // Reads the account of a delivery (a suspended account's deliveries are dropped); nothing else of the table.
-    this.deliverFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [props.table.tableArn] }));
+    // Reads the account of a delivery (a suspended account's deliveries are dropped), and marks a message
+    // failed when an API-inbox callback refuses it (Chatwoot's webhook trigger does): table reads and writes.
+    props.table.grantReadWriteData(this.deliverFunction);
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: QUEUE_SOURCES.deliver.batchSize,

@@ -52,7 +52,9 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string
     // Any HTTP answer means the server is listening.
     const res = await fetch(endpoint, { method: 'POST' }).catch(() => undefined);
     return res !== undefined;
-  }, 30_000);
+    // Java starts in about a second on an idle machine; a busy one (another suite, a build) can take a
+    // minute. Giving up early would fail a start that was going to succeed.
+  }, 120_000);
   return {
     endpoint,
     process: child,

@@ -128,7 +128,7 @@ export interface HttpServerOptions {
 export function createHttpServer(root: string, routes: Route[], opts: HttpServerOptions = {}): Server {
   const match = compileRoutes(routes);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       res.writeHead(status, headers);
       res.end(body);
@@ -161,4 +161,10 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody(500, 'Internal server error', 'internal'));
     }
   });
+  // Idle keep-alive connections outlive the clients' own idle timers (undici's 4 s, most agents' under a
+  // minute), as API Gateway's do: a server that closes first races a client reusing the socket, and the
+  // client's request dies with "other side closed".
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }

@@ -81,7 +81,6 @@ export function pollStream(opts: {
         for (const [shardId, iterator] of iterators) {
           if (!iterator || !running) continue;
           const out = await opts.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.settings.batchSize }));
-          if (!out.NextShardIterator) shardEnded = true;
           const records = (out.Records ?? []).map((r) => toLambdaRecord(r, opts.streamArn, opts.region));
           if (records.length) {
             idle = false;
@@ -89,6 +88,7 @@ export function pollStream(opts: {
           }
           // Only past a batch once it is handled: should that throw, the same records are read again.
           iterators.set(shardId, out.NextShardIterator ?? null);
+          if (!out.NextShardIterator) shardEnded = true;
         }
         // Idle polls back off from 5 ms to 40 ms: a write reaches the pipeline within a few ms when
         // traffic flows, without spinning on a quiet machine.

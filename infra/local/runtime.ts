@@ -15,6 +15,8 @@ import { streamFailureBody } from '../../shared/events/stream-failures.ts';
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { createHttpServer } from './http-server.ts';
+import { attachCableServer } from './cable-server.ts';
+import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 
 // `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
@@ -174,6 +176,13 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           server.closeAllConnections();
         }),
     );
+    // `/cable` on the same port; the pipeline's broadcast stage sends through these sockets.
+    const cable = attachCableServer(server);
+    useLocalSockets(cable.sender);
+    stops.push(async () => {
+      useLocalSockets(undefined);
+      await cable.close();
+    });
     const port = (server.address() as { port: number }).port;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 

@@ -38,9 +38,14 @@
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
+//   contact inbox    (above)                                                gsi1: PUBSUB#<pubsub_token> / CI   (the socket's lookup)
+//   cable connection CABLE#<connectionId>          CONN                   gsi1: CABLES / <connected at, ms>#<connectionId>   (expires)
+//   cable subscr.    CABLESUBS#<acctId>            SUB#<connectionId>#<identifier hash>                    (expires)
+//   presence         PRESENCE#<acctId>             SEEN#USER#<id> | SEEN#CONTACT#<id>                              (expires)
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
 //   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
 //   macro            MACROS#<acctId>               MACRO#<id>
+//   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
 //   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
 //   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
@@ -227,6 +232,21 @@ export const keys = {
   /** The id in the last segment of a sort key (members, inbox and team ids). */
   lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
 
+  // ── realtime: socket connections, their subscriptions, presence ──
+  contactInboxPubsubIndex: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), gsi1sk: 'CI' }),
+  contactInboxByPubsub: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), skPrefix: 'CI' }),
+  cableConnection: (connectionId: string): Key => ({ pk: join('CABLE', connectionId), sk: 'CONN' }),
+  /** Newest last, so the pinger picks up connections made since its last look with one small Query. */
+  cableConnectionIndex: (connectedAtMs: number, connectionId: string) => ({ gsi1pk: 'CABLES', gsi1sk: join(pad(connectedAtMs, 15), connectionId) }),
+  cableConnectionsAfter: (connectedAtMs: number) => ({ gsi1pk: 'CABLES', after: join(pad(connectedAtMs, 15), '~') }),
+  cableSubscription: (accountId: number, connectionId: string, identifierHash: string): Key => ({
+    pk: join('CABLESUBS', accountId),
+    sk: join('SUB', connectionId, identifierHash),
+  }),
+  cableSubscriptionsOf: (accountId: number) => ({ pk: join('CABLESUBS', accountId), skPrefix: join('SUB', '') }),
+  presence: (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({ pk: join('PRESENCE', accountId), sk: join('SEEN', kind, pad(id)) }),
+  presenceOf: (accountId: number) => ({ pk: join('PRESENCE', accountId), skPrefix: join('SEEN', '') }),
+
   // ── sessions (devise_token_auth sign-in) ──
   session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
   sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
@@ -240,6 +260,10 @@ export const keys = {
   // ── macros ──
   macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
   macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
+
+  // ── dashboard apps ──
+  dashboardApp: (accountId: number, id: number): Key => ({ pk: join('DAPPS', accountId), sk: join('DAPP', pad(id)) }),
+  dashboardAppsOf: (accountId: number) => ({ pk: join('DAPPS', accountId), skPrefix: join('DAPP', '') }),
 
   // ── notifications ──
   notification: (accountId: number, userId: number, id: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: join('N', pad(id)) }),

@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { encodeQueueBody } from './queue-text.ts';
 import { eventsOf } from './domain-events.ts';
+import { encodeQueueBody } from './queue-text.ts';
 
 /** One item change from the table's stream, as it travels on the events queue. */
 export interface Change {

@@ -10,6 +10,7 @@ import { signatureHeaders } from '../webhooks/sign.ts';
 import { deliveryGroup, type Delivery } from './delivery.ts';
 import { sqs } from './queue.ts';
 import { decodeQueueBody, queueSafeText } from './queue-text.ts';
+import { markCallbackFailed } from '../domain/messages/service.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 
 const MAX_BACKOFF_SECONDS = 6 * 3600;
@@ -36,6 +37,22 @@ async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string)
   );
 }
 
+// Chatwoot marks a message `failed` when the API inbox's callback refuses its event; the delivery is
+// still retried (a later success leaves the mark: the integration reports delivery itself).
+const MESSAGE_EVENTS = new Set(['message_created', 'message_updated']);
+
+async function reportToMessage(delivery: Delivery, error: string): Promise<void> {
+  if (delivery.target.kind !== 'api_inbox' || !MESSAGE_EVENTS.has(delivery.event)) return;
+  try {
+    const payload = JSON.parse(delivery.body) as { id?: unknown; conversation?: { id?: unknown } };
+    if (typeof payload.id !== 'number' || typeof payload.conversation?.id !== 'number') return;
+    await markCallbackFailed(delivery.account_id, payload.conversation.id, payload.id, error);
+  } catch (err) {
+    // The delivery's own retry must not depend on this bookkeeping.
+    log.warn('could not mark the message failed', { deliveryId: delivery.id, error: err });
+  }
+}
+
 async function attempt(record: SQSRecord, suspended: (accountId: number) => Promise<boolean>): Promise<Outcome | 'dropped'> {
   const c = config();
   const delivery = decodeQueueBody<Delivery>(record.body);
@@ -56,6 +73,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
     count(METRIC_NAMES.deliveriesSucceeded);
     return 'delivered';
   }
+  await reportToMessage(delivery, result.error ?? `HTTP ${result.status ?? 'error'}`);
   const wait = backoffSeconds(attemptNo, c.webhookRetryBaseSeconds);
   const tooOld = Date.now() + wait * 1000 - delivery.created_at > c.webhookMaxAgeSeconds * 1000;
   if (result.permanent || tooOld) {

@@ -11,6 +11,7 @@ import { log } from '../log.ts';
 import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
+import { broadcastEvent } from './broadcast.ts';
 import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
@@ -169,6 +170,7 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     }
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
+    await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
     await notify(event, built?.ctx);
@@ -187,8 +189,8 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
  */
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
-    const deliveries: Delivery[] = [];
     const suspended = suspendedAccounts();
+    const deliveries: Delivery[] = [];
     const result = await inGroupOrder(
       event,
       async (record) => {

@@ -21,18 +21,6 @@ export function credentialOf(event: APIGatewayProxyEventV2): string | undefined 
   return m?.[1];
 }
 
-/**
- * devise_token_auth's `access-token`, `client` and `uid` headers, read (as Chatwoot does) only when no
- * `api_access_token` is sent.
- */
-export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCredentials | undefined {
-  if (credentialOf(event)) return undefined;
-  const h = event.headers ?? {};
-  const get = (name: string) => Object.entries(h).find(([n]) => n.toLowerCase() === name)?.[1]?.trim();
-  const [accessToken, client, uid] = [get('access-token'), get('client'), get('uid')];
-  return accessToken && client && uid ? { accessToken, client, uid } : undefined;
-}
-
 // ── credential cache ───────────────────────────────────────────────────────────────────────────────
 // A warm function answers a token it saw less than CREDENTIAL_TTL_MS ago without reading anything; a
 // token it knows, in an account it has not seen it in, costs one BatchGet (account, membership or bot
@@ -76,51 +64,33 @@ async function knownToken(hash: string) {
 
 async function accountCredential(hash: string, accountId: number): Promise<{ account: AccountRecord; actor: Actor }> {
   const cached = credentials.get(`${hash}|token`);
-  const fresh = cached && Date.now() - cached.at < CREDENTIAL_TTL_MS ? ((await cached.value) as TokenRecord | undefined) : undefined;
-  let token: TokenRecord | undefined;
-  let account: AccountRecord | undefined;
-  let owner: (AccountUserRecord | UserRecord | AgentBotRecord | object | undefined)[];
-  if (fresh) {
-    // A known token: the account and the owner's records in one round trip.
-    token = fresh;
-    const [a, ...rest] = await getMany<AccountRecord | AccountUserRecord | UserRecord | AgentBotRecord | object>([
-      keys.account(accountId),
-      ...ownerKeys(token, accountId),
-    ]);
-    account = a as AccountRecord | undefined;
-    owner = rest;
-  } else {
-    ({ token, account } = await getTokenAndAccount(hash, accountId));
-    if (token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(token) });
-    owner = token && token.owner_type !== 'platform_app' ? await getMany<object>(ownerKeys(token, accountId)) : [];
+  const known = cached && Date.now() - cached.at < CREDENTIAL_TTL_MS ? ((await cached.value) as TokenRecord | undefined) : undefined;
+  if (!known) {
+    const found = await getTokenAndAccount(hash, accountId);
+    if (found.token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(found.token) });
+    return ownerCredential(found, accountId);
   }
-  return actorOf(token, account, owner, accountId);
+  // A known token: the account and the owner's records in one round trip.
+  const [account, ...owner] = await getMany<object>([keys.account(accountId), ...ownerKeys(known, accountId)]);
+  return ownerCredential({ token: known, account: account as AccountRecord | undefined }, accountId, owner);
 }
 
-/**
- * A session is read on every request, never cached: signing out (or a password change) must end it at
- * once on every container. The session and the account come in one BatchGet, the owner in a second.
- */
-async function sessionCredential(session: SessionCredentials, accountId: number) {
-  const { token, account } = await sessionTokenAndAccount(session, accountId);
-  const owner = token ? await getMany<object>(ownerKeys(token, accountId)) : [];
-  return actorOf(token, account, owner, accountId);
-}
-
-function actorOf(
-  token: TokenRecord | undefined,
-  account: AccountRecord | undefined,
-  owner: (AccountUserRecord | UserRecord | AgentBotRecord | object | undefined)[],
+/** The actor of a token (or session) owner in the path's account; `owner` when its records were read already. */
+async function ownerCredential(
+  found: { token: TokenRecord | undefined; account: AccountRecord | undefined },
   accountId: number,
-): { account: AccountRecord; actor: Actor } {
+  owner?: (object | undefined)[],
+): Promise<{ account: AccountRecord; actor: Actor }> {
+  const { token, account } = found;
   if (!token || token.owner_type === 'platform_app') throw unauthorized('Invalid access token');
   if (!account) throw notFound('Account');
+  const [first, second] = owner ?? (await getMany<object>(ownerKeys(token, accountId)));
   if (token.owner_type === 'user') {
-    const [membership, user] = owner as [AccountUserRecord | undefined, UserRecord | undefined];
+    const [membership, user] = [first as AccountUserRecord | undefined, second as UserRecord | undefined];
     if (!membership || !user) throw notFound('Account');
     return { account, actor: { type: 'user', user, role: membership.role } };
   }
-  const [bot, link] = owner as [AgentBotRecord | undefined, object | undefined];
+  const [bot, link] = [first as AgentBotRecord | undefined, second];
   if (!bot || (bot.account_id !== accountId && !link)) throw notFound('Account');
   return { account, actor: { type: 'agent_bot', bot } };
 }
@@ -129,6 +99,18 @@ const ownerKeys = (token: TokenRecord, accountId: number) =>
   token.owner_type === 'user'
     ? [keys.accountUser(accountId, token.owner_id), keys.user(token.owner_id)]
     : [keys.agentBot(token.owner_id), keys.agentBotAccess(accountId, token.owner_id)];
+
+/**
+ * devise_token_auth's `access-token`, `client` and `uid` headers, read (as Chatwoot does) only when no
+ * `api_access_token` is sent.
+ */
+export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCredentials | undefined {
+  if (credentialOf(event)) return undefined;
+  const h = event.headers ?? {};
+  const get = (name: string) => Object.entries(h).find(([n]) => n.toLowerCase() === name)?.[1]?.trim();
+  const [accessToken, client, uid] = [get('access-token'), get('client'), get('uid')];
+  return accessToken && client && uid ? { accessToken, client, uid } : undefined;
+}
 
 const requireCredential = (event: APIGatewayProxyEventV2) => {
   const token = credentialOf(event);
@@ -153,22 +135,15 @@ export async function authenticateAccount(
   botsAllowed: boolean,
 ): Promise<{ account: AccountRecord; actor: Actor }> {
   const session = sessionCredentialsOf(event);
-  let resolved: { account: AccountRecord; actor: Actor };
-  if (session) {
-    if (accountId === undefined) {
-      if (!(await sessionOf(session))) throw unauthorized('Invalid access token');
-      throw notFound('Account');
-    }
-    resolved = await sessionCredential(session, accountId);
-  } else {
-    const hash = requireCredential(event);
-    if (accountId === undefined) {
-      if (!(await knownToken(hash))) throw unauthorized('Invalid access token');
-      throw notFound('Account');
-    }
-    resolved = await remembered(`${hash}|${accountId}`, () => accountCredential(hash, accountId));
+  const hash = session ? '' : requireCredential(event);
+  if (accountId === undefined) {
+    if (!(session ? await sessionOf(session) : await knownToken(hash))) throw unauthorized('Invalid access token');
+    throw notFound('Account');
   }
-  const { account, actor } = resolved;
+  // Sessions are read every time, so a sign-out ends them at once everywhere; tokens through the cache.
+  const { account, actor } = session
+    ? await ownerCredential(await sessionTokenAndAccount(session, accountId), accountId)
+    : await remembered(`${hash}|${accountId}`, () => accountCredential(hash, accountId));
 
   assertAccountActive(account);
   if (actor.type === 'agent_bot' && !botsAllowed) throw forbidden('Agent bot tokens cannot call this endpoint');

@@ -9,6 +9,7 @@ import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/bu
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { testBundles } from './bundles.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
+import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
@@ -108,6 +109,8 @@ describe('route functions', () => {
     for (const [stack, template] of templates) {
       const res = resources(template);
       for (const [, route] of ofType(template, 'AWS::ApiGatewayV2::Route')) {
+        // The WebSocket API's routes ($connect, …) are /cable's, checked below.
+        if (route.Properties!.ApiId?.Ref === logicalId(real.stack.cable.api)) continue;
         const key = route.Properties!.RouteKey as string;
         expect(seen.has(key), `duplicate route ${key}`).toBe(false);
         const integration = res[route.Properties!.Target['Fn::Join'][1][1].Ref];
@@ -174,7 +177,7 @@ describe('route functions', () => {
 describe('every stack', () => {
   it('runs all functions on nodejs22.x arm64', () => {
     const fns = real.all.flatMap((t) => ofType(t, 'AWS::Lambda::Function'));
-    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
+    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length + Object.keys(CABLE_FUNCTION_NAMES).length);
     for (const [id, fn] of fns) {
       expect(fn.Properties!.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties!.Architectures, id).toEqual(['arm64']);
@@ -376,6 +379,20 @@ describe('event pipeline', () => {
       expect(queue.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties!.Timeout);
     }
     expect(sqsMappings.some(([, m]) => m.Properties!.ScalingConfig?.MaximumConcurrency === 50)).toBe(true);
+  });
+});
+
+describe('realtime (/cable)', () => {
+  it('lets the dispatcher broadcast, tells the widget config the socket URL, and outputs it', () => {
+    const fns = resources(real.parent);
+    const dispatch = fns[logicalId(real.stack.pipeline.dispatchFunction)];
+    expect(JSON.stringify(dispatch.Properties!.Environment.Variables.CABLE_ENDPOINT)).toContain('/cable');
+    const policies = ofType(real.parent, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes('execute-api:ManageConnections'));
+    const roleOf = (f: Record<string, any>) => f.Properties.Role['Fn::GetAtt'][0];
+    expect(policies.some(([, p]) => p.Properties!.Roles.some((r: any) => r.Ref === roleOf(dispatch)))).toBe(true);
+    const widget = [...real.nested.values()].flatMap((t) => ofType(t, 'AWS::Lambda::Function')).find(([, f]) => f.Properties!.Environment?.Variables?.CABLE_URL);
+    expect(widget).toBeDefined();
+    expect(real.parent.toJSON().Outputs.CableUrl).toBeDefined();
   });
 });
 

@@ -245,6 +245,8 @@ export async function saveContact(before: ContactRecord | undefined, after: Cont
 
 const contactInboxItem = (ci: ContactInboxRecord) => ({
   ...keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id),
+  // The socket finds a contact inbox by its pubsub token (AP154).
+  ...keys.contactInboxPubsubIndex(ci.pubsub_token),
   type: 'contact_inbox',
   ...ci,
 });

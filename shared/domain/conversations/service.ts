@@ -16,7 +16,7 @@ import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
+import { ensureContactInbox, ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
 import { reply } from '../../http/response.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
@@ -461,7 +461,7 @@ export async function unassignUserConversations(accountId: number, userId: numbe
     seen.add(place);
     for await (const row of conversationsByInboxStatus(accountId, inbox_id, status, 100)) {
       if (row.assignee_id !== userId) continue;
-      // The index row is slim; the change is made on the whole item.
+      // The index row names the conversation; the change needs the whole record.
       const c = await getConversation(accountId, row.id, true);
       if (!c) continue;
       const { result } = await mutate(c, (cur) =>

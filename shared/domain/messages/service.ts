@@ -1,5 +1,6 @@
 import { getMessage, listMessages, putMessage, writeMessage } from '../../db/repositories/messages.ts';
 import { getInbox } from '../../db/repositories/inboxes.ts';
+import { getConversation } from '../../db/repositories/conversations.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
 import type { Actor } from '../../http/auth.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
@@ -159,4 +160,19 @@ export async function deleteMessage(account: AccountRecord, actor: Actor, displa
   };
   await saveMessage(c, deleted);
   return messageJson(deleted, await loadRefs(account.id, actor, [], [deleted]));
+}
+
+/**
+ * An API inbox's callback refused or missed a message's event: the message is marked `failed` with the
+ * reason in `external_error`, as Chatwoot's webhook trigger does (which announces `message_updated`).
+ * Nothing changes when it already says so, so a callback that refuses that update too ends the loop.
+ */
+export async function markCallbackFailed(accountId: number, displayId: number, messageId: number, error: string): Promise<boolean> {
+  const c = await getConversation(accountId, displayId, true);
+  const m = c ? await getMessage(accountId, displayId, messageId) : undefined;
+  if (!c || !m) return false;
+  const reason = error.slice(0, 1000);
+  if (m.status === 'failed' && m.content_attributes?.external_error === reason) return false;
+  await saveMessage(c, { ...m, status: 'failed', content_attributes: { ...m.content_attributes, external_error: reason }, updated_at: now() });
+  return true;
 }

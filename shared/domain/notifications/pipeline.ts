@@ -3,6 +3,7 @@ import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
 import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { createNotification, getNotificationSettings } from '../../db/repositories/notifications.ts';
+import { listParticipantIds } from '../../db/repositories/participants.ts';
 import { listTeamMemberIds } from '../../db/repositories/teams.ts';
 import type { DomainEvent } from '../../events/domain-events.ts';
 import { conversationPushData, type ConversationContext } from '../../events/payloads.ts';
@@ -14,8 +15,8 @@ import { defaultSettings, type NotificationRecord, type NotificationType } from 
 
 // The pipeline stage that creates notifications from domain events, as Chatwoot's NotificationListener
 // does: conversation created (inbox members), assigned to someone other than who assigned it, a private
-// note mentioning users or teams (`mention://user/<id>/…`, `mention://team/<id>/…`), and a new message in a
-// conversation assigned to you. Each is created only for users whose settings in that account ask for the
+// note mentioning users or teams (`mention://user/<id>/…`, `mention://team/<id>/…`), a new message in a
+// conversation assigned to you, and a new message in a conversation you take part in (participants). Each is created only for users whose settings in that account ask for the
 // type (email or push flag, NotificationBuilder's rule), and at most once per event and user.
 
 const ACTIVITY = 2;
@@ -83,6 +84,9 @@ async function wantedFor(event: DomainEvent, ctx: ConversationContext): Promise<
       if (assignee !== null && assignee !== sender && !mentioned.includes(assignee)) {
         out.push({ type: 'assigned_conversation_new_message', userIds: [assignee], message: m });
       }
+      // Everyone else taking part hears of it once, unless this message already told them.
+      const participants = (await listParticipantIds(c.account_id, c.id)).filter((id) => id !== sender && id !== assignee && !mentioned.includes(id));
+      if (participants.length) out.push({ type: 'participating_conversation_new_message', userIds: participants, message: m });
       return out;
     }
     default:

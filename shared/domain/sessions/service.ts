@@ -10,13 +10,13 @@ import {
   putSession,
   takeOneTimeToken,
 } from '../../db/repositories/sessions.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, invalidField, unprocessable } from '../../http/errors.ts';
 import { reply } from '../../http/response.ts';
 import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../model.ts';
 import { config } from '../../config.ts';
-import { permittedUser, profile } from '../users/service.ts';
+import { permittedUser, profile, saveUser } from '../users/service.ts';
 import type { SessionRecord } from './model.ts';
-import type { SignIn } from './schemas.ts';
+import type { PasswordReset, SignIn } from './schemas.ts';
 import { checkSignIn } from './throttle.ts';
 
 // Sign-in as devise_token_auth does it for Chatwoot (config/initializers/devise_token_auth.rb): a session per
@@ -48,10 +48,10 @@ const notSignedIn = () =>
     { field: '', message: 'You need to sign in or sign up before continuing.', code: 'unauthorized' },
   ]);
 
-// Unknown emails and users without a password are checked against this hash, so every failed sign-in
-// costs the same scrypt work and the same reads: the answer's timing does not tell them apart.
-let dummyHash: Promise<string> | undefined;
-const dummy = () => (dummyHash ??= hashPassword(randomId()));
+// Unknown emails and users without a password are checked against this hash (of a random password nobody
+// kept), so every failed sign-in costs the same scrypt work and the same reads: the answer's timing does not
+// tell them apart, not even on a container's first attempt.
+const DUMMY_HASH = 'scrypt.zh0p6Vz9_C2VUPmbQF-HIw.aZwd9yLMIYh6hmIorEfTNGhdgw9wFirgXs6890tJDf0';
 
 const live = (s: SessionRecord | undefined, c: SessionCredentials, at = now()) =>
   s !== undefined && s.client === c.client && s.uid === c.uid && s.expiry > at;
@@ -125,7 +125,7 @@ export async function signIn(input: SignIn, address: string) {
   const userId = await getUserIdByEmail(email);
   const user = await getUser(userId ?? 0);
   const hash = user?.password_hash;
-  const matches = await verifyPassword(input.password, hash ?? (await dummy()));
+  const matches = await verifyPassword(input.password, hash ?? DUMMY_HASH);
   if (!user || !hash || !matches) {
     await countFailure();
     throw badCredentials();
@@ -179,6 +179,23 @@ export async function requestPasswordReset(emailInput: string) {
     });
   }
   return { message: 'Request for password reset is successful. Check your mail for instructions.' };
+}
+
+/**
+ * `PUT /auth/password`: the emailed reset token sets a new password (once: the token is taken), ends every
+ * session of the user and signs this client in, as Chatwoot's PasswordsController#update does.
+ */
+export async function resetPassword(input: PasswordReset) {
+  if (input.password_confirmation !== input.password) {
+    throw unprocessable([{ field: 'password_confirmation', message: "doesn't match Password", code: 'confirmation' }]);
+  }
+  const t = await takeOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(input.reset_password_token)));
+  const user = t && t.expires_at > now() ? await getUser(t.user_id) : undefined;
+  if (!user) throw invalidField('reset_password_token', 'is invalid or has expired', 'invalid');
+  const updated: UserRecord = { ...user, password_hash: await hashPassword(input.password), updated_at: Math.max(now(), user.updated_at + 1) };
+  await saveUser(user, updated);
+  await revokeSessions(user.id);
+  return openSession(updated, updated.email);
 }
 
 /**

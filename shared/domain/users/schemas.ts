@@ -4,7 +4,7 @@ import { Email, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Chatwoot's rule (config/initializers/secure_password.rb): 6-128 characters with an upper-case and a
 // lower-case letter, a digit and a special character.
-const Password = v.pipe(
+export const Password = v.pipe(
   v.string('must be a string'),
   v.minLength(6, 'is too short (minimum is 6 characters)'),
   v.maxLength(128),
@@ -18,7 +18,8 @@ export const NewUserSchema = v.object({
   name: RequiredText(255),
   email: Email,
   display_name: v.optional(v.nullable(Text(255))),
-  password: v.optional(Password),
+  // Required, as Chatwoot's user validation requires one: a user without it could never sign in.
+  password: Password,
   custom_attributes: v.optional(JsonObject),
 });
 

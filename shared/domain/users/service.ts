@@ -132,8 +132,20 @@ export async function saveUser(user: UserRecord, updated: UserRecord): Promise<v
     if (field === 'id' || field === 'email' || field === 'version') continue;
     if (JSON.stringify(value) !== JSON.stringify((user as unknown as Record<string, unknown>)[field])) set[field] = value;
   }
+  // Custom attributes that only gained or changed keys are merged key by key, so that a concurrent
+  // platform merge of other keys is not undone by this write of the whole map as it was read.
+  const changes: AttributeChanges = { set };
+  const before = user.custom_attributes ?? {};
+  const wanted = updated.custom_attributes ?? {};
+  if ('custom_attributes' in set && Object.keys(before).every((k) => k in wanted)) {
+    const changedKeys = Object.fromEntries(Object.entries(wanted).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
+    if (mergeableByKey(changedKeys)) {
+      delete set.custom_attributes;
+      changes.merge = { custom_attributes: changedKeys };
+    }
+  }
   const after =
-    updated.email !== user.email ? await changeUserEmail(user, updated.email, { set }, emailTaken) : await changeUser(user.id, { set });
+    updated.email !== user.email ? await changeUserEmail(user, updated.email, changes, emailTaken) : await changeUser(user.id, changes);
   if (!after) throw notFound('User');
 }
 

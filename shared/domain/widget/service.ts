@@ -1,3 +1,4 @@
+import { config } from '../../config.ts';
 import { signJwt, verifyJwt } from '../../crypto/jwt.ts';
 import { keys } from '../../db/keys.ts';
 import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
@@ -83,6 +84,8 @@ export async function widgetConfig(websiteToken: string | undefined, authToken: 
     contact: publicContactJson(visitor.ci, visitor.contact),
     auth_token: await issueToken(visitor.ci),
     global_config: {},
+    // Where the widget's socket is (`wss://…/cable`): deployed, another host than the API's.
+    websocket_url: config().cableUrl,
   };
 }
 

@@ -95,6 +95,8 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     // Settings are per user and account.
     expect((await s.admin.api.get(`${s.base}/notification_settings`)).body.selected_email_flags).toEqual(['email_conversation_assignment']);
     expectErrorBody(await (await newBot(s)).api.get(`${s.base}/notification_settings`), 403);
+    expectErrorBody(await s.agent.api.get(`${other.base}/notification_settings`), 404);
+    expectErrorBody(await s.agent.api.patch(`${other.base}/notification_settings`, { selected_email_flags: [] }), 404);
   });
 
   it('conversation created: inbox members whose settings ask for it', async () => {
@@ -133,6 +135,20 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     const n = await waitFor(c.id, 'assigned_conversation_new_message');
     expect(n.secondary_actor).toMatchObject({ id: incoming.id, message_type: 0 });
     expect(await about(c.id, 'assigned_conversation_new_message')).toHaveLength(1);
+  });
+
+  it('a new message in a conversation you take part in notifies you (participants), not the sender', async () => {
+    const c = await converse();
+    ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/participants`, { user_ids: [s.agent.id, s.admin.id] }), 'participants');
+    ok(await s.agent.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_conversation_assignment', 'push_assigned_conversation_new_message', 'push_participating_conversation_new_message'] }), 'settings');
+    ok(await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_participating_conversation_new_message'] }), 'settings');
+    const m = await post(c.id, { content: 'from a participant' });
+    const n = await waitFor(c.id, 'participating_conversation_new_message');
+    expect(n.secondary_actor).toMatchObject({ id: m.id });
+    expect((n as any).push_message_title).toBe(`A new message is created in conversation (#${c.id})`);
+    // The administrator sent it: nothing for them.
+    expect(await about(c.id, 'participating_conversation_new_message', s.admin.api)).toEqual([]);
+    ok(await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_conversation_assignment'] }), 'reset');
   });
 
   it('lists with meta and pages, counts unread, marks read/unread, reads all, deletes; only your own', async () => {
@@ -211,5 +227,10 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
       'subscription_attributes.push_token': 'required',
     });
     expect((await s.agent.api.delete('/api/v1/notification_subscriptions', { push_token: 'fcm-token-1' })).status).toBe(200);
+    const { client, runtime } = await import('../../support/runtime.ts');
+    const anonymous = client((await runtime()).baseUrl);
+    expectErrorBody(await anonymous.post('/api/v1/notification_subscriptions', body), 401);
+    expectErrorBody(await anonymous.delete('/api/v1/notification_subscriptions', { push_token: 'fcm-token-1' }), 401);
+    expectErrorBody(await (await newBot(s)).api.post('/api/v1/notification_subscriptions', body), 401);
   });
 });

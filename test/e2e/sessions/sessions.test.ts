@@ -186,4 +186,32 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     const changes = await streamChanges((c) => c.type === 'password_reset_request' && c.newImage?.user_id === s.agent.id);
     expect(changes[0]!.newImage).toMatchObject({ email: agentEmail, sealed_token: expect.stringMatching(/^v1\./), expires_at: expect.any(Number) });
   });
+
+  it('completes a reset with the emailed token (PUT /auth/password): new password, other sessions end, this client is signed in', async () => {
+    const fresh = await seedAccount();
+    const email = (await fresh.agent.api.get('/api/v1/profile')).body.email;
+    const before = sessionClient(baseUrl, sessionHeadersOf(await fromAddress(baseUrl).post('/auth/sign_in', { email, password: PASSWORD })));
+    expect((await fromAddress(baseUrl).post('/auth/password', { email })).status).toBe(200);
+    const { streamChanges } = await import('../../support/stream.ts');
+    const { unseal } = await import('../../../shared/crypto/tokens.ts');
+    const [change] = await streamChanges((c) => c.type === 'password_reset_request' && c.newImage?.user_id === fresh.agent.id);
+    const token = await unseal(String(change!.newImage!.sealed_token));
+    const NEW = 'Res3t-Passw0rd!';
+
+    const app = fromAddress(baseUrl);
+    expect(expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: 'x' }), 422).errors[0]!.field).toBe(
+      'password_confirmation',
+    );
+    const done = await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: NEW });
+    expect(done.status).toBe(200);
+    expect(done.body.data.id).toBe(fresh.agent.id);
+    expect((await sessionClient(baseUrl, sessionHeadersOf(done)).get(`${fresh.base}/conversations`)).status).toBe(200);
+    expectErrorBody(await before.get(`${fresh.base}/conversations`), 401);
+    expectErrorBody(await fromAddress(baseUrl).post('/auth/sign_in', { email, password: PASSWORD }), 401);
+    expect((await fromAddress(baseUrl).post('/auth/sign_in', { email, password: NEW })).status).toBe(200);
+    // The token works once.
+    expect(expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: NEW }), 422).errors[0]!.field).toBe(
+      'reset_password_token',
+    );
+  });
 });

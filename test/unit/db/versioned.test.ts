@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mergeableByKey, mapsToCreate, updateParts } from '../../../shared/db/repositories/versioned.ts';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { HttpError } from '../../../shared/http/errors.ts';
+import { mergeableByKey, mapsToCreate, retryStale, StaleWrite, updateParts } from '../../../shared/db/repositories/versioned.ts';
 
 // The update expressions that let concurrent writers change one item without reading it first.
 
@@ -39,5 +41,33 @@ describe('mergeableByKey and mapsToCreate', () => {
 
   it('names the merged attributes that are not maps yet', () => {
     expect(mapsToCreate({ a: {}, b: null }, { merge: { a: { x: 1 }, b: { y: 1 }, c: { z: 1 }, d: {} } })).toEqual(['b', 'c']);
+  });
+});
+
+describe('retryStale', () => {
+  it('retries lost races (stale versions and transaction conflicts) until the change wins, re-reading consistently', async () => {
+    const seen: boolean[] = [];
+    const conflict = new TransactionCanceledException({ message: 'x', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
+    const out = await retryStale(async (consistent) => {
+      seen.push(consistent);
+      if (seen.length === 1) throw new StaleWrite();
+      if (seen.length === 2) throw conflict;
+      return 'won';
+    });
+    expect(out).toBe('won');
+    expect(seen).toEqual([false, true, true]);
+  });
+
+  it('passes other errors through at once', async () => {
+    let calls = 0;
+    await expect(retryStale(async () => { calls++; throw new Error('boom'); })).rejects.toThrow('boom');
+    expect(calls).toBe(1);
+  });
+
+  it('answers 429 with Retry-After, never 409, when the budget runs out', async () => {
+    const err = await retryStale(async () => { throw new StaleWrite(); }, 30).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect((err as HttpError).status).toBe(429);
+    expect((err as HttpError).headers).toEqual({ 'Retry-After': '1' });
   });
 });

@@ -1,0 +1,106 @@
+// Monthly cost of keeping N idle /cable connections alive, for the deployed WebSocket API design and
+// for a Fargate socket server behind a Network Load Balancer. Idle means: no conversation traffic, but
+// what every listed client does anyway: the server pings every 3 s (@rails/actioncable reconnects after
+// 6 s without one) and the client sends update_presence every 20 s (the dashboard; the widget and the
+// Flutter SDK every 30 s). us-east-1 list prices, arm64; a month of 30 days.
+
+export const PRICES = {
+  wsMessagePerMillion: 1.0, // API Gateway WebSocket messages (first billion), 32 KB units
+  wsConnectionMinutePerMillion: 0.25,
+  lambdaRequestPerMillion: 0.2,
+  lambdaGbSecondArm: 0.0000133334,
+  ddbReadPerMillion: 0.25, // on-demand read request units
+  ddbWritePerMillion: 1.25, // on-demand write request units
+  fargateVcpuHourArm: 0.03238,
+  fargateGbHourArm: 0.00356,
+  publicIpv4Hour: 0.005,
+  nlbHour: 0.0225,
+  nlcuHour: 0.006,
+};
+
+const SECONDS = 30 * 24 * 3600;
+const HOURS = SECONDS / 3600;
+const PING_SECONDS = 3;
+const PRESENCE_SECONDS = 20;
+
+/** DynamoDB work of one update_presence (same code in both designs): connection + subscription reads, presence put, two small queries. */
+const PRESENCE_RRU = 3;
+const PRESENCE_WRU = 1;
+
+export interface CostLine {
+  design: string;
+  connections: number;
+  /** Cost lines in USD per month. */
+  parts: Record<string, number>;
+  total: number;
+}
+
+const sum = (parts: Record<string, number>) => Object.values(parts).reduce((a, b) => a + b, 0);
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Presence heartbeats' DynamoDB cost: the same in every design (the table holds presence). */
+function presenceTable(n: number) {
+  const updates = (n * SECONDS) / PRESENCE_SECONDS;
+  return (updates * (PRESENCE_RRU * PRICES.ddbReadPerMillion + PRESENCE_WRU * PRICES.ddbWritePerMillion)) / 1e6;
+}
+
+/** Pinger shards: one per 1,500 connections; memory (and so CPU) sized to the posts per second it makes. */
+export function pingerShape(n: number) {
+  const shards = Math.max(1, Math.ceil(n / 1500));
+  const perShard = n / shards;
+  const memoryGb = perShard <= 150 ? 0.25 : perShard <= 1000 ? 1 : 1.769;
+  return { shards, memoryGb };
+}
+
+export function apiGatewayCost(n: number): CostLine {
+  const pings = (n * SECONDS) / PING_SECONDS;
+  const presence = (n * SECONDS) / PRESENCE_SECONDS;
+  const { shards, memoryGb } = pingerShape(n);
+  const parts = {
+    'ping messages': (pings * PRICES.wsMessagePerMillion) / 1e6,
+    'connection minutes': ((n * SECONDS) / 60) * (PRICES.wsConnectionMinutePerMillion / 1e6),
+    // Each update_presence is a message in, a $default invocation (256 MB, ~30 ms) and a message back.
+    'presence messages + $default': (presence * 2 * PRICES.wsMessagePerMillion) / 1e6 + (presence * (PRICES.lambdaRequestPerMillion / 1e6 + 0.25 * 0.03 * PRICES.lambdaGbSecondArm)),
+    // The pinger runs all month, one function per shard, and looks for new connections once a second.
+    pinger: shards * (SECONDS * memoryGb * PRICES.lambdaGbSecondArm + ((SECONDS * 0.5) / 1e6) * PRICES.ddbReadPerMillion),
+    'presence (table)': presenceTable(n),
+    // API Gateway closes every connection after 2 h: a reconnect ($connect, welcome, subscribe, confirm) 12 times a day.
+    reconnects: n * 12 * 30 * ((4 * PRICES.wsMessagePerMillion + 2 * PRICES.lambdaRequestPerMillion + 6 * PRICES.ddbWritePerMillion) / 1e6),
+  };
+  return { design: 'API Gateway WebSocket API + pinger function (built, the default)', connections: n, parts, total: sum(parts) };
+}
+
+export function fargateCost(n: number): CostLine {
+  // Two tasks for availability; 0.25 vCPU / 0.5 GB each up to a few thousand idle sockets, 1 vCPU / 2 GB at 10,000.
+  const [vcpu, gb] = n <= 2000 ? [0.25, 0.5] : [1, 2];
+  const tasks = 2;
+  // TLS listener: an NLCU is 3,000 active TLS connections (or 50 new/s, 1 GB/h); pings add ~40 bytes each.
+  const gbPerHour = (n * (3600 / PING_SECONDS) * 40) / 1e9;
+  const nlcu = Math.max(n / 3000, gbPerHour);
+  const parts = {
+    'Fargate tasks': tasks * HOURS * (vcpu * PRICES.fargateVcpuHourArm + gb * PRICES.fargateGbHourArm),
+    'public IPv4 (no NAT)': tasks * HOURS * PRICES.publicIpv4Hour,
+    'Network Load Balancer': HOURS * (PRICES.nlbHour + nlcu * PRICES.nlcuHour),
+    'presence (table)': presenceTable(n),
+  };
+  return { design: 'Fargate socket server (2 tasks) behind an NLB (not built)', connections: n, parts, total: sum(parts) };
+}
+
+export const COST_SIZES = [100, 1_000, 10_000];
+
+export function costTable(sizes = COST_SIZES) {
+  return sizes.flatMap((n) => [apiGatewayCost(n), fargateCost(n)]).map((l) => ({ ...l, total: round(l.total), parts: Object.fromEntries(Object.entries(l.parts).map(([k, v]) => [k, round(v)])) }));
+}
+
+export function costMarkdown(sizes = COST_SIZES): string[] {
+  const rows = costTable(sizes);
+  const lines = ['| idle connections | design | USD / month | of which |', '|---|---|---|---|'];
+  for (const r of rows) {
+    const parts = Object.entries(r.parts).map(([k, v]) => `${k} ${v.toFixed(2)}`).join('; ');
+    lines.push(`| ${r.connections.toLocaleString('en-US')} | ${r.design} | ${r.total.toFixed(2)} | ${parts} |`);
+  }
+  return lines;
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) process.stdout.write(costMarkdown().join('\n') + '\n');

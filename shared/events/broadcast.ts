@@ -1,0 +1,116 @@
+import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { config } from '../config.ts';
+import { getContact } from '../db/repositories/contacts.ts';
+import { getAccountUser, getUser } from '../db/repositories/identity.ts';
+import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
+import { listAccountSubscriptions } from '../db/repositories/cable.ts';
+import { getNotificationCounts } from '../db/repositories/notifications.ts';
+import { contactPushJson } from '../domain/contacts/view.ts';
+import { userPushJson } from '../domain/conversations/view.ts';
+import { log } from '../log.ts';
+import { needsInboxMembers } from '../realtime/audience.ts';
+import { deliver, framesFor, type Sender } from '../realtime/cable.ts';
+import { cableEventsOf, conversationOf } from '../realtime/events.ts';
+import type { DomainEvent, DomainEventName } from './domain-events.ts';
+import { conversationContext, type ConversationContext } from './payloads.ts';
+
+// The pipeline stage that turns domain events into socket frames. One interface, two transports:
+// deployed, API Gateway's PostToConnection (CABLE_ENDPOINT set); under `npm start`, the local server's
+// own sockets, which it registers here.
+
+let localSockets: Sender | undefined;
+
+/** The local runtime hands over its sockets (or takes them back with undefined). */
+export function useLocalSockets(sender: Sender | undefined): void {
+  localSockets = sender;
+}
+
+const isGone = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'GoneException' || e?.$metadata?.httpStatusCode === 410;
+};
+
+/** PostToConnection through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
+export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'send'>): Sender {
+  return {
+    async send(connectionId, frame) {
+      try {
+        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
+        return true;
+      } catch (err) {
+        if (isGone(err)) return false;
+        throw err;
+      }
+    },
+  };
+}
+
+let deployed: { endpoint: string; sender: Sender } | undefined;
+
+/** The transport the configuration names, or none (nothing listens: no sockets to serve). */
+export function cableSender(): Sender | undefined {
+  const endpoint = config().cableEndpoint;
+  if (!endpoint) return localSockets;
+  if (deployed?.endpoint !== endpoint) {
+    deployed = { endpoint, sender: apiGatewaySender(new ApiGatewayManagementApiClient({ region: config().region, endpoint })) };
+  }
+  return deployed.sender;
+}
+
+const CABLE_EVENTS = new Set<DomainEventName>([
+  'message_created', 'message_updated', 'conversation_created', 'conversation_updated', 'conversation_status_changed',
+  'conversation_typing_on', 'conversation_typing_off', 'contact_created', 'contact_updated',
+  'notification_created', 'notification_updated', 'notification_deleted',
+]);
+
+async function typistOf(event: DomainEvent, ctx: ConversationContext | undefined) {
+  const by = event.signal?.performed_by;
+  if (!by || !ctx) return null;
+  if (by.type === 'user') {
+    const [user, membership] = await Promise.all([getUser(by.id), getAccountUser(event.accountId, by.id)]);
+    return user ? userPushJson({ user, membership }) : null;
+  }
+  if (by.type === 'contact') {
+    const contact = ctx.refs.contacts.get(by.id) ?? (await getContact(event.accountId, by.id));
+    return contact ? contactPushJson(contact) : null;
+  }
+  return null;
+}
+
+/**
+ * Sends one domain event to the sockets that hear it. `ctx`: the conversation context the dispatcher
+ * already read, when it has one. Best effort, like ActionCable: a failure is logged and never holds
+ * back the webhooks of the same event.
+ */
+export async function broadcastEvent(event: DomainEvent, ctx?: ConversationContext): Promise<number> {
+  const sender = cableSender();
+  if (!sender || !CABLE_EVENTS.has(event.name)) return 0;
+  try {
+    // Nobody of the account connected: one small Query and done.
+    const subs = await listAccountSubscriptions(event.accountId);
+    if (!subs.length) return 0;
+    const conversationId = conversationOf(event);
+    const context =
+      ctx ??
+      (conversationId !== undefined
+        ? await conversationContext(event.accountId, conversationId, event.conversation, event.message ? [event.message] : [])
+        : undefined);
+    const typing = event.name === 'conversation_typing_on' || event.name === 'conversation_typing_off';
+    const n = event.notification;
+    // A notification concerns one user: only their connection makes it worth reading the counts.
+    if (n && !subs.some((x) => x.kind === 'user' && x.user_id === n.user_id)) return 0;
+    const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
+    const events = cableEventsOf(event, context, {
+      typist: typing ? await typistOf(event, context) : undefined,
+      notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,
+    });
+    const inboxId = events.find((e) => needsInboxMembers(subs, e.audience))?.audience.inboxId;
+    const members = new Set(inboxId !== undefined ? await listInboxMemberIds(event.accountId, inboxId) : []);
+    const sent = await deliver(sender, framesFor(events, subs, members));
+    log.debug('event broadcast', { eventId: event.id, event: event.name, frames: sent });
+    return sent;
+  } catch (error) {
+    log.error('broadcast failed', { eventId: event.id, event: event.name, error });
+    return 0;
+  }
+}

@@ -1,0 +1,214 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { getItem } from '../db/repositories/common.ts';
+import { keys } from '../db/keys.ts';
+import * as repo from '../db/repositories/cable.ts';
+import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
+import { log } from '../log.ts';
+import type { CableEvent } from './audience.ts';
+import { hears } from './audience.ts';
+import type { CableSubscription } from './model.ts';
+import {
+  frames,
+  isFailure,
+  MAX_SUBSCRIBE_ATTEMPTS,
+  MAX_SUBSCRIPTIONS,
+  parseCommand,
+  ROOM_CHANNEL,
+  type Frame,
+} from './protocol.ts';
+
+// Chatwoot's RoomChannel over any socket transport: the local server and the deployed $connect /
+// $disconnect / $default functions call these with a sender of their own.
+
+/** Sends one frame to one connection; false when the connection is gone for good. */
+export interface Sender {
+  send(connectionId: string, frame: Frame): Promise<boolean>;
+}
+
+/** Chatwoot's OnlineStatusTracker: present for a minute after the last update_presence. */
+export const PRESENCE_SECONDS = 60;
+
+/** API Gateway closes a connection after 2 hours; records outlive that a little, then expire. */
+export const CONNECTION_LIFETIME_MS = 2 * 3600_000 + 10 * 60_000;
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const hashOf = (identifier: string) => createHash('sha256').update(identifier).digest('hex').slice(0, 32);
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export async function openConnection(connectionId: string, opts: { welcomed: boolean; lifetimeMs?: number }): Promise<void> {
+  const now = Date.now();
+  await repo.putConnection({
+    connection_id: connectionId,
+    connected_at: now,
+    expires_at: now + (opts.lifetimeMs ?? CONNECTION_LIFETIME_MS),
+    welcomed: opts.welcomed,
+    subscriptions: [],
+  });
+}
+
+export const closeConnection = (connectionId: string) => repo.deleteConnection(connectionId);
+
+type Principal = Omit<CableSubscription, 'connection_id' | 'identifier' | 'identifier_hash' | 'created_at'>;
+
+const idParam = (v: unknown): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+/** RoomChannel's current_user: a user by id whose pubsub token matches, in that account; else a contact inbox by token. */
+async function authorize(params: Record<string, unknown>): Promise<Principal | undefined> {
+  const token = params.pubsub_token;
+  if (typeof token !== 'string' || !token || token.length > 200) return undefined;
+  const blank = params.user_id === undefined || params.user_id === null || params.user_id === '';
+  if (!blank) {
+    const userId = idParam(params.user_id);
+    const accountId = idParam(params.account_id);
+    if (!userId || !accountId) return undefined;
+    const [user, membership] = await Promise.all([getUser(userId), getAccountUser(accountId, userId)]);
+    if (!user || !membership || !sameToken(user.pubsub_token, token)) return undefined;
+    return {
+      account_id: accountId,
+      kind: 'user',
+      user_id: userId,
+      role: membership.role,
+      contact_id: null,
+      pubsub_token: null,
+      hmac_verified: false,
+    };
+  }
+  const ci = await repo.findContactInboxByPubsubToken(token);
+  if (!ci || !sameToken(ci.pubsub_token, token)) return undefined;
+  return {
+    account_id: ci.account_id,
+    kind: 'contact',
+    user_id: null,
+    role: null,
+    contact_id: ci.contact_id,
+    pubsub_token: ci.pubsub_token,
+    hmac_verified: ci.hmac_verified,
+  };
+}
+
+const eventFrame = (identifier: string, name: string, data: unknown) => frames.message(identifier, { event: name, data });
+
+/** One client frame. Bad input is dropped or refused on this connection only; nothing here throws at the caller for it. */
+export async function handleFrame(connectionId: string, raw: string | Buffer, sender: Sender): Promise<void> {
+  const cmd = parseCommand(raw);
+  if (isFailure(cmd)) {
+    log.debug('cable frame ignored', { connectionId, reason: cmd.error });
+    return;
+  }
+  const reject = () => sender.send(connectionId, frames.reject(cmd.identifier));
+  const hash = hashOf(cmd.identifier);
+  if (cmd.command === 'subscribe') {
+    if (cmd.params.channel !== ROOM_CHANNEL) return void (await reject());
+    const connection = await repo.getConnection(connectionId);
+    if (!connection) return;
+    // A repeated subscribe (the client's guarantor resends until confirmed) is ignored, as Rails does.
+    if (connection.subscriptions.some((ref) => ref.endsWith(`|${hash}`))) return;
+    if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
+    // Each lookup of a token costs reads: a connection guessing tokens runs out of tries.
+    const attempts = await repo.countSubscribeAttempt(connectionId);
+    if (attempts === undefined) return;
+    if (attempts > MAX_SUBSCRIBE_ATTEMPTS) return void (await reject());
+    const principal = await authorize(cmd.params);
+    if (!principal) return void (await reject());
+    const sub: CableSubscription = { ...principal, connection_id: connectionId, identifier: cmd.identifier, identifier_hash: hash, created_at: nowSeconds() };
+    try {
+      await repo.addSubscription(sub, MAX_SUBSCRIPTIONS, connection.expires_at);
+    } catch (err) {
+      if (err instanceof repo.SubscriptionRefused) return void (await reject());
+      throw err;
+    }
+    await sender.send(connectionId, frames.confirm(cmd.identifier));
+    // RoomChannel#subscribed marks the subscriber present and tells it who is online.
+    await updatePresence(sub, sender);
+    return;
+  }
+  const connection = await repo.getConnection(connectionId);
+  const ref = connection?.subscriptions.find((r) => r.endsWith(`|${hash}`));
+  if (!connection || !ref) return;
+  const accountId = Number(ref.split('|')[0]);
+  if (cmd.command === 'unsubscribe') {
+    await repo.removeSubscription(connection, accountId, hash);
+    return;
+  }
+  if (cmd.command === 'message' && cmd.data.action === 'update_presence') {
+    const sub = await getItem<CableSubscription>(keys.cableSubscription(accountId, connectionId, hash), true);
+    if (sub) await updatePresence(sub, sender);
+  }
+}
+
+/**
+ * Who of the account is online: users with their status, and contacts. Someone present is connected,
+ * so only a chosen `busy` shows; the stored `offline` default of a membership does not hide a live agent.
+ */
+export async function presenceData(accountId: number) {
+  const since = nowSeconds() - PRESENCE_SECONDS;
+  const present = await repo.listPresence(accountId, since);
+  const userIds = present.filter((p) => p.kind === 'user').map((p) => p.id);
+  const status = new Map<number, string>();
+  if (userIds.length) for (const m of await listAccountUsers(accountId)) status.set(m.user_id, m.availability);
+  const users: Record<string, string> = {};
+  for (const id of userIds) users[id] = status.get(id) === 'busy' ? 'busy' : 'online';
+  const contacts = Object.fromEntries(present.filter((p) => p.kind === 'contact').map((p) => [String(p.id), 'online']));
+  return { account_id: accountId, users, contacts };
+}
+
+/** Contacts learn which agents are online, never which other contacts are (RoomChannel#broadcast_presence). */
+const presenceFor = (sub: CableSubscription, data: Awaited<ReturnType<typeof presenceData>>) =>
+  sub.kind === 'user' ? data : { account_id: data.account_id, users: data.users };
+
+/**
+ * `update_presence`: marks the subscriber present and answers it with the account's presence. Someone
+ * who was not present before is announced to every user of the account at once.
+ */
+export async function updatePresence(sub: CableSubscription, sender: Sender): Promise<void> {
+  const id = sub.kind === 'user' ? sub.user_id : sub.contact_id;
+  if (id === null) return;
+  const now = nowSeconds();
+  const before = await repo.touchPresence({ account_id: sub.account_id, kind: sub.kind, id, seen_at: now }, PRESENCE_SECONDS * 2);
+  const cameOnline = before === undefined || before < now - PRESENCE_SECONDS;
+  const data = await presenceData(sub.account_id);
+  await sender.send(sub.connection_id, eventFrame(sub.identifier, 'presence.update', presenceFor(sub, data)));
+  if (!cameOnline) return;
+  const others = (await repo.listAccountSubscriptions(sub.account_id)).filter((s) => s.kind === 'user' && s.connection_id !== sub.connection_id);
+  await deliver(sender, others.map((s) => ({ sub: s, frame: eventFrame(s.identifier, 'presence.update', data) })));
+}
+
+/**
+ * Sends frames, each connection's in the given order and connections side by side; connections that are
+ * gone are removed with their subscriptions.
+ */
+export async function deliver(sender: Sender, out: { sub: CableSubscription; frame: Frame }[]): Promise<number> {
+  const byConnection = new Map<string, Frame[]>();
+  for (const { sub, frame } of out) byConnection.set(sub.connection_id, [...(byConnection.get(sub.connection_id) ?? []), frame]);
+  let sent = 0;
+  await Promise.all(
+    [...byConnection].map(async ([connectionId, list]) => {
+      for (const frame of list) {
+        if (!(await sender.send(connectionId, frame))) {
+          await repo.deleteConnection(connectionId);
+          log.info('cable connection gone', { connectionId });
+          return;
+        }
+        sent++;
+      }
+    }),
+  );
+  return sent;
+}
+
+/** The frames of some socket events for the subscriptions that hear them, in event order. */
+export function framesFor(events: CableEvent[], subs: CableSubscription[], inboxMembers: ReadonlySet<number>) {
+  const out: { sub: CableSubscription; frame: Frame }[] = [];
+  for (const e of events) {
+    for (const sub of subs) if (hears(sub, e.audience, inboxMembers)) out.push({ sub, frame: eventFrame(sub.identifier, e.name, e.data) });
+  }
+  return out;
+}
