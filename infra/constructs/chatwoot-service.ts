@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import { type CfnResource, CfnOutput, Duration, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -281,9 +281,25 @@ export class ChatwootService extends Construct {
         acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
       }
     }
-    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, ...Object.values(this.cable.functions)]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
+    const cableApiId = Stack.of(this.cable.api).resolve((this.cable.api.node.defaultChild as CfnResource).logicalId);
+    const connections = {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${cableApiId}>/*/*/@connections/*]`]:
+        'Socket connection ids are made by API Gateway per connection: posting to any connection of this one API is the grant',
+    };
+    acknowledge(this.cable, {
+      ...connections,
+      'AwsSolutions::AwsSolutions-APIG4':
+        "ActionCable's own identification: each channel subscription carries the contact's or user's pubsub token, checked by the $default function",
+      'AwsSolutions::AwsSolutions-APIG1':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-APIGWAccessLogging':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
+    });
+    acknowledge(this.pipeline.dispatchFunction, connections);
     for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",

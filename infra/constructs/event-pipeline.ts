@@ -154,7 +154,7 @@ export class EventPipeline extends Construct {
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
     // Reads the account of a delivery (a suspended account's deliveries are dropped), and marks a message
     // failed when an API-inbox callback refuses it (Chatwoot's webhook trigger does): table reads and writes.
-    props.table.grantReadWriteData(this.deliverFunction);
+    grantTableData(props.table, this.deliverFunction, 'write');
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: QUEUE_SOURCES.deliver.batchSize,
