@@ -31,6 +31,8 @@ export function buildPackage(outDir: string = DEFAULT_PACKAGE_DIR): { dir: strin
     format: 'esm',
     // The app's own CDK: one copy of aws-cdk-lib and constructs, or constructs would not mix.
     external: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
+    // Bundled CommonJS dependencies call require() for Node built-ins; ESM has none unless defined.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     logLevel: 'warning',
   });
   const functions = Object.keys(buildFunctions(join(out, 'lib/functions'))).length;

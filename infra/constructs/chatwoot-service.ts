@@ -1,4 +1,4 @@
-import { type CfnResource, CfnOutput, Duration, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import { type CfnResource, CfnOutput, Duration, FeatureFlags, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -19,6 +19,8 @@ import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
 import { ServiceTable } from './table.ts';
 import { WebSocketApi } from './websocket-api.ts';
+
+const S3_LOGS_USE_BUCKET_POLICY = '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 
@@ -139,6 +141,8 @@ export class ChatwootService extends Construct {
     // Server access logs of the avatar bucket, kept as long as the other logs.
     const accessLogs = new s3.Bucket(this, 'AvatarAccessLogs', {
       ...bucketDefaults,
+      // Apps without the bucket-policy flag grant log delivery by ACL, which needs object-writer ownership.
+      objectOwnership: FeatureFlags.of(this).isEnabled(S3_LOGS_USE_BUCKET_POLICY) ? s3.ObjectOwnership.BUCKET_OWNER_ENFORCED : s3.ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(props.logRetention ?? logs.RetentionDays.ONE_MONTH) }],
     });
     acknowledge(accessLogs, { 'AwsSolutions::AwsSolutions-S1': 'The access log bucket of the avatar bucket: logging it would log its own writes' });

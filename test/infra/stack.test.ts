@@ -67,7 +67,7 @@ beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'stack-test-'));
   bundles = testBundles();
   real = synth(routes, join(workDir, 'cdk.out'));
-}, 300_000); // one esbuild pass over ~100 entries plus a synth: seconds when idle, more on a loaded CI box
+}, 600_000); // one esbuild pass over ~100 entries plus a synth: seconds when idle, more on a loaded CI box
 
 afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
