@@ -123,6 +123,12 @@ export function buildEvent(req: IncomingMessage, url: URL, body: Buffer, routeKe
 export interface HttpServerOptions {
   /** See DEFAULT_BODY_TIMEOUT_MS. */
   bodyTimeoutMs?: number;
+  /**
+   * Whether every part behind the server (table, queues, pollers, platform token) is up. Until it is, and
+   * again once stopping begins, every request answers 503 with Retry-After: the port is open early (its
+   * number goes into the configuration) but nothing may look ready before it is.
+   */
+  isReady?: () => boolean;
 }
 
 export function createHttpServer(root: string, routes: Route[], opts: HttpServerOptions = {}): Server {
@@ -139,6 +145,10 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       res.end(errorBody(status, description, code), () => req.socket.destroySoon());
     };
     try {
+      if (opts.isReady && !opts.isReady()) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        return void res.end(errorBody(503, 'The service is starting or stopping; try again in a moment', 'unavailable'));
+      }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, bodyTimeoutMs);
       if (body === 'aborted') return void req.socket.destroy();

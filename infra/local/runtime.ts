@@ -109,7 +109,11 @@ async function ensureQueue(client: SQSClient, name: string, fifo: boolean, attri
 
 export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const stops: (() => Promise<void>)[] = [];
+  // Readiness (see HttpServerOptions.isReady): true once everything below has started, false again as soon as
+  // stopping begins.
+  let ready = false;
   const stopAll = async () => {
+    ready = false;
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
   try {
@@ -163,7 +167,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
 
-    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs });
+    const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs, isReady: () => ready });
     const host = opts.host ?? '127.0.0.1';
     await new Promise<void>((res, rej) => {
       server.once('error', rej);
@@ -251,6 +255,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     stops.push(() => pipeline.pause());
 
+    ready = true;
     return {
       baseUrl,
       platformToken: app.token,

@@ -51,7 +51,20 @@ export async function openConnection(connectionId: string, opts: { welcomed: boo
   });
 }
 
-export const closeConnection = (connectionId: string) => repo.deleteConnection(connectionId);
+/**
+ * Connections out of subscribe attempts (a count that only grows), kept in memory so a flood costs no
+ * more reads; the stored count stays the rule where this process has not seen the connection.
+ */
+const exhausted = new Set<string>();
+function remember(connectionId: string) {
+  if (exhausted.size >= 10_000) exhausted.clear();
+  exhausted.add(connectionId);
+}
+
+export async function closeConnection(connectionId: string): Promise<void> {
+  exhausted.delete(connectionId);
+  await repo.deleteConnection(connectionId);
+}
 
 type Principal = Omit<CableSubscription, 'connection_id' | 'identifier' | 'identifier_hash' | 'created_at'>;
 
@@ -106,16 +119,19 @@ export async function handleFrame(connectionId: string, raw: string | Buffer, se
   const reject = () => sender.send(connectionId, frames.reject(cmd.identifier));
   const hash = hashOf(cmd.identifier);
   if (cmd.command === 'subscribe') {
-    if (cmd.params.channel !== ROOM_CHANNEL) return void (await reject());
+    if (cmd.params.channel !== ROOM_CHANNEL || exhausted.has(connectionId)) return void (await reject());
     const connection = await repo.getConnection(connectionId);
     if (!connection) return;
     // A repeated subscribe (the client's guarantor resends until confirmed) is ignored, as Rails does.
     if (connection.subscriptions.some((ref) => ref.endsWith(`|${hash}`))) return;
-    if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
-    // Each lookup of a token costs reads: a connection guessing tokens runs out of tries.
+    // Each subscribe may cost a token lookup: a connection that floods them runs out of tries for good.
     const attempts = await repo.countSubscribeAttempt(connectionId);
     if (attempts === undefined) return;
-    if (attempts > MAX_SUBSCRIBE_ATTEMPTS) return void (await reject());
+    if (attempts > MAX_SUBSCRIBE_ATTEMPTS) {
+      remember(connectionId);
+      return void (await reject());
+    }
+    if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
     const principal = await authorize(cmd.params);
     if (!principal) return void (await reject());
     const sub: CableSubscription = { ...principal, connection_id: connectionId, identifier: cmd.identifier, identifier_hash: hash, created_at: nowSeconds() };

@@ -73,6 +73,7 @@ interface UploadRoute {
 interface Fixture {
   w: World;
   conversationId: number;
+  messageId: number;
   publicPath: string;
 }
 
@@ -96,6 +97,18 @@ const ROUTES: UploadRoute[] = [
   { method: 'POST', junkPath: '/api/v1/accounts/999999/inboxes', realPath: (f) => `${f.w.s.base}/inboxes`, fileField: 'avatar' },
   { method: 'PATCH', junkPath: '/api/v1/accounts/999999/inboxes/999999', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
   { method: 'PUT', junkPath: '/api/v1/accounts/1/inboxes/1', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
+  {
+    method: 'PATCH',
+    junkPath: '/api/v1/accounts/999999/conversations/999999/messages/999999',
+    realPath: (f) => `${f.w.s.base}/conversations/${f.conversationId}/messages/${f.messageId}`,
+    fileField: 'attachments[]',
+  },
+  {
+    method: 'PUT',
+    junkPath: '/api/v1/accounts/1/conversations/1/messages/1',
+    realPath: (f) => `${f.w.s.base}/conversations/${f.conversationId}/messages/${f.messageId}`,
+    fileField: 'attachments[]',
+  },
   { method: 'PATCH', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
   { method: 'PUT', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
 ];
@@ -113,9 +126,11 @@ describe('malformed upload bodies', () => {
     const api = await apiInbox(w.s);
     const contact = await publicContact(anon, api);
     const pub = await publicConversation(anon, api, contact.source_id);
+    const message = ok(await w.s.admin.api.post(`${w.s.base}/conversations/${conversation.id}/messages`, { content: 'hello' }), 'message');
     f = {
       w,
       conversationId: conversation.id,
+      messageId: message.id,
       publicPath: `/public/api/v1/inboxes/${api.inbox_identifier}/contacts/${contact.source_id}/conversations/${pub.id}/messages`,
     };
   }, 60_000);

@@ -146,6 +146,30 @@ describe('npm start', () => {
     expect(await stop(s, 'SIGTERM')).toBe(0);
   }, 200_000);
 
+  it('answers /health 200 only when ready: a platform call made the moment it does succeeds', async () => {
+    const port = await freePort();
+    const token = 'readiness-platform-token-0123456789abcdef';
+    const started = start({ PORT: String(port), DYNAMODB_PORT: String(await freePort()), PLATFORM_API_TOKEN: token });
+    const base = `http://127.0.0.1:${port}`;
+    let failed: unknown;
+    started.catch((err) => (failed = err));
+    for (;;) {
+      if (failed) throw failed;
+      const res = await fetch(`${base}/health`).catch(() => undefined);
+      if (res?.status === 200) break;
+      if (res) {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+        expect(((await res.json()) as { errors: { code: string }[] }).errors[0].code).toBe('unavailable');
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect((await client(base, token).get('/platform/api/v1/accounts')).status).toBe(200);
+    const s = await started;
+    expect(s.baseUrl).toBe(base);
+    expect(await stop(s, 'SIGTERM')).toBe(0);
+  }, 200_000);
+
   it('exits with the install command when Java is missing', () => {
     const bin = mkdtempSync(join(tmpdir(), 'cw-bin-'));
     try {
