@@ -18,6 +18,7 @@ import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
 import { agentApps } from './scenarios/agent-apps.ts';
 import { integrations } from './scenarios/integrations.ts';
+import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
@@ -26,9 +27,9 @@ import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles` picks the parts. */
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles,widget` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles,widget').split(','));
 const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
 
 const pct = (xs: number[], p: number) => {
@@ -151,7 +152,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -176,6 +177,7 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
+  if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');
   lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
@@ -222,10 +224,12 @@ async function main() {
     const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
+    process.stdout.write('Web widget…\n');
+    const web = PARTS.has('widget') ? await benchWidgetWeb(world) : ({} as WidgetWebResult);
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, cable, bundles }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, cable, bundles, widget: web }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable, web));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -39,6 +39,11 @@ export const routes: Route[] = [
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
+  // The web widget's browser code (web/widget): loader, chat page, its hashed assets, a demo host page.
+  { method: 'GET', path: '/packs/js/sdk.js', handler: 'functions/system/widget/sdk.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget/assets/{file}', handler: 'functions/system/widget/asset.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget/demo', handler: 'functions/system/widget/demo.ts', api: 'system', access: 'read' },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
@@ -217,6 +222,26 @@ export const routes: Route[] = [
   // The web widget's own API (website_token + X-Auth-Token JWT; reads the token key)
   { method: 'POST', path: '/api/v1/widget/config', handler: 'functions/widget/config.ts', api: 'public', access: 'tokens' },
   { method: 'POST', path: '/api/v1/widget/events', handler: 'functions/widget/events.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/conversations', handler: 'functions/widget/conversations/index.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations', handler: 'functions/widget/conversations/create.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/toggle_typing', handler: 'functions/widget/conversations/toggle-typing.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/update_last_seen', handler: 'functions/widget/conversations/update-last-seen.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/set_custom_attributes', handler: 'functions/widget/conversations/set-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/destroy_custom_attributes', handler: 'functions/widget/conversations/destroy-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/conversations/toggle_status', handler: 'functions/widget/conversations/toggle-status.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/conversations/transcript', handler: 'functions/widget/conversations/transcript.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/index.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/create.ts', api: 'public', access: 'uploads' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/widget/messages/{id}', handler: 'functions/widget/messages/update.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/contact', handler: 'functions/widget/contact/show.ts', api: 'public', access: 'tokens' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/widget/contact', handler: 'functions/widget/contact/update.ts', api: 'public', access: 'tokens' },
+  { method: 'PATCH', path: '/api/v1/widget/contact/set_user', handler: 'functions/widget/contact/set-user.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/contact/destroy_custom_attributes', handler: 'functions/widget/contact/destroy-custom-attributes.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/inbox_members', handler: 'functions/widget/inbox-members.ts', api: 'public', access: 'tokens' },
+  { method: 'GET', path: '/api/v1/widget/campaigns', handler: 'functions/widget/campaigns.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/labels', handler: 'functions/widget/labels/create.ts', api: 'public', access: 'tokens' },
+  { method: 'DELETE', path: '/api/v1/widget/labels/{id}', handler: 'functions/widget/labels/destroy.ts', api: 'public', access: 'tokens' },
+  { method: 'POST', path: '/api/v1/widget/direct_uploads', handler: 'functions/widget/direct-uploads.ts', api: 'public', access: 'uploads' },
 
   // Platform interface (spec endpoints 10-12, reference §10)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },

@@ -189,8 +189,8 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
  */
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
-    const suspended = suspendedAccounts();
     const deliveries: Delivery[] = [];
+    const suspended = suspendedAccounts();
     const result = await inGroupOrder(
       event,
       async (record) => {

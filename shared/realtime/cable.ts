@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { getItem } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
 import * as repo from '../db/repositories/cable.ts';
-import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
+import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
+import { isSuspended } from '../domain/accounts/suspension.ts';
 import { log } from '../log.ts';
 import type { CableEvent } from './audience.ts';
 import { hears } from './audience.ts';
@@ -107,6 +108,11 @@ async function authorize(params: Record<string, unknown>): Promise<Principal | u
   };
 }
 
+async function suspendedAccount(accountId: number): Promise<boolean> {
+  const account = await getAccount(accountId);
+  return !account || isSuspended(account);
+}
+
 const eventFrame = (identifier: string, name: string, data: unknown) => frames.message(identifier, { event: name, data });
 
 /** One client frame. Bad input is dropped or refused on this connection only; nothing here throws at the caller for it. */
@@ -133,7 +139,8 @@ export async function handleFrame(connectionId: string, raw: string | Buffer, se
     }
     if (connection.subscriptions.length >= MAX_SUBSCRIPTIONS) return void (await reject());
     const principal = await authorize(cmd.params);
-    if (!principal) return void (await reject());
+    // A suspended account is refused on every interface, the socket included (issue: suspension).
+    if (!principal || (await suspendedAccount(principal.account_id))) return void (await reject());
     const sub: CableSubscription = { ...principal, connection_id: connectionId, identifier: cmd.identifier, identifier_hash: hash, created_at: nowSeconds() };
     try {
       await repo.addSubscription(sub, MAX_SUBSCRIPTIONS, connection.expires_at);

@@ -36,3 +36,18 @@ export function objectKeyOf(segment: string): string | undefined {
 
 export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
   getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
+
+/** A short-lived URL a browser PUTs one file to (direct uploads); the content type is part of the signature. */
+export const signedUploadUrl = (key: string, contentType: string, seconds = 600): Promise<string> =>
+  getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), { expiresIn: seconds });
+
+/** The bytes of an object, or undefined when there is none. */
+export async function getObject(key: string): Promise<Buffer | undefined> {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : undefined;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw err;
+  }
+}

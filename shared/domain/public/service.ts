@@ -123,7 +123,7 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
 const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** Own data properties only (fromEntries), so a `__proto__` key stays a plain key. */
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const merged = Object.entries(over).map(([k, v]) => {
     const old = Object.hasOwn(base, k) ? base[k] : undefined;
     return [k, isPlainObject(old) && isPlainObject(v) ? deepMerge(old, v) : v];
@@ -163,7 +163,7 @@ const PAGE = 20;
  * The newest `want` chat messages of a conversation (below `before`), oldest first: reads back page by
  * page past private notes and activity messages.
  */
-async function chatMessages(c: ConversationRecord, want: number, before?: number): Promise<MessageRecord[]> {
+export async function chatMessages(c: ConversationRecord, want: number, before?: number): Promise<MessageRecord[]> {
   const out: MessageRecord[] = [];
   let cursor = before;
   for (;;) {
@@ -175,7 +175,7 @@ async function chatMessages(c: ConversationRecord, want: number, before?: number
 }
 
 /** Senders of the messages and the conversations' contacts, in one batch of reads. */
-const refsFor = (accountId: number, conversations: ConversationRecord[], messages: MessageRecord[]) =>
+export const refsFor = (accountId: number, conversations: ConversationRecord[], messages: MessageRecord[]) =>
   loadRefs(accountId, undefined, [], [
     ...messages,
     ...conversations.map((c) => ({ sender_type: 'Contact' as const, sender_id: c.contact_id })),
@@ -238,7 +238,7 @@ export async function markPublicConversationSeen(inboxIdentifier: string | undef
 
 // ── messages ───────────────────────────────────────────────────────────────────────────────────────
 
-function beforeCursor(raw: string | undefined) {
+export function beforeCursor(raw: string | undefined) {
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,15}$/.test(raw)) throw invalidField('before', 'must be a message id');
   return Number(raw);
@@ -276,6 +276,12 @@ export async function submitPublicMessage(
   input: Submit,
 ) {
   const { ci, conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId, true);
+  const updated = await submitAnswer(ci, c, messageId, { submitted_values: input.submitted_values });
+  return publicMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
+}
+
+/** The contact's answer to an interactive message of its conversation (public interface and widget). */
+export async function submitAnswer(ci: ContactInboxRecord, c: ConversationRecord, messageId: number, answer: Record<string, unknown>) {
   const m = await getMessage(c.account_id, c.id, messageId);
   if (!m || !isChatMessage(m)) throw notFound('Message');
   if (!INTERACTIVE.has(m.content_type)) throw invalidField('submitted_values', `cannot be submitted for a ${m.content_type} message`);
@@ -285,10 +291,10 @@ export async function submitPublicMessage(
   }
   const updated: MessageRecord = {
     ...m,
-    content_attributes: { ...m.content_attributes, submitted_values: input.submitted_values },
+    content_attributes: { ...m.content_attributes, ...answer },
     updated_at: t,
     performed_by: { type: 'contact', id: ci.contact_id },
   };
   await saveMessage(c, updated);
-  return publicMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
+  return updated;
 }

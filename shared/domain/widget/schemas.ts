@@ -1,5 +1,9 @@
 import * as v from 'valibot';
-import { JsonObject } from '../schemas.ts';
+import { NewContactSchema } from '../contacts/schemas.ts';
+import { Attributes } from '../conversations/schemas.ts';
+import { MAX_ATTACHMENTS, MAX_CONTENT, NewMessageSchema } from '../messages/schemas.ts';
+import { SubmitSchema } from '../public/schemas.ts';
+import { Id, JsonObject, Text } from '../schemas.ts';
 
 // Body of `POST /api/v1/widget/events`. Chatwoot's widget raises `webwidget.triggered` when a visitor
 // opens it; no other widget event is announced by this service.
@@ -22,3 +26,88 @@ export const WidgetEventSchema = v.object({
   event_info: v.optional(v.nullable(EventInfo)),
 });
 export type WidgetEvent = v.InferOutput<typeof WidgetEventSchema>;
+
+// Bodies of the widget's chat routes: only what Chatwoot's widget controllers permit.
+
+const WidgetContactFields = v.object({
+  name: NewContactSchema.entries.name,
+  email: NewContactSchema.entries.email,
+  phone_number: NewContactSchema.entries.phone_number,
+  custom_attributes: v.optional(v.nullable(Attributes)),
+});
+
+/** What the widget says about the page a message was written on (kept on a new conversation). */
+const pageFields = {
+  timestamp: v.optional(v.nullable(Text(255))),
+  referer_url: v.optional(v.nullable(Text(2048))),
+};
+
+export const WidgetNewConversationSchema = v.object({
+  contact: v.optional(v.nullable(WidgetContactFields)),
+  message: v.optional(
+    v.nullable(
+      v.object({
+        content: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT)))),
+        echo_id: v.optional(v.nullable(Text(255))),
+        ...pageFields,
+      }),
+    ),
+  ),
+  custom_attributes: v.optional(v.nullable(Attributes)),
+});
+export type WidgetNewConversation = v.InferOutput<typeof WidgetNewConversationSchema>;
+
+/** `POST /messages` (nested under `message`, JSON or multipart with `message[attachments][]`). */
+/** An uploaded file, or the `signed_id` of a direct upload. */
+const Attachment = v.union([NewMessageSchema.entries.attachments.wrapped.pipe[0].item, Text(4096)], 'must be uploaded files or signed ids');
+
+export const WidgetNewMessageSchema = v.object({
+  content: NewMessageSchema.entries.content,
+  attachments: v.optional(v.pipe(v.array(Attachment, 'must be uploaded files or signed ids'), v.maxLength(MAX_ATTACHMENTS))),
+  echo_id: v.optional(v.nullable(Text(255))),
+  reply_to: v.optional(v.nullable(v.union([Id, v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a message id'), v.transform(Number))], 'must be a message id'))),
+  ...pageFields,
+});
+export type WidgetNewMessage = v.InferOutput<typeof WidgetNewMessageSchema>;
+
+/** `PATCH /messages/{id}`: the answer to an interactive message; input_email sends the address as `contact.email`. */
+export const WidgetMessageUpdateSchema = v.object({
+  message: v.optional(v.nullable(v.object({ submitted_values: v.optional(SubmitSchema.entries.submitted_values), submitted_email: v.optional(v.nullable(Text(255))) }))),
+  contact: v.optional(v.nullable(v.object({ email: NewContactSchema.entries.email }))),
+});
+export type WidgetMessageUpdate = v.InferOutput<typeof WidgetMessageUpdateSchema>;
+
+/** `PATCH /contact` and `PATCH /contact/set_user` (top level, as the widget sends them). */
+export const WidgetContactSchema = v.object({
+  name: NewContactSchema.entries.name,
+  email: NewContactSchema.entries.email,
+  phone_number: NewContactSchema.entries.phone_number,
+  avatar_url: NewContactSchema.entries.avatar_url,
+  identifier: NewContactSchema.entries.identifier,
+  identifier_hash: v.optional(v.nullable(Text(255))),
+  custom_attributes: v.optional(v.nullable(Attributes)),
+});
+export type WidgetContact = v.InferOutput<typeof WidgetContactSchema>;
+
+const Keys = v.pipe(
+  v.union([v.pipe(Text(255), v.transform((s) => [s])), v.array(Text(255), 'must be attribute names')], 'must be attribute names'),
+  v.maxLength(100),
+);
+
+export const DestroyConversationAttributesSchema = v.object({ custom_attribute: v.optional(v.nullable(Keys)) });
+export const DestroyContactAttributesSchema = v.object({ custom_attributes: v.optional(v.nullable(Keys)) });
+export const WidgetCustomAttributesSchema = v.object({ custom_attributes: v.optional(v.nullable(Attributes)) });
+export const WidgetLabelSchema = v.object({ label: v.optional(v.nullable(Text(255))) });
+export const WidgetTypingSchema = v.object({ typing_status: v.optional(v.nullable(v.unknown())) });
+
+/** `POST /direct_uploads` (ActiveStorage's blob fields). */
+export const DirectUploadSchema = v.object({
+  blob: v.object({
+    filename: v.pipe(Text(255), v.minLength(1, 'is required')),
+    byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
+    checksum: v.optional(v.nullable(Text(255))),
+    content_type: v.optional(v.nullable(Text(255))),
+    metadata: v.optional(v.unknown()),
+  }),
+});
+export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;

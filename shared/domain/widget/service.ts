@@ -46,7 +46,7 @@ async function visitorOf(inbox: InboxRecord, authToken: string | undefined): Pro
  * The web widget inbox of a website token (404 otherwise), its account (403 when suspended) and the
  * visitor its auth token names, if any. The account and the visitor are read side by side.
  */
-async function session(websiteToken: string | undefined, authToken: string | undefined) {
+export async function session(websiteToken: string | undefined, authToken: string | undefined) {
   if (!websiteToken || websiteToken.length > MAX_IDENTIFIER) throw notFound('Inbox');
   const inbox = await findInboxByWebsiteToken(websiteToken);
   if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
@@ -56,7 +56,7 @@ async function session(websiteToken: string | undefined, authToken: string | und
   return { inbox, account, ci };
 }
 
-const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
+export const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
 
 /**
  * `POST /api/v1/widget/config`: the widget's settings and its visitor. A valid token of this inbox keeps
@@ -87,6 +87,13 @@ export async function widgetConfig(websiteToken: string | undefined, authToken: 
     // Where the widget's socket is (`wss://…/cable`): deployed, another host than the API's.
     websocket_url: config().cableUrl,
   };
+}
+
+/** The session of a request that must name its visitor: 401 without a valid auth token of this inbox. */
+export async function visitorSession(websiteToken: string | undefined, authToken: string | undefined) {
+  const { inbox, account, ci } = await session(websiteToken, authToken);
+  if (!ci) throw unauthorized('Invalid or missing X-Auth-Token');
+  return { inbox, account, ci };
 }
 
 /** What the request itself says about the visitor, beside the widget's own `event_info`. */

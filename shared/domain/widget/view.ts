@@ -1,4 +1,8 @@
 import type { AccountRecord } from '../model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import type { ConversationRecord } from '../conversations/model.ts';
+import { agentJson, attachmentJson, messagePushJson, senderJson, type Refs } from '../conversations/view.ts';
+import type { MessageRecord } from '../messages/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 
 // JSON of `POST /api/v1/widget/config` (Chatwoot's `api/v1/widget/configs/create.json.jbuilder`).
@@ -39,3 +43,63 @@ export function widgetChannelJson(inbox: InboxRecord, account: AccountRecord, bo
     csat_survey_enabled: inbox.csat_survey_enabled,
   };
 }
+
+// JSON of the widget's chat routes (Chatwoot's `api/v1/widget/*` jbuilder views).
+
+/** A message as the widget reads it; `conversation_id` is the display id. */
+export function widgetMessageJson(m: MessageRecord, c: ConversationRecord, refs: Refs, echoId?: string) {
+  const sender = senderJson(m, refs);
+  return {
+    id: m.id,
+    content: m.content,
+    message_type: m.message_type,
+    content_type: m.content_type,
+    content_attributes: m.content_attributes,
+    created_at: m.created_at,
+    conversation_id: c.id,
+    status: m.status,
+    ...(m.attachments.length ? { attachments: m.attachments.map(attachmentJson) } : {}),
+    ...(sender ? { sender } : {}),
+    ...(echoId ? { echo_id: echoId } : {}),
+  };
+}
+
+/** `GET /conversations` and the attribute routes: the visitor's conversation in brief. */
+export const widgetConversationJson = (c: ConversationRecord) => ({
+  id: c.id,
+  inbox_id: c.inbox_id,
+  status: c.status,
+  contact_last_seen_at: c.contact_last_seen_at ?? 0,
+  custom_attributes: c.custom_attributes,
+});
+
+/** `POST /conversations`: the new conversation with its first message as the push payload. */
+export function widgetNewConversationJson(c: ConversationRecord, m: MessageRecord | undefined, refs: Refs) {
+  const assignee = c.assignee_id !== null ? refs.users.get(c.assignee_id) : undefined;
+  return {
+    id: c.id,
+    inbox_id: c.inbox_id,
+    contact_last_seen_at: c.contact_last_seen_at ?? 0,
+    status: c.status,
+    meta: assignee ? { assignee: agentJson(assignee, refs.accountId) } : {},
+    messages: m ? [messagePushJson(m, c, refs)] : [],
+    muted: false,
+    timestamp: c.last_activity_at,
+  };
+}
+
+/** `GET`/`PATCH /contact`: the visitor as the widget knows it. */
+export const widgetContactJson = (c: ContactRecord, ci: ContactInboxRecord) => ({
+  id: c.id,
+  name: c.name,
+  email: c.email,
+  phone_number: c.phone_number,
+  identifier: c.identifier,
+  avatar_url: c.thumbnail || '',
+  custom_attributes: c.custom_attributes,
+  has_email: !!c.email,
+  has_name: !!c.name,
+  has_phone_number: !!c.phone_number,
+  source_id: ci.source_id,
+  pubsub_token: ci.pubsub_token,
+});

@@ -17,7 +17,7 @@ const ACCEPTED = [
 ];
 const REFUSED = ['nul \u0000 inside', 'lone high \ud83d here', 'lone low \udc4d here'];
 
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -33,7 +33,7 @@ interface Setup {
   inbox: ApiInbox;
   convs: number[];
   sourceId: string;
-  publicConv: number;
+  publicConvs: number[];
 }
 
 async function setup(): Promise<Setup> {
@@ -44,15 +44,17 @@ async function setup(): Promise<Setup> {
   const inbox = await apiInbox(s);
   const c = await s.admin.api.post(`${s.base}/contacts`, { name: 'Ada', email: `${unique('ada')}@example.com` });
   const convs: number[] = [];
-  for (let i = 0; i < 2; i++) {
+  // Several conversations each, so simultaneous writes do not all queue on one conversation.
+  for (let i = 0; i < 4; i++) {
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: c.body.payload.contact.id });
     expect(conv.status).toBe(200);
     convs.push(conv.body.id);
   }
   const api = await anonymous();
   const contact = await publicContact(api, inbox);
-  const pc = await publicConversation(api, inbox, contact.source_id);
-  return { s, hook, inbox, convs, sourceId: contact.source_id, publicConv: pc.id };
+  const publicConvs: number[] = [];
+  for (let i = 0; i < 4; i++) publicConvs.push((await publicConversation(api, inbox, contact.source_id)).id);
+  return { s, hook, inbox, convs, sourceId: contact.source_id, publicConvs };
 }
 
 const created = (h: Receiver) => h.received.filter((r) => r.json?.event === 'message_created');
@@ -64,7 +66,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
   beforeAll(async () => {
     await runtime();
     [a, b] = await Promise.all([setup(), setup()]);
-  });
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([a?.hook.close(), b?.hook.close()]);
   });
@@ -77,12 +79,12 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
       // Every special text once through the account API (alternating its two conversations) and once
       // through the public API; five plain messages per account (ten in all), alternating the two.
       [...ACCEPTED, ...REFUSED].forEach((content, i) => {
-        sends.push({ who, content, via: 'account', conv: who.convs[i % 2] });
-        sends.push({ who, content, via: 'public', conv: who.publicConv });
+        sends.push({ who, content, via: 'account', conv: who.convs[i % 4] });
+        sends.push({ who, content, via: 'public', conv: who.publicConvs[i % 4] });
       });
       for (let i = 0; i < 5; i++) {
         const content = `plain ${i} ${unique()}`;
-        sends.push(i % 2 ? { who, content, via: 'public', conv: who.publicConv } : { who, content, via: 'account', conv: who.convs[i % 4 ? 1 : 0] });
+        sends.push(i % 2 ? { who, content, via: 'public', conv: who.publicConvs[i % 4] } : { who, content, via: 'account', conv: who.convs[i % 4] });
       }
     }
     await Promise.all(
@@ -90,7 +92,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
         m.res =
           m.via === 'account'
             ? await m.who.s.admin.api.post(`${m.who.s.base}/conversations/${m.conv}/messages`, { content: m.content })
-            : await api.post(`${conversationPath(m.who.inbox, m.who.sourceId, m.who.publicConv)}/messages`, { content: m.content });
+            : await api.post(`${conversationPath(m.who.inbox, m.who.sourceId, m.conv)}/messages`, { content: m.content });
       }),
     );
 
@@ -114,8 +116,10 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
         const r = await who.s.admin.api.post(`${who.s.base}/conversations/${conv}/messages`, { content: 'last' });
         lasts.push({ who, id: r.body.id });
       }
-      const r = await api.post(`${conversationPath(who.inbox, who.sourceId, who.publicConv)}/messages`, { content: 'last' });
-      lasts.push({ who, id: r.body.id });
+      for (const conv of who.publicConvs) {
+        const r = await api.post(`${conversationPath(who.inbox, who.sourceId, conv)}/messages`, { content: 'last' });
+        lasts.push({ who, id: r.body.id });
+      }
     }
     await until(() => lasts.every((l) => created(l.who.hook).some((r) => r.json.id === l.id)));
 
@@ -137,7 +141,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
   it('stores nothing of a refused message, and reads accepted text back as sent', async () => {
     for (const who of [a, b]) {
       const contents: string[] = [];
-      for (const conv of [...who.convs, who.publicConv]) {
+      for (const conv of [...who.convs, ...who.publicConvs]) {
         const list = await who.s.admin.api.get(`${who.s.base}/conversations/${conv}/messages`);
         expect(list.status).toBe(200);
         contents.push(...list.body.payload.map((m: { content: string }) => m.content));

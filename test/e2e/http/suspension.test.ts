@@ -17,7 +17,7 @@ import { browser, configPath, eventsPath, openWidget, widgetInbox, EVENT_INFO } 
 // A suspended account (platform PATCH status) is refused on every interface with 403
 // `account_suspended`, and the event pipeline sends nothing for it; reactivated, all works again.
 
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
@@ -76,7 +76,7 @@ describe('a suspended account', () => {
     messageId = m.body.id;
     // Wired: the active account's message reaches the webhook, the inbox callback and the inbox's bot.
     for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === messageId));
-  });
+  }, 180_000);
   afterEach(async () => {
     await setStatus('active');
   });
@@ -153,7 +153,7 @@ describe('a suspended account', () => {
     } finally {
       warnings.restore();
     }
-  });
+  }, 120_000);
 
   it('has deliveries queued before the suspension dropped, not sent', async () => {
     const delivery = (id: string): Delivery => ({

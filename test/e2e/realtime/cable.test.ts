@@ -74,6 +74,25 @@ describe('/cable', () => {
     await Promise.all(open.map((c) => c.close()));
   });
 
+  it('rejects subscriptions of a suspended account, users and contacts alike, and accepts them again once reactivated', async () => {
+    const other = await seedAccount();
+    const otherInbox = (await newInbox(other)) as unknown as { inbox_identifier: string };
+    const visitor = ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }), 'contact') as Visitor;
+    const adminToken = ok(await other.admin.api.get('/api/v1/profile'), 'profile').pubsub_token as string;
+    const setStatus = async (status: string) =>
+      ok(await other.platform.patch(`/platform/api/v1/accounts/${other.accountId}`, { status }), 'status');
+    const tryBoth = async () => {
+      const c = await connect();
+      const asUser = c.subscribe({ pubsub_token: adminToken, account_id: other.accountId, user_id: other.admin.id });
+      const asContact = c.subscribe({ pubsub_token: visitor.pubsub_token });
+      return [await confirmed(c, asUser), await confirmed(c, asContact)];
+    };
+    await setStatus('suspended');
+    expect(await tryBoth()).toEqual(['reject_subscription', 'reject_subscription']);
+    await setStatus('active');
+    expect(await tryBoth()).toEqual(['confirm_subscription', 'confirm_subscription']);
+  });
+
   it('greets with welcome on the actioncable sub-protocol and pings every 3 seconds', async () => {
     const c = await connectCable(baseUrl);
     open.push(c);

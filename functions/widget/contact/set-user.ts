@@ -1,0 +1,8 @@
+import { publicHandler } from '../../../shared/http/handler.ts';
+import { setWidgetUser, widgetRequest } from '../../../shared/domain/widget/chat.ts';
+import { WidgetContactSchema } from '../../../shared/domain/widget/schemas.ts';
+
+export const handler = publicHandler({
+  body: WidgetContactSchema,
+  run: (ctx) => setWidgetUser(widgetRequest(ctx), ctx.body),
+});

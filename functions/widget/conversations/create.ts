@@ -1,0 +1,8 @@
+import { publicHandler } from '../../../shared/http/handler.ts';
+import { createWidgetConversation, widgetRequest } from '../../../shared/domain/widget/chat.ts';
+import { WidgetNewConversationSchema } from '../../../shared/domain/widget/schemas.ts';
+
+export const handler = publicHandler({
+  body: WidgetNewConversationSchema,
+  run: (ctx) => createWidgetConversation(widgetRequest(ctx), ctx.body),
+});

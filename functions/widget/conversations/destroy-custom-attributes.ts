@@ -1,0 +1,8 @@
+import { publicHandler } from '../../../shared/http/handler.ts';
+import { destroyWidgetConversationAttributes, widgetRequest } from '../../../shared/domain/widget/chat.ts';
+import { DestroyConversationAttributesSchema } from '../../../shared/domain/widget/schemas.ts';
+
+export const handler = publicHandler({
+  body: DestroyConversationAttributesSchema,
+  run: (ctx) => destroyWidgetConversationAttributes(widgetRequest(ctx), ctx.body.custom_attribute),
+});

@@ -1,0 +1,8 @@
+import { publicHandler } from '../../../shared/http/handler.ts';
+import { toggleWidgetTyping, widgetRequest } from '../../../shared/domain/widget/chat.ts';
+import { WidgetTypingSchema } from '../../../shared/domain/widget/schemas.ts';
+
+export const handler = publicHandler({
+  body: WidgetTypingSchema,
+  run: (ctx) => toggleWidgetTyping(widgetRequest(ctx), ctx.body.typing_status),
+});

@@ -1,0 +1,8 @@
+import { intParam, publicHandler } from '../../../shared/http/handler.ts';
+import { updateWidgetMessage, widgetRequest } from '../../../shared/domain/widget/chat.ts';
+import { WidgetMessageUpdateSchema } from '../../../shared/domain/widget/schemas.ts';
+
+export const handler = publicHandler({
+  body: WidgetMessageUpdateSchema,
+  run: (ctx) => updateWidgetMessage(widgetRequest(ctx), intParam(ctx, 'id', 'Message'), ctx.body),
+});

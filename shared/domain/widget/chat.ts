@@ -1,0 +1,385 @@
+import { findContactIdBy, getContact } from '../../db/repositories/contacts.ts';
+import { getConversation, listContactConversationLinks } from '../../db/repositories/conversations.ts';
+import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
+import { listLabels } from '../../db/repositories/labels.ts';
+import { forbidden, HttpError, notFound } from '../../http/errors.ts';
+import { reply } from '../../http/response.ts';
+import { agentsJson } from '../agents/view.ts';
+import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import type { ContactUpdate } from '../contacts/schemas.ts';
+import { createContact, destroyCustomAttributes, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
+import type { ConversationRecord } from '../conversations/model.ts';
+import { mutate, touch } from '../conversations/mutation.ts';
+import { applyLabels, changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
+import { announceTyping } from '../conversations/typing.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import { addMessage } from '../messages/service.ts';
+import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
+import { uploadedFiles } from './uploads.ts';
+import type { AccountRecord } from '../model.ts';
+import { checkIdentity, contactActor, proves } from '../public/access.ts';
+import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
+import { browserOf, languageOf } from './browser.ts';
+import type { WidgetContact, WidgetMessageUpdate, WidgetNewConversation, WidgetNewMessage } from './schemas.ts';
+import { issueToken, visitorSession, websiteTokenOf } from './service.ts';
+import { widgetContactJson, widgetConversationJson, widgetMessageJson, widgetNewConversationJson } from './view.ts';
+
+// The widget's chat (Chatwoot's `api/v1/widget/{conversations,messages,contact,labels,inbox_members}`).
+// The visitor is the contact inbox its auth token names; it sees only the conversations of its contact
+// in this inbox (all of them once its identity is verified, otherwise those started on its own contact
+// inbox), and the widget always works on the newest of them. Every change goes through the account
+// interface's services with the contact as actor, so it makes the same items and the same events.
+
+/** What a widget request carries besides its body. */
+export interface WidgetRequest {
+  websiteToken: string | undefined;
+  authToken: string | undefined;
+  userAgent?: string;
+  acceptLanguage?: string;
+}
+
+type Visitor = Awaited<ReturnType<typeof visitorSession>>;
+
+const PAGE = 20;
+
+/** The visitor's conversations in this inbox, oldest first (links only; the records are read on demand). */
+async function conversationIds(ci: ContactInboxRecord): Promise<number[]> {
+  const links = await listContactConversationLinks(ci.account_id, ci.contact_id);
+  return links
+    .filter((l) => l.inbox_id === ci.inbox_id && (ci.hmac_verified || l.source_id === ci.source_id))
+    .map((l) => l.conversation_id)
+    .sort((a, b) => a - b);
+}
+
+/** The newest conversation of the visitor, or undefined; `consistent` for the read a change starts from. */
+async function currentConversation(ci: ContactInboxRecord, consistent = false): Promise<ConversationRecord | undefined> {
+  const ids = await conversationIds(ci);
+  const id = ids.at(-1);
+  if (id === undefined) return undefined;
+  const c = await getConversation(ci.account_id, id, consistent);
+  return c && c.contact_id === ci.contact_id && c.inbox_id === ci.inbox_id ? c : undefined;
+}
+
+async function requireConversation(ci: ContactInboxRecord): Promise<ConversationRecord> {
+  const c = await currentConversation(ci, true);
+  if (!c) throw notFound('Conversation');
+  return c;
+}
+
+async function contactOf(ci: ContactInboxRecord): Promise<ContactRecord> {
+  const contact = await getContact(ci.account_id, ci.contact_id, true);
+  if (!contact) throw notFound('Contact');
+  return contact;
+}
+
+/** Chatwoot's `additional_attributes` of a conversation the widget starts: the visitor's browser and page. */
+function pageAttributes(req: WidgetRequest, page: { timestamp?: string | null; referer_url?: string | null } | null | undefined) {
+  return {
+    browser_language: languageOf(req.acceptLanguage) ?? null,
+    browser: browserOf(req.userAgent),
+    initiated_at: { timestamp: page?.timestamp ?? null },
+    referer: page?.referer_url ?? null,
+  };
+}
+
+const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422 && err.errors.some((e) => e.code === 'taken');
+
+/**
+ * Chatwoot's ContactIdentifyAction with `discard_invalid_attrs`: an email or phone number another contact
+ * holds is dropped (Chatwoot would merge the two contacts; this service keeps them apart) and the rest saved.
+ */
+async function identify(ci: ContactInboxRecord, contact: ContactRecord, input: ContactUpdate): Promise<ContactRecord> {
+  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null && v !== '')) as ContactUpdate;
+  if (input.custom_attributes) changes.custom_attributes = deepMerge(contact.custom_attributes, input.custom_attributes);
+  if (!Object.keys(changes).length) return contact;
+  try {
+    return await updateContact(ci.account_id, ci.contact_id, changes);
+  } catch (err) {
+    if (!isTaken(err)) throw err;
+    // Only the values another contact holds are dropped.
+    const taken = new Set((err as HttpError).errors.filter((e) => e.code === 'taken').map((e) => e.field));
+    const unique = ['email', 'phone_number', 'identifier'];
+    const drop = (k: string) => taken.has(k) || (taken.has('') && unique.includes(k));
+    const rest = Object.fromEntries(Object.entries(changes).filter(([k]) => !drop(k)));
+    return Object.keys(rest).length ? updateContact(ci.account_id, ci.contact_id, rest as ContactUpdate) : contact;
+  }
+}
+
+// ── conversations ──────────────────────────────────────────────────────────────────────────────────
+
+/** `GET /conversations`: the visitor's newest conversation (`{}` when it has none). */
+export async function showWidgetConversation(req: WidgetRequest) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await currentConversation(ci);
+  return c ? widgetConversationJson(c) : {};
+}
+
+/**
+ * `POST /conversations` (the pre-chat form): saves what the visitor told about itself (a name only when
+ * the contact has no email, phone or identifier yet), then starts a conversation with the first message.
+ */
+export async function createWidgetConversation(req: WidgetRequest, input: WidgetNewConversation) {
+  const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
+  let contact = await contactOf(ci);
+  if (input.contact) {
+    const email = input.contact.email?.toLowerCase();
+    const named = !contact.email && !contact.phone_number && !contact.identifier;
+    contact = await identify(ci, contact, {
+      email,
+      phone_number: input.contact.phone_number,
+      name: named ? (input.contact.name ?? email?.split('@')[0]) : undefined,
+      custom_attributes: input.contact.custom_attributes,
+    });
+  }
+  const { conversation, message } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
+    additional_attributes: pageAttributes(req, input.message),
+    custom_attributes: input.custom_attributes ?? undefined,
+    message: { content: input.message?.content ?? undefined, echo_id: input.message?.echo_id ?? undefined },
+  });
+  const refs = await refsFor(account.id, [conversation], message ? [message] : []);
+  return widgetNewConversationJson(conversation, message, refs);
+}
+
+/** `POST /conversations/toggle_typing`: `on`/`off` raise the typing events, anything else does nothing. */
+export async function toggleWidgetTyping(req: WidgetRequest, status: unknown) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await currentConversation(ci);
+  if (!c) throw notFound('Conversation');
+  if (status === 'on' || status === 'off') await announceTyping(contactActor(ci), c, { typing_status: status, is_private: false });
+}
+
+/** `POST /conversations/update_last_seen`: 200 with or without a conversation. */
+export async function updateWidgetLastSeen(req: WidgetRequest) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await currentConversation(ci, true);
+  if (c) await markSeenByContact(c);
+}
+
+/** `GET /conversations/toggle_status`: the visitor ends the chat; only where the inbox lets it (`end_conversation`). */
+export async function resolveWidgetConversation(req: WidgetRequest) {
+  const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await requireConversation(ci);
+  if (!(inbox.selected_feature_flags ?? []).includes('end_conversation')) throw forbidden('This inbox does not let visitors end conversations');
+  if (c.status !== 'resolved') await changeStatus(account, contactActor(ci), c, { status: 'resolved' });
+}
+
+async function changeAttributes(ci: ContactInboxRecord, next: (attrs: Record<string, unknown>) => Record<string, unknown>) {
+  const c = await requireConversation(ci);
+  const actor = contactActor(ci);
+  const { conversation } = await mutate(c, (cur) => {
+    const attrs = next(cur.custom_attributes);
+    return { next: JSON.stringify(attrs) === JSON.stringify(cur.custom_attributes) ? undefined : touch(cur, actor, { custom_attributes: attrs }), result: undefined };
+  });
+  return widgetConversationJson(conversation);
+}
+
+/** `POST /conversations/set_custom_attributes`: replaces the conversation's custom attributes. */
+export async function setWidgetConversationAttributes(req: WidgetRequest, attrs: Record<string, unknown> | null | undefined) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  return changeAttributes(ci, () => attrs ?? {});
+}
+
+/** `POST /conversations/destroy_custom_attributes`: drops the named keys (`custom_attribute`: one or a list). */
+export async function destroyWidgetConversationAttributes(req: WidgetRequest, names: string[] | null | undefined) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const drop = new Set(names ?? []);
+  return changeAttributes(ci, (attrs) => Object.fromEntries(Object.entries(attrs).filter(([k]) => !drop.has(k))));
+}
+
+/**
+ * `POST /conversations/transcript`: Chatwoot mails the transcript to the contact's email. This service
+ * sends no email, so the request is only checked (a conversation and an email to send to) and answered 200.
+ */
+export async function requestWidgetTranscript(req: WidgetRequest) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  await requireConversation(ci);
+}
+
+// ── messages ───────────────────────────────────────────────────────────────────────────────────────
+
+/** `GET /messages`: the newest 20 chat messages of the visitor's conversation (before `before`), oldest first. */
+export async function listWidgetMessages(req: WidgetRequest, query: Record<string, string | undefined>) {
+  const before = beforeCursor(query.before);
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await currentConversation(ci);
+  if (!c) return [];
+  const messages = await chatMessages(c, PAGE, before);
+  const refs = await refsFor(c.account_id, [], messages);
+  return messages.map((m) => widgetMessageJson(m, c, refs));
+}
+
+/**
+ * `POST /messages`: an incoming message in the visitor's newest conversation, which is started when there
+ * is none (Chatwoot's widget sends the first message this way unless the pre-chat form is on).
+ */
+export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMessage) {
+  const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const given = input.attachments ?? [];
+  const signed = given.filter((a): a is string => typeof a === 'string');
+  const files = [...given.filter((a): a is UploadedFile => typeof a !== 'string'), ...(signed.length ? await uploadedFiles(ci, signed) : [])];
+  const message: NewMessage = {
+    content: input.content,
+    echo_id: input.echo_id ?? undefined,
+    attachments: files.length ? files : undefined,
+    ...(input.reply_to ? { content_attributes: { in_reply_to: input.reply_to } } : {}),
+  };
+  const current = await currentConversation(ci, true);
+  const { conversation, message: created } = current
+    ? await addMessage(account, contactActor(ci), current, message)
+    : await startConversation(account, contactActor(ci), { inbox, contact: await contactOf(ci), contactInbox: ci }, {
+        additional_attributes: pageAttributes(req, input),
+        message,
+      });
+  const refs = await refsFor(account.id, [], [created!]);
+  return widgetMessageJson(created!, conversation, refs, input.echo_id ?? undefined);
+}
+
+/**
+ * `PATCH /messages/{id}`: the visitor answers an interactive message of its conversation: input_email
+ * sends `contact.email` (kept as `submitted_email` and on the contact), the others `submitted_values`.
+ */
+export async function updateWidgetMessage(req: WidgetRequest, messageId: number, input: WidgetMessageUpdate) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const c = await requireConversation(ci);
+  const email = input.contact?.email?.toLowerCase();
+  const answer: Record<string, unknown> = {};
+  if (input.message?.submitted_values !== undefined) answer.submitted_values = input.message.submitted_values;
+  if (email) answer.submitted_email = email;
+  if (!Object.keys(answer).length) throw new HttpError(422, 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
+  const updated = await submitAnswer(ci, c, messageId, answer);
+  if (email) {
+    const contact = await contactOf(ci);
+    await identify(ci, contact, { email, name: contact.email || contact.identifier ? undefined : email.split('@')[0] });
+  }
+  return widgetMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
+}
+
+// ── contact ────────────────────────────────────────────────────────────────────────────────────────
+
+export async function showWidgetContact(req: WidgetRequest) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  return widgetContactJson(await contactOf(ci), ci);
+}
+
+/**
+ * `PATCH /contact` (the SDK's `setCustomAttributes`, the pre-chat details): name, email, phone, avatar and
+ * custom attributes (merged). The identifier is changed only by `set_user`, where it can be proven.
+ */
+export async function updateWidgetContact(req: WidgetRequest, input: WidgetContact) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const { identifier: _i, identifier_hash: _h, ...fields } = input;
+  return widgetContactJson(await identify(ci, await contactOf(ci), { ...fields, email: fields.email?.toLowerCase() }), ci);
+}
+
+/**
+ * Chatwoot checks the identity hash when one is sent or the inbox makes it mandatory, except for a call
+ * that only sets custom attributes without an identifier.
+ */
+function checkSetUser(inbox: InboxRecord, input: WidgetContact): string | undefined {
+  if (!input.identifier && input.custom_attributes && !input.identifier_hash) return undefined;
+  return checkIdentity(inbox, input);
+}
+
+/**
+ * `PATCH /contact/set_user` (the SDK's `setUser`): the visitor becomes the website's user `identifier`.
+ * A visitor contact without an identifier takes it; when the account already has that user, or the
+ * visitor is already someone else, the visitor moves to that user's contact (a new one if none) through a
+ * new contact inbox here, and `widget_auth_token` names it from now on. A proven identity marks the
+ * contact inbox verified (it then sees the user's earlier conversations in this inbox).
+ */
+export async function setWidgetUser(req: WidgetRequest, input: WidgetContact) {
+  const { inbox, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const proven = checkSetUser(inbox, input);
+  const fields: ContactUpdate = {
+    name: input.name,
+    email: input.email?.toLowerCase(),
+    phone_number: input.phone_number,
+    avatar_url: input.avatar_url,
+    custom_attributes: input.custom_attributes,
+  };
+  const contact = await contactOf(ci);
+  const identifier = input.identifier || undefined;
+  let target = { ci, contact };
+  let switched = false;
+  if (identifier && contact.identifier !== identifier) {
+    const existing = await findContactIdBy(ci.account_id, 'identifier', identifier);
+    if (existing !== undefined) {
+      const other = await getContact(ci.account_id, existing, true);
+      if (!other) throw notFound('Contact');
+      target = { ci: await ensureContactInbox(ci.account_id, existing, inbox.id, undefined, { hmacVerified: proves(proven, other) }), contact: other };
+      switched = true;
+    } else if (!contact.identifier) {
+      // One change, so the contact never shows the identifier without the details that came with it.
+      fields.identifier = identifier;
+    } else {
+      const made = await createContact(ci.account_id, { name: input.name ?? identifier, identifier }, inbox, { hmacVerified: proven === identifier });
+      target = { ci: made.contactInbox!, contact: made.contact };
+      switched = true;
+    }
+  }
+  const updated = await identify(target.ci, target.contact, fields);
+  if (!switched && proves(proven, updated)) target.ci = await markContactInboxVerified(target.ci);
+  return {
+    id: updated.id,
+    name: updated.name,
+    email: updated.email,
+    phone_number: updated.phone_number,
+    pubsub_token: target.ci.pubsub_token,
+    ...(switched ? { widget_auth_token: await issueToken(target.ci) } : {}),
+  };
+}
+
+/** `POST /contact/destroy_custom_attributes`: drops the named keys of the visitor's contact. */
+export async function destroyWidgetContactAttributes(req: WidgetRequest, names: string[] | null | undefined) {
+  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  await destroyCustomAttributes(ci.account_id, ci.contact_id, { custom_attributes: names ?? [] });
+  return widgetContactJson(await contactOf(ci), ci);
+}
+
+// ── inbox members, campaigns, labels ───────────────────────────────────────────────────────────────
+
+/** `GET /inbox_members`: the agents who may answer, as the widget's header shows them. */
+export async function listWidgetInboxMembers(req: WidgetRequest) {
+  const { inbox } = await visitorSession(req.websiteToken, req.authToken);
+  const agents = await agentsJson(inbox.account_id, await listInboxMemberIds(inbox.account_id, inbox.id));
+  return { payload: agents.map((a) => ({ name: a.available_name || a.name, avatar_url: a.thumbnail, availability_status: a.availability_status })) };
+}
+
+/** `GET /campaigns`: this service has no campaigns, so no inbox has any to run. */
+export async function listWidgetCampaigns(req: WidgetRequest) {
+  await visitorSession(req.websiteToken, req.authToken);
+  return [];
+}
+
+async function changeLabels(visitor: Visitor, next: (labels: string[]) => string[]) {
+  const c = await currentConversation(visitor.ci, true);
+  if (!c) return reply(204);
+  await applyLabels(visitor.account as AccountRecord, contactActor(visitor.ci), c, next(c.labels));
+  return reply(204);
+}
+
+/** `POST /labels`: adds a label the account defines to the visitor's conversation; 204 whatever happened. */
+export async function addWidgetLabel(req: WidgetRequest, label: string | null | undefined) {
+  const visitor = await visitorSession(req.websiteToken, req.authToken);
+  if (!label) return reply(204);
+  const defined = (await listLabels(visitor.inbox.account_id)).some((l) => l.title === label);
+  if (!defined) return reply(204);
+  return changeLabels(visitor, (labels) => (labels.includes(label) ? labels : [...labels, label]));
+}
+
+/** `DELETE /labels/{id}` (`id` is the label's title); 204. */
+export async function removeWidgetLabel(req: WidgetRequest, label: string) {
+  const visitor = await visitorSession(req.websiteToken, req.authToken);
+  return changeLabels(visitor, (labels) => labels.filter((l) => l !== label));
+}
+
+/** The widget request of a handler's context: the website token (query or body) and the visitor's headers. */
+export function widgetRequest(ctx: { query: Record<string, string | undefined>; body: unknown; event: { headers: Record<string, string | undefined> } }): WidgetRequest {
+  const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
+  return {
+    websiteToken: websiteTokenOf(ctx.query, body),
+    authToken: ctx.event.headers['x-auth-token'],
+    userAgent: ctx.event.headers['user-agent'],
+    acceptLanguage: ctx.event.headers['accept-language'],
+  };
+}

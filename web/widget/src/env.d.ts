@@ -1,0 +1,2 @@
+// Styles are bundled by esbuild beside the script.
+declare module '*.css';

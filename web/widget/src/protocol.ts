@@ -1,0 +1,48 @@
+import type { widgetChannelJson, widgetMessageJson } from '../../../shared/domain/widget/view.ts';
+
+// What the loader, the chat page and the service say to each other. The postMessage strings are
+// Chatwoot's (`chatwoot-widget:` + JSON), so mobile webviews that drive Chatwoot's widget drive this one.
+
+export const PREFIX = 'chatwoot-widget:';
+
+/** The widget's settings, as `POST /api/v1/widget/config` returns them. */
+export type ChannelConfig = ReturnType<typeof widgetChannelJson>;
+/** A message as the widget API returns it. */
+export type WidgetMessage = ReturnType<typeof widgetMessageJson>;
+
+/** Host page (or mobile app) → chat page. */
+export type ToChat =
+  | { event: 'set-user'; identifier: string; user?: Record<string, unknown> }
+  | { event: 'set-custom-attributes'; customAttributes: Record<string, unknown> }
+  | { event: 'delete-custom-attribute'; customAttribute: string }
+  | { event: 'set-conversation-custom-attributes'; customAttributes: Record<string, unknown> }
+  | { event: 'delete-conversation-custom-attribute'; customAttribute: string }
+  | { event: 'set-label'; label: string }
+  | { event: 'remove-label'; label: string }
+  | { event: 'set-locale'; locale: string }
+  | { event: 'set-color-scheme'; darkMode: 'light' | 'dark' | 'auto' }
+  | { event: 'toggle-open'; isOpen: boolean };
+
+/** Chat page → host page. */
+export type FromChat =
+  | { event: 'loaded'; config: { authToken: string; channelConfig: ChannelConfig } }
+  | { event: 'setAuthCookie'; data: { widgetAuthToken: string } }
+  | { event: 'setUnreadMode'; unreadMessageCount: number }
+  | { event: 'onMessage'; data: WidgetMessage }
+  | { event: 'toggleBubble' }
+  | { event: 'closeWindow' };
+
+export const encode = (m: ToChat | FromChat) => PREFIX + JSON.stringify(m);
+
+export function decode<T>(data: unknown): T | undefined {
+  if (typeof data !== 'string' || !data.startsWith(PREFIX)) return undefined;
+  try {
+    const m = JSON.parse(data.slice(PREFIX.length));
+    return m && typeof m === 'object' && typeof m.event === 'string' ? (m as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a website's visitor keeps its auth token (per inbox). */
+export const tokenKey = (websiteToken: string) => `cw_conversation_${websiteToken}`;
