@@ -1,13 +1,29 @@
 import { App } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { buildFunctions } from './build.ts';
+import type { LogLevel } from './constructs/chatwoot-service.ts';
 import { ServiceStack } from './service-stack.ts';
 
 // CDK entry (cdk.json: `npx tsx infra/app.ts`). Bundles first, in one esbuild pass, then the stack
 // takes the bundle folders as assets. Env-agnostic and lookup-free, so synth needs no credentials.
-//   npx cdk synth -c stackName=Support -c logLevel=DEBUG
+// Every setting is a context value; another CDK app imports the ChatwootService construct instead.
+//   npx cdk deploy -c alarmEmail=ops@example.com -c tags=app=support,team=cx -c runtime=nodejs24.x
 const app = new App();
-new ServiceStack(app, app.node.tryGetContext('stackName') ?? 'ChatwootServerless', {
+const ctx = (name: string): string | undefined => app.node.tryGetContext(name) ?? undefined;
+const number = (name: string) => (ctx(name) === undefined ? undefined : Number(ctx(name)));
+const runtime = ctx('runtime');
+
+new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   bundles: buildFunctions(),
-  logLevel: app.node.tryGetContext('logLevel'),
-  accessLogs: app.node.tryGetContext('accessLogs') !== 'false',
+  logLevel: ctx('logLevel') as LogLevel | undefined,
+  accessLogs: ctx('accessLogs') !== 'false',
+  alarmEmail: ctx('alarmEmail'),
+  runtime: runtime ? new lambda.Runtime(runtime, lambda.RuntimeFamily.NODEJS) : undefined,
+  memorySize: number('memorySize'),
+  corsOrigins: ctx('corsOrigins')?.split(','),
+  domainName: ctx('domainName'),
+  certificateArn: ctx('certificateArn'),
+  publicBaseUrl: ctx('publicBaseUrl'),
+  tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
+  throttle: ctx('rateLimit') ? { rateLimit: number('rateLimit')!, burstLimit: number('burstLimit') ?? 2 * number('rateLimit')! } : undefined,
 });

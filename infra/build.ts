@@ -2,8 +2,9 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import type { FunctionBundles } from './bundles.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS } from './cable.ts';
-import { EVENT_HANDLERS } from './pipeline.ts';
+import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
 import { functionName, routes, type Route } from './routes.ts';
 
 // Every Lambda bundle, built in ONE esbuild pass: a NodejsFunction per route would bundle one by one
@@ -15,23 +16,8 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Default output folder (gitignored), relative to the repository root. */
 export const DEFAULT_OUT_DIR = '.build/functions';
 
-/** The event pipeline's function names, keyed like pipeline.ts EVENT_HANDLERS. */
-export const EVENT_FUNCTION_NAMES = {
-  stream: 'events-stream',
-  dispatch: 'events-dispatch',
-  deliver: 'events-deliver',
-} as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
-
-/** One built function: its asset folder (holding `index.mjs`, handler `index.handler`) and the bundle's size. */
-export interface FunctionBundle {
-  /** Absolute path of the folder to hand to `lambda.Code.fromAsset`. */
-  dir: string;
-  /** Size of `index.mjs` in bytes (minified, AWS SDK included). */
-  bytes: number;
-}
-
-/** functionName → bundle. Route functions are named by `functionName(route)`, event functions by EVENT_FUNCTION_NAMES. */
-export type FunctionBundles = Record<string, FunctionBundle>;
+export { EVENT_FUNCTION_NAMES } from './pipeline.ts';
+export type { FunctionBundle, FunctionBundles } from './bundles.ts';
 
 /** functionName → handler module (relative to ROOT) for every route row, every event handler and the extras. */
 export function entryPoints(routeTable: Route[] = routes, extra: Record<string, string> = {}): Record<string, string> {

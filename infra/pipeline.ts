@@ -9,6 +9,13 @@ export const EVENT_HANDLERS = {
   deliver: 'functions/events/deliver.ts',
 } as const;
 
+/** The event pipeline's function names (bundle folders), keyed like EVENT_HANDLERS. */
+export const EVENT_FUNCTION_NAMES = {
+  stream: 'events-stream',
+  dispatch: 'events-dispatch',
+  deliver: 'events-deliver',
+} as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
+
 export const QUEUES = {
   /** FIFO, grouped by item collection, so one conversation's events stay in order. */
   events: { name: 'events.fifo', dlq: 'events-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },

@@ -36,6 +36,8 @@ const EnvSchema = v.object({
   MAX_BODY_BYTES: Int(1024 * 1024),
   ID_BLOCK_SIZE: Int(20),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
+  // Deployed: the stack's name, the `service` of log lines and the dimension of the service's metrics.
+  SERVICE_NAME: Optional,
   WEBHOOK_TIMEOUT_MS: Int(10_000),
   // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
   WEBHOOK_RETRY_BASE_SECONDS: Int(30),
@@ -70,6 +72,9 @@ export interface Config {
   maxBodyBytes: number;
   idBlockSize: number;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  serviceName: string;
+  /** Custom metrics are emitted only where a SERVICE_NAME is set. */
+  metricsEnabled: boolean;
   allowPrivateWebhookTargets: boolean;
   cableEndpoint?: string;
   cableUrl: string;
@@ -106,6 +111,8 @@ export function config(): Config {
     maxBodyBytes: e.MAX_BODY_BYTES,
     idBlockSize: Math.max(1, e.ID_BLOCK_SIZE),
     logLevel: e.LOG_LEVEL,
+    serviceName: e.SERVICE_NAME ?? 'chatwoot-serverless',
+    metricsEnabled: e.SERVICE_NAME !== undefined,
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     cableEndpoint: e.CABLE_ENDPOINT,
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,

@@ -1,3 +1,4 @@
 import { deliverAll } from '../../shared/events/deliver.ts';
+import { observed } from '../../shared/metrics.ts';
 
-export const handler = deliverAll;
+export const handler = observed(deliverAll);

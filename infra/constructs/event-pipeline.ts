@@ -2,15 +2,16 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { functionLogGroup } from './logs.ts';
+import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
+import { functionOptions, type FunctionSettings } from './logs.ts';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
-import { EVENT_FUNCTION_NAMES, type FunctionBundles } from '../build.ts';
-import { QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
+import type { FunctionBundles } from '../bundles.ts';
+import { EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 
 
 /** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
@@ -23,9 +24,8 @@ export interface EventPipelineProps {
   /** Prebuilt bundles by function name (infra/build.ts). */
   bundles: FunctionBundles;
   publicBaseUrl: string;
-  logLevel: string;
-  /** @default 512 */
-  memorySize?: number;
+  /** Runtime, memory, log retention, tracing and log level of the pipeline's functions. */
+  functions: FunctionSettings;
   /** Concurrency cap of the deliver function's queue consumer (protects receivers and the account). @default 50 */
   deliverMaxConcurrency?: number;
   /** The token key secret: the dispatcher signs agent-bot deliveries with the bot's own token. */
@@ -88,20 +88,17 @@ export class EventPipeline extends Construct {
       EVENTS_QUEUE_URL: this.eventsQueue.queueUrl,
       DELIVERIES_QUEUE_URL: this.deliveriesQueue.queueUrl,
       PUBLIC_BASE_URL: props.publicBaseUrl,
-      LOG_LEVEL: props.logLevel,
+      LOG_LEVEL: props.functions.logLevel,
     };
     const fn = (key: keyof typeof EVENT_FUNCTION_NAMES, timeout: Duration, description: string, extraEnv: Record<string, string> = {}) => {
       const name = EVENT_FUNCTION_NAMES[key];
       const bundle = props.bundles[name];
       if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
       return new lambda.Function(this, name, {
-        logGroup: functionLogGroup(this, name),
+        ...functionOptions(this, name, props.functions),
         description,
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: props.memorySize ?? 512,
         timeout,
         environment: { ...environment, ...extraEnv },
       });
@@ -138,7 +135,7 @@ export class EventPipeline extends Construct {
     this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots', {
       TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
     });
-    props.table.grantReadWriteData(this.dispatchFunction);
+    grantTableData(props.table, this.dispatchFunction, 'write');
     props.tokenKey.grantRead(this.dispatchFunction);
     this.deliveriesQueue.grantSendMessages(this.dispatchFunction);
     this.dispatchFunction.addEventSource(
@@ -160,7 +157,7 @@ export class EventPipeline extends Construct {
     this.deliveriesDlq.grantSendMessages(this.deliverFunction);
     // Reads the account of a delivery (a suspended account's deliveries are dropped), and marks a message
     // failed when an API-inbox callback refuses it (Chatwoot's webhook trigger does): table reads and writes.
-    props.table.grantReadWriteData(this.deliverFunction);
+    grantTableData(props.table, this.deliverFunction, 'write');
     this.deliverFunction.addEventSource(
       new SqsEventSource(this.deliveriesQueue, {
         batchSize: QUEUE_SOURCES.deliver.batchSize,

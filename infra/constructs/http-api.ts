@@ -1,15 +1,17 @@
-import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { type CfnResource, Duration, NestedStack, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { functionLogGroup } from './logs.ts';
+import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
+import { functionOptions, type FunctionSettings } from './logs.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { FunctionBundles } from '../build.ts';
+import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
 export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
@@ -21,6 +23,27 @@ export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens'
 const SESSION_HEADERS = ['access-token', 'client', 'uid', 'expiry', 'token-type'];
 const CORS_HEADERS = ['api_access_token', 'content-type', 'authorization', 'x-auth-token', ...SESSION_HEADERS];
 
+/**
+ * One JSON object per request: what a Logs Insights query filters on (route, status, latencies) and why
+ * an integration failed (a function that crashed or timed out never wrote its own log line about it).
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+} as const;
+
 export interface HttpApiRoutesProps {
   /** The route table: one function per row, one API route per (method, path). */
   routes: Route[];
@@ -29,13 +52,16 @@ export interface HttpApiRoutesProps {
   table: dynamodb.ITable;
   tokenKey: secretsmanager.ISecret;
   avatars: s3.IBucket;
-  logLevel: string;
-  /** @default 512 */
-  memorySize?: number;
+  /** Runtime, memory, log retention, tracing and log level of every route function. */
+  functions: FunctionSettings;
   /** Default route throttling of the $default stage. @default rate 100/s, burst 200 */
   throttle?: apigw.ThrottleSettings;
-  /** JSON access logs of the $default stage in a log group kept for a month. @default true */
+  /** JSON access logs of the $default stage, kept as long as the function logs. @default true */
   accessLogs?: boolean;
+  /** Origins browsers may call the API from. @default ['*'] */
+  corsOrigins?: string[];
+  /** Base URL of the service in links it hands out (custom domain or front door). @default the API's execute-api URL */
+  publicBaseUrl?: string;
 }
 
 /**
@@ -61,7 +87,7 @@ export class HttpApiRoutes extends Construct {
       description: 'Chatwoot-compatible API',
       createDefaultStage: false,
       corsPreflight: {
-        allowOrigins: ['*'],
+        allowOrigins: props.corsOrigins ?? ['*'],
         allowMethods: [
           apigw.CorsHttpMethod.GET,
           apigw.CorsHttpMethod.POST,
@@ -85,15 +111,21 @@ export class HttpApiRoutes extends Construct {
           ? undefined
           : {
               destination: new apigw.LogGroupLogDestination(
-                new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+                new logs.LogGroup(this, 'AccessLogs', { retention: props.functions.logRetention, removalPolicy: RemovalPolicy.DESTROY }),
               ),
+              format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
             },
     });
-    this.url = this.api.apiEndpoint;
+    this.url = props.publicBaseUrl ?? this.api.apiEndpoint;
 
     this.roles = accessRoles(this, props);
     // Every class opens sealed secrets (an inbox's HMAC token, a webhook's secret) when it reads them.
-    const common = { TABLE_NAME: props.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: props.logLevel, TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn };
+    const common = {
+      TABLE_NAME: props.table.tableName,
+      PUBLIC_BASE_URL: this.url,
+      LOG_LEVEL: props.functions.logLevel,
+      TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+    };
     // Each class sees only the names its permissions cover.
     const environment: Record<AccessClass, Record<string, string>> = {
       read: common,
@@ -114,13 +146,10 @@ export class HttpApiRoutes extends Construct {
       if (!bundle) throw new Error(`No bundle for ${name} (${route.handler}): run buildFunctions() with this route table`);
       const methods = methodsOf(route);
       const fn = new lambda.Function(stack, name, {
-        logGroup: functionLogGroup(stack, name),
+        ...functionOptions(stack, name, props.functions),
         description: `${methods.join('|')} ${route.path}`.slice(0, 256),
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: props.memorySize ?? 512,
         // API Gateway gives up at 29 s; a function running longer would only burn money.
         timeout: Duration.seconds(29),
         role: this.roles[route.access],
@@ -151,13 +180,18 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
       managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
     });
   }
-  // Table grants cover its indexes too.
-  props.table.grantReadData(roles.read);
-  for (const access of ['write', 'tokens', 'uploads'] as const) props.table.grantReadWriteData(roles[access]);
+  grantTableData(props.table, roles.read, 'read');
+  for (const access of ['write', 'tokens', 'uploads'] as const) grantTableData(props.table, roles[access], 'write');
   // Sealed secrets are opened where they are read (repositories), so every class reads the key; it is
   // fetched once per container, and only by a function that opens or seals something.
   for (const access of ACCESS_CLASSES) props.tokenKey.grantRead(roles[access]);
-  props.avatars.grantReadWrite(roles.uploads);
+  // Avatars are written, then read through presigned URLs signed with this role: nothing else.
+  iam.Grant.addToPrincipal({ grantee: roles.uploads, actions: ['s3:PutObject', 's3:GetObject'], resourceArns: [props.avatars.arnForObjects('*')] });
+  for (const role of Object.values(roles)) acknowledge(role, LAMBDA_ROLE_ACKNOWLEDGMENTS);
+  const bucketId = Stack.of(props.avatars).resolve((props.avatars.node.defaultChild as CfnResource).logicalId);
+  acknowledge(roles.uploads, {
+    [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]: 'Avatar objects have generated keys: the grant covers the objects of the one avatar bucket',
+  });
   return roles;
 }
 

@@ -6,10 +6,17 @@ import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 
 /** The one table, shaped from the same names the runtime and DynamoDB Local use (shared/db/table.ts). */
+export interface ServiceTableProps {
+  /** @default RETAIN: customer data must survive a stack deletion or a replacement */
+  removalPolicy?: RemovalPolicy;
+  /** DynamoDB deletion protection (a delete call fails until it is turned off). @default true */
+  deletionProtection?: boolean;
+}
+
 export class ServiceTable extends Construct {
   readonly table: dynamodb.Table;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: ServiceTableProps = {}) {
     super(scope, id);
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: string(KEY.pk),
@@ -19,8 +26,9 @@ export class ServiceTable extends Construct {
       stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       timeToLiveAttribute: TTL_ATTRIBUTE,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // Customer data: a stack deletion or replacement must never take it along.
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Customer data: a stack deletion or replacement must never take it along (unless the owner says so).
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      deletionProtection: props.deletionProtection ?? true,
     });
     for (const index of Object.values(INDEXES)) {
       this.table.addGlobalSecondaryIndex({

@@ -9,13 +9,16 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { FunctionBundles } from '../build.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_STAGE } from '../cable.ts';
-import { functionLogGroup } from './logs.ts';
+import { grantTableData } from './grants.ts';
+import { functionLogGroup, functionOptions, type FunctionSettings } from './logs.ts';
 
 export interface WebSocketApiProps {
   table: dynamodb.ITable;
   /** Prebuilt bundles by function name (infra/build.ts). */
   bundles: FunctionBundles;
   logLevel: string;
+  /** Runtime, retention, tracing and log format shared with the other functions (memory stays per function). */
+  functions?: FunctionSettings;
   /**
    * Pinger runs side by side, each greeting and pinging its share of the connections. One posts a few
    * hundred frames a second; add one per ~1,500 connections. @default 1
@@ -48,12 +51,12 @@ export class WebSocketApi extends Construct {
       const bundle = props.bundles[name];
       if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
       return new lambda.Function(this, name, {
-        logGroup: functionLogGroup(this, name),
+        ...(props.functions
+          ? functionOptions(this, name, props.functions)
+          : { logGroup: functionLogGroup(this, name), runtime: lambda.Runtime.NODEJS_22_X, architecture: lambda.Architecture.ARM_64 }),
         description,
         code: lambda.Code.fromAsset(bundle.dir),
         handler: 'index.handler',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
         memorySize,
         timeout,
         environment: { TABLE_NAME: props.table.tableName, LOG_LEVEL: props.logLevel },
@@ -81,7 +84,7 @@ export class WebSocketApi extends Construct {
     this.url = this.stage.url;
     this.managementEndpoint = this.stage.callbackUrl;
 
-    for (const f of [connect, disconnect, dflt, ping]) props.table.grantReadWriteData(f);
+    for (const f of [connect, disconnect, dflt, ping]) grantTableData(props.table, f, 'write');
     for (const f of [dflt, ping]) {
       f.addEnvironment('CABLE_ENDPOINT', this.managementEndpoint);
       this.api.grantManageConnections(f);

@@ -9,6 +9,8 @@ import { getConversation } from '../db/repositories/conversations.ts';
 import { listMessages } from '../db/repositories/messages.ts';
 import { listActiveAutomationRules } from '../db/repositories/automation-rules.ts';
 import { log } from '../log.ts';
+import { METRIC_NAMES } from '../metric-names.ts';
+import { count } from '../metrics.ts';
 import {
   AUTOMATION_EVENTS,
   CHANGE_OPERATOR,
@@ -184,6 +186,7 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
     }
     if (!matched || !(await claimRun(event, rule))) continue;
     log.info('automation rule matched', { eventId: event.id, ruleId: rule.id, event: event.name });
+    count(METRIC_NAMES.rulesRun);
     for (const action of rule.actions) {
       try {
         await runConversationAction(account, { type: 'automation_rule', ruleId: rule.id }, conversation.id, action, (url, c) =>

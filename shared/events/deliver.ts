@@ -3,6 +3,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
+import { METRIC_NAMES } from '../metric-names.ts';
+import { count } from '../metrics.ts';
 import { postJson } from '../webhooks/send.ts';
 import { signatureHeaders } from '../webhooks/sign.ts';
 import { deliveryGroup, type Delivery } from './delivery.ts';
@@ -102,6 +104,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   const fields = { eventId: delivery.event_id, deliveryId: delivery.id, event: delivery.event, target: delivery.target, attempt: attemptNo };
   if (result.ok) {
     log.info('delivered', { ...fields, status: result.status });
+    count(METRIC_NAMES.deliveriesSucceeded);
     return 'delivered';
   }
   await reportToMessage(delivery, result.error ?? `HTTP ${result.status ?? 'error'}`);
@@ -110,6 +113,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   if (result.permanent || tooOld) {
     log.warn('delivery dead-lettered', { ...fields, error: result.error, status: result.status });
     await deadLetter(record, delivery, result.error ?? 'failed');
+    count(METRIC_NAMES.deliveriesDeadLettered);
     return 'dead';
   }
   log.info('delivery failed, will retry', { ...fields, error: result.error, status: result.status, retryInSeconds: wait });
@@ -120,6 +124,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
       VisibilityTimeout: wait,
     }),
   );
+  count(METRIC_NAMES.deliveriesFailed);
   return 'retry';
 }
 

@@ -7,6 +7,8 @@ import { listWebhooks } from '../db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '../domain/model.ts';
 import type { InboxRecord } from '../domain/inboxes/model.ts';
 import { log } from '../log.ts';
+import { METRIC_NAMES } from '../metric-names.ts';
+import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from './broadcast.ts';
 import type { Change } from './change.ts';
@@ -170,6 +172,7 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     out.push(...deliveries);
     await notify(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
+    count(METRIC_NAMES.eventsDispatched);
   }
   return out;
 }

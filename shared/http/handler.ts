@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { config } from '../config.ts';
-import { log } from '../log.ts';
+import { log, logContext } from '../log.ts';
 import type { AccountRecord, UserRecord } from '../domain/model.ts';
 import {
   authenticateAccount,
@@ -84,6 +84,7 @@ function chain<S extends AnySchema | undefined, C>(
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> =>
     toHttp(await handle(event as unknown as ParsedEvent, context));
   return middy<APIGatewayProxyEventV2, HttpResult>()
+    .use(logContext())
     .use(errorBoundary())
     .use(bodySizeLimit(opts.maxBodyBytes ?? config().maxBodyBytes))
     .handler(base);

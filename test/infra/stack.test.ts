@@ -5,7 +5,9 @@ import { App, type CfnResource, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFunctions, EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
+import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
+import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
+import { testBundles } from './bundles.ts';
 import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
 import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
@@ -46,7 +48,7 @@ interface Synthesized {
 
 function synth(routeTable: Route[], outdir: string, stackBundles: FunctionBundles = bundles): Synthesized {
   const app = new App({ outdir, context });
-  const stack = new ServiceStack(app, 'Test', { bundles: stackBundles, routes: routeTable });
+  const stack = new ServiceStack(app, 'Test', { bundles: stackBundles, routes: routeTable, alarmEmail: 'ops@example.com' });
   const parent = Template.fromStack(stack);
   const nested = new Map([...stack.api.groups].map(([group, s]) => [group, Template.fromStack(s)] as const));
   return { stack, parent, nested, all: [parent, ...nested.values()] };
@@ -63,9 +65,9 @@ let real: Synthesized;
 
 beforeAll(() => {
   workDir = mkdtempSync(join(tmpdir(), 'stack-test-'));
-  bundles = buildFunctions(join(workDir, 'functions'));
+  bundles = testBundles();
   real = synth(routes, join(workDir, 'cdk.out'));
-}, 120_000); // one esbuild pass over ~100 entries plus a synth: seconds when idle, more on a loaded CI box
+}, 600_000); // one esbuild pass over ~100 entries plus a synth: seconds when idle, more on a loaded CI box
 
 afterAll(() => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -197,10 +199,62 @@ describe('every stack', () => {
   });
 });
 
+describe('observability', () => {
+  it('traces every function with X-Ray and logs JSON', () => {
+    for (const [id, fn] of real.all.flatMap((t) => ofType(t, 'AWS::Lambda::Function'))) {
+      expect(fn.Properties!.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(fn.Properties!.LoggingConfig, id).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: 'INFO' });
+    }
+  });
+
+  it('writes JSON access logs with the route, status, latencies and integration error', () => {
+    const [, stage] = ofType(real.parent, 'AWS::ApiGatewayV2::Stage')[0];
+    const format = JSON.parse(stage.Properties!.AccessLogSettings.Format);
+    expect(format).toEqual(ACCESS_LOG_FIELDS);
+    expect(format).toMatchObject({ routeKey: '$context.routeKey', status: '$context.status', integrationError: '$context.integrationErrorMessage' });
+  });
+
+  it('notifies the alarm topic from every alarm, in every stack', () => {
+    const [[topicId]] = ofType(real.parent, 'AWS::SNS::Topic');
+    real.parent.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    const alarms = real.all.flatMap((t) => ofType(t, 'AWS::CloudWatch::Alarm'));
+    // API 5xx and p99, 2 per pipeline function, iterator age, 2 queue ages, 3 DLQs, 2 per ten route functions.
+    expect(alarms.length).toBeGreaterThanOrEqual(2 + 6 + 1 + 2 + 3 + 2 * real.nested.size);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties!.AlarmActions, id).toHaveLength(1);
+      expect(JSON.stringify(alarm.Properties!.AlarmActions), id).toMatch(topicId.slice(0, 10));
+    }
+    const metrics = new Set(alarms.flatMap(([, a]) => [a.Properties!.MetricName, ...(a.Properties!.Metrics ?? []).map((m: any) => m.MetricStat?.Metric?.MetricName)]));
+    for (const name of ['5xx', 'Latency', 'Errors', 'Throttles', 'IteratorAge', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']) {
+      expect(metrics.has(name), name).toBe(true);
+    }
+    real.parent.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('watches every route function for errors and throttles', () => {
+    const watched = new Map<string, Set<string>>();
+    for (const template of real.nested.values()) {
+      for (const [, alarm] of ofType(template, 'AWS::CloudWatch::Alarm')) {
+        for (const m of alarm.Properties!.Metrics ?? []) {
+          const stat = m.MetricStat?.Metric;
+          if (!stat) continue;
+          const fn = stat.Dimensions[0].Value.Ref as string;
+          watched.set(fn, new Set([...(watched.get(fn) ?? []), stat.MetricName]));
+        }
+      }
+    }
+    expect(watched.size).toBe(real.stack.api.functions.size);
+    for (const [fn, names] of watched) expect([...names].sort(), fn).toEqual(['Errors', 'Throttles']);
+  });
+});
+
 describe('data', () => {
   it('is one retained table with the stream, the indexes and TTL', () => {
     real.parent.resourceCountIs('AWS::DynamoDB::Table', 1);
     real.parent.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    real.parent.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true });
+    // The id the table had before the stack became a construct: an upgrade must update it in place.
+    expect(ofType(real.parent, 'AWS::DynamoDB::Table').map(([id]) => id)).toEqual(['DataTableFDBAD0F2']);
     real.parent.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [

@@ -8,6 +8,7 @@ import { routes } from '../../../infra/routes.ts';
 import { client, expectErrorBody, runtime, type Client } from '../../support/runtime.ts';
 import { newConversation, ok, world, type World } from '../conversations/fixtures.ts';
 import { apiInbox, publicContact, publicConversation } from '../public/fixtures.ts';
+import { openWidget, widgetInbox } from '../widget/fixtures.ts';
 
 // Every route that parses uploads, fed the truncated-multipart family an attacker (or a flaky network)
 // sends: each answers 4xx in the error body, with or without a credential, and the service keeps serving.
@@ -66,8 +67,10 @@ interface UploadRoute {
   /** Real ids the credential may use. */
   realPath: (w: Fixture) => string;
   fileField: string;
-  /** The public route has no credential: the identifiers in the path are it. */
+  /** The public and widget routes have no account credential: the identifiers in the path (or the query) are it. */
   anonymous?: boolean;
+  /** Headers that identify the caller where `anonymous` routes have them (the widget's X-Auth-Token). */
+  headers?: (f: Fixture) => Record<string, string>;
 }
 
 interface Fixture {
@@ -75,6 +78,7 @@ interface Fixture {
   conversationId: number;
   messageId: number;
   publicPath: string;
+  widget: { path: string; token: string };
 }
 
 const ROUTES: UploadRoute[] = [
@@ -109,6 +113,14 @@ const ROUTES: UploadRoute[] = [
     realPath: (f) => `${f.w.s.base}/conversations/${f.conversationId}/messages/${f.messageId}`,
     fileField: 'attachments[]',
   },
+  {
+    method: 'POST',
+    junkPath: '/api/v1/widget/messages?website_token=nope',
+    realPath: (f) => f.widget.path,
+    fileField: 'message[attachments][]',
+    anonymous: true,
+    headers: (f) => ({ 'X-Auth-Token': f.widget.token }),
+  },
   { method: 'PATCH', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
   { method: 'PUT', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
 ];
@@ -127,18 +139,21 @@ describe('malformed upload bodies', () => {
     const contact = await publicContact(anon, api);
     const pub = await publicConversation(anon, api, contact.source_id);
     const message = ok(await w.s.admin.api.post(`${w.s.base}/conversations/${conversation.id}/messages`, { content: 'hello' }), 'message');
+    const site = await widgetInbox(w.s);
+    const visitor = await openWidget(anon, site);
     f = {
       w,
       conversationId: conversation.id,
       messageId: message.id,
       publicPath: `/public/api/v1/inboxes/${api.inbox_identifier}/contacts/${contact.source_id}/conversations/${pub.id}/messages`,
+      widget: { path: `/api/v1/widget/messages?website_token=${encodeURIComponent(site.website_token)}`, token: visitor.auth_token },
     };
   }, 60_000);
 
   it('lists every route that parses multipart bodies', async () => {
     const { readFileSync } = await import('node:fs');
     const uploadHandlers = routes.filter((r) => readFileSync(`${ROOT}/${r.handler}`, 'utf8').includes('multipart'));
-    const covered = new Set(ROUTES.map((r) => `${r.method} ${r.junkPath.replace(/\/(\d+|nope|nobody)(?=\/|$)/g, '/{}')}`));
+    const covered = new Set(ROUTES.map((r) => `${r.method} ${r.junkPath.split('?')[0].replace(/\/(\d+|nope|nobody)(?=\/|$)/g, '/{}')}`));
     const expected = uploadHandlers.flatMap((r) =>
       (Array.isArray(r.method) ? r.method : [r.method]).map((m) => `${m} ${r.path.replace(/\{\w+\}/g, '{}')}`),
     );
@@ -162,7 +177,10 @@ describe('malformed upload bodies', () => {
     it(`${route.method} ${route.junkPath}: 400 or 413 with a credential that may call it`, async () => {
       const api = route.anonymous ? anon : f.w.s.admin.api;
       for (const junk of FAMILY) {
-        const res = await api.request(route.method, route.realPath(f), junk.body(route.fileField), { 'content-type': junk.contentType ?? CONTENT_TYPE });
+        const res = await api.request(route.method, route.realPath(f), junk.body(route.fileField), {
+          'content-type': junk.contentType ?? CONTENT_TYPE,
+          ...route.headers?.(f),
+        });
         const body = expectErrorBody(res, junk.status);
         expect(body.errors[0].code, junk.name).toBe(junk.status === 413 ? 'too_large' : 'malformed');
       }

@@ -1,0 +1,34 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Where a CDK app finds the function code. Free of esbuild: the published construct ships its bundles
+// prebuilt and only looks them up.
+
+/** One built function: its asset folder (holding `index.mjs`, handler `index.handler`) and the bundle's size. */
+export interface FunctionBundle {
+  /** Absolute path of the folder to hand to `lambda.Code.fromAsset`. */
+  dir: string;
+  /** Size of `index.mjs` in bytes (minified, AWS SDK included). */
+  bytes: number;
+}
+
+/** functionName → bundle. Route functions are named by `functionName(route)`, event functions by EVENT_FUNCTION_NAMES. */
+export type FunctionBundles = Record<string, FunctionBundle>;
+
+/** The bundles in `dir`: every sub-folder holding an `index.mjs`. */
+export function bundlesIn(dir: string): FunctionBundles {
+  if (!existsSync(dir)) return {};
+  const bundles: FunctionBundles = {};
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name, 'index.mjs');
+    if (existsSync(file)) bundles[name] = { dir: join(dir, name), bytes: statSync(file).size };
+  }
+  return bundles;
+}
+
+/**
+ * Folder of the bundles shipped with the published package: `functions/` beside the package's compiled
+ * module, so it is found wherever the package is installed (never relative to this repository).
+ */
+export const PACKAGED_BUNDLES_DIR = fileURLToPath(new URL('./functions/', import.meta.url));

@@ -1,0 +1,319 @@
+import { type CfnResource, CfnOutput, Duration, FeatureFlags, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as targets from 'aws-cdk-lib/aws-route53-targets';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
+import { routes as routeTable, type Route } from '../routes.ts';
+import { EventPipeline } from './event-pipeline.ts';
+import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
+import { HttpApiRoutes } from './http-api.ts';
+import type { FunctionSettings } from './logs.ts';
+import { Observability } from './observability.ts';
+import { ServiceTable } from './table.ts';
+import { WebSocketApi } from './websocket-api.ts';
+
+const S3_LOGS_USE_BUCKET_POLICY = '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy';
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+
+export interface CustomDomainProps {
+  /** e.g. `chat.example.com`; links the service hands out (widget script, avatars) use it. */
+  domainName: string;
+  /** An ACM certificate for `domainName` in the stack's region. */
+  certificate: acm.ICertificate;
+  /** When given, an alias record for `domainName` is created in this zone; otherwise point DNS at the `ApiDomainTarget` output. */
+  hostedZone?: route53.IHostedZone;
+}
+
+export interface ChatwootServiceProps {
+  /** Serve the API on this domain instead of the execute-api host. @default none */
+  domain?: CustomDomainProps;
+  /**
+   * Base URL in links the service hands out, when something else fronts it (e.g. a CloudFront
+   * distribution). @default `https://<domain>` with a domain, else the API's execute-api URL
+   */
+  publicBaseUrl?: string;
+  /** Every alarm notifies this topic (ALARM and OK). @default a topic of its own when `alarmEmail` is set, else no actions */
+  alarmTopic?: sns.ITopic;
+  /** Creates a topic subscribed by this address (the address must confirm the subscription). */
+  alarmEmail?: string;
+  /** Retention of function and access logs. @default one month */
+  logRetention?: logs.RetentionDays;
+  /**
+   * What `cdk destroy` (or a replacement) does to the customer data: the table, the token key secret and
+   * the avatar bucket. @default RETAIN
+   */
+  removalPolicy?: RemovalPolicy;
+  /** DynamoDB deletion protection on the table. @default true, unless removalPolicy is DESTROY */
+  tableDeletionProtection?: boolean;
+  /** Lambda runtime of every function: nodejs22.x or nodejs24.x. @default lambda.Runtime.NODEJS_22_X */
+  runtime?: lambda.Runtime;
+  /** Memory of every function, in MB. @default 512 */
+  memorySize?: number;
+  /** Default route throttling of the API. @default 100 requests/s, bursts of 200 */
+  throttle?: { rateLimit: number; burstLimit: number };
+  /** Origins browsers may call the API from. @default ['*'] (the widget runs on customers' sites) */
+  corsOrigins?: string[];
+  /** Tags on every resource (cost allocation). @default none */
+  tags?: Record<string, string>;
+  /** @default 'INFO' */
+  logLevel?: LogLevel;
+  /** JSON access logs of the API. @default true */
+  accessLogs?: boolean;
+  /** X-Ray active tracing of every function. @default true */
+  tracing?: boolean;
+  /** Concurrency cap of the webhook deliver function. @default 50 */
+  deliverMaxConcurrency?: number;
+  /** Socket pinger shards (one per ~1,500 connections). @default 1 */
+  cablePingerShards?: number;
+  /** p99 latency of the API above which it alarms. @default 3 s */
+  latencyAlarmP99?: Duration;
+  /** Prebuilt function bundles. @default the bundles shipped with the package */
+  bundles?: FunctionBundles;
+  /** @default THE route table; tests pass synthetic tables. */
+  routes?: Route[];
+}
+
+/**
+ * The whole service, ready to put in any stack: table, token key, avatar bucket, the HTTP API with one
+ * function per route, the event pipeline, alarms and a dashboard.
+ *
+ *   new ChatwootService(stack, 'Chat', { alarmEmail: 'ops@example.com', tags: { app: 'support' } });
+ */
+export class ChatwootService extends Construct {
+  readonly table: ServiceTable;
+  readonly api: HttpApiRoutes;
+  readonly pipeline: EventPipeline;
+  readonly observability: Observability;
+  /** Chatwoot's `/cable` (ActionCable over an API Gateway WebSocket API). */
+  readonly cable: WebSocketApi;
+  readonly tokenKey: secretsmanager.Secret;
+  readonly avatars: s3.Bucket;
+  readonly alarmTopic?: sns.ITopic;
+  readonly domainName?: apigw.DomainName;
+  /** Base URL of the service, as in the links it hands out (no trailing slash). */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ChatwootServiceProps = {}) {
+    super(scope, id);
+    const bundles = props.bundles ?? bundlesIn(PACKAGED_BUNDLES_DIR);
+    if (Object.keys(bundles).length === 0) {
+      throw new Error(`No function bundles in ${PACKAGED_BUNDLES_DIR}: pass props.bundles (infra/build.ts buildFunctions) or use the built package`);
+    }
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const functions: FunctionSettings = {
+      runtime: props.runtime ?? lambda.Runtime.NODEJS_22_X,
+      memorySize: props.memorySize ?? 512,
+      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      tracing: props.tracing ?? true,
+      logLevel: props.logLevel ?? 'INFO',
+    };
+    for (const [key, value] of Object.entries(props.tags ?? {})) Tags.of(this).add(key, value);
+
+    this.table = new ServiceTable(this, 'Data', {
+      removalPolicy,
+      deletionProtection: props.tableDeletionProtection ?? removalPolicy !== RemovalPolicy.DESTROY,
+    });
+    // Losing this key makes every sealed token copy unreadable: by default it outlives the stack.
+    this.tokenKey = new secretsmanager.Secret(this, 'TokenKey', {
+      description: 'Key material for the encrypted copies of access tokens',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    acknowledge(this.tokenKey, {
+      'AwsSolutions::AwsSolutions-SMG4': 'Rotating the key would make every sealed token copy unreadable; it is random, never leaves Secrets Manager but to the functions that seal',
+    });
+    const bucketDefaults = {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy,
+    };
+    // Server access logs of the avatar bucket, kept as long as the other logs.
+    const accessLogs = new s3.Bucket(this, 'AvatarAccessLogs', {
+      ...bucketDefaults,
+      // Apps without the bucket-policy flag grant log delivery by ACL, which needs object-writer ownership.
+      objectOwnership: FeatureFlags.of(this).isEnabled(S3_LOGS_USE_BUCKET_POLICY) ? s3.ObjectOwnership.BUCKET_OWNER_ENFORCED : s3.ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ expiration: Duration.days(props.logRetention ?? logs.RetentionDays.ONE_MONTH) }],
+    });
+    acknowledge(accessLogs, { 'AwsSolutions::AwsSolutions-S1': 'The access log bucket of the avatar bucket: logging it would log its own writes' });
+    this.avatars = new s3.Bucket(this, 'Avatars', { ...bucketDefaults, serverAccessLogsBucket: accessLogs, serverAccessLogsPrefix: 'avatars/' });
+
+    const domain = props.domain;
+    this.api = new HttpApiRoutes(this, 'Http', {
+      routes: props.routes ?? routeTable,
+      bundles,
+      table: this.table.table,
+      tokenKey: this.tokenKey,
+      avatars: this.avatars,
+      functions,
+      accessLogs: props.accessLogs,
+      throttle: props.throttle,
+      corsOrigins: props.corsOrigins,
+      publicBaseUrl: (props.publicBaseUrl ?? (domain ? `https://${domain.domainName}` : undefined))?.replace(/\/$/, ''),
+    });
+    this.url = this.api.url;
+    if (domain) {
+      this.domainName = new apigw.DomainName(this, 'Domain', { domainName: domain.domainName, certificate: domain.certificate });
+      new apigw.ApiMapping(this, 'DomainMapping', { api: this.api.api, domainName: this.domainName, stage: this.api.stage });
+      if (domain.hostedZone) {
+        new route53.ARecord(this, 'DomainRecord', {
+          zone: domain.hostedZone,
+          recordName: domain.domainName,
+          target: route53.RecordTarget.fromAlias(new targets.ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId)),
+        });
+      }
+    }
+
+    this.pipeline = new EventPipeline(this, 'Events', {
+      table: this.table.table,
+      bundles,
+      publicBaseUrl: this.url,
+      functions,
+      tokenKey: this.tokenKey,
+      deliverMaxConcurrency: props.deliverMaxConcurrency,
+    });
+
+    // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
+    // is the whole grant (on the shared read role, which holds nothing else of the queues).
+    const status = this.api.functions.get('system-api');
+    if (status) {
+      status.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
+      status.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
+      for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
+    }
+
+    // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
+    this.cable = new WebSocketApi(this, 'Cable', {
+      table: this.table.table,
+      bundles,
+      logLevel: functions.logLevel,
+      functions,
+      pingerShards: props.cablePingerShards,
+    });
+    this.cable.allowBroadcast(this.pipeline.dispatchFunction);
+    this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cable.url);
+
+    // The `service` of every log line and the dimension of the custom metrics the dashboard graphs.
+    for (const fn of this.allFunctions()) {
+      fn.addEnvironment('SERVICE_NAME', Stack.of(this).stackName);
+    }
+
+    this.acknowledgeByDesign(functions.runtime);
+
+    this.alarmTopic = props.alarmTopic;
+    if (!this.alarmTopic && props.alarmEmail) {
+      const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
+      topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+      acknowledge(topic, {
+        'Serverless::Serverless-SNSRedrivePolicy': 'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
+      });
+      this.alarmTopic = topic;
+    }
+    this.observability = new Observability(this, 'Observability', {
+      http: this.api,
+      pipeline: this.pipeline,
+      topic: this.alarmTopic,
+      latencyP99: props.latencyAlarmP99,
+      serviceName: Stack.of(this).stackName,
+    });
+
+    new CfnOutput(this, 'CableUrl', { value: this.cable.url, description: 'WebSocket URL of /cable (ActionCable)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
+    if (this.domainName && !domain?.hostedZone) {
+      new CfnOutput(this, 'ApiDomainTarget', { value: this.domainName.regionalDomainName, description: `CNAME target for ${domain!.domainName}` });
+    }
+    new CfnOutput(this, 'DashboardUrl', {
+      value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
+    });
+    new CfnOutput(this, 'ReplayStreamFailuresCommand', {
+      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      value: Fn.join('', [
+        'npm run replay -- stream-failures --queue-url ',
+        this.pipeline.streamFailures.queueUrl,
+        ' --events-queue-url ',
+        this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+    new CfnOutput(this, 'PlatformAppCommand', {
+      description: 'Creates a platform app and prints its token once (the first platform token)',
+      value: Fn.join('', [
+        'npm run platform-app -- create --name <name> --table ',
+        this.table.table.tableName,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+  }
+
+  /** Every function of the service: route functions, the pipeline's and the socket's. */
+  allFunctions(): lambda.Function[] {
+    return [
+      ...this.api.functions.values(),
+      this.pipeline.streamFunction,
+      this.pipeline.dispatchFunction,
+      this.pipeline.deliverFunction,
+      ...Object.values(this.cable.functions),
+    ];
+  }
+
+  /** cdk-nag findings that are the design, not a defect; each with its reason (`npm test` runs both packs). */
+  private acknowledgeByDesign(runtime: lambda.Runtime): void {
+    acknowledge(this.api, {
+      'AwsSolutions::AwsSolutions-APIG4':
+        "Chatwoot's own credentials (api_access_token, platform tokens, public inbox identifiers) are checked by each function; API Gateway authorizers cannot read them",
+    });
+    for (const fn of this.allFunctions()) {
+      acknowledge(fn, {
+        'Serverless::Serverless-LambdaDLQ':
+          'Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues\' dead-letter queues and the stream\'s failure queue',
+      });
+      if (runtime.name === 'nodejs22.x') {
+        const reason = 'nodejs22.x is the runtime the code is built for and tested on (npm test runs on Node 22); nodejs24.x is the runtime prop';
+        acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
+      }
+    }
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, ...Object.values(this.cable.functions)]) {
+      acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
+    }
+    const cableApiId = Stack.of(this.cable.api).resolve((this.cable.api.node.defaultChild as CfnResource).logicalId);
+    const connections = {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${cableApiId}>/*/*/@connections/*]`]:
+        'Socket connection ids are made by API Gateway per connection: posting to any connection of this one API is the grant',
+    };
+    acknowledge(this.cable, {
+      ...connections,
+      'AwsSolutions::AwsSolutions-APIG4':
+        "ActionCable's own identification: each channel subscription carries the contact's or user's pubsub token, checked by the $default function",
+      'AwsSolutions::AwsSolutions-APIG1':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-APIGWAccessLogging':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
+    });
+    acknowledge(this.pipeline.dispatchFunction, connections);
+    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+      acknowledge(fn, {
+        'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
+      });
+    }
+    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.streamFailures]) {
+      acknowledge(queue, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own' });
+    }
+    acknowledge(this.pipeline.streamFailures, {
+      'AwsSolutions::AwsSolutions-SQS3': "The stream event source's on-failure destination, which is a dead-letter queue by another name",
+    });
+  }
+}
