@@ -222,10 +222,13 @@ async function main() {
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
     process.stdout.write('Realtime (/cable)…\n');
     const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);
-    process.stdout.write('Bundles and cold imports…\n');
-    const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
+    // The widget's page loads go before the bundles: building and cold-importing every function blocks this
+    // process (and so the runtime's server) for minutes, after which reused client sockets race the
+    // server's idle timers.
     process.stdout.write('Web widget…\n');
     const web = PARTS.has('widget') ? await benchWidgetWeb(world) : ({} as WidgetWebResult);
+    process.stdout.write('Bundles and cold imports…\n');
+    const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
     writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, cable, bundles, widget: web }, null, 2) + '\n');

@@ -37,7 +37,7 @@ export const foundation: Scenarios = {
   },
   [`DELETE ${P}/accounts/{account_id}/account_users`]: {
     prepare: async (w) => {
-      const u = (await w.platform.post(`${P}/users`, { name: 'tmp', email: `${w.unique('tmp')}@bench.example` })).body;
+      const u = (await w.platform.post(`${P}/users`, { name: 'tmp', email: `${w.unique('tmp')}@bench.example`, password: 'Passw0rd!' })).body;
       await w.platform.post(`${P}/accounts/${w.account.id}/account_users`, { user_id: u.id, role: 'agent' });
       return u.id;
     },
@@ -55,7 +55,7 @@ export const foundation: Scenarios = {
     request: (w, _s, _p, i) => ({ method: 'PUT', path: `${P}/users/${w.account.admin.id}`, body: { display_name: `Admin ${i}` }, client: w.platform }),
   },
   [`DELETE ${P}/users/{id}`]: {
-    prepare: async (w) => (await w.platform.post(`${P}/users`, { name: 'gone', email: `${w.unique('gone')}@bench.example` })).body.id,
+    prepare: async (w) => (await w.platform.post(`${P}/users`, { name: 'gone', email: `${w.unique('gone')}@bench.example`, password: 'Passw0rd!' })).body.id,
     request: (w, _s, id) => ({ method: 'DELETE', path: `${P}/users/${id}`, client: w.platform }),
   },
   [`POST ${P}/users/{id}/token`]: { request: (w) => ({ method: 'POST', path: `${P}/users/${w.account.admin.id}/token`, client: w.platform }) },

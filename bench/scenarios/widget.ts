@@ -19,11 +19,18 @@ const ok = <T = any>(res: { status: number; text: string; body: T }, what: strin
   return res.body;
 };
 
-/** The bench calls `request` only; it carries the visitor's auth token. */
-const withAuthToken = (api: Client, token: string): Client => ({
-  ...api,
-  request: (method, path, body, headers = {}) => api.request(method, path, body, { 'X-Auth-Token': token, ...headers }),
-});
+/** Every call of the visitor (the bench's `request` and the setups' verbs alike) carries its auth token. */
+const withAuthToken = (api: Client, token: string): Client => {
+  const request: Client['request'] = (method, path, body, headers = {}) => api.request(method, path, body, { 'X-Auth-Token': token, ...headers });
+  return {
+    request,
+    get: (path, headers) => request('GET', path, undefined, headers),
+    post: (path, body, headers) => request('POST', path, body, headers),
+    patch: (path, body, headers) => request('PATCH', path, body, headers),
+    put: (path, body, headers) => request('PUT', path, body, headers),
+    delete: (path, body, headers) => request('DELETE', path, body, headers),
+  };
+};
 
 async function site(w: BenchWorld): Promise<Site> {
   const inbox = ok(
