@@ -2,6 +2,7 @@ import './chat.css';
 import { WidgetApi } from './api.ts';
 import { connectCable, type Cable, type CableEvent } from './cable.ts';
 import { decode, encode, tokenKey, type ChannelConfig, type FromChat, type ToChat, type WidgetMessage } from './protocol.ts';
+import { store } from './storage.ts';
 
 // The chat page (`GET /widget?website_token=…`): inside the loader's iframe, or loaded directly by a
 // mobile app's webview, which drives it with the same `chatwoot-widget:` messages. Plain DOM, no
@@ -14,23 +15,6 @@ const websiteToken = params.get('website_token') ?? '';
 const embedded = window.parent !== window;
 const POLL_MS = 3000;
 
-const store = {
-  get: (k: string) => {
-    try {
-      return localStorage.getItem(k) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  },
-  set: (k: string, v: string | undefined) => {
-    try {
-      if (v === undefined) localStorage.removeItem(k);
-      else localStorage.setItem(k, v);
-    } catch {
-      /* storage may be blocked in a third-party frame; the host page keeps the token then */
-    }
-  },
-};
 
 const api = new WidgetApi(location.origin, websiteToken, params.get('cw_conversation') || store.get(tokenKey(websiteToken)), params.get('locale') ?? undefined);
 

@@ -1,4 +1,5 @@
 import { decode, encode, tokenKey, type FromChat, type ToChat } from './protocol.ts';
+import { store } from './storage.ts';
 
 // The loader (`/packs/js/sdk.js`): the page calls `window.chatwootSDK.run({websiteToken, baseUrl})`
 // (Chatwoot's snippet); this draws the launcher bubble and the chat page's iframe, and gives the page
@@ -42,23 +43,6 @@ let baseUrl = '';
 
 const settings = (): Settings => window.chatwootSettings ?? {};
 
-const store = {
-  get: (k: string) => {
-    try {
-      return localStorage.getItem(k) ?? undefined;
-    } catch {
-      return undefined;
-    }
-  },
-  set: (k: string, v: string | undefined) => {
-    try {
-      if (v === undefined) localStorage.removeItem(k);
-      else localStorage.setItem(k, v);
-    } catch {
-      /* no storage: the visitor starts afresh on the next page */
-    }
-  },
-};
 
 function post(m: ToChat) {
   if (!loaded || !frame?.contentWindow) queue.push(m);
