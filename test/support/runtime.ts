@@ -42,6 +42,9 @@ export async function seedAccount(name = unique('acct-')): Promise<SeededAccount
 }
 
 /** Asserts the spec's error body and returns it. */
+/** A 422 body's fields and their codes, `{field: code}`. */
+export const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
+
 export function expectErrorBody(res: Res, status: number) {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
   const b = res.body;

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 /** Spec §2 "Agent bot": every field with its type. */
 function expectBot(body: any, expected: Record<string, unknown>) {

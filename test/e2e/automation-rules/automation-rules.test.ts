@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listActiveAutomationRules } from '../../../shared/db/repositories/automation-rules.ts';
-import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 const rule = {
   name: 'Tag help requests',

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 describe('dashboard apps', { timeout: 120_000 }, () => {
   let s: SeededAccount;

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { findInboxByIdentifier } from '../../../shared/db/repositories/inboxes.ts';
 
 // Inboxes (spec §2 Inbox, endpoints 1-2; reference §2.1-2.5), as a Chatwoot client calls them.
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 const STR_OR_NULL = (x: unknown) => x === null || typeof x === 'string';
 

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
 // Inbox members (reference §2.7), agent bot attachment (§2.6) and avatar uploads (spec rule 2).
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 // A 1×1 PNG.
 const PNG = Buffer.from(

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 import { sdk, sdkError } from './sdk.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 const ids = (list: { id: number }[]) => list.map((a) => a.id).sort((a, b) => a - b);
 
 describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), assignable agents', () => {

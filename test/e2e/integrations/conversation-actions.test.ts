@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok, world, type World } from '../conversations/fixtures.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 const ids = (list: { id: number }[]) => list.map((a) => a.id).sort((a, b) => a - b);
 
 describe('conversation actions: mute, unmute, unread, participants, bulk actions', () => {

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { newInbox, ok } from '../conversations/fixtures.ts';
 import { sdk, sdkError } from './sdk.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 const appOf = (apps: { id: string }[], id: string) => apps.find((a) => a.id === id) as any;
 
 describe('integration apps and hooks (n8n integration node, @figuro/chatwoot-sdk)', () => {

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 describe('account labels (Chatwoot label CRUD)', () => {
   let s: SeededAccount;

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { newBot, newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 // The machine running the suite may be busy: these wait on scrypt and on the pipeline.
 describe('macros', { timeout: 120_000 }, () => {

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '../../../shared/events/domain-events.ts';
-import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { newBot, newConversation, ok, world, type World } from '../conversations/fixtures.ts';
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 /** Waits on state (the pipeline runs on its own time), never on a fixed sleep. */
 async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {

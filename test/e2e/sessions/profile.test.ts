@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { fromAddress, sessionClient, sessionHeadersOf } from './fixtures.ts';
 
 const PASSWORD = 'Passw0rd!';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
 // The machine running the suite may be busy: these wait on scrypt and on the pipeline.
 describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active account)', { timeout: 120_000 }, () => {

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
 // Teams and team members (Chatwoot TeamsController, TeamMembersController): administrators write,
 // every user of the account reads.
 
-const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 const ids = (agents: { id: number }[]) => agents.map((a) => a.id).sort((a, b) => a - b);
 
 describe('teams', () => {
