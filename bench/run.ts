@@ -30,7 +30,7 @@ const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles,widget` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles,widget').split(','));
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations };
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
