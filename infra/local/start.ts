@@ -13,6 +13,8 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
 });
 
+const STOP_GRACE_MS = 20_000;
+
 async function main() {
   if (!javaAvailable()) {
     process.stderr.write(`${JAVA_INSTALL_HINT}\n`);
@@ -35,8 +37,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${signal}: stopping\n`);
+    // A part that never finishes stopping (a poller stuck on storage that already died) must not keep the
+    // process alive past its stop: after STOP_GRACE_MS it exits anyway.
+    const grace = new Promise<void>((r) => setTimeout(r, STOP_GRACE_MS).unref());
     try {
-      await (await starting).stop();
+      await Promise.race([(async () => (await starting).stop())(), grace]);
     } catch (err) {
       process.stderr.write(`local runtime: while stopping: ${(err as Error).stack ?? String(err)}\n`);
     }
