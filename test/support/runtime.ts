@@ -42,6 +42,18 @@ export async function seedAccount(name = unique('acct-')): Promise<SeededAccount
 }
 
 /** Asserts the spec's error body and returns it. */
+/** Reads until `done` holds (state, not a stopwatch), failing with the last value read after `timeoutMs`. */
+export async function untilState<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`state not reached: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await read();
+  }
+  return last;
+}
+
 /** A 422 body's fields and their codes, `{field: code}`. */
 export const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilState as until } from '../../support/runtime.ts';
 import { expectErrorBody, newPlatformApp, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { newContact, newConversation, ok } from '../conversations/fixtures.ts';
@@ -6,17 +7,6 @@ import { newContact, newConversation, ok } from '../conversations/fixtures.ts';
 // Behaviours that differed from Chatwoot's and that integrations rely on.
 
 /** Polls until `read` satisfies `done` (the pipeline works asynchronously); fails with the last value. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`state not reached: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await read();
-  }
-  return last;
-}
-
 describe('Chatwoot behaviours integrations rely on', () => {
   let s: SeededAccount;
   let callback: Receiver;

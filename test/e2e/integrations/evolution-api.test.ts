@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilState as until } from '../../support/runtime.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { sdk } from './sdk.ts';
@@ -7,17 +8,6 @@ import { sdk } from './sdk.ts';
 // it creates its API inbox pointing at its webhook, a contact per WhatsApp number, a conversation per
 // contact, posts the WhatsApp messages, and receives the agents' replies at its webhook. (Its contact
 // filter and contact merge are not part of this service yet.)
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`state not reached: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await read();
-  }
-  return last;
-}
 
 describe('EvolutionAPI against the service', () => {
   let s: SeededAccount;
