@@ -73,11 +73,10 @@ export const integrations: Scenarios = {
       await post(w, '/conversations', { inbox_id: inboxId, contact_id: mergee });
       return { base, mergee };
     },
-    request: (w, _s, p: { base: number; mergee: number }) => ({
-      method: 'POST',
-      path: `${w.account.base}/actions/contact_merge`,
-      body: { base_contact_id: p.base, mergee_contact_id: p.mergee },
-    }),
+    request: (w, _s, prepared) => {
+      const p = prepared as { base: number; mergee: number };
+      return { method: 'POST', path: `${w.account.base}/actions/contact_merge`, body: { base_contact_id: p.base, mergee_contact_id: p.mergee } };
+    },
   },
 
   [`GET ${A}/custom_attribute_definitions`]: {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { request as chatwootRequest } from '@figuro/chatwoot-sdk/dist/core/request';
+import { request as chatwootRequest } from '@figuro/chatwoot-sdk/dist/core/request.js';
 import { expectErrorBody, fieldsOf, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { sdk, sdkError } from './sdk.ts';
 
