@@ -108,7 +108,7 @@ export async function searchInboxMessages(accountId: number, inboxId: number, te
 }
 
 /**
- * The messages of a conversation sent by a contact now carry another contact as sender (a merge).
+ * AP73: the messages of a conversation sent by a contact now carry another contact as sender (a merge).
  * Reads the conversation's messages, rewrites those of `fromContactId` conditioned on that sender, so it
  * can run again (a message already moved is left alone). Returns how many moved.
  */
