@@ -116,8 +116,9 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
   const after = await retryStale(async () => {
     const [b, m] = await Promise.all([repo.getContact(accountId, baseId, true), repo.getContact(accountId, mergeeId, true)]);
     if (!b || !m) throw notFound('Contact');
-    // Contact inboxes made meanwhile move too (the mergee must leave nothing behind).
+    // Contact inboxes and conversations made meanwhile move too (the mergee must leave nothing behind).
     for (const ci of await repo.listContactInboxes(accountId, mergeeId)) await repo.moveContactInbox(ci, baseId);
+    for (const link of await listContactConversationLinks(accountId, mergeeId)) await moveConversation(accountId, link.conversation_id, mergeeId, baseId);
     const merged = { ...mergedContact(b, m), updated_at: now(), version: b.version + 1 };
     await repo.finishMerge(b, merged, m);
     return merged;
