@@ -3,6 +3,7 @@ import { listContactConversationLinks, getConversation } from '../../db/reposito
 import { reassignContactMessages } from '../../db/repositories/messages.ts';
 import { keys } from '../../db/keys.ts';
 import { del, put } from '../../db/transact.ts';
+import { emitSignal } from '../../events/signals.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
@@ -124,6 +125,17 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
     return merged;
   });
   await opts.afterStep?.('finish');
+  // Chatwoot's contact.merged (sockets only): the surviving contact, in its own partition's order.
+  await emitSignal(keys.contactPartition(accountId, baseId), {
+    name: 'contact_merged',
+    account_id: accountId,
+    conversation_id: null,
+    contact_id: baseId,
+    inbox_id: null,
+    performed_by: null,
+    is_private: false,
+    data: { mergee_contact_id: mergeeId },
+  });
   return after;
 }
 
