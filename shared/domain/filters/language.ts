@@ -300,3 +300,25 @@ export function evaluate(conditions: Condition[], read: Reader): boolean | undef
   });
   return any;
 }
+
+/**
+ * When every OR-group of the payload requires an exact value of one of `keys` (an `equal_to` on a
+ * standard key, e.g. a contact's email or phone number, which are unique per account), the things that
+ * can match are exactly the holders of those values: the lookups to make instead of reading everything.
+ * Undefined when some group could match without such a value.
+ */
+export function exactLookups(conditions: Condition[], keys: readonly string[]): { key: string; value: string }[] | undefined {
+  if (!conditions.length) return undefined;
+  const groups: Condition[][] = [[]];
+  conditions.forEach((c, i) => {
+    groups.at(-1)!.push(c);
+    if (c.join !== 'AND' && i < conditions.length - 1) groups.push([]);
+  });
+  const out: { key: string; value: string }[] = [];
+  for (const group of groups) {
+    const exact = group.find((c) => !c.custom && c.operator === 'equal_to' && keys.includes(c.key) && c.values.length);
+    if (!exact) return undefined;
+    for (const v of exact.values) out.push({ key: exact.key, value: String(v) });
+  }
+  return out;
+}

@@ -11,7 +11,7 @@ import { conversationsJson } from '../conversations/view.ts';
 import type { AttributeModel } from '../custom-attributes/model.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { now, type AccountRecord } from '../model.ts';
-import { evaluate, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
+import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
 
 // POST contacts/filter and conversations/filter (reference §3.1, §4.3). Both first judge every item of
 // the account's compact projection (contacts: the listing partition AP46; conversations: the slim
@@ -21,6 +21,8 @@ import { evaluate, FilterError, parseFilter, UNKNOWN, type Condition, type Filte
 // AP61) and judged again. Then the page is read.
 
 const CONTACTS_PAGE = 15;
+/** Contact fields unique per account whose holder one GetItem finds (AP45), compared exactly by the filter (email lower-cased). */
+const EXACT_KEYS = ['email', 'phone_number'] as const;
 const CONVERSATIONS_PAGE = 25;
 
 type Body = Record<string, unknown>;
@@ -89,6 +91,22 @@ export function contactReader(r: ContactRecord) {
 /** `POST /contacts/filter`: `{meta: {count, current_page}, payload: [contact]}`, 15 a page, listed contacts only. */
 export async function filterContacts(accountId: number, body: Body, query: Record<string, string | undefined>) {
   const conditions = await conditionsOf(accountId, 'contacts', body);
+  const page = pageOf(body.page);
+  const lookups = exactLookups(conditions, EXACT_KEYS);
+  if (lookups) {
+    // Every way to match pins an email or phone number (EvolutionAPI's lookup): their holders (AP45) are
+    // the only candidates, read in full and judged; the listing is not read.
+    const holders = await Promise.all(lookups.map((l) => contactsRepo.findContactIdBy(accountId, l.key as contactsRepo.UniqueField, l.value)));
+    const candidates = [...new Set(holders.filter((id): id is number => id !== undefined))];
+    const found = (await contactsRepo.getContacts(accountId, candidates)).filter(
+      (r): r is ContactRecord => !!r && contactsRepo.isListed(r) && evaluate(conditions, contactReader(r)) === true,
+    );
+    const ids = found.map((r) => r.id).sort((a, b) => a - b);
+    return {
+      meta: { count: ids.length, current_page: body.page ?? 1 },
+      payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
+    };
+  }
   const rows = await contactsRepo.listContactListings(accountId);
   const matched = new Set<number>();
   const open: number[] = [];
@@ -103,7 +121,6 @@ export async function filterContacts(accountId: number, body: Body, query: Recor
     }
   }
   const ids = rows.filter((r) => matched.has(r.id)).map((r) => r.id);
-  const page = pageOf(body.page);
   return {
     meta: { count: ids.length, current_page: body.page ?? 1 },
     payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),

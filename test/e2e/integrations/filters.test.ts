@@ -68,6 +68,18 @@ describe('contacts/filter and conversations/filter', () => {
       payload: [{ attribute_key: 'phone_number', filter_operator: 'equal_to', values: [`+${a.withNine}`], query_operator: null }],
     });
     expect(plus.body.payload.map((c: { id: number }) => c.id)).toEqual([withNine.id]);
+    // The exact lookup still applies every other condition.
+    const anded = async (name: string) =>
+      (
+        await s.admin.api.post(`${s.base}/contacts/filter`, {
+          payload: [
+            { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [a.withNine], query_operator: 'AND' },
+            { attribute_key: 'name', filter_operator: 'equal_to', values: [name] },
+          ],
+        })
+      ).body.meta.count;
+    expect(await anded('MARIA')).toBe(1);
+    expect(await anded('João')).toBe(0);
     // Unknown number: an empty page, not an error (Evolution then creates the contact).
     expect(await evolutionFind(brazilianPair().withNine)).toEqual({ meta: { count: 0, current_page: 1 }, payload: [] });
   });

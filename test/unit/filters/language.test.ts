@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, FilterError, parseFilter, UNKNOWN, type Condition } from '../../../shared/domain/filters/language.ts';
+import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition } from '../../../shared/domain/filters/language.ts';
 
 // Chatwoot's filter language without I/O: validation messages, operators, AND/OR precedence, and the
 // three-valued verdict callers use to narrow on a projection before reading full items.
@@ -175,5 +175,32 @@ describe('evaluate', () => {
     expect(v([{ attribute_key: 'assignee_id', filter_operator: 'is_not_present' }])).toBe(true);
     expect(v([{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: ['100'] }])).toBe(true);
     expect(v([{ attribute_key: 'order_total', filter_operator: 'is_less_than', values: [100] }])).toBe(false);
+  });
+});
+
+describe('exactLookups', () => {
+  const keys = ['email', 'phone_number'];
+  it('gives the values to look up when every OR-group pins an exact email or phone (EvolutionAPI’s filter)', () => {
+    const cs = contacts([
+      { attribute_key: 'phone_number', filter_operator: 'equal_to', values: ['5511987654321'], query_operator: 'OR' },
+      { attribute_key: 'phone_number', filter_operator: 'equal_to', values: ['551187654321'], query_operator: null },
+    ]);
+    expect(exactLookups(cs, keys)).toEqual([
+      { key: 'phone_number', value: '+5511987654321' },
+      { key: 'phone_number', value: '+551187654321' },
+    ]);
+    const anded = contacts([
+      { attribute_key: 'name', filter_operator: 'contains', values: ['ann'], query_operator: 'AND' },
+      { attribute_key: 'email', filter_operator: 'equal_to', values: ['Ann@X.test'] },
+    ]);
+    expect(exactLookups(anded, keys)).toEqual([{ key: 'email', value: 'ann@x.test' }]);
+  });
+
+  it('gives none when a group could match without one (OR with a contains, not_equal_to, identifier, empty payload)', () => {
+    const phone = { attribute_key: 'phone_number', filter_operator: 'equal_to', values: ['5511987654321'] };
+    expect(exactLookups(contacts([{ ...phone, query_operator: 'OR' }, { attribute_key: 'name', filter_operator: 'contains', values: ['a'] }]), keys)).toBeUndefined();
+    expect(exactLookups(contacts([{ ...phone, filter_operator: 'not_equal_to' }]), keys)).toBeUndefined();
+    expect(exactLookups(contacts([{ attribute_key: 'identifier', filter_operator: 'equal_to', values: ['x'] }]), keys)).toBeUndefined();
+    expect(exactLookups([], keys)).toBeUndefined();
   });
 });
