@@ -5,7 +5,7 @@ import { getMessage, listMessages } from '../../db/repositories/messages.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
-import { mergeContacts } from '../contacts/merge.ts';
+import { identifyContact } from '../contacts/identify.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
@@ -121,19 +121,6 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
   return publicContactJson(await withProof(ci, contact, proven), contact);
 }
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
-
-/** Own data properties only (fromEntries), so a `__proto__` key stays a plain key. */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const merged = Object.entries(over).map(([k, v]) => {
-    const old = Object.hasOwn(base, k) ? base[k] : undefined;
-    return [k, isPlainObject(old) && isPlainObject(v) ? deepMerge(old, v) : v];
-  });
-  return Object.fromEntries([...Object.entries(base), ...merged]);
-}
-
-const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
-
 /**
  * `PATCH /contacts/{contact_identifier}` (reference §11.2, Chatwoot's ContactIdentifyAction): blank values
  * change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
@@ -143,30 +130,14 @@ const given = <T>(x: T | null | undefined) => (x === null || x === undefined || 
 export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
   const proven = checkIdentity(inbox, input);
-  let contact = await contactOf(ci);
+  const contact = await contactOf(ci);
   await withProof(ci, contact, proven);
-  const change = {
-    name: given(input.name),
-    email: given(input.email),
-    phone_number: given(input.phone_number),
-    avatar_url: given(input.avatar_url),
-  };
-  for (const field of ['email', 'phone_number'] as const) {
-    const value = change[field];
-    if (!value) continue;
-    const holder = await findContactIdBy(ci.account_id, field, value);
-    if (holder === undefined || holder === contact.id) continue;
-    const other = await getContact(ci.account_id, holder, true);
-    if (!other) continue;
-    if (other.identifier && contact.identifier) {
-      change[field] = undefined;
-      continue;
-    }
-    contact = await mergeContacts(ci.account_id, other.id, contact.id);
-  }
-  const updated = await updateContact(ci.account_id, contact.id, {
-    ...change,
-    custom_attributes: input.custom_attributes ? deepMerge(contact.custom_attributes, input.custom_attributes) : undefined,
+  const updated = await identifyContact(ci.account_id, contact, {
+    name: input.name,
+    email: input.email,
+    phone_number: input.phone_number,
+    avatar_url: input.avatar_url,
+    custom_attributes: input.custom_attributes,
   });
   return contactRowJson(updated);
 }
