@@ -40,7 +40,8 @@ async function main() {
     AWS_REGION: values.region ?? process.env.AWS_REGION ?? LOCAL_DEFAULTS.region,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...(values['events-queue-url'] ? { EVENTS_QUEUE_URL: values['events-queue-url'] } : {}),
-    ...(emulated ? { SQS_ENDPOINT: values['sqs-endpoint'] } : {}),
+    // The local emulator serves S3 (the stream's failure bucket) on the same endpoint as SQS.
+    ...(emulated ? { SQS_ENDPOINT: values['sqs-endpoint'], S3_ENDPOINT: values['sqs-endpoint'] } : {}),
     ...(values['dynamodb-endpoint'] ? { DYNAMODB_ENDPOINT: values['dynamodb-endpoint'] } : {}),
   });
   if (emulated) {

@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
 import { EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
 import { resetConfig } from '../../shared/config.ts';
-import { streamFailureBody } from '../../shared/events/stream-failures.ts';
+import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../shared/events/stream-failures.ts';
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { createHttpServer } from './http-server.ts';
@@ -161,10 +161,11 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const events = await q(QUEUES.events);
     const deliveries = await q(QUEUES.deliveries);
-    const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureQueue}`, false);
+    const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureDestination.queue}`, false);
     const bucket = `${prefix}avatars`.toLowerCase();
+    const failureBucket = `${prefix}${STREAM_SOURCE.failureDestination.bucket}`.toLowerCase();
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
+    for (const name of [bucket, failureBucket]) await s3.send(new CreateBucketCommand({ Bucket: name })).catch(() => undefined);
 
     const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs, isReady: () => ready });
     const host = opts.host ?? '127.0.0.1';
@@ -229,7 +230,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         handler: handlers.stream,
         fromLatest,
         settings: STREAM_SOURCE,
-        // Lambda's on-failure destination, with the records themselves added.
+        // Lambda's S3 on-failure destination: the invocation record with its payload as an object, and
+        // the bucket's notification of it on the failure queue.
         onFailure: async (records, info) => {
           log.error('stream records failed after retries, sent to the failure destination', {
             eventIds: records.map((r) => r.eventID),
@@ -237,11 +239,11 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
             attempts: info.attempts,
             error: info.error,
           });
+          const key = streamFailureKey('local-stream', info.shardId);
+          const body = JSON.stringify(streamFailureObject(records, { ...info, streamArn, functionArn: 'local:stream' }));
+          await s3.send(new PutObjectCommand({ Bucket: failureBucket, Key: key, Body: body, ContentType: 'application/json' }));
           await sqsClient.send(
-            new SendMessageCommand({
-              QueueUrl: streamFailures.url,
-              MessageBody: streamFailureBody(records, { ...info, streamArn, functionArn: 'local:stream' }),
-            }),
+            new SendMessageCommand({ QueueUrl: streamFailures.url, MessageBody: failureNoticeBody(failureBucket, encodeURIComponent(key).replace(/%2F/g, '/'), Buffer.byteLength(body)) }),
           );
         },
       }),
