@@ -14,7 +14,8 @@ import { resetConfig } from '../../shared/config.ts';
 import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../shared/events/stream-failures.ts';
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
-import { createHttpServer } from './http-server.ts';
+import { closeGracefully, createHttpServer } from './http-server.ts';
+import { restoreQueues, saveQueues, type InspectableQueues } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
 import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
@@ -30,6 +31,11 @@ export const LOCAL_DEFAULTS = {
   tableName: 'chatwoot-local',
   dynamodbPort: 8000,
 };
+
+/** How long a stop waits for requests being answered. */
+const REQUEST_GRACE_MS = 10_000;
+/** How long a stop waits for the stream poller to forward what was written before it. */
+const STREAM_DRAIN_MS = 5_000;
 
 export interface RuntimeOptions {
   port?: number;
@@ -132,9 +138,12 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     }
 
     let awsEndpoint = opts.awsEndpoint;
+    // The emulator this runtime started, whose queues it saves across a restart with a data folder.
+    let emulator: InspectableQueues | undefined;
     if (!awsEndpoint) {
       const { startFauxqs } = await import('fauxqs');
       const faux = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as never);
+      emulator = faux as unknown as InspectableQueues;
       stops.push(() => faux.stop());
       awsEndpoint = faux.address.replace('localhost', '127.0.0.1');
     }
@@ -173,20 +182,20 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       server.once('error', rej);
       server.listen(opts.port ?? 0, host, () => res());
     });
-    stops.push(
-      () =>
-        new Promise<void>((res) => {
-          server.close(() => res());
-          server.closeAllConnections();
-        }),
-    );
+    // Requests already being answered finish before anything behind them stops (see stopPipeline).
+    let serverClosed: Promise<void> | undefined;
+    const closeServer = () => (serverClosed ??= closeGracefully(server, REQUEST_GRACE_MS));
+    stops.push(closeServer);
     // `/cable` on the same port; the pipeline's broadcast stage sends through these sockets.
     const cable = attachCableServer(server);
     useLocalSockets(cable.sender);
-    stops.push(async () => {
-      useLocalSockets(undefined);
-      await cable.close();
-    });
+    let cableClosed: Promise<void> | undefined;
+    const closeCable = () =>
+      (cableClosed ??= (async () => {
+        useLocalSockets(undefined);
+        await cable.close();
+      })());
+    stops.push(closeCable);
     const port = (server.address() as { port: number }).port;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -216,6 +225,20 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const app = await createPlatformApp('local', opts.platformToken || undefined);
 
     const load = async (file: string) => (await import(join(ROOT, file))).handler;
+    // With a data folder, what the queues held at the last stop is queued again before anything polls.
+    const savedQueues = {
+      [`${prefix}${QUEUES.events.name}`]: events.main.url,
+      [`${prefix}${QUEUES.events.dlq}`]: events.dlq.url,
+      [`${prefix}${QUEUES.deliveries.name}`]: deliveries.main.url,
+      [`${prefix}${QUEUES.deliveries.dlq}`]: deliveries.dlq.url,
+      [`${prefix}${STREAM_SOURCE.failureDestination.queue}`]: streamFailures.url,
+    };
+    const persistQueues = !!(opts.dataDir && emulator);
+    if (persistQueues) {
+      const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!);
+      if (restored) log.info('queued messages restored from the data folder', { messages: restored });
+    }
+
     const handlers = {
       stream: await load(EVENT_HANDLERS.stream),
       dispatch: await load(EVENT_HANDLERS.dispatch),
@@ -260,7 +283,20 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         if (!pollers.length) pollers = startPollers(true);
       },
     };
-    stops.push(() => pipeline.pause());
+    // Stopping: requests in flight finish (and no new ones start), the stream poller forwards everything
+    // written until then, the pollers finish their batches, and (with a data folder) the queues are saved;
+    // only then do the emulator and DynamoDB Local stop. On the next start the stream is read from its tip
+    // (everything before it was forwarded) and the saved messages are queued again.
+    stops.push(async () => {
+      await closeCable();
+      await closeServer();
+      await pollers[0]?.drain?.(STREAM_DRAIN_MS);
+      await pipeline.pause();
+      if (persistQueues) {
+        const saved = saveQueues(emulator!, Object.keys(savedQueues), opts.dataDir!);
+        log.info('queued messages saved to the data folder', { messages: saved });
+      }
+    });
 
     ready = true;
     return {

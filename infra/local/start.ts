@@ -13,7 +13,9 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
 });
 
-const STOP_GRACE_MS = 20_000;
+// Room for the graceful part: requests in flight (10 s), the stream forwarded (5 s), a last delivery batch (the
+// 10 s webhook timeout) and saving the queues.
+const STOP_GRACE_MS = 30_000;
 
 async function main() {
   if (!javaAvailable()) {
