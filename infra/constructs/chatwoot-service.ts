@@ -249,6 +249,17 @@ export class ChatwootService extends Construct {
         Stack.of(this).region,
       ]),
     });
+    new CfnOutput(this, 'ReplayDeliveriesCommand', {
+      description: 'Sends the dead-lettered deliveries again with their ids (add --since TIME, --account ID, --webhook ID)',
+      value: Fn.join('', [
+        'npm run replay -- deliveries --queue-url ',
+        this.pipeline.deliveriesDlq.queueUrl,
+        ' --deliveries-queue-url ',
+        this.pipeline.deliveriesQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
     new CfnOutput(this, 'PlatformAppCommand', {
       description: 'Creates a platform app and prints its token once (the first platform token)',
       value: Fn.join('', [

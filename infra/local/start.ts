@@ -59,6 +59,7 @@ async function main() {
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
       `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
       `Replay stream records that failed: npm run replay -- stream-failures --queue-url ${runtime.queueUrls.streamFailures} --events-queue-url ${runtime.queueUrls.events} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint}`,
+      `Replay dead-lettered deliveries: npm run replay -- deliveries --queue-url ${runtime.queueUrls.deliveriesDlq} --deliveries-queue-url ${runtime.queueUrls.deliveries} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint} [--since TIME]`,
       '',
     ].join('\n'),
   );
