@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
-// The SQS emulator keeps its queues in memory. With DATA_DIR the runtime saves what the pipeline's queues
-// hold when it stops (after the pollers have finished their batches) and sends it again when it starts, in
+// The SQS/S3 emulator keeps its queues and buckets in memory. With DATA_DIR the runtime saves what the
+// pipeline's queues hold (and the stream's failure objects their entries name) when it stops (after the pollers have finished their batches) and sends it again when it starts, in
 // each queue's order, so a restart loses no queued event or delivery. What changes: a message hidden for a
 // retry's backoff is visible again at once, and receive counts start over (a delivery's next retry comes
 // sooner, and its backoff starts from the first step again).
@@ -28,6 +28,13 @@ interface SavedQueue {
   messages: InspectedMessage[];
 }
 
+/** An object of an emulated bucket (the stream's failure objects), saved beside the queues. */
+export interface SavedObject {
+  bucket: string;
+  key: string;
+  body: string;
+}
+
 const FILE = 'queues.json';
 
 /** A queue's messages in the order they were sent: FIFO by sequence number, standard by send time. */
@@ -43,7 +50,7 @@ export function inSendOrder(messages: InspectedMessage[]): InspectedMessage[] {
 }
 
 /** Writes every message of the named queues (visible, delayed and in flight) to `dir/queues.json`. */
-export function saveQueues(emulator: InspectableQueues, names: string[], dir: string): number {
+export function saveQueues(emulator: InspectableQueues, names: string[], dir: string, objects: SavedObject[] = []): number {
   const saved: SavedQueue[] = names.map((name) => {
     const q = emulator.inspectQueue(name);
     const all = q ? [...q.messages.ready, ...q.messages.delayed, ...q.messages.inflight.map((i) => i.message)] : [];
@@ -51,7 +58,7 @@ export function saveQueues(emulator: InspectableQueues, names: string[], dir: st
   });
   const file = `${dir}/${FILE}`;
   // Written aside and renamed: a stop cut short leaves the previous file, never half of one.
-  writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, savedAt: new Date().toISOString(), queues: saved }));
+  writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, savedAt: new Date().toISOString(), queues: saved, objects }));
   renameSync(`${file}.tmp`, file);
   return saved.reduce((n, q) => n + q.messages.length, 0);
 }
@@ -60,10 +67,17 @@ export function saveQueues(emulator: InspectableQueues, names: string[], dir: st
  * Sends the saved messages to their queues again, in order, then removes the file. Messages keep their
  * group, deduplication id and attributes (a delivery keeps its id: receivers deduplicate on it).
  */
-export async function restoreQueues(client: SQSClient, urls: Record<string, string>, dir: string): Promise<number> {
+export async function restoreQueues(
+  client: SQSClient,
+  urls: Record<string, string>,
+  dir: string,
+  putObject: (o: SavedObject) => Promise<void> = async () => undefined,
+): Promise<number> {
   const file = `${dir}/${FILE}`;
   if (!existsSync(file)) return 0;
-  const { queues } = JSON.parse(readFileSync(file, 'utf8')) as { queues: SavedQueue[] };
+  const { queues, objects = [] } = JSON.parse(readFileSync(file, 'utf8')) as { queues: SavedQueue[]; objects?: SavedObject[] };
+  // The objects first: a queue entry may name one.
+  for (const o of objects) await putObject(o);
   let sent = 0;
   for (const q of queues) {
     const url = urls[q.name];

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
 import { EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
@@ -15,7 +15,7 @@ import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { closeGracefully, createHttpServer } from './http-server.ts';
-import { restoreQueues, saveQueues, type InspectableQueues } from './queue-state.ts';
+import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
 import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
@@ -235,7 +235,9 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const persistQueues = !!(opts.dataDir && emulator);
     if (persistQueues) {
-      const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!);
+      const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!, async (o) => {
+        await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: o.body, ContentType: 'application/json' }));
+      });
       if (restored) log.info('queued messages restored from the data folder', { messages: restored });
     }
 
@@ -293,7 +295,18 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       await pollers[0]?.drain?.(STREAM_DRAIN_MS);
       await pipeline.pause();
       if (persistQueues) {
-        const saved = saveQueues(emulator!, Object.keys(savedQueues), opts.dataDir!);
+        // The stream's failure objects live in the emulated bucket: saved with the entries that name them.
+        const objects: SavedObject[] = [];
+        let token: string | undefined;
+        do {
+          const page = await s3.send(new ListObjectsV2Command({ Bucket: failureBucket, ContinuationToken: token }));
+          for (const o of page.Contents ?? []) {
+            const got = await s3.send(new GetObjectCommand({ Bucket: failureBucket, Key: o.Key! }));
+            objects.push({ bucket: failureBucket, key: o.Key!, body: await got.Body!.transformToString('utf8') });
+          }
+          token = page.NextContinuationToken;
+        } while (token);
+        const saved = saveQueues(emulator!, Object.keys(savedQueues), opts.dataDir!, objects);
         log.info('queued messages saved to the data folder', { messages: saved });
       }
     });

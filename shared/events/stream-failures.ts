@@ -169,7 +169,10 @@ export async function replayStreamFailure(body: string): Promise<{ records: numb
       failure = await readFailureObject(bucket, key);
     } catch (err) {
       // Replayed and deleted by an earlier run whose queue entry came back: nothing left to do.
-      if ((err as { name?: string }).name === 'NoSuchKey') continue;
+      if ((err as { name?: string }).name === 'NoSuchKey') {
+        log.warn('stream failure object already gone (replayed before?)', { bucket, key });
+        continue;
+      }
       throw err;
     }
     records += await forward(failure);

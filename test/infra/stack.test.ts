@@ -339,6 +339,17 @@ describe('event pipeline', () => {
     }
   });
 
+  it('outputs the replay commands of the stream failures and the dead-lettered deliveries, naming their queues', () => {
+    const outputs = real.parent.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const stream = JSON.stringify(outputs.ReplayStreamFailuresCommand.Value);
+    expect(stream).toContain('npm run replay -- stream-failures --queue-url ');
+    expect(stream).toContain(logicalId(real.stack.pipeline.streamFailures));
+    const deliveries = JSON.stringify(outputs.ReplayDeliveriesCommand.Value);
+    expect(deliveries).toContain('npm run replay -- deliveries --queue-url ');
+    expect(deliveries).toContain(logicalId(real.stack.pipeline.deliveriesDlq));
+    expect(deliveries).toContain(logicalId(real.stack.pipeline.deliveriesQueue));
+  });
+
   it('reads the stream in bisected, retried, filtered batches with a failure destination', () => {
     const mapping = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.StartingPosition)![1].Properties!;
     expect(mapping).toMatchObject({
