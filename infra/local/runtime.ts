@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -235,10 +235,17 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const persistQueues = !!(opts.dataDir && emulator);
     if (persistQueues) {
-      const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!, async (o) => {
-        await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: o.body, ContentType: 'application/json' }));
-      });
-      if (restored) log.info('queued messages restored from the data folder', { messages: restored });
+      try {
+        const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!, async (o) => {
+          await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: o.body, ContentType: 'application/json' }));
+        });
+        if (restored) log.info('queued messages restored from the data folder', { messages: restored });
+      } catch (err) {
+        // A file that cannot be restored must not keep the service from starting: it is set aside, loudly.
+        const aside = join(opts.dataDir!, `queues.unrestored-${Date.now()}.json`);
+        if (existsSync(join(opts.dataDir!, 'queues.json'))) renameSync(join(opts.dataDir!, 'queues.json'), aside);
+        process.stderr.write(`local runtime: could not queue the saved messages again (${(err as Error).message}); kept in ${aside}\n`);
+      }
     }
 
     const handlers = {
