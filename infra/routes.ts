@@ -151,6 +151,7 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/webhooks', handler: 'functions/api/webhooks/create.ts', api: 'account', access: 'write' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/webhooks/{id}/deliveries', handler: 'functions/api/webhooks/deliveries.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/automation_rules', handler: 'functions/api/automation-rules/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules', handler: 'functions/api/automation-rules/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/show.ts', api: 'account', access: 'read' },

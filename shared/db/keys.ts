@@ -31,6 +31,8 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
+//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>  ATTEMPT#<slot>   (a ring of the last 100 attempts; expires)
+//   attempt counter  WHDELIVERIES#<acctId>#<webhookId>  COUNT            (numbers the attempts; expires when quiet)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
@@ -182,6 +184,12 @@ export const keys = {
   activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: join('RULE', '') }),
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
+  webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
+  webhookDeliveryAttempt: (accountId: number, webhookId: number, slot: number): Key => ({
+    pk: join('WHDELIVERIES', accountId, webhookId),
+    sk: join('ATTEMPT', pad(slot, 4)),
+  }),
+  webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({ pk: join('WHDELIVERIES', accountId, webhookId), skPrefix: join('ATTEMPT', '') }),
   /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
   webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
 
