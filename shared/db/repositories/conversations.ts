@@ -93,6 +93,10 @@ export const nextDisplayId = (accountId: number) => nextDenseId(keys.conversatio
 export const getConversation = async (accountId: number, displayId: number, consistent = false) =>
   conversationOf(await getItem<Record<string, unknown>>(keys.conversation(accountId, displayId), consistent));
 
+/** The highest display id given out in an account (its dense sequence; 0 before the first conversation). */
+export const lastDisplayId = async (accountId: number) =>
+  Number((await getItem<{ value?: number }>(keys.sequence(keys.conversationSequence(accountId))))?.value ?? 0);
+
 /** AP61: conversations by display id (BatchGet), in the order asked. */
 export const getConversations = async (accountId: number, displayIds: number[]) =>
   (await getMany<Record<string, unknown>>(displayIds.map((id) => keys.conversation(accountId, id)))).map(conversationOf);

@@ -4,7 +4,7 @@ import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { put, type TxItem } from '../transact.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
-import { getItem, record } from './common.ts';
+import { getItem, getMany, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
 
@@ -31,6 +31,10 @@ export async function writeMessage(m: MessageRecord): Promise<void> {
 /** AP70: one message of a conversation. */
 export const getMessage = (accountId: number, displayId: number, messageId: number) =>
   getItem<MessageRecord>(keys.message(accountId, displayId, messageId));
+
+/** AP70 in one BatchGet: messages by (conversation display id, message id), in the order asked. */
+export const getMessages = (accountId: number, refs: { conversation_id: number; id: number }[]) =>
+  getMany<MessageRecord>(refs.map((r) => keys.message(accountId, r.conversation_id, r.id)));
 
 export interface MessageWindow {
   /** Only ids below this one. */
