@@ -13,7 +13,7 @@ const searchable = (m: MessageRecord) => m.message_type === 0 || m.message_type 
 
 export const messageItem = (m: MessageRecord) => ({
   ...keys.message(m.account_id, m.conversation_id, m.id),
-  ...(searchable(m) ? keys.messageSearchIndex(m.account_id, m.inbox_id, m.id) : {}),
+  ...(searchable(m) ? keys.messageSearchIndex(m.account_id, m.inbox_id, m.id, m.created_at) : {}),
   type: 'message',
   ...m,
 });
