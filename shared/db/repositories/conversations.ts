@@ -10,6 +10,7 @@ import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
+import { stateChange, stateRemoval } from './conversation-state.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
 // so the stream hands their changes to the event pipeline in order.
@@ -272,6 +273,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       onConflict: () => new ConflictError(0),
     },
     ...counters,
+    ...[stateChange(a, prev, next)].filter((x): x is TxItem => !!x),
     ...labels,
     ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
     ...(write.extra ?? []),
@@ -308,6 +310,7 @@ export async function deleteConversation(c: ConversationRecord): Promise<void> {
       onConflict: () => new ConflictError(0),
     },
     counterRemoval(a, c),
+    stateRemoval(a, c.id),
     ...c.labels.map((l) => ({ item: del(keys.conversationLabel(a, l, c.id)) })),
     { item: del(keys.contactConversation(a, c.contact_id, c.id)) },
   ]);

@@ -1,7 +1,6 @@
 import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
-import { INDEXES } from '../table.ts';
 import { put, type TxItem } from '../transact.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
 import { getItem, getMany, record } from './common.ts';
@@ -71,41 +70,4 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
     start = page.LastEvaluatedKey;
   } while (start && out.length < w.limit);
   return forward ? out : out.reverse();
-}
-
-export type MessageMatch = Pick<MessageRecord, 'id' | 'conversation_id' | 'content' | 'message_type' | 'created_at' | 'sender_type' | 'sender_id'>;
-
-/**
- * AP72: the incoming and outgoing messages of an inbox whose content contains `term`
- * (case-insensitive), by conversation display id. Reads the inbox's searchable messages (gsi1, sparse):
- * the cost grows with the text of those messages, ~1 RCU per 8 KB read.
- */
-export async function searchInboxMessages(accountId: number, inboxId: number, term: string): Promise<Map<number, MessageMatch[]>> {
-  const ix = INDEXES.gsi1;
-  const needle = term.toLowerCase();
-  const found = new Map<number, MessageMatch[]>();
-  const fields = ['id', 'conversation_id', 'content', 'message_type', 'created_at', 'sender_type', 'sender_id'];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#p = :p',
-        ExpressionAttributeNames: { '#p': ix.pk, ...Object.fromEntries(fields.map((f, i) => [`#f${i}`, f])) },
-        ExpressionAttributeValues: { ':p': keys.messageSearchOf(accountId, inboxId).gsi1pk },
-        ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const m = item as MessageMatch;
-      if (typeof m.content !== 'string' || !m.content.toLowerCase().includes(needle)) continue;
-      const list = found.get(m.conversation_id) ?? [];
-      list.push(m);
-      found.set(m.conversation_id, list);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
 }

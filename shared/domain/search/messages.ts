@@ -1,12 +1,9 @@
-import { searchInboxMessages, type MessageMatch } from '../../db/repositories/messages.ts';
+import { searchIndex, type Hit } from '../../search/index.ts';
 
 // Finding messages by a term: one entry point for every `q` search (conversation lists and counts,
-// `conversations/search`, `search/messages`).
+// `conversations/search`, `search/messages`), answered by the `q` index (shared/search).
 
-export type FoundMessage = MessageMatch;
+export type FoundMessage = Hit;
 
 /** Incoming and outgoing messages of these inboxes whose content contains `term` (case-insensitive). */
-export async function findMessages(accountId: number, inboxIds: number[], term: string): Promise<FoundMessage[]> {
-  const found = await Promise.all(inboxIds.map((i) => searchInboxMessages(accountId, i, term)));
-  return found.flatMap((m) => [...m.values()].flat());
-}
+export const findMessages = (accountId: number, inboxIds: number[], term: string): Promise<FoundMessage[]> => searchIndex(accountId, inboxIds, term);

@@ -144,10 +144,10 @@ async function inboxIdsInScope(account: AccountRecord, actor: Actor) {
 
 async function messagesPage(account: AccountRecord, actor: Actor, term: string, page: number) {
   const since = Math.floor(Date.now() / 1000) - THREE_MONTHS_S;
-  const found = (await findMessages(account.id, await inboxIdsInScope(account, actor), term)).filter((m: FoundMessage) => m.created_at >= since);
-  found.sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  const found = (await findMessages(account.id, await inboxIdsInScope(account, actor), term)).filter((m: FoundMessage) => m.t >= since);
+  found.sort((a, b) => b.t - a.t || b.m - a.m);
   const slice = found.slice((page - 1) * SEARCH_PAGE_SIZE, page * SEARCH_PAGE_SIZE);
-  const records = (await getMessages(account.id, slice)).filter((m): m is MessageRecord => !!m);
+  const records = (await getMessages(account.id, slice.map((h) => ({ conversation_id: h.c, id: h.m })))).filter((m): m is MessageRecord => !!m);
   const refs = await loadRefs(account.id, actor, [], records);
   const totalPages = Math.ceil(found.length / SEARCH_PAGE_SIZE);
   return { messages: records.map((m) => messageJson(m, refs)), meta: { current_page: page, total_count: found.length, total_pages: totalPages } };
