@@ -50,9 +50,15 @@ const COMBINATIONS: Combination[] = [
 ];
 
 const hasTerm = (i: number) => i % 7 === 0;
+/** A handful of conversations (one in 2,000, from the second) mention this word. */
+const RARE = 'parcel';
+const hasRare = (i: number) => i % 2000 === 1;
+/** The pipeline seals the `q` index's tail into segments; here every SEAL_EVERY messages, in-process. */
+const SEAL_EVERY = 200;
 
 interface Made extends Combination {
   term: boolean;
+  rare: boolean;
 }
 
 type Counts = { mine_count: number; unassigned_count: number; assigned_count: number; all_count: number };
@@ -86,6 +92,10 @@ export interface CountsRow {
   counterItems: number;
   meta: CountsVariant[];
   q: CountsVariant & { matches: number };
+  /** `q` with a term a handful of conversations hold. */
+  qRare: CountsVariant & { matches: number };
+  /** The `q` index: segments, messages still in the tail, write units of sealing per sealed message. */
+  index: { segments: number; tail: number; wcuPerMessage: number };
   loadSeconds: number;
 }
 
@@ -116,6 +126,8 @@ export async function measureCounts(opts: {
   const { startConversation } = await import('../shared/domain/conversations/service.ts');
   const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
   const { ConflictError } = await import('../shared/db/transact.ts');
+  const { sealSearchIndex, SEAL_LAG_S } = await import('../shared/search/index.ts');
+  const { getSearchHead } = await import('../shared/db/repositories/search-index.ts');
 
   const s: SeededAccount = await seedAccountVia(opts.baseUrl, opts.platform, 'Counts scale');
   const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -147,7 +159,11 @@ export async function measureCounts(opts: {
   const made: Made[] = [];
   async function create(i: number) {
     const combo = COMBINATIONS[i % COMBINATIONS.length];
-    const content = hasTerm(i) ? `Customer ${i} asks for a ${i % 2 ? 'Refund' : 'REFUND'} of order ${i}` : `Customer ${i} asks where order ${i} is`;
+    const content = hasTerm(i)
+      ? `Customer ${i} asks for a ${i % 2 ? 'Refund' : 'REFUND'} of order ${i}`
+      : hasRare(i)
+        ? `Customer ${i} reports a damaged Parcel`
+        : `Customer ${i} asks where order ${i} is`;
     // An incoming message reopens a conversation: only open ones get incoming messages.
     const message = v.parse(NewMessageSchema, { content, message_type: combo.status === 'open' && i % 2 === 0 ? 'incoming' : 'outgoing' });
     const input = { status: combo.status, assignee_id: userOf(combo.assignee), team_id: combo.team ? teamId : null, message };
@@ -164,7 +180,7 @@ export async function measureCounts(opts: {
         await new Promise((r) => setTimeout(r, Math.random() * 20));
       }
     }
-    made.push({ ...combo, term: hasTerm(i) });
+    made.push({ ...combo, term: hasTerm(i), rare: !hasTerm(i) && hasRare(i) });
   }
 
   async function measure(api: Client, query: string, n: number, check: Counts) {
@@ -193,6 +209,20 @@ export async function measureCounts(opts: {
     return { rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)), calls };
   }
 
+  // What the pipeline does after messages: the tail older than its lag becomes a segment (merged in tiers).
+  // Here the lag is the current second (the seal waits for the clock to pass the last message's second).
+  let sealedCount = 0;
+  let sealWcu = 0;
+  const nowS = () => Math.floor(Date.now() / 1000);
+  async function seal() {
+    const before = nowS();
+    while (nowS() <= before) await new Promise((r) => setTimeout(r, 50));
+    recorder.take();
+    await sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S, min: 1 });
+    sealWcu += recorder.take().calls.reduce((t, c) => t + c.wcu, 0);
+    sealedCount = made.length;
+  }
+
   const rows: CountsRow[] = [];
   const sizes: number[] = [];
   let note: string | undefined;
@@ -217,6 +247,7 @@ export async function measureCounts(opts: {
     for (let i = made.length; i < size; i += BATCH) {
       await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => create(i + k)));
       recorder.take();
+      if (made.length - sealedCount >= SEAL_EVERY) await seal();
     }
     const loadSeconds = r2((performance.now() - started) / 1000);
     loading += loadSeconds;
@@ -235,10 +266,17 @@ export async function measureCounts(opts: {
     // `q` ignores the status filter: every status counts.
     const qCheck = expected(made, (c) => c.term, 'admin');
     const q = { query: `?q=${TERM}`, caller: 'administrator' as const, matches: qCheck.all_count, ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)) };
+    const rareCheck = expected(made, (c) => c.rare, 'admin');
+    const qRare = { query: `?q=${RARE}`, caller: 'administrator' as const, matches: rareCheck.all_count, ...(await measure(s.admin.api, `?q=${RARE}`, Q_CALLS, rareCheck)) };
     const counterItems = (await listConversationCounters(s.accountId)).length;
+    const head = await getSearchHead(s.accountId);
     recorder.take();
-    rows.push({ conversations: made.length, counterItems, meta, q, loadSeconds });
-    log(`  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms`);
+    const index = { segments: head.segments.length, tail: made.length - sealedCount, wcuPerMessage: sealedCount ? r2(sealWcu / sealedCount) : 0 };
+    rows.push({ conversations: made.length, counterItems, meta, q, qRare, index, loadSeconds });
+    log(
+      `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
+        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed`,
+    );
   }
   return { sizes, rows, note };
 }

@@ -19,7 +19,8 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
-//   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <createdAt>#<messageId>
+//   message          CONV#<acctId>#<displayId>   MSG#<messageId>
+//   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
 //   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
 //   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
 //   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute c<displayId>: "<assignee>|<team>" or "x" when deleted)
@@ -142,15 +143,11 @@ export const keys = {
   }),
   messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
   messageSk: (messageId: number) => join('MSG', pad(messageId)),
-  /** Sparse: only the messages `q` searches (incoming and outgoing) carry it; creation-time ordered (the index's un-sealed tail). */
-  messageSearchIndex: (accountId: number, inboxId: number, messageId: number, createdAt: number) => ({
-    gsi1pk: join('MSGSEARCH', accountId, inboxId),
-    gsi1sk: join(pad(createdAt), pad(messageId)),
-  }),
-  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId) }),
-  /** gsi1sk bounds of AP72 messages created in [from, to) seconds. */
-  messageSearchSince: (from: number) => join(pad(from), ''),
-  messageSearchBefore: (to: number) => join(pad(to), ''),
+  /** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
+  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({ pk: join('STAIL', accountId), sk: join(pad(createdAt), pad(messageId)) }),
+  searchTailPartition: (accountId: number) => join('STAIL', accountId),
+  /** Sort-key bounds of tail items created at or after / before a second. */
+  searchTailFrom: (seconds: number) => join(pad(seconds), ''),
   searchHead: (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' }),
   searchSegment: (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId),
   searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('B', bucket) }),

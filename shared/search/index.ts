@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { keys, type Key } from '../db/keys.ts';
-import { listInboxes } from '../db/repositories/inboxes.ts';
 import {
   deleteSegment,
   getSearchHead,
@@ -84,8 +83,7 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
   const head = await getSearchHead(accountId);
   const to = nowS - SEAL_LAG_S;
   if (to <= head.watermark) return false;
-  const inboxes = await listInboxes(accountId);
-  const messages = (await Promise.all(inboxes.map((i) => searchableMessagesBetween(accountId, i.id, head.watermark, to)))).flat();
+  const messages = await searchableMessagesBetween(accountId, head.watermark, to);
   if (messages.length < (opts.min ?? SEAL_MIN)) return false;
   const written: string[] = [];
   let segments = [...head.segments];
@@ -152,8 +150,8 @@ export async function searchIndex(accountId: number, inboxIds: number[], term: s
   const windows = termWindows(term);
   const head = windows ? await getSearchHead(accountId) : { watermark: 0, segments: [] as SegmentEntry[] };
   const inScope = new Set(inboxIds);
-  const tail = (await Promise.all(inboxIds.map((i) => searchableMessagesBetween(accountId, i, head.watermark)))).flat();
-  const hits: Hit[] = tail.filter((m: TailMessage) => containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
+  const tail = inboxIds.length ? await searchableMessagesBetween(accountId, head.watermark) : [];
+  const hits: Hit[] = tail.filter((m: TailMessage) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
   if (!windows || !head.segments.length || !inboxIds.length) return hits;
 
   const plans: Plan[] = head.segments.map((seg) => {

@@ -8,6 +8,7 @@ import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
+import { tailItem } from '../../search/tail.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
@@ -244,7 +245,9 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     };
     ahead.push({ ...keys.contactConversation(a, next.contact_id, next.id), type: 'contact_conversation', ...link });
   }
-  if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m));
+  // A new searchable message takes its `q` tail item along (shared/search/tail.ts).
+  const tails = (ms: MessageRecord[]) => ms.map(tailItem).filter((x): x is Record<string, unknown> => !!x);
+  if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m), ...tails([m]));
   if (ahead.length) {
     await putAll(ahead);
     for (const m of messages) staged.add(m.id);
@@ -276,6 +279,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     ...[stateChange(a, prev, next)].filter((x): x is TxItem => !!x),
     ...labels,
     ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
+    ...(prev ? tails(messages.filter((m) => !staged.has(m.id))).map((item) => ({ item: put(item) })) : []),
     ...(write.extra ?? []),
   ];
   try {

@@ -7,12 +7,8 @@ import { getItem, getMany, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
 
-/** Incoming and outgoing messages are what `q` searches (reference §4.3); only they enter the search index. */
-const searchable = (m: MessageRecord) => m.message_type === 0 || m.message_type === 1;
-
 export const messageItem = (m: MessageRecord) => ({
   ...keys.message(m.account_id, m.conversation_id, m.id),
-  ...(searchable(m) ? keys.messageSearchIndex(m.account_id, m.inbox_id, m.id, m.created_at) : {}),
   type: 'message',
   ...m,
 });

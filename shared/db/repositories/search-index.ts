@@ -2,7 +2,6 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
-import { INDEXES } from '../table.ts';
 import { getMany } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
 
@@ -116,31 +115,28 @@ export async function deleteSegment(accountId: number, segmentId: string): Promi
 export type TailMessage = SourceMessage;
 
 /**
- * AP72 by creation time: the searchable messages of an inbox created in [from, to) seconds (to
- * undefined: up to now), id, conversation, inbox, time and content only.
+ * AP72: the `q` tail items of an account created in [from, to) seconds (to undefined: up to now):
+ * message id, conversation, inbox, time and content.
  */
-export async function searchableMessagesBetween(accountId: number, inboxId: number, from: number, to?: number): Promise<TailMessage[]> {
-  const ix = INDEXES.gsi1;
+export async function searchableMessagesBetween(accountId: number, from: number, to?: number): Promise<TailMessage[]> {
   const out: TailMessage[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: to === undefined ? '#p = :p AND #s >= :lo' : '#p = :p AND #s BETWEEN :lo AND :hi',
-        ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk, '#id': 'id', '#c': 'conversation_id', '#t': 'created_at', '#x': 'content' },
+        KeyConditionExpression: to === undefined ? 'pk = :p AND sk >= :lo' : 'pk = :p AND sk BETWEEN :lo AND :hi',
         ExpressionAttributeValues: {
-          ':p': keys.messageSearchOf(accountId, inboxId).gsi1pk,
-          ':lo': keys.messageSearchSince(from),
-          ...(to === undefined ? {} : { ':hi': keys.messageSearchBefore(to) }),
+          ':p': keys.searchTailPartition(accountId),
+          ':lo': keys.searchTailFrom(from),
+          ...(to === undefined ? {} : { ':hi': keys.searchTailFrom(to) }),
         },
-        ProjectionExpression: '#id, #c, #t, #x',
         ExclusiveStartKey: start,
       }),
     );
     for (const item of page.Items ?? []) {
-      out.push({ m: Number(item.id), c: Number(item.conversation_id), i: inboxId, t: Number(item.created_at), content: typeof item.content === 'string' ? item.content : '' });
+      const [t, m] = String(item.sk).split('#').map(Number);
+      out.push({ m, c: Number(item.c), i: Number(item.i), t, content: typeof item.x === 'string' ? item.x : '' });
     }
     start = page.LastEvaluatedKey;
   } while (start);
