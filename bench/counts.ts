@@ -293,14 +293,14 @@ export function countsMarkdown(r: CountsResult): string[] {
     'RCU per call from `ReturnConsumedCapacity`; in brackets the counter or message Query and the BatchGets (the first two of every',
     'call read the token, account, membership and user, 2 RCU).',
     '',
-    '| conversations | counter items | meta RCU | meta p50 ms | meta RCU with `status=all` / `inbox_id` / as agent | meta?q RCU | meta?q p50 ms | `q` matches |',
-    '|---|---|---|---|---|---|---|---|',
+    `| conversations | counter items | meta RCU | meta p50 ms | meta RCU with \`status=all\` / \`inbox_id\` / as agent | meta?q RCU | meta?q p50 ms | \`q\` matches | meta?q=${RARE} RCU (matches) | index segments / tail messages / seal WCU per message |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   const split = (v: CountsVariant) => `${v.rcu} (Query ${v.byCommand.Query ?? 0} + BatchGet ${v.byCommand.BatchGetItem ?? 0})`;
   for (const row of r.rows) {
     const [def, ...rest] = row.meta;
     lines.push(
-      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} |`,
+      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} | ${split(row.qRare)} (${row.qRare.matches}) | ${row.index.segments} / ${row.index.tail} / ${row.index.wcuPerMessage} |`,
     );
   }
   if (r.note) lines.push('', r.note);
@@ -310,19 +310,12 @@ export function countsMarkdown(r: CountsResult): string[] {
     '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use, changed in the same transaction as',
     'every conversation change, so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
     'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
-    'items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta instead reads every searchable message',
-    '(incoming and outgoing; the sparse `gsi1` partition `MSGSEARCH#<account>#<inbox>`, AP72) of each inbox in scope, eventually consistent',
-    'and projected whole, ~1 RCU per 8 KB of message items, then BatchGets the matching conversations (AP61, 0.5 RCU each per 4 KB), and',
-    'counts those: exact (case-insensitive substring of the content, every status), but linear in the messages of the inboxes in scope.',
+    "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
+    '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
+    '(hash-bucket items of ~3 KB or one item per common trigram, one BatchGet, AP75) and the doc chunks of the matches, the tail of',
+    `messages not sealed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77, ~10 bytes each). The`,
+    `index is sealed here every ${SEAL_EVERY} messages, in-process, as the pipeline does after \`message_created\`; the tail column is what was left`,
+    'unsealed when measured. Seal WCU per message: the write units of sealing and merging divided by the messages sealed.',
   );
-  const last = r.rows.at(-1);
-  // The other reads of a `q` call (token, account, inbox list) blur the per-message size of small loads.
-  if (last && last.conversations >= 1000) {
-    const bytes = Math.round(((last.q.byCommand.Query ?? 0) * 8192) / last.conversations);
-    lines.push(
-      `At ${last.conversations.toLocaleString('en-US')} conversations (as many messages) the Queries of \`q\` read ${last.q.byCommand.Query} RCU, ~${bytes} bytes per`,
-      `message item, and the BatchGets ${last.q.byCommand.BatchGetItem} RCU for ${last.q.matches.toLocaleString('en-US')} matches.`,
-    );
-  }
   return lines;
 }

@@ -80,7 +80,7 @@ const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => (
  */
 export async function sealSearchIndex(accountId: number, opts: { now?: number; min?: number } = {}): Promise<boolean> {
   const nowS = opts.now ?? Math.floor(Date.now() / 1000);
-  const head = await getSearchHead(accountId);
+  const head = await getSearchHead(accountId, true);
   const to = nowS - SEAL_LAG_S;
   if (to <= head.watermark) return false;
   const messages = await searchableMessagesBetween(accountId, head.watermark, to);

@@ -4,15 +4,16 @@ import { trigramPositions } from './text.ts';
 // reads about one small item per trigram it needs, and written in few write units per message.
 //
 //  - docs: the segment's messages in (created_at, id) order, local number = position; stored in chunks
-//    of DOC_CHUNK docs (message id, conversation id, inbox id, created_at as varints).
+//    of DOC_CHUNK docs (created_at as a delta, message id as a zigzag delta, conversation id, inbox id:
+//    varints, ~5-6 bytes a doc, so a chunk stays under one 4 KB read unit).
 //  - postings: per trigram, for each doc holding it (ascending), the doc-number delta, the count of
 //    positions and the position deltas, as varints.
 //  - a trigram whose posting is small goes to one of B hash buckets (bucket items of about BUCKET_BYTES:
 //    B = total small bytes / BUCKET_BYTES); a large one is "solo": its own item(s), split into parts of
 //    at most PART_BYTES, so a common trigram never inflates the bucket a rare one shares.
 
-export const DOC_CHUNK = 256;
-export const BUCKET_BYTES = 3_000;
+export const DOC_CHUNK = 512;
+export const BUCKET_BYTES = 2_000;
 export const SOLO_BYTES = 1_500;
 export const PART_BYTES = 60_000;
 
@@ -164,15 +165,22 @@ export interface BuiltSegment {
 
 export const docOrder = (a: Doc, b: Doc) => a.t - b.t || a.m - b.m;
 
+const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
+const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+
 export function encodeDocs(docs: Doc[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < docs.length; i += DOC_CHUNK) {
     const w = new Writer();
+    let t = 0;
+    let m = 0;
     for (const d of docs.slice(i, i + DOC_CHUNK)) {
-      w.uint(d.m);
+      w.uint(d.t - t);
+      w.uint(zigzag(d.m - m));
       w.uint(d.c);
       w.uint(d.i);
-      w.uint(d.t);
+      t = d.t;
+      m = d.m;
     }
     out.push(w.done());
   }
@@ -182,7 +190,13 @@ export function encodeDocs(docs: Doc[]): Uint8Array[] {
 export function decodeDocs(b: Uint8Array): Doc[] {
   const r = new Reader(b);
   const out: Doc[] = [];
-  while (r.more) out.push({ m: r.uint(), c: r.uint(), i: r.uint(), t: r.uint() });
+  let t = 0;
+  let m = 0;
+  while (r.more) {
+    t += r.uint();
+    m += unzigzag(r.uint());
+    out.push({ m, c: r.uint(), i: r.uint(), t });
+  }
   return out;
 }
 

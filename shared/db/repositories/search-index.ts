@@ -26,9 +26,13 @@ export interface SearchHead {
 
 const EMPTY: SearchHead = { watermark: 0, segments: [], garbage: [], version: 0 };
 
-/** AP73: the index head of an account (strongly consistent: a reader must not see a head older than the segments it names are kept). */
-export async function getSearchHead(accountId: number): Promise<SearchHead> {
-  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchHead(accountId), ConsistentRead: true }));
+/**
+ * AP73: the index head of an account. Readers may read it eventually consistent: an older head names
+ * segments that are kept for minutes and an older watermark, and the tail items are never removed, so
+ * an older head answers the same. The sealer reads it strongly consistent.
+ */
+export async function getSearchHead(accountId: number, consistent = false): Promise<SearchHead> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchHead(accountId), ConsistentRead: consistent }));
   if (!out.Item) return { ...EMPTY };
   return { watermark: Number(out.Item.watermark), segments: JSON.parse(String(out.Item.segments)), garbage: JSON.parse(String(out.Item.garbage ?? '[]')), version: Number(out.Item.version) };
 }

@@ -81,6 +81,15 @@ describe('global search', () => {
     expect(phrase.map((m: any) => m.id)).toEqual([outgoingId]);
   });
 
+  it("answers the mobile app's search sections (SearchService.searchSection: q and page as query parameters)", async () => {
+    // chatwoot-mobile-app src/store/search: GET search/<section> with params {q, page}, reading payload.<section>.
+    for (const section of ['contacts', 'conversations', 'messages'] as const) {
+      const res = ok(await s.agent.api.get(`${s.base}/search/${section}?q=${encodeURIComponent(term)}&page=1`), section);
+      expect(Array.isArray(res.payload[section])).toBe(true);
+      expect(res.payload[section].length).toBeGreaterThan(0);
+    }
+  });
+
   it('agents see only conversations and messages of their inboxes', async () => {
     const conv = ok(await s.agent.api.get(`${s.base}/search/conversations?q=${term}`), 'agent conversations').payload.conversations;
     expect(conv.map((c: any) => c.id)).toEqual([convA.id]);

@@ -38,7 +38,7 @@ function find(seg: BuiltSegment, term: string): number[] {
     }
   }
   const lists = chosen.map((w) => postings.get(w.gram)!);
-  const docs = seg.docChunks.flatMap(decodeDocs);
+  const docs = seg.docChunks.flatMap((c) => decodeDocs(c));
   return [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d))).length).map((d) => docs[d].m).sort((a, b) => a - b);
 }
 
