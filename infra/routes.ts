@@ -89,6 +89,11 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/index.ts', api: 'account', access: 'read' },
+  // global search (Chatwoot's SearchService): contacts, conversations and messages
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search', handler: 'functions/api/search/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/contacts', handler: 'functions/api/search/contacts.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/conversations', handler: 'functions/api/search/conversations.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/messages', handler: 'functions/api/search/messages.ts', api: 'account', access: 'read' },
   // contacts + contact labels (rows added here)
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },

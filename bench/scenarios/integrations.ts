@@ -201,4 +201,23 @@ export const integrations: Scenarios = {
     request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/integrations/hooks/${id}`, body: { status: i % 2 ? 'enabled' : 'disabled' } }),
   },
   [`DELETE ${A}/integrations/hooks/{id}`]: { prepare: hook, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/integrations/hooks/${id}` }) },
+
+  // Global search: a contact named with a fresh term, a conversation of it with a message holding the term.
+  ...Object.fromEntries(
+    ['search', 'search/contacts', 'search/conversations', 'search/messages'].map((path) => [
+      `GET ${A}/${path}`,
+      {
+        setup: searchable,
+        request: (w: BenchWorld, term: string) => ({ method: 'GET' as const, path: `${w.account.base}/${path}?q=${term}` }),
+      },
+    ]),
+  ),
 };
+
+async function searchable(w: BenchWorld): Promise<string> {
+  const term = key(w, 'needle').replace(/_/g, '');
+  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, { name: `Bench ${term}`, email: `${key(w, 'c')}@example.com` });
+  const id = await post(w, '/conversations', { inbox_id: await inbox(w), contact_id: contact.body.payload.contact.id });
+  await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, { content: `Looking for ${term}`, message_type: 'incoming' });
+  return term;
+}

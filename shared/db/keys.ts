@@ -19,7 +19,11 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
-//   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
+//   message          CONV#<acctId>#<displayId>   MSG#<messageId>
+//   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
+//   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
+//   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
+//   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
@@ -141,12 +145,22 @@ export const keys = {
   }),
   messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
   messageSk: (messageId: number) => join('MSG', pad(messageId)),
-  /** Sparse: only the messages `q` searches (incoming and outgoing) carry it. */
-  messageSearchIndex: (accountId: number, inboxId: number, messageId: number) => ({
-    gsi1pk: join('MSGSEARCH', accountId, inboxId),
-    gsi1sk: pad(messageId),
+  /** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
+  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({ pk: join('STAIL', accountId), sk: join(pad(createdAt), pad(messageId)) }),
+  searchTailPartition: (accountId: number) => join('STAIL', accountId),
+  /** Sort-key bounds of tail items created at or after / before a second. */
+  searchTailFrom: (seconds: number) => join(pad(seconds), ''),
+  searchHead: (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' }),
+  searchSegment: (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId),
+  searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('B', bucket) }),
+  searchSolo: (accountId: number, segmentId: string, gram: string, part: number): Key => ({
+    pk: join('SIDX', accountId, segmentId),
+    sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
   }),
-  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId) }),
+  searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
+  /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
+  conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
+  conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
   conversationCounter: (accountId: number, c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null }): Key => ({
     pk: join('CNT', accountId),
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
