@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { notify } from '../domain/notifications/pipeline.ts';
+import { recordReports } from '../domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
@@ -171,6 +172,7 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
     await notify(event, built?.ctx);
+    await recordReports(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
     count(METRIC_NAMES.eventsDispatched);
   }
