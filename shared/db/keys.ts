@@ -312,10 +312,11 @@ export const keys = {
   }),
   reportingEventsPartition: (accountId: number) => join('REVT', accountId),
   reportingEventSk: (createdAt: number) => pad(createdAt),
-  conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId), skPrefix: '' }),
+  conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId) }),
   reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
   liveUnattended: (accountId: number, assigneeId: number | null): Key => ({ pk: join('RPTL', accountId), sk: join('U', assigneeId ?? 0) }),
   liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
+  liveUnattendedPrefix: join('U', ''),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

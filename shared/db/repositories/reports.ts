@@ -1,6 +1,7 @@
 import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
+import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../domain/reports/buckets.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../domain/reports/model.ts';
@@ -168,12 +169,13 @@ export async function listReportingEvents(accountId: number, since: number, unti
 /** AP206: one conversation's reporting events, oldest first. */
 export async function listConversationReportingEvents(accountId: number, conversationId: number): Promise<ReportingEventRecord[]> {
   const p = keys.conversationReportingEvents(accountId, conversationId);
-  return (await queryPrefix(p, p.skPrefix)).map((i) => record<ReportingEventRecord>(i)!);
+  const items = await queryBetween(p.gsi1pk, keys.reportingEventSk(0), `${keys.reportingEventSk(99_999_999_999)}~`, INDEXES.gsi1);
+  return items.map((i) => record<ReportingEventRecord>(i)!);
 }
 
 /** AP207: open unattended conversations per assignee (0 = unassigned). */
 export async function listUnattendedCounts(accountId: number): Promise<Map<number, number>> {
-  const items = await queryPrefix({ pk: keys.liveUnattendedPartition(accountId) }, '');
+  const items = await queryPrefix({ pk: keys.liveUnattendedPartition(accountId) }, keys.liveUnattendedPrefix);
   return new Map(items.map((i) => [Number(i.assignee_id ?? 0), Number(i.count ?? 0)]));
 }
 
@@ -193,11 +195,6 @@ export async function forEachReportFact(accountId: number, fn: (facts: ReportFac
     await fn((out.Items ?? []).map((i) => record<ReportFact>(i)!));
     start = out.LastEvaluatedKey;
   } while (start);
-}
-
-/** Every aggregate item of a series (the rebuild clears them first). */
-export async function listSeriesItems(accountId: number, series: string) {
-  return queryPrefix({ pk: keys.reportSeriesPartition(accountId, series) }, '');
 }
 
 /** Overwrites one aggregate item (the rebuild). */

@@ -265,7 +265,8 @@ export function readableDuration(seconds: number | null): string {
 /** One CSV field: quoted when needed, and (CSVSafe) a leading formula character neutralised. */
 export function csvField(v: unknown): string {
   let s = v == null ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  // Our own "--" (no value) is no formula; names typed by users may be.
+  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) && s !== '--') s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 const csvLine = (fields: unknown[]) => `${fields.map(csvField).join(',')}\n`;
