@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '../../../shared/events/domain-events.ts';
 import { conversationContext } from '../../../shared/events/payloads.ts';
 import { recordReports } from '../../../shared/domain/reports/pipeline.ts';
+import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts';
+import { dayKey } from '../../../shared/domain/reports/buckets.ts';
+import { putAggregate } from '../../../shared/db/repositories/reports.ts';
+import { keys } from '../../../shared/db/keys.ts';
 import { expectErrorBody, fieldsOf, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { addInboxMembers, newBot, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
@@ -282,6 +286,20 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     }
     expect(ok(await report(q({ metric: 'incoming_messages_count', group_by: 'year' })), 'after')).toEqual(before);
     expect((await eventsOfConversation(c1.id)).filter((e) => e.name === 'first_response')).toHaveLength(1);
+  });
+
+  it('the rebuild command recomputes the aggregates from the stored facts', async () => {
+    const query = q({ metric: 'conversations_count', timezone_offset: 5.5 });
+    const before = ok(await report(query), 'before');
+    // Damage: today's account day item overwritten, a stray item on a day without facts.
+    const series = keys.reportSeries.account();
+    await putAggregate(keys.reportDay(s.accountId, series, dayKey(now)), { type: 'report_day', account_id: s.accountId, series, cc: 100 });
+    await putAggregate(keys.reportDay(s.accountId, series, dayKey(now - DAY)), { type: 'report_day', account_id: s.accountId, series, cc: 7 });
+    expect(ok(await report(query), 'damaged')).not.toEqual(before);
+    const result = await rebuildAccountReports(s.accountId);
+    expect(result.removed).toBe(1);
+    expect(result.facts).toBeGreaterThan(10);
+    expect(ok(await report(query), 'rebuilt')).toEqual(before);
   });
 
   it('validates parameters (422) and finds nothing of other accounts (404); agents are refused (403)', async () => {
