@@ -150,6 +150,7 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
       out.contributions.push(...spread(seriesOf(c, c.assignee_id), e.created_at, { br: 1 }));
     }
     state.last_resolved_at = end;
+    out.state = state;
   }
   if (opened) {
     const reopened = state.last_resolved_at != null;
@@ -159,9 +160,9 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
       out.events.push(e);
       out.contributions.push(...spread(seriesOf(c, c.assignee_id), e.created_at, { bh: 1 }));
       state.bot_handoff_at = end;
+      out.state = state;
     }
   }
-  out.state = state;
 }
 
 function onMessage(event: DomainEvent, c: Dims, out: Pending) {
@@ -186,6 +187,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   } else {
     return;
   }
+  // The state item is written only when it changes (a resolution or a handoff), not on every reply.
   if (!out.contributions.length && !out.events.length && !out.unattended.length && !out.state) return;
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
