@@ -6,6 +6,7 @@ import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../domain/reports/buckets.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../domain/reports/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { log } from '../../log.ts';
 
 // Report aggregates (AP200–AP208). The pipeline adds each event's figures in one transaction with the
 // event's fact item (attribute_not_exists), so a redelivered event changes nothing; the API reads day
@@ -101,7 +102,12 @@ export async function recordFact(w: FactWrite): Promise<boolean> {
   }
   for (const entry of aggregateAdds(accountId, w.fact).values()) items.push(addUpdate(accountId, entry));
   if (items.length === 1) return false;
-  if (items.length > 100) throw new Error(`report fact ${w.fact.id} needs ${items.length} writes`);
+  // Bounded by the callers (20 labels a conversation); refusing here rather than throwing keeps one odd
+  // event from blocking its conversation's queue group.
+  if (items.length > 100) {
+    log.error('report fact not recorded: too many writes for one transaction', { factId: w.fact.id, items: items.length });
+    return false;
+  }
   try {
     await transact(items);
     return true;

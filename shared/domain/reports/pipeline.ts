@@ -22,6 +22,9 @@ import type { Contribution, ConversationReportState, ReportingEventName, Reporti
 
 type Dims = Pick<ConversationRecord, 'inbox_id' | 'team_id' | 'labels'>;
 
+/** Labels that get a series: at most 20 per conversation, so one event's transaction stays under 100 items. */
+const reportLabels = (labels: string[] | undefined) => [...new Set(labels ?? [])].slice(0, 20);
+
 /** The series one figure goes to: the account, the inbox, the agent (when one), the team and each label. */
 function seriesOf(c: Dims, agentId: number | null): string[] {
   const s = keys.reportSeries;
@@ -30,7 +33,7 @@ function seriesOf(c: Dims, agentId: number | null): string[] {
     s.inbox(c.inbox_id),
     ...(agentId ? [s.agent(agentId)] : []),
     ...(c.team_id ? [s.team(c.team_id)] : []),
-    ...[...new Set(c.labels ?? [])].slice(0, 20).map((l) => s.label(l)),
+    ...reportLabels(c.labels).map((l) => s.label(l)),
   ];
 }
 
@@ -96,7 +99,7 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
     if (b) out.contributions.push({ series: s.team(b), at, figures: { cc: 1 } });
   }
   if ('labels' in ch) {
-    const [a, b] = [new Set(before('labels') ?? []), new Set(c.labels ?? [])];
+    const [a, b] = [new Set(reportLabels(before('labels'))), new Set(reportLabels(c.labels))];
     for (const l of a) if (!b.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: -1 } });
     for (const l of b) if (!a.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: 1 } });
   }
