@@ -91,7 +91,8 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     await status(c3.id, 'resolved', bot.api);
     events3 = await waitEvents(c3.id, ['conversation_resolved', 'conversation_bot_resolved']);
     now = Math.floor(Date.now() / 1000);
-  });
+    // Some thirty API calls and three waits on the pipeline: more than the default hook time on a busy machine.
+  }, 170_000);
 
   const one = (evs: Ev[], name: string) => {
     const found = evs.filter((e) => e.name === name);
