@@ -163,6 +163,23 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // reports (aggregates kept by the events pipeline; administrators only)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/reporting_events', handler: 'functions/api/reporting-events/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/reporting_events', handler: 'functions/api/conversations/reporting-events.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports', handler: 'functions/api/v2/reports/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/summary', handler: 'functions/api/v2/reports/summary.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/bot_summary', handler: 'functions/api/v2/reports/bot-summary.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/conversations', handler: 'functions/api/v2/reports/conversations.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/agents', handler: 'functions/api/v2/reports/agents.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/inboxes', handler: 'functions/api/v2/reports/inboxes.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/labels', handler: 'functions/api/v2/reports/labels.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/teams', handler: 'functions/api/v2/reports/teams.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/agent', handler: 'functions/api/v2/summary-reports/agent.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/inbox', handler: 'functions/api/v2/summary-reports/inbox.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/team', handler: 'functions/api/v2/summary-reports/team.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/label', handler: 'functions/api/v2/summary-reports/label.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/channel', handler: 'functions/api/v2/summary-reports/channel.ts', api: 'account', access: 'read' },
+
   // notifications (created by the events pipeline) and their settings
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications', handler: 'functions/api/notifications/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications/unread_count', handler: 'functions/api/notifications/unread-count.ts', api: 'account', access: 'read' },

@@ -66,6 +66,12 @@
 //   integration hook HOOKS#<acctId>                HOOK#<id>
 //   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
+//   report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> | C#<channel type>)
+//   report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour of day across days)
+//   report fact      RPTF#<acctId>               <source event id>#<kind>   (what one pipeline event added to the aggregates; the rebuild's input)
+//   reporting event  REVT#<acctId>               <createdAt>#<id>       gsi1: REVTCONV#<acctId>#<displayId> / <createdAt>#<id>
+//   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
+//   live unattended  RPTL#<acctId>               U#<assigneeId|0>       (open conversations waiting for a reply, per assignee)
 
 export type Key = { pk: string; sk: string };
 
@@ -301,6 +307,38 @@ export const keys = {
   notificationSettings: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' }),
   notificationClaim: (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) }),
   pushSubscription: (userId: number, identifierHash: string): Key => ({ pk: join('PUSHSUBS', userId), sk: join('SUB', identifierHash) }),
+
+  // ── reports ──
+  reportSeries: {
+    account: () => 'A',
+    agent: (userId: number) => join('G', userId),
+    inbox: (inboxId: number) => join('I', inboxId),
+    team: (teamId: number) => join('T', teamId),
+    label: (title: string) => join('L', title),
+    channel: (channelType: string) => join('C', channelType),
+  },
+  reportSeriesPartition: (accountId: number, series: string) => join('RPT', accountId, series),
+  reportDay: (accountId: number, series: string, day: string): Key => ({ pk: join('RPT', accountId, series), sk: join('D', day) }),
+  reportDaySk: (day: string) => join('D', day),
+  reportHour: (accountId: number, series: string, hour: number, day: string): Key => ({
+    pk: join('RPT', accountId, series),
+    sk: join('H', pad(hour, 2), day),
+  }),
+  reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
+  reportFact: (accountId: number, factId: string): Key => ({ pk: join('RPTF', accountId), sk: factId }),
+  reportFactsPartition: (accountId: number) => join('RPTF', accountId),
+  reportingEvent: (accountId: number, createdAt: number, id: number): Key => ({ pk: join('REVT', accountId), sk: join(pad(createdAt), pad(id)) }),
+  reportingEventIndex: (accountId: number, conversationId: number, createdAt: number, id: number) => ({
+    gsi1pk: join('REVTCONV', accountId, conversationId),
+    gsi1sk: join(pad(createdAt), pad(id)),
+  }),
+  reportingEventsPartition: (accountId: number) => join('REVT', accountId),
+  reportingEventSk: (createdAt: number) => pad(createdAt),
+  conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId) }),
+  reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
+  liveUnattended: (accountId: number, assigneeId: number | null): Key => ({ pk: join('RPTL', accountId), sk: join('U', assigneeId ?? 0) }),
+  liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
+  liveUnattendedPrefix: join('U', ''),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { notify } from '../domain/notifications/pipeline.ts';
+import { recordReports } from '../domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
@@ -181,6 +182,7 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     out.push(...deliveries);
     await notify(event, built?.ctx);
     if (event.name === 'message_created') searchSealCandidates.add(event.accountId);
+    await recordReports(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
     count(METRIC_NAMES.eventsDispatched);
   }
