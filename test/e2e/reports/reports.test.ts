@@ -279,7 +279,7 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
   it('a redelivered event adds nothing', async () => {
     const before = ok(await report(q({ metric: 'incoming_messages_count', group_by: 'year' })), 'before');
     const changes = await streamChanges((ch) => ch.type === 'message' && ch.action === 'INSERT' && ch.newImage?.id === in1.id);
-    const conv = await streamChanges((ch) => ch.type === 'conversation' && ch.action === 'MODIFY' && ch.newImage?.id === c1.id && ch.newImage?.first_reply_created_at != null && ch.oldImage?.first_reply_created_at == null);
+    const conv = await streamChanges((ch) => ch.type === 'conversation' && ch.action === 'MODIFY' && ch.newImage?.id === c1.id && ch.newImage?.account_id === s.accountId && ch.newImage?.first_reply_created_at != null && ch.oldImage?.first_reply_created_at == null);
     expect(changes).toHaveLength(1);
     expect(conv).toHaveLength(1);
     for (const change of [...changes, ...conv]) {
