@@ -186,14 +186,15 @@ export class ChatwootService extends Construct {
       deliverMaxConcurrency: props.deliverMaxConcurrency,
     });
 
-    // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
-    // is the whole grant (on the shared read role, which holds nothing else of the queues).
-    const status = this.api.functions.get('system-api');
-    if (status) {
-      status.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
-      status.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
-      for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
+    // `GET /api` and `GET /health` report whether the queues answer: they alone are told their URLs; reading
+    // their attributes is the whole grant (on the shared read role both run as, which holds nothing else of
+    // the queues).
+    const probes = ['system-api', 'system-health'].flatMap((name) => this.api.functions.get(name) ?? []);
+    for (const fn of probes) {
+      fn.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
+      fn.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
     }
+    if (probes[0]) for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(probes[0], 'sqs:GetQueueAttributes');
 
     // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
     this.cable = new WebSocketApi(this, 'Cable', {

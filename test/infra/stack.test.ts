@@ -149,8 +149,8 @@ describe('route functions', () => {
       // Every class opens sealed secrets where it reads them.
       expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(true);
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
-      // Only the status route (`GET /api`) is told where the queues are.
-      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api');
+      // Only the status routes (`GET /api`, `GET /health`) are told where the queues are.
+      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api' || route.path === '/health');
     }
   });
 
