@@ -198,9 +198,12 @@ export function publicHandler<S extends AnySchema | undefined = undefined>(
 /**
  * Public and widget routes have no account credential: the inbox (`inbox_identifier` in the path, or the
  * widget's `website_token`) counts as the account, the contact (`contact_identifier`, or the widget's
- * X-Auth-Token) as the credential. Both are counted before any read, by what the request names.
+ * X-Auth-Token) as the credential. Both are counted before any read, by what the request names. A session
+ * or access token sent to a route of this chain (`/auth/validate_token`, `/auth/sign_out`) counts as well.
  */
 async function limitPublic(event: ParsedEvent) {
+  // `/auth/validate_token` and `/auth/sign_out` carry a session: limited as its credential.
+  await limitCredential(event);
   const header = Object.entries(event.headers ?? {}).find(([n]) => n.toLowerCase() === 'x-auth-token')?.[1];
   const contact = event.pathParameters?.contact_identifier ?? header;
   if (contact) await enforceLimit('credential', limitScope.contact(contact), 'contact');
