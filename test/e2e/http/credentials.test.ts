@@ -79,6 +79,19 @@ describe('credential lookups', () => {
     expect(reads[0]!.input).toContain(user(s.agent.id));
   });
 
+  it('an agent bot token: the token, the account, the bot and its link in one round trip', async () => {
+    const bot = await s.admin.api.post(`${s.base}/agent_bots`, { name: 'Counted' });
+    expect(bot.status).toBe(200);
+    const botToken = bot.body.access_token as string;
+    expect(tokenOwnerHint(botToken)).toEqual({ owner_type: 'agent_bot', owner_id: bot.body.id });
+    recorder.take();
+    // Labels are not on the bots' allow-list: 403 once the bot is known, from the one read.
+    expectErrorBody(await client(base, botToken).get(`${s.base}/labels`), 403);
+    const reads = naming(recorder.take(), token(hashToken(botToken)));
+    expect(reads).toHaveLength(1);
+    for (const k of [key(keys.account(s.accountId)), key(keys.agentBot(bot.body.id))]) expect(reads[0]!.input).toContain(k);
+  });
+
   it('a session (read on every request, so a sign-out is immediate) costs one round trip', async () => {
     const email = (await s.agent.api.get('/api/v1/profile')).body.email as string;
     const headers = sessionHeadersOf(await client(base).post('/auth/sign_in', { email, password: 'Passw0rd!' }));
