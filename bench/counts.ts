@@ -19,6 +19,7 @@ const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000').split(',').map
 const LOAD_BUDGET_S = Number(process.env.BENCH_COUNTS_BUDGET_S ?? 150);
 const CALLS = 20;
 const Q_CALLS = 5;
+const FILTER_CALLS = 5;
 const WARMUP = 2;
 const BATCH = 50;
 /** One conversation in seven has a message with this word (in varying case). */
@@ -81,11 +82,24 @@ export interface CountsVariant {
   calls: string[];
 }
 
+/** One filter call measured at a size (contacts/filter or conversations/filter). */
+export interface FilterVariant {
+  route: 'contacts/filter' | 'conversations/filter';
+  label: string;
+  matches: number;
+  rcu: number;
+  byCommand: Record<string, number>;
+  p50: number;
+}
+
 export interface CountsRow {
   conversations: number;
+  /** Listed contacts of the account at this size (as many as conversations, plus the five they run on). */
+  contacts?: number;
   counterItems: number;
   meta: CountsVariant[];
   q: CountsVariant & { matches: number };
+  filters?: FilterVariant[];
   loadSeconds: number;
 }
 
@@ -112,7 +126,7 @@ export async function measureCounts(opts: {
   const { getInbox } = await import('../shared/db/repositories/inboxes.ts');
   const { getContact } = await import('../shared/db/repositories/contacts.ts');
   const { listConversationCounters } = await import('../shared/db/repositories/counts.ts');
-  const { ensureContactInbox } = await import('../shared/domain/contacts/service.ts');
+  const { ensureContactInbox, createContact } = await import('../shared/domain/contacts/service.ts');
   const { startConversation } = await import('../shared/domain/conversations/service.ts');
   const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
   const { ConflictError } = await import('../shared/db/transact.ts');
@@ -143,6 +157,21 @@ export async function measureCounts(opts: {
     ),
   );
   const userOf = (w: Who) => (w === 'admin' ? s.admin.id : w === 'agent' ? s.agent.id : null);
+
+  // Filters: contacts with WhatsApp-style phone numbers, one in ten with a custom attribute `plan`.
+  await ok(
+    s.admin.api.post(`${s.base}/custom_attribute_definitions`, { attribute_display_name: 'Plan', attribute_key: 'plan', attribute_model: 'contact_attribute' }),
+    'definition',
+  );
+  const phoneOf = (i: number) => `+55119${String(i).padStart(8, '0')}`;
+  let contactsMade = 0;
+  let planned = 0;
+  async function createFilterContact(i: number) {
+    const gold = i % 10 === 0;
+    await createContact(s.accountId, { name: `Lead ${i}`, phone_number: phoneOf(i), custom_attributes: gold ? { plan: 'gold' } : {} });
+    if (gold) planned++;
+    contactsMade++;
+  }
 
   const made: Made[] = [];
   async function create(i: number) {
@@ -193,6 +222,32 @@ export async function measureCounts(opts: {
     return { rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)), calls };
   }
 
+  async function measureFilter(route: FilterVariant['route'], label: string, payload: unknown[], check: (body: any) => number): Promise<FilterVariant> {
+    const rcu: number[] = [];
+    const ms: number[] = [];
+    const byCommand: Record<string, number> = {};
+    let matches = 0;
+    for (let i = 0; i < WARMUP + FILTER_CALLS; i++) {
+      recorder.take();
+      const started = performance.now();
+      const res = await s.admin.api.post(`${s.base}/${route}`, { payload });
+      const took = performance.now() - started;
+      const recorded = recorder.take().calls;
+      if (res.status !== 200) throw new Error(`${route} ${label} answered ${res.status}: ${res.text.slice(0, 200)}`);
+      matches = check(res.body);
+      if (i < WARMUP) continue;
+      ms.push(took);
+      rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+      for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / FILTER_CALLS;
+    }
+    for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
+    return { route, label, matches, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) };
+  }
+  const expectCount = (what: string, got: number, want: number) => {
+    if (got !== want) throw new Error(`${what} at ${made.length} conversations: ${got}, expected ${want}`);
+    return got;
+  };
+
   const rows: CountsRow[] = [];
   const sizes: number[] = [];
   let note: string | undefined;
@@ -218,6 +273,10 @@ export async function measureCounts(opts: {
       await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => create(i + k)));
       recorder.take();
     }
+    for (let i = contactsMade; i < size; i += BATCH) {
+      await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => createFilterContact(i + k)));
+      recorder.take();
+    }
     const loadSeconds = r2((performance.now() - started) / 1000);
     loading += loadSeconds;
     const inInbox = (c: Made, ids: number[]) => ids.includes(c.inbox);
@@ -235,9 +294,29 @@ export async function measureCounts(opts: {
     // `q` ignores the status filter: every status counts.
     const qCheck = expected(made, (c) => c.term, 'admin');
     const q = { query: `?q=${TERM}`, caller: 'administrator' as const, matches: qCheck.all_count, ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)) };
+    // Filters: EvolutionAPI's phone lookup (settled on the listing), a custom attribute (every listed
+    // contact read in full), the n8n status filter and one needing the conversations' attributes.
+    const target = Math.floor(size / 2);
+    const local = phoneOf(target).slice(1);
+    const filters: FilterVariant[] = [
+      await measureFilter('contacts/filter', 'phone_number equal_to (EvolutionAPI, 2 values OR\'ed)', [
+        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local], query_operator: 'OR' },
+        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local.slice(0, 4) + local.slice(5)], query_operator: null },
+      ], (b) => expectCount('phone filter', b.meta.count, 1)),
+      await measureFilter('contacts/filter', 'custom attribute plan equal_to gold', [{ attribute_key: 'plan', filter_operator: 'equal_to', values: ['gold'] }], (b) =>
+        expectCount('plan filter', b.meta.count, planned),
+      ),
+      await measureFilter('conversations/filter', 'status equal_to open (n8n)', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }], (b) =>
+        expectCount('status filter', b.meta.all_count, made.filter((c) => c.status === 'open').length),
+      ),
+      await measureFilter('conversations/filter', `inbox_id equal_to one inbox AND browser_language equal_to en`, [
+        { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxIds[0]], query_operator: 'AND' },
+        { attribute_key: 'browser_language', filter_operator: 'equal_to', values: ['en'] },
+      ], (b) => expectCount('attribute filter', b.meta.all_count, 0)),
+    ];
     const counterItems = (await listConversationCounters(s.accountId)).length;
     recorder.take();
-    rows.push({ conversations: made.length, counterItems, meta, q, loadSeconds });
+    rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, filters, loadSeconds });
     log(`  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms`);
   }
   return { sizes, rows, note };
@@ -266,6 +345,27 @@ export function countsMarkdown(r: CountsResult): string[] {
     );
   }
   if (r.note) lines.push('', r.note);
+  const withFilters = r.rows.filter((row) => row.filters?.length);
+  if (withFilters.length) {
+    lines.push(
+      '',
+      '### Filter cost',
+      '',
+      `\`POST contacts/filter\` and \`POST conversations/filter\` on the same account, grown with as many listed contacts as conversations (WhatsApp-style`,
+      `phone numbers, one in ten with the custom attribute \`plan\` = gold). ${FILTER_CALLS} calls each after ${WARMUP} warm-up calls, as administrator; every`,
+      'answer is checked against what was created. In brackets the RCU by command: the listing or index Queries, then the BatchGets (full items',
+      'of the candidates a projection leaves open, and the page).',
+      '',
+      '| conversations / contacts | filter | matches | RCU | p50 ms |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of withFilters) {
+      for (const f of row.filters!) {
+        const parts = Object.entries(f.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ');
+        lines.push(`| ${row.conversations.toLocaleString('en-US')} / ${(row.contacts ?? 0).toLocaleString('en-US')} | \`${f.route}\` ${f.label} | ${f.matches.toLocaleString('en-US')} | ${f.rcu} (${parts}) | ${f.p50} |`);
+      }
+    }
+  }
   lines.push(
     '',
     "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",

@@ -92,6 +92,10 @@ export const routes: Route[] = [
   // contacts + contact labels (rows added here)
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },
+  // Chatwoot's filter language (shared/domain/filters): reads only, however many conditions.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/filter', handler: 'functions/api/contacts/filter.ts', api: 'account', access: 'read' },
+  // Chatwoot's ContactMergeAction as idempotent steps (shared/domain/contacts/merge.ts); any member, as in Chatwoot.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/actions/contact_merge', handler: 'functions/api/actions/contact-merge.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/create.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/update.ts', api: 'account', access: 'uploads' },
@@ -106,6 +110,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/meta', handler: 'functions/api/conversations/meta.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/filter', handler: 'functions/api/conversations/filter.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/search', handler: 'functions/api/conversations/search.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
@@ -121,6 +126,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/labels', handler: 'functions/api/conversations/labels/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/create.ts', api: 'account', access: 'uploads' },
+  // The google_translate integration (calls Google; the message keeps the translation).
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}/translate', handler: 'functions/api/conversations/messages/translate.ts', api: 'account', access: 'write' },
+  // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/direct_uploads', handler: 'functions/api/conversations/direct-uploads.ts', api: 'account', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/conversations', handler: 'functions/api/contacts/conversations/index.ts', api: 'account', access: 'read' },

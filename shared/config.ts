@@ -58,6 +58,9 @@ const EnvSchema = v.object({
   CABLE_ENDPOINT: Optional,
   // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
   CABLE_URL: Optional,
+  // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
+  GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
+  GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
 });
 
 export interface Config {
@@ -93,6 +96,8 @@ export interface Config {
     /** Share of a window's quota a container counts before it adds to the shared window; 0 for never. */
     syncShare: number;
   };
+  googleOAuthTokenUrl: string;
+  googleTranslateUrl: string;
 }
 
 let cached: Config | undefined;
@@ -136,6 +141,8 @@ export function config(): Config {
       syncShare: Math.min(100, e.LIMIT_SYNC_PERCENT) / 100,
     },
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
+    googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+    googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
   };
   return cached;
 }

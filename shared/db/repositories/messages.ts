@@ -1,4 +1,5 @@
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -104,4 +105,45 @@ export async function searchInboxMessages(accountId: number, inboxId: number, te
     start = page.LastEvaluatedKey;
   } while (start);
   return found;
+}
+
+/**
+ * AP73: the messages of a conversation sent by a contact now carry another contact as sender (a merge).
+ * Reads the conversation's messages, rewrites those of `fromContactId` conditioned on that sender, so it
+ * can run again (a message already moved is left alone). Returns how many moved.
+ */
+export async function reassignContactMessages(accountId: number, displayId: number, fromContactId: number, toContactId: number): Promise<number> {
+  const p = keys.messagesPrefix(accountId, displayId);
+  let moved = 0;
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        FilterExpression: 'sender_type = :t AND sender_id = :from',
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeValues: { ':p': p.pk, ':s': p.skPrefix, ':t': 'Contact', ':from': fromContactId },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET sender_id = :to',
+            ConditionExpression: 'sender_type = :t AND sender_id = :from',
+            ExpressionAttributeValues: { ':t': 'Contact', ':from': fromContactId, ':to': toContactId },
+          }),
+        );
+        moved++;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return moved;
 }

@@ -5,6 +5,7 @@ import { getMessage, listMessages } from '../../db/repositories/messages.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
+import { mergeContacts } from '../contacts/merge.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
@@ -134,20 +135,37 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
 const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
 
 /**
- * `PATCH /contacts/{contact_identifier}` (reference §11.2): blank values change nothing, custom
- * attributes merge deeply; answers the raw contact row. An email or phone held by another contact is
- * 422 `taken` (Chatwoot would merge the two contacts).
+ * `PATCH /contacts/{contact_identifier}` (reference §11.2, Chatwoot's ContactIdentifyAction): blank values
+ * change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
+ * another contact of the account holds folds this contact into that one (it survives, with this contact
+ * inbox), unless both have identifiers: then that value is left out of the update.
  */
 export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
   const proven = checkIdentity(inbox, input);
-  const contact = await contactOf(ci);
+  let contact = await contactOf(ci);
   await withProof(ci, contact, proven);
-  const updated = await updateContact(ci.account_id, ci.contact_id, {
+  const change = {
     name: given(input.name),
     email: given(input.email),
     phone_number: given(input.phone_number),
     avatar_url: given(input.avatar_url),
+  };
+  for (const field of ['email', 'phone_number'] as const) {
+    const value = change[field];
+    if (!value) continue;
+    const holder = await findContactIdBy(ci.account_id, field, value);
+    if (holder === undefined || holder === contact.id) continue;
+    const other = await getContact(ci.account_id, holder, true);
+    if (!other) continue;
+    if (other.identifier && contact.identifier) {
+      change[field] = undefined;
+      continue;
+    }
+    contact = await mergeContacts(ci.account_id, other.id, contact.id);
+  }
+  const updated = await updateContact(ci.account_id, contact.id, {
+    ...change,
     custom_attributes: input.custom_attributes ? deepMerge(contact.custom_attributes, input.custom_attributes) : undefined,
   });
   return contactRowJson(updated);
