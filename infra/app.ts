@@ -25,5 +25,12 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   certificateArn: ctx('certificateArn'),
   publicBaseUrl: ctx('publicBaseUrl'),
   tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
+  limits: {
+    accountPerMinute: number('limitAccountPerMinute'),
+    accountBurst: number('limitAccountBurst'),
+    credentialPerMinute: number('limitCredentialPerMinute'),
+    credentialBurst: number('limitCredentialBurst'),
+    syncPercent: number('limitSyncPercent'),
+  },
   throttle: ctx('rateLimit') ? { rateLimit: number('rateLimit')!, burstLimit: number('burstLimit') ?? 2 * number('rateLimit')! } : undefined,
 });

@@ -45,6 +45,15 @@ const EnvSchema = v.object({
   WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
   // Loopback and private webhook targets are refused when deployed and allowed locally.
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
+  // Request limits (README "Limits"): sustained requests per minute and burst, per account and per
+  // credential (a public inbox counts as an account, a public contact as a credential); 0 turns one off.
+  LIMIT_ACCOUNT_PER_MINUTE: Int(6000),
+  LIMIT_ACCOUNT_BURST: Int(1000),
+  LIMIT_CREDENTIAL_PER_MINUTE: Int(3000),
+  LIMIT_CREDENTIAL_BURST: Int(500),
+  // Containers add their counts to a shared per-minute window every this percent of its quota ('0': never,
+  // each container then enforces only its own bucket).
+  LIMIT_SYNC_PERCENT: Int(5),
   // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
   CABLE_ENDPOINT: Optional,
   // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
@@ -81,6 +90,12 @@ export interface Config {
   allowPrivateWebhookTargets: boolean;
   cableEndpoint?: string;
   cableUrl: string;
+  limits: {
+    account: { perMinute: number; burst: number };
+    credential: { perMinute: number; burst: number };
+    /** Share of a window's quota a container counts before it adds to the shared window; 0 for never. */
+    syncShare: number;
+  };
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
 }
@@ -120,6 +135,11 @@ export function config(): Config {
     metricsEnabled: e.SERVICE_NAME !== undefined,
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     cableEndpoint: e.CABLE_ENDPOINT,
+    limits: {
+      account: { perMinute: e.LIMIT_ACCOUNT_PER_MINUTE, burst: e.LIMIT_ACCOUNT_BURST },
+      credential: { perMinute: e.LIMIT_CREDENTIAL_PER_MINUTE, burst: e.LIMIT_CREDENTIAL_BURST },
+      syncShare: Math.min(100, e.LIMIT_SYNC_PERCENT) / 100,
+    },
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),

@@ -1,4 +1,4 @@
 import { publicHandler } from '../../shared/http/handler.ts';
-import { checkStorage } from '../../shared/domain/health.ts';
+import { readiness } from '../../shared/domain/health.ts';
 
-export const handler = publicHandler({ run: () => checkStorage() });
+export const handler = publicHandler({ run: () => readiness() });

@@ -14,7 +14,7 @@ import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundle
 import { routes as routeTable, type Route } from '../routes.ts';
 import { EventPipeline } from './event-pipeline.ts';
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
-import { HttpApiRoutes } from './http-api.ts';
+import { HttpApiRoutes, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
 import { ServiceTable } from './table.ts';
@@ -58,8 +58,10 @@ export interface ChatwootServiceProps {
   runtime?: lambda.Runtime;
   /** Memory of every function, in MB. @default 512 */
   memorySize?: number;
-  /** Default route throttling of the API. @default 100 requests/s, bursts of 200 */
+  /** Default route throttling of the API (the service's ceiling). @default 1000 requests/s, bursts of 2000 */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
+  limits?: RequestLimits;
   /** Origins browsers may call the API from. @default ['*'] (the widget runs on customers' sites) */
   corsOrigins?: string[];
   /** Tags on every resource (cost allocation). @default none */
@@ -158,6 +160,7 @@ export class ChatwootService extends Construct {
       functions,
       accessLogs: props.accessLogs,
       throttle: props.throttle,
+      limits: props.limits,
       corsOrigins: props.corsOrigins,
       publicBaseUrl: (props.publicBaseUrl ?? (domain ? `https://${domain.domainName}` : undefined))?.replace(/\/$/, ''),
     });
@@ -185,14 +188,15 @@ export class ChatwootService extends Construct {
       removalPolicy,
     });
 
-    // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
-    // is the whole grant (on the shared read role, which holds nothing else of the queues).
-    const status = this.api.functions.get('system-api');
-    if (status) {
-      status.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
-      status.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
-      for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(status, 'sqs:GetQueueAttributes');
+    // `GET /api` and `GET /health` report whether the queues answer: they alone are told their URLs; reading
+    // their attributes is the whole grant (on the shared read role both run as, which holds nothing else of
+    // the queues).
+    const probes = ['system-api', 'system-health'].flatMap((name) => this.api.functions.get(name) ?? []);
+    for (const fn of probes) {
+      fn.addEnvironment('EVENTS_QUEUE_URL', this.pipeline.eventsQueue.queueUrl);
+      fn.addEnvironment('DELIVERIES_QUEUE_URL', this.pipeline.deliveriesQueue.queueUrl);
     }
+    if (probes[0]) for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(probes[0], 'sqs:GetQueueAttributes');
 
     // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
     this.cable = new WebSocketApi(this, 'Cable', {

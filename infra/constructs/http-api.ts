@@ -11,6 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { keys } from '../../shared/db/keys.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
@@ -54,8 +55,13 @@ export interface HttpApiRoutesProps {
   avatars: s3.IBucket;
   /** Runtime, memory, log retention, tracing and log level of every route function. */
   functions: FunctionSettings;
-  /** Default route throttling of the $default stage. @default rate 100/s, burst 200 */
+  /**
+   * Default route throttling of the $default stage: the service's own ceiling (cost, Lambda concurrency);
+   * fairness between tenants is the per-account and per-credential limits. @default rate 1000/s, burst 2000
+   */
   throttle?: apigw.ThrottleSettings;
+  /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
+  limits?: RequestLimits;
   /** JSON access logs of the $default stage, kept as long as the function logs. @default true */
   accessLogs?: boolean;
   /** Origins browsers may call the API from. @default ['*'] */
@@ -105,7 +111,7 @@ export class HttpApiRoutes extends Construct {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle ?? { rateLimit: 100, burstLimit: 200 },
+      throttle: props.throttle ?? { rateLimit: 1000, burstLimit: 2000 },
       accessLogSettings:
         props.accessLogs === false
           ? undefined
@@ -125,6 +131,7 @@ export class HttpApiRoutes extends Construct {
       PUBLIC_BASE_URL: this.url,
       LOG_LEVEL: props.functions.logLevel,
       TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+      ...limitEnvironment(props.limits),
     };
     // Each class sees only the names its permissions cover.
     const environment: Record<AccessClass, Record<string, string>> = {
@@ -170,6 +177,30 @@ export class HttpApiRoutes extends Construct {
   }
 }
 
+export interface RequestLimits {
+  accountPerMinute?: number;
+  accountBurst?: number;
+  credentialPerMinute?: number;
+  credentialBurst?: number;
+  /** Percent of a window's quota a container counts before adding it to the shared window (0: never). */
+  syncPercent?: number;
+}
+
+function limitEnvironment(limits: RequestLimits = {}): Record<string, string> {
+  const names: Record<keyof RequestLimits, string> = {
+    accountPerMinute: 'LIMIT_ACCOUNT_PER_MINUTE',
+    accountBurst: 'LIMIT_ACCOUNT_BURST',
+    credentialPerMinute: 'LIMIT_CREDENTIAL_PER_MINUTE',
+    credentialBurst: 'LIMIT_CREDENTIAL_BURST',
+    syncPercent: 'LIMIT_SYNC_PERCENT',
+  };
+  return Object.fromEntries(
+    Object.entries(limits)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [names[k as keyof RequestLimits], String(v)]),
+  );
+}
+
 /** One shared role per access class (least privilege per class, not per route). */
 function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<AccessClass, iam.Role> {
   const roles = {} as Record<AccessClass, iam.Role>;
@@ -181,6 +212,13 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
     });
   }
   grantTableData(props.table, roles.read, 'read');
+  // Read-only routes still count their requests in the shared limit windows: UpdateItem on those items only.
+  iam.Grant.addToPrincipal({
+    grantee: roles.read,
+    actions: ['dynamodb:UpdateItem'],
+    resourceArns: [props.table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.rateWindow('*', 0).pk}`] } },
+  });
   for (const access of ['write', 'tokens', 'uploads'] as const) grantTableData(props.table, roles[access], 'write');
   // Sealed secrets are opened where they are read (repositories), so every class reads the key; it is
   // fetched once per container, and only by a function that opens or seals something.

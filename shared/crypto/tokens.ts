@@ -2,10 +2,35 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, 
 import { promisify } from 'node:util';
 import { config } from '../config.ts';
 
-// Access tokens: 192 random bits, base64url. Only their SHA-256 is a key in the table; where a record
+// Access tokens: 192 random bits (136 after an owner prefix, below), base64url. Only their SHA-256 is a key in the table; where a record
 // must show its token (user, agent bot), an AES-256-GCM sealed copy is kept on the record.
 
 export const newToken = (): string => randomBytes(24).toString('base64url');
+
+// Tokens of users and agent bots (and sessions' access-tokens) name their owner inside the same 32
+// characters: a marker byte, the owner id in 6 bytes, then 136 random bits. The owner named is only a hint
+// for which items to read beside the token (one round trip for a token the container has not seen); it is
+// trusted only when the token's own record names the same owner, so a forged hint costs a second read,
+// never access. Older tokens (192 random bits) carry no hint (a random first byte matching a marker is
+// again only a wrong hint).
+const OWNER_MARKS = { user: 0xa7, agent_bot: 0xb7 } as const;
+export type HintedOwner = keyof typeof OWNER_MARKS;
+
+export function ownerToken(ownerType: HintedOwner, ownerId: number): string {
+  const bytes = randomBytes(24);
+  bytes[0] = OWNER_MARKS[ownerType];
+  bytes.writeUIntBE(ownerId, 1, 6);
+  return bytes.toString('base64url');
+}
+
+/** The owner a token names (see `ownerToken`), unverified; undefined for a token without one. */
+export function tokenOwnerHint(token: string): { owner_type: HintedOwner; owner_id: number } | undefined {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  const owner_type = bytes[0] === OWNER_MARKS.user ? 'user' : bytes[0] === OWNER_MARKS.agent_bot ? 'agent_bot' : undefined;
+  const owner_id = bytes.readUIntBE(1, 6);
+  return owner_type && owner_id > 0 && owner_id <= Number.MAX_SAFE_INTEGER ? { owner_type, owner_id } : undefined;
+}
 
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 

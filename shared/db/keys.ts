@@ -15,6 +15,7 @@
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
+//   rate window      LIMIT#<scope>             W#<windowStart>          (requests counted across containers; expires after its window)
 //   maintenance      MAINT#<name>              MAINT                    (a scan's checkpoint: the re-seal)
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
@@ -284,6 +285,8 @@ export const keys = {
     pk: join('THROTTLE', scope, valueHash),
     sk: join('W', windowStart),
   }),
+  /** A scope's shared request count in one window (`ACCOUNT:<id>`, `TOKEN:<sha256>`, …; no '#'). */
+  rateWindow: (scope: string, windowStart: number): Key => ({ pk: join('LIMIT', scope), sk: join('W', windowStart) }),
   oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
 
   // ── macros ──

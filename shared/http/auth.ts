@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { hashToken } from '../crypto/tokens.ts';
-import { getToken, getTokenAndAccount, getUser } from '../db/repositories/identity.ts';
+import { hashToken, tokenOwnerHint } from '../crypto/tokens.ts';
+import { getToken, getUser } from '../db/repositories/identity.ts';
 import { getMany } from '../db/repositories/common.ts';
-import { identityPartition, keys } from '../db/keys.ts';
+import { identityPartition, keys, type Key } from '../db/keys.ts';
 import { onWrite } from '../db/client.ts';
 import type { AccountRecord, AccountUserRecord, AgentBotRecord, Role, TokenRecord, UserRecord } from '../domain/model.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
@@ -24,8 +24,10 @@ export function credentialOf(event: APIGatewayProxyEventV2): string | undefined 
 // ── credential cache ───────────────────────────────────────────────────────────────────────────────
 // A warm function answers a token it saw less than CREDENTIAL_TTL_MS ago without reading anything; a
 // token it knows, in an account it has not seen it in, costs one BatchGet (account, membership or bot
-// link, user or bot); an unknown token two (token and account, then the owner). Only successful lookups
-// are kept, so a new token or membership works at once. Revocation (token reset or deleted, membership
+// link, user or bot); an unknown token one too when it names its owner (every token and session made
+// since tokens do, see `ownerToken`: token, account and the owner's items together), two for an older
+// token (token and account, then the owner). Only successful lookups are kept, so a new token or
+// membership works at once. Revocation (token reset or deleted, membership
 // removed, role changed, account suspended) reaches a container within CREDENTIAL_TTL_MS, and at once
 // on the container that made the change (every container where one process runs all functions, as the
 // local runtime does); `forgetCredential` ends a token's cached lookups at once (sign-out).
@@ -62,13 +64,17 @@ async function knownToken(hash: string) {
   return token;
 }
 
-async function accountCredential(hash: string, accountId: number): Promise<{ account: AccountRecord; actor: Actor }> {
+const sameOwner = (a: TokenRecord | undefined, b: TokenRecord | undefined) => !!a && !!b && a.owner_type === b.owner_type && a.owner_id === b.owner_id;
+
+async function accountCredential(hash: string, accountId: number, hint?: TokenRecord): Promise<{ account: AccountRecord; actor: Actor }> {
   const cached = credentials.get(`${hash}|token`);
   const known = cached && Date.now() - cached.at < CREDENTIAL_TTL_MS ? ((await cached.value) as TokenRecord | undefined) : undefined;
   if (!known) {
-    const found = await getTokenAndAccount(hash, accountId);
+    // The token, the account and (when the token names its owner) the owner's items, in one BatchGet.
+    const [token, account, ...owner] = await getMany<object>([keys.token(hash), keys.account(accountId), ...(hint ? ownerKeys(hint, accountId) : [])]);
+    const found = { token: token as TokenRecord | undefined, account: account as AccountRecord | undefined };
     if (found.token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(found.token) });
-    return ownerCredential(found, accountId);
+    return ownerCredential(found, accountId, sameOwner(found.token, hint) ? owner : undefined);
   }
   // A known token: the account and the owner's records in one round trip.
   const [account, ...owner] = await getMany<object>([keys.account(accountId), ...ownerKeys(known, accountId)]);
@@ -95,7 +101,7 @@ async function ownerCredential(
   return { account, actor: { type: 'agent_bot', bot } };
 }
 
-const ownerKeys = (token: TokenRecord, accountId: number) =>
+const ownerKeys = (token: TokenRecord, accountId: number): Key[] =>
   token.owner_type === 'user'
     ? [keys.accountUser(accountId, token.owner_id), keys.user(token.owner_id)]
     : [keys.agentBot(token.owner_id), keys.agentBotAccess(accountId, token.owner_id)];
@@ -142,8 +148,8 @@ export async function authenticateAccount(
   }
   // Sessions are read every time, so a sign-out ends them at once everywhere; tokens through the cache.
   const { account, actor } = session
-    ? await ownerCredential(await sessionTokenAndAccount(session, accountId), accountId)
-    : await remembered(`${hash}|${accountId}`, () => accountCredential(hash, accountId));
+    ? await sessionCredential(session, accountId)
+    : await remembered(`${hash}|${accountId}`, () => accountCredential(hash, accountId, tokenOwnerHint(credentialOf(event)!)));
 
   assertAccountActive(account);
   if (actor.type === 'agent_bot' && !botsAllowed) throw forbidden('Agent bot tokens cannot call this endpoint');
@@ -153,20 +159,39 @@ export async function authenticateAccount(
   return { account, actor };
 }
 
-/** A user token outside any account (profile). */
+/** A session's actor in the path's account: one round trip when its access-token names its user. */
+async function sessionCredential(session: SessionCredentials, accountId: number) {
+  const hint = tokenOwnerHint(session.accessToken);
+  const found = await sessionTokenAndAccount(session, accountId, hint ? ownerKeys(hint, accountId) : []);
+  return ownerCredential(found, accountId, sameOwner(found.token, hint) ? found.extra : undefined);
+}
+
+/** A user token outside any account (profile): one round trip when the token names its user. */
 export async function authenticateUser(event: APIGatewayProxyEventV2): Promise<UserRecord> {
   const session = sessionCredentialsOf(event);
   if (session) {
-    const s = await sessionOf(session);
-    const user = s && (await getUser(s.user_id));
+    const hint = tokenOwnerHint(session.accessToken);
+    const found = await sessionTokenAndAccount(session, undefined, hint?.owner_type === 'user' ? [keys.user(hint.owner_id)] : []);
+    if (!found.token) throw unauthorized('Invalid access token');
+    const user = sameOwner(found.token, hint) ? (found.extra[0] as UserRecord | undefined) : await getUser(found.token.owner_id);
     if (!user) throw unauthorized('Invalid access token');
     return user;
   }
   const hash = requireCredential(event);
   return remembered(`${hash}|user`, async () => {
-    const token = await knownToken(hash);
+    const hint = tokenOwnerHint(credentialOf(event)!);
+    const cached = credentials.get(`${hash}|token`);
+    let token: TokenRecord | undefined;
+    let user: UserRecord | undefined;
+    let userRead = false;
+    if (hint?.owner_type === 'user' && !(cached && Date.now() - cached.at < CREDENTIAL_TTL_MS)) {
+      const [t, u] = await getMany<object>([keys.token(hash), keys.user(hint.owner_id)]);
+      token = t as TokenRecord | undefined;
+      if (token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(token) });
+      if (sameOwner(token, hint)) [user, userRead] = [u as UserRecord | undefined, true];
+    } else token = await knownToken(hash);
     if (!token || token.owner_type !== 'user') throw unauthorized('Invalid access token');
-    const user = await getUser(token.owner_id);
+    if (!userRead) user = await getUser(token.owner_id);
     if (!user) throw unauthorized('Invalid access token');
     return user;
   });

@@ -58,5 +58,8 @@ export const invalidField = (field: string, message: string, code = 'invalid') =
 export const taken = (field: string, message = 'has already been taken') =>
   unprocessable([entry(field, message, 'taken')]);
 
-export const rateLimited = () =>
-  new HttpError(429, 'Too many requests', [entry('', 'Retry later', 'rate_limited')]);
+/** 429 with `Retry-After` (whole seconds); `what` names the limit that was reached. */
+export const rateLimited = (retryAfter: number, what: string) =>
+  new HttpError(429, `Too many requests for this ${what}`, [entry('', `Retry in ${retryAfter} seconds`, 'rate_limited')], {
+    'retry-after': String(retryAfter),
+  });

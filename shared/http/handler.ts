@@ -2,24 +2,29 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { config } from '../config.ts';
+import { hashToken } from '../crypto/tokens.ts';
 import { log, logContext } from '../log.ts';
 import type { AccountRecord, UserRecord } from '../domain/model.ts';
 import {
   authenticateAccount,
   authenticatePlatform,
   authenticateUser,
+  credentialOf,
+  sessionCredentialsOf,
   type AccountAccess,
   type Actor,
 } from './auth.ts';
 import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
 import { HttpError, notFound } from './errors.ts';
+import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 
-// The one middy chain every HTTP route goes through: body size → auth (headers only) → body parsing →
-// validation → run → JSON, and one place that turns failures into the error body. The body is parsed
-// only for a caller who may call the route, so a malformed body from anyone else costs nothing.
+// The one middy chain every HTTP route goes through: body size → credential limit → auth (headers only) →
+// account limit → body parsing → validation → run → JSON, and one place that turns failures into the error
+// body. The body is parsed only for a caller who may call the route, so a malformed body from anyone else
+// costs nothing. Limits (./limits.ts) answer 429 with Retry-After.
 
 export interface RequestContext<B> {
   event: ParsedEvent;
@@ -79,6 +84,13 @@ export function intParam(ctx: { params: Record<string, string> }, name: string, 
   return Number(raw);
 }
 
+/** The credential's limit, by the hash of what it sends (token, or a session's access-token); none without one. */
+async function limitCredential(event: ParsedEvent) {
+  const e = event as unknown as APIGatewayProxyEventV2;
+  const secret = credentialOf(e) ?? sessionCredentialsOf(e)?.accessToken;
+  if (secret) await enforceLimit('credential', limitScope.token(hashToken(secret)));
+}
+
 function chain<S extends AnySchema | undefined, C>(
   opts: CommonOptions<S>,
   handle: (event: ParsedEvent, context: Context) => Promise<unknown>,
@@ -126,6 +138,7 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
   },
 ) {
   const handler = chain(opts, async (event, context) => {
+    await limitCredential(event);
     const raw = event.pathParameters?.account_id;
     const accountId = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
     const { account, actor } = await authenticateAccount(
@@ -134,6 +147,7 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
       opts.access,
       opts.bots ?? false,
     );
+    await enforceLimit('account', limitScope.account(account.id));
     return opts.run({ ...(await contextOf(event, context, opts)), account, actor });
   });
   // Who may call the route, readable from the module: the authorization test covers every row by it.
@@ -150,6 +164,7 @@ export function userHandler<S extends AnySchema | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: UserContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
   return chain(opts, async (event, context) => {
+    await limitCredential(event);
     const user = await authenticateUser(event as unknown as APIGatewayProxyEventV2);
     return opts.run({ ...(await contextOf(event, context, opts)), user });
   });
@@ -165,6 +180,7 @@ export function platformHandler<S extends AnySchema | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: PlatformContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
   return chain(opts, async (event, context) => {
+    await limitCredential(event);
     const { appId } = await authenticatePlatform(event as unknown as APIGatewayProxyEventV2);
     return opts.run({ ...(await contextOf(event, context, opts)), appId });
   });
@@ -175,5 +191,24 @@ export function platformHandler<S extends AnySchema | undefined = undefined>(
 export function publicHandler<S extends AnySchema | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: RequestContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
-  return chain(opts, async (event, context) => opts.run(await contextOf(event, context, opts)));
+  return chain(opts, async (event, context) => {
+    await limitPublic(event);
+    return opts.run(await contextOf(event, context, opts));
+  });
+}
+
+/**
+ * Public and widget routes have no account credential: the inbox (`inbox_identifier` in the path, or the
+ * widget's `website_token`) counts as the account, the contact (`contact_identifier`, or the widget's
+ * X-Auth-Token) as the credential. Both are counted before any read, by what the request names. A session
+ * or access token sent to a route of this chain (`/auth/validate_token`, `/auth/sign_out`) counts as well.
+ */
+async function limitPublic(event: ParsedEvent) {
+  // `/auth/validate_token` and `/auth/sign_out` carry a session: limited as its credential.
+  await limitCredential(event);
+  const header = Object.entries(event.headers ?? {}).find(([n]) => n.toLowerCase() === 'x-auth-token')?.[1];
+  const contact = event.pathParameters?.contact_identifier ?? header;
+  if (contact) await enforceLimit('credential', limitScope.contact(contact), 'contact');
+  const inbox = event.pathParameters?.inbox_identifier ?? event.queryStringParameters?.website_token;
+  if (inbox) await enforceLimit('account', limitScope.inbox(inbox), 'inbox');
 }

@@ -149,8 +149,8 @@ describe('route functions', () => {
       // Every class opens sealed secrets where it reads them.
       expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(true);
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
-      // Only the status route (`GET /api`) is told where the queues are.
-      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api');
+      // Only the status routes (`GET /api`, `GET /health`) are told where the queues are.
+      expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api' || route.path === '/health');
     }
   });
 
@@ -166,11 +166,21 @@ describe('route functions', () => {
     ]);
   });
 
+  it('lets the read role write nothing but the shared request-limit windows', () => {
+    const statements = ofType(real.parent, 'AWS::IAM::Policy')
+      .filter(([, r]) => r.Properties!.Roles.some((role: { Ref: string }) => role.Ref === logicalId(real.stack.api.roles.read)))
+      .flatMap(([, r]) => r.Properties!.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[]);
+    const writes = statements.filter((st) => [st.Action].flat().some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.Action).toBe('dynamodb:UpdateItem');
+    expect(writes[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LIMIT#*'] } });
+  });
+
   it('has throttling on the $default stage', () => {
     real.parent.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
     });
   });
 });

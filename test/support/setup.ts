@@ -1,3 +1,8 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.LOG_LEVEL ??= 'ERROR';
 process.env.WEBHOOK_RETRY_BASE_SECONDS ??= '1';
+// Request limits far above what any test sends; the limits test lowers them for its own requests.
+process.env.LIMIT_ACCOUNT_PER_MINUTE ??= '1000000';
+process.env.LIMIT_ACCOUNT_BURST ??= '100000';
+process.env.LIMIT_CREDENTIAL_PER_MINUTE ??= '1000000';
+process.env.LIMIT_CREDENTIAL_BURST ??= '100000';

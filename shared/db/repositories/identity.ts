@@ -18,12 +18,6 @@ import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChang
 /** AP1: the owner of an access token, by the token's SHA-256. */
 export const getToken = (hash: string) => getItem<TokenRecord>(keys.token(hash));
 
-/** AP1 + AP5 in one round trip: the token's owner and the account of the path. */
-export async function getTokenAndAccount(hash: string, accountId: number) {
-  const [token, account] = await getMany<TokenRecord | AccountRecord>([keys.token(hash), keys.account(accountId)]);
-  return { token: token as TokenRecord | undefined, account: account as AccountRecord | undefined };
-}
-
 export const tokenItem = (hash: string, owner: TokenRecord) => ({ ...keys.token(hash), type: 'token', ...owner });
 
 /** AP2: a platform app. */

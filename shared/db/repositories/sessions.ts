@@ -11,10 +11,19 @@ import { getItem, getMany, queryPrefix, record } from './common.ts';
 /** AP120: the session of an access token (by its SHA-256). */
 export const getSession = (tokenHash: string) => getItem<SessionRecord>(keys.session(tokenHash));
 
-/** AP120 with the AP5 account of the path, one round trip (the session twin of AP1+5). */
-export async function getSessionAndAccount<A>(tokenHash: string, accountId: number) {
-  const [session, account] = await getMany<SessionRecord | A>([keys.session(tokenHash), keys.account(accountId)]);
-  return { session: session as SessionRecord | undefined, account: account as A | undefined };
+/**
+ * AP120 with the AP5 account of the path, one round trip (the session twin of AP1+5); `extra` keys (the
+ * owner's, when the access-token names its user) ride along in the same BatchGet.
+ */
+export async function getSessionAndAccount<A>(tokenHash: string, accountId: number | undefined, extra: Key[] = []) {
+  const [session, account, ...rest] = await getMany<SessionRecord | A | object>([
+    keys.session(tokenHash),
+    ...(accountId === undefined ? [] : [keys.account(accountId)]),
+    ...extra,
+  ]);
+  return accountId === undefined
+    ? { session: session as SessionRecord | undefined, account: undefined, extra: [account, ...rest] as (object | undefined)[] }
+    : { session: session as SessionRecord | undefined, account: account as A | undefined, extra: rest as (object | undefined)[] };
 }
 
 export async function putSession(s: SessionRecord): Promise<void> {

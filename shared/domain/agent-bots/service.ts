@@ -1,4 +1,4 @@
-import { hashToken, newToken, seal, unseal } from '../../crypto/tokens.ts';
+import { hashToken, ownerToken, seal, unseal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
 import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '../../db/repositories/agent-bots.ts';
@@ -40,10 +40,11 @@ export async function newBotRecord(
   input: Omit<NewPlatformAgentBot, 'account_id'> & { account_id: number | null },
   createdByApp: number | null,
 ): Promise<{ bot: AgentBotRecord; token: string }> {
-  const token = newToken();
+  const id = await nextId('agent_bot');
+  const token = ownerToken('agent_bot', id);
   const t = now();
   const bot: AgentBotRecord = {
-    id: await nextId('agent_bot'),
+    id,
     name: input.name,
     description: input.description ?? null,
     outgoing_url: input.outgoing_url ?? null,
@@ -176,7 +177,7 @@ export async function deleteAccountBotAvatar(accountId: number, id: number) {
 
 /** A new token replaces the old one at once (the old token item goes in the same transaction). */
 export async function resetAccountBotToken(accountId: number, id: number) {
-  const token = newToken();
+  const token = ownerToken('agent_bot', id);
   const sealed = await seal(token);
   const bot = await changeBot(id, ownedBy(accountId), (b) => ({ ...b, sealed_token: sealed, token_hash: hashToken(token), updated_at: now() }));
   return agentBotJson(bot, token);

@@ -1,4 +1,4 @@
-import { hashToken, newToken, randomId, seal } from '../../crypto/tokens.ts';
+import { hashToken, ownerToken, randomId, seal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/agents.ts';
 import { changeUser, getAccountUser, getUser, getUserIdByEmail, listAccountUsers, listUserAccounts } from '../../db/repositories/identity.ts';
@@ -50,9 +50,10 @@ export async function createAgent(account: AccountRecord, actor: Actor, input: N
     await repo.addMembership(m);
     return agentJson({ user: existing, membership: m }, account.id);
   }
-  const token = newToken();
+  const id = await nextId('user');
+  const token = ownerToken('user', id);
   const user: UserRecord = {
-    id: await nextId('user'),
+    id,
     name: input.name,
     display_name: null,
     email: input.email,

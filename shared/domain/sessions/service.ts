@@ -1,5 +1,5 @@
-import { hashPassword, hashToken, newToken, randomId, seal, verifyPassword } from '../../crypto/tokens.ts';
-import { keys } from '../../db/keys.ts';
+import { hashPassword, hashToken, newToken, ownerToken, randomId, seal, verifyPassword } from '../../crypto/tokens.ts';
+import { keys, type Key } from '../../db/keys.ts';
 import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
 import {
   deleteSession,
@@ -62,11 +62,14 @@ export async function sessionOf(c: SessionCredentials): Promise<SessionRecord | 
   return live(s, c) ? s : undefined;
 }
 
-/** The session's owner as a token owner, and the path's account, in one round trip (auth of account routes). */
-export async function sessionTokenAndAccount(c: SessionCredentials, accountId: number) {
-  const { session, account } = await getSessionAndAccount<AccountRecord>(hashToken(c.accessToken), accountId);
-  const token: TokenRecord | undefined = live(session, c) ? { owner_type: 'user', owner_id: session!.user_id } : undefined;
-  return { token, account };
+/**
+ * The session's owner as a token owner, and the path's account (none for `undefined`), in one round trip
+ * (auth); `extra` keys are read in the same BatchGet and answered in order.
+ */
+export async function sessionTokenAndAccount(c: SessionCredentials, accountId: number | undefined, extra: Key[] = []) {
+  const found = await getSessionAndAccount<AccountRecord>(hashToken(c.accessToken), accountId, extra);
+  const token: TokenRecord | undefined = live(found.session, c) ? { owner_type: 'user', owner_id: found.session!.user_id } : undefined;
+  return { token, account: found.account, extra: found.extra };
 }
 
 export async function sessionUser(c: SessionCredentials | undefined): Promise<{ user: UserRecord; session: SessionRecord }> {
@@ -77,7 +80,7 @@ export async function sessionUser(c: SessionCredentials | undefined): Promise<{ 
 }
 
 async function openSession(user: UserRecord, uid: string, viaSso = false) {
-  const token = newToken();
+  const token = ownerToken('user', user.id);
   const t = now();
   const session: SessionRecord = {
     token_hash: hashToken(token),

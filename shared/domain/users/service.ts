@@ -1,4 +1,4 @@
-import { hashPassword, hashToken, newToken, randomId, seal, unseal } from '../../crypto/tokens.ts';
+import { hashPassword, hashToken, ownerToken, randomId, seal, unseal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
 import {
@@ -57,10 +57,11 @@ export async function createUser(appId: number, input: NewUser) {
     if (await isPermissible(appId, 'USER', existingId)) return present(await permittedUser(appId, existingId));
     throw emailTaken();
   }
-  const token = newToken();
+  const id = await nextId('user');
+  const token = ownerToken('user', id);
   const t = now();
   const user: UserRecord = {
-    id: await nextId('user'),
+    id,
     name: input.name,
     display_name: input.display_name ?? null,
     email: input.email,

@@ -108,6 +108,9 @@ describe('errors and access on every interface', () => {
   it('answers GET /health', async () => {
     const res = await client(base).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({
+      status: 'ok',
+      dependencies: { table: 'ok', token_key: 'ok', events_queue: 'ok', deliveries_queue: 'ok' },
+    });
   });
 });

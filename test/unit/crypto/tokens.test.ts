@@ -51,3 +51,25 @@ describe('versioned sealing', () => {
     await expect(unseal(parts.join('.'))).rejects.toThrow();
   });
 });
+
+describe('owner-naming tokens', () => {
+  it('name their owner in 32 base64url characters, with fresh randomness each time', async () => {
+    const { ownerToken, tokenOwnerHint } = await import('../../../shared/crypto/tokens.ts');
+    const a = ownerToken('user', 42);
+    const b = ownerToken('user', 42);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(a).not.toBe(b);
+    expect(tokenOwnerHint(a)).toEqual({ owner_type: 'user', owner_id: 42 });
+    expect(tokenOwnerHint(ownerToken('agent_bot', 2 ** 40 + 7))).toEqual({ owner_type: 'agent_bot', owner_id: 2 ** 40 + 7 });
+  });
+
+  it('anything else names no owner', async () => {
+    const { ownerToken, tokenOwnerHint } = await import('../../../shared/crypto/tokens.ts');
+    expect(tokenOwnerHint('')).toBeUndefined();
+    expect(tokenOwnerHint('short')).toBeUndefined();
+    expect(tokenOwnerHint(`${ownerToken('user', 1)}x`)).toBeUndefined();
+    expect(tokenOwnerHint(`A${ownerToken('user', 1).slice(1)}`)).toBeUndefined();
+    // Owner id 0 (a marker byte followed by zeros) is no owner.
+    expect(tokenOwnerHint(Buffer.from([0xa7, ...Array(23).fill(0)]).toString('base64url'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,35 @@
+import { config } from '../config.ts';
+import { hashToken } from '../crypto/tokens.ts';
+import { addToRateWindow } from '../db/repositories/limits.ts';
+import { log } from '../log.ts';
+import { rateLimited } from './errors.ts';
+import { Limiter } from './limiter.ts';
+
+// The service's request limits (README "Limits"), checked in the one middy chain: per credential before
+// the credential is looked up (an unknown token hammering costs no read), per account once the caller is
+// known to belong to it (so nobody can spend another account's budget). Public and widget routes: the
+// inbox counts as the account, the contact (its identifier or widget token) as the credential.
+
+const limiter = new Limiter({
+  shared: { add: addToRateWindow },
+  syncShare: () => config().limits.syncShare,
+  onSyncError: (error) => log.warn('request limit window not updated; the container bucket still applies', { error }),
+});
+
+export type LimitKind = 'account' | 'credential';
+
+const NAMES: Record<LimitKind, string> = { account: 'account', credential: 'access token' };
+
+/** Counts one request of the scope; 429 with Retry-After when its limit is reached. */
+export async function enforceLimit(kind: LimitKind, scope: string, name = NAMES[kind]): Promise<void> {
+  const verdict = await limiter.take(scope, config().limits[kind]);
+  if (!verdict.allowed) throw rateLimited(verdict.retryAfter, name);
+}
+
+/** Scope names: no '#' (they become keys), unbounded values hashed. */
+export const limitScope = {
+  account: (id: number) => `ACCOUNT:${id}`,
+  token: (hash: string) => `TOKEN:${hash}`,
+  inbox: (identifier: string) => `INBOX:${hashToken(identifier)}`,
+  contact: (identifier: string) => `CONTACT:${hashToken(identifier)}`,
+};
