@@ -72,6 +72,14 @@ export interface ChatwootServiceProps {
   tracing?: boolean;
   /** Concurrency cap of the webhook deliver function. @default 50 */
   deliverMaxConcurrency?: number;
+  /**
+   * Sender of the service's mail (password reset, conversation transcripts), `Name <address>` or an address,
+   * as Chatwoot's MAILER_SENDER_EMAIL: an Amazon SES identity verified in the stack's region (the address or
+   * its domain). The mail function may send from this address only. @default none: no mail is sent
+   */
+  mailerSenderEmail?: string;
+  /** Chatwoot's FRONTEND_URL: the dashboard's address in mailed links. @default the service's URL */
+  frontendUrl?: string;
   /** Socket pinger shards (one per ~1,500 connections). @default 1 */
   cablePingerShards?: number;
   /** p99 latency of the API above which it alarms. @default 3 s */
@@ -181,6 +189,8 @@ export class ChatwootService extends Construct {
       functions,
       tokenKey: this.tokenKey,
       deliverMaxConcurrency: props.deliverMaxConcurrency,
+      mailerSenderEmail: props.mailerSenderEmail,
+      frontendUrl: props.frontendUrl?.replace(/\/$/, ''),
     });
 
     // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes

@@ -53,6 +53,7 @@
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
 //   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
 //   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   mail request     MAIL#<random id>              MAIL                   (outbox: the pipeline mails it; expires)
 //   attribute def.   CATTRS#<acctId>               CATTR#<id>
 //   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
 //   canned response  CANNED#<acctId>               CANNED#<id>
@@ -257,6 +258,9 @@ export const keys = {
     sk: join('W', windowStart),
   }),
   oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── mail outbox ──
+  mailRequest: (id: string): Key => ({ pk: join('MAIL', id), sk: 'MAIL' }),
 
   // ── macros ──
   macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),

@@ -16,6 +16,7 @@ import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
 import { uploadedFiles } from './uploads.ts';
+import { requestMail } from '../mail/outbox.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
@@ -187,12 +188,15 @@ export async function destroyWidgetConversationAttributes(req: WidgetRequest, na
 }
 
 /**
- * `POST /conversations/transcript`: Chatwoot mails the transcript to the contact's email. This service
- * sends no email, so the request is only checked (a conversation and an email to send to) and answered 200.
+ * `POST /conversations/transcript`: as Chatwoot, the conversation's transcript is mailed to the contact's
+ * email when it has one (ConversationReplyMailer#conversation_transcript, sent later by the pipeline);
+ * answered 200 either way.
  */
 export async function requestWidgetTranscript(req: WidgetRequest) {
   const { ci } = await visitorSession(req.websiteToken, req.authToken);
-  await requireConversation(ci);
+  const c = await requireConversation(ci);
+  const contact = await contactOf(ci);
+  if (contact.email) await requestMail({ kind: 'conversation_transcript', account_id: c.account_id, conversation_id: c.id, to: contact.email });
 }
 
 // ── messages ───────────────────────────────────────────────────────────────────────────────────────
