@@ -17,6 +17,7 @@ import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
 import { uploadedFiles } from './uploads.ts';
 import { requestMail } from '../mail/outbox.ts';
+import { widgetCampaignsJson } from './campaigns.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
@@ -349,10 +350,10 @@ export async function listWidgetInboxMembers(req: WidgetRequest) {
   return { payload: agents.map((a) => ({ name: a.available_name || a.name, avatar_url: a.thumbnail, availability_status: a.availability_status })) };
 }
 
-/** `GET /campaigns`: this service has no campaigns, so no inbox has any to run. */
+/** `GET /campaigns`: the inbox's enabled ongoing campaigns (widget/campaigns.ts). */
 export async function listWidgetCampaigns(req: WidgetRequest) {
-  await visitorSession(req.websiteToken, req.authToken);
-  return [];
+  const { inbox } = await visitorSession(req.websiteToken, req.authToken);
+  return widgetCampaignsJson(inbox);
 }
 
 async function changeLabels(visitor: Visitor, next: (labels: string[]) => string[]) {

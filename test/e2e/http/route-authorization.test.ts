@@ -56,6 +56,8 @@ describe('authorization of every account route, from the route table', () => {
     const label = await post('/labels', { title: `l${victim.accountId}` });
     const team = await post('/teams', { name: `t${victim.accountId}` });
     const canned = await post('/canned_responses', { short_code: `c${victim.accountId}`, content: 'x' });
+    const site = await post('/inboxes', { name: `site${victim.accountId}`, channel: { type: 'web_widget', website_url: 'https://example.com' } });
+    const campaign = await post('/campaigns', { title: 'c', message: 'hello', inbox_id: site.id });
     ids = {
       inboxes: w.inbox.id,
       inbox_id: w.inbox.id,
@@ -69,6 +71,7 @@ describe('authorization of every account route, from the route table', () => {
       teams: team.id,
       team_id: team.id,
       canned_responses: canned.id,
+      campaigns: campaign.id,
       agents: victim.agent.id,
       account_users: victim.agent.id,
     };
