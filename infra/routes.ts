@@ -121,6 +121,8 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/labels', handler: 'functions/api/conversations/labels/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/create.ts', api: 'account', access: 'uploads' },
+  // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/direct_uploads', handler: 'functions/api/conversations/direct-uploads.ts', api: 'account', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/conversations', handler: 'functions/api/contacts/conversations/index.ts', api: 'account', access: 'read' },

@@ -348,6 +348,14 @@ const conversations: Scenarios = {
     setup: (w) => conversation(w, 25),
     request: (w, s: Conv) => ({ method: 'GET', path: conv(w, s.id, '/messages') }),
   },
+  [`POST ${A}/conversations/{conversation_id}/direct_uploads`]: {
+    setup: (w) => conversation(w),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/direct_uploads'),
+      body: { blob: { filename: `scan-${i}.pdf`, byte_size: 2_000_000, checksum: 'XrY7u+Ae7tCTyyK7j1rNww==', content_type: 'application/pdf' } },
+    }),
+  },
   [`POST ${A}/conversations/{conversation_id}/messages`]: {
     // A conversation per call, each last active more than a second before: a message in the same second
     // as the previous activity would hide the cost of moving the conversation in the activity index.

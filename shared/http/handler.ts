@@ -39,6 +39,11 @@ interface CommonOptions<S extends AnySchema | undefined> {
   multipart?: MultipartParser;
 }
 
+const bodyOptions = (opts: CommonOptions<AnySchema | undefined>) => ({
+  maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
+  multipart: opts.multipart,
+});
+
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
@@ -46,10 +51,7 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
   // assigns a team with `POST …/assignments?team_id=N` and no body).
   let body: Record<string, unknown> = {
     ...(event.queryStringParameters ?? {}),
-    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, {
-      maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
-      multipart: opts.multipart,
-    })),
+    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, bodyOptions(opts))),
   };
   // Paths as sent (before the root key is merged); every route, whatever its schema.
   assertStorableText(body);
@@ -86,7 +88,7 @@ function chain<S extends AnySchema | undefined, C>(
   return middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
     .use(errorBoundary())
-    .use(bodySizeLimit(opts.maxBodyBytes ?? config().maxBodyBytes))
+    .use(bodySizeLimit(bodyOptions(opts)))
     .handler(base);
 }
 

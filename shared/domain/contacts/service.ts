@@ -5,7 +5,7 @@ import { transact, type TxItem } from '../../db/transact.ts';
 import * as repo from '../../db/repositories/contacts.ts';
 import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../http/auth.ts';
-import type { UploadedFile } from '../../http/multipart.ts';
+import type { FilePart } from '../../http/multipart.ts';
 import { objectUrl, putObject } from '../../storage/objects.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
@@ -70,7 +70,7 @@ const sameContact = (a: ContactRecord, b: ContactRecord) =>
   JSON.stringify({ ...a, updated_at: 0, version: 0 }) === JSON.stringify({ ...b, updated_at: 0, version: 0 });
 
 /** Stores an uploaded avatar under a fresh key (a new upload never serves a cached old image). */
-async function storeAvatar(accountId: number, contactId: number, file: UploadedFile): Promise<string> {
+async function storeAvatar(accountId: number, contactId: number, file: FilePart): Promise<string> {
   const key = `avatars/contacts/${accountId}/${contactId}/${randomId(12)}.${file.content_type.split('/')[1]}`;
   await putObject(key, file.data, file.content_type);
   return objectUrl(key);

@@ -12,7 +12,8 @@ import { mutate, quietly, touch } from '../conversations/mutation.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
 import { buildMessage, messageEffects } from './build.ts';
-import type { MessageUpdate, NewMessage } from './schemas.ts';
+import type { DirectUpload, MessageUpdate, NewMessage } from './schemas.ts';
+import { createDirectUpload } from '../../storage/direct-uploads.ts';
 import type { MessageRecord } from './model.ts';
 
 /** A contact's `last_activity_at` is kept to this many seconds. */
@@ -55,6 +56,15 @@ export async function createMessage(account: AccountRecord, actor: Actor, displa
   const { message } = await addMessage(account, actor, c, input);
   const refs = await loadRefs(account.id, actor, [], [message]);
   return messageJson(message, refs, input.echo_id);
+}
+
+/**
+ * `POST …/conversations/{id}/direct_uploads {blob}` (Chatwoot's Conversations::DirectUploadsController):
+ * an upload only this conversation's messages can attach.
+ */
+export async function createConversationDirectUpload(account: AccountRecord, actor: Actor, displayId: number, input: DirectUpload) {
+  const c = await visibleConversation(account.id, actor, displayId);
+  return createDirectUpload({ account_id: account.id, conversation_id: c.id }, input.blob);
 }
 
 export interface MessageQuery {

@@ -15,9 +15,9 @@ import { announceTyping } from '../conversations/typing.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
-import { uploadedFiles } from './uploads.ts';
 import { requestMail } from '../mail/outbox.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
+import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
@@ -221,7 +221,8 @@ export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMe
   const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
   const given = input.attachments ?? [];
   const signed = given.filter((a): a is string => typeof a === 'string');
-  const files = [...given.filter((a): a is UploadedFile => typeof a !== 'string'), ...(signed.length ? await uploadedFiles(ci, signed) : [])];
+  const owner = { account_id: ci.account_id, inbox_id: ci.inbox_id, source_id: ci.source_id };
+  const files = [...given.filter((a): a is Exclude<typeof a, string> => typeof a !== 'string'), ...(signed.length ? await storedUploads(owner, signed) : [])];
   const message: NewMessage = {
     content: input.content,
     echo_id: input.echo_id ?? undefined,

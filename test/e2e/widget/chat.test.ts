@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { browser, ok, openWidget, widgetInbox, type WidgetInbox, type WidgetSession } from './fixtures.ts';
@@ -162,7 +162,7 @@ describe('widget chat API', () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
     const body = Buffer.from('uploaded directly');
-    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: 'x', content_type: 'text/plain' } }), 'direct upload');
+    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: createHash('md5').update(body).digest('base64'), content_type: 'text/plain' } }), 'direct upload');
     expect(blob).toMatchObject({ filename: 'direct.txt', content_type: 'text/plain', byte_size: body.length, signed_id: expect.any(String), direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'text/plain' } } });
     const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body });
     expect(put.ok).toBe(true);
