@@ -275,6 +275,7 @@ export class ChatwootService extends Construct {
       this.pipeline.streamFunction,
       this.pipeline.dispatchFunction,
       this.pipeline.deliverFunction,
+      this.pipeline.mailFunction,
       ...Object.values(this.cable.functions),
     ];
   }
@@ -295,7 +296,7 @@ export class ChatwootService extends Construct {
         acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
       }
     }
-    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, ...Object.values(this.cable.functions)]) {
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction, ...Object.values(this.cable.functions)]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
     const cableApiId = Stack.of(this.cable.api).resolve((this.cable.api.node.defaultChild as CfnResource).logicalId);
@@ -314,12 +315,12 @@ export class ChatwootService extends Construct {
       'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
     });
     acknowledge(this.pipeline.dispatchFunction, connections);
-    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction]) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
       });
     }
-    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.streamFailures]) {
+    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.mailDlq, this.pipeline.streamFailures]) {
       acknowledge(queue, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own' });
     }
     acknowledge(this.pipeline.streamFailures, {
