@@ -63,6 +63,9 @@ const EnvSchema = v.object({
   MAIL_DIR: Optional,
   // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
   FRONTEND_URL: Optional,
+  // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
+  GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
+  GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
 });
 
 export interface Config {
@@ -98,6 +101,8 @@ export interface Config {
   smtp?: { host: string; port: number; user?: string; pass?: string };
   mailDir?: string;
   frontendUrl: string;
+  googleOAuthTokenUrl: string;
+  googleTranslateUrl: string;
 }
 
 let cached: Config | undefined;
@@ -142,6 +147,8 @@ export function config(): Config {
     smtp: e.SMTP_ADDRESS && e.SMTP_PORT ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD } : undefined,
     mailDir: e.MAIL_DIR,
     frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
+    googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+    googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
   };
   return cached;
 }

@@ -191,6 +191,8 @@ export class ChatwootService extends Construct {
       deliverMaxConcurrency: props.deliverMaxConcurrency,
       mailerSenderEmail: props.mailerSenderEmail,
       frontendUrl: props.frontendUrl?.replace(/\/$/, ''),
+      accessLogs,
+      removalPolicy,
     });
 
     // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
@@ -247,12 +249,23 @@ export class ChatwootService extends Construct {
       value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
     });
     new CfnOutput(this, 'ReplayStreamFailuresCommand', {
-      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      description: 'Forwards again the stream records the failure queue announces (objects in the failure bucket, with the records themselves)',
       value: Fn.join('', [
         'npm run replay -- stream-failures --queue-url ',
         this.pipeline.streamFailures.queueUrl,
         ' --events-queue-url ',
         this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+    new CfnOutput(this, 'ReplayDeliveriesCommand', {
+      description: 'Sends the dead-lettered deliveries again with their ids (add --since TIME, --account ID, --webhook ID)',
+      value: Fn.join('', [
+        'npm run replay -- deliveries --queue-url ',
+        this.pipeline.deliveriesDlq.queueUrl,
+        ' --deliveries-queue-url ',
+        this.pipeline.deliveriesQueue.queueUrl,
         ' --region ',
         Stack.of(this).region,
       ]),

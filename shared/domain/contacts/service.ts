@@ -268,7 +268,7 @@ async function withInboxesJson(c: ContactRecord, cis: ContactInboxRecord[]) {
 type Query = Record<string, string | undefined>;
 
 /** `include_contact_inboxes` defaults to true; when given, only the literal `true` keeps it. */
-const includeInboxes = (q: Query) => q.include_contact_inboxes === undefined || q.include_contact_inboxes === 'true';
+export const includeInboxes = (q: Query) => q.include_contact_inboxes === undefined || q.include_contact_inboxes === 'true';
 
 /** Kaminari's reading of `page`: anything but a positive integer is page 1. */
 const pageNumber = (raw: string | undefined) => (raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : 1);
@@ -331,7 +331,7 @@ async function contactPage(accountId: number, q: Query, match?: (l: repo.Contact
   return { meta: { count: rows.length, current_page: q.page ?? 1 }, payload: await contactsJson(accountId, ids, includeInboxes(q)) };
 }
 
-async function contactsJson(accountId: number, ids: number[], withInboxes: boolean) {
+export async function contactsJson(accountId: number, ids: number[], withInboxes: boolean) {
   if (!withInboxes) {
     return (await repo.getContacts(accountId, ids)).filter((c): c is ContactRecord => !!c).map(contactJson);
   }

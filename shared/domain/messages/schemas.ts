@@ -96,3 +96,9 @@ export const DirectUploadSchema = v.object({
   }),
 });
 export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;
+
+/** `POST …/messages/{id}/translate`. */
+export const TranslateSchema = v.object({
+  target_language: v.pipe(v.string('is required'), v.regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'must be a language code')),
+});
+export type TranslateRequest = v.InferOutput<typeof TranslateSchema>;
