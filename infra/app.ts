@@ -24,6 +24,8 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   domainName: ctx('domainName'),
   certificateArn: ctx('certificateArn'),
   publicBaseUrl: ctx('publicBaseUrl'),
+  mailerSenderEmail: ctx('mailerSenderEmail'),
+  frontendUrl: ctx('frontendUrl'),
   tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
   limits: {
     accountPerMinute: number('limitAccountPerMinute'),

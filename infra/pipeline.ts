@@ -7,6 +7,8 @@ export const EVENT_HANDLERS = {
   dispatch: 'functions/events/dispatch.ts',
   /** Deliveries queue → HTTP receivers. */
   deliver: 'functions/events/deliver.ts',
+  /** Mail queue → Amazon SES (locally SMTP, a folder or the log). */
+  mail: 'functions/events/mail.ts',
 } as const;
 
 /** The event pipeline's function names (bundle folders), keyed like EVENT_HANDLERS. */
@@ -14,6 +16,7 @@ export const EVENT_FUNCTION_NAMES = {
   stream: 'events-stream',
   dispatch: 'events-dispatch',
   deliver: 'events-deliver',
+  mail: 'events-mail',
 } as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
 
 export const QUEUES = {
@@ -27,6 +30,12 @@ export const QUEUES = {
    * room for a receiver that takes the whole 10 s webhook timeout.
    */
   deliveries: { name: 'deliveries.fifo', dlq: 'deliveries-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 120, maxReceiveCount: 200 },
+  /**
+   * FIFO only for deduplication: each mail is its own group, its request id the deduplication id, so a
+   * retried dispatch sends one mail. A mail SES (or SMTP) refuses is tried 5 times, a minute apart, then
+   * dead-lettered (alarmed).
+   */
+  mail: { name: 'mail.fifo', dlq: 'mail-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
 } as const;
 
 /**
@@ -75,4 +84,6 @@ export const QUEUE_SOURCES = {
    */
   dispatch: { queue: 'events', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 },
   deliver: { queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true },
+  /** SES's default sending rate is 14 mails/s: 2 consumers of 10 stay near it. */
+  mail: { queue: 'mail', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 2 },
 } as const;

@@ -190,6 +190,12 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/notification_settings', handler: 'functions/api/notification-settings/update.ts', api: 'account', access: 'write' },
   // dashboard apps
+  // campaigns (Chatwoot's CampaignsController: administrators only)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/campaigns', handler: 'functions/api/campaigns/index.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/campaigns', handler: 'functions/api/campaigns/create.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/campaigns/{id}', handler: 'functions/api/campaigns/show.ts', api: 'account', access: 'read' },
+  { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/campaigns/{id}', handler: 'functions/api/campaigns/update.ts', api: 'account', access: 'write' },
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/campaigns/{id}', handler: 'functions/api/campaigns/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/dashboard_apps', handler: 'functions/api/dashboard-apps/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/dashboard_apps/{id}', handler: 'functions/api/dashboard-apps/show.ts', api: 'account', access: 'read' },

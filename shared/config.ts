@@ -58,6 +58,20 @@ const EnvSchema = v.object({
   CABLE_ENDPOINT: Optional,
   // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
   CABLE_URL: Optional,
+  // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
+  MAIL_QUEUE_URL: Optional,
+  // Chatwoot's name for the sender: `Name <address>` or an address.
+  MAILER_SENDER_EMAIL: v.optional(v.string(), 'Chatwoot <accounts@chatwoot.com>'),
+  // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else
+  // MAIL_DIR, else the log.
+  MAIL_TRANSPORT: v.optional(v.picklist(['ses', 'local', 'none']), 'local'),
+  SMTP_ADDRESS: Optional,
+  SMTP_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/))),
+  SMTP_USERNAME: Optional,
+  SMTP_PASSWORD: Optional,
+  MAIL_DIR: Optional,
+  // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
+  FRONTEND_URL: Optional,
   // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
   GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
   GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
@@ -96,6 +110,12 @@ export interface Config {
     /** Share of a window's quota a container counts before it adds to the shared window; 0 for never. */
     syncShare: number;
   };
+  mailQueueUrl?: string;
+  mailerSenderEmail: string;
+  mailTransport: 'ses' | 'local' | 'none';
+  smtp?: { host: string; port: number; user?: string; pass?: string };
+  mailDir?: string;
+  frontendUrl: string;
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
 }
@@ -141,6 +161,12 @@ export function config(): Config {
       syncShare: Math.min(100, e.LIMIT_SYNC_PERCENT) / 100,
     },
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
+    mailQueueUrl: e.MAIL_QUEUE_URL,
+    mailerSenderEmail: e.MAILER_SENDER_EMAIL,
+    mailTransport: e.MAIL_TRANSPORT,
+    smtp: e.SMTP_ADDRESS && e.SMTP_PORT ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD } : undefined,
+    mailDir: e.MAIL_DIR,
+    frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
   };

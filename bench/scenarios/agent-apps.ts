@@ -77,7 +77,28 @@ async function dashboardApp(w: BenchWorld): Promise<number> {
 
 const frame = (i: number) => ({ title: `App ${i}`, content: [{ type: 'frame', url: `https://crm.example.com/${i}` }] });
 
+/** An ongoing campaign of a new web widget inbox; its display id. */
+async function campaign(w: BenchWorld): Promise<number> {
+  const api = w.account.admin.api;
+  const inbox = (await api.post(`${w.account.base}/inboxes`, { name: w.unique('site'), channel: { type: 'web_widget', website_url: 'https://bench.example.com' } })).body.id;
+  const res = await api.post(`${w.account.base}/campaigns`, { title: 'Bench', message: 'Hello!', inbox_id: inbox, trigger_rules: { url: 'https://bench.example.com/', time_on_page: 3 } });
+  if (res.status !== 200) throw new Error(`bench campaign: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+const campaignChange = (i: number) => ({ title: `Campaign ${i}`, message: `Hello ${i}`, enabled: i % 2 === 0 });
+
 export const agentApps: Scenarios = {
+  [`GET ${A}/campaigns`]: { setup: campaign, request: (w) => ({ method: 'GET', path: `${w.account.base}/campaigns` }) },
+  [`POST ${A}/campaigns`]: {
+    setup: async (w) => (await w.account.admin.api.post(`${w.account.base}/inboxes`, { name: w.unique('site'), channel: { type: 'web_widget', website_url: 'https://bench.example.com' } })).body.id as number,
+    request: (w, inbox, _p, i) => ({ method: 'POST', path: `${w.account.base}/campaigns`, body: { title: `Campaign ${i}`, message: 'Hello!', inbox_id: inbox, trigger_rules: { url: 'https://bench.example.com/', time_on_page: 3 } } }),
+  },
+  [`GET ${A}/campaigns/{id}`]: { setup: campaign, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/campaigns/${id}` }) },
+  [`PATCH ${A}/campaigns/{id}`]: { setup: campaign, request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/campaigns/${id}`, body: campaignChange(i) }) },
+  [`PUT ${A}/campaigns/{id}`]: { setup: campaign, request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/campaigns/${id}`, body: campaignChange(i) }) },
+  [`DELETE ${A}/campaigns/{id}`]: { prepare: campaign, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/campaigns/${id}` }) },
+
   [`GET ${A}/dashboard_apps`]: { setup: dashboardApp, request: (w) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps`, client: agent(w) }) },
   [`POST ${A}/dashboard_apps`]: { request: (w, _s, _p, i) => ({ method: 'POST', path: `${w.account.base}/dashboard_apps`, body: frame(i) }) },
   [`GET ${A}/dashboard_apps/{id}`]: { setup: dashboardApp, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/dashboard_apps/${id}`, client: agent(w) }) },

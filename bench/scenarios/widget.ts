@@ -70,6 +70,25 @@ async function withSelect(w: BenchWorld) {
   return { ...s, message: m.id as number };
 }
 
+/** A site whose inbox runs three ongoing campaigns. */
+async function withCampaigns(w: BenchWorld) {
+  const s = await site(w);
+  const inbox = ok(await s.admin.get(`${s.base}/inboxes`), 'inboxes').payload.find((i: any) => i.website_token === s.websiteToken);
+  for (let i = 0; i < 3; i++) {
+    ok(
+      await s.admin.post(`${s.base}/campaigns`, {
+        title: `Campaign ${i}`,
+        message: `Hello from campaign ${i}`,
+        inbox_id: inbox.id,
+        sender_id: w.account.admin.id,
+        trigger_rules: { url: `https://bench.example.com/page-${i}`, time_on_page: 5 },
+      }),
+      'campaign',
+    );
+  }
+  return s;
+}
+
 async function withLabel(w: BenchWorld) {
   const s = await chatting(w);
   const title = w.unique('lbl').toLowerCase();
@@ -137,7 +156,8 @@ export const widget: Scenarios = {
     request: call('POST', '/contact/destroy_custom_attributes', { custom_attributes: ['a'] }),
   },
   [`GET ${W}/inbox_members`]: { setup: site, request: call('GET', '/inbox_members') },
-  [`GET ${W}/campaigns`]: { setup: site, request: call('GET', '/campaigns') },
+  // Three enabled campaigns of the inbox, with a sender.
+  [`GET ${W}/campaigns`]: { setup: withCampaigns, request: call('GET', '/campaigns') },
   [`POST ${W}/labels`]: {
     setup: withLabel,
     prepare: (_w, s: Site & { label: string }) => s.visitor.delete(at(s, `/labels/${s.label}`)),

@@ -74,6 +74,14 @@ export interface ChatwootServiceProps {
   tracing?: boolean;
   /** Concurrency cap of the webhook deliver function. @default 50 */
   deliverMaxConcurrency?: number;
+  /**
+   * Sender of the service's mail (password reset, conversation transcripts), `Name <address>` or an address,
+   * as Chatwoot's MAILER_SENDER_EMAIL: an Amazon SES identity verified in the stack's region (the address or
+   * its domain). The mail function may send from this address only. @default none: no mail is sent
+   */
+  mailerSenderEmail?: string;
+  /** Chatwoot's FRONTEND_URL: the dashboard's address in mailed links. @default the service's URL */
+  frontendUrl?: string;
   /** Socket pinger shards (one per ~1,500 connections). @default 1 */
   cablePingerShards?: number;
   /** p99 latency of the API above which it alarms. @default 3 s */
@@ -184,6 +192,8 @@ export class ChatwootService extends Construct {
       functions,
       tokenKey: this.tokenKey,
       deliverMaxConcurrency: props.deliverMaxConcurrency,
+      mailerSenderEmail: props.mailerSenderEmail,
+      frontendUrl: props.frontendUrl?.replace(/\/$/, ''),
       accessLogs,
       removalPolicy,
     });
@@ -282,6 +292,7 @@ export class ChatwootService extends Construct {
       this.pipeline.streamFunction,
       this.pipeline.dispatchFunction,
       this.pipeline.deliverFunction,
+      this.pipeline.mailFunction,
       ...Object.values(this.cable.functions),
     ];
   }
@@ -302,7 +313,7 @@ export class ChatwootService extends Construct {
         acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
       }
     }
-    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, ...Object.values(this.cable.functions)]) {
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction, ...Object.values(this.cable.functions)]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
     const cableApiId = Stack.of(this.cable.api).resolve((this.cable.api.node.defaultChild as CfnResource).logicalId);
@@ -321,12 +332,12 @@ export class ChatwootService extends Construct {
       'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
     });
     acknowledge(this.pipeline.dispatchFunction, connections);
-    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction]) {
+    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction]) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
       });
     }
-    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.streamFailures]) {
+    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.mailDlq, this.pipeline.streamFailures]) {
       acknowledge(queue, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own' });
     }
     acknowledge(this.pipeline.streamFailures, {

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -33,11 +33,18 @@ export interface EventPipelineProps {
   deliverMaxConcurrency?: number;
   /** The token key secret: the dispatcher signs agent-bot deliveries with the bot's own token. */
   tokenKey: secretsmanager.ISecret;
+  /** The SES sender (`Name <address>` or an address). @default none: mail requests are dropped with a warning */
+  mailerSenderEmail?: string;
+  /** The dashboard's address in mailed links. @default publicBaseUrl */
+  frontendUrl?: string;
   /** Server access logs of the stream's failure bucket go here (prefix `stream-failures/`). */
   accessLogs?: s3.IBucket;
   /** Of the stream's failure bucket. @default RETAIN */
   removalPolicy?: RemovalPolicy;
 }
+
+/** `Name <address>` or `address` → the address. */
+const addressOf = (sender: string) => (/<([^<>]+)>\s*$/.exec(sender)?.[1] ?? sender).trim();
 
 /**
  * table stream → stream fn → events queue (FIFO, group = item collection) → dispatch fn →
@@ -49,6 +56,9 @@ export class EventPipeline extends Construct {
   readonly eventsDlq: sqs.Queue;
   readonly deliveriesQueue: sqs.Queue;
   readonly deliveriesDlq: sqs.Queue;
+  readonly mailQueue: sqs.Queue;
+  readonly mailDlq: sqs.Queue;
+  readonly mailFunction: lambda.Function;
   /**
    * The stream mapping's on-failure destination: one object per record that exhausted its retries (bisected),
    * Lambda's invocation record with the record itself as its payload.
@@ -92,6 +102,17 @@ export class EventPipeline extends Construct {
       // Webhooks are retried for ~3 days before they are dead-lettered: messages must outlive that.
       retentionPeriod: RETENTION,
       deadLetterQueue: { queue: this.deliveriesDlq, maxReceiveCount: QUEUES.deliveries.maxReceiveCount },
+    });
+    this.mailDlq = new sqs.Queue(this, 'MailDlq', { ...queueDefaults, fifo: QUEUES.mail.fifo, retentionPeriod: RETENTION });
+    this.mailQueue = new sqs.Queue(this, 'Mail', {
+      ...queueDefaults,
+      // FIFO for deduplication only: every mail is its own group.
+      fifo: QUEUES.mail.fifo,
+      contentBasedDeduplication: false,
+      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      visibilityTimeout: Duration.seconds(QUEUES.mail.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.mailDlq, maxReceiveCount: QUEUES.mail.maxReceiveCount },
     });
     this.streamFailures = new sqs.Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: RETENTION });
     const failureRetention = Duration.days(STREAM_SOURCE.failureDestination.retentionDays);
@@ -190,7 +211,11 @@ export class EventPipeline extends Construct {
     // Events queue → deliveries. Role: table read/write, consume events, send deliveries.
     this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots', {
       TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+      // Mail requests (outbox items) are rendered here and queued for the mail function.
+      MAIL_QUEUE_URL: this.mailQueue.queueUrl,
+      FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
     });
+    this.mailQueue.grantSendMessages(this.dispatchFunction);
     grantTableData(props.table, this.dispatchFunction, 'write');
     props.tokenKey.grantRead(this.dispatchFunction);
     this.deliveriesQueue.grantSendMessages(this.dispatchFunction);
@@ -222,10 +247,40 @@ export class EventPipeline extends Construct {
       }),
     );
 
+    // Mail queue → Amazon SES. Role: consume the mail queue and SendEmail from the sender address only (on
+    // the address's and its domain's identities, whichever is verified). No table, no secret.
+    const sender = props.mailerSenderEmail;
+    this.mailFunction = fn('mail', consumerTimeout(QUEUES.mail.visibilityTimeoutSeconds), 'Mail to recipients through Amazon SES', {
+      MAIL_TRANSPORT: sender ? 'ses' : 'none',
+      ...(sender ? { MAILER_SENDER_EMAIL: sender } : {}),
+    });
+    if (sender) {
+      const address = addressOf(sender);
+      const domain = address.split('@')[1] ?? address;
+      const stack = Stack.of(this);
+      this.mailFunction.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail'],
+          resources: [address, domain].map((identity) =>
+            stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+          ),
+          conditions: { StringEquals: { 'ses:FromAddress': address } },
+        }),
+      );
+    }
+    this.mailFunction.addEventSource(
+      new SqsEventSource(this.mailQueue, {
+        batchSize: QUEUE_SOURCES.mail.batchSize,
+        reportBatchItemFailures: QUEUE_SOURCES.mail.reportBatchItemFailures,
+        maxConcurrency: QUEUE_SOURCES.mail.maxConcurrency,
+      }),
+    );
+
     for (const [alarmId, queue, what] of [
       ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
       ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
       ['StreamFailuresAlarm', this.streamFailures, 'stream records that could not be forwarded, one per object in the failure bucket (replay with npm run replay -- stream-failures)'],
+      ['MailDlqAlarm', this.mailDlq, 'mails that could not be sent'],
     ] as const) {
       this.alarms.push(
         queue

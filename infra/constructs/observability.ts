@@ -80,7 +80,7 @@ export class Observability extends Construct {
       }
     }
 
-    for (const fn of [pipeline.streamFunction, pipeline.dispatchFunction, pipeline.deliverFunction]) {
+    for (const fn of [pipeline.streamFunction, pipeline.dispatchFunction, pipeline.deliverFunction, pipeline.mailFunction]) {
       this.alarm(this, `${fn.node.id}-errors`, fn.metricErrors({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM }), {
         threshold: 0,
         description: `${fn.node.id} failed (its batch is retried, then dead-lettered)`,
@@ -137,7 +137,7 @@ export class Observability extends Construct {
     const sum = { period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM };
     const custom = (metricName: string) =>
       new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: props.serviceName }, ...sum });
-    const pipelineFns = [pipeline.streamFunction, pipeline.dispatchFunction, pipeline.deliverFunction];
+    const pipelineFns = [pipeline.streamFunction, pipeline.dispatchFunction, pipeline.deliverFunction, pipeline.mailFunction];
     const dashboard = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     dashboard.addWidgets(
       graph('API requests', [api.metricCount(sum)], [api.metricClientError(sum), api.metricServerError(sum)]),

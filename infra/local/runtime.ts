@@ -64,7 +64,7 @@ export interface Runtime {
   dynamodbEndpoint: string;
   awsEndpoint: string;
   tableName: string;
-  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string; streamFailures: string };
+  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string; streamFailures: string; mail: string; mailDlq: string };
   /**
    * The event pipeline's pollers. Paused, writes still reach the stream but nothing consumes it; resumed,
    * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
@@ -170,6 +170,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const events = await q(QUEUES.events);
     const deliveries = await q(QUEUES.deliveries);
+    const mail = await q(QUEUES.mail);
     const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureDestination.queue}`, false);
     const bucket = `${prefix}avatars`.toLowerCase();
     const failureBucket = `${prefix}${STREAM_SOURCE.failureDestination.bucket}`.toLowerCase();
@@ -209,6 +210,9 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       EVENTS_QUEUE_URL: events.main.url,
       DELIVERIES_QUEUE_URL: deliveries.main.url,
       DELIVERIES_DLQ_URL: deliveries.dlq.url,
+      MAIL_QUEUE_URL: mail.main.url,
+      // Without SMTP_ADDRESS/SMTP_PORT, mail goes to <DATA_DIR>/mail (or the log when in memory).
+      ...(opts.dataDir && !process.env.MAIL_DIR ? { MAIL_DIR: join(opts.dataDir, 'mail') } : {}),
       AVATAR_BUCKET: bucket,
       PUBLIC_BASE_URL: baseUrl,
       // With a data folder the key file is read (not copied), so that `npm run rotate-key` reaches us.
@@ -252,6 +256,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       stream: await load(EVENT_HANDLERS.stream),
       dispatch: await load(EVENT_HANDLERS.dispatch),
       deliver: await load(EVENT_HANDLERS.deliver),
+      mail: await load(EVENT_HANDLERS.mail),
     };
     const startPollers = (fromLatest: boolean): Poller[] => [
       pollStream({
@@ -281,6 +286,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       }),
       pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
       pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
+      pollQueue({ client: sqsClient, queueUrl: mail.main.url, queueArn: mail.main.arn, region, name: 'mail', handler: handlers.mail, batchSize: QUEUE_SOURCES.mail.batchSize }),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
@@ -326,7 +332,10 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       dynamodbEndpoint,
       awsEndpoint,
       tableName,
-      queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url, streamFailures: streamFailures.url },
+      queueUrls: {
+        events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url,
+        streamFailures: streamFailures.url, mail: mail.main.url, mailDlq: mail.dlq.url,
+      },
       pipeline,
       stop: stopAll,
     };

@@ -60,6 +60,9 @@
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
 //   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
 //   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   mail request     MAIL#<random id>              MAIL                   (outbox: the pipeline mails it; expires)
+//   campaign         CAMPAIGNS#<acctId>            CAMPAIGN#<display id>
+//   campaign seq.    SEQ#CAMPAIGN#<acctId>         SEQ
 //   attribute def.   CATTRS#<acctId>               CATTR#<id>
 //   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
 //   canned response  CANNED#<acctId>               CANNED#<id>
@@ -288,6 +291,14 @@ export const keys = {
   /** A scope's shared request count in one window (`ACCOUNT:<id>`, `TOKEN:<sha256>`, …; no '#'). */
   rateWindow: (scope: string, windowStart: number): Key => ({ pk: join('LIMIT', scope), sk: join('W', windowStart) }),
   oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+
+  // ── campaigns ──
+  campaign: (accountId: number, displayId: number): Key => ({ pk: join('CAMPAIGNS', accountId), sk: join('CAMPAIGN', pad(displayId)) }),
+  campaignsOf: (accountId: number) => ({ pk: join('CAMPAIGNS', accountId), skPrefix: join('CAMPAIGN', '') }),
+  campaignSequence: (accountId: number) => join('CAMPAIGN', accountId),
+
+  // ── mail outbox ──
+  mailRequest: (id: string): Key => ({ pk: join('MAIL', id), sk: 'MAIL' }),
 
   // ── macros ──
   macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),

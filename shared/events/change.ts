@@ -26,7 +26,10 @@ export interface Change {
  * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
  * same list, so those records never even invoke the stream function.
  */
-export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification'];
+export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification', 'mail'];
+
+/** Mail requests (the outbox, shared/domain/mail) travel the same way; only their insert means a mail. */
+export const isMailRequest = (change: Pick<Change, 'type' | 'action'>) => change.type === 'mail' && change.action === 'INSERT';
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 
@@ -56,6 +59,7 @@ export function recordChange(record: DynamoDBRecord): Change {
 export function changeOf(record: DynamoDBRecord): Change | undefined {
   const change = recordChange(record);
   if (!EVENT_SOURCE_TYPES.includes(change.type)) return undefined;
+  if (change.type === 'mail') return isMailRequest(change) ? change : undefined;
   return eventsOf(change).length ? change : undefined;
 }
 

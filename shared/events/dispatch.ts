@@ -12,7 +12,10 @@ import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from './broadcast.ts';
-import type { Change } from './change.ts';
+import { isMailRequest, type Change } from './change.ts';
+import { composeMail } from '../domain/mail/compose.ts';
+import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
+import { enqueueMails } from './mail-queue.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
@@ -199,19 +202,29 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
+    const mails: Mail[] = [];
     const suspended = suspendedAccounts();
     const result = await inGroupOrder(
       event,
       async (record) => {
-        deliveries.push(...(await dispatchChange(decodeQueueBody<Change>(record.body), suspended)));
+        const change = decodeQueueBody<Change>(record.body);
+        // A mail request (outbox item) is rendered here and sent by the mail function.
+        if (isMailRequest(change)) {
+          const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
+          if (mail) mails.push(mail);
+          else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
+          return true;
+        }
+        deliveries.push(...(await dispatchChange(change, suspended)));
         return true;
       },
       (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
     );
     try {
       if (deliveries.length) await enqueueDeliveries(deliveries);
+      if (mails.length) await enqueueMails(mails);
     } catch (error) {
-      log.error('deliveries not queued', { error });
+      log.error('deliveries or mails not queued', { error });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
     // After the deliveries are out: at most once a minute per account and container (never throws).

@@ -336,7 +336,7 @@ describe('event pipeline', () => {
       const bucket = byId(onFailure['Fn::GetAtt'][0]);
       for (const q of bucket.Properties!.NotificationConfiguration.QueueConfigurations) dlqs.add(q.Queue['Fn::GetAtt'][0]);
     }
-    expect(dlqs.size).toBe(3);
+    expect(dlqs.size).toBe(4);
     const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
     for (const dlq of dlqs) {
       const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlq);
@@ -416,7 +416,7 @@ describe('event pipeline', () => {
 
   it('consumes each queue with batch item failures and a timeout at most a sixth of its visibility', () => {
     const sqsMappings = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => !m.Properties!.StartingPosition);
-    expect(sqsMappings).toHaveLength(2);
+    expect(sqsMappings).toHaveLength(3);
     for (const [, m] of sqsMappings) {
       const queue = byId(m.Properties!.EventSourceArn['Fn::GetAtt'][0]);
       const fn = byId(m.Properties!.FunctionName.Ref);
@@ -424,6 +424,37 @@ describe('event pipeline', () => {
       expect(queue.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties!.Timeout);
     }
     expect(sqsMappings.some(([, m]) => m.Properties!.ScalingConfig?.MaximumConcurrency === 50)).toBe(true);
+  });
+});
+
+describe('mail (Amazon SES)', () => {
+  it('without a sender the mail function sends nothing and may not use SES', () => {
+    const fn = resources(real.parent)[logicalId(real.stack.pipeline.mailFunction)];
+    expect(fn.Properties!.Environment.Variables).toMatchObject({ MAIL_TRANSPORT: 'none' });
+    expect(JSON.stringify(ofType(real.parent, 'AWS::IAM::Policy'))).not.toContain('ses:');
+  });
+
+  it('with mailerSenderEmail: SendEmail from that address only, on its identities, granted to the mail function alone', () => {
+    const app = new App({ outdir: join(workDir, 'cdk.out.mail'), context });
+    const stack = new ServiceStack(app, 'Mail', { bundles, routes: routes.slice(0, 1), mailerSenderEmail: 'Support <help@mail.example.com>', frontendUrl: 'https://app.example.com/' });
+    const t = Template.fromStack(stack);
+    const fns = resources(t);
+    const mailFn = fns[logicalId(stack.pipeline.mailFunction)];
+    expect(mailFn.Properties!.Environment.Variables).toMatchObject({ MAIL_TRANSPORT: 'ses', MAILER_SENDER_EMAIL: 'Support <help@mail.example.com>' });
+    expect(mailFn.Properties!.Environment.Variables.TABLE_NAME).toBeDefined();
+    const dispatch = fns[logicalId(stack.pipeline.dispatchFunction)];
+    expect(dispatch.Properties!.Environment.Variables.FRONTEND_URL).toBe('https://app.example.com');
+    const sesPolicies = ofType(t, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes('ses:'));
+    expect(sesPolicies).toHaveLength(1);
+    const [, policy] = sesPolicies[0]!;
+    expect(policy.Properties!.Roles).toEqual([{ Ref: mailFn.Properties!.Role['Fn::GetAtt'][0] }]);
+    const ses = policy.Properties!.PolicyDocument.Statement.filter((st: any) => JSON.stringify(st.Action).includes('ses:'));
+    expect(ses).toHaveLength(1);
+    expect(ses[0]).toMatchObject({ Effect: 'Allow', Action: 'ses:SendEmail', Condition: { StringEquals: { 'ses:FromAddress': 'help@mail.example.com' } } });
+    const arns = JSON.stringify(ses[0].Resource);
+    expect(arns).toContain(':identity/help@mail.example.com');
+    expect(arns).toContain(':identity/mail.example.com');
+    expect(arns).not.toContain('*');
   });
 });
 

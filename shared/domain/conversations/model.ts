@@ -58,7 +58,9 @@ export type ConversationActor =
   | Actor
   | { type: 'contact'; contactId: number }
   /** An automation rule's actions (events pipeline). */
-  | { type: 'automation_rule'; ruleId: number };
+  | { type: 'automation_rule'; ruleId: number }
+  /** A campaign's message without a sender (Chatwoot's MessageBuilder with no user: no sender). */
+  | { type: 'campaign'; campaignId: number };
 
 export function performerOf(a: ConversationActor): Performer {
   switch (a.type) {
@@ -70,5 +72,7 @@ export function performerOf(a: ConversationActor): Performer {
       return { type: 'contact', id: a.contactId };
     case 'automation_rule':
       return { type: 'automation_rule', id: a.ruleId };
+    case 'campaign':
+      return { type: 'campaign', id: a.campaignId };
   }
 }

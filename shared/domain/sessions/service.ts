@@ -18,6 +18,7 @@ import { permittedUser, profile, saveUser } from '../users/service.ts';
 import type { SessionRecord } from './model.ts';
 import type { PasswordReset, SignIn } from './schemas.ts';
 import { checkSignIn } from './throttle.ts';
+import { requestMail } from '../mail/outbox.ts';
 
 // Sign-in as devise_token_auth does it for Chatwoot (config/initializers/devise_token_auth.rb): a session per
 // `client`, headers `access-token`, `client`, `uid` sent back on every request, tokens that do not change
@@ -164,8 +165,8 @@ export async function revokeSessions(userId: number, keep?: string) {
 }
 
 /**
- * `POST /auth/password`: records a reset request (a one-time token, sealed for the email sender that
- * mails the link). The answer is the same whether or not the email belongs to a user.
+ * `POST /auth/password`: records a reset request (a one-time token) and asks the mail room to mail the
+ * link (an outbox item carrying the token sealed). The answer is the same whether or not the email belongs to a user.
  */
 export async function requestPasswordReset(emailInput: string) {
   const email = emailInput.trim().toLowerCase();
@@ -173,13 +174,16 @@ export async function requestPasswordReset(emailInput: string) {
   if (userId !== undefined) {
     const token = newToken();
     const t = now();
+    const sealed = await seal(token);
     await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
       user_id: userId,
       email,
       expires_at: t + PASSWORD_RESET_SECONDS,
       created_at: t,
-      sealed_token: await seal(token),
+      sealed_token: sealed,
     });
+    // Devise's reset_password_instructions, mailed by the pipeline (shared/domain/mail).
+    await requestMail({ kind: 'password_reset', user_id: userId, to: email, sealed_token: sealed });
   }
   return { message: 'Request for password reset is successful. Check your mail for instructions.' };
 }

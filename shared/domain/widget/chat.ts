@@ -15,6 +15,8 @@ import { announceTyping } from '../conversations/typing.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
+import { requestMail } from '../mail/outbox.ts';
+import { widgetCampaignsJson } from './campaigns.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
@@ -179,12 +181,15 @@ export async function destroyWidgetConversationAttributes(req: WidgetRequest, na
 }
 
 /**
- * `POST /conversations/transcript`: Chatwoot mails the transcript to the contact's email. This service
- * sends no email, so the request is only checked (a conversation and an email to send to) and answered 200.
+ * `POST /conversations/transcript`: as Chatwoot, the conversation's transcript is mailed to the contact's
+ * email when it has one (ConversationReplyMailer#conversation_transcript, sent later by the pipeline);
+ * answered 200 either way.
  */
 export async function requestWidgetTranscript(req: WidgetRequest) {
   const { ci } = await visitorSession(req.websiteToken, req.authToken);
-  await requireConversation(ci);
+  const c = await requireConversation(ci);
+  const contact = await contactOf(ci);
+  if (contact.email) await requestMail({ kind: 'conversation_transcript', account_id: c.account_id, conversation_id: c.id, to: contact.email });
 }
 
 // ── messages ───────────────────────────────────────────────────────────────────────────────────────
@@ -332,10 +337,10 @@ export async function listWidgetInboxMembers(req: WidgetRequest) {
   return { payload: agents.map((a) => ({ name: a.available_name || a.name, avatar_url: a.thumbnail, availability_status: a.availability_status })) };
 }
 
-/** `GET /campaigns`: this service has no campaigns, so no inbox has any to run. */
+/** `GET /campaigns`: the inbox's enabled ongoing campaigns (widget/campaigns.ts). */
 export async function listWidgetCampaigns(req: WidgetRequest) {
-  await visitorSession(req.websiteToken, req.authToken);
-  return [];
+  const { inbox } = await visitorSession(req.websiteToken, req.authToken);
+  return widgetCampaignsJson(inbox);
 }
 
 async function changeLabels(visitor: Visitor, next: (labels: string[]) => string[]) {

@@ -6,9 +6,9 @@ import { SubmitSchema } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
 // Body of `POST /api/v1/widget/events`. Chatwoot's widget raises `webwidget.triggered` when a visitor
-// opens it; no other widget event is announced by this service.
+// opens it and `campaign.triggered` when it runs a campaign (`event_info.campaign_id`).
 
-export const WIDGET_EVENTS = ['webwidget.triggered'] as const;
+export const WIDGET_EVENTS = ['webwidget.triggered', 'campaign.triggered'] as const;
 
 /** Kept on the event's signal item and sent in every webhook: small enough for both. */
 const MAX_EVENT_INFO = 16_384;

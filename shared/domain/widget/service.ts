@@ -17,6 +17,8 @@ import { browserOf, languageOf } from './browser.ts';
 import { WidgetEventSchema } from './schemas.ts';
 import { widgetChannelJson } from './view.ts';
 import { assertAccountActive } from '../accounts/suspension.ts';
+import { runCampaign } from './campaigns.ts';
+import type { AccountRecord } from '../model.ts';
 
 // The web widget's own API (Chatwoot's `api/v1/widget/*`). The inbox's `website_token` in the query
 // string names the inbox; the `X-Auth-Token` header, a JWT issued by `config`, names the visitor: its
@@ -118,14 +120,19 @@ function eventInfoOf(given: Record<string, unknown>, req: RequestInfo): Record<s
 }
 
 /**
- * `POST /api/v1/widget/events`: the visitor opened the widget. Raises `webwidget_triggered` for the
+ * `POST /api/v1/widget/events`: `campaign.triggered` runs the campaign (widget/campaigns.ts); otherwise the visitor opened the widget. Raises `webwidget_triggered` for the
  * contact inbox, naming its latest conversation (display id) when it has one; 200 `{}`.
  */
 export async function triggerWidgetEvent(websiteToken: string | undefined, authToken: string | undefined, body: unknown, req: RequestInfo) {
   // A contact inbox exists only while its contact does (they are deleted together).
-  const { ci } = await session(websiteToken, authToken);
+  const { ci, inbox, account } = await session(websiteToken, authToken);
   if (!ci) throw unauthorized('Invalid or missing X-Auth-Token');
   const input = parseOrThrow(WidgetEventSchema, body);
+  if (input.name === 'campaign.triggered') {
+    // Chatwoot's CampaignListener: the campaign's conversation; no webwidget_triggered event.
+    await runCampaign(account as AccountRecord, inbox, ci, eventInfoOf(input.event_info ?? {}, req));
+    return {};
+  }
   const latest = (await listContactConversationLinks(ci.account_id, ci.contact_id))
     .filter((l) => l.inbox_id === ci.inbox_id && l.source_id === ci.source_id)
     .at(-1);

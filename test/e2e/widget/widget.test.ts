@@ -178,9 +178,9 @@ describe('widget API', () => {
       });
     });
 
-    it('takes only webwidget.triggered, with an object of event info (422 naming the field), and raises nothing then', async () => {
+    it('takes only webwidget.triggered and campaign.triggered, with an object of event info (422 naming the field), and raises nothing then', async () => {
       const v = await openWidget(api, inbox);
-      const named = expectErrorBody(await trigger(api, inbox, v.auth_token, { name: 'campaign.triggered' }), 422);
+      const named = expectErrorBody(await trigger(api, inbox, v.auth_token, { name: 'conversation.triggered' }), 422);
       expect(named.errors).toEqual([expect.objectContaining({ field: 'name', code: 'invalid' })]);
       const missing = expectErrorBody(await trigger(api, inbox, v.auth_token, {}), 422);
       expect(missing.errors).toEqual([expect.objectContaining({ field: 'name', code: 'required' })]);

@@ -11,6 +11,15 @@ export interface Session {
   websocket_url?: string;
 }
 
+/** `GET /api/v1/widget/campaigns`. */
+export interface Campaign {
+  id: number;
+  message: string;
+  trigger_rules: { url?: string; time_on_page?: number | string };
+  sender: { name: string; avatar_url: string } | null;
+  trigger_only_during_business_hours?: boolean;
+}
+
 export class WidgetApi {
   constructor(
     private readonly base: string,
@@ -56,5 +65,9 @@ export class WidgetApi {
   deleteConversationAttribute = (key: string) => this.call<unknown>('POST', '/conversations/destroy_custom_attributes', { custom_attribute: [key] });
   addLabel = (label: string) => this.call<void>('POST', '/labels', { label });
   removeLabel = (label: string) => this.call<void>('DELETE', `/labels/${encodeURIComponent(label)}`);
+  campaigns = () => this.call<Campaign[]>('GET', '/campaigns');
+  /** Chatwoot's widget runs a campaign with this event: the service starts the conversation with its message. */
+  triggerCampaign = (campaignId: number) =>
+    this.call<unknown>('POST', '/events', { name: 'campaign.triggered', event_info: { campaign_id: campaignId, referer: document.referrer || null, initiated_at: { timestamp: new Date().toString() } } });
   submit = (id: number, body: unknown) => this.call<WidgetMessage>('PATCH', `/messages/${id}`, body);
 }

@@ -1,5 +1,6 @@
 import './chat.css';
-import { WidgetApi } from './api.ts';
+import { WidgetApi, type Campaign } from './api.ts';
+import { CHAT, localeOf } from './i18n.ts';
 import { connectCable, type Cable, type CableEvent } from './cable.ts';
 import { decode, encode, tokenKey, type ChannelConfig, type FromChat, type ToChat, type WidgetMessage } from './protocol.ts';
 import { store } from './storage.ts';
@@ -14,6 +15,8 @@ const params = new URLSearchParams(location.search);
 const websiteToken = params.get('website_token') ?? '';
 const embedded = window.parent !== window;
 const POLL_MS = 3000;
+/** The words of the widget's locale (`locale` parameter, `set-locale`). */
+let t = CHAT[localeOf(params.get('locale'))];
 
 
 const api = new WidgetApi(location.origin, websiteToken, params.get('cw_conversation') || store.get(tokenKey(websiteToken)), params.get('locale') ?? undefined);
@@ -33,6 +36,11 @@ const state = {
   ready: false,
   /** Attributes and labels asked for before there was a conversation to put them on. */
   later: [] as (() => Promise<unknown>)[],
+  /** The inbox's campaigns, the host page's address, and the campaign whose message is shown (not yet run). */
+  campaigns: [] as Campaign[],
+  pageUrl: undefined as string | undefined,
+  campaignTimers: [] as ReturnType<typeof setTimeout>[],
+  campaign: undefined as Campaign | undefined,
 };
 
 /** Settled once the visitor is known (its auth token): nothing is sent for it before that. */
@@ -60,27 +68,42 @@ const root = h('div', { class: 'cw' });
 const title = h('h1');
 const tagline = h('p', { class: 'cw-tagline' });
 const status = h('p', { class: 'cw-status' });
-const closeBtn = embedded ? h('button', { type: 'button', class: 'cw-close', 'aria-label': 'Close chat' }, '×') : undefined;
+const closeBtn = embedded ? h('button', { type: 'button', class: 'cw-close' }, '×') : undefined;
 const header = h('header', { class: 'cw-header' }, h('div', {}, title, tagline, status), closeBtn);
-const log = h('div', { role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages', class: 'cw-log' });
-const typing = h('p', { class: 'cw-typing', hidden: true }, 'Agent is typing…');
-const input = h('textarea', { 'aria-label': 'Type your message', placeholder: 'Type your message', rows: '1', class: 'cw-input' });
+const log = h('div', { role: 'log', 'aria-live': 'polite', class: 'cw-log' });
+const typing = h('p', { class: 'cw-typing', hidden: true });
+const input = h('textarea', { rows: '1', class: 'cw-input' });
 const file = h('input', { type: 'file', hidden: true, 'aria-hidden': 'true', tabindex: '-1' });
-const attach = h('button', { type: 'button', class: 'cw-icon', 'aria-label': 'Attach a file' });
+const attach = h('button', { type: 'button', class: 'cw-icon' });
 attach.innerHTML = ICON_CLIP;
-const send = h('button', { type: 'submit', class: 'cw-send', 'aria-label': 'Send message' });
+const send = h('button', { type: 'submit', class: 'cw-send' });
 send.innerHTML = ICON_SEND;
 const composer = h('form', { class: 'cw-composer' }, attach, file, input, send);
-const prechat = h('form', { class: 'cw-prechat', hidden: true, 'aria-label': 'Before we start' });
+const prechat = h('form', { class: 'cw-prechat', hidden: true });
 root.append(header, log, typing, prechat, composer);
+
+/** Puts the locale's words on the page's fixed parts and draws the rest again. */
+function applyTexts() {
+  input.setAttribute('aria-label', t.typeMessage);
+  input.placeholder = t.typeMessage;
+  send.setAttribute('aria-label', t.send);
+  attach.setAttribute('aria-label', t.attach);
+  closeBtn?.setAttribute('aria-label', t.close);
+  log.setAttribute('aria-label', t.messages);
+  typing.textContent = t.typing;
+  prechat.setAttribute('aria-label', t.beforeStart);
+  if (state.config) {
+    drawHeader(state.config);
+    if (state.config.pre_chat_form_enabled) drawPrechat(state.config);
+    drawLog();
+  }
+}
+applyTexts();
 
 // ── rendering ───────────────────────────────────────────────────────────────────────────────────────
 
-const REPLY_TIME: Record<string, string> = {
-  in_a_few_minutes: 'Typically replies in a few minutes',
-  in_a_few_hours: 'Typically replies in a few hours',
-  in_a_day: 'Typically replies in a day',
-};
+const replyTime = (r: string | null | undefined) =>
+  r === 'in_a_few_minutes' ? t.fewMinutes : r === 'in_a_few_hours' ? t.fewHours : r === 'in_a_day' ? t.aDay : t.online;
 
 /** Whether the inbox is within its working hours now (always, when it keeps none). */
 function online(c: ChannelConfig): boolean {
@@ -101,7 +124,7 @@ function drawHeader(c: ChannelConfig) {
   tagline.textContent = c.welcome_tagline ?? '';
   tagline.hidden = !c.welcome_tagline;
   const on = online(c);
-  status.textContent = on ? REPLY_TIME[c.reply_time ?? ''] ?? 'We are online' : 'We are away at the moment';
+  status.textContent = on ? replyTime(c.reply_time) : t.away;
   status.dataset.online = String(on);
 }
 
@@ -116,9 +139,9 @@ function renderMessage(m: Msg): HTMLElement {
   if (!isMine(m) && sender) el.append(h('span', { class: 'cw-sender' }, sender.available_name || sender.name || ''));
   if (m.content) el.append(h('p', { class: 'cw-text' }, m.content));
   for (const a of (m.attachments as any[] | undefined) ?? []) {
-    if (a.file_type === 'image') el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener' }, h('img', { src: a.thumb_url || a.data_url, alt: 'Image attachment', class: 'cw-img' })));
+    if (a.file_type === 'image') el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener' }, h('img', { src: a.thumb_url || a.data_url, alt: t.image, class: 'cw-img' })));
     else if (a.file_type === 'audio' || a.file_type === 'video') el.append(h(a.file_type, { src: a.data_url, controls: true, class: 'cw-img' }));
-    else el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener', class: 'cw-file' }, `📄 File${a.extension ? ` (.${a.extension})` : ''}${a.file_size ? `, ${size(a.file_size)}` : ''}`));
+    else el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener', class: 'cw-file' }, `📄 ${t.file}${a.extension ? ` (.${a.extension})` : ''}${a.file_size ? `, ${size(a.file_size)}` : ''}`));
   }
   const attrs = (m.content_attributes ?? {}) as Record<string, any>;
   if (m.content_type === 'input_select' && Array.isArray(attrs.items)) {
@@ -133,17 +156,17 @@ function renderMessage(m: Msg): HTMLElement {
   }
   if (m.content_type === 'input_csat') {
     const given = attrs.submitted_values?.csat_survey_response?.rating;
-    const row = h('div', { class: 'cw-options', role: 'group', 'aria-label': 'Rate the conversation' });
+    const row = h('div', { class: 'cw-options', role: 'group', 'aria-label': t.rate });
     for (let r = 1; r <= 5; r++) {
-      const b = h('button', { type: 'button', 'aria-label': `Rating ${r} of 5`, 'aria-pressed': String(given === r), disabled: given !== undefined }, '★'.repeat(r));
+      const b = h('button', { type: 'button', 'aria-label': t.rating.replace('{n}', String(r)), 'aria-pressed': String(given === r), disabled: given !== undefined }, '★'.repeat(r));
       b.onclick = () => submit(m, { message: { submitted_values: { csat_survey_response: { rating: r } } } });
       row.append(b);
     }
     el.append(row);
   }
   if (m.content_type === 'input_email' && !attrs.submitted_email) {
-    const field = h('input', { type: 'email', 'aria-label': 'Your email address', required: true });
-    const f = h('form', { class: 'cw-inline' }, field, h('button', { type: 'submit' }, 'Submit'));
+    const field = h('input', { type: 'email', 'aria-label': t.email, required: true });
+    const f = h('form', { class: 'cw-inline' }, field, h('button', { type: 'submit' }, t.submit));
     f.onsubmit = (e) => {
       e.preventDefault();
       submit(m, { contact: { email: field.value }, message: { submitted_email: field.value } });
@@ -295,12 +318,12 @@ function drawPrechat(c: ChannelConfig) {
     const el = h('input', { name: f.name, type: f.type === 'email' ? 'email' : f.type === 'number' ? 'number' : 'text', required: !!f.required, placeholder: f.placeholder || undefined });
     return { f, el, label: h('label', {}, f.label || f.name, el) };
   });
-  const message = h('textarea', { name: 'message', required: true, 'aria-label': 'Message', rows: '3' });
+  const message = h('textarea', { name: 'message', required: true, 'aria-label': t.message, rows: '3' });
   prechat.replaceChildren(
     ...(opts.pre_chat_message ? [h('p', {}, opts.pre_chat_message)] : []),
     ...inputs.map((i) => i.label),
-    h('label', {}, 'Message', message),
-    h('button', { type: 'submit', class: 'cw-start' }, 'Start conversation'),
+    h('label', {}, t.message, message),
+    h('button', { type: 'submit', class: 'cw-start' }, t.start),
   );
   prechat.onsubmit = async (e) => {
     e.preventDefault();
@@ -357,6 +380,54 @@ setInterval(() => {
   if (state.ready && !state.cable?.live) void refresh();
 }, POLL_MS);
 
+// ── campaigns: shown when the host page matches their rules, run when the visitor opens the widget ────────
+
+const noSlash = (u: string) => u.replace(/\/+$/, '');
+const chatting = () => state.conversationId !== undefined || [...state.messages.keys()].some((k) => !k.startsWith('campaign:'));
+
+/** Chatwoot's widget: the page's address equals the campaign's url, within working hours when it asks. */
+function scheduleCampaigns() {
+  state.campaignTimers.splice(0).forEach(clearTimeout);
+  const url = state.pageUrl;
+  if (!url || !state.config || chatting() || state.campaign) return;
+  for (const c of state.campaigns) {
+    if (!c.trigger_rules.url || noSlash(c.trigger_rules.url) !== noSlash(url)) continue;
+    if (c.trigger_only_during_business_hours && !online(state.config)) continue;
+    const wait = Math.max(0, Number(c.trigger_rules.time_on_page) || 0) * 1000;
+    state.campaignTimers.push(setTimeout(() => showCampaign(c), wait));
+  }
+}
+
+function showCampaign(c: Campaign) {
+  if (state.campaign || chatting()) return;
+  state.campaignTimers.splice(0).forEach(clearTimeout);
+  state.campaign = c;
+  state.messages.set(`campaign:${c.id}`, { content: c.message, message_type: 1, created_at: Date.now() / 1000, sender: c.sender ? { name: c.sender.name } : undefined } as Msg);
+  drawLog();
+  if (state.open) void runCampaign();
+  else {
+    toParent({ event: 'campaign', message: c.message, senderName: c.sender?.name ?? null });
+    state.unread += 1;
+    toParent({ event: 'setUnreadMode', unreadMessageCount: state.unread });
+  }
+}
+
+/** `campaign.triggered`: the service starts the conversation with the campaign's message; it replaces ours. */
+async function runCampaign() {
+  const c = state.campaign;
+  if (!c) return;
+  state.campaign = undefined;
+  toParent({ event: 'campaignDone' });
+  try {
+    await api.triggerCampaign(c.id);
+    const history = await api.messages();
+    state.messages.delete(`campaign:${c.id}`);
+    upsert(history, false);
+  } catch {
+    /* the message stays shown; the visitor can still write */
+  }
+}
+
 // ── commands from the host page or app ──────────────────────────────────────────────────────────────
 
 function setScheme(mode: string) {
@@ -400,12 +471,19 @@ async function handle(m: ToChat) {
     case 'remove-label':
       return onConversation(() => api.removeLabel(m.label));
     case 'set-locale':
+      t = CHAT[localeOf(m.locale)];
       document.documentElement.lang = m.locale;
+      applyTexts();
+      return;
+    case 'change-url':
+      state.pageUrl = m.referrerURL;
+      scheduleCampaigns();
       return;
     case 'set-color-scheme':
       return setScheme(m.darkMode);
     case 'toggle-open':
       state.open = m.isOpen;
+      if (m.isOpen && state.campaign) void runCampaign();
       if (m.isOpen) {
         state.unread = 0;
         toParent({ event: 'setUnreadMode', unreadMessageCount: 0 });
@@ -439,14 +517,17 @@ async function start() {
   upsert(history, false);
   drawMode();
   connect();
+  // Campaigns matter only to a visitor who is not chatting yet (Chatwoot runs a campaign once).
+  if (!chatting()) state.campaigns = await api.campaigns().catch(() => []);
   state.ready = true;
   markReady();
   toParent({ event: 'loaded', config: { authToken: session.auth_token, channelConfig: state.config } });
   for (const m of state.pending.splice(0)) await handle(m).catch(() => undefined);
+  scheduleCampaigns();
 }
 
 start().catch((err) => {
-  root.replaceChildren(h('p', { class: 'cw-error', role: 'alert' }, 'The chat could not be loaded.'));
+  root.replaceChildren(h('p', { class: 'cw-error', role: 'alert' }, t.error));
   document.body.append(root);
   console.error(err);
 });

@@ -21,7 +21,9 @@ export type ToChat =
   | { event: 'remove-label'; label: string }
   | { event: 'set-locale'; locale: string }
   | { event: 'set-color-scheme'; darkMode: 'light' | 'dark' | 'auto' }
-  | { event: 'toggle-open'; isOpen: boolean };
+  | { event: 'toggle-open'; isOpen: boolean }
+  /** The host page's address (campaign trigger rules match it); sent at start and on navigation. */
+  | { event: 'change-url'; referrerURL: string };
 
 /** Chat page → host page. */
 export type FromChat =
@@ -30,7 +32,11 @@ export type FromChat =
   | { event: 'setUnreadMode'; unreadMessageCount: number }
   | { event: 'onMessage'; data: WidgetMessage }
   | { event: 'toggleBubble' }
-  | { event: 'closeWindow' };
+  | { event: 'closeWindow' }
+  /** A campaign's message is due while the widget is closed: the loader shows it above the launcher. */
+  | { event: 'campaign'; message: string; senderName: string | null }
+  /** The campaign was run or dropped: the loader takes its card away. */
+  | { event: 'campaignDone' };
 
 export const encode = (m: ToChat | FromChat) => PREFIX + JSON.stringify(m);
 

@@ -1,5 +1,6 @@
 import { decode, encode, tokenKey, type FromChat, type ToChat } from './protocol.ts';
 import { store } from './storage.ts';
+import { LOADER, localeOf } from './i18n.ts';
 
 // The loader (`/packs/js/sdk.js`): the page calls `window.chatwootSDK.run({websiteToken, baseUrl})`
 // (Chatwoot's snippet); this draws the launcher bubble and the chat page's iframe, and gives the page
@@ -27,6 +28,8 @@ const CSS = `.cw-launcher{position:fixed;bottom:20px;z-index:2147483000;width:60
 .cw-badge{position:absolute;top:-4px;right:-4px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#e5484d;color:#fff;font:700 12px/22px system-ui,sans-serif}
 .cw-frame{position:fixed;bottom:92px;z-index:2147483000;width:400px;height:min(640px,calc(100vh - 112px));border:0;border-radius:16px;box-shadow:0 8px 40px rgba(0,0,0,.18);background:#fff;transition:opacity .15s,transform .15s}
 .cw-frame.cw-hidden{opacity:0;transform:translateY(12px);pointer-events:none;visibility:hidden}
+.cw-campaign{position:fixed;bottom:92px;z-index:2147483000;max-width:300px;padding:12px 14px;border:0;border-radius:12px;background:#fff;color:#1f2d3d;box-shadow:0 4px 20px rgba(0,0,0,.18);font:14px/1.4 system-ui,sans-serif;text-align:left;cursor:pointer}
+.cw-campaign b{display:block;margin-bottom:4px}
 @media (max-width:480px){.cw-frame{width:100vw;height:100%;bottom:0;border-radius:0;left:0!important;right:0!important}}`;
 
 const BUBBLE = '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path fill="currentColor" d="M12 3C6.5 3 2 6.9 2 11.7c0 2.4 1.1 4.6 3 6.2L4 22l4.5-2.3c1.1.3 2.3.5 3.5.5 5.5 0 10-3.9 10-8.6S17.5 3 12 3z"/></svg>';
@@ -35,6 +38,7 @@ const CLOSE = '<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true
 let frame: HTMLIFrameElement | undefined;
 let launcher: HTMLButtonElement | undefined;
 let badge: HTMLSpanElement | undefined;
+let card: HTMLButtonElement | undefined;
 let loaded = false;
 let queue: ToChat[] = [];
 let origin = '';
@@ -42,6 +46,9 @@ let websiteToken = '';
 let baseUrl = '';
 
 const settings = (): Settings => window.chatwootSettings ?? {};
+/** The loader's words, in the locale of the settings or of `setLocale`. */
+let txt = LOADER[localeOf(window.chatwootSettings?.locale)];
+let unread = 0;
 
 
 function post(m: ToChat) {
@@ -55,8 +62,9 @@ function setOpen(open: boolean) {
   api.isOpen = open;
   frame.classList.toggle('cw-hidden', !open);
   launcher.setAttribute('aria-expanded', String(open));
-  launcher.setAttribute('aria-label', open ? 'Close chat' : 'Open chat');
+  launcher.setAttribute('aria-label', open ? txt.close : txt.open);
   drawLauncher(open);
+  if (open) card?.remove();
   post({ event: 'toggle-open', isOpen: open });
 }
 
@@ -64,7 +72,7 @@ function drawLauncher(open: boolean) {
   if (!launcher) return;
   const wide = settings().type === 'expanded_bubble' && !open;
   launcher.classList.toggle('cw-wide', wide);
-  launcher.innerHTML = open ? CLOSE : BUBBLE + (wide ? `<span>${escapeHtml(settings().launcherTitle || 'Chat with us')}</span>` : '');
+  launcher.innerHTML = open ? CLOSE : BUBBLE + (wide ? `<span>${escapeHtml(settings().launcherTitle || txt.chatWithUs)}</span>` : '');
   if (badge) launcher.append(badge);
 }
 
@@ -90,9 +98,14 @@ function onFrameMessage(e: MessageEvent) {
       return;
     case 'setUnreadMode':
       if (!badge) return;
-      badge.textContent = m.unreadMessageCount > 9 ? '9+' : String(m.unreadMessageCount);
-      badge.hidden = m.unreadMessageCount === 0 || api.isOpen;
-      badge.setAttribute('aria-label', `${m.unreadMessageCount} unread messages`);
+      unread = m.unreadMessageCount;
+      drawBadge();
+      return;
+    case 'campaign':
+      showCard(m.message, m.senderName);
+      return;
+    case 'campaignDone':
+      card?.remove();
       return;
     case 'onMessage':
       window.dispatchEvent(new CustomEvent('chatwoot:on-message', { detail: m.data }));
@@ -103,6 +116,30 @@ function onFrameMessage(e: MessageEvent) {
       return;
   }
 }
+
+function drawBadge() {
+  if (!badge) return;
+  badge.textContent = unread > 9 ? '9+' : String(unread);
+  badge.hidden = unread === 0 || !!window.$chatwoot?.isOpen;
+  badge.setAttribute('aria-label', txt.unread.replace('{n}', String(unread)));
+}
+
+/** A campaign's message above the launcher; a click opens the chat (which runs the campaign). */
+function showCard(message: string, sender: string | null) {
+  card?.remove();
+  card = document.createElement('button');
+  card.type = 'button';
+  card.className = 'cw-campaign';
+  card.style[settings().position === 'left' ? 'left' : 'right'] = '20px';
+  card.setAttribute('aria-label', `${sender ? txt.from.replace('{name}', sender) : ''} ${message}`.trim());
+  if (sender) card.append(Object.assign(document.createElement('b'), { textContent: sender }));
+  card.append(message);
+  card.onclick = () => setOpen(true);
+  document.body.append(card);
+}
+
+/** The host page's address, for campaign rules (again on in-page navigation). */
+const sendUrl = () => post({ event: 'change-url', referrerURL: location.href });
 
 function frameUrl() {
   const q = new URLSearchParams({ website_token: websiteToken });
@@ -139,6 +176,9 @@ function mount() {
   launcher.onclick = () => setOpen(!window.$chatwoot!.isOpen);
   document.body.append(frame, launcher);
   setOpen(false);
+  sendUrl();
+  window.addEventListener('popstate', sendUrl);
+  window.addEventListener('hashchange', sendUrl);
 }
 
 function makeApi() {
@@ -176,6 +216,10 @@ function makeApi() {
       post({ event: 'remove-label', label });
     },
     setLocale(locale: string) {
+      txt = LOADER[localeOf(locale)];
+      launcher?.setAttribute('aria-label', this.isOpen ? txt.close : txt.open);
+      drawLauncher(this.isOpen);
+      drawBadge();
       post({ event: 'set-locale', locale });
     },
     setColorScheme(darkMode: 'light' | 'auto' | 'dark') {
@@ -188,7 +232,9 @@ function makeApi() {
       queue = [];
       this.hasLoaded = false;
       setOpen(false);
+      card?.remove();
       if (frame) frame.src = frameUrl();
+      sendUrl();
     },
   };
 }

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../../shared/http/handler.ts';
+import { createCampaign } from '../../../shared/domain/campaigns/service.ts';
+import { NewCampaignSchema } from '../../../shared/domain/campaigns/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewCampaignSchema,
+  rootKey: 'campaign',
+  run: ({ account, body }) => createCampaign(account, body),
+});

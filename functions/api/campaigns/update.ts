@@ -1,0 +1,10 @@
+import { apiHandler, intParam } from '../../../shared/http/handler.ts';
+import { updateCampaign } from '../../../shared/domain/campaigns/service.ts';
+import { CampaignUpdateSchema } from '../../../shared/domain/campaigns/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: CampaignUpdateSchema,
+  rootKey: 'campaign',
+  run: (ctx) => updateCampaign(ctx.account, intParam(ctx, 'id', 'Campaign'), ctx.body),
+});

@@ -1,0 +1,21 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { keys } from '../keys.ts';
+import { TTL_ATTRIBUTE } from '../table.ts';
+import type { MailRequestRecord } from '../../domain/mail/model.ts';
+
+// Access patterns of the mail outbox (numbers as in the README's access-pattern table).
+
+/**
+ * AP155: writes a mail request (outbox item). Nothing reads it back: its INSERT on the table's stream is
+ * what the pipeline mails; the item expires on its own.
+ */
+export async function putMailRequest(r: MailRequestRecord): Promise<void> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.mailRequest(r.id), type: 'mail', ...r, [TTL_ATTRIBUTE]: r.expires_at },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}

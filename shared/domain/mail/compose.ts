@@ -1,0 +1,60 @@
+import { unseal } from '../../crypto/tokens.ts';
+import { getConversation } from '../../db/repositories/conversations.ts';
+import { listMessages } from '../../db/repositories/messages.ts';
+import { config } from '../../config.ts';
+import { MAX_MAIL_BYTES } from '../../events/mail-queue.ts';
+import { encodeQueueBody } from '../../events/queue-text.ts';
+import { loadRefs } from '../conversations/view.ts';
+import type { MessageRecord } from '../messages/model.ts';
+import type { Mail, MailRequestRecord } from './model.ts';
+import { passwordResetMail, transcriptMail, type TranscriptLine } from './render.ts';
+
+// Outbox item → mail, in the pipeline's dispatcher (it reads the table and opens sealed tokens already); the
+// mail function only sends what it is handed.
+
+/** A transcript holds at most this many messages (the newest); Chatwoot mails them all. */
+export const TRANSCRIPT_MAX_MESSAGES = 500;
+
+/** Chatwoot's `messages.chat.select(&:conversation_transcriptable?)`: public incoming and outgoing messages. */
+const transcriptable = (m: MessageRecord) => !m.private && (m.message_type === 0 || m.message_type === 1);
+
+async function transcript(r: Extract<MailRequestRecord, { kind: 'conversation_transcript' }>): Promise<Mail | undefined> {
+  const c = await getConversation(r.account_id, r.conversation_id);
+  if (!c) return undefined;
+  const messages = (await listMessages(r.account_id, r.conversation_id, { limit: TRANSCRIPT_MAX_MESSAGES })).filter(transcriptable);
+  const refs = await loadRefs(r.account_id, undefined, [c], messages);
+  const senderName = (m: MessageRecord): string => {
+    if (m.sender_type === 'Contact') return refs.contacts.get(m.sender_id ?? -1)?.name ?? '';
+    if (m.sender_type === 'User') {
+      const u = refs.users.get(m.sender_id ?? -1)?.user;
+      return u ? u.display_name || u.name : '';
+    }
+    if (m.sender_type === 'AgentBot') return refs.bots.get(m.sender_id ?? -1)?.name ?? '';
+    return '';
+  };
+  const lines: TranscriptLine[] = messages.map((m) => ({
+    sender: senderName(m),
+    content: m.content,
+    attachments: m.attachments.map((a) => ({ name: a.filename || `attachment-${a.id}`, url: a.data_url })),
+    created_at: m.created_at,
+  }));
+  const inbox = refs.inboxes.get(c.inbox_id);
+  const mail = () => transcriptMail({ id: r.id, to: r.to, displayId: c.id, timeZone: inbox?.timezone, lines });
+  // A mail must fit on the queue: a very long conversation keeps its newest messages.
+  let out = mail();
+  while (lines.length > 1 && Buffer.byteLength(encodeQueueBody(out)) > MAX_MAIL_BYTES) {
+    lines.splice(0, Math.max(1, Math.floor(lines.length / 10)));
+    out = mail();
+  }
+  return out;
+}
+
+/** The mail of an outbox item, or nothing when what it is about is gone. */
+export async function composeMail(r: MailRequestRecord): Promise<Mail | undefined> {
+  switch (r.kind) {
+    case 'password_reset':
+      return passwordResetMail({ id: r.id, to: r.to, token: await unseal(r.sealed_token), frontendUrl: config().frontendUrl });
+    case 'conversation_transcript':
+      return transcript(r);
+  }
+}

@@ -1,0 +1,27 @@
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { config } from '../config.ts';
+import type { Mail } from '../domain/mail/model.ts';
+import { sqs } from './queue.ts';
+import { encodeQueueBody } from './queue-text.ts';
+
+/** Largest mail body put on the mail queue (SQS takes 256 KiB; room for the attributes). */
+export const MAX_MAIL_BYTES = 240 * 1024;
+
+/**
+ * Dispatcher → mail queue (FIFO: each mail its own group, its request id the deduplication id, so a retried
+ * dispatch of the same outbox item sends one mail).
+ */
+export async function enqueueMails(mails: Mail[]): Promise<void> {
+  const queueUrl = config().mailQueueUrl;
+  if (!queueUrl) throw new Error('MAIL_QUEUE_URL is not configured');
+  for (let i = 0; i < mails.length; i += 10) {
+    const batch = mails.slice(i, i + 10);
+    const out = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: batch.map((m, n) => ({ Id: String(n), MessageBody: encodeQueueBody(m), MessageGroupId: m.id, MessageDeduplicationId: m.id })),
+      }),
+    );
+    if (out.Failed?.length) throw new Error(`mail queue refused ${out.Failed.length} messages: ${out.Failed[0].Message}`);
+  }
+}
