@@ -8,7 +8,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
-import { EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
+import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { streamFailureBody } from '../../shared/events/stream-failures.ts';
@@ -18,6 +18,8 @@ import { createHttpServer } from './http-server.ts';
 import { attachCableServer } from './cable-server.ts';
 import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
+import { asFunction, startRecording, type Recording } from './recorder.ts';
+import { observed } from '../../shared/aws/observe.ts';
 
 // `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
 // local one, the handler modules unchanged.
@@ -49,6 +51,8 @@ export interface RuntimeOptions {
   logLevel?: string;
   /** How long a request may take to send its body (see DEFAULT_BODY_TIMEOUT_MS). */
   bodyTimeoutMs?: number;
+  /** Record each function's AWS calls and environment reads (recorder.ts); default: RECORD_AWS_CALLS=1. */
+  recordAwsCalls?: boolean;
 }
 
 export interface Runtime {
@@ -64,6 +68,8 @@ export interface Runtime {
    * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
    */
   pipeline: { pause(): Promise<void>; resume(): Promise<void> };
+  /** Each function's AWS calls and environment reads, when recording (see RuntimeOptions.recordAwsCalls). */
+  recording?: Recording;
   stop(): Promise<void>;
 }
 
@@ -116,6 +122,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
   try {
+    const recording = (opts.recordAwsCalls ?? process.env.RECORD_AWS_CALLS === '1') ? startRecording() : undefined;
     const region = LOCAL_DEFAULTS.region;
     const accessKeyId = opts.accessKeyId ?? LOCAL_DEFAULTS.accessKeyId;
     const prefix = opts.namePrefix ?? '';
@@ -150,7 +157,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const ddbClient = new DynamoDBClient({ region, endpoint: dynamodbEndpoint, credentials });
     const { streamArn, existed } = await ensureTable(ddbClient, tableName);
 
-    const sqsClient = new SQSClient({ region, endpoint: awsEndpoint, credentials });
+    // Observed: the pollers stand in for Lambda's event source mappings, whose calls need the function's role.
+    const sqsClient = observed(new SQSClient({ region, endpoint: awsEndpoint, credentials }));
     const q = async (def: (typeof QUEUES)[keyof typeof QUEUES]) => {
       const dlq = await ensureQueue(sqsClient, `${prefix}${def.dlq}`, def.fifo);
       const main = await ensureQueue(sqsClient, `${prefix}${def.name}`, def.fifo, {
@@ -216,13 +224,13 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
 
     const load = async (file: string) => (await import(join(ROOT, file))).handler;
     const handlers = {
-      stream: await load(EVENT_HANDLERS.stream),
-      dispatch: await load(EVENT_HANDLERS.dispatch),
-      deliver: await load(EVENT_HANDLERS.deliver),
+      stream: await asFunction(EVENT_FUNCTION_NAMES.stream, () => load(EVENT_HANDLERS.stream)),
+      dispatch: await asFunction(EVENT_FUNCTION_NAMES.dispatch, () => load(EVENT_HANDLERS.dispatch)),
+      deliver: await asFunction(EVENT_FUNCTION_NAMES.deliver, () => load(EVENT_HANDLERS.deliver)),
     };
     const startPollers = (fromLatest: boolean): Poller[] => [
-      pollStream({
-        client: new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials }),
+      asFunction(EVENT_FUNCTION_NAMES.stream, () => pollStream({
+        client: observed(new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials })),
         streamArn,
         region,
         name: 'stream',
@@ -244,9 +252,13 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
             }),
           );
         },
-      }),
-      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
-      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
+      })),
+      asFunction(EVENT_FUNCTION_NAMES.dispatch, () =>
+        pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
+      ),
+      asFunction(EVENT_FUNCTION_NAMES.deliver, () =>
+        pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
+      ),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
@@ -270,6 +282,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       tableName,
       queueUrls: { events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url, streamFailures: streamFailures.url },
       pipeline,
+      recording,
       stop: stopAll,
     };
   } catch (err) {
