@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LOCAL_DEFAULTS } from '../infra/local/runtime.ts';
+import { TARGET_OPTIONS, useTarget } from './target.ts';
 
 // npm run seal-secrets -- [target]   seals the secrets stored in clear (and moves sealed ones to the current key)
 // npm run rotate-key -- [target]     adds a key version, waits until every process has loaded it, re-seals
@@ -16,11 +15,7 @@ async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      'data-dir': { type: 'string' },
-      'dynamodb-endpoint': { type: 'string' },
-      table: { type: 'string' },
-      'secret-arn': { type: 'string' },
-      region: { type: 'string' },
+      ...TARGET_OPTIONS,
       settle: { type: 'string' },
       'no-reseal': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -28,24 +23,10 @@ async function main() {
   });
   const command = positionals[0];
   const local = values['data-dir'];
-  if (values.help || (command !== 'seal' && command !== 'rotate') || (!local && !(values.table && values['secret-arn']))) {
+  if (values.help || (command !== 'seal' && command !== 'rotate') || !useTarget(values, true)) {
     process.stderr.write(`${usage}\n`);
     process.exit(values.help ? 0 : 2);
   }
-  delete process.env.TOKEN_KEY;
-  Object.assign(process.env, {
-    AWS_REGION: values.region ?? process.env.AWS_REGION ?? LOCAL_DEFAULTS.region,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    TABLE_NAME: values.table ?? LOCAL_DEFAULTS.tableName,
-    ...(local
-      ? {
-          TOKEN_KEY_FILE: join(local, 'token.key'),
-          DYNAMODB_ENDPOINT: values['dynamodb-endpoint'] ?? `http://127.0.0.1:${LOCAL_DEFAULTS.dynamodbPort}`,
-          AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_DEFAULTS.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
-        }
-      : { TOKEN_KEY_SECRET_ARN: values['secret-arn'] }),
-  });
   const { config } = await import('../shared/config.ts');
   const { resealAll, rotateKey } = await import('../shared/crypto/reseal.ts');
   if (command === 'rotate') {

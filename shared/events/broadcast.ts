@@ -2,7 +2,7 @@ import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
 import { getContact } from '../db/repositories/contacts.ts';
-import { getAccountUser, getUser } from '../db/repositories/identity.ts';
+import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
 import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
 import { listAccountSubscriptions } from '../db/repositories/cable.ts';
 import { getNotificationCounts } from '../db/repositories/notifications.ts';
@@ -10,6 +10,7 @@ import { contactPushJson } from '../domain/contacts/view.ts';
 import { userPushJson } from '../domain/conversations/view.ts';
 import { log } from '../log.ts';
 import { needsInboxMembers } from '../realtime/audience.ts';
+import type { CableSubscription } from '../realtime/model.ts';
 import { deliver, framesFor, type Sender } from '../realtime/cable.ts';
 import { cableEventsOf, conversationOf } from '../realtime/events.ts';
 import type { DomainEvent, DomainEventName } from './domain-events.ts';
@@ -62,7 +63,30 @@ const CABLE_EVENTS = new Set<DomainEventName>([
   'message_created', 'message_updated', 'conversation_created', 'conversation_updated', 'conversation_status_changed',
   'conversation_typing_on', 'conversation_typing_off', 'contact_created', 'contact_updated',
   'notification_created', 'notification_updated', 'notification_deleted',
+  'conversation_read', 'conversation_contact_changed', 'contact_deleted', 'contact_merged',
 ]);
+
+/** Chatwoot's `performer`: the user whose request made the change (none for contacts, bots and rules). */
+async function performerOf(event: DomainEvent) {
+  const by = event.performedBy;
+  if (by?.type !== 'user') return null;
+  const [user, membership] = await Promise.all([getUser(by.id), getAccountUser(event.accountId, by.id)]);
+  return user ? userPushJson({ user, membership }) : null;
+}
+
+/**
+ * Subscriptions as the account's memberships stand now (the dispatcher's short cache): a user promoted,
+ * demoted or removed since subscribing hears what their role allows today, without reconnecting.
+ */
+async function withCurrentRoles(accountId: number, subs: CableSubscription[]): Promise<CableSubscription[]> {
+  if (!subs.some((s) => s.kind === 'user')) return subs;
+  const roles = new Map((await listAccountUsers(accountId)).map((m) => [m.user_id, m.role]));
+  return subs.flatMap((s) => {
+    if (s.kind !== 'user' || s.user_id === null) return [s];
+    const role = roles.get(s.user_id);
+    return role ? [{ ...s, role }] : [];
+  });
+}
 
 async function typistOf(event: DomainEvent, ctx: ConversationContext | undefined) {
   const by = event.signal?.performed_by;
@@ -88,8 +112,9 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
   if (!sender || !CABLE_EVENTS.has(event.name)) return 0;
   try {
     // Nobody of the account connected: one small Query and done.
-    const subs = await listAccountSubscriptions(event.accountId);
-    if (!subs.length) return 0;
+    const stored = await listAccountSubscriptions(event.accountId);
+    if (!stored.length) return 0;
+    const subs = await withCurrentRoles(event.accountId, stored);
     const conversationId = conversationOf(event);
     const context =
       ctx ??
@@ -101,9 +126,12 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
     // A notification concerns one user: only their connection makes it worth reading the counts.
     if (n && !subs.some((x) => x.kind === 'user' && x.user_id === n.user_id)) return 0;
     const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
+    const merged = event.name === 'contact_merged' && event.signal?.contact_id != null ? await getContact(event.accountId, event.signal.contact_id) : undefined;
     const events = cableEventsOf(event, context, {
       typist: typing ? await typistOf(event, context) : undefined,
       notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,
+      performer: await performerOf(event),
+      mergedContact: merged ? contactPushJson(merged) : null,
     });
     const inboxId = events.find((e) => needsInboxMembers(subs, e.audience))?.audience.inboxId;
     const members = new Set(inboxId !== undefined ? await listInboxMemberIds(event.accountId, inboxId) : []);

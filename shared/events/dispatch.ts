@@ -15,7 +15,7 @@ import type { Change } from './change.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
-import { eventsOf, type DomainEvent, type DomainEventName } from './domain-events.ts';
+import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import {
   contactPayload,
@@ -163,6 +163,11 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
     if (await suspended(event.accountId)) {
       log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+      continue;
+    }
+    if (REALTIME_ONLY.has(event.name)) {
+      const ctx = event.conversation ? await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation)) : undefined;
+      await broadcastEvent(event, ctx);
       continue;
     }
     const hooks = await runAutomation(event);

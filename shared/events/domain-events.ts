@@ -23,8 +23,12 @@ export type DomainEventName =
   | 'conversation_typing_off'
   | 'message_created'
   | 'message_updated'
+  | 'conversation_read'
+  | 'conversation_contact_changed'
   | 'contact_created'
   | 'contact_updated'
+  | 'contact_deleted'
+  | 'contact_merged'
   | 'webwidget_triggered'
   | 'inbox_created'
   | 'inbox_updated'
@@ -55,6 +59,12 @@ export interface DomainEvent {
   /** The notification (its last image when deleted), for the user's realtime channel. */
   notification?: NotificationRecord;
 }
+
+/**
+ * Events only sockets hear (Chatwoot's ActionCableListener has them; its webhooks, automation rules, bots
+ * and notifications do not): the dispatcher broadcasts them and does nothing else.
+ */
+export const REALTIME_ONLY = new Set<DomainEventName>(['conversation_read', 'conversation_contact_changed', 'contact_deleted', 'contact_merged']);
 
 /** Changing one of these announces `conversation_updated` (reference §1.8). */
 const CONVERSATION_ANNOUNCED = [
@@ -122,6 +132,9 @@ export function eventsOf(change: Change): DomainEvent[] {
     const name = change.action === 'INSERT' ? 'notification_created' : change.action === 'REMOVE' ? 'notification_deleted' : 'notification_updated';
     return [event(name, { notification })];
   }
+  if (change.action === 'REMOVE' && change.type === 'contact' && oldImage) {
+    return [event('contact_deleted', { contact: oldImage as unknown as ContactRecord })];
+  }
   if (change.action === 'REMOVE' || !newImage) return [];
 
   switch (change.type) {
@@ -132,9 +145,16 @@ export function eventsOf(change: Change): DomainEvent[] {
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);
       const lang = (img: Record<string, unknown>) => (img.additional_attributes as Record<string, unknown> | undefined)?.conversation_language;
       const announced = CONVERSATION_ANNOUNCED.some((k) => k in changes) || !same(lang(oldImage!), lang(newImage));
-      if (!announced) return [];
+      // Realtime only (reference §1.8): the contact read the conversation; the conversation moved to
+      // another contact (a contact merge).
+      const realtime: DomainEvent[] = [];
+      if ('contact_last_seen_at' in changes) realtime.push(event('conversation_read', { conversation, performedBy, changes }));
+      if (!same(oldImage!.contact_id, newImage.contact_id)) {
+        realtime.push(event('conversation_contact_changed', { conversation, performedBy, changes: { contact_id: [oldImage!.contact_id, newImage.contact_id] } }));
+      }
+      if (!announced) return realtime;
       const changedAttributes = changedList(changes, CONVERSATION_TIMES, { labels: ['label_list', 'cached_label_list'] });
-      const out = [event('conversation_updated', { conversation, performedBy, changes, changedAttributes })];
+      const out = [...realtime, event('conversation_updated', { conversation, performedBy, changes, changedAttributes })];
       if ('status' in changes) {
         const statusChange = changedList({ status: changes.status }, CONVERSATION_TIMES);
         out.push(event('conversation_status_changed', { conversation, performedBy, changes, changedAttributes: statusChange }));

@@ -6,7 +6,7 @@ import { TTL_ATTRIBUTE } from '../db/table.ts';
 import type { Performer } from '../domain/messages/model.ts';
 
 /** Events that change no record: they travel the same stream as item changes, as short-lived items. */
-export type SignalName = 'conversation_typing_on' | 'conversation_typing_off' | 'webwidget_triggered';
+export type SignalName = 'conversation_typing_on' | 'conversation_typing_off' | 'webwidget_triggered' | 'contact_merged';
 
 export interface SignalRecord {
   name: SignalName;

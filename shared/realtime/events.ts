@@ -22,6 +22,10 @@ function contactAudience(ctx: ConversationContext): Pick<Audience, 'contactToken
 }
 
 export interface EventExtras {
+  /** push_event_data of the user who made the change (Chatwoot's `performer`, from `Current.user`). */
+  performer?: Record<string, unknown> | null;
+  /** The surviving contact of a merge (contact_merged carries only its id). */
+  mergedContact?: Record<string, unknown> | null;
   /** push_event_data of whoever typed (typing events). */
   typist?: Record<string, unknown> | null;
   /** The notification user's counts after the change (notification events). */
@@ -38,7 +42,7 @@ export function conversationOf(event: DomainEvent): number | undefined {
 
 export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | undefined, extras: EventExtras = {}): CableEvent[] {
   const account_id = event.accountId;
-  const withAccount = (data: object) => ({ ...data, account_id });
+  const withAccount = (data: object) => ({ ...data, account_id, ...(extras.performer ? { performer: extras.performer } : {}) });
   switch (event.name) {
     case 'message_created':
     case 'message_updated': {
@@ -71,10 +75,22 @@ export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | und
       const out: CableEvent[] = [];
       if (changed.includes('assignee_id') || changed.includes('assignee_agent_bot_id')) out.push({ name: 'assignee.changed', data, audience });
       if (changed.includes('team_id')) out.push({ name: 'team.changed', data, audience });
-      // Status changes travel as conversation.status_changed (their own domain event).
-      if (changed.some((k) => !OWN_EVENT.has(k))) out.push({ name: 'conversation.updated', data, audience });
+      // Status changes travel as conversation.status_changed (their own domain event). The contact hears
+      // conversation.updated too (its widget shows the conversation's state), never who it is assigned to.
+      if (changed.some((k) => !OWN_EVENT.has(k))) out.push({ name: 'conversation.updated', data, audience: { ...audience, ...contactAudience(ctx) } });
       return out;
     }
+    case 'conversation_read':
+    case 'conversation_contact_changed':
+      // Agents only: the contact's own reading, or the conversation moving to another contact.
+      if (!ctx) return [];
+      return [
+        {
+          name: event.name === 'conversation_read' ? 'conversation.read' : 'conversation.contact_changed',
+          data: withAccount(conversationPushData(ctx)),
+          audience: { inboxId: ctx.conversation.inbox_id },
+        },
+      ];
     case 'conversation_typing_on':
     case 'conversation_typing_off': {
       if (!ctx || !event.signal) return [];
@@ -100,6 +116,13 @@ export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | und
           audience: { allUsers: true },
         },
       ];
+    case 'contact_deleted':
+      // The contact as it was (its last image): the account's users drop it from their lists.
+      if (!event.contact) return [];
+      return [{ name: 'contact.deleted', data: withAccount(contactPushJson(event.contact)), audience: { allUsers: true } }];
+    case 'contact_merged':
+      if (!extras.mergedContact) return [];
+      return [{ name: 'contact.merged', data: withAccount(extras.mergedContact), audience: { allUsers: true } }];
     case 'notification_created':
     case 'notification_updated':
     case 'notification_deleted': {

@@ -263,6 +263,71 @@ describe('/cable', () => {
     expect(admin.c.events('notification.created', (d) => d.notification?.primary_actor_id === conv.id)).toEqual([]);
   });
 
+  it('tells the agents when the contact reads, and names the user who made a change (performer)', async () => {
+    const v = await newVisitor();
+    const conv = await publicConversation(v);
+    const contact = await contactSocket(v);
+    const inMember = await userSocket(member);
+    const outsider = await userSocket(s.agent);
+
+    ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv.id}/update_last_seen`, {}), 'read');
+    const read = await inMember.c.waitForEvent('conversation.read', (d) => d.id === conv.id);
+    expect(read).toMatchObject({ id: conv.id, account_id: s.accountId, inbox_id: inbox.id });
+    expect(typeof read.contact_last_seen_at).toBe('number');
+    // A contact's own reading is the user's business only; a contact made no change, so no performer.
+    expect(read.performer).toBeUndefined();
+
+    ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/custom_attributes`, { custom_attributes: { plan: 'gold' } }), 'attributes');
+    // The contact hears conversation.updated as Chatwoot's widget does, with the administrator as performer.
+    const updated = await contact.c.waitForEvent('conversation.updated', (d) => d.id === conv.id && d.custom_attributes?.plan === 'gold');
+    expect(updated.performer).toMatchObject({ id: s.admin.id, type: 'user', name: expect.any(String) });
+    const seen = await inMember.c.waitForEvent('conversation.updated', (d) => d.id === conv.id && d.custom_attributes?.plan === 'gold');
+    expect(seen.performer).toMatchObject({ id: s.admin.id, type: 'user' });
+    // Barrier for the outsider: a contact event everyone hears, raised after the read.
+    ok(await s.admin.api.patch(`${s.base}/contacts/${v.id}`, { name: 'After read' }), 'rename');
+    await outsider.c.waitForEvent('contact.updated', (d) => d.id === v.id && d.name === 'After read');
+    expect(outsider.c.events('conversation.read', (d) => d.id === conv.id)).toEqual([]);
+    expect(contact.c.events('conversation.read')).toEqual([]);
+  });
+
+  it('tells every user of the account that a contact was deleted', async () => {
+    const v = await newVisitor();
+    const outsider = await userSocket(s.agent);
+    const admin = await userSocket(s.admin);
+    const res = await s.admin.api.delete(`${s.base}/contacts/${v.id}`);
+    expect(res.status).toBe(200);
+    for (const c of [outsider.c, admin.c]) {
+      const gone = await c.waitForEvent('contact.deleted', (d) => d.id === v.id);
+      expect(gone).toMatchObject({ id: v.id, type: 'contact', account_id: s.accountId, name: expect.stringContaining('Visitor') });
+    }
+  });
+
+  it('applies a role change to live subscriptions without a reconnect', async () => {
+    const other = await seedAccount();
+    const otherInbox = (await newInbox(other)) as unknown as { id: number; inbox_identifier: string };
+    const profile = ok(await other.agent.api.get('/api/v1/profile'), 'profile');
+    const c = await connect();
+    const id = c.subscribe({ pubsub_token: profile.pubsub_token, account_id: other.accountId, user_id: other.agent.id });
+    expect(await confirmed(c, id)).toBe('confirm_subscription');
+    const visitor = async () =>
+      ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }), 'contact') as Visitor;
+    const start = async (x: Visitor) =>
+      ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts/${x.source_id}/conversations`, {}), 'conversation') as { id: number };
+
+    // An agent outside the inbox hears nothing of it; promoted to administrator, it hears the next one.
+    const adminSocket = await connect();
+    const adminProfile = ok(await other.admin.api.get('/api/v1/profile'), 'admin profile');
+    const adminId = adminSocket.subscribe({ pubsub_token: adminProfile.pubsub_token, account_id: other.accountId, user_id: other.admin.id });
+    expect(await confirmed(adminSocket, adminId)).toBe('confirm_subscription');
+    const before = await start(await visitor());
+    // Broadcast (to the administrator) before the promotion, so the agent's role then was still agent.
+    await adminSocket.waitForEvent('conversation.created', (d) => d.id === before.id);
+    ok(await other.admin.api.patch(`${other.base}/agents/${other.agent.id}`, { role: 'administrator' }), 'promote');
+    const after = await start(await visitor());
+    await c.waitForEvent('conversation.created', (d) => d.id === after.id);
+    expect(c.events('conversation.created', (d) => d.id === before.id)).toEqual([]);
+  });
+
   it('keeps a conversation’s events in order', async () => {
     const v = await newVisitor();
     const conv = await publicConversation(v);

@@ -1,0 +1,91 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { log } from '../log.ts';
+import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
+
+// Index keys that later versions derive from an item's own fields, added to items written before those
+// versions existed: one checkpointed Scan (an interrupted run resumes), each item updated only while the
+// key is still missing, so a writer that sets it meanwhile wins.
+
+type Item = Record<string, unknown>;
+
+/** What an item of a type lacks: the index attributes to add, or nothing. One entry per index version. */
+export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
+  // AP154: the socket's pubsub-token lookup (added with /cable).
+  contact_inbox: (i) => (i.gsi1pk === undefined && typeof i.pubsub_token === 'string' && i.pubsub_token ? keys.contactInboxPubsubIndex(i.pubsub_token) : undefined),
+  // AP63: the slim activity index of conversation lists (added with the cost work).
+  conversation: (i) =>
+    i.gsi3pk === undefined && typeof i.status === 'string'
+      ? keys.conversationIndex({
+          account_id: Number(i.account_id),
+          inbox_id: Number(i.inbox_id),
+          status: i.status,
+          last_activity_at: Number(i.last_activity_at ?? i.created_at ?? 0),
+          id: Number(i.id),
+        })
+      : undefined,
+};
+
+/** The attributes `item` lacks, if any. */
+export const missingKeys = (item: Item): Item | undefined => DERIVED_KEYS[String(item.type)]?.(item);
+
+export interface BackfillProgress {
+  scanned: number;
+  updated: number;
+  complete: boolean;
+}
+
+const CHECKPOINT = () => keys.maintenance('backfill');
+
+async function addKeys(item: Item, add: Item): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const conds: string[] = ['attribute_exists(pk)'];
+  for (const [i, [k, v]] of Object.entries(add).entries()) {
+    names[`#k${i}`] = k;
+    values[`:v${i}`] = v;
+    sets.push(`#k${i} = :v${i}`);
+    conds.push(`attribute_not_exists(#k${i})`);
+  }
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: item.pk, sk: item.sk },
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: conds.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    // Deleted, or a writer set the key since the scan read it: either way nothing is left to do.
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Adds every missing derived key in the table; `maxPages` bounds one call (run again to resume). */
+export async function backfillAll(opts: { pageSize?: number; maxPages?: number } = {}): Promise<BackfillProgress> {
+  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: CHECKPOINT(), ConsistentRead: true }))).Item as
+    | (BackfillProgress & { last_key?: Item })
+    | undefined;
+  const cp = saved && !saved.complete ? saved : { scanned: 0, updated: 0, complete: false, last_key: undefined as Item | undefined };
+  for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
+    const out = await db().send(new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 200, ExclusiveStartKey: cp.last_key }));
+    for (const item of out.Items ?? []) {
+      cp.scanned++;
+      const add = missingKeys(item);
+      if (add && (await addKeys(item, add))) cp.updated++;
+    }
+    cp.last_key = out.LastEvaluatedKey;
+    cp.complete = !out.LastEvaluatedKey;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...CHECKPOINT(), type: 'maintenance', ...cp } }));
+    if (cp.complete) break;
+  }
+  log.info('backfill progress', { scanned: cp.scanned, updated: cp.updated, complete: cp.complete });
+  return { scanned: cp.scanned, updated: cp.updated, complete: cp.complete };
+}

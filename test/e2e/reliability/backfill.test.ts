@@ -1,0 +1,76 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { connectCable, type CableClient } from '../../support/cable.ts';
+import { db, tableName } from '../../../shared/db/client.ts';
+import { keys } from '../../../shared/db/keys.ts';
+import { backfillAll, missingKeys } from '../../../shared/db/backfill.ts';
+import { newInbox, ok } from '../conversations/fixtures.ts';
+
+// Items written before an index existed (a deployed table upgraded in place) lack its keys: the
+// conversation is missing from lists, the visitor's socket cannot subscribe. `npm run backfill` adds them.
+
+const raw = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+const strip = (key: { pk: string; sk: string }, attrs: string[]) =>
+  db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: `REMOVE ${attrs.join(', ')}` }));
+
+describe('npm run backfill: index keys for items written before their index', () => {
+  let s: SeededAccount;
+  let baseUrl: string;
+  const sockets: CableClient[] = [];
+  beforeAll(async () => {
+    baseUrl = (await runtime()).baseUrl;
+    s = await seedAccount();
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((c) => c.close()));
+  });
+
+  it('gives an old contact inbox its pubsub lookup and an old conversation its list index; a second run changes nothing', async () => {
+    const inbox = (await newInbox(s)) as unknown as { id: number; inbox_identifier: string };
+    const pub = client(baseUrl);
+    const visitor = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('Old ') }), 'contact');
+    const conv = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}), 'conversation');
+
+    const convKey = keys.conversation(s.accountId, conv.id);
+    const ciItem = (await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ci)',
+        ExpressionAttributeValues: { ':pk': keys.contact(s.accountId, visitor.id).pk, ':ci': 'CI#' },
+        ConsistentRead: true,
+      }),
+    )).Items![0];
+    const ci = { pk: String(ciItem.pk), sk: String(ciItem.sk) };
+    await strip(convKey, ['gsi3pk', 'gsi3sk']);
+    await strip(ci, ['gsi1pk', 'gsi1sk']);
+    expect(missingKeys(await raw(convKey))).toEqual(keys.conversationIndex(await raw(convKey) as never));
+    expect(missingKeys(await raw(ci))).toEqual(keys.contactInboxPubsubIndex(visitor.pubsub_token));
+
+    // Before: the list misses the conversation and the socket refuses the visitor's token.
+    const listed = async () =>
+      (ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'list').data.payload as { id: number }[]).map((c) => c.id);
+    expect(await listed()).not.toContain(conv.id);
+    const subscribe = async () => {
+      const c = await connectCable(baseUrl);
+      sockets.push(c);
+      await c.waitFor((f) => f.type === 'welcome');
+      const id = c.subscribe({ pubsub_token: visitor.pubsub_token });
+      return (await c.waitFor((f) => (f.type === 'confirm_subscription' || f.type === 'reject_subscription') && f.identifier === id)).type;
+    };
+    expect(await subscribe()).toBe('reject_subscription');
+
+    const first = await backfillAll({ pageSize: 100 });
+    expect(first.complete).toBe(true);
+    expect(first.updated).toBeGreaterThanOrEqual(2);
+    expect((await raw(convKey)).gsi3pk).toBe(keys.conversationIndex(await raw(convKey) as never).gsi3pk);
+    expect((await raw(ci)).gsi1pk).toBe(keys.contactInboxPubsubIndex(visitor.pubsub_token).gsi1pk);
+
+    expect(await listed()).toContain(conv.id);
+    expect(await subscribe()).toBe('confirm_subscription');
+
+    const again = await backfillAll({ pageSize: 100 });
+    expect(again).toMatchObject({ complete: true, updated: 0 });
+    expect(again.scanned).toBeGreaterThan(0);
+  });
+});
