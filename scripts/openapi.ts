@@ -64,7 +64,11 @@ const NON_JSON: Record<string, string> = {
   'functions/system/widget/page.ts': 'text/html',
   'functions/system/widget/demo.ts': 'text/html',
   'functions/system/widget/asset.ts': '*/*',
-  'functions/system/avatars/show.ts': 'image/*',
+};
+
+/** Routes that answer a redirect instead. */
+const REDIRECTS: Record<string, string> = {
+  'functions/system/avatars/show.ts': 'Redirect to a short-lived signed URL of the file (Location).',
 };
 
 const ERROR_BODY = {
@@ -144,11 +148,17 @@ export async function buildOpenApi(): Promise<Json> {
       const security = securityOf(r);
       if (security) op.security = security;
       const type = NON_JSON[r.handler];
+      const redirect = REDIRECTS[r.handler];
       op.responses = {
-        '200': {
-          description: type ? 'The document or file.' : "Success: Chatwoot's JSON for this resource.",
-          content: { [type ?? 'application/json']: { schema: {} } },
-        },
+        ...(redirect
+          ? { '302': { description: redirect, headers: { Location: { required: true, schema: { type: 'string', format: 'uri' } } } } }
+          : {
+              // 200 mostly, 204 where Chatwoot answers no content.
+              '2XX': {
+                description: type ? 'The document or file.' : "Success: Chatwoot's JSON for this resource (none with 204).",
+                content: { [type ?? 'application/json']: { schema: {} } },
+              },
+            }),
         '4XX': { $ref: '#/components/responses/Error' },
       };
       ((paths[r.path] ??= {}) as Json)[method.toLowerCase()] = op;
