@@ -50,7 +50,7 @@ export interface RequestDocs {
   rootKey?: string;
   query?: AnySchema;
   /** Takes multipart/form-data besides JSON (attachments, avatars). */
-  multipart: boolean;
+  multipart?: boolean;
 }
 
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
