@@ -19,6 +19,7 @@ const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000').split(',').map
 const LOAD_BUDGET_S = Number(process.env.BENCH_COUNTS_BUDGET_S ?? 150);
 const CALLS = 20;
 const Q_CALLS = 5;
+const FILTER_CALLS = 5;
 const WARMUP = 2;
 const BATCH = 50;
 /** One conversation in seven has a message with this word (in varying case). */
@@ -50,9 +51,15 @@ const COMBINATIONS: Combination[] = [
 ];
 
 const hasTerm = (i: number) => i % 7 === 0;
+/** A handful of conversations (one in 2,000, from the second) mention this word. */
+const RARE = 'parcel';
+const hasRare = (i: number) => i % 2000 === 1;
+/** The pipeline seals the `q` index's tail into segments; here every SEAL_EVERY messages, in-process. */
+const SEAL_EVERY = 200;
 
 interface Made extends Combination {
   term: boolean;
+  rare: boolean;
 }
 
 type Counts = { mine_count: number; unassigned_count: number; assigned_count: number; all_count: number };
@@ -81,11 +88,28 @@ export interface CountsVariant {
   calls: string[];
 }
 
+/** One filter call measured at a size (contacts/filter or conversations/filter). */
+export interface FilterVariant {
+  route: 'contacts/filter' | 'conversations/filter';
+  label: string;
+  matches: number;
+  rcu: number;
+  byCommand: Record<string, number>;
+  p50: number;
+}
+
 export interface CountsRow {
   conversations: number;
+  /** Listed contacts of the account at this size (as many as conversations, plus the five they run on). */
+  contacts?: number;
   counterItems: number;
   meta: CountsVariant[];
   q: CountsVariant & { matches: number };
+  filters?: FilterVariant[];
+  /** `q` with a term a handful of conversations hold. */
+  qRare: CountsVariant & { matches: number };
+  /** The `q` index: segments, messages still in the tail, write units of sealing per sealed message. */
+  index: { segments: number; tail: number; wcuPerMessage: number };
   loadSeconds: number;
 }
 
@@ -112,10 +136,12 @@ export async function measureCounts(opts: {
   const { getInbox } = await import('../shared/db/repositories/inboxes.ts');
   const { getContact } = await import('../shared/db/repositories/contacts.ts');
   const { listConversationCounters } = await import('../shared/db/repositories/counts.ts');
-  const { ensureContactInbox } = await import('../shared/domain/contacts/service.ts');
+  const { ensureContactInbox, createContact } = await import('../shared/domain/contacts/service.ts');
   const { startConversation } = await import('../shared/domain/conversations/service.ts');
   const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
   const { ConflictError } = await import('../shared/db/transact.ts');
+  const { sealSearchIndex, SEAL_LAG_S } = await import('../shared/search/index.ts');
+  const { getSearchHead } = await import('../shared/db/repositories/search-index.ts');
 
   const s: SeededAccount = await seedAccountVia(opts.baseUrl, opts.platform, 'Counts scale');
   const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -144,10 +170,29 @@ export async function measureCounts(opts: {
   );
   const userOf = (w: Who) => (w === 'admin' ? s.admin.id : w === 'agent' ? s.agent.id : null);
 
+  // Filters: contacts with WhatsApp-style phone numbers, one in ten with a custom attribute `plan`.
+  await ok(
+    s.admin.api.post(`${s.base}/custom_attribute_definitions`, { attribute_display_name: 'Plan', attribute_key: 'plan', attribute_model: 'contact_attribute' }),
+    'definition',
+  );
+  const phoneOf = (i: number) => `+55119${String(i).padStart(8, '0')}`;
+  let contactsMade = 0;
+  let planned = 0;
+  async function createFilterContact(i: number) {
+    const gold = i % 10 === 0;
+    await createContact(s.accountId, { name: `Lead ${i}`, phone_number: phoneOf(i), custom_attributes: gold ? { plan: 'gold' } : {} });
+    if (gold) planned++;
+    contactsMade++;
+  }
+
   const made: Made[] = [];
   async function create(i: number) {
     const combo = COMBINATIONS[i % COMBINATIONS.length];
-    const content = hasTerm(i) ? `Customer ${i} asks for a ${i % 2 ? 'Refund' : 'REFUND'} of order ${i}` : `Customer ${i} asks where order ${i} is`;
+    const content = hasTerm(i)
+      ? `Customer ${i} asks for a ${i % 2 ? 'Refund' : 'REFUND'} of order ${i}`
+      : hasRare(i)
+        ? `Customer ${i} reports a damaged Parcel`
+        : `Customer ${i} asks where order ${i} is`;
     // An incoming message reopens a conversation: only open ones get incoming messages.
     const message = v.parse(NewMessageSchema, { content, message_type: combo.status === 'open' && i % 2 === 0 ? 'incoming' : 'outgoing' });
     const input = { status: combo.status, assignee_id: userOf(combo.assignee), team_id: combo.team ? teamId : null, message };
@@ -164,7 +209,7 @@ export async function measureCounts(opts: {
         await new Promise((r) => setTimeout(r, Math.random() * 20));
       }
     }
-    made.push({ ...combo, term: hasTerm(i) });
+    made.push({ ...combo, term: hasTerm(i), rare: !hasTerm(i) && hasRare(i) });
   }
 
   async function measure(api: Client, query: string, n: number, check: Counts) {
@@ -193,6 +238,45 @@ export async function measureCounts(opts: {
     return { rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)), calls };
   }
 
+  async function measureFilter(route: FilterVariant['route'], label: string, payload: unknown[], check: (body: any) => number): Promise<FilterVariant> {
+    const rcu: number[] = [];
+    const ms: number[] = [];
+    const byCommand: Record<string, number> = {};
+    let matches = 0;
+    for (let i = 0; i < WARMUP + FILTER_CALLS; i++) {
+      recorder.take();
+      const started = performance.now();
+      const res = await s.admin.api.post(`${s.base}/${route}`, { payload });
+      const took = performance.now() - started;
+      const recorded = recorder.take().calls;
+      if (res.status !== 200) throw new Error(`${route} ${label} answered ${res.status}: ${res.text.slice(0, 200)}`);
+      matches = check(res.body);
+      if (i < WARMUP) continue;
+      ms.push(took);
+      rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+      for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / FILTER_CALLS;
+    }
+    for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
+    return { route, label, matches, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) };
+  }
+  const expectCount = (what: string, got: number, want: number) => {
+    if (got !== want) throw new Error(`${what} at ${made.length} conversations: ${got}, expected ${want}`);
+    return got;
+  };
+  // What the pipeline does after messages: the tail older than its lag becomes a segment (merged in tiers).
+  // Here the lag is the current second (the seal waits for the clock to pass the last message's second).
+  let sealedCount = 0;
+  let sealWcu = 0;
+  const nowS = () => Math.floor(Date.now() / 1000);
+  async function seal() {
+    const before = nowS();
+    while (nowS() <= before) await new Promise((r) => setTimeout(r, 50));
+    recorder.take();
+    await sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S, min: 1 });
+    sealWcu += recorder.take().calls.reduce((t, c) => t + c.wcu, 0);
+    sealedCount = made.length;
+  }
+
   const rows: CountsRow[] = [];
   const sizes: number[] = [];
   let note: string | undefined;
@@ -217,6 +301,11 @@ export async function measureCounts(opts: {
     for (let i = made.length; i < size; i += BATCH) {
       await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => create(i + k)));
       recorder.take();
+      if (made.length - sealedCount >= SEAL_EVERY) await seal();
+    }
+    for (let i = contactsMade; i < size; i += BATCH) {
+      await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => createFilterContact(i + k)));
+      recorder.take();
     }
     const loadSeconds = r2((performance.now() - started) / 1000);
     loading += loadSeconds;
@@ -235,10 +324,37 @@ export async function measureCounts(opts: {
     // `q` ignores the status filter: every status counts.
     const qCheck = expected(made, (c) => c.term, 'admin');
     const q = { query: `?q=${TERM}`, caller: 'administrator' as const, matches: qCheck.all_count, ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)) };
+    // Filters: EvolutionAPI's phone lookup (settled on the listing), a custom attribute (every listed
+    // contact read in full), the n8n status filter and one needing the conversations' attributes.
+    const target = Math.floor(size / 2);
+    const local = phoneOf(target).slice(1);
+    const filters: FilterVariant[] = [
+      await measureFilter('contacts/filter', 'phone_number equal_to (EvolutionAPI, 2 values OR\'ed)', [
+        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local], query_operator: 'OR' },
+        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local.slice(0, 4) + local.slice(5)], query_operator: null },
+      ], (b) => expectCount('phone filter', b.meta.count, 1)),
+      await measureFilter('contacts/filter', 'custom attribute plan equal_to gold', [{ attribute_key: 'plan', filter_operator: 'equal_to', values: ['gold'] }], (b) =>
+        expectCount('plan filter', b.meta.count, planned),
+      ),
+      await measureFilter('conversations/filter', 'status equal_to open (n8n)', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }], (b) =>
+        expectCount('status filter', b.meta.all_count, made.filter((c) => c.status === 'open').length),
+      ),
+      await measureFilter('conversations/filter', `inbox_id equal_to one inbox AND browser_language equal_to en`, [
+        { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxIds[0]], query_operator: 'AND' },
+        { attribute_key: 'browser_language', filter_operator: 'equal_to', values: ['en'] },
+      ], (b) => expectCount('attribute filter', b.meta.all_count, 0)),
+    ];
+    const rareCheck = expected(made, (c) => c.rare, 'admin');
+    const qRare = { query: `?q=${RARE}`, caller: 'administrator' as const, matches: rareCheck.all_count, ...(await measure(s.admin.api, `?q=${RARE}`, Q_CALLS, rareCheck)) };
     const counterItems = (await listConversationCounters(s.accountId)).length;
+    const head = await getSearchHead(s.accountId);
     recorder.take();
-    rows.push({ conversations: made.length, counterItems, meta, q, loadSeconds });
-    log(`  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms`);
+    const index = { segments: head.segments.length, tail: made.length - sealedCount, wcuPerMessage: sealedCount ? r2(sealWcu / sealedCount) : 0 };
+    rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, qRare, index, filters, loadSeconds });
+    log(
+      `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
+        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed`,
+    );
   }
   return { sizes, rows, note };
 }
@@ -255,36 +371,50 @@ export function countsMarkdown(r: CountsResult): string[] {
     'RCU per call from `ReturnConsumedCapacity`; in brackets the counter or message Query and the BatchGets (the first two of every',
     'call read the token, account, membership and user, 2 RCU).',
     '',
-    '| conversations | counter items | meta RCU | meta p50 ms | meta RCU with `status=all` / `inbox_id` / as agent | meta?q RCU | meta?q p50 ms | `q` matches |',
-    '|---|---|---|---|---|---|---|---|',
+    `| conversations | counter items | meta RCU | meta p50 ms | meta RCU with \`status=all\` / \`inbox_id\` / as agent | meta?q RCU | meta?q p50 ms | \`q\` matches | meta?q=${RARE} RCU (matches) | index segments / tail messages / seal WCU per message |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   const split = (v: CountsVariant) => `${v.rcu} (Query ${v.byCommand.Query ?? 0} + BatchGet ${v.byCommand.BatchGetItem ?? 0})`;
   for (const row of r.rows) {
     const [def, ...rest] = row.meta;
     lines.push(
-      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} |`,
+      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} | ${split(row.qRare)} (${row.qRare.matches}) | ${row.index.segments} / ${row.index.tail} / ${row.index.wcuPerMessage} |`,
     );
   }
   if (r.note) lines.push('', r.note);
+  const withFilters = r.rows.filter((row) => row.filters?.length);
+  if (withFilters.length) {
+    lines.push(
+      '',
+      '### Filter cost',
+      '',
+      `\`POST contacts/filter\` and \`POST conversations/filter\` on the same account, grown with as many listed contacts as conversations (WhatsApp-style`,
+      `phone numbers, one in ten with the custom attribute \`plan\` = gold). ${FILTER_CALLS} calls each after ${WARMUP} warm-up calls, as administrator; every`,
+      'answer is checked against what was created. In brackets the RCU by command: the listing or index Queries, then the BatchGets (full items',
+      'of the candidates a projection leaves open, and the page).',
+      '',
+      '| conversations / contacts | filter | matches | RCU | p50 ms |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of withFilters) {
+      for (const f of row.filters!) {
+        const parts = Object.entries(f.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ');
+        lines.push(`| ${row.conversations.toLocaleString('en-US')} / ${(row.contacts ?? 0).toLocaleString('en-US')} | \`${f.route}\` ${f.label} | ${f.matches.toLocaleString('en-US')} | ${f.rcu} (${parts}) | ${f.p50} |`);
+      }
+    }
+  }
   lines.push(
     '',
     "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
     '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use, changed in the same transaction as',
     'every conversation change, so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
     'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
-    'items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta instead reads every searchable message',
-    '(incoming and outgoing; the sparse `gsi1` partition `MSGSEARCH#<account>#<inbox>`, AP72) of each inbox in scope, eventually consistent',
-    'and projected whole, ~1 RCU per 8 KB of message items, then BatchGets the matching conversations (AP61, 0.5 RCU each per 4 KB), and',
-    'counts those: exact (case-insensitive substring of the content, every status), but linear in the messages of the inboxes in scope.',
+    "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
+    '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
+    '(hash-bucket items of ~3 KB or one item per common trigram, one BatchGet, AP75) and the doc chunks of the matches, the tail of',
+    `messages not sealed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77, ~10 bytes each). The`,
+    `index is sealed here every ${SEAL_EVERY} messages, in-process, as the pipeline does after \`message_created\`; the tail column is what was left`,
+    'unsealed when measured. Seal WCU per message: the write units of sealing and merging divided by the messages sealed.',
   );
-  const last = r.rows.at(-1);
-  // The other reads of a `q` call (token, account, inbox list) blur the per-message size of small loads.
-  if (last && last.conversations >= 1000) {
-    const bytes = Math.round(((last.q.byCommand.Query ?? 0) * 8192) / last.conversations);
-    lines.push(
-      `At ${last.conversations.toLocaleString('en-US')} conversations (as many messages) the Queries of \`q\` read ${last.q.byCommand.Query} RCU, ~${bytes} bytes per`,
-      `message item, and the BatchGets ${last.q.byCommand.BatchGetItem} RCU for ${last.q.matches.toLocaleString('en-US')} matches.`,
-    );
-  }
   return lines;
 }

@@ -18,6 +18,7 @@ import { publicInterface } from './scenarios/public.ts';
 import { widget } from './scenarios/widget.ts';
 import { agentApps } from './scenarios/agent-apps.ts';
 import { integrations } from './scenarios/integrations.ts';
+import { reports } from './scenarios/reports.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchWorld, Scenarios } from './scenarios/types.ts';
 
@@ -30,7 +31,7 @@ const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles,widget` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles,widget').split(','));
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps };
+const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps, ...reports };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;

@@ -54,11 +54,13 @@ export const STREAM_SOURCE = {
   /** Older records go to the failure destination unprocessed (the stream keeps records 24 h). */
   maxRecordAgeSeconds: 24 * 3600,
   /**
-   * The on-failure destination, a standard queue. Lambda sends it the failed record's shard position
-   * (DDBStreamBatchInfo); the local poller sends the same shape with the record itself added. Replayed by
-   * `npm run replay -- stream-failures`.
+   * The on-failure destination. Lambda writes one object per failed batch (bisected: one record) to the
+   * bucket, its invocation record with the event itself as `payload` (the record's content); the bucket
+   * notifies the queue (a standard queue: it raises the alarm and is what a replay reads). The local poller
+   * writes the same object to the emulated bucket and the same notification to the queue. Objects expire
+   * after `retentionDays`. Replayed by `npm run replay -- stream-failures`.
    */
-  failureQueue: 'stream-failures',
+  failureDestination: { bucket: 'stream-failures', queue: 'stream-failures', retentionDays: 14 },
   /** Local poller only: first retry delay, doubling per retry (Lambda picks its own). */
   localRetryBaseMs: 100,
 } as const;

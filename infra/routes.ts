@@ -91,9 +91,18 @@ export const routes: Route[] = [
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/teams/{team_id}/team_members', handler: 'functions/api/team-members/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/agents', handler: 'functions/api/agents/index.ts', api: 'account', access: 'read' },
+  // global search (Chatwoot's SearchService): contacts, conversations and messages
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search', handler: 'functions/api/search/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/contacts', handler: 'functions/api/search/contacts.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/conversations', handler: 'functions/api/search/conversations.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/search/messages', handler: 'functions/api/search/messages.ts', api: 'account', access: 'read' },
   // contacts + contact labels (rows added here)
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/search', handler: 'functions/api/contacts/search.ts', api: 'account', access: 'read' },
+  // Chatwoot's filter language (shared/domain/filters): reads only, however many conditions.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts/filter', handler: 'functions/api/contacts/filter.ts', api: 'account', access: 'read' },
+  // Chatwoot's ContactMergeAction as idempotent steps (shared/domain/contacts/merge.ts); any member, as in Chatwoot.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/actions/contact_merge', handler: 'functions/api/actions/contact-merge.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/contacts', handler: 'functions/api/contacts/create.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/contacts/{id}', handler: 'functions/api/contacts/update.ts', api: 'account', access: 'uploads' },
@@ -108,6 +117,7 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations', handler: 'functions/api/conversations/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/meta', handler: 'functions/api/conversations/meta.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/filter', handler: 'functions/api/conversations/filter.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/search', handler: 'functions/api/conversations/search.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
@@ -123,6 +133,10 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/labels', handler: 'functions/api/conversations/labels/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/create.ts', api: 'account', access: 'uploads' },
+  // The google_translate integration (calls Google; the message keeps the translation).
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}/translate', handler: 'functions/api/conversations/messages/translate.ts', api: 'account', access: 'write' },
+  // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/direct_uploads', handler: 'functions/api/conversations/direct-uploads.ts', api: 'account', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/conversations', handler: 'functions/api/contacts/conversations/index.ts', api: 'account', access: 'read' },
@@ -144,12 +158,30 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/webhooks', handler: 'functions/api/webhooks/create.ts', api: 'account', access: 'write' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/webhooks/{id}', handler: 'functions/api/webhooks/destroy.ts', api: 'account', access: 'write' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/webhooks/{id}/deliveries', handler: 'functions/api/webhooks/deliveries.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/automation_rules', handler: 'functions/api/automation-rules/index.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules', handler: 'functions/api/automation-rules/create.ts', api: 'account', access: 'write' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/update.ts', api: 'account', access: 'write' },
   { method: 'DELETE', path: '/api/v1/accounts/{account_id}/automation_rules/{id}', handler: 'functions/api/automation-rules/destroy.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/automation_rules/{id}/clone', handler: 'functions/api/automation-rules/clone.ts', api: 'account', access: 'write' },
+  // reports (aggregates kept by the events pipeline; administrators only)
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/reporting_events', handler: 'functions/api/reporting-events/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/reporting_events', handler: 'functions/api/conversations/reporting-events.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports', handler: 'functions/api/v2/reports/index.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/summary', handler: 'functions/api/v2/reports/summary.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/bot_summary', handler: 'functions/api/v2/reports/bot-summary.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/conversations', handler: 'functions/api/v2/reports/conversations.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/agents', handler: 'functions/api/v2/reports/agents.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/inboxes', handler: 'functions/api/v2/reports/inboxes.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/labels', handler: 'functions/api/v2/reports/labels.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/reports/teams', handler: 'functions/api/v2/reports/teams.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/agent', handler: 'functions/api/v2/summary-reports/agent.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/inbox', handler: 'functions/api/v2/summary-reports/inbox.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/team', handler: 'functions/api/v2/summary-reports/team.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/label', handler: 'functions/api/v2/summary-reports/label.ts', api: 'account', access: 'read' },
+  { method: 'GET', path: '/api/v2/accounts/{account_id}/summary_reports/channel', handler: 'functions/api/v2/summary-reports/channel.ts', api: 'account', access: 'read' },
+
   // notifications (created by the events pipeline) and their settings
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications', handler: 'functions/api/notifications/index.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/notifications/unread_count', handler: 'functions/api/notifications/unread-count.ts', api: 'account', access: 'read' },

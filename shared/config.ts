@@ -49,6 +49,9 @@ const EnvSchema = v.object({
   CABLE_ENDPOINT: Optional,
   // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
   CABLE_URL: Optional,
+  // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
+  GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
+  GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
 });
 
 export interface Config {
@@ -78,6 +81,8 @@ export interface Config {
   allowPrivateWebhookTargets: boolean;
   cableEndpoint?: string;
   cableUrl: string;
+  googleOAuthTokenUrl: string;
+  googleTranslateUrl: string;
 }
 
 /** The environment variables each field comes from (the deploy proof checks them against the template). */
@@ -175,6 +180,8 @@ function load(): Config {
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     cableEndpoint: e.CABLE_ENDPOINT,
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
+    googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+    googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
   };
   return cached;
 }

@@ -348,6 +348,24 @@ const conversations: Scenarios = {
     setup: (w) => conversation(w, 25),
     request: (w, s: Conv) => ({ method: 'GET', path: conv(w, s.id, '/messages') }),
   },
+  [`POST ${A}/conversations/{conversation_id}/direct_uploads`]: {
+    setup: (w) => conversation(w),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/direct_uploads'),
+      body: { blob: { filename: `scan-${i}.pdf`, byte_size: 2_000_000, checksum: 'XrY7u+Ae7tCTyyK7j1rNww==', content_type: 'application/pdf' } },
+    }),
+  },
+  [`POST ${A}/conversations/{conversation_id}/messages/{message_id}/translate`]: {
+    // No google_translate hook in the bench account: the call reads the message and the account's hooks
+    // and answers {content: null} (Google is never called from the bench).
+    setup: async (w) => {
+      const s = await conversation(w);
+      const m = await ok(w, 'POST', `/conversations/${s.id}/messages`, { content: 'Hello, where is my order?' });
+      return { ...s, message: m.id };
+    },
+    request: (w, s: Conv & { message: number }) => ({ method: 'POST', path: conv(w, s.id, `/messages/${s.message}/translate`), body: { target_language: 'pt_BR' } }),
+  },
   [`POST ${A}/conversations/{conversation_id}/messages`]: {
     // A conversation per call, each last active more than a second before: a message in the same second
     // as the previous activity would hide the cost of moving the conversation in the activity index.

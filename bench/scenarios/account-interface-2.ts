@@ -58,6 +58,8 @@ export const accountInterface2: Scenarios = {
 
   ...crud('webhooks', webhook, (w) => ({ url: `https://hooks.example.com/${w.unique('wh')}`, subscriptions: ['message_created'] }), { show: false }),
   [`POST ${A}/webhooks`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/webhooks`, body: { url: `https://hooks.example.com/${w.unique('wh')}` } }) },
+  // The webhook's recent attempts: one Query of its ring (at most 100 items).
+  [`GET ${A}/webhooks/{id}/deliveries`]: { setup: webhook, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/webhooks/${id}/deliveries` }) },
 
   ...crud('automation_rules', rule, (_w, i) => ({ name: `Rule ${i}`, active: i % 2 === 0 })),
   [`POST ${A}/automation_rules`]: {

@@ -30,8 +30,54 @@ const hook = async (w: BenchWorld) =>
   post(w, '/integrations/hooks', { app_id: 'dialogflow', inbox_id: await inbox(w), settings: { project_id: 'bench', credentials: {} } });
 const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key(w, 'greet'), content: 'Hello! How can we help?' });
 
+/** A listed contact with a phone number (EvolutionAPI's WhatsApp contacts), answering its id. */
+const phoneContact = async (w: BenchWorld, phone: string): Promise<number> =>
+  (await w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Bench phone', phone_number: `+${phone}` })).body.payload.contact.id;
+const benchPhone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
 export const integrations: Scenarios = {
   'GET /api': { request: () => ({ method: 'GET', path: '/api' }) },
+
+  // EvolutionAPI's findContact: the phone with and without the Brazilian ninth digit, OR'ed, without `+`.
+  [`POST ${A}/contacts/filter`]: {
+    setup: async (w) => {
+      const phone = benchPhone();
+      await phoneContact(w, phone);
+      return phone;
+    },
+    request: (w, phone: string) => ({
+      method: 'POST',
+      path: `${w.account.base}/contacts/filter`,
+      body: {
+        payload: [
+          { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [phone], query_operator: 'OR' },
+          { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [phone.slice(0, 4) + phone.slice(5)], query_operator: null },
+        ],
+      },
+    }),
+  },
+  // The n8n node's conversation filter example.
+  [`POST ${A}/conversations/filter`]: {
+    setup: (w) => conversation(w),
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/conversations/filter`,
+      body: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }] },
+    }),
+  },
+  // EvolutionAPI's mergeBrazilianContacts: a fresh pair each call, the mergee with a conversation.
+  [`POST ${A}/actions/contact_merge`]: {
+    prepare: async (w) => {
+      const phone = benchPhone();
+      const [base, mergee, inboxId] = await Promise.all([phoneContact(w, phone), phoneContact(w, phone.slice(0, 4) + phone.slice(5)), inbox(w)]);
+      await post(w, '/conversations', { inbox_id: inboxId, contact_id: mergee });
+      return { base, mergee };
+    },
+    request: (w, _s, prepared) => {
+      const p = prepared as { base: number; mergee: number };
+      return { method: 'POST', path: `${w.account.base}/actions/contact_merge`, body: { base_contact_id: p.base, mergee_contact_id: p.mergee } };
+    },
+  },
 
   [`GET ${A}/custom_attribute_definitions`]: {
     setup: definition,
@@ -155,4 +201,23 @@ export const integrations: Scenarios = {
     request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/integrations/hooks/${id}`, body: { status: i % 2 ? 'enabled' : 'disabled' } }),
   },
   [`DELETE ${A}/integrations/hooks/{id}`]: { prepare: hook, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/integrations/hooks/${id}` }) },
+
+  // Global search: a contact named with a fresh term, a conversation of it with a message holding the term.
+  ...Object.fromEntries(
+    ['search', 'search/contacts', 'search/conversations', 'search/messages'].map((path) => [
+      `GET ${A}/${path}`,
+      {
+        setup: searchable,
+        request: (w: BenchWorld, term: string) => ({ method: 'GET' as const, path: `${w.account.base}/${path}?q=${term}` }),
+      },
+    ]),
+  ),
 };
+
+async function searchable(w: BenchWorld): Promise<string> {
+  const term = key(w, 'needle').replace(/_/g, '');
+  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, { name: `Bench ${term}`, email: `${key(w, 'c')}@example.com` });
+  const id = await post(w, '/conversations', { inbox_id: await inbox(w), contact_id: contact.body.payload.contact.id });
+  await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, { content: `Looking for ${term}`, message_type: 'incoming' });
+  return term;
+}

@@ -150,7 +150,7 @@ export const widget: Scenarios = {
   },
   [`POST ${W}/direct_uploads`]: {
     setup: site,
-    request: (_w, s: Site, _p, i) => call('POST', '/direct_uploads', { blob: { filename: `f${i}.txt`, byte_size: 10, checksum: 'x', content_type: 'text/plain' } })(_w, s),
+    request: (_w, s: Site, _p, i) => call('POST', '/direct_uploads', { blob: { filename: `f${i}.txt`, byte_size: 10, checksum: 'Ck1VqNd45QIvq3AZd8XYQL==', content_type: 'text/plain' } })(_w, s),
   },
   // The browser code: the loader, the chat page (reads the inbox of its token), an asset, the demo page.
   'GET /packs/js/sdk.js': { request: (w) => ({ method: 'GET', path: '/packs/js/sdk.js', client: client(w.baseUrl) }) },

@@ -181,6 +181,8 @@ export class ChatwootService extends Construct {
       functions,
       tokenKey: this.tokenKey,
       deliverMaxConcurrency: props.deliverMaxConcurrency,
+      accessLogs,
+      removalPolicy,
     });
 
     // `GET /api` reports whether the queues answer: it alone is told their URLs; reading their attributes
@@ -237,12 +239,23 @@ export class ChatwootService extends Construct {
       value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
     });
     new CfnOutput(this, 'ReplayStreamFailuresCommand', {
-      description: 'Forwards again the stream records in the failure queue (within the stream retention of 24 h)',
+      description: 'Forwards again the stream records the failure queue announces (objects in the failure bucket, with the records themselves)',
       value: Fn.join('', [
         'npm run replay -- stream-failures --queue-url ',
         this.pipeline.streamFailures.queueUrl,
         ' --events-queue-url ',
         this.pipeline.eventsQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+    new CfnOutput(this, 'ReplayDeliveriesCommand', {
+      description: 'Sends the dead-lettered deliveries again with their ids (add --since TIME, --account ID, --webhook ID)',
+      value: Fn.join('', [
+        'npm run replay -- deliveries --queue-url ',
+        this.pipeline.deliveriesDlq.queueUrl,
+        ' --deliveries-queue-url ',
+        this.pipeline.deliveriesQueue.queueUrl,
         ' --region ',
         Stack.of(this).region,
       ]),

@@ -1,10 +1,13 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { IEventSourceDlq } from 'aws-cdk-lib/aws-lambda';
 import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -30,6 +33,10 @@ export interface EventPipelineProps {
   deliverMaxConcurrency?: number;
   /** The token key secret: the dispatcher signs agent-bot deliveries with the bot's own token. */
   tokenKey: secretsmanager.ISecret;
+  /** Server access logs of the stream's failure bucket go here (prefix `stream-failures/`). */
+  accessLogs?: s3.IBucket;
+  /** Of the stream's failure bucket. @default RETAIN */
+  removalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -43,8 +50,13 @@ export class EventPipeline extends Construct {
   readonly deliveriesQueue: sqs.Queue;
   readonly deliveriesDlq: sqs.Queue;
   /**
-   * The stream mapping's on-failure destination: one entry per record that exhausted its retries (its
-   * shard position; `npm run replay -- stream-failures` re-reads and forwards it while the stream keeps it).
+   * The stream mapping's on-failure destination: one object per record that exhausted its retries (bisected),
+   * Lambda's invocation record with the record itself as its payload.
+   */
+  readonly streamFailureBucket: s3.Bucket;
+  /**
+   * The failure bucket's notifications, one per object: alarmed on, and read by `npm run replay --
+   * stream-failures`, which forwards the object's record again and deletes it.
    */
   readonly streamFailures: sqs.Queue;
   readonly streamFunction: lambda.Function;
@@ -82,6 +94,35 @@ export class EventPipeline extends Construct {
       deadLetterQueue: { queue: this.deliveriesDlq, maxReceiveCount: QUEUES.deliveries.maxReceiveCount },
     });
     this.streamFailures = new sqs.Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: RETENTION });
+    const failureRetention = Duration.days(STREAM_SOURCE.failureDestination.retentionDays);
+    this.streamFailureBucket = new s3.Bucket(this, 'StreamFailureBucket', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Failed records are replayable as long as their notification stays on the queue.
+      lifecycleRules: [{ expiration: failureRetention }],
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      ...(props.accessLogs ? { serverAccessLogsBucket: props.accessLogs, serverAccessLogsPrefix: 'stream-failures/' } : {}),
+    });
+    // Each new object is announced on the failure queue. Set on the bucket itself rather than through
+    // CDK's notifications custom resource (one more function and role); S3 checks it may send when the
+    // bucket is created, so the queue policy comes first and names the account, not the bucket (which
+    // would make a cycle).
+    this.streamFailures.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('s3.amazonaws.com')],
+        actions: ['sqs:SendMessage'],
+        resources: [this.streamFailures.queueArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
+    const cfnBucket = this.streamFailureBucket.node.defaultChild as s3.CfnBucket;
+    cfnBucket.notificationConfiguration = {
+      queueConfigurations: [{ event: 's3:ObjectCreated:*', queue: this.streamFailures.queueArn }],
+    };
+    const queuePolicy = this.streamFailures.node.tryFindChild('Policy');
+    if (queuePolicy) this.streamFailureBucket.node.addDependency(queuePolicy);
 
     const environment = {
       TABLE_NAME: props.table.tableName,
@@ -105,11 +146,26 @@ export class EventPipeline extends Construct {
     };
 
     // Stream → events queue. Role: read the stream (granted by the event source), send to the events
-    // queue and to the failure queue (granted by SqsDlq).
+    // queue, and put objects in the failure bucket (granted by S3OnFailureDestination).
     this.streamFunction = fn('stream', Duration.seconds(30), 'Table stream to events queue');
     this.eventsQueue.grantSendMessages(this.streamFunction);
     // Only item types that can mean an event invoke the function (the forwarder's own list).
     const eventSource = { S: EVENT_SOURCE_TYPES };
+    // Lambda's S3 destination: it needs to put objects and list the bucket (CDK's S3OnFailureDestination would
+    // grant read, write and delete of every object).
+    const bucket = this.streamFailureBucket;
+    const failureDestination: IEventSourceDlq = {
+      bind: (_mapping, target) => {
+        target.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [bucket.arnForObjects('aws/lambda/*')] }));
+        target.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+        return { destination: bucket.bucketArn };
+      },
+    };
+    const bucketId = Stack.of(this).resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId);
+    acknowledge(this.streamFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/aws/lambda/*]`]:
+        "Lambda names the failure objects itself (mapping, shard, time, random id): the grant covers its prefix of the one failure bucket",
+    });
     this.streamFunction.addEventSource(
       new DynamoEventSource(props.table, {
         // One settings object with the local poller: a record that keeps failing is isolated by bisection
@@ -121,7 +177,7 @@ export class EventPipeline extends Construct {
         retryAttempts: STREAM_SOURCE.retryAttempts,
         reportBatchItemFailures: STREAM_SOURCE.reportBatchItemFailures,
         maxRecordAge: Duration.seconds(STREAM_SOURCE.maxRecordAgeSeconds),
-        onFailure: new SqsDlq(this.streamFailures),
+        onFailure: failureDestination,
         // Inserts and updates are judged by their new image, removals by their old one (they have no new
         // image, and a pattern on a missing field never matches). Items without a type never match either.
         filters: [
@@ -169,7 +225,7 @@ export class EventPipeline extends Construct {
     for (const [alarmId, queue, what] of [
       ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
       ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
-      ['StreamFailuresAlarm', this.streamFailures, 'stream records that could not be forwarded (replay with npm run replay -- stream-failures)'],
+      ['StreamFailuresAlarm', this.streamFailures, 'stream records that could not be forwarded, one per object in the failure bucket (replay with npm run replay -- stream-failures)'],
     ] as const) {
       this.alarms.push(
         queue

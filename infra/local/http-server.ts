@@ -132,10 +132,37 @@ export interface HttpServerOptions {
   isReady?: () => boolean;
 }
 
+/** Requests being answered, per server (closeGracefully waits for them). */
+const inFlight = new WeakMap<Server, { count: number; idle: (() => void)[] }>();
+
+/**
+ * Stops taking connections and waits for the requests being answered to finish (at most `graceMs`), then
+ * closes every connection: a stop never cuts a request that already began, so a write the client saw
+ * acknowledged is one the service finished (its storage stops only after this).
+ */
+export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((res) => server.close(() => res()));
+  server.closeIdleConnections();
+  const state = inFlight.get(server);
+  if (state?.count) {
+    await Promise.race([
+      new Promise<void>((res) => state.idle.push(res)),
+      new Promise<void>((res) => setTimeout(res, graceMs).unref()),
+    ]);
+  }
+  server.closeAllConnections();
+  await closed;
+}
+
 export function createHttpServer(root: string, routes: Route[], opts: HttpServerOptions = {}): Server {
   const match = compileRoutes(routes);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const state = { count: 0, idle: [] as (() => void)[] };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    state.count++;
+    res.once('close', () => {
+      if (--state.count === 0) for (const done of state.idle.splice(0)) done();
+    });
     const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       res.writeHead(status, headers);
       res.end(body);
@@ -177,5 +204,6 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
   // client's request dies with "other side closed".
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  inFlight.set(server, state);
   return server;
 }

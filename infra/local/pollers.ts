@@ -14,6 +14,11 @@ import { lambdaContext } from './http-server.ts';
 
 export interface Poller {
   stop(): Promise<void>;
+  /**
+   * Resolves once the poller has read everything written before the call (a full pass that found nothing
+   * new, its batches handled), or after `timeoutMs`. Only the stream poller has an end to reach.
+   */
+  drain?(timeoutMs: number): Promise<void>;
 }
 
 type StreamHandler = (event: DynamoDBStreamEvent, ctx: ReturnType<typeof lambdaContext>) => Promise<DynamoDBBatchResponse | void>;
@@ -51,6 +56,8 @@ export function pollStream(opts: {
 }): Poller {
   let running = true;
   const iterators = new Map<string, string | null>();
+  let pass = 0;
+  const drained: { after: number; done: () => void }[] = [];
   const loop = (async () => {
     let first = true;
     let described = 0;
@@ -78,6 +85,7 @@ export function pollStream(opts: {
         }
         first = false;
         let idle = true;
+        const thisPass = ++pass;
         for (const [shardId, iterator] of iterators) {
           if (!iterator || !running) continue;
           const out = await opts.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: opts.settings.batchSize }));
@@ -89,6 +97,11 @@ export function pollStream(opts: {
           // Only past a batch once it is handled: should that throw, the same records are read again.
           iterators.set(shardId, out.NextShardIterator ?? null);
           if (!out.NextShardIterator) shardEnded = true;
+        }
+        if (idle) {
+          for (let i = drained.length - 1; i >= 0; i--) {
+            if (drained[i].after < thisPass) drained.splice(i, 1)[0].done();
+          }
         }
         // Idle polls back off from 5 ms to 40 ms: a write reaches the pipeline within a few ms when
         // traffic flows, without spinning on a quiet machine.
@@ -105,6 +118,15 @@ export function pollStream(opts: {
     async stop() {
       running = false;
       await loop;
+      for (const d of drained.splice(0)) d.done();
+    },
+    drain(timeoutMs) {
+      if (!running) return Promise.resolve();
+      return new Promise<void>((done) => {
+        // A pass that began before this call may have missed the last writes: the next full pass counts.
+        drained.push({ after: pass, done });
+        setTimeout(done, timeoutMs).unref();
+      });
     },
   };
 }

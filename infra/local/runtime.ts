@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
 import { resetConfig } from '../../shared/config.ts';
-import { streamFailureBody } from '../../shared/events/stream-failures.ts';
+import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../shared/events/stream-failures.ts';
 import { log } from '../../shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
-import { createHttpServer } from './http-server.ts';
+import { closeGracefully, createHttpServer } from './http-server.ts';
+import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
 import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
@@ -32,6 +33,11 @@ export const LOCAL_DEFAULTS = {
   tableName: 'chatwoot-local',
   dynamodbPort: 8000,
 };
+
+/** How long a stop waits for requests being answered. */
+const REQUEST_GRACE_MS = 10_000;
+/** How long a stop waits for the stream poller to forward what was written before it. */
+const STREAM_DRAIN_MS = 5_000;
 
 export interface RuntimeOptions {
   port?: number;
@@ -139,9 +145,12 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     }
 
     let awsEndpoint = opts.awsEndpoint;
+    // The emulator this runtime started, whose queues it saves across a restart with a data folder.
+    let emulator: InspectableQueues | undefined;
     if (!awsEndpoint) {
       const { startFauxqs } = await import('fauxqs');
       const faux = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as never);
+      emulator = faux as unknown as InspectableQueues;
       stops.push(() => faux.stop());
       awsEndpoint = faux.address.replace('localhost', '127.0.0.1');
     }
@@ -169,10 +178,11 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     };
     const events = await q(QUEUES.events);
     const deliveries = await q(QUEUES.deliveries);
-    const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureQueue}`, false);
+    const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureDestination.queue}`, false);
     const bucket = `${prefix}avatars`.toLowerCase();
+    const failureBucket = `${prefix}${STREAM_SOURCE.failureDestination.bucket}`.toLowerCase();
     const s3 = new S3Client({ region, endpoint: awsEndpoint, credentials, forcePathStyle: true });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
+    for (const name of [bucket, failureBucket]) await s3.send(new CreateBucketCommand({ Bucket: name })).catch(() => undefined);
 
     const server: Server = createHttpServer(ROOT, routes, { bodyTimeoutMs: opts.bodyTimeoutMs, isReady: () => ready });
     const host = opts.host ?? '127.0.0.1';
@@ -180,20 +190,20 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       server.once('error', rej);
       server.listen(opts.port ?? 0, host, () => res());
     });
-    stops.push(
-      () =>
-        new Promise<void>((res) => {
-          server.close(() => res());
-          server.closeAllConnections();
-        }),
-    );
+    // Requests already being answered finish before anything behind them stops (see stopPipeline).
+    let serverClosed: Promise<void> | undefined;
+    const closeServer = () => (serverClosed ??= closeGracefully(server, REQUEST_GRACE_MS));
+    stops.push(closeServer);
     // `/cable` on the same port; the pipeline's broadcast stage sends through these sockets.
     const cable = attachCableServer(server);
     useLocalSockets(cable.sender);
-    stops.push(async () => {
-      useLocalSockets(undefined);
-      await cable.close();
-    });
+    let cableClosed: Promise<void> | undefined;
+    const closeCable = () =>
+      (cableClosed ??= (async () => {
+        useLocalSockets(undefined);
+        await cable.close();
+      })());
+    stops.push(closeCable);
     const port = (server.address() as { port: number }).port;
     const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -223,6 +233,29 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const app = await createPlatformApp('local', opts.platformToken || undefined);
 
     const load = async (file: string) => (await import(join(ROOT, file))).handler;
+    // With a data folder, what the queues held at the last stop is queued again before anything polls.
+    const savedQueues = {
+      [`${prefix}${QUEUES.events.name}`]: events.main.url,
+      [`${prefix}${QUEUES.events.dlq}`]: events.dlq.url,
+      [`${prefix}${QUEUES.deliveries.name}`]: deliveries.main.url,
+      [`${prefix}${QUEUES.deliveries.dlq}`]: deliveries.dlq.url,
+      [`${prefix}${STREAM_SOURCE.failureDestination.queue}`]: streamFailures.url,
+    };
+    const persistQueues = !!(opts.dataDir && emulator);
+    if (persistQueues) {
+      try {
+        const restored = await restoreQueues(sqsClient, savedQueues, opts.dataDir!, async (o) => {
+          await s3.send(new PutObjectCommand({ Bucket: o.bucket, Key: o.key, Body: o.body, ContentType: 'application/json' }));
+        });
+        if (restored) log.info('queued messages restored from the data folder', { messages: restored });
+      } catch (err) {
+        // A file that cannot be restored must not keep the service from starting: it is set aside, loudly.
+        const aside = join(opts.dataDir!, `queues.unrestored-${Date.now()}.json`);
+        if (existsSync(join(opts.dataDir!, 'queues.json'))) renameSync(join(opts.dataDir!, 'queues.json'), aside);
+        process.stderr.write(`local runtime: could not queue the saved messages again (${(err as Error).message}); kept in ${aside}\n`);
+      }
+    }
+
     const handlers = {
       stream: await asFunction(EVENT_FUNCTION_NAMES.stream, () => load(EVENT_HANDLERS.stream)),
       dispatch: await asFunction(EVENT_FUNCTION_NAMES.dispatch, () => load(EVENT_HANDLERS.dispatch)),
@@ -237,7 +270,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         handler: handlers.stream,
         fromLatest,
         settings: STREAM_SOURCE,
-        // Lambda's on-failure destination, with the records themselves added.
+        // Lambda's S3 on-failure destination: the invocation record with its payload as an object, and
+        // the bucket's notification of it on the failure queue.
         onFailure: async (records, info) => {
           log.error('stream records failed after retries, sent to the failure destination', {
             eventIds: records.map((r) => r.eventID),
@@ -245,11 +279,11 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
             attempts: info.attempts,
             error: info.error,
           });
+          const key = streamFailureKey('local-stream', info.shardId);
+          const body = JSON.stringify(streamFailureObject(records, { ...info, streamArn, functionArn: 'local:stream' }));
+          await s3.send(new PutObjectCommand({ Bucket: failureBucket, Key: key, Body: body, ContentType: 'application/json' }));
           await sqsClient.send(
-            new SendMessageCommand({
-              QueueUrl: streamFailures.url,
-              MessageBody: streamFailureBody(records, { ...info, streamArn, functionArn: 'local:stream' }),
-            }),
+            new SendMessageCommand({ QueueUrl: streamFailures.url, MessageBody: failureNoticeBody(failureBucket, encodeURIComponent(key).replace(/%2F/g, '/'), Buffer.byteLength(body)) }),
           );
         },
       })),
@@ -270,7 +304,31 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         if (!pollers.length) pollers = startPollers(true);
       },
     };
-    stops.push(() => pipeline.pause());
+    // Stopping: requests in flight finish (and no new ones start), the stream poller forwards everything
+    // written until then, the pollers finish their batches, and (with a data folder) the queues are saved;
+    // only then do the emulator and DynamoDB Local stop. On the next start the stream is read from its tip
+    // (everything before it was forwarded) and the saved messages are queued again.
+    stops.push(async () => {
+      await closeCable();
+      await closeServer();
+      await pollers[0]?.drain?.(STREAM_DRAIN_MS);
+      await pipeline.pause();
+      if (persistQueues) {
+        // The stream's failure objects live in the emulated bucket: saved with the entries that name them.
+        const objects: SavedObject[] = [];
+        let token: string | undefined;
+        do {
+          const page = await s3.send(new ListObjectsV2Command({ Bucket: failureBucket, ContinuationToken: token }));
+          for (const o of page.Contents ?? []) {
+            const got = await s3.send(new GetObjectCommand({ Bucket: failureBucket, Key: o.Key! }));
+            objects.push({ bucket: failureBucket, key: o.Key!, body: await got.Body!.transformToString('utf8') });
+          }
+          token = page.NextContinuationToken;
+        } while (token);
+        const saved = saveQueues(emulator!, Object.keys(savedQueues), opts.dataDir!, objects);
+        log.info('queued messages saved to the data folder', { messages: saved });
+      }
+    });
 
     ready = true;
     return {

@@ -13,7 +13,9 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
 });
 
-const STOP_GRACE_MS = 20_000;
+// Room for the graceful part: requests in flight (10 s), the stream forwarded (5 s), a last delivery batch (the
+// 10 s webhook timeout) and saving the queues.
+const STOP_GRACE_MS = 30_000;
 
 async function main() {
   if (!javaAvailable()) {
@@ -57,6 +59,7 @@ async function main() {
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
       `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
       `Replay stream records that failed: npm run replay -- stream-failures --queue-url ${runtime.queueUrls.streamFailures} --events-queue-url ${runtime.queueUrls.events} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint}`,
+      `Replay dead-lettered deliveries: npm run replay -- deliveries --queue-url ${runtime.queueUrls.deliveriesDlq} --deliveries-queue-url ${runtime.queueUrls.deliveries} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint} [--since TIME]`,
       '',
     ].join('\n'),
   );

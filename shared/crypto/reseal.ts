@@ -4,7 +4,7 @@ import { config } from '../config.ts';
 import { db, tableName } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { log } from '../log.ts';
-import { SEALED_FIELDS } from './secret-fields.ts';
+import { isClearSecret, resealValue, SEALED_FIELDS } from './secret-fields.ts';
 import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from './tokens.ts';
 
 // Moves every sealed value of the table onto the current key version, and seals the secrets stored in
@@ -44,12 +44,12 @@ export function stalePaths(item: Item, current: number): Path[] {
   for (const [k, v] of Object.entries(item)) if (k !== 'pk' && k !== 'sk') walk(v, [k]);
   for (const path of SEALED_FIELDS[String(item.type)] ?? []) {
     const v = path.reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), item);
-    if (typeof v === 'string' && v && !isSealed(v)) out.push([...path]);
+    if (isClearSecret(v)) out.push([...path]);
   }
   return out;
 }
 
-const at = (item: Item, path: Path) => path.reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), item) as string;
+const at = (item: Item, path: Path) => path.reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), item);
 
 /** Rewrites the stale values of one item, each only if it is still the value read (a concurrent write wins). */
 async function resealItem(item: Item, current: number): Promise<boolean> {
@@ -68,7 +68,7 @@ async function resealItem(item: Item, current: number): Promise<boolean> {
     for (const [i, path] of paths.entries()) {
       const old = at(item, path);
       const expr = path.map(nameOf).join('.');
-      values[`:new${i}`] = await seal(isSealed(old) ? await unseal(old) : old);
+      values[`:new${i}`] = await resealValue(old);
       values[`:old${i}`] = old;
       sets.push(`${expr} = :new${i}`);
       conds.push(`${expr} = :old${i}`);

@@ -19,7 +19,11 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 //   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
-//   message          CONV#<acctId>#<displayId>   MSG#<messageId>        gsi1 (incoming/outgoing only): MSGSEARCH#<acctId>#<inboxId> / <messageId>
+//   message          CONV#<acctId>#<displayId>   MSG#<messageId>
+//   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
+//   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
+//   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
+//   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
@@ -31,6 +35,8 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
+//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>  ATTEMPT#<slot>   (a ring of the last 100 attempts; expires)
+//   attempt counter  WHDELIVERIES#<acctId>#<webhookId>  COUNT            (numbers the attempts; expires when quiet)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
@@ -60,6 +66,12 @@
 //   integration hook HOOKS#<acctId>                HOOK#<id>
 //   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
+//   report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> | C#<channel type>)
+//   report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour of day across days)
+//   report fact      RPTF#<acctId>               <source event id>#<kind>   (what one pipeline event added to the aggregates; the rebuild's input)
+//   reporting event  REVT#<acctId>               <createdAt>#<id>       gsi1: REVTCONV#<acctId>#<displayId> / <createdAt>#<id>
+//   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
+//   live unattended  RPTL#<acctId>               U#<assigneeId|0>       (open conversations waiting for a reply, per assignee)
 
 export type Key = { pk: string; sk: string };
 
@@ -139,12 +151,22 @@ export const keys = {
   }),
   messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
   messageSk: (messageId: number) => join('MSG', pad(messageId)),
-  /** Sparse: only the messages `q` searches (incoming and outgoing) carry it. */
-  messageSearchIndex: (accountId: number, inboxId: number, messageId: number) => ({
-    gsi1pk: join('MSGSEARCH', accountId, inboxId),
-    gsi1sk: pad(messageId),
+  /** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
+  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({ pk: join('STAIL', accountId), sk: join(pad(createdAt), pad(messageId)) }),
+  searchTailPartition: (accountId: number) => join('STAIL', accountId),
+  /** Sort-key bounds of tail items created at or after / before a second. */
+  searchTailFrom: (seconds: number) => join(pad(seconds), ''),
+  searchHead: (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' }),
+  searchSegment: (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId),
+  searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('B', bucket) }),
+  searchSolo: (accountId: number, segmentId: string, gram: string, part: number): Key => ({
+    pk: join('SIDX', accountId, segmentId),
+    sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
   }),
-  messageSearchOf: (accountId: number, inboxId: number) => ({ gsi1pk: join('MSGSEARCH', accountId, inboxId) }),
+  searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
+  /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
+  conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
+  conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
   conversationCounter: (accountId: number, c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null }): Key => ({
     pk: join('CNT', accountId),
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
@@ -182,6 +204,12 @@ export const keys = {
   activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: join('RULE', '') }),
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
+  webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
+  webhookDeliveryAttempt: (accountId: number, webhookId: number, slot: number): Key => ({
+    pk: join('WHDELIVERIES', accountId, webhookId),
+    sk: join('ATTEMPT', pad(slot, 4)),
+  }),
+  webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({ pk: join('WHDELIVERIES', accountId, webhookId), skPrefix: join('ATTEMPT', '') }),
   /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
   webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
 
@@ -279,6 +307,38 @@ export const keys = {
   notificationSettings: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' }),
   notificationClaim: (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) }),
   pushSubscription: (userId: number, identifierHash: string): Key => ({ pk: join('PUSHSUBS', userId), sk: join('SUB', identifierHash) }),
+
+  // ── reports ──
+  reportSeries: {
+    account: () => 'A',
+    agent: (userId: number) => join('G', userId),
+    inbox: (inboxId: number) => join('I', inboxId),
+    team: (teamId: number) => join('T', teamId),
+    label: (title: string) => join('L', title),
+    channel: (channelType: string) => join('C', channelType),
+  },
+  reportSeriesPartition: (accountId: number, series: string) => join('RPT', accountId, series),
+  reportDay: (accountId: number, series: string, day: string): Key => ({ pk: join('RPT', accountId, series), sk: join('D', day) }),
+  reportDaySk: (day: string) => join('D', day),
+  reportHour: (accountId: number, series: string, hour: number, day: string): Key => ({
+    pk: join('RPT', accountId, series),
+    sk: join('H', pad(hour, 2), day),
+  }),
+  reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
+  reportFact: (accountId: number, factId: string): Key => ({ pk: join('RPTF', accountId), sk: factId }),
+  reportFactsPartition: (accountId: number) => join('RPTF', accountId),
+  reportingEvent: (accountId: number, createdAt: number, id: number): Key => ({ pk: join('REVT', accountId), sk: join(pad(createdAt), pad(id)) }),
+  reportingEventIndex: (accountId: number, conversationId: number, createdAt: number, id: number) => ({
+    gsi1pk: join('REVTCONV', accountId, conversationId),
+    gsi1sk: join(pad(createdAt), pad(id)),
+  }),
+  reportingEventsPartition: (accountId: number) => join('REVT', accountId),
+  reportingEventSk: (createdAt: number) => pad(createdAt),
+  conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId) }),
+  reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
+  liveUnattended: (accountId: number, assigneeId: number | null): Key => ({ pk: join('RPTL', accountId), sk: join('U', assigneeId ?? 0) }),
+  liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
+  liveUnattendedPrefix: join('U', ''),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

@@ -13,6 +13,7 @@ import { decodeQueueBody, queueSafeText } from './queue-text.ts';
 import { markCallbackFailed } from '../domain/messages/service.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 import { getWebhook } from '../db/repositories/webhooks.ts';
+import { recordDeliveryAttempt, type DeliveryAttempt } from '../db/repositories/delivery-attempts.ts';
 import { getInbox } from '../db/repositories/inboxes.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { unseal } from '../crypto/tokens.ts';
@@ -61,7 +62,11 @@ async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string)
       MessageBody: record.body,
       MessageGroupId: deliveryGroup(delivery),
       MessageDeduplicationId: record.attributes.MessageDeduplicationId ?? record.messageId,
-      MessageAttributes: { reason: { DataType: 'String', StringValue: queueSafeText(reason.slice(0, 1000)) } },
+      MessageAttributes: {
+        reason: { DataType: 'String', StringValue: queueSafeText(reason.slice(0, 1000)) },
+        // When it was dead-lettered (a replay `--since` a time reads it; it survives moves within the DLQ).
+        dead_lettered_at: { DataType: 'Number', StringValue: String(Date.now()) },
+      },
     }),
   );
 }
@@ -82,6 +87,16 @@ async function reportToMessage(delivery: Delivery, error: string): Promise<void>
   }
 }
 
+/** A webhook's attempt in its recent-attempts ring; bookkeeping, so a failure to write it is only logged. */
+async function noteAttempt(delivery: Delivery, a: Omit<DeliveryAttempt, 'seq' | 'delivery_id' | 'event' | 'event_id'>): Promise<void> {
+  if (delivery.target.kind !== 'webhook') return;
+  try {
+    await recordDeliveryAttempt(delivery.account_id, delivery.target.id, { delivery_id: delivery.id, event: delivery.event, event_id: delivery.event_id, ...a });
+  } catch (err) {
+    log.warn('could not record the delivery attempt', { deliveryId: delivery.id, error: err });
+  }
+}
+
 async function attempt(record: SQSRecord, suspended: (accountId: number) => Promise<boolean>): Promise<Outcome | 'dropped'> {
   const c = config();
   const delivery = decodeQueueBody<Delivery>(record.body);
@@ -97,26 +112,33 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
     return 'dropped';
   }
   const headers = signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
+  const sentAt = Date.now();
   const result = await postJson(delivery.url, delivery.body, headers, {
     timeoutMs: c.webhookTimeoutMs,
     allowPrivate: c.allowPrivateWebhookTargets,
   });
+  const tried = { attempt: attemptNo, status: result.status ?? null, latency_ms: Date.now() - sentAt, at: sentAt };
   const fields = { eventId: delivery.event_id, deliveryId: delivery.id, event: delivery.event, target: delivery.target, attempt: attemptNo };
   if (result.ok) {
     log.info('delivered', { ...fields, status: result.status });
     count(METRIC_NAMES.deliveriesSucceeded);
+    await noteAttempt(delivery, { ...tried, error: null, outcome: 'delivered' });
     return 'delivered';
   }
-  await reportToMessage(delivery, result.error ?? `HTTP ${result.status ?? 'error'}`);
+  const error = result.error ?? `HTTP ${result.status ?? 'error'}`;
+  await reportToMessage(delivery, error);
   const wait = backoffSeconds(attemptNo, c.webhookRetryBaseSeconds);
-  const tooOld = Date.now() + wait * 1000 - delivery.created_at > c.webhookMaxAgeSeconds * 1000;
+  // A replayed delivery gets a new retry window from its replay.
+  const tooOld = Date.now() + wait * 1000 - (delivery.replayed_at ?? delivery.created_at) > c.webhookMaxAgeSeconds * 1000;
   if (result.permanent || tooOld) {
     log.warn('delivery dead-lettered', { ...fields, error: result.error, status: result.status });
+    await noteAttempt(delivery, { ...tried, error, outcome: 'dead' });
     await deadLetter(record, delivery, result.error ?? 'failed');
     count(METRIC_NAMES.deliveriesDeadLettered);
     return 'dead';
   }
   log.info('delivery failed, will retry', { ...fields, error: result.error, status: result.status, retryInSeconds: wait });
+  await noteAttempt(delivery, { ...tried, error, outcome: 'retry' });
   await sqs().send(
     new ChangeMessageVisibilityCommand({
       QueueUrl: c.deliveriesQueueUrl!,

@@ -24,6 +24,8 @@ export interface Delivery {
   scope: string;
   /** Epoch milliseconds of the first enqueue. */
   created_at: number;
+  /** Epoch milliseconds of the last replay from the dead-letter queue: the retry window starts again there. */
+  replayed_at?: number;
 }
 
 const dedupId = (id: string) => createHash('sha256').update(id).digest('hex');

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { notify } from '../domain/notifications/pipeline.ts';
+import { recordReports } from '../domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
@@ -17,6 +18,7 @@ import { decodeQueueBody } from './queue-text.ts';
 import { suspendedAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
+import { sealWhenDue } from '../search/index.ts';
 import {
   contactPayload,
   conversationContext,
@@ -154,6 +156,9 @@ async function complete(change: Change): Promise<Change> {
   return { ...change, newImage: current ? { ...current, type: change.type } : undefined, oldImage: current ? { ...current, type: change.type } : undefined };
 }
 
+/** Accounts that got messages in the batch being dispatched: their `q` index tail is sealed when due (shared/search). */
+const searchSealCandidates = new Set<number>();
+
 /** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
 export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<Delivery[]> {
   const change = await complete(raw);
@@ -176,6 +181,8 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
     await notify(event, built?.ctx);
+    if (event.name === 'message_created') searchSealCandidates.add(event.accountId);
+    await recordReports(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
     count(METRIC_NAMES.eventsDispatched);
   }
@@ -207,5 +214,9 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
       log.error('deliveries not queued', { error });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
     }
+    // After the deliveries are out: at most once a minute per account and container (never throws).
+    const due = [...searchSealCandidates];
+    searchSealCandidates.clear();
+    await Promise.all(due.map((accountId) => sealWhenDue(accountId)));
     return result;
   });

@@ -53,22 +53,40 @@ export interface BodyOptions {
   maxBytes: number;
   /** Parser for multipart/form-data; routes that accept uploads pass one. */
   multipart?: MultipartParser;
+  /** The limit of a multipart body on such a route (files travel in it); `maxBytes` otherwise. */
+  maxMultipartBytes?: number;
 }
 
 const headerOf = (event: APIGatewayProxyEventV2, name: string) =>
   Object.entries(event.headers ?? {}).find(([n]) => n.toLowerCase() === name)?.[1] ?? '';
 
 /**
+ * The most a deployed function can receive as a multipart body: Lambda takes a synchronous event of at
+ * most 6 MB (6,291,456 bytes), API Gateway hands it a multipart body base64-encoded (4 bytes per 3),
+ * and the rest of the event (headers, request context) is kept under 16 KiB: (6,291,456 − 16,384) × 3/4
+ * is 4,706,304 bytes, rounded down. A 4 MiB file fits with its form fields; larger files go through
+ * direct uploads (shared/storage/direct-uploads.ts).
+ */
+export const MAX_MULTIPART_BODY_BYTES = 4_700_000;
+
+/** The body limit of a request on a route: multipart bodies of upload routes may be larger. */
+export function bodyLimit(event: APIGatewayProxyEventV2, options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>): number {
+  if (!options.multipart || !headerOf(event, 'content-type').toLowerCase().startsWith('multipart/form-data')) return options.maxBytes;
+  return Math.max(options.maxBytes, options.maxMultipartBytes ?? MAX_MULTIPART_BODY_BYTES);
+}
+
+/**
  * Only the size, which costs nothing to check, before anything else runs (API Gateway and Rails' front
  * servers refuse an oversized body before the application sees it too).
  */
-export function bodySizeLimit(maxBytes: number): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+export function bodySizeLimit(options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>): middy.MiddlewareObj<APIGatewayProxyEventV2> {
   return {
     before: async (request) => {
       const event = request.event;
       if (!event.body) return;
       const size = Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-      if (size > maxBytes) throw tooLarge(maxBytes);
+      const max = bodyLimit(event, options);
+      if (size > max) throw tooLarge(max);
     },
   };
 }
@@ -90,7 +108,8 @@ export async function parseBody(event: APIGatewayProxyEventV2, options: BodyOpti
   const parsed = event as unknown as ParsedEvent;
   if (typeof parsed.body === 'object' && parsed.body !== null) return parsed.body as Record<string, unknown>;
   const raw = rawBody(event);
-  if (raw.length > options.maxBytes) throw tooLarge(options.maxBytes);
+  const max = bodyLimit(event, options);
+  if (raw.length > max) throw tooLarge(max);
   const header = headerOf(event, 'content-type');
   const contentType = header.toLowerCase();
   let body: unknown;
@@ -98,7 +117,7 @@ export async function parseBody(event: APIGatewayProxyEventV2, options: BodyOpti
   else if (JSON_TYPE.test(contentType)) body = parseJson(raw);
   else if (contentType.startsWith('application/x-www-form-urlencoded')) body = parseForm(raw.toString('utf8'));
   else if (contentType.startsWith('multipart/form-data') && options.multipart) {
-    body = await options.multipart(raw, header, { maxBytes: options.maxBytes });
+    body = await options.multipart(raw, header, { maxBytes: max });
   } else if (contentType === '' || contentType.startsWith('text/plain')) {
     // Clients that forget the header still mostly send JSON.
     body = parseJson(raw);

@@ -53,6 +53,11 @@ export interface RequestDocs {
   multipart?: boolean;
 }
 
+const bodyOptions = (opts: CommonOptions<AnySchema | undefined>) => ({
+  maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
+  multipart: opts.multipart,
+});
+
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
@@ -60,10 +65,7 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
   // assigns a team with `POST …/assignments?team_id=N` and no body).
   let body: Record<string, unknown> = {
     ...(event.queryStringParameters ?? {}),
-    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, {
-      maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
-      multipart: opts.multipart,
-    })),
+    ...(await parseBody(event as unknown as APIGatewayProxyEventV2, bodyOptions(opts))),
   };
   // Paths as sent (before the root key is merged); every route, whatever its schema.
   assertStorableText(body);
@@ -100,7 +102,7 @@ function chain<S extends AnySchema | undefined, C>(
   const handler = middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
     .use(errorBoundary())
-    .use(bodySizeLimit(opts.maxBodyBytes ?? config().maxBodyBytes))
+    .use(bodySizeLimit(bodyOptions(opts)))
     .handler(base);
   const docs: RequestDocs = { body: opts.body, rootKey: opts.rootKey, query: opts.query, multipart: !!opts.multipart };
   return Object.assign(handler, { docs });

@@ -5,22 +5,27 @@ import { setNested } from './body.ts';
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
 // files become `UploadedFile` objects under their field names (`attachments[]` collects an array).
 
+/** A file of a request: its bytes (multipart), or the storage key it already has (a direct upload). */
 export interface UploadedFile {
   filename: string;
   content_type: string;
-  data: Buffer;
   size: number;
+  data?: Buffer;
+  key?: string;
 }
 
-export const isUploadedFile = (v: unknown): v is UploadedFile =>
+/** A file part of a multipart body: its bytes are here. */
+export type FilePart = UploadedFile & { data: Buffer };
+
+export const isUploadedFile = (v: unknown): v is FilePart =>
   typeof v === 'object' && v !== null && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 
 /**
  * Rack's own bounds on a multipart body (files, total parts) so that a body of thousands of tiny parts
- * is refused before it costs anything; one file may be as large as the route's body allows, at most the
- * 4 MiB of an avatar.
+ * is refused before it costs anything; one file may be as large as the route's body allows (what a
+ * route keeps smaller, like an avatar, its schema checks).
  */
-export const MULTIPART_LIMITS = { parts: 1024, files: 128, fields: 1024, fileSize: 4 * 1024 * 1024, headerPairs: 32 };
+export const MULTIPART_LIMITS = { parts: 1024, files: 128, fields: 1024, headerPairs: 32 };
 
 const malformed = (why: string) => badRequest(`The multipart body is malformed: ${why}`, 'malformed');
 const overLimit = (what: string) =>
@@ -48,7 +53,7 @@ export function parseMultipart(raw: Buffer, contentType: string, limits: { maxBy
         headers: { 'content-type': contentType },
         limits: {
           ...MULTIPART_LIMITS,
-          fileSize: Math.min(MULTIPART_LIMITS.fileSize, limits.maxBytes),
+          fileSize: limits.maxBytes,
           fieldSize: limits.maxBytes,
         },
       });
@@ -73,13 +78,13 @@ export function parseMultipart(raw: Buffer, contentType: string, limits: { maxBy
       pending++;
       const chunks: Buffer[] = [];
       stream.on('error', () => fail(malformed('a file part ends before its boundary')));
-      stream.on('limit', () => fail(overLimit(`a file larger than ${Math.min(MULTIPART_LIMITS.fileSize, limits.maxBytes)} bytes`)));
+      stream.on('limit', () => fail(overLimit(`a file larger than ${limits.maxBytes} bytes`)));
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         pending--;
         if (failed) return;
         const data = Buffer.concat(chunks);
-        if (name) setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies UploadedFile);
+        if (name) setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies FilePart);
         settle();
       });
     });

@@ -15,7 +15,17 @@ export class Reply {
 
 export const reply = (status: number, body?: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
+/** A non-JSON body sent as is (CSV downloads). */
+export class TextReply {
+  constructor(
+    readonly body: string,
+    readonly headers: Record<string, string>,
+    readonly status = 200,
+  ) {}
+}
+
 export function toHttp(result: unknown): HttpResult {
+  if (result instanceof TextReply) return { statusCode: result.status, headers: { ...result.headers }, body: result.body };
   if (result instanceof Reply) {
     if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
     return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: JSON.stringify(result.body) };

@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
@@ -40,9 +40,29 @@ export function objectKeyOf(segment: string): string | undefined {
 export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
   getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
 
-/** A short-lived URL a browser PUTs one file to (direct uploads); the content type is part of the signature. */
-export const signedUploadUrl = (key: string, contentType: string, seconds = 600): Promise<string> =>
-  getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), { expiresIn: seconds });
+/**
+ * A short-lived URL a browser PUTs one file to (direct uploads). The content type, the length and (when
+ * the client gave one) the MD5 checksum are part of the signature, so storage takes exactly the file
+ * that was announced and no larger one.
+ */
+export const signedUploadUrl = (key: string, file: { contentType: string; length: number; md5?: string }, seconds = 600): Promise<string> =>
+  getSignedUrl(
+    s3(),
+    new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: file.contentType, ContentLength: file.length, ...(file.md5 ? { ContentMD5: file.md5 } : {}) }),
+    { expiresIn: seconds, signableHeaders: new Set(['content-type', 'content-length', ...(file.md5 ? ['content-md5'] : [])]) },
+  );
+
+/** The size of an object, or undefined when there is none (without reading it). */
+export async function objectSize(key: string): Promise<number | undefined> {
+  try {
+    const out = await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+    return out.ContentLength ?? 0;
+  } catch (err) {
+    const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
+    throw err;
+  }
+}
 
 /** The bytes of an object, or undefined when there is none. */
 export async function getObject(key: string): Promise<Buffer | undefined> {

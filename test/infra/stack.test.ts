@@ -319,9 +319,12 @@ describe('event pipeline', () => {
 
   it('alarms on every dead-letter queue', () => {
     const dlqs = new Set(queues().flatMap(([, q]) => (q.Properties!.RedrivePolicy ? [q.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [])));
+    // The stream's failures land in a bucket that notifies a queue: that queue is alarmed on.
     for (const [, m] of ofType(real.parent, 'AWS::Lambda::EventSourceMapping')) {
       const onFailure = m.Properties!.DestinationConfig?.OnFailure?.Destination;
-      if (onFailure) dlqs.add(onFailure['Fn::GetAtt'][0]);
+      if (!onFailure) continue;
+      const bucket = byId(onFailure['Fn::GetAtt'][0]);
+      for (const q of bucket.Properties!.NotificationConfiguration.QueueConfigurations) dlqs.add(q.Queue['Fn::GetAtt'][0]);
     }
     expect(dlqs.size).toBe(3);
     const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
@@ -336,6 +339,17 @@ describe('event pipeline', () => {
     }
   });
 
+  it('outputs the replay commands of the stream failures and the dead-lettered deliveries, naming their queues', () => {
+    const outputs = real.parent.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const stream = JSON.stringify(outputs.ReplayStreamFailuresCommand.Value);
+    expect(stream).toContain('npm run replay -- stream-failures --queue-url ');
+    expect(stream).toContain(logicalId(real.stack.pipeline.streamFailures));
+    const deliveries = JSON.stringify(outputs.ReplayDeliveriesCommand.Value);
+    expect(deliveries).toContain('npm run replay -- deliveries --queue-url ');
+    expect(deliveries).toContain(logicalId(real.stack.pipeline.deliveriesDlq));
+    expect(deliveries).toContain(logicalId(real.stack.pipeline.deliveriesQueue));
+  });
+
   it('reads the stream in bisected, retried, filtered batches with a failure destination', () => {
     const mapping = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.StartingPosition)![1].Properties!;
     expect(mapping).toMatchObject({
@@ -348,8 +362,28 @@ describe('event pipeline', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } } },
     });
-    const failures = byId(mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0]);
-    expect(failures.Type).toBe('AWS::SQS::Queue');
+    // An S3 destination: Lambda writes the failed record itself (as the invocation's payload), not only its
+    // shard position, so a replay does not depend on the stream's 24 hours.
+    const bucketId = mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+    const bucket = byId(bucketId);
+    expect(bucket.Type).toBe('AWS::S3::Bucket');
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: STREAM_SOURCE.failureDestination.retentionDays, Status: 'Enabled' }] },
+      NotificationConfiguration: { QueueConfigurations: [{ Event: 's3:ObjectCreated:*', Queue: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } }] },
+    });
+    // Each object is announced on the failure queue, which S3 may send to (the policy exists before the bucket).
+    const queueId = bucket.Properties!.NotificationConfiguration.QueueConfigurations[0].Queue['Fn::GetAtt'][0];
+    expect(byId(queueId).Type).toBe('AWS::SQS::Queue');
+    const [policyId, policy] = ofType(real.parent, 'AWS::SQS::QueuePolicy').find(([, p]) => p.Properties!.Queues.some((q: any) => q.Ref === queueId))!;
+    expect(policy.Properties!.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 's3.amazonaws.com' }, Action: 'sqs:SendMessage' }),
+    );
+    expect((resources(real.parent)[bucketId] as { DependsOn?: string[] }).DependsOn).toContain(policyId);
+    // The stream function may write the objects.
+    const writes = ofType(real.parent, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes(bucketId));
+    expect(JSON.stringify(writes.map(([, p]) => p.Properties!.PolicyDocument))).toContain('s3:PutObject');
     const patterns = mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
     expect(patterns).toHaveLength(2);
     for (const p of patterns) {

@@ -339,3 +339,63 @@ export async function deleteContactItems(c: ContactRecord, inboxes: ContactInbox
   await transact([...first, ...rest.slice(0, room - (room % 2))]);
   for (let i = room - (room % 2); i < rest.length; i += 100) await transact(rest.slice(i, i + 100));
 }
+
+// ── merging two contacts (shared/domain/contacts/merge.ts runs the steps) ──────────────────────────
+
+/**
+ * Moves one contact inbox to another contact of the account, keeping its id, source id and pubsub token:
+ * the new item, its source-id sentinel repointed, the old item removed, in one transaction. Runs again
+ * harmlessly (the new item is overwritten, the sentinel may already point at the target).
+ */
+export async function moveContactInbox(ci: ContactInboxRecord, toContactId: number): Promise<void> {
+  const moved = { ...ci, contact_id: toContactId };
+  await transact([
+    { item: put(contactInboxItem(moved)) },
+    {
+      item: put(sourceIdSentinel(moved), {
+        condition: { expression: 'contact_id IN (:from, :to)', values: { ':from': ci.contact_id, ':to': toContactId } },
+      }),
+      onConflict: () => new StaleContact(),
+    },
+    { item: del(keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id)) },
+    contactExists(ci.account_id, toContactId),
+  ]);
+}
+
+/**
+ * The last step of a merge, one transaction: the base contact becomes `after` (conditioned on the version
+ * read) and the mergee goes (conditioned on its version) with its listing and sentinels. An email, phone
+ * number or identifier the base takes over from the mergee keeps its sentinel, repointed; the base's own
+ * moved or new values get theirs as in saveContact. Nothing else of the mergee may be left (contact
+ * inboxes move first).
+ */
+export async function finishMerge(base: ContactRecord, after: ContactRecord, mergee: ContactRecord): Promise<void> {
+  const a = base.account_id;
+  const items: TxItem[] = [
+    { item: put(contactItem(after), { condition: { expression: 'version = :v', values: { ':v': base.version } } }), onConflict: () => new StaleContact() },
+    { item: del(keys.contact(a, mergee.id), { expression: 'version = :v', values: { ':v': mergee.version } }), onConflict: () => new StaleContact() },
+  ];
+  for (const f of UNIQUE_FIELDS) {
+    const old = uniqueValue(base, f);
+    const now = uniqueValue(after, f);
+    const theirs = uniqueValue(mergee, f);
+    if (old !== now && old !== null) items.push({ item: del(keys.contactUnique(a, f, old)) });
+    if (now !== null && old !== now) {
+      items.push(
+        now === theirs
+          ? {
+              item: put({ ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id }, {
+                condition: { expression: 'owner_id = :m', values: { ':m': mergee.id } },
+              }),
+              onConflict: () => new StaleContact(),
+            }
+          : { item: put({ ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id }, { ifNew: true }), onConflict: () => taken(f) },
+      );
+    }
+    if (theirs !== null && theirs !== now) items.push({ item: del(keys.contactUnique(a, f, theirs)) });
+  }
+  if (isListed(after)) items.push({ item: put(listingItem(after)) });
+  else if (isListed(base)) items.push({ item: del(keys.contactListing(a, after.id)) });
+  if (isListed(mergee)) items.push({ item: del(keys.contactListing(a, mergee.id)) });
+  await transact(items);
+}

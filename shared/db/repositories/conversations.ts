@@ -8,8 +8,10 @@ import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
+import { tailItem } from '../../search/tail.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
+import { stateChange, stateRemoval } from './conversation-state.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
 // so the stream hands their changes to the event pipeline in order.
@@ -92,6 +94,10 @@ export const nextDisplayId = (accountId: number) => nextDenseId(keys.conversatio
 /** AP60: a conversation by its display id. */
 export const getConversation = async (accountId: number, displayId: number, consistent = false) =>
   conversationOf(await getItem<Record<string, unknown>>(keys.conversation(accountId, displayId), consistent));
+
+/** The highest display id given out in an account (its dense sequence; 0 before the first conversation). */
+export const lastDisplayId = async (accountId: number) =>
+  Number((await getItem<{ value?: number }>(keys.sequence(keys.conversationSequence(accountId))))?.value ?? 0);
 
 /** AP61: conversations by display id (BatchGet), in the order asked. */
 export const getConversations = async (accountId: number, displayIds: number[]) =>
@@ -239,7 +245,9 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     };
     ahead.push({ ...keys.contactConversation(a, next.contact_id, next.id), type: 'contact_conversation', ...link });
   }
-  if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m));
+  // A new searchable message takes its `q` tail item along (shared/search/tail.ts).
+  const tails = (ms: MessageRecord[]) => ms.map(tailItem).filter((x): x is Record<string, unknown> => !!x);
+  if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m), ...tails([m]));
   if (ahead.length) {
     await putAll(ahead);
     for (const m of messages) staged.add(m.id);
@@ -268,8 +276,10 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       onConflict: () => new ConflictError(0),
     },
     ...counters,
+    ...[stateChange(a, prev, next)].filter((x): x is TxItem => !!x),
     ...labels,
     ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
+    ...(prev ? tails(messages.filter((m) => !staged.has(m.id))).map((item) => ({ item: put(item) })) : []),
     ...(write.extra ?? []),
   ];
   try {
@@ -304,6 +314,7 @@ export async function deleteConversation(c: ConversationRecord): Promise<void> {
       onConflict: () => new ConflictError(0),
     },
     counterRemoval(a, c),
+    stateRemoval(a, c.id),
     ...c.labels.map((l) => ({ item: del(keys.conversationLabel(a, l, c.id)) })),
     { item: del(keys.contactConversation(a, c.contact_id, c.id)) },
   ]);

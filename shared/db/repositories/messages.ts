@@ -1,19 +1,15 @@
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
-import { INDEXES } from '../table.ts';
 import { put, type TxItem } from '../transact.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
-import { getItem, record } from './common.ts';
+import { getItem, getMany, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
 
-/** Incoming and outgoing messages are what `q` searches (reference §4.3); only they enter the search index. */
-const searchable = (m: MessageRecord) => m.message_type === 0 || m.message_type === 1;
-
 export const messageItem = (m: MessageRecord) => ({
   ...keys.message(m.account_id, m.conversation_id, m.id),
-  ...(searchable(m) ? keys.messageSearchIndex(m.account_id, m.inbox_id, m.id) : {}),
   type: 'message',
   ...m,
 });
@@ -31,6 +27,10 @@ export async function writeMessage(m: MessageRecord): Promise<void> {
 /** AP70: one message of a conversation. */
 export const getMessage = (accountId: number, displayId: number, messageId: number) =>
   getItem<MessageRecord>(keys.message(accountId, displayId, messageId));
+
+/** AP70 in one BatchGet: messages by (conversation display id, message id), in the order asked. */
+export const getMessages = (accountId: number, refs: { conversation_id: number; id: number }[]) =>
+  getMany<MessageRecord>(refs.map((r) => keys.message(accountId, r.conversation_id, r.id)));
 
 export interface MessageWindow {
   /** Only ids below this one. */
@@ -69,39 +69,43 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
   return forward ? out : out.reverse();
 }
 
-export type MessageMatch = Pick<MessageRecord, 'id' | 'conversation_id' | 'content' | 'message_type' | 'created_at' | 'sender_type' | 'sender_id'>;
-
 /**
- * AP72: the incoming and outgoing messages of an inbox whose content contains `term`
- * (case-insensitive), by conversation display id. Reads the inbox's searchable messages (gsi1, sparse):
- * the cost grows with the text of those messages, ~1 RCU per 8 KB read.
+ * AP78: the messages of a conversation sent by a contact now carry another contact as sender (a merge).
+ * Reads the conversation's messages, rewrites those of `fromContactId` conditioned on that sender, so it
+ * can run again (a message already moved is left alone). Returns how many moved.
  */
-export async function searchInboxMessages(accountId: number, inboxId: number, term: string): Promise<Map<number, MessageMatch[]>> {
-  const ix = INDEXES.gsi1;
-  const needle = term.toLowerCase();
-  const found = new Map<number, MessageMatch[]>();
-  const fields = ['id', 'conversation_id', 'content', 'message_type', 'created_at', 'sender_type', 'sender_id'];
+export async function reassignContactMessages(accountId: number, displayId: number, fromContactId: number, toContactId: number): Promise<number> {
+  const p = keys.messagesPrefix(accountId, displayId);
+  let moved = 0;
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#p = :p',
-        ExpressionAttributeNames: { '#p': ix.pk, ...Object.fromEntries(fields.map((f, i) => [`#f${i}`, f])) },
-        ExpressionAttributeValues: { ':p': keys.messageSearchOf(accountId, inboxId).gsi1pk },
-        ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        FilterExpression: 'sender_type = :t AND sender_id = :from',
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeValues: { ':p': p.pk, ':s': p.skPrefix, ':t': 'Contact', ':from': fromContactId },
         ExclusiveStartKey: start,
       }),
     );
     for (const item of page.Items ?? []) {
-      const m = item as MessageMatch;
-      if (typeof m.content !== 'string' || !m.content.toLowerCase().includes(needle)) continue;
-      const list = found.get(m.conversation_id) ?? [];
-      list.push(m);
-      found.set(m.conversation_id, list);
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET sender_id = :to',
+            ConditionExpression: 'sender_type = :t AND sender_id = :from',
+            ExpressionAttributeValues: { ':t': 'Contact', ':from': fromContactId, ':to': toContactId },
+          }),
+        );
+        moved++;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
     }
     start = page.LastEvaluatedKey;
   } while (start);
-  return found;
+  return moved;
 }

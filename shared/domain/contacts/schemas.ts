@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type UploadedFile } from '../../http/multipart.ts';
+import { isUploadedFile, type FilePart } from '../../http/multipart.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, Text } from '../schemas.ts';
 
 // Empty strings clear a field (Chatwoot stores blank email/phone/identifier as null).
@@ -34,7 +34,7 @@ export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 /** An uploaded image (multipart `avatar`). */
 const Avatar = v.pipe(
-  v.custom<UploadedFile>(isUploadedFile, 'must be an uploaded image file'),
+  v.custom<FilePart>(isUploadedFile, 'must be an uploaded image file'),
   v.check((f) => AVATAR_TYPES.includes(f.content_type), `must be one of ${AVATAR_TYPES.join(', ')}`),
 );
 

@@ -5,7 +5,7 @@ import { transact, type TxItem } from '../../db/transact.ts';
 import * as repo from '../../db/repositories/contacts.ts';
 import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../http/auth.ts';
-import type { UploadedFile } from '../../http/multipart.ts';
+import type { FilePart } from '../../http/multipart.ts';
 import { objectUrl, putObject } from '../../storage/objects.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
@@ -70,7 +70,7 @@ const sameContact = (a: ContactRecord, b: ContactRecord) =>
   JSON.stringify({ ...a, updated_at: 0, version: 0 }) === JSON.stringify({ ...b, updated_at: 0, version: 0 });
 
 /** Stores an uploaded avatar under a fresh key (a new upload never serves a cached old image). */
-async function storeAvatar(accountId: number, contactId: number, file: UploadedFile): Promise<string> {
+async function storeAvatar(accountId: number, contactId: number, file: FilePart): Promise<string> {
   const key = `avatars/contacts/${accountId}/${contactId}/${randomId(12)}.${file.content_type.split('/')[1]}`;
   await putObject(key, file.data, file.content_type);
   return objectUrl(key);
@@ -268,7 +268,7 @@ async function withInboxesJson(c: ContactRecord, cis: ContactInboxRecord[]) {
 type Query = Record<string, string | undefined>;
 
 /** `include_contact_inboxes` defaults to true; when given, only the literal `true` keeps it. */
-const includeInboxes = (q: Query) => q.include_contact_inboxes === undefined || q.include_contact_inboxes === 'true';
+export const includeInboxes = (q: Query) => q.include_contact_inboxes === undefined || q.include_contact_inboxes === 'true';
 
 /** Kaminari's reading of `page`: anything but a positive integer is page 1. */
 const pageNumber = (raw: string | undefined) => (raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : 1);
@@ -331,7 +331,7 @@ async function contactPage(accountId: number, q: Query, match?: (l: repo.Contact
   return { meta: { count: rows.length, current_page: q.page ?? 1 }, payload: await contactsJson(accountId, ids, includeInboxes(q)) };
 }
 
-async function contactsJson(accountId: number, ids: number[], withInboxes: boolean) {
+export async function contactsJson(accountId: number, ids: number[], withInboxes: boolean) {
   if (!withInboxes) {
     return (await repo.getContacts(accountId, ids)).filter((c): c is ContactRecord => !!c).map(contactJson);
   }

@@ -8,7 +8,9 @@ import {
   mergeNewestFirst,
 } from '../../db/repositories/conversations.ts';
 import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { searchInboxMessages, type MessageMatch } from '../../db/repositories/messages.ts';
+import { getConversationStates } from '../../db/repositories/conversation-state.ts';
+import { findMessages } from '../search/messages.ts';
+import type { Hit } from '../../search/index.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { getTeam } from '../../db/repositories/teams.ts';
@@ -112,44 +114,61 @@ const inboxIdsOf = async (account: AccountRecord, f: Filters) =>
   f.inboxes === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...f.inboxes];
 
 interface Selection {
-  records: ConversationRecord[];
-  /** With `q`: the matching messages per conversation. */
-  matches: Map<number, MessageMatch[]>;
+  /** Display ids `labels` and `q` select (before the other filters). */
+  ids: number[];
+  /** With `q`: the matching messages per conversation (id, inbox, time). */
+  matches: Map<number, Hit[]>;
 }
 
-/** The conversations `labels` and `q` select (with the other filters), or undefined when neither is set. */
-async function select(account: AccountRecord, f: Filters): Promise<Selection | undefined> {
+/** The conversations `labels` and `q` select, or undefined when neither is set. */
+async function selectIds(account: AccountRecord, f: Filters): Promise<Selection | undefined> {
   if (!f.labels.length && !f.q) return undefined;
   let ids: Set<number> | undefined;
   if (f.labels.length) {
     ids = new Set((await Promise.all(f.labels.map((l) => listLabelledConversationIds(account.id, l)))).flat());
   }
-  const matches = new Map<number, MessageMatch[]>();
+  const matches = new Map<number, Hit[]>();
   if (f.q) {
-    const term = f.q;
-    for (const found of await Promise.all((await inboxIdsOf(account, f)).map((i) => searchInboxMessages(account.id, i, term)))) {
-      for (const [id, ms] of found) if (!ids || ids.has(id)) matches.set(id, ms);
+    for (const hit of await findMessages(account.id, await inboxIdsOf(account, f), f.q)) {
+      if (ids && !ids.has(hit.c)) continue;
+      const list = matches.get(hit.c);
+      if (list) list.push(hit);
+      else matches.set(hit.c, [hit]);
     }
     ids = new Set(matches.keys());
   }
-  const records = await getConversations(account.id, [...ids!]);
-  return {
-    records: records.filter(
-      (c): c is ConversationRecord => !!c && inScope(f, c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l))),
-    ),
-    matches,
-  };
+  return { ids: [...ids!], matches };
 }
 
-async function countsOf(account: AccountRecord, f: Filters, selected: Selection | undefined): Promise<Counts> {
-  if (selected) return tally(f, selected.records.map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
+/** The selected conversations' records that pass the other filters (lists need them to sort and show). */
+async function selectedRecords(account: AccountRecord, f: Filters, sel: Selection): Promise<ConversationRecord[]> {
+  const records = await getConversations(account.id, sel.ids);
+  return records.filter(
+    (c): c is ConversationRecord => !!c && inScope(f, c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l))),
+  );
+}
+
+async function countsOf(account: AccountRecord, f: Filters, selected: Selection | undefined, records?: ConversationRecord[]): Promise<Counts> {
+  if (selected && f.q && !records) {
+    // `q` counts every status; the inbox comes with each match, assignee and team from the state items
+    // (AP77), so the matching conversations themselves are not read.
+    const states = await getConversationStates(account.id, selected.ids);
+    const rows: { assignee_id: number | null; count: number }[] = [];
+    for (const id of selected.ids) {
+      const st = states.get(id)!;
+      if (st.deleted || (f.teamId !== undefined && st.team_id !== f.teamId)) continue;
+      rows.push({ assignee_id: st.assignee_id, count: 1 });
+    }
+    return tally(f, rows);
+  }
+  if (selected) return tally(f, (records ?? (await selectedRecords(account, f, selected))).map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
   return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
 }
 
 /** `GET /conversations/meta` (spec endpoint 4): `{meta: {mine_count, unassigned_count, assigned_count, all_count}}`. */
 export async function conversationMeta(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   const f = await filtersOf(account, actor, q);
-  return { meta: await countsOf(account, f, await select(account, f)) };
+  return { meta: await countsOf(account, f, await selectIds(account, f)) };
 }
 
 function assigneeFilter(type: string | undefined, me: number | undefined) {
@@ -227,17 +246,18 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   const page = pageOf(q.page);
   const keep = assigneeFilter(q.assignee_type, f.me);
   const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
-  const selected = await select(account, f);
+  const selected = await selectIds(account, f);
+  const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
   let rows: ConversationRow[];
   if (selected || sorter !== byActivityDesc) {
     // Orders other than the index's read the whole scope's index rows (never the conversations).
-    const pool: ConversationRow[] = selected?.records ?? (await everything(account, f));
+    const pool: ConversationRow[] = selectedRows ?? (await everything(account, f));
     rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   } else {
     rows = await pageFromIndexes(account, f, keep, page);
   }
-  const [records, counts] = await Promise.all([recordsOf(account, rows), countsOf(account, f, selected)]);
-  return { rows: records, counts, matches: selected?.matches ?? new Map<number, MessageMatch[]>() };
+  const [records, counts] = await Promise.all([recordsOf(account, rows), countsOf(account, f, selected, selectedRows)]);
+  return { rows: records, counts, matches: selected?.matches ?? new Map<number, Hit[]>() };
 }
 
 /** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */

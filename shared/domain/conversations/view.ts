@@ -9,7 +9,8 @@ import { contactJson, contactPushJson } from '../contacts/view.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import type { TeamRecord } from '../teams/model.ts';
 import type { AttachmentRecord, MessageRecord } from '../messages/model.ts';
-import type { MessageMatch } from '../../db/repositories/messages.ts';
+import { getMessages } from '../../db/repositories/messages.ts';
+import type { Hit } from '../../search/index.ts';
 import type { ConversationRecord } from './model.ts';
 
 // JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
@@ -289,10 +290,14 @@ export async function conversationsJson(accountId: number, actor: Actor | undefi
 }
 
 /** The slim search result (`_conversation.json.jbuilder` of the search view) with the matching messages. */
-export async function searchResultsJson(accountId: number, cs: ConversationRecord[], matches: Map<number, MessageMatch[]>) {
-  const ms = cs.flatMap((c) => matches.get(c.id) ?? []);
+export async function searchResultsJson(accountId: number, cs: ConversationRecord[], hits: Map<number, Hit[]>) {
+  // The matching messages of the page's conversations only (AP70 in one BatchGet), oldest first.
+  const wanted = cs.flatMap((c) => (hits.get(c.id) ?? []).map((h) => ({ conversation_id: h.c, id: h.m })));
+  const ms = (await getMessages(accountId, wanted)).filter((m): m is MessageRecord => !!m).sort((a, b) => a.id - b.id);
+  const matches = new Map<number, MessageRecord[]>();
+  for (const m of ms) matches.set(m.conversation_id, [...(matches.get(m.conversation_id) ?? []), m]);
   const refs = await loadRefs(accountId, undefined, cs, ms);
-  const senderName = (m: MessageMatch) => {
+  const senderName = (m: MessageRecord) => {
     if (m.sender_id === null) return undefined;
     if (m.sender_type === 'Contact') return refs.contacts.get(m.sender_id)?.name;
     if (m.sender_type === 'User') return refs.users.get(m.sender_id)?.user.name;

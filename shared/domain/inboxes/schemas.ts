@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type UploadedFile } from '../../http/multipart.ts';
+import { isUploadedFile, type FilePart } from '../../http/multipart.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Inbox bodies (spec §2 "Inbox create payload", reference §2.2-2.4). Multipart clients send every
@@ -69,7 +69,7 @@ export const MAX_AVATAR_BYTES = 4 * 1024 * 1024;
 export const MAX_UPLOAD_BODY_BYTES = MAX_AVATAR_BYTES + 256 * 1024;
 
 const Avatar = v.pipe(
-  v.custom<UploadedFile>(isUploadedFile, 'must be an uploaded image file'),
+  v.custom<FilePart>(isUploadedFile, 'must be an uploaded image file'),
   v.check((f) => AVATAR_TYPES.includes(f.content_type.toLowerCase()), 'must be a PNG, JPEG, GIF or WebP image'),
   v.check((f) => f.size > 0, 'is empty'),
   v.check((f) => f.size <= MAX_AVATAR_BYTES, 'is larger than 4 MB'),

@@ -7,7 +7,7 @@ import * as repo from '../../db/repositories/inboxes.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import type { Actor } from '../../http/auth.ts';
 import { HttpError, notFound, taken, unprocessable, type ErrorEntry } from '../../http/errors.ts';
-import type { UploadedFile } from '../../http/multipart.ts';
+import type { FilePart } from '../../http/multipart.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { objectUrl, putObject } from '../../storage/objects.ts';
 import { accountAgentBotJson } from '../agent-bots/view.ts';
@@ -137,7 +137,7 @@ function sentinelChanges(before: InboxRecord, after: InboxRecord) {
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
-async function storeAvatar(accountId: number, inboxId: number, file: UploadedFile): Promise<string> {
+async function storeAvatar(accountId: number, inboxId: number, file: FilePart): Promise<string> {
   const type = file.content_type.toLowerCase();
   const key = `avatars/inboxes/${accountId}/${inboxId}/${randomBytes(12).toString('hex')}.${EXTENSIONS[type]}`;
   await putObject(key, file.data, type);

@@ -9,6 +9,7 @@ import type { InboxRecord } from '../inboxes/model.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
 import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderType } from './model.ts';
 import type { NewMessage, UploadedFile } from './schemas.ts';
+import { storedUploads } from '../../storage/direct-uploads.ts';
 
 // Building a message from a request (reference §5.2): type and sender rules, content attribute checks
 // per content type, the Liquid variables of outgoing content, attachments. Nothing here writes the table.
@@ -102,8 +103,9 @@ async function storeAttachments(accountId: number, messageId: number, files: Upl
     files.map(async (f) => {
       const id = await nextId('attachment');
       const name = f.filename.replace(/[^\w.\-]+/g, '_') || 'file';
-      const key = `attachments/${accountId}/${messageId}/${id}/${name}`;
-      await putObject(key, f.data, f.content_type || 'application/octet-stream');
+      // A direct upload is already stored: the message takes its object as it is.
+      const key = f.key ?? `attachments/${accountId}/${messageId}/${id}/${name}`;
+      if (!f.key) await putObject(key, f.data ?? Buffer.alloc(0), f.content_type || 'application/octet-stream');
       const url = objectUrl(key);
       const type = fileType(f.content_type);
       const dot = name.lastIndexOf('.');
@@ -146,7 +148,13 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   const contentType = input.content_type ?? 'text';
   const contentAttributes: Record<string, unknown> = { ...(input.content_attributes ?? {}) };
   checkContentAttributes(contentType, contentAttributes);
-  const files = input.attachments ?? [];
+  const given = input.attachments ?? [];
+  const signed = given.filter((a): a is string => typeof a === 'string');
+  // Signed ids name direct uploads made for this conversation (`…/conversations/{id}/direct_uploads`).
+  const files = [
+    ...given.filter((a): a is UploadedFile => typeof a !== 'string'),
+    ...(signed.length ? await storedUploads({ account_id: account.id, conversation_id: conversation.id }, signed) : []),
+  ];
   if ((input.content === undefined || input.content === null || input.content === '') && !files.length && contentType === 'text') {
     throw unprocessable([{ field: 'content', message: 'is required unless attachments are sent', code: 'required' }]);
   }

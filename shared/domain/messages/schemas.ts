@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Bool, Id, JsonObject, Text } from '../schemas.ts';
+import { isUploadedFile, type FilePart, type UploadedFile } from '../../http/multipart.ts';
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from './model.ts';
 
 export const MAX_CONTENT = 150_000;
@@ -38,17 +39,11 @@ const ContentAttributes = v.union(
   'must be an object',
 );
 
-export interface UploadedFile {
-  filename: string;
-  content_type: string;
-  data: Buffer;
-  size: number;
-}
+export type { UploadedFile } from '../../http/multipart.ts';
 
-const File = v.custom<UploadedFile>(
-  (f) => !!f && typeof f === 'object' && Buffer.isBuffer((f as UploadedFile).data),
-  'must be an uploaded file',
-);
+const File = v.custom<FilePart>(isUploadedFile, 'must be an uploaded file');
+/** A file in the body, or the `signed_id` of a direct upload (ActiveStorage), as Chatwoot accepts both. */
+const Attachment = v.union([File, v.pipe(v.string(), v.minLength(1), v.maxLength(4096))], 'must be uploaded files or signed ids');
 
 const Emails = v.pipe(
   Text(1000),
@@ -79,12 +74,31 @@ export const NewMessageSchema = v.object({
   cc_emails: v.optional(Emails),
   bcc_emails: v.optional(Emails),
   to_emails: v.optional(Emails),
-  attachments: v.optional(v.pipe(v.array(File, 'must be uploaded files'), v.maxLength(MAX_ATTACHMENTS))),
+  attachments: v.optional(v.pipe(v.array(Attachment, 'must be uploaded files or signed ids'), v.maxLength(MAX_ATTACHMENTS))),
 });
-export type NewMessage = v.InferOutput<typeof NewMessageSchema>;
+/** Attachments are files, or direct uploads named by signed id (resolved against the conversation). */
+export type NewMessage = Omit<v.InferOutput<typeof NewMessageSchema>, 'attachments'> & { attachments?: (string | UploadedFile)[] };
 
 export const MessageUpdateSchema = v.object({
   status: v.optional(v.picklist(MESSAGE_STATUSES, `must be one of ${MESSAGE_STATUSES.join(', ')}`)),
   external_error: v.optional(v.nullable(Text(1000))),
 });
 export type MessageUpdate = v.InferOutput<typeof MessageUpdateSchema>;
+
+/** ActiveStorage's direct upload request (`POST …/direct_uploads`). */
+export const DirectUploadSchema = v.object({
+  blob: v.object({
+    filename: v.pipe(Text(255), v.minLength(1, 'is required')),
+    byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
+    checksum: v.optional(v.nullable(Text(255))),
+    content_type: v.optional(v.nullable(Text(255))),
+    metadata: v.optional(v.unknown()),
+  }),
+});
+export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;
+
+/** `POST …/messages/{id}/translate`. */
+export const TranslateSchema = v.object({
+  target_language: v.pipe(v.string('is required'), v.regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'must be a language code')),
+});
+export type TranslateRequest = v.InferOutput<typeof TranslateSchema>;

@@ -12,7 +12,10 @@ import { mutate, quietly, touch } from '../conversations/mutation.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
 import { buildMessage, messageEffects } from './build.ts';
-import type { MessageUpdate, NewMessage } from './schemas.ts';
+import type { DirectUpload, MessageUpdate, NewMessage, TranslateRequest } from './schemas.ts';
+import { listHooks } from '../../db/repositories/integration-hooks.ts';
+import { translateText } from '../integrations/google-translate.ts';
+import { createDirectUpload } from '../../storage/direct-uploads.ts';
 import type { MessageRecord } from './model.ts';
 
 /** A contact's `last_activity_at` is kept to this many seconds. */
@@ -55,6 +58,15 @@ export async function createMessage(account: AccountRecord, actor: Actor, displa
   const { message } = await addMessage(account, actor, c, input);
   const refs = await loadRefs(account.id, actor, [], [message]);
   return messageJson(message, refs, input.echo_id);
+}
+
+/**
+ * `POST …/conversations/{id}/direct_uploads {blob}` (Chatwoot's Conversations::DirectUploadsController):
+ * an upload only this conversation's messages can attach.
+ */
+export async function createConversationDirectUpload(account: AccountRecord, actor: Actor, displayId: number, input: DirectUpload) {
+  const c = await visibleConversation(account.id, actor, displayId);
+  return createDirectUpload({ account_id: account.id, conversation_id: c.id }, input.blob);
 }
 
 export interface MessageQuery {
@@ -142,6 +154,32 @@ export async function updateMessageStatus(account: AccountRecord, actor: Actor, 
     await saveMessage(c, result);
   }
   return messageJson(result, await loadRefs(account.id, actor, [], [result]));
+}
+
+/**
+ * `POST …/messages/{id}/translate {target_language}` (Chatwoot's MessagesController#translate): the
+ * message's text in that language through the account's Google Translate integration, kept in
+ * `content_attributes.translations` so a second request reads it back; `{content: null}` without the
+ * integration or text.
+ */
+export async function translateMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number, input: TranslateRequest) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const m = await messageOf(account.id, c, messageId);
+  const target = input.target_language;
+  const known = (m.content_attributes.translations as Record<string, string> | undefined)?.[target];
+  if (known) return { content: known };
+  const hook = (await listHooks(account.id)).find((h) => h.app_id === 'google_translate' && h.status === 'enabled');
+  const email = m.content_type === 'incoming_email' && typeof (m.content_attributes.email as { html_content?: { full?: unknown } })?.html_content?.full === 'string';
+  const text = email ? String((m.content_attributes.email as { html_content: { full: string } }).html_content.full) : m.content;
+  if (!hook || !text) return { content: null };
+  const translated = await translateText(hook.settings, text, target, email ? 'text/html' : 'text/plain');
+  if (translated) {
+    // Read again: the call took a while, and the message may have changed meanwhile.
+    const fresh = await messageOf(account.id, c, messageId);
+    const translations = { ...((fresh.content_attributes.translations as Record<string, string> | undefined) ?? {}), [target]: translated };
+    await saveMessage(c, { ...fresh, content_attributes: { ...fresh.content_attributes, translations }, updated_at: now(), performed_by: performerOf(actor) });
+  }
+  return { content: translated };
 }
 
 /** `DELETE .../messages/{id}`: soft delete (reference §5.6); attachments go, the message stays. */

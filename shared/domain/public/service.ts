@@ -5,6 +5,7 @@ import { getMessage, listMessages } from '../../db/repositories/messages.ts';
 import { HttpError, invalidField, notFound } from '../../http/errors.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
+import { identifyContact } from '../contacts/identify.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
@@ -120,35 +121,23 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
   return publicContactJson(await withProof(ci, contact, proven), contact);
 }
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
-
-/** Own data properties only (fromEntries), so a `__proto__` key stays a plain key. */
-export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const merged = Object.entries(over).map(([k, v]) => {
-    const old = Object.hasOwn(base, k) ? base[k] : undefined;
-    return [k, isPlainObject(old) && isPlainObject(v) ? deepMerge(old, v) : v];
-  });
-  return Object.fromEntries([...Object.entries(base), ...merged]);
-}
-
-const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
-
 /**
- * `PATCH /contacts/{contact_identifier}` (reference §11.2): blank values change nothing, custom
- * attributes merge deeply; answers the raw contact row. An email or phone held by another contact is
- * 422 `taken` (Chatwoot would merge the two contacts).
+ * `PATCH /contacts/{contact_identifier}` (reference §11.2, Chatwoot's ContactIdentifyAction): blank values
+ * change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
+ * another contact of the account holds folds this contact into that one (it survives, with this contact
+ * inbox), unless both have identifiers: then that value is left out of the update.
  */
 export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
   const proven = checkIdentity(inbox, input);
   const contact = await contactOf(ci);
   await withProof(ci, contact, proven);
-  const updated = await updateContact(ci.account_id, ci.contact_id, {
-    name: given(input.name),
-    email: given(input.email),
-    phone_number: given(input.phone_number),
-    avatar_url: given(input.avatar_url),
-    custom_attributes: input.custom_attributes ? deepMerge(contact.custom_attributes, input.custom_attributes) : undefined,
+  const updated = await identifyContact(ci.account_id, contact, {
+    name: input.name,
+    email: input.email,
+    phone_number: input.phone_number,
+    avatar_url: input.avatar_url,
+    custom_attributes: input.custom_attributes,
   });
   return contactRowJson(updated);
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type UploadedFile } from '../../http/multipart.ts';
+import { isUploadedFile, type FilePart } from '../../http/multipart.ts';
 import { Email, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Chatwoot's rule (config/initializers/secure_password.rb): 6-128 characters with an upper-case and a
@@ -40,7 +40,7 @@ export const MAX_PROFILE_BODY_BYTES = MAX_AVATAR_BYTES + 256 * 1024;
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 
 const Avatar = v.pipe(
-  v.custom<UploadedFile>(isUploadedFile, 'must be an uploaded image file'),
+  v.custom<FilePart>(isUploadedFile, 'must be an uploaded image file'),
   v.check((f) => AVATAR_TYPES.includes(f.content_type.toLowerCase()), 'must be a PNG, JPEG, GIF or WebP image'),
   v.check((f) => f.size > 0, 'is empty'),
   v.check((f) => f.size <= MAX_AVATAR_BYTES, 'is larger than 4 MB'),

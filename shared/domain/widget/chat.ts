@@ -1,4 +1,4 @@
-import { findContactIdBy, getContact } from '../../db/repositories/contacts.ts';
+import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
 import { getConversation, listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { listLabels } from '../../db/repositories/labels.ts';
@@ -15,10 +15,11 @@ import { announceTyping } from '../conversations/typing.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
-import { uploadedFiles } from './uploads.ts';
+import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
 import { checkIdentity, contactActor, proves } from '../public/access.ts';
-import { beforeCursor, chatMessages, deepMerge, refsFor, submitAnswer } from '../public/service.ts';
+import { beforeCursor, chatMessages, refsFor, submitAnswer } from '../public/service.ts';
+import { identifyContact, type Identity } from '../contacts/identify.ts';
 import { browserOf, languageOf } from './browser.ts';
 import type { WidgetContact, WidgetMessageUpdate, WidgetNewConversation, WidgetNewMessage } from './schemas.ts';
 import { issueToken, visitorSession, websiteTokenOf } from './service.ts';
@@ -72,6 +73,16 @@ async function contactOf(ci: ContactInboxRecord): Promise<ContactRecord> {
   return contact;
 }
 
+/**
+ * The visitor after Chatwoot's ContactIdentifyAction: its contact (the one it was merged into, when its
+ * identifier, email or phone belonged to another) and its contact inbox there (same source id, same token).
+ */
+async function identifyVisitor(ci: ContactInboxRecord, contact: ContactRecord, input: Identity): Promise<{ ci: ContactInboxRecord; contact: ContactRecord }> {
+  const updated = await identifyContact(ci.account_id, contact, input);
+  const moved = updated.id !== ci.contact_id ? await findContactInbox(ci.inbox_id, ci.source_id) : undefined;
+  return { ci: moved ?? ci, contact: updated };
+}
+
 /** Chatwoot's `additional_attributes` of a conversation the widget starts: the visitor's browser and page. */
 function pageAttributes(req: WidgetRequest, page: { timestamp?: string | null; referer_url?: string | null } | null | undefined) {
   return {
@@ -83,27 +94,6 @@ function pageAttributes(req: WidgetRequest, page: { timestamp?: string | null; r
 }
 
 const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422 && err.errors.some((e) => e.code === 'taken');
-
-/**
- * Chatwoot's ContactIdentifyAction with `discard_invalid_attrs`: an email or phone number another contact
- * holds is dropped (Chatwoot would merge the two contacts; this service keeps them apart) and the rest saved.
- */
-async function identify(ci: ContactInboxRecord, contact: ContactRecord, input: ContactUpdate): Promise<ContactRecord> {
-  const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null && v !== '')) as ContactUpdate;
-  if (input.custom_attributes) changes.custom_attributes = deepMerge(contact.custom_attributes, input.custom_attributes);
-  if (!Object.keys(changes).length) return contact;
-  try {
-    return await updateContact(ci.account_id, ci.contact_id, changes);
-  } catch (err) {
-    if (!isTaken(err)) throw err;
-    // Only the values another contact holds are dropped.
-    const taken = new Set((err as HttpError).errors.filter((e) => e.code === 'taken').map((e) => e.field));
-    const unique = ['email', 'phone_number', 'identifier'];
-    const drop = (k: string) => taken.has(k) || (taken.has('') && unique.includes(k));
-    const rest = Object.fromEntries(Object.entries(changes).filter(([k]) => !drop(k)));
-    return Object.keys(rest).length ? updateContact(ci.account_id, ci.contact_id, rest as ContactUpdate) : contact;
-  }
-}
 
 // ── conversations ──────────────────────────────────────────────────────────────────────────────────
 
@@ -119,17 +109,19 @@ export async function showWidgetConversation(req: WidgetRequest) {
  * the contact has no email, phone or identifier yet), then starts a conversation with the first message.
  */
 export async function createWidgetConversation(req: WidgetRequest, input: WidgetNewConversation) {
-  const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const session = await visitorSession(req.websiteToken, req.authToken);
+  const { inbox, account } = session;
+  let { ci } = session;
   let contact = await contactOf(ci);
   if (input.contact) {
     const email = input.contact.email?.toLowerCase();
     const named = !contact.email && !contact.phone_number && !contact.identifier;
-    contact = await identify(ci, contact, {
+    ({ ci, contact } = await identifyVisitor(ci, contact, {
       email,
       phone_number: input.contact.phone_number,
       name: named ? (input.contact.name ?? email?.split('@')[0]) : undefined,
       custom_attributes: input.contact.custom_attributes,
-    });
+    }));
   }
   const { conversation, message } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
     additional_attributes: pageAttributes(req, input.message),
@@ -216,7 +208,8 @@ export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMe
   const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
   const given = input.attachments ?? [];
   const signed = given.filter((a): a is string => typeof a === 'string');
-  const files = [...given.filter((a): a is UploadedFile => typeof a !== 'string'), ...(signed.length ? await uploadedFiles(ci, signed) : [])];
+  const owner = { account_id: ci.account_id, inbox_id: ci.inbox_id, source_id: ci.source_id };
+  const files = [...given.filter((a): a is Exclude<typeof a, string> => typeof a !== 'string'), ...(signed.length ? await storedUploads(owner, signed) : [])];
   const message: NewMessage = {
     content: input.content,
     echo_id: input.echo_id ?? undefined,
@@ -249,7 +242,7 @@ export async function updateWidgetMessage(req: WidgetRequest, messageId: number,
   const updated = await submitAnswer(ci, c, messageId, answer);
   if (email) {
     const contact = await contactOf(ci);
-    await identify(ci, contact, { email, name: contact.email || contact.identifier ? undefined : email.split('@')[0] });
+    await identifyContact(ci.account_id, contact, { email, name: contact.email || contact.identifier ? undefined : email.split('@')[0] });
   }
   return widgetMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
 }
@@ -268,7 +261,8 @@ export async function showWidgetContact(req: WidgetRequest) {
 export async function updateWidgetContact(req: WidgetRequest, input: WidgetContact) {
   const { ci } = await visitorSession(req.websiteToken, req.authToken);
   const { identifier: _i, identifier_hash: _h, ...fields } = input;
-  return widgetContactJson(await identify(ci, await contactOf(ci), { ...fields, email: fields.email?.toLowerCase() }), ci);
+  const visitor = await identifyVisitor(ci, await contactOf(ci), { ...fields, email: fields.email?.toLowerCase() });
+  return widgetContactJson(visitor.contact, visitor.ci);
 }
 
 /**
@@ -281,51 +275,44 @@ function checkSetUser(inbox: InboxRecord, input: WidgetContact): string | undefi
 }
 
 /**
- * `PATCH /contact/set_user` (the SDK's `setUser`): the visitor becomes the website's user `identifier`.
- * A visitor contact without an identifier takes it; when the account already has that user, or the
- * visitor is already someone else, the visitor moves to that user's contact (a new one if none) through a
- * new contact inbox here, and `widget_auth_token` names it from now on. A proven identity marks the
- * contact inbox verified (it then sees the user's earlier conversations in this inbox).
+ * `PATCH /contact/set_user` (the SDK's `setUser`), as Chatwoot's: a visitor already identified as another
+ * user starts over as a new visitor (a new contact inbox here, named by the `widget_auth_token` answered);
+ * then ContactIdentifyAction: when the account already has a contact with this identifier (or email or
+ * phone), the visitor's contact is merged into it — its contact inbox, conversations and messages go to
+ * that contact, and the visitor's token keeps working. A proven identity marks the contact inbox verified
+ * (it then sees the user's conversations in this inbox).
  */
 export async function setWidgetUser(req: WidgetRequest, input: WidgetContact) {
-  const { inbox, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const { inbox, ci: current } = await visitorSession(req.websiteToken, req.authToken);
   const proven = checkSetUser(inbox, input);
-  const fields: ContactUpdate = {
+  const identifier = input.identifier || undefined;
+  let ci = current;
+  let contact = await contactOf(current);
+  let switched = false;
+  if (identifier && contact.identifier && contact.identifier !== identifier) {
+    const made = await createContact(ci.account_id, { name: input.name ?? identifier }, inbox, { hmacVerified: false });
+    ci = made.contactInbox!;
+    contact = made.contact;
+    switched = true;
+  }
+  const visitor = await identifyVisitor(ci, contact, {
+    identifier,
     name: input.name,
     email: input.email?.toLowerCase(),
     phone_number: input.phone_number,
     avatar_url: input.avatar_url,
     custom_attributes: input.custom_attributes,
-  };
-  const contact = await contactOf(ci);
-  const identifier = input.identifier || undefined;
-  let target = { ci, contact };
-  let switched = false;
-  if (identifier && contact.identifier !== identifier) {
-    const existing = await findContactIdBy(ci.account_id, 'identifier', identifier);
-    if (existing !== undefined) {
-      const other = await getContact(ci.account_id, existing, true);
-      if (!other) throw notFound('Contact');
-      target = { ci: await ensureContactInbox(ci.account_id, existing, inbox.id, undefined, { hmacVerified: proves(proven, other) }), contact: other };
-      switched = true;
-    } else if (!contact.identifier) {
-      // One change, so the contact never shows the identifier without the details that came with it.
-      fields.identifier = identifier;
-    } else {
-      const made = await createContact(ci.account_id, { name: input.name ?? identifier, identifier }, inbox, { hmacVerified: proven === identifier });
-      target = { ci: made.contactInbox!, contact: made.contact };
-      switched = true;
-    }
-  }
-  const updated = await identify(target.ci, target.contact, fields);
-  if (!switched && proves(proven, updated)) target.ci = await markContactInboxVerified(target.ci);
+  });
+  const updated = visitor.contact;
+  ci = visitor.ci;
+  if (proves(proven, updated)) ci = await markContactInboxVerified(ci);
   return {
     id: updated.id,
     name: updated.name,
     email: updated.email,
     phone_number: updated.phone_number,
-    pubsub_token: target.ci.pubsub_token,
-    ...(switched ? { widget_auth_token: await issueToken(target.ci) } : {}),
+    pubsub_token: ci.pubsub_token,
+    ...(switched ? { widget_auth_token: await issueToken(ci) } : {}),
   };
 }
 

@@ -101,13 +101,4 @@ export const WidgetLabelSchema = v.object({ label: v.optional(v.nullable(Text(25
 export const WidgetTypingSchema = v.object({ typing_status: v.optional(v.nullable(v.unknown())) });
 
 /** `POST /direct_uploads` (ActiveStorage's blob fields). */
-export const DirectUploadSchema = v.object({
-  blob: v.object({
-    filename: v.pipe(Text(255), v.minLength(1, 'is required')),
-    byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
-    checksum: v.optional(v.nullable(Text(255))),
-    content_type: v.optional(v.nullable(Text(255))),
-    metadata: v.optional(v.unknown()),
-  }),
-});
-export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;
+export { DirectUploadSchema, type DirectUpload } from '../messages/schemas.ts';

@@ -1,17 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, type SendMessageBatchCommandInput, type SendMessageBatchCommandOutput } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
 import { sqs } from '../../../shared/events/queue.ts';
-import { decodeQueueBody } from '../../../shared/events/queue-text.ts';
-import { recordsOf, type StreamFailure } from '../../../shared/events/stream-failures.ts';
+import { noticedObjects, readFailureObject, recordsOf, type StreamFailure } from '../../../shared/events/stream-failures.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 
 // One record that cannot be forwarded costs no other record its event: the events queue refuses one
 // change for good; its neighbours (same conversation, other conversation) are delivered, the failed
-// record lands alone, with its content, in the failure queue, and `npm run replay` delivers it.
+// record lands alone, with its content, in the failure bucket (announced on the failure queue, as the
+// deployed bucket's notification does), and `npm run replay` delivers it.
 
 const run = promisify(execFile);
 const INJECTED = 'inject-events-queue-failure';
@@ -47,10 +48,12 @@ async function until<T>(fn: () => T | undefined | false | Promise<T | undefined 
   }
 }
 
-/** The failure queue's entries, read without taking them (visibility 0). */
-async function peekFailures(queueUrl: string): Promise<StreamFailure[]> {
+/** The failure objects the failure queue announces, read without taking the entries (visibility 0). */
+async function peekFailures(queueUrl: string): Promise<(StreamFailure & { bucket: string; key: string })[]> {
   const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }));
-  return (out.Messages ?? []).map((m) => decodeQueueBody<StreamFailure>(m.Body!));
+  const named = (out.Messages ?? []).flatMap((m) => noticedObjects(m.Body!) ?? []);
+  const found = await Promise.all(named.map(async (o) => ({ ...(await readFailureObject(o.bucket, o.key).catch(() => undefined)), ...o })));
+  return found.filter((f): f is StreamFailure & { bucket: string; key: string } => !!f.DDBStreamBatchInfo);
 }
 
 const created = (h: Receiver, id: number) => h.received.filter((r) => r.json?.event === 'message_created' && r.json.id === id);
@@ -99,19 +102,22 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     });
     expect(created(hook, failing)).toEqual([]);
 
-    // Alone, with its content, in Lambda's on-failure record shape.
+    // Alone, with its content, in the shape of Lambda's S3 on-failure object (the invocation as `payload`).
     expect(failures).toHaveLength(1);
     const [failure] = failures;
+    expect(failure.key).toMatch(/^aws\/lambda\/[^/]+\/[^/]+\/\d{4}\/\d{2}\/\d{2}\//);
     expect(failure.requestContext.condition).toBe('RetryAttemptsExhausted');
     expect(failure.DDBStreamBatchInfo).toMatchObject({ batchSize: 1, shardId: expect.any(String), streamArn: expect.any(String) });
-    expect(failure.records).toHaveLength(1);
-    const record = failure.records![0];
+    expect(typeof failure.payload).toBe('string');
+    const payload = JSON.parse(failure.payload as string) as { Records: DynamoDBRecord[] };
+    expect(payload.Records).toHaveLength(1);
+    const record = payload.Records[0];
     expect(failure.DDBStreamBatchInfo.startSequenceNumber).toBe(record.dynamodb!.SequenceNumber);
     expect(record.dynamodb!.NewImage!.content).toEqual({ S: `the one ${marker}` });
     expect(Number(record.dynamodb!.NewImage!.id.N)).toBe(failing);
 
-    // Deployed, the entry names the record by shard position only: the replay reads it from the stream.
-    const reread = await recordsOf({ ...failure, records: undefined });
+    // An entry without its payload (an SQS destination names the shard position only) is re-read from the stream.
+    const reread = await recordsOf({ ...failure, payload: undefined });
     expect(reread.map((r) => r.eventID)).toEqual([record.eventID]);
     expect(reread[0].dynamodb!.NewImage).toEqual(record.dynamodb!.NewImage);
 
@@ -130,6 +136,8 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     const replayed = await until(() => (created(hook, failing).length ? created(hook, failing) : undefined));
     expect(replayed[0].json).toMatchObject({ id: failing, content: `the one ${marker}`, account: { id: s.accountId } });
     expect((await peekFailures(rt.queueUrls.streamFailures)).filter((f) => JSON.stringify(f).includes(marker))).toEqual([]);
+    // The replayed object is gone from the bucket.
+    await expect(readFailureObject(failure.bucket, failure.key)).rejects.toMatchObject({ name: 'NoSuchKey' });
 
     // Once each: a last message in each conversation arrives after everything before it.
     const last = await Promise.all(convs.map((c) => s.admin.api.post(`${s.base}/conversations/${c}/messages`, { content: 'last' })));

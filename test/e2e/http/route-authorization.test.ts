@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Method } from '../../../infra/routes.ts';
 import { db, tableName } from '../../../shared/db/client.ts';
-import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
 import { world } from '../conversations/fixtures.ts';
 
 // Generated from the route table: a row added there is covered here the moment it exists. Every account
@@ -12,9 +12,10 @@ import { world } from '../conversations/fixtures.ts';
 // by an agent; none may answer anything but a refusal, and the victim's data must not change.
 
 const ROOT = join(import.meta.dirname, '../../..');
-const ACCOUNT_PREFIX = '/api/v1/accounts/{account_id}';
+// v1 and v2 (reports) account routes.
+const ACCOUNT_PREFIX = /^\/api\/v[12]\/accounts\/\{account_id\}/;
 const accountRoutes = routes
-  .filter((r) => r.path.startsWith(ACCOUNT_PREFIX))
+  .filter((r) => ACCOUNT_PREFIX.test(r.path))
   .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((method: Method) => ({ ...r, method })));
 
 const MISSING = 999_999_999;
@@ -56,6 +57,17 @@ describe('authorization of every account route, from the route table', () => {
     const label = await post('/labels', { title: `l${victim.accountId}` });
     const team = await post('/teams', { name: `t${victim.accountId}` });
     const canned = await post('/canned_responses', { short_code: `c${victim.accountId}`, content: 'x' });
+    // The pipeline's report stage writes the victim's aggregates after these calls; wait for it, so that
+    // the comparisons below see only what the refused calls would change.
+    const t = Math.floor(Date.now() / 1000);
+    await untilState(
+      () => a.get(`/api/v2/accounts/${victim.accountId}/reports/summary?since=${t - 3600}&until=${t + 3600}`),
+      (r) => r.body?.conversations_count === 2 && r.body?.outgoing_messages_count === 1,
+    );
+    await untilState(
+      () => a.get(`${victim.base}/conversations/${conv.id}/reporting_events`),
+      (r) => (r.body?.payload ?? []).some((e: { name: string }) => e.name === 'first_response'),
+    );
     ids = {
       inboxes: w.inbox.id,
       inbox_id: w.inbox.id,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../../infra/local/http-server.ts';
+import { MAX_MULTIPART_BODY_BYTES } from '../../../shared/http/body.ts';
 import { ROOT } from '../../../infra/local/runtime.ts';
 import { routes } from '../../../infra/routes.ts';
 import { client, expectErrorBody, runtime, type Client } from '../../support/runtime.ts';
@@ -55,7 +56,7 @@ const FAMILY: Junk[] = [
   },
   {
     name: 'a file part larger than the limit',
-    body: (f) => Buffer.concat([Buffer.from(fileHead(f)), Buffer.alloc(4 * 1024 * 1024 + 100, 0x61), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
+    body: (f) => Buffer.concat([Buffer.from(fileHead(f)), Buffer.alloc(MAX_MULTIPART_BODY_BYTES + 100, 0x61), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
     status: 413,
   },
 ];

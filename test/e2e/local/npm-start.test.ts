@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,61 +6,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../infra/local/net.ts';
 import { client } from '../../support/runtime.ts';
+import { killStarted, ROOT, START, start, stop, TSX } from '../../support/npm-start.ts';
 
 // `npm start` as a newcomer runs it: a child process, its printed base URL and token, its signals.
 
-const ROOT = join(import.meta.dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-// What `npm start` runs: the runtime in this one process with tsx's loader. (tsx's CLI would run it in a
-// child and give that child 30 ms to acknowledge a relayed SIGTERM before killing it with 143, which a
-// busy machine misses.)
-const START = ['--import', 'tsx', 'infra/local/start.ts'];
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-  token: string;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, START, {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'WARN', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  return new Promise((resolve, reject) => {
-    // Generous: tsx compiles the runtime and Java starts cold, and a busy machine (another suite beside
-    // this one) can take well over a minute for that. The claim is that it starts, not how fast.
-    const timer = setTimeout(() => reject(new Error(`not ready: ${out}`)), 150_000);
-    const check = () => {
-      const url = out.match(/Service ready at (\S+)/)?.[1];
-      const token = out.match(/Platform API token: (\S+)/)?.[1];
-      if (url && token) {
-        clearTimeout(timer);
-        resolve({ child, output: () => out, baseUrl: url, token });
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-function stop(s: Started, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    s.child.once('exit', (code) => resolve(code));
-    s.child.kill(signal);
-  });
-}
+afterEach(killStarted);
 
 const javaOnPort = (port: number) => spawnSync('pgrep', ['-f', `DynamoDBLocal.jar -port ${port} `]).status === 0;
 

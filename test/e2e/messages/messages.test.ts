@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_MULTIPART_BODY_BYTES } from '../../../shared/http/body.ts';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { expectMessageShape, newBot, newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
@@ -123,6 +125,61 @@ describe('messages', () => {
     const many = new FormData();
     for (let i = 0; i < 16; i++) many.append('attachments[]', new Blob(['x'], { type: 'text/plain' }), `f${i}.txt`);
     expect(expectErrorBody(await post(c.id, many), 422).errors[0].field).toBe('attachments');
+  });
+
+  it('takes a 4 MiB file in multipart (EvolutionAPI media) and refuses a body above the deployed limit with 413 naming it', async () => {
+    const c = await conversation();
+    const big = Buffer.alloc(4 * 1024 * 1024, 0x61);
+    big.write('start', 0);
+    big.write('end', big.length - 3);
+    const form = new FormData();
+    form.append('content', 'a large file');
+    form.append('message_type', 'outgoing');
+    form.append('attachments[]', new Blob([big], { type: 'video/mp4' }), 'clip.mp4');
+    const m = ok(await post(c.id, form), 'multipart 4 MiB');
+    expect(m.attachments).toEqual([expect.objectContaining({ file_type: 'video', extension: 'mp4', file_size: big.length })]);
+    const served = Buffer.from(await (await fetch(m.attachments[0].data_url)).arrayBuffer());
+    expect(served.length).toBe(big.length);
+    expect(served.equals(big)).toBe(true);
+
+    const tooBig = new FormData();
+    tooBig.append('attachments[]', new Blob([Buffer.alloc(MAX_MULTIPART_BODY_BYTES, 0x62)], { type: 'video/mp4' }), 'huge.mp4');
+    const refused = expectErrorBody(await post(c.id, tooBig), 413);
+    expect(refused.description).toContain(String(MAX_MULTIPART_BODY_BYTES));
+    // A JSON body keeps the ordinary limit.
+    expectErrorBody(await post(c.id, { content: 'x'.repeat(1024 * 1024 + 10) }), 413);
+  });
+
+  it('direct uploads: up to 40 MB straight to storage, attached by signed_id to the conversation it was made for', async () => {
+    const c = await conversation();
+    const file = Buffer.alloc(6 * 1024 * 1024, 0x63);
+    const checksum = createHash('md5').update(file).digest('base64');
+    const path = `${s.base}/conversations/${c.id}/direct_uploads`;
+    const blob = ok(await s.admin.api.post(path, { blob: { filename: 'scan.pdf', byte_size: file.length, checksum, content_type: 'application/pdf' } }), 'direct upload');
+    expect(blob).toMatchObject({
+      filename: 'scan.pdf',
+      byte_size: file.length,
+      checksum,
+      content_type: 'application/pdf',
+      signed_id: expect.any(String),
+      direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'application/pdf', 'Content-MD5': checksum } },
+    });
+    const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body: file });
+    expect(put.status).toBe(200);
+    const m = ok(await post(c.id, { content: 'the scan', attachments: [blob.signed_id] }), 'message with a direct upload');
+    expect(m.attachments).toEqual([expect.objectContaining({ file_type: 'file', extension: 'pdf', file_size: file.length, data_url: expect.stringMatching(/^http/) })]);
+    const served = Buffer.from(await (await fetch(m.attachments[0].data_url)).arrayBuffer());
+    expect(createHash('md5').update(served).digest('base64')).toBe(checksum);
+
+    // Only where it was made for: another conversation, another account, a forged id, an unstored blob.
+    const elsewhere = await conversation();
+    expect(expectErrorBody(await post(elsewhere.id, { content: 'x', attachments: [blob.signed_id] }), 422).errors[0].field).toBe('attachments');
+    expect(expectErrorBody(await post(c.id, { content: 'x', attachments: ['forged'] }), 422).errors[0].field).toBe('attachments');
+    const unstored = ok(await s.admin.api.post(path, { blob: { filename: 'a.txt', byte_size: 3, content_type: 'text/plain' } }), 'unstored');
+    expectErrorBody(await post(c.id, { content: 'x', attachments: [unstored.signed_id] }), 422);
+    expectErrorBody(await other.admin.api.post(`${other.base}/conversations/${c.id}/direct_uploads`, { blob: { filename: 'a', byte_size: 1 } }), 404);
+    expect(expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'big.bin', byte_size: 40 * 1024 * 1024 + 1 } }), 422).errors[0].field).toBe('byte_size');
+    expect(expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'a', byte_size: 1, checksum: 'nope' } }), 422).errors[0].field).toBe('checksum');
   });
 
   it('lets an agent bot post, as the bot or as a named bot of the account', async () => {

@@ -214,10 +214,12 @@ describe('public interface: the end client journey', () => {
       expect(row).not.toHaveProperty('source_id');
       expect(row).not.toHaveProperty('pubsub_token');
       expect(ok(await api.put(contactPath(inbox, c.source_id), { name: 'Put Name' }), 'put').name).toBe('Put Name');
-      // An email another contact holds is refused (Chatwoot would merge the two).
+      // An email another contact holds folds this contact into that one (ContactIdentifyAction; see
+      // test/e2e/contacts/merge.test.ts for the whole merge).
       const holder = await publicContact(api, inbox, { email: `${unique('h')}@example.com` });
-      const taken = expectErrorBody(await api.patch(contactPath(inbox, c.source_id), { email: holder.email }), 422);
-      expect(taken.errors[0]).toMatchObject({ field: 'email', code: 'taken' });
+      const merged = ok(await api.patch(contactPath(inbox, c.source_id), { email: holder.email }), 'merge');
+      expect(merged).toMatchObject({ id: holder.id, email: holder.email, phone_number: '+14155550123', name: holder.name });
+      expect(ok(await api.get(contactPath(inbox, c.source_id)), 'show').id).toBe(holder.id);
       const changes = await streamChanges((ch) => ch.pk === keys.contact(s.accountId, c.id).pk && ch.type === 'contact' && ch.action === 'MODIFY');
       expect(changes.some((ch) => ch.newImage?.name === 'New Name' && ch.oldImage?.name === 'Old Name')).toBe(true);
     });

@@ -302,6 +302,19 @@ describe('/cable', () => {
     }
   });
 
+  it('announces a contact merge as Chatwoot does: contact.merged with the survivor, contact.deleted for the mergee, the conversation’s contact change', async () => {
+    const survivor = await newVisitor();
+    const mergee = await newVisitor();
+    const conv = await publicConversation(mergee);
+    const admin = await userSocket(s.admin);
+    const merged = ok(await s.admin.api.post(`${s.base}/actions/contact_merge`, { base_contact_id: survivor.id, mergee_contact_id: mergee.id }), 'merge');
+    expect(merged.id).toBe(survivor.id);
+    const heard = await admin.c.waitForEvent('contact.merged', (d) => d.id === survivor.id);
+    expect(heard).toMatchObject({ id: survivor.id, type: 'contact', account_id: s.accountId });
+    expect(await admin.c.waitForEvent('contact.deleted', (d) => d.id === mergee.id)).toMatchObject({ id: mergee.id, account_id: s.accountId });
+    expect(await admin.c.waitForEvent('conversation.contact_changed', (d) => d.id === conv.id)).toMatchObject({ id: conv.id, account_id: s.accountId });
+  });
+
   it('applies a role change to live subscriptions without a reconnect', async () => {
     const other = await seedAccount();
     const otherInbox = (await newInbox(other)) as unknown as { id: number; inbox_identifier: string };

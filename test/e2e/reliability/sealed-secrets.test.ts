@@ -9,6 +9,7 @@ import { keys } from '../../../shared/db/keys.ts';
 import { resetConfig } from '../../../shared/config.ts';
 import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '../../../shared/crypto/tokens.ts';
 import { resealAll, rotateKey } from '../../../shared/crypto/reseal.ts';
+import { getHook } from '../../../shared/db/repositories/integration-hooks.ts';
 
 type Item = Record<string, unknown>;
 
@@ -126,5 +127,40 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     const profile = await s.admin.api.get('/api/v1/profile');
     expect(profile.status).toBe(200);
     expect(profile.body.access_token).toBe(s.admin.token);
+  });
+
+  it('seals integration hooks’ API keys and service-account credentials, and migrates ones stored in clear', async () => {
+    const apiKey = `sk-${unique('key')}`;
+    const credentials = { type: 'service_account', project_id: 'p-1', private_key: `-----BEGIN PRIVATE KEY-----\n${unique('pk')}\n-----END PRIVATE KEY-----\n` };
+    const openai = await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: apiKey } });
+    expect(openai.status).toBe(200);
+    const translate = await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'google_translate', settings: { project_id: 'p-1', credentials } });
+    expect(translate.status).toBe(200);
+    expect(translate.body.settings).toEqual({ project_id: 'p-1' });
+
+    const rawOpenai = await rawGet(keys.integrationHook(s.accountId, openai.body.id) as { pk: string; sk: string });
+    const rawTranslate = await rawGet(keys.integrationHook(s.accountId, translate.body.id) as { pk: string; sk: string });
+    expect(isSealed(String((rawOpenai.settings as Item).api_key))).toBe(true);
+    expect(isSealed(String((rawTranslate.settings as Item).credentials))).toBe(true);
+    expect((rawTranslate.settings as Item).project_id).toBe('p-1');
+    expect(JSON.stringify([rawOpenai, rawTranslate])).not.toContain(apiKey);
+    expect(JSON.stringify(rawTranslate)).not.toContain('PRIVATE KEY');
+    // The service reads them back as they were given.
+    expect((await getHook(s.accountId, openai.body.id))!.settings).toEqual({ api_key: apiKey });
+    expect((await getHook(s.accountId, translate.body.id))!.settings).toEqual({ project_id: 'p-1', credentials });
+
+    // A hook stored before sealing existed: read as it is, then sealed by the migration.
+    const legacyId = translate.body.id + 100000;
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...rawTranslate, ...keys.integrationHook(s.accountId, legacyId), id: legacyId, settings: { project_id: 'p-1', credentials } },
+      }),
+    );
+    expect((await getHook(s.accountId, legacyId))!.settings).toEqual({ project_id: 'p-1', credentials });
+    expect((await resealAll()).complete).toBe(true);
+    const migrated = await rawGet(keys.integrationHook(s.accountId, legacyId) as { pk: string; sk: string });
+    expect(isSealed(String((migrated.settings as Item).credentials))).toBe(true);
+    expect((await getHook(s.accountId, legacyId))!.settings).toEqual({ project_id: 'p-1', credentials });
   });
 });

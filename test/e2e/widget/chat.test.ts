@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { browser, ok, openWidget, widgetInbox, type WidgetInbox, type WidgetSession } from './fixtures.ts';
@@ -162,7 +162,7 @@ describe('widget chat API', () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
     const body = Buffer.from('uploaded directly');
-    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: 'x', content_type: 'text/plain' } }), 'direct upload');
+    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: createHash('md5').update(body).digest('base64'), content_type: 'text/plain' } }), 'direct upload');
     expect(blob).toMatchObject({ filename: 'direct.txt', content_type: 'text/plain', byte_size: body.length, signed_id: expect.any(String), direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'text/plain' } } });
     const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body });
     expect(put.ok).toBe(true);
@@ -218,7 +218,7 @@ describe('widget chat API', () => {
     expectErrorBody(await w.patch('/contact', { email: 'broken' }), 422);
   });
 
-  it('set_user: takes the identifier, or moves the visitor to the known user with a new auth token', async () => {
+  it('set_user: takes the identifier, merges a visitor into the known user (Chatwoot’s ContactIdentifyAction), starts over for another user', async () => {
     const ident = unique('user-');
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
@@ -226,26 +226,41 @@ describe('widget chat API', () => {
     expect(first).toEqual({ id: v.contact.id, name: 'Jo User', email: `${ident}@example.com`, phone_number: null, pubsub_token: v.contact.pubsub_token });
     ok(await w.post('/messages', { message: { content: 'as Jo' } }), 'message');
 
-    // The same user on another device: a new visitor becomes Jo's contact through a new contact inbox.
+    // The same user on another device: that visitor's contact, with what it wrote, is merged into Jo's; its token keeps working.
     const other = await openWidget(api, inbox);
     const w2 = widget(api, inbox, other.auth_token);
-    const moved = ok(await w2.patch('/contact/set_user', { identifier: ident, name: 'Jo User' }), 'set_user again');
-    expect(moved).toMatchObject({ id: v.contact.id, widget_auth_token: expect.any(String), pubsub_token: expect.any(String) });
-    const w3 = widget(api, inbox, moved.widget_auth_token);
-    expect(ok(await w3.get('/contact'), 'contact').id).toBe(v.contact.id);
-    // Not verified: the earlier device's conversation stays its own.
-    expect(ok(await w3.get('/conversations'), 'conversations')).toEqual({});
+    ok(await w2.post('/messages', { message: { content: 'before signing in' } }), 'anonymous message');
+    const merged = ok(await w2.patch('/contact/set_user', { identifier: ident, name: 'Jo User' }), 'set_user again');
+    expect(merged).toMatchObject({ id: v.contact.id, pubsub_token: other.contact.pubsub_token });
+    expect(merged).not.toHaveProperty('widget_auth_token');
+    expect(ok(await w2.get('/contact'), 'contact').id).toBe(v.contact.id);
+    expect(ok(await w2.get('/messages'), 'messages').map((m: any) => m.content)).toEqual(['before signing in']);
+    expectErrorBody(await s.admin.api.get(`${s.base}/contacts/${other.contact.id}`), 404);
+    const convs = ok(await s.admin.api.get(`${s.base}/contacts/${v.contact.id}/conversations`), 'conversations').payload;
+    expect(convs).toHaveLength(2);
+    expect(convs.every((c: any) => c.meta.sender.id === v.contact.id)).toBe(true);
 
     // With a valid identity hash the contact inbox is verified and sees the user's conversations here.
     const hash = createHmac('sha256', inbox.hmac_token).update(ident).digest('hex');
     const third = await openWidget(api, inbox);
     const w4 = widget(api, inbox, third.auth_token);
     const verified = ok(await w4.patch('/contact/set_user', { identifier: ident, identifier_hash: hash }), 'verified');
-    const w5 = widget(api, inbox, verified.widget_auth_token);
-    expect(ok(await w5.get('/messages'), 'messages').map((m: any) => m.content)).toEqual(['as Jo']);
+    expect(verified.id).toBe(v.contact.id);
+    // Its widget shows Jo's newest conversation here: the one merged in from the second device.
+    expect(ok(await w4.get('/messages'), 'messages').map((m: any) => m.content)).toEqual(['before signing in']);
 
     // A wrong hash is refused and changes nothing.
     expectErrorBody(await w4.patch('/contact/set_user', { identifier: ident, identifier_hash: 'ab'.repeat(32) }), 401);
+
+    // Signed in as someone else on Jo's device: a new visitor (new token), not Jo's contact renamed.
+    const otherIdent = unique('user-');
+    const switched = ok(await w.patch('/contact/set_user', { identifier: otherIdent, name: 'Kim' }), 'another user');
+    expect(switched.id).not.toBe(v.contact.id);
+    expect(switched.widget_auth_token).toEqual(expect.any(String));
+    const kim = widget(api, inbox, switched.widget_auth_token);
+    expect(ok(await kim.get('/contact'), 'contact')).toMatchObject({ id: switched.id, name: 'Kim' });
+    expect(ok(await kim.get('/conversations'), 'conversations')).toEqual({});
+    expect(ok(await s.admin.api.get(`${s.base}/contacts/${v.contact.id}`), 'jo').payload.identifier).toBe(ident);
   });
 
   it('set_user on an inbox that makes the identity hash mandatory', async () => {

@@ -1,0 +1,148 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
+import { keys, type Key } from '../keys.ts';
+import { getMany } from './common.ts';
+import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
+
+// Items of the `q` index (AP73-AP76; the format is shared/search/segment.ts): the account's head
+// (watermark and segment directories), the segments' bucket, solo and doc items, and the un-sealed tail
+// read from the searchable-message index (AP72) by creation time.
+
+export interface SegmentEntry extends SegmentDirectory {
+  /** Messages created in [from, to) seconds are in it. */
+  from: number;
+  to: number;
+}
+
+export interface SearchHead {
+  /** Every message created before this second is in a segment; later ones are the tail (AP72). */
+  watermark: number;
+  segments: SegmentEntry[];
+  /** Segments merged away, kept for readers holding an older head, removed after a while. */
+  garbage: { id: string; at: number }[];
+  version: number;
+}
+
+const EMPTY: SearchHead = { watermark: 0, segments: [], garbage: [], version: 0 };
+
+/**
+ * AP73: the index head of an account. Readers may read it eventually consistent: an older head names
+ * segments that are kept for minutes and an older watermark, and the tail items are never removed, so
+ * an older head answers the same. The sealer reads it strongly consistent.
+ */
+export async function getSearchHead(accountId: number, consistent = false): Promise<SearchHead> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchHead(accountId), ConsistentRead: consistent }));
+  if (!out.Item) return { ...EMPTY };
+  return { watermark: Number(out.Item.watermark), segments: JSON.parse(String(out.Item.segments)), garbage: JSON.parse(String(out.Item.garbage ?? '[]')), version: Number(out.Item.version) };
+}
+
+/** Replaces the head if nobody else did since `prev` was read; false when someone did. */
+export async function putSearchHead(accountId: number, prev: SearchHead, next: Omit<SearchHead, 'version'>): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...keys.searchHead(accountId),
+          type: 'search_head',
+          watermark: next.watermark,
+          segments: JSON.stringify(next.segments),
+          garbage: JSON.stringify(next.garbage),
+          version: prev.version + 1,
+        },
+        ConditionExpression: prev.version ? '#v = :v' : 'attribute_not_exists(pk)',
+        ExpressionAttributeNames: prev.version ? { '#v': 'version' } : undefined,
+        ExpressionAttributeValues: prev.version ? { ':v': prev.version } : undefined,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+async function batchWrite(requests: Record<string, unknown>[]) {
+  for (let i = 0; i < requests.length; i += 25) {
+    let request = requests.slice(i, i + 25);
+    for (let attempt = 0; request.length; attempt++) {
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request as never } }));
+      request = (out.UnprocessedItems?.[tableName()] ?? []) as typeof request;
+      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
+    }
+  }
+}
+
+/** AP74: writes a built segment's items (its own partition; nobody reads them before the head names it). */
+export async function writeSegment(accountId: number, seg: BuiltSegment): Promise<void> {
+  const id = seg.dir.id;
+  const items: Record<string, unknown>[] = [
+    ...seg.buckets.map((data, b) => ({ ...keys.searchBucket(accountId, id, b), data })),
+    ...[...seg.soloParts].flatMap(([gram, parts]) => parts.map((data, p) => ({ ...keys.searchSolo(accountId, id, gram, p), data }))),
+    ...seg.docChunks.map((data, k) => ({ ...keys.searchDocs(accountId, id, k), data })),
+  ];
+  await batchWrite(items.filter((i) => (i.data as Uint8Array).length > 0).map((Item) => ({ PutRequest: { Item } })));
+}
+
+/** AP75: items of segments by key (BatchGet), their bytes in the order asked (empty when absent). */
+export async function getSegmentItems(keyList: Key[]): Promise<Uint8Array[]> {
+  const rows = await getMany<{ data?: Uint8Array }>(keyList);
+  return rows.map((r) => (r?.data ? new Uint8Array(r.data) : new Uint8Array()));
+}
+
+/** AP76: every item of a segment (a merge reads them all), by sort key. */
+export async function getWholeSegment(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId) },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) out.set(String(item.sk), new Uint8Array(item.data as Uint8Array));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
+  const items = await getWholeSegment(accountId, segmentId);
+  const pk = keys.searchSegment(accountId, segmentId);
+  await batchWrite([...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
+}
+
+export type TailMessage = SourceMessage;
+
+/**
+ * AP72: the `q` tail items of an account created in [from, to) seconds (to undefined: up to now):
+ * message id, conversation, inbox, time and content.
+ */
+export async function searchableMessagesBetween(accountId: number, from: number, to?: number): Promise<TailMessage[]> {
+  const out: TailMessage[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: to === undefined ? 'pk = :p AND sk >= :lo' : 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: {
+          ':p': keys.searchTailPartition(accountId),
+          ':lo': keys.searchTailFrom(from),
+          ...(to === undefined ? {} : { ':hi': keys.searchTailFrom(to) }),
+        },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const [t, m] = String(item.sk).split('#').map(Number);
+      out.push({ m, c: Number(item.c), i: Number(item.i), t, content: typeof item.x === 'string' ? item.x : '' });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}

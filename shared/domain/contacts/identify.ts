@@ -1,0 +1,61 @@
+import { findContactIdBy, getContact } from '../../db/repositories/contacts.ts';
+import type { ContactRecord } from './model.ts';
+import { mergeContacts } from './merge.ts';
+import { updateContact } from './service.ts';
+
+// Chatwoot's ContactIdentifyAction, shared by the public API's contact update and the widget's contact
+// calls: what a client says about its contact. An identifier, email or phone number that another contact
+// of the account already holds folds this contact into that one (it survives, with everything this one
+// had); an email or phone held by a contact while both have identifiers is left out instead. Blank values
+// change nothing; custom attributes merge deeply.
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+
+/** Own data properties only (fromEntries), so a `__proto__` key stays a plain key. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged = Object.entries(over).map(([k, v]) => {
+    const old = Object.hasOwn(base, k) ? base[k] : undefined;
+    return [k, isPlainObject(old) && isPlainObject(v) ? deepMerge(old, v) : v];
+  });
+  return Object.fromEntries([...Object.entries(base), ...merged]);
+}
+
+export interface Identity {
+  identifier?: string | null;
+  name?: string | null;
+  email?: string | null;
+  phone_number?: string | null;
+  avatar_url?: string | null;
+  custom_attributes?: Record<string, unknown> | null;
+}
+
+const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
+
+/** The contact after identifying it: possibly another contact (the one it was merged into). */
+export async function identifyContact(accountId: number, start: ContactRecord, input: Identity): Promise<ContactRecord> {
+  let contact = start;
+  const change = {
+    identifier: given(input.identifier),
+    name: given(input.name),
+    email: given(input.email),
+    phone_number: given(input.phone_number),
+    avatar_url: given(input.avatar_url),
+  };
+  for (const field of ['identifier', 'email', 'phone_number'] as const) {
+    const value = change[field];
+    if (!value) continue;
+    const holder = await findContactIdBy(accountId, field, value);
+    if (holder === undefined || holder === contact.id) continue;
+    const other = await getContact(accountId, holder, true);
+    if (!other) continue;
+    if (field !== 'identifier' && other.identifier && contact.identifier) {
+      change[field] = undefined;
+      continue;
+    }
+    contact = await mergeContacts(accountId, other.id, contact.id);
+  }
+  const changes = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  const attributes = input.custom_attributes ? { custom_attributes: deepMerge(contact.custom_attributes, input.custom_attributes) } : {};
+  if (!Object.keys(changes).length && !input.custom_attributes) return contact;
+  return updateContact(accountId, contact.id, { ...changes, ...attributes });
+}

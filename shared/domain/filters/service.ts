@@ -1,0 +1,218 @@
+import * as contactsRepo from '../../db/repositories/contacts.ts';
+import { byActivityDesc, conversationsByInboxStatus, getConversations, type ConversationRow } from '../../db/repositories/conversations.ts';
+import { listAttributeDefinitions } from '../../db/repositories/custom-attributes.ts';
+import { listInboxes } from '../../db/repositories/inboxes.ts';
+import type { Actor } from '../../http/auth.ts';
+import { unprocessable } from '../../http/errors.ts';
+import type { ContactRecord } from '../contacts/model.ts';
+import { contactsJson, includeInboxes } from '../contacts/service.ts';
+import { STATUSES, type ConversationRecord } from '../conversations/model.ts';
+import { conversationsJson } from '../conversations/view.ts';
+import type { AttributeModel } from '../custom-attributes/model.ts';
+import { inboxScope } from '../inboxes/access.ts';
+import { now, type AccountRecord } from '../model.ts';
+import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
+
+// POST contacts/filter and conversations/filter (reference §3.1, §4.3). Both first judge every item of
+// the account's compact projection (contacts: the listing partition AP46; conversations: the slim
+// activity-index rows AP63 of the inboxes and statuses the filter can match), which settles every
+// condition on a projected field; only items a condition on another field leaves open (custom and
+// additional attributes, a contact's blocked flag, country code or company) are read in full (AP41 /
+// AP61) and judged again. Then the page is read.
+
+const CONTACTS_PAGE = 15;
+/** Contact fields unique per account whose holder one GetItem finds (AP45), compared exactly by the filter (email lower-cased). */
+const EXACT_KEYS = ['email', 'phone_number'] as const;
+const CONVERSATIONS_PAGE = 25;
+
+type Body = Record<string, unknown>;
+
+async function conditionsOf(accountId: number, model: FilterModel, body: Body): Promise<Condition[]> {
+  const attributeModel: AttributeModel = model === 'contacts' ? 'contact_attribute' : 'conversation_attribute';
+  const definitions = (await listAttributeDefinitions(accountId)).filter((d) => d.attribute_model === attributeModel);
+  try {
+    return parseFilter(model, body.payload, definitions, now());
+  } catch (err) {
+    if (err instanceof FilterError) throw unprocessable([{ field: err.field, message: err.message, code: 'invalid' }], err.message);
+    throw err;
+  }
+}
+
+/** Kaminari's reading of `page`: anything but a positive integer is page 1. */
+function pageOf(raw: unknown): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+// ── contacts ────────────────────────────────────────────────────────────────────────────────────
+
+/** What the listing item holds of a contact; the rest is UNKNOWN there. */
+function listingReader(l: contactsRepo.ContactListing) {
+  return (c: Condition): unknown => {
+    if (c.custom) return UNKNOWN;
+    switch (c.key) {
+      case 'name':
+        return l.name;
+      case 'email':
+        return l.email;
+      case 'phone_number':
+        return l.phone_number;
+      case 'identifier':
+        return l.identifier;
+      case 'city':
+        return l.city;
+      case 'labels':
+        return l.labels;
+      case 'created_at':
+        return l.created_at;
+      case 'last_activity_at':
+        return l.last_activity_at;
+      default:
+        return UNKNOWN;
+    }
+  };
+}
+
+/** Reads a condition's field of a stored contact (Chatwoot's columns and attribute hashes). */
+export function contactReader(r: ContactRecord) {
+  return (c: Condition): unknown => {
+    if (c.custom) return r.custom_attributes?.[c.key];
+    switch (c.key) {
+      case 'country_code':
+      case 'city':
+      case 'company':
+        return r.additional_attributes?.[c.key];
+      default:
+        return (r as unknown as Record<string, unknown>)[c.key];
+    }
+  };
+}
+
+/** `POST /contacts/filter`: `{meta: {count, current_page}, payload: [contact]}`, 15 a page, listed contacts only. */
+export async function filterContacts(accountId: number, body: Body, query: Record<string, string | undefined>) {
+  const conditions = await conditionsOf(accountId, 'contacts', body);
+  const page = pageOf(body.page);
+  const lookups = exactLookups(conditions, EXACT_KEYS);
+  if (lookups) {
+    // Every way to match pins an email or phone number (EvolutionAPI's lookup): their holders (AP45) are
+    // the only candidates, read in full and judged; the listing is not read.
+    const holders = await Promise.all(lookups.map((l) => contactsRepo.findContactIdBy(accountId, l.key as contactsRepo.UniqueField, l.value)));
+    const candidates = [...new Set(holders.filter((id): id is number => id !== undefined))];
+    const found = (await contactsRepo.getContacts(accountId, candidates)).filter(
+      (r): r is ContactRecord => !!r && contactsRepo.isListed(r) && evaluate(conditions, contactReader(r)) === true,
+    );
+    const ids = found.map((r) => r.id).sort((a, b) => a - b);
+    return {
+      meta: { count: ids.length, current_page: body.page ?? 1 },
+      payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
+    };
+  }
+  const rows = await contactsRepo.listContactListings(accountId);
+  const matched = new Set<number>();
+  const open: number[] = [];
+  for (const row of rows) {
+    const verdict = evaluate(conditions, listingReader(row));
+    if (verdict) matched.add(row.id);
+    else if (verdict === undefined) open.push(row.id);
+  }
+  if (open.length) {
+    for (const r of await contactsRepo.getContacts(accountId, open)) {
+      if (r && evaluate(conditions, contactReader(r))) matched.add(r.id);
+    }
+  }
+  const ids = rows.filter((r) => matched.has(r.id)).map((r) => r.id);
+  return {
+    meta: { count: ids.length, current_page: body.page ?? 1 },
+    payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
+  };
+}
+
+// ── conversations ───────────────────────────────────────────────────────────────────────────────
+
+/** What an activity-index row holds of a conversation; attribute hashes are UNKNOWN there. */
+function rowReader(row: ConversationRow) {
+  return (c: Condition): unknown => {
+    if (c.custom) return UNKNOWN;
+    switch (c.key) {
+      case 'status':
+      case 'assignee_id':
+      case 'inbox_id':
+      case 'team_id':
+      case 'priority':
+      case 'labels':
+      case 'created_at':
+      case 'last_activity_at':
+        return row[c.key];
+      case 'display_id':
+        return row.id;
+      case 'campaign_id':
+        return null; // this service has no campaigns
+      default:
+        return UNKNOWN;
+    }
+  };
+}
+
+/** Reads a condition's field of a stored conversation. */
+export function conversationReader(r: ConversationRecord) {
+  const slim = rowReader(r);
+  return (c: Condition): unknown => {
+    if (c.custom) return r.custom_attributes?.[c.key];
+    const v = slim(c);
+    return v === UNKNOWN ? r.additional_attributes?.[c.key] : v;
+  };
+}
+
+/**
+ * `POST /conversations/filter`: `{meta: {mine_count, unassigned_count, all_count}, payload: [conversation]}`,
+ * newest activity first, 25 a page; agents see the conversations of their inboxes only.
+ */
+export async function filterConversations(account: AccountRecord, actor: Actor, body: Body) {
+  const conditions = await conditionsOf(account.id, 'conversations', body);
+  const scope = await inboxScope(account.id, actor);
+  const inboxIds = scope === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...scope];
+  // Index partitions (inbox × status) the conditions cannot match are never read.
+  const partitions = inboxIds.flatMap((inbox) =>
+    STATUSES.filter((status) => evaluate(conditions, (c) => (c.custom ? UNKNOWN : c.key === 'inbox_id' ? inbox : c.key === 'status' ? status : UNKNOWN)) !== false).map(
+      (status) => ({ inbox, status }),
+    ),
+  );
+  const rows = (
+    await Promise.all(
+      partitions.map(async ({ inbox, status }) => {
+        const out: ConversationRow[] = [];
+        for await (const row of conversationsByInboxStatus(account.id, inbox, status, 500)) out.push(row);
+        return out;
+      }),
+    )
+  ).flat();
+  const matched: ConversationRow[] = [];
+  const open: ConversationRow[] = [];
+  for (const row of rows) {
+    const verdict = evaluate(conditions, rowReader(row));
+    if (verdict) matched.push(row);
+    else if (verdict === undefined) open.push(row);
+  }
+  const read = new Map<number, ConversationRecord>();
+  if (open.length) {
+    for (const r of await getConversations(account.id, open.map((o) => o.id))) {
+      if (r && evaluate(conditions, conversationReader(r))) {
+        read.set(r.id, r);
+        matched.push(r);
+      }
+    }
+  }
+  matched.sort(byActivityDesc);
+  const me = actor.type === 'user' ? actor.user.id : undefined;
+  const meta = {
+    mine_count: matched.filter((c) => c.assignee_id !== null && c.assignee_id === me).length,
+    unassigned_count: matched.filter((c) => c.assignee_id === null).length,
+    all_count: matched.length,
+  };
+  const page = pageOf(body.page);
+  const pageRows = matched.slice((page - 1) * CONVERSATIONS_PAGE, page * CONVERSATIONS_PAGE);
+  const missing = pageRows.filter((r) => !read.has(r.id)).map((r) => r.id);
+  for (const r of await getConversations(account.id, missing)) if (r) read.set(r.id, r);
+  const records = pageRows.map((r) => read.get(r.id)).filter((r): r is ConversationRecord => !!r);
+  return { meta, payload: await conversationsJson(account.id, actor, records) };
+}

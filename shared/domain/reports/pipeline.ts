@@ -1,0 +1,204 @@
+import { nextId } from '../../db/ids.ts';
+import { keys } from '../../db/keys.ts';
+import { getConversationReportState, recordFact } from '../../db/repositories/reports.ts';
+import type { DomainEvent } from '../../events/domain-events.ts';
+import type { ConversationContext } from '../../events/payloads.ts';
+import { log } from '../../log.ts';
+import type { ConversationRecord } from '../conversations/model.ts';
+import type { InboxRecord } from '../inboxes/model.ts';
+import { businessSeconds } from './business-hours.ts';
+import type { Figures } from './buckets.ts';
+import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from './model.ts';
+
+// The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
+// reporting events (first_response, reply_time, conversation_resolved, conversation_opened,
+// conversation_bot_handoff, conversation_bot_resolved) with their values in seconds and in the inbox's
+// business hours, and the aggregates the report endpoints read. One domain event = at most one fact,
+// written with its aggregate additions in one transaction keyed by the event id (idempotent).
+//
+// Attribution: a conversation's count belongs to its current assignee, team and labels (it moves when
+// they change, as Chatwoot's SQL reads them); messages and reporting events belong to what the
+// conversation had when they happened (Chatwoot would re-attribute old messages when a label changes).
+
+type Dims = Pick<ConversationRecord, 'inbox_id' | 'team_id' | 'labels'>;
+
+/** Labels that get a series: at most 20 per conversation, so one event's transaction stays under 100 items. */
+const reportLabels = (labels: string[] | undefined) => [...new Set(labels ?? [])].slice(0, 20);
+
+/** The series one figure goes to: the account, the inbox, the agent (when one), the team and each label. */
+function seriesOf(c: Dims, agentId: number | null): string[] {
+  const s = keys.reportSeries;
+  return [
+    s.account(),
+    s.inbox(c.inbox_id),
+    ...(agentId ? [s.agent(agentId)] : []),
+    ...(c.team_id ? [s.team(c.team_id)] : []),
+    ...reportLabels(c.labels).map((l) => s.label(l)),
+  ];
+}
+
+const spread = (series: string[], at: number, figures: Figures): Contribution[] => series.map((s) => ({ series: s, at, figures }));
+
+/** Open and waiting for a human reply (Chatwoot's `unattended` scope on open conversations). */
+export const isUnattended = (c: Pick<ConversationRecord, 'status' | 'first_reply_created_at' | 'waiting_since'>) =>
+  c.status === 'open' && (c.first_reply_created_at == null || c.waiting_since != null);
+
+const STATUS_FIELD = { open: 'st_open', resolved: 'st_resolved', pending: 'st_pending', snoozed: 'st_snoozed' } as const;
+
+interface Pending {
+  contributions: Contribution[];
+  events: Omit<ReportingEventRecord, 'id'>[];
+  state?: ConversationReportState;
+  unattended: { assigneeId: number | null; delta: number }[];
+}
+
+function reportingEvent(
+  name: ReportingEventName,
+  c: ConversationRecord,
+  inbox: InboxRecord | undefined,
+  start: number,
+  end: number,
+  userId: number | null,
+  zero = false,
+): Omit<ReportingEventRecord, 'id'> {
+  return {
+    name,
+    value: zero ? 0 : end - start,
+    value_in_business_hours: zero ? 0 : businessSeconds(inbox, start, end),
+    account_id: c.account_id,
+    inbox_id: c.inbox_id,
+    user_id: userId,
+    conversation_id: c.id,
+    event_start_time: start,
+    event_end_time: end,
+    created_at: end,
+    updated_at: end,
+  };
+}
+
+function onCreated(c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
+  out.contributions.push(...spread(seriesOf(c, c.assignee_id), c.created_at, { cc: 1 }));
+  out.contributions.push({ series: keys.reportSeries.channel(inbox?.channel_type ?? 'unknown'), at: c.created_at, figures: { [STATUS_FIELD[c.status]]: 1 } });
+  if (isUnattended(c)) out.unattended.push({ assigneeId: c.assignee_id, delta: 1 });
+}
+
+async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
+  const ch = event.changes;
+  const before = <K extends keyof ConversationRecord>(k: K): ConversationRecord[K] => (k in ch ? (ch[k]![0] as ConversationRecord[K]) : c[k]);
+  const s = keys.reportSeries;
+  const at = c.created_at;
+  // The conversation's count follows its assignee, team and labels.
+  if ('assignee_id' in ch) {
+    const [a, b] = [before('assignee_id'), c.assignee_id];
+    if (a) out.contributions.push({ series: s.agent(a), at, figures: { cc: -1 } });
+    if (b) out.contributions.push({ series: s.agent(b), at, figures: { cc: 1 } });
+  }
+  if ('team_id' in ch) {
+    const [a, b] = [before('team_id'), c.team_id];
+    if (a) out.contributions.push({ series: s.team(a), at, figures: { cc: -1 } });
+    if (b) out.contributions.push({ series: s.team(b), at, figures: { cc: 1 } });
+  }
+  if ('labels' in ch) {
+    const [a, b] = [new Set(reportLabels(before('labels'))), new Set(reportLabels(c.labels))];
+    for (const l of a) if (!b.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: -1 } });
+    for (const l of b) if (!a.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: 1 } });
+  }
+  const previous = { status: before('status'), first_reply_created_at: before('first_reply_created_at'), waiting_since: before('waiting_since') };
+  if ('status' in ch) {
+    const channel = s.channel(inbox?.channel_type ?? 'unknown');
+    out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[previous.status]]: -1 } });
+    out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[c.status]]: 1 } });
+  }
+  const [wasUnattended, unattended] = [isUnattended(previous), isUnattended(c)];
+  const previousAssignee = before('assignee_id');
+  if (wasUnattended && (!unattended || previousAssignee !== c.assignee_id)) out.unattended.push({ assigneeId: previousAssignee, delta: -1 });
+  if (unattended && (!wasUnattended || previousAssignee !== c.assignee_id)) out.unattended.push({ assigneeId: c.assignee_id, delta: 1 });
+
+  const firstReply = 'first_reply_created_at' in ch && previous.first_reply_created_at == null && c.first_reply_created_at != null;
+  const replied = !firstReply && 'waiting_since' in ch && previous.waiting_since != null && c.waiting_since == null && !('status' in ch);
+  const resolved = 'status' in ch && c.status === 'resolved';
+  const opened = 'status' in ch && c.status === 'open';
+  if (!firstReply && !replied && !resolved && !opened) return;
+
+  const state: ConversationReportState = (await getConversationReportState(c.account_id, c.id)) ?? {
+    account_id: c.account_id,
+    conversation_id: c.id,
+    bot_handoff_at: null,
+    last_resolved_at: null,
+  };
+  const end = Math.floor(c.updated_at);
+  const reply = c.last_non_activity_message;
+  const replier = reply && reply.message_type === 1 && reply.sender_type === 'User' ? reply.sender_id : null;
+  const metric = (e: Omit<ReportingEventRecord, 'id'>, prefix: 'fr' | 'rs' | 'rt', agentId: number | null) =>
+    out.contributions.push(...spread(seriesOf(c, agentId), e.created_at, { [`${prefix}_n`]: 1, [`${prefix}_s`]: e.value, [`${prefix}_b`]: e.value_in_business_hours }));
+
+  if (firstReply) {
+    // Measured from the bot's handoff when there was one (Chatwoot's last_non_human_activity).
+    const e = reportingEvent('first_response', c, inbox, state.bot_handoff_at ?? c.created_at, c.first_reply_created_at!, replier ?? c.assignee_id);
+    out.events.push(e);
+    metric(e, 'fr', e.user_id);
+  }
+  if (replied) {
+    const e = reportingEvent('reply_time', c, inbox, previous.waiting_since!, reply?.created_at ?? end, replier ?? c.assignee_id);
+    out.events.push(e);
+    metric(e, 'rt', e.user_id);
+  }
+  if (resolved) {
+    const e = reportingEvent('conversation_resolved', c, inbox, c.created_at, end, c.assignee_id);
+    out.events.push(e);
+    metric(e, 'rs', c.assignee_id);
+    // Resolved with a bot in charge and no human reply: the bot resolved it.
+    if (inbox?.agent_bot_id && c.first_reply_created_at == null) {
+      out.events.push({ ...e, name: 'conversation_bot_resolved' });
+      out.contributions.push(...spread(seriesOf(c, c.assignee_id), e.created_at, { br: 1 }));
+    }
+    state.last_resolved_at = end;
+    out.state = state;
+  }
+  if (opened) {
+    const reopened = state.last_resolved_at != null;
+    out.events.push(reportingEvent('conversation_opened', c, inbox, reopened ? state.last_resolved_at! : c.created_at, end, c.assignee_id, !reopened));
+    if (previous.status === 'pending' && event.performedBy?.type === 'agent_bot' && state.bot_handoff_at == null) {
+      const e = reportingEvent('conversation_bot_handoff', c, inbox, c.created_at, end, c.assignee_id);
+      out.events.push(e);
+      out.contributions.push(...spread(seriesOf(c, c.assignee_id), e.created_at, { bh: 1 }));
+      state.bot_handoff_at = end;
+      out.state = state;
+    }
+  }
+}
+
+function onMessage(event: DomainEvent, c: Dims, out: Pending) {
+  const m = event.message!;
+  if (m.message_type === 0) out.contributions.push(...spread(seriesOf(c, null), m.created_at, { im: 1 }));
+  if (m.message_type === 1) out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
+}
+
+/** Records what an event means for reports. `ctx`: the event's conversation, when it has one. */
+export async function recordReports(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
+  const out: Pending = { contributions: [], events: [], unattended: [] };
+  let conversationId: number | null = null;
+  if (event.name === 'conversation_created' || event.name === 'conversation_updated') {
+    const c = event.conversation!;
+    conversationId = c.id;
+    const inbox = ctx?.refs.inboxes.get(c.inbox_id);
+    if (event.name === 'conversation_created') onCreated(c, inbox, out);
+    else await onUpdated(event, c, inbox, out);
+  } else if (event.name === 'message_created' && event.message) {
+    conversationId = event.message.conversation_id;
+    onMessage(event, ctx?.conversation ?? { inbox_id: event.message.inbox_id, team_id: null, labels: [] }, out);
+  } else {
+    return;
+  }
+  // The state item is written only when it changes (a resolution or a handoff), not on every reply.
+  if (!out.contributions.length && !out.events.length && !out.unattended.length && !out.state) return;
+  const events: ReportingEventRecord[] = [];
+  for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
+  const written = await recordFact({
+    fact: { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at },
+    reportingEvents: events,
+    conversationState: out.state,
+    unattended: out.unattended,
+  });
+  if (written && events.length) log.info('reporting events recorded', { eventId: event.id, names: events.map((e) => e.name) });
+}

@@ -1,0 +1,75 @@
+import { getReportHours, queryReportDays, queryReportHourOfDay } from '../../db/repositories/reports.ts';
+import { addFigures, DAY, dayKey, dayStart, headPlan, hourHead, type Figures } from './buckets.ts';
+
+// Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
+// period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items of
+// the days a boundary cuts: a BatchGet when few days are cut, else one Query per hour of day (at most
+// 13, whatever the span), since Chatwoot's day/week/month periods in one offset all cut days at one time.
+
+const BATCH_DAYS = 6;
+
+/** F at each boundary (quarter-hour aligned instants), for one series. */
+export async function cumulativeAt(accountId: number, series: string, boundaries: number[]): Promise<Figures[]> {
+  if (!boundaries.length) return [];
+  const first = dayStart(Math.min(...boundaries));
+  const last = dayStart(Math.max(...boundaries));
+  const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last));
+
+  // Hour items wanted: (hour, day) of every cut day.
+  const cuts = boundaries.filter((t) => t % DAY !== 0);
+  const byHour = new Map<number, Set<number>>();
+  for (const t of cuts) {
+    const plan = headPlan(t - dayStart(t));
+    for (const h of [...plan.hours, plan.partialHour]) {
+      if (!byHour.has(h)) byHour.set(h, new Set());
+      byHour.get(h)!.add(dayStart(t));
+    }
+  }
+  const hours = new Map<string, Record<string, unknown> | undefined>();
+  const batch: { hour: number; day: string }[] = [];
+  await Promise.all(
+    [...byHour].map(async ([hour, daySet]) => {
+      if (daySet.size <= BATCH_DAYS) {
+        for (const d of daySet) batch.push({ hour, day: dayKey(d) });
+        return;
+      }
+      const ds = [...daySet];
+      const found = await queryReportHourOfDay(accountId, series, hour, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
+      for (const [day, item] of found) hours.set(`${hour}|${day}`, item);
+    }),
+  );
+  if (batch.length) for (const [k, item] of await getReportHours(accountId, series, batch)) hours.set(k, item);
+
+  // Day totals before each day, from the first day.
+  const before = new Map<number, Figures>();
+  let running: Figures = {};
+  for (let d = first; d <= last; d += DAY) {
+    before.set(d, { ...running });
+    running = addFigures({ ...running }, days.get(dayKey(d)) ?? {});
+  }
+
+  return boundaries.map((t) => {
+    const d = dayStart(t);
+    const out = { ...before.get(d)! };
+    if (t === d) return out;
+    const plan = headPlan(t - d);
+    const hour = (h: number) => hours.get(`${h}|${dayKey(d)}`);
+    if (plan.mode === 'head') {
+      for (const h of plan.hours) addFigures(out, hourHead(hour(h), 4));
+      addFigures(out, hourHead(hour(plan.partialHour), plan.partialQuarters));
+    } else {
+      // Head = the day − its tail (the hours after the cut, and the cut hour from its quarter on).
+      addFigures(out, days.get(dayKey(d)) ?? {});
+      for (const h of plan.hours) addFigures(out, hourHead(hour(h), 4), -1);
+      addFigures(out, hourHead(hour(plan.partialHour), 4), -1);
+      addFigures(out, hourHead(hour(plan.partialHour), plan.partialQuarters));
+    }
+    return out;
+  });
+}
+
+/** The figures of each interval [boundaries[i], boundaries[i+1]). */
+export async function sumsBetween(accountId: number, series: string, boundaries: number[]): Promise<Figures[]> {
+  const f = await cumulativeAt(accountId, series, boundaries);
+  return f.slice(1).map((b, i) => addFigures({ ...b }, f[i]!, -1));
+}

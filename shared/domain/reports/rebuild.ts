@@ -1,0 +1,69 @@
+import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../db/client.ts';
+import type { Key } from '../../db/keys.ts';
+import { aggregateAdds, forEachReportFact, putAggregate } from '../../db/repositories/reports.ts';
+
+// Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
+// sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
+// accounts for. Run it while the account is quiet (or accept that events landing meanwhile are
+// overwritten; run it again): it is a repair, not part of the pipeline.
+
+export interface RebuildResult {
+  facts: number;
+  items: number;
+  removed: number;
+}
+
+async function seriesItemKeys(pk: string): Promise<Key[]> {
+  const out: Key[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': pk },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of page.Items ?? []) out.push({ pk: String(i.pk), sk: String(i.sk) });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
+  const sums = new Map<string, { key: Key; series: string; kind: 'day' | 'hour'; values: Map<string, number> }>();
+  let facts = 0;
+  await forEachReportFact(accountId, (page) => {
+    for (const fact of page) {
+      facts++;
+      for (const [id, add] of aggregateAdds(accountId, fact)) {
+        const into = sums.get(id) ?? { ...add, values: new Map<string, number>() };
+        for (const [k, v] of add.values) into.values.set(k, (into.values.get(k) ?? 0) + v);
+        sums.set(id, into);
+      }
+    }
+  });
+  for (const s of sums.values()) {
+    await putAggregate(s.key, {
+      type: s.kind === 'day' ? 'report_day' : 'report_hour',
+      account_id: accountId,
+      series: s.series,
+      ...Object.fromEntries([...s.values].filter(([, v]) => v !== 0)),
+    });
+  }
+  let removed = 0;
+  const partitions = new Set([...sums.values()].map((s) => s.key.pk));
+  for (const pk of partitions) {
+    for (const key of await seriesItemKeys(pk)) {
+      if (sums.has(`${key.pk}|${key.sk}`)) continue;
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+      removed++;
+    }
+  }
+  return { facts, items: sums.size, removed };
+}
+

@@ -1,0 +1,9 @@
+import { searchIndex, type Hit } from '../../search/index.ts';
+
+// Finding messages by a term: one entry point for every `q` search (conversation lists and counts,
+// `conversations/search`, `search/messages`), answered by the `q` index (shared/search).
+
+export type FoundMessage = Hit;
+
+/** Incoming and outgoing messages of these inboxes whose content contains `term` (case-insensitive). */
+export const findMessages = (accountId: number, inboxIds: number[], term: string): Promise<FoundMessage[]> => searchIndex(accountId, inboxIds, term);

@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { keys, type Key } from '../db/keys.ts';
+import {
+  deleteSegment,
+  getSearchHead,
+  getSegmentItems,
+  getWholeSegment,
+  putSearchHead,
+  searchableMessagesBetween,
+  writeSegment,
+  type SearchHead,
+  type SegmentEntry,
+  type TailMessage,
+} from '../db/repositories/search-index.ts';
+import { log } from '../log.ts';
+import {
+  allPostings,
+  bucketOf,
+  buildSegment,
+  decodeDocs,
+  decodePosting,
+  DOC_CHUNK,
+  mergeSegments,
+  readBucket,
+  type BuiltSegment,
+  type Doc,
+  type Posting,
+} from './segment.ts';
+import { containsTerm, cover, startsOf, termWindows } from './text.ts';
+
+// The `q` index of an account: sealed segments (trigram postings, shared/search/segment.ts) for the
+// messages created before the head's watermark, and the tail after it read straight from the
+// searchable-message index (AP72), so a message is found the moment its POST returned.
+//
+// Sealing (the pipeline, after message_created, at most every SEAL_EVERY_MS per account and container):
+// the messages created in [watermark, now - SEAL_LAG_S) become one segment once there are at least
+// SEAL_MIN of them; segments merge in tiers of MERGE_FANIN (an LSM), so an account keeps a few
+// segments per power of MERGE_FANIN of its message count.
+
+/** Messages younger than this stay in the tail (a write in flight, or a slow index copy, lands before it is sealed). */
+export const SEAL_LAG_S = 120;
+/** The fewest tail messages worth a segment. */
+export const SEAL_MIN = 200;
+export const MERGE_FANIN = 4;
+/** Merged-away segments stay readable this long for readers holding an older head. */
+const GARBAGE_AFTER_S = 600;
+
+export interface Hit {
+  /** Message id, conversation display id, inbox id, created_at. */
+  m: number;
+  c: number;
+  i: number;
+  t: number;
+}
+
+const tierOf = (n: number) => Math.floor(Math.log(Math.max(1, n / SEAL_MIN)) / Math.log(MERGE_FANIN));
+
+const newSegmentId = (to: number) => `${String(to).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
+
+async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: Doc[]; postings: Map<string, Posting> }> {
+  const items = await getWholeSegment(accountId, s.id);
+  const buckets: Uint8Array[] = [];
+  const solo = new Map<string, Uint8Array[]>();
+  const docs: Doc[] = [];
+  const chunks = Math.ceil(s.n / DOC_CHUNK);
+  for (let k = 0; k < chunks; k++) docs.push(...decodeDocs(items.get(keys.searchDocs(accountId, s.id, k).sk) ?? new Uint8Array()));
+  for (let b = 0; b < s.b; b++) buckets.push(items.get(keys.searchBucket(accountId, s.id, b).sk) ?? new Uint8Array());
+  for (const [gram, info] of Object.entries(s.solo)) {
+    solo.set(gram, Array.from({ length: info.parts }, (_, p) => items.get(keys.searchSolo(accountId, s.id, gram, p).sk) ?? new Uint8Array()));
+  }
+  return { docs, postings: allPostings(buckets, solo) };
+}
+
+const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => ({ ...seg.dir, from, to });
+
+/**
+ * Seals the account's tail older than SEAL_LAG_S into a segment (when it holds at least `min`
+ * messages) and merges a tier that filled up. Safe to run concurrently: the head is replaced only if
+ * unchanged, and a loser's segment is removed. Returns whether the head changed.
+ */
+export async function sealSearchIndex(accountId: number, opts: { now?: number; min?: number } = {}): Promise<boolean> {
+  const nowS = opts.now ?? Math.floor(Date.now() / 1000);
+  const head = await getSearchHead(accountId, true);
+  const to = nowS - SEAL_LAG_S;
+  if (to <= head.watermark) return false;
+  const messages = await searchableMessagesBetween(accountId, head.watermark, to);
+  if (messages.length < (opts.min ?? SEAL_MIN)) return false;
+  const written: string[] = [];
+  let segments = [...head.segments];
+  if (messages.length) {
+    const seg = buildSegment(newSegmentId(to), messages);
+    await writeSegment(accountId, seg);
+    written.push(seg.dir.id);
+    segments.push(entryOf(seg, head.watermark, to));
+  }
+  const merged: string[] = [];
+  // Tiered merging: the newest MERGE_FANIN segments of one tier become one segment of the next.
+  for (;;) {
+    const last = segments.slice(-MERGE_FANIN);
+    if (last.length < MERGE_FANIN || !last.every((s) => tierOf(s.n) === tierOf(last[0].n))) break;
+    const seg = mergeSegments(newSegmentId(last.at(-1)!.to), await Promise.all(last.map((s) => readSegment(accountId, s))));
+    await writeSegment(accountId, seg);
+    written.push(seg.dir.id);
+    merged.push(...last.map((s) => s.id));
+    segments = [...segments.slice(0, -MERGE_FANIN), entryOf(seg, last[0].from, last.at(-1)!.to)];
+  }
+  const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
+  const garbage = [...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S), ...merged.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS }))];
+  // Segments written and merged away in this same run were never named by a head: drop them now.
+  const transient = merged.filter((id) => written.includes(id));
+  const ok = await putSearchHead(accountId, head, { watermark: to, segments, garbage });
+  if (!ok) {
+    await Promise.all(written.map((id) => deleteSegment(accountId, id)));
+    return false;
+  }
+  await Promise.all([...stale.map((g) => g.id), ...transient].map((id) => deleteSegment(accountId, id)));
+  return true;
+}
+
+const sealedAt = new Map<number, number>();
+/** Per container: an account's tail is looked at no more often than this. */
+export const SEAL_EVERY_MS = 60_000;
+
+/** For the pipeline after a message is created: seal the account's tail when it is due (never throws). */
+export async function sealWhenDue(accountId: number): Promise<void> {
+  const last = sealedAt.get(accountId) ?? 0;
+  if (Date.now() - last < SEAL_EVERY_MS) return;
+  sealedAt.set(accountId, Date.now());
+  try {
+    await sealSearchIndex(accountId);
+  } catch (err) {
+    log.warn('search index seal failed', { accountId, error: String(err) });
+  }
+}
+
+// ── reading ──────────────────────────────────────────────────────────────────────────────────────
+
+interface Plan {
+  seg: SegmentEntry;
+  chosen: { offset: number; gram: string }[];
+  /** Per chosen gram: the keys to read. */
+  keys: Map<string, Key[]>;
+}
+
+/**
+ * The messages of these inboxes whose content contains `term` (case-insensitive): the tail scanned, the
+ * segments through their postings. Terms shorter than a trigram scan every searchable message (AP72).
+ */
+export async function searchIndex(accountId: number, inboxIds: number[], term: string): Promise<Hit[]> {
+  const windows = termWindows(term);
+  const head = windows ? await getSearchHead(accountId) : { watermark: 0, segments: [] as SegmentEntry[] };
+  const inScope = new Set(inboxIds);
+  const tail = inboxIds.length ? await searchableMessagesBetween(accountId, head.watermark) : [];
+  const hits: Hit[] = tail.filter((m: TailMessage) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
+  if (!windows || !head.segments.length || !inboxIds.length) return hits;
+
+  const plans: Plan[] = head.segments.map((seg) => {
+    const cost = (gram: string) => seg.solo[gram]?.bytes ?? seg.bb;
+    const chosen = cover(windows, cost);
+    const ks = new Map<string, Key[]>();
+    for (const { gram } of chosen) {
+      if (ks.has(gram)) continue;
+      const solo = seg.solo[gram];
+      ks.set(
+        gram,
+        solo
+          ? Array.from({ length: solo.parts }, (_, p) => keys.searchSolo(accountId, seg.id, gram, p))
+          : [keys.searchBucket(accountId, seg.id, bucketOf(gram, seg.b))],
+      );
+    }
+    return { seg, chosen, keys: ks };
+  });
+  // One BatchGet for every posting item of every segment (a bucket shared by two grams is read once).
+  const wanted = new Map<string, Key>();
+  for (const p of plans) for (const list of p.keys.values()) for (const k of list) wanted.set(`${k.pk}|${k.sk}`, k);
+  const keyList = [...wanted.values()];
+  const bytes = await getSegmentItems(keyList);
+  const byKey = new Map(keyList.map((k, n) => [`${k.pk}|${k.sk}`, bytes[n]]));
+
+  const docWants: { plan: Plan; docs: number[] }[] = [];
+  for (const plan of plans) {
+    const postings = new Map<string, Posting>();
+    for (const [gram, list] of plan.keys) {
+      const one = new Map<string, Posting>();
+      for (const k of list) {
+        const data = byKey.get(`${k.pk}|${k.sk}`)!;
+        if (plan.seg.solo[gram]) {
+          one.set(gram, decodePosting(data, one.get(gram)));
+        } else readBucket(data, new Set([gram]), one);
+      }
+      postings.set(gram, one.get(gram) ?? new Map());
+    }
+    const lists = plan.chosen.map((w) => postings.get(w.gram)!);
+    // Walk the smallest posting's docs; a doc must be in every chosen gram's posting.
+    const smallest = lists.reduce((a, b) => (b.size < a.size ? b : a));
+    const docs: number[] = [];
+    for (const doc of smallest.keys()) {
+      if (startsOf(plan.chosen, lists.map((l) => l.get(doc))).length) docs.push(doc);
+    }
+    if (docs.length) docWants.push({ plan, docs });
+  }
+  if (!docWants.length) return hits;
+  const chunkKeys: Key[] = [];
+  const chunkAt = new Map<string, number>();
+  for (const { plan, docs } of docWants) {
+    for (const chunk of new Set(docs.map((d) => Math.floor(d / DOC_CHUNK)))) {
+      const k = keys.searchDocs(accountId, plan.seg.id, chunk);
+      chunkAt.set(`${k.pk}|${k.sk}`, chunkKeys.length);
+      chunkKeys.push(k);
+    }
+  }
+  const chunks = (await getSegmentItems(chunkKeys)).map(decodeDocs);
+  for (const { plan, docs } of docWants) {
+    for (const d of docs) {
+      const chunk = Math.floor(d / DOC_CHUNK);
+      const k = keys.searchDocs(accountId, plan.seg.id, chunk);
+      const doc = chunks[chunkAt.get(`${k.pk}|${k.sk}`)!][d - chunk * DOC_CHUNK];
+      if (doc && inScope.has(doc.i)) hits.push(doc);
+    }
+  }
+  return hits;
+}
+
+export type { SearchHead };

@@ -1,0 +1,325 @@
+import { trigramPositions } from './text.ts';
+
+// Index items of a sealed segment: the trigram postings of a set of messages, packed so that a term
+// reads about one small item per trigram it needs, and written in few write units per message.
+//
+//  - docs: the segment's messages in (created_at, id) order, local number = position; stored in chunks
+//    of DOC_CHUNK docs (created_at as a delta, message id as a zigzag delta, conversation id, inbox id:
+//    varints, ~5-6 bytes a doc, so a chunk stays under one 4 KB read unit).
+//  - postings: per trigram, for each doc holding it (ascending), the doc-number delta, the count of
+//    positions and the position deltas, as varints.
+//  - a trigram whose posting is small goes to one of B hash buckets (bucket items of about BUCKET_BYTES:
+//    B = total small bytes / BUCKET_BYTES); a large one is "solo": its own item(s), split into parts of
+//    at most PART_BYTES, so a common trigram never inflates the bucket a rare one shares.
+
+export const DOC_CHUNK = 512;
+export const BUCKET_BYTES = 2_000;
+export const SOLO_BYTES = 1_500;
+export const PART_BYTES = 60_000;
+
+export interface Doc {
+  /** Message id. */
+  m: number;
+  /** Conversation display id. */
+  c: number;
+  /** Inbox id. */
+  i: number;
+  /** created_at, seconds. */
+  t: number;
+}
+
+export interface SourceMessage extends Doc {
+  content: string;
+}
+
+// ── varints ──────────────────────────────────────────────────────────────────────────────────────
+
+export class Writer {
+  private buf: number[] = [];
+  uint(n: number) {
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`varint out of range: ${n}`);
+    while (n >= 0x80) {
+      this.buf.push((n % 0x80) | 0x80);
+      n = Math.floor(n / 0x80);
+    }
+    this.buf.push(n);
+  }
+  bytes(b: Uint8Array) {
+    this.uint(b.length);
+    for (const x of b) this.buf.push(x);
+  }
+  get length() {
+    return this.buf.length;
+  }
+  done(): Uint8Array {
+    return Uint8Array.from(this.buf);
+  }
+}
+
+export class Reader {
+  private at = 0;
+  constructor(private readonly b: Uint8Array) {}
+  get more() {
+    return this.at < this.b.length;
+  }
+  uint(): number {
+    let n = 0;
+    let mul = 1;
+    for (;;) {
+      const x = this.b[this.at++];
+      if (x === undefined) throw new Error('truncated varint');
+      n += (x & 0x7f) * mul;
+      if (x < 0x80) return n;
+      mul *= 0x80;
+    }
+  }
+  bytes(): Uint8Array {
+    const n = this.uint();
+    const out = this.b.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** FNV-1a of the trigram's UTF-8 bytes: the bucket both sides compute. */
+export function bucketOf(gram: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (const x of utf8.encode(gram)) {
+    h ^= x;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % buckets;
+}
+
+// ── postings ─────────────────────────────────────────────────────────────────────────────────────
+
+/** doc number → positions, docs ascending. */
+export type Posting = Map<number, number[]>;
+
+export function encodePosting(p: Posting): Uint8Array {
+  const w = new Writer();
+  let last = -1;
+  for (const [doc, positions] of p) {
+    w.uint(doc - last - 1);
+    last = doc;
+    w.uint(positions.length);
+    let lp = 0;
+    for (const pos of positions) {
+      w.uint(pos - lp);
+      lp = pos;
+    }
+  }
+  return w.done();
+}
+
+export function decodePosting(b: Uint8Array, into: Posting = new Map()): Posting {
+  const r = new Reader(b);
+  let doc = -1;
+  while (r.more) {
+    doc += r.uint() + 1;
+    const n = r.uint();
+    const positions: number[] = [];
+    let pos = 0;
+    for (let k = 0; k < n; k++) {
+      pos += r.uint();
+      positions.push(pos);
+    }
+    into.set(doc, positions);
+  }
+  return into;
+}
+
+// ── building a segment ───────────────────────────────────────────────────────────────────────────
+
+export interface SoloInfo {
+  bytes: number;
+  parts: number;
+}
+
+/** What a reader must know of a segment to address its items (kept in the account's index head). */
+export interface SegmentDirectory {
+  id: string;
+  /** Number of docs. */
+  n: number;
+  /** Number of hash buckets. */
+  b: number;
+  /** Bytes of the largest bucket (the cost of reading a bucket trigram). */
+  bb: number;
+  /** Solo trigrams: bytes and parts. */
+  solo: Record<string, SoloInfo>;
+}
+
+export interface BuiltSegment {
+  dir: SegmentDirectory;
+  docs: Doc[];
+  /** Doc chunk number → bytes. */
+  docChunks: Uint8Array[];
+  /** Bucket number → bytes (entries: gram, posting). */
+  buckets: Uint8Array[];
+  /** Solo gram → parts. */
+  soloParts: Map<string, Uint8Array[]>;
+}
+
+export const docOrder = (a: Doc, b: Doc) => a.t - b.t || a.m - b.m;
+
+const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
+const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+
+export function encodeDocs(docs: Doc[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < docs.length; i += DOC_CHUNK) {
+    const w = new Writer();
+    let t = 0;
+    let m = 0;
+    for (const d of docs.slice(i, i + DOC_CHUNK)) {
+      w.uint(d.t - t);
+      w.uint(zigzag(d.m - m));
+      w.uint(d.c);
+      w.uint(d.i);
+      t = d.t;
+      m = d.m;
+    }
+    out.push(w.done());
+  }
+  return out;
+}
+
+export function decodeDocs(b: Uint8Array): Doc[] {
+  const r = new Reader(b);
+  const out: Doc[] = [];
+  let t = 0;
+  let m = 0;
+  while (r.more) {
+    t += r.uint();
+    m += unzigzag(r.uint());
+    out.push({ m, c: r.uint(), i: r.uint(), t });
+  }
+  return out;
+}
+
+/** Splits a posting into parts of at most PART_BYTES, each a valid posting on its own (absolute first doc). */
+function splitPosting(p: Posting): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let cur: Posting = new Map();
+  let size = 0;
+  for (const [doc, positions] of p) {
+    cur.set(doc, positions);
+    size += 2 + positions.length * 2;
+    if (size >= PART_BYTES) {
+      parts.push(encodePosting(cur));
+      cur = new Map();
+      size = 0;
+    }
+  }
+  if (cur.size) parts.push(encodePosting(cur));
+  return parts;
+}
+
+/** Builds a segment from postings over docs already in `docOrder` (used for sealing and for merging). */
+export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>): BuiltSegment {
+  const solo: Record<string, SoloInfo> = {};
+  const soloParts = new Map<string, Uint8Array[]>();
+  const small: [string, Uint8Array][] = [];
+  let smallBytes = 0;
+  for (const [gram, p] of postings) {
+    const enc = encodePosting(p);
+    if (enc.length > SOLO_BYTES) {
+      const parts = enc.length > PART_BYTES ? splitPosting(p) : [enc];
+      solo[gram] = { bytes: enc.length, parts: parts.length };
+      soloParts.set(gram, parts);
+    } else {
+      small.push([gram, enc]);
+      smallBytes += enc.length + 8;
+    }
+  }
+  const b = Math.max(1, Math.ceil(smallBytes / BUCKET_BYTES));
+  const writers = Array.from({ length: b }, () => new Writer());
+  for (const [gram, enc] of small) {
+    const w = writers[bucketOf(gram, b)];
+    w.bytes(utf8.encode(gram));
+    w.bytes(enc);
+  }
+  const buckets = writers.map((w) => w.done());
+  return {
+    dir: { id, n: docs.length, b, bb: Math.max(...buckets.map((x) => x.length)), solo },
+    docs,
+    docChunks: encodeDocs(docs),
+    buckets,
+    soloParts,
+  };
+}
+
+/** A new segment from messages: docs in (created_at, id) order, every trigram of every content. */
+export function buildSegment(id: string, messages: SourceMessage[]): BuiltSegment {
+  const sorted = [...messages].sort(docOrder);
+  const postings = new Map<string, Posting>();
+  sorted.forEach((m, doc) => {
+    for (const [gram, positions] of trigramPositions(m.content)) {
+      let p = postings.get(gram);
+      if (!p) postings.set(gram, (p = new Map()));
+      p.set(doc, positions);
+    }
+  });
+  return buildFromPostings(
+    id,
+    sorted.map(({ m, c, i, t }) => ({ m, c, i, t })),
+    postings,
+  );
+}
+
+/** The postings a bucket holds for the wanted trigrams. */
+export function readBucket(b: Uint8Array, wanted: Set<string>, into: Map<string, Posting>) {
+  const r = new Reader(b);
+  while (r.more) {
+    const gram = fromUtf8.decode(r.bytes());
+    const enc = r.bytes();
+    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram)));
+  }
+}
+
+/** Every posting of a segment (for a merge): buckets and solo parts decoded. */
+export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>): Map<string, Posting> {
+  const out = new Map<string, Posting>();
+  for (const b of buckets) {
+    const r = new Reader(b);
+    while (r.more) {
+      const gram = fromUtf8.decode(r.bytes());
+      out.set(gram, decodePosting(r.bytes(), out.get(gram)));
+    }
+  }
+  for (const [gram, parts] of solo) {
+    const p: Posting = out.get(gram) ?? new Map();
+    for (const part of parts) decodePosting(part, p);
+    out.set(gram, p);
+  }
+  return out;
+}
+
+/**
+ * Merges segments (docs of each in `docOrder`, and the segments' doc ranges not interleaved only by
+ * chance: docs are re-sorted) into one built segment.
+ */
+export function mergeSegments(id: string, parts: { docs: Doc[]; postings: Map<string, Posting> }[]): BuiltSegment {
+  const all = parts.flatMap((p, k) => p.docs.map((d, local) => ({ d, k, local })));
+  all.sort((x, y) => docOrder(x.d, y.d));
+  const renumber = parts.map((p) => new Array<number>(p.docs.length));
+  all.forEach((x, doc) => (renumber[x.k][x.local] = doc));
+  const postings = new Map<string, Posting>();
+  parts.forEach((p, k) => {
+    for (const [gram, posting] of p.postings) {
+      let out = postings.get(gram);
+      if (!out) postings.set(gram, (out = new Map()));
+      for (const [doc, positions] of posting) out.set(renumber[k][doc], positions);
+    }
+  });
+  // Postings must list docs ascending.
+  for (const [gram, p] of postings) postings.set(gram, new Map([...p].sort((a, b) => a[0] - b[0])));
+  return buildFromPostings(
+    id,
+    all.map((x) => x.d),
+    postings,
+  );
+}

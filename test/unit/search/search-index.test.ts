@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allPostings,
+  BUCKET_BYTES,
+  bucketOf,
+  buildSegment,
+  decodeDocs,
+  decodePosting,
+  encodePosting,
+  mergeSegments,
+  readBucket,
+  SOLO_BYTES,
+  type BuiltSegment,
+  type Posting,
+  type SourceMessage,
+} from '../../../shared/search/segment.ts';
+import { containsTerm, cover, startsOf, termWindows, trigramPositions } from '../../../shared/search/text.ts';
+
+// The `q` index's tokenising and item building (shared/search): what the writer stores must answer
+// exactly what a lower-cased substring scan answers.
+
+const msg = (m: number, content: string, c = m, t = 1000 + m): SourceMessage => ({ m, c, i: 7, t, content });
+
+/** Evaluates a term against a built segment the way the reader does (all items in memory). */
+function find(seg: BuiltSegment, term: string): number[] {
+  const windows = termWindows(term)!;
+  const chosen = cover(windows, (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb);
+  const postings = new Map<string, Posting>();
+  for (const { gram } of chosen) {
+    if (seg.dir.solo[gram]) {
+      const p: Posting = new Map();
+      for (const part of seg.soloParts.get(gram)!) decodePosting(part, p);
+      postings.set(gram, p);
+    } else {
+      const one = new Map<string, Posting>();
+      readBucket(seg.buckets[bucketOf(gram, seg.dir.b)], new Set([gram]), one);
+      postings.set(gram, one.get(gram) ?? new Map());
+    }
+  }
+  const lists = chosen.map((w) => postings.get(w.gram)!);
+  const docs = seg.docChunks.flatMap((c) => decodeDocs(c));
+  return [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d))).length).map((d) => docs[d].m).sort((a, b) => a - b);
+}
+
+const scan = (messages: SourceMessage[], term: string) => messages.filter((m) => containsTerm(m.content, term)).map((m) => m.m).sort((a, b) => a - b);
+
+describe('tokenising', () => {
+  it('lower-cases and cuts code points into trigrams with positions, spaces included', () => {
+    const t = trigramPositions('Ab abc😀x');
+    expect(t.get('ab ')).toEqual([0]);
+    expect(t.get('b a')).toEqual([1]);
+    expect(t.get('abc')).toEqual([3]);
+    expect(t.get('bc😀')).toEqual([4]);
+    expect(t.get('c😀x')).toEqual([5]);
+    expect(trigramPositions('ab').size).toBe(0);
+  });
+
+  it('a term shorter than a trigram has no windows; longer terms have one per offset', () => {
+    expect(termWindows('ab')).toBeUndefined();
+    expect(termWindows(' X ')?.map((w) => w.gram)).toEqual([' x ']);
+    expect(termWindows('Refund')?.map((w) => [w.offset, w.gram])).toEqual([[0, 'ref'], [1, 'efu'], [2, 'fun'], [3, 'und']]);
+  });
+
+  it('cover picks the cheapest windows that still cover every code point', () => {
+    const w = termWindows('refund')!;
+    expect(cover(w, () => 1).map((x) => x.offset)).toEqual([0, 3]);
+    // A cheap middle window is not enough on its own: the first and last are always there.
+    const costs: Record<string, number> = { ref: 100, efu: 1, fun: 1, und: 100 };
+    expect(cover(w, (g) => costs[g]).map((x) => x.offset)).toEqual([0, 3]);
+    const long = termWindows('abcdefgh')!; // windows at 0..5
+    const chosen = cover(long, (g) => (g === 'cde' ? 1 : 10));
+    expect(chosen[0].offset).toBe(0);
+    expect(chosen.at(-1)!.offset).toBe(5);
+    for (let k = 1; k < chosen.length; k++) expect(chosen[k].offset - chosen[k - 1].offset).toBeLessThanOrEqual(3);
+  });
+
+  it('startsOf needs every chosen window at its offset from one start', () => {
+    const chosen = [{ offset: 0, gram: 'ref' }, { offset: 3, gram: 'und' }];
+    expect(startsOf(chosen, [[4, 20], [7, 30]])).toEqual([4]);
+    expect(startsOf(chosen, [[4], [8]])).toEqual([]);
+    expect(startsOf(chosen, [[4], undefined])).toEqual([]);
+  });
+});
+
+describe('index items', () => {
+  it('postings round-trip through varints', () => {
+    const p: Posting = new Map([[0, [0, 5, 300]], [3, [2]], [200_000, [1, 70_000]]]);
+    expect(decodePosting(encodePosting(p))).toEqual(p);
+  });
+
+  it('small postings share hash buckets of about BUCKET_BYTES, large ones are solo items', () => {
+    const messages = Array.from({ length: 600 }, (_, k) => msg(k + 1, `Customer ${k} asks where order ${k * 7} is, ${k % 3 ? 'thanks' : 'REFUND please'}`));
+    const seg = buildSegment('s1', messages);
+    expect(seg.dir.n).toBe(600);
+    expect(Object.keys(seg.dir.solo)).toContain('cus');
+    for (const [gram, info] of Object.entries(seg.dir.solo)) expect(info.bytes).toBeGreaterThan(SOLO_BYTES), expect(seg.soloParts.get(gram)!.length).toBe(info.parts);
+    for (const b of seg.buckets) expect(b.length).toBeLessThan(BUCKET_BYTES * 3);
+    expect(seg.dir.b).toBeGreaterThan(1);
+    expect(seg.docChunks.flatMap(decodeDocs).map((d) => d.m)).toEqual(messages.map((m) => m.m));
+  });
+
+  it('answers exactly what the substring scan answers: case, phrases, parts of words, near misses', () => {
+    const messages = [
+      msg(1, 'I want a REFUND now'),
+      msg(2, 'refuse the fund'),
+      msg(3, 'Refunded already? Where is order 42'),
+      msg(4, 'nothing here'),
+      msg(5, 'ORDER 4217 is late'),
+      msg(6, 'order 421 arrived; order 42 too'),
+      msg(7, 'Ünïcödé ÄBC and 😀😀😀 emoji'),
+      ...Array.from({ length: 400 }, (_, k) => msg(100 + k, `filler text number ${k} about an order`)),
+    ];
+    const seg = buildSegment('s', messages);
+    for (const term of ['refund', 'REFUND', 'efund', 'und n', 'fund', 'order 42', 'order 4217', 'er 421', 'where is order', 'äbc', '😀😀😀', ' 😀😀', 'ünïcödé äbc', 'zzz', 'about an order', 'number 39 ']) {
+      expect(find(seg, term), term).toEqual(scan(messages, term));
+    }
+  });
+
+  it('merging segments keeps every answer and renumbers docs in time order', () => {
+    const a = Array.from({ length: 50 }, (_, k) => msg(k + 1, `alpha ${k} refund`, k, 2000 + k));
+    const b = Array.from({ length: 50 }, (_, k) => msg(1000 + k, `beta ${k} Refund`, 500 + k, 1000 + k));
+    const sa = buildSegment('a', a);
+    const sb = buildSegment('b', b);
+    const merged = mergeSegments('m', [sa, sb].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts) })));
+    const docs = merged.docChunks.flatMap(decodeDocs);
+    expect(docs.map((d) => d.t)).toEqual([...docs.map((d) => d.t)].sort((x, y) => x - y));
+    for (const term of ['refund', 'beta 4', 'alpha 49 ref', 'a 1']) expect(find(merged, term), term).toEqual(scan([...a, ...b], term));
+  });
+
+  it('spreads trigrams over buckets by a stable hash', () => {
+    expect(bucketOf('abc', 10)).toBe(bucketOf('abc', 10));
+    const used = new Set(['abc', 'bcd', 'cde', 'def', 'efg', 'fgh', 'ghi', 'hij'].map((g) => bucketOf(g, 4)));
+    expect(used.size).toBeGreaterThan(1);
+  });
+});
