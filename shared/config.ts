@@ -112,6 +112,8 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   allowPrivateWebhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS'],
   cableEndpoint: ['CABLE_ENDPOINT'],
   cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
+  googleOAuthTokenUrl: ['GOOGLE_OAUTH_TOKEN_URL'],
+  googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
 };
 
 /** Every variable the schema knows. */

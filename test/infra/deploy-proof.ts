@@ -43,6 +43,9 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   ALLOW_PRIVATE_WEBHOOK_TARGETS: 'default',
   // Derived from PUBLIC_BASE_URL when absent (the custom domain's /cable).
   CABLE_URL: 'default',
+  // Google's own endpoints by default; tests point them at local fakes.
+  GOOGLE_OAUTH_TOKEN_URL: 'default',
+  GOOGLE_TRANSLATE_URL: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.
   DYNAMODB_ENDPOINT: 'local',
   SQS_ENDPOINT: 'local',
