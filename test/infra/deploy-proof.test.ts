@@ -2,14 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
 import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes } from '../../infra/routes.ts';
-import { accountInterface1 } from '../../bench/scenarios/account-interface-1.ts';
-import { accountInterface2 } from '../../bench/scenarios/account-interface-2.ts';
-import { agentApps } from '../../bench/scenarios/agent-apps.ts';
-import { foundation } from '../../bench/scenarios/foundation.ts';
-import { integrations } from '../../bench/scenarios/integrations.ts';
-import { publicInterface } from '../../bench/scenarios/public.ts';
-import type { BenchWorld, Scenarios } from '../../bench/scenarios/types.ts';
-import { widget } from '../../bench/scenarios/widget.ts';
+import { scenarios } from '../../bench/scenarios/index.ts';
+import type { BenchWorld } from '../../bench/scenarios/types.ts';
 import { ENV_NAMES } from '../../shared/config.ts';
 import { seedAccountVia } from '../support/http.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
@@ -21,8 +15,6 @@ import { DEPLOYED_ENV, findings, synthesize, type LocalNames, type Synthesized }
 // scenario) and the event pipeline delivers a webhook, must be allowed by that function's role and set
 // in its environment in the synthesized template. A missing permission or variable names the function
 // and the call.
-
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps };
 
 describe('deploy proof', () => {
   let synth: Synthesized;
