@@ -8,19 +8,12 @@ import { methodsOf, routeKeyOf, routes } from '../infra/routes.ts';
 import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
-import { foundation } from './scenarios/foundation.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
-import { accountInterface1 } from './scenarios/account-interface-1.ts';
-import { accountInterface2 } from './scenarios/account-interface-2.ts';
-import { publicInterface } from './scenarios/public.ts';
-import { widget } from './scenarios/widget.ts';
-import { agentApps } from './scenarios/agent-apps.ts';
-import { integrations } from './scenarios/integrations.ts';
-import { reports } from './scenarios/reports.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
-import type { BenchWorld, Scenarios } from './scenarios/types.ts';
+import type { BenchWorld } from './scenarios/types.ts';
+import { scenarios } from './scenarios/index.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
 // run; capacity units per call; bundle size and cold import per function. Writes BENCHMARKS.md and
@@ -31,7 +24,6 @@ const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles,widget` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles,widget').split(','));
-const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps, ...reports };
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;

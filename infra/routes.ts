@@ -36,6 +36,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/health', handler: 'functions/system/health.ts', api: 'system', access: 'read' },
   // Chatwoot's service status (version, queue and data services); needs the queues' URLs (service-stack).
   { method: 'GET', path: '/api', handler: 'functions/system/api.ts', api: 'system', access: 'read' },
+  // The OpenAPI 3.1 document of every route here (openapi.json, written by `npm run docs`).
+  { method: 'GET', path: '/api/openapi.json', handler: 'functions/system/openapi.ts', api: 'system', access: 'read' },
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },

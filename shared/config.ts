@@ -120,9 +120,77 @@ export interface Config {
   googleTranslateUrl: string;
 }
 
+/** The environment variables each field comes from (the deploy proof checks them against the template). */
+export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)[]> = {
+  tableName: ['TABLE_NAME'],
+  region: ['AWS_REGION'],
+  dynamodbEndpoint: ['DYNAMODB_ENDPOINT'],
+  sqsEndpoint: ['SQS_ENDPOINT'],
+  s3Endpoint: ['S3_ENDPOINT'],
+  eventsQueueUrl: ['EVENTS_QUEUE_URL'],
+  deliveriesQueueUrl: ['DELIVERIES_QUEUE_URL'],
+  deliveriesDlqUrl: ['DELIVERIES_DLQ_URL'],
+  webhookTimeoutMs: ['WEBHOOK_TIMEOUT_MS'],
+  webhookRetryBaseSeconds: ['WEBHOOK_RETRY_BASE_SECONDS'],
+  webhookMaxAgeSeconds: ['WEBHOOK_MAX_AGE_SECONDS'],
+  avatarBucket: ['AVATAR_BUCKET'],
+  publicBaseUrl: ['PUBLIC_BASE_URL'],
+  tokenKey: ['TOKEN_KEY'],
+  tokenKeySecretArn: ['TOKEN_KEY_SECRET_ARN'],
+  tokenKeyFile: ['TOKEN_KEY_FILE'],
+  keyringTtlSeconds: ['KEYRING_TTL_SECONDS'],
+  maxBodyBytes: ['MAX_BODY_BYTES'],
+  idBlockSize: ['ID_BLOCK_SIZE'],
+  logLevel: ['LOG_LEVEL'],
+  serviceName: ['SERVICE_NAME'],
+  metricsEnabled: ['SERVICE_NAME'],
+  allowPrivateWebhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS'],
+  cableEndpoint: ['CABLE_ENDPOINT'],
+  cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
+  googleOAuthTokenUrl: ['GOOGLE_OAUTH_TOKEN_URL'],
+  googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
+  limits: ['LIMIT_ACCOUNT_PER_MINUTE', 'LIMIT_ACCOUNT_BURST', 'LIMIT_CREDENTIAL_PER_MINUTE', 'LIMIT_CREDENTIAL_BURST', 'LIMIT_SYNC_PERCENT'],
+  mailQueueUrl: ['MAIL_QUEUE_URL'],
+  mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
+  mailTransport: ['MAIL_TRANSPORT'],
+  smtp: ['SMTP_ADDRESS', 'SMTP_PORT', 'SMTP_USERNAME', 'SMTP_PASSWORD'],
+  mailDir: ['MAIL_DIR'],
+  frontendUrl: ['FRONTEND_URL', 'PUBLIC_BASE_URL'],
+};
+
+/** Every variable the schema knows. */
+export const ENV_NAMES = Object.keys(EnvSchema.entries) as (keyof typeof EnvSchema.entries)[];
+
 let cached: Config | undefined;
+let onRead: ((variables: string[]) => void) | undefined;
+let watched: Config | undefined;
+
+/**
+ * Tells `fn` the variables behind every field read from now on (the local runtime's recorder, for the
+ * deploy proof); undefined stops it. Deployed nothing watches and `config()` returns the plain object.
+ */
+export function observeConfigReads(fn: ((variables: string[]) => void) | undefined): void {
+  onRead = fn;
+  watched = undefined;
+}
 
 export function config(): Config {
+  if (onRead) {
+    const plain = load();
+    const notify = onRead;
+    watched ??= new Proxy(plain, {
+      get(target, field) {
+        const names = ENV_OF[field as keyof Config];
+        if (names) notify(names);
+        return target[field as keyof Config];
+      },
+    });
+    return watched;
+  }
+  return load();
+}
+
+function load(): Config {
   if (cached) return cached;
   const parsed = v.safeParse(EnvSchema, process.env);
   if (!parsed.success) {
@@ -176,4 +244,5 @@ export function config(): Config {
 /** Forget the cached configuration (tests that change the environment). */
 export function resetConfig(): void {
   cached = undefined;
+  watched = undefined;
 }

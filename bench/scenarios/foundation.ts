@@ -4,6 +4,7 @@ const P = '/platform/api/v1';
 
 export const foundation: Scenarios = {
   'GET /health': { request: () => ({ method: 'GET', path: '/health' }) },
+  'GET /api/openapi.json': { request: () => ({ method: 'GET', path: '/api/openapi.json' }) },
   $default: { request: () => ({ method: 'GET', path: '/no/such/route', status: 404 }) },
   'GET /api/v1/profile': { request: () => ({ method: 'GET', path: '/api/v1/profile' }) },
   'GET /api/v1/accounts/{account_id}': { request: (w) => ({ method: 'GET', path: w.account.base }) },

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { compileRoutes } from './router.ts';
-import type { Route } from '../routes.ts';
+import { functionName, type Route } from '../routes.ts';
+import { asFunction } from './recorder.ts';
 
 // The local stand-in for API Gateway (HTTP API, payload format 2.0): the same handler modules get the
 // same event shape.
@@ -185,9 +186,9 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       if (!m) {
         return send(404, { 'content-type': 'application/json' }, errorBody(404, 'No route matches this method and path', 'not_found'));
       }
-      const handler = await loadHandler(root, m.route);
       const event = buildEvent(req, url, body, m.routeKey, m.pathParameters);
-      const out = await handler(event, lambdaContext(m.route.handler));
+      // As the route's function: its module's loading and its run (the deploy proof's recording).
+      const out = await asFunction(functionName(m.route), async () => (await loadHandler(root, m.route))(event, lambdaContext(m.route.handler)));
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = String(v);
       const payload = out.body === undefined ? '' : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body;

@@ -8,7 +8,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
-import { EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
+import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '../../shared/db/table.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../shared/events/stream-failures.ts';
@@ -19,6 +19,8 @@ import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } f
 import { attachCableServer } from './cable-server.ts';
 import { useLocalSockets } from '../../shared/events/broadcast.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
+import { asFunction, startRecording, type Recording } from './recorder.ts';
+import { observed } from '../../shared/aws/observe.ts';
 
 // `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
 // local one, the handler modules unchanged.
@@ -55,6 +57,8 @@ export interface RuntimeOptions {
   logLevel?: string;
   /** How long a request may take to send its body (see DEFAULT_BODY_TIMEOUT_MS). */
   bodyTimeoutMs?: number;
+  /** Record each function's AWS calls and environment reads (recorder.ts); default: RECORD_AWS_CALLS=1. */
+  recordAwsCalls?: boolean;
 }
 
 export interface Runtime {
@@ -70,6 +74,8 @@ export interface Runtime {
    * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
    */
   pipeline: { pause(): Promise<void>; resume(): Promise<void> };
+  /** Each function's AWS calls and environment reads, when recording (see RuntimeOptions.recordAwsCalls). */
+  recording?: Recording;
   stop(): Promise<void>;
 }
 
@@ -122,6 +128,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
   };
   try {
+    const recording = (opts.recordAwsCalls ?? process.env.RECORD_AWS_CALLS === '1') ? startRecording() : undefined;
     const region = LOCAL_DEFAULTS.region;
     const accessKeyId = opts.accessKeyId ?? LOCAL_DEFAULTS.accessKeyId;
     const prefix = opts.namePrefix ?? '';
@@ -159,7 +166,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const ddbClient = new DynamoDBClient({ region, endpoint: dynamodbEndpoint, credentials });
     const { streamArn, existed } = await ensureTable(ddbClient, tableName);
 
-    const sqsClient = new SQSClient({ region, endpoint: awsEndpoint, credentials });
+    // Observed: the pollers stand in for Lambda's event source mappings, whose calls need the function's role.
+    const sqsClient = observed(new SQSClient({ region, endpoint: awsEndpoint, credentials }));
     const q = async (def: (typeof QUEUES)[keyof typeof QUEUES]) => {
       const dlq = await ensureQueue(sqsClient, `${prefix}${def.dlq}`, def.fifo);
       const main = await ensureQueue(sqsClient, `${prefix}${def.name}`, def.fifo, {
@@ -253,14 +261,14 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     }
 
     const handlers = {
-      stream: await load(EVENT_HANDLERS.stream),
-      dispatch: await load(EVENT_HANDLERS.dispatch),
-      deliver: await load(EVENT_HANDLERS.deliver),
-      mail: await load(EVENT_HANDLERS.mail),
+      stream: await asFunction(EVENT_FUNCTION_NAMES.stream, () => load(EVENT_HANDLERS.stream)),
+      dispatch: await asFunction(EVENT_FUNCTION_NAMES.dispatch, () => load(EVENT_HANDLERS.dispatch)),
+      deliver: await asFunction(EVENT_FUNCTION_NAMES.deliver, () => load(EVENT_HANDLERS.deliver)),
+      mail: await asFunction(EVENT_FUNCTION_NAMES.mail, () => load(EVENT_HANDLERS.mail)),
     };
     const startPollers = (fromLatest: boolean): Poller[] => [
-      pollStream({
-        client: new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials }),
+      asFunction(EVENT_FUNCTION_NAMES.stream, () => pollStream({
+        client: observed(new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials })),
         streamArn,
         region,
         name: 'stream',
@@ -283,10 +291,16 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
             new SendMessageCommand({ QueueUrl: streamFailures.url, MessageBody: failureNoticeBody(failureBucket, encodeURIComponent(key).replace(/%2F/g, '/'), Buffer.byteLength(body)) }),
           );
         },
-      }),
-      pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
-      pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
-      pollQueue({ client: sqsClient, queueUrl: mail.main.url, queueArn: mail.main.arn, region, name: 'mail', handler: handlers.mail, batchSize: QUEUE_SOURCES.mail.batchSize }),
+      })),
+      asFunction(EVENT_FUNCTION_NAMES.dispatch, () =>
+        pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
+      ),
+      asFunction(EVENT_FUNCTION_NAMES.deliver, () =>
+        pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
+      ),
+      asFunction(EVENT_FUNCTION_NAMES.mail, () =>
+        pollQueue({ client: sqsClient, queueUrl: mail.main.url, queueArn: mail.main.arn, region, name: 'mail', handler: handlers.mail, batchSize: QUEUE_SOURCES.mail.batchSize }),
+      ),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
@@ -337,6 +351,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         streamFailures: streamFailures.url, mail: mail.main.url, mailDlq: mail.dlq.url,
       },
       pipeline,
+      recording,
       stop: stopAll,
     };
   } catch (err) {

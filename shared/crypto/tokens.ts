@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { config } from '../config.ts';
+import { observed } from '../aws/observe.ts';
 
 // Access tokens: 192 random bits (136 after an owner prefix, below), base64url. Only their SHA-256 is a key in the table; where a record
 // must show its token (user, agent bot), an AES-256-GCM sealed copy is kept on the record.
@@ -87,7 +88,7 @@ export async function readKeyMaterial(): Promise<string> {
   if (c.tokenKeySecretArn) {
     // Deployed: fetched once per container (and again after KEYRING_TTL), by the functions that seal or open.
     const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const sm = new SecretsManagerClient({ region: c.region });
+    const sm = observed(new SecretsManagerClient({ region: c.region }));
     const out = await sm.send(new GetSecretValueCommand({ SecretId: c.tokenKeySecretArn }));
     if (out.SecretString) return out.SecretString;
   }
@@ -101,12 +102,20 @@ async function loadKeyring(): Promise<Keyring> {
 
 let keyringPromise: Promise<Keyring> | undefined;
 let loadedAt = 0;
+let loadedFrom = '';
 
-/** The keyring, reloaded after `keyringTtlSeconds` so that every container seals with a rotated key soon. */
+/**
+ * The keyring, reloaded after `keyringTtlSeconds` so that every container seals with a rotated key soon,
+ * and at once when the configuration names another source. The source is read on every use, so the
+ * deploy proof sees each function that needs the key, not only the one that loaded it.
+ */
 export function keyring(): Promise<Keyring> {
-  if (keyringPromise && Date.now() - loadedAt > config().keyringTtlSeconds * 1000) keyringPromise = undefined;
+  const c = config();
+  const source = JSON.stringify([c.tokenKeyFile, c.tokenKey, c.tokenKeySecretArn]);
+  if (keyringPromise && (source !== loadedFrom || Date.now() - loadedAt > c.keyringTtlSeconds * 1000)) keyringPromise = undefined;
   if (!keyringPromise) {
     loadedAt = Date.now();
+    loadedFrom = source;
     keyringPromise = loadKeyring().catch((e) => ((keyringPromise = undefined), Promise.reject(e)));
   }
   return keyringPromise;

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { observed } from '../aws/observe.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -8,7 +9,7 @@ let doc: DynamoDBDocumentClient | undefined;
 export function db(): DynamoDBDocumentClient {
   if (doc) return doc;
   const c = config();
-  const client = new DynamoDBClient({ region: c.region, endpoint: c.dynamodbEndpoint, maxAttempts: 4 });
+  const client = observed(new DynamoDBClient({ region: c.region, endpoint: c.dynamodbEndpoint, maxAttempts: 4 }));
   doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });

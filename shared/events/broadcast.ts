@@ -1,5 +1,6 @@
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config.ts';
+import { observed } from '../aws/observe.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
 import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
@@ -53,7 +54,7 @@ export function cableSender(): Sender | undefined {
   const endpoint = config().cableEndpoint;
   if (!endpoint) return localSockets;
   if (deployed?.endpoint !== endpoint) {
-    deployed = { endpoint, sender: apiGatewaySender(new ApiGatewayManagementApiClient({ region: config().region, endpoint })) };
+    deployed = { endpoint, sender: apiGatewaySender(observed(new ApiGatewayManagementApiClient({ region: config().region, endpoint }))) };
   }
   return deployed.sender;
 }

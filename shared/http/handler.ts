@@ -42,6 +42,20 @@ interface CommonOptions<S extends AnySchema | undefined> {
   rootKey?: string;
   maxBodyBytes?: number;
   multipart?: MultipartParser;
+  /**
+   * The query parameters the route reads, as a valibot object of optional strings: documentation only
+   * (the OpenAPI document, `npm run docs`); the services parse `ctx.query` themselves.
+   */
+  query?: AnySchema;
+}
+
+/** What a handler module tells the OpenAPI generator (scripts/openapi.ts) about its request. */
+export interface RequestDocs {
+  body?: AnySchema;
+  rootKey?: string;
+  query?: AnySchema;
+  /** Takes multipart/form-data besides JSON (attachments, avatars). */
+  multipart?: boolean;
 }
 
 const bodyOptions = (opts: CommonOptions<AnySchema | undefined>) => ({
@@ -97,11 +111,13 @@ function chain<S extends AnySchema | undefined, C>(
 ) {
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> =>
     toHttp(await handle(event as unknown as ParsedEvent, context));
-  return middy<APIGatewayProxyEventV2, HttpResult>()
+  const handler = middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
     .use(errorBoundary())
     .use(bodySizeLimit(bodyOptions(opts)))
     .handler(base);
+  const docs: RequestDocs = { body: opts.body, rootKey: opts.rootKey, query: opts.query, multipart: !!opts.multipart };
+  return Object.assign(handler, { docs });
 }
 
 function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult> {

@@ -1,6 +1,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
+import { observed } from '../aws/observe.ts';
 
 // Uploaded files (avatars, attachments) in the avatar bucket. Clients get them through
 // `GET /avatars/{object}`, where `object` is the base64url of the key: one path segment, so the route
@@ -9,10 +10,12 @@ import { config } from '../config.ts';
 let client: S3Client | undefined;
 
 const s3 = () =>
-  (client ??= new S3Client({
-    region: config().region,
-    ...(config().s3Endpoint ? { endpoint: config().s3Endpoint, forcePathStyle: true } : {}),
-  }));
+  (client ??= observed(
+    new S3Client({
+      region: config().region,
+      ...(config().s3Endpoint ? { endpoint: config().s3Endpoint, forcePathStyle: true } : {}),
+    }),
+  ));
 
 function bucket(): string {
   const name = config().avatarBucket;

@@ -1,4 +1,5 @@
 import { apiHandler } from '../../../shared/http/handler.ts';
 import { searchContacts } from '../../../shared/domain/contacts/service.ts';
+import { ContactSearchQuery } from '../../../shared/http/query-docs.ts';
 
-export const handler = apiHandler({ access: 'member', run: ({ account, query }) => searchContacts(account.id, query) });
+export const handler = apiHandler({ query: ContactSearchQuery, access: 'member', run: ({ account, query }) => searchContacts(account.id, query) });

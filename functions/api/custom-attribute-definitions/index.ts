@@ -7,6 +7,7 @@ import { AttributeModelSchema } from '../../../shared/domain/custom-attributes/s
 const QuerySchema = v.object({ attribute_model: v.optional(AttributeModelSchema) });
 
 export const handler = apiHandler({
+  query: QuerySchema,
   access: 'member',
   run: ({ account, query }) => listAttributeDefinitions(account.id, parseOrThrow(QuerySchema, { attribute_model: query.attribute_model || undefined }).attribute_model),
 });

@@ -1,5 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { chatPage } from '../../../shared/domain/widget/assets.ts';
+import type { RequestDocs } from '../../../shared/http/handler.ts';
+import { WebsiteTokenQuery } from '../../../shared/http/query-docs.ts';
 
 // `GET /widget?website_token=…`: the chat page the loader's iframe (or a mobile webview) opens.
-export const handler = (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => chatPage(event.queryStringParameters?.website_token);
+export const handler = Object.assign(
+  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => chatPage(event.queryStringParameters?.website_token),
+  { docs: { query: WebsiteTokenQuery } satisfies RequestDocs },
+);

@@ -1,0 +1,12 @@
+import { accountInterface1 } from './account-interface-1.ts';
+import { accountInterface2 } from './account-interface-2.ts';
+import { agentApps } from './agent-apps.ts';
+import { foundation } from './foundation.ts';
+import { integrations } from './integrations.ts';
+import { publicInterface } from './public.ts';
+import { reports } from './reports.ts';
+import type { Scenarios } from './types.ts';
+import { widget } from './widget.ts';
+
+/** Every route's scenario, keyed by route key: the bench (bench/run.ts) and the deploy proof's tour use this one list. */
+export const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps, ...reports };

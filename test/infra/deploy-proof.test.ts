@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
+import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
+import { functionName, methodsOf, routeKeyOf, routes } from '../../infra/routes.ts';
+import { scenarios } from '../../bench/scenarios/index.ts';
+import type { BenchWorld } from '../../bench/scenarios/types.ts';
+import { ENV_NAMES } from '../../shared/config.ts';
+import { seedAccountVia } from '../support/http.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { client, runtime, unique } from '../support/runtime.ts';
+import { DEPLOYED_ENV, findings, synthesize, type LocalNames, type Synthesized } from './deploy-proof.ts';
+
+// Deploy proof: every AWS call each function makes and every environment variable it reads, recorded
+// while the local runtime serves a tour of the whole route table (each route once, by its bench
+// scenario) and the event pipeline delivers a webhook, must be allowed by that function's role and set
+// in its environment in the synthesized template. A missing permission or variable names the function
+// and the call.
+
+describe('deploy proof', () => {
+  let synth: Synthesized;
+  let recording: Recording;
+  let local: LocalNames;
+  let receiver: Receiver;
+  const failed: string[] = [];
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    // The template first: synthesis holds the event loop, and the runtime would stall meanwhile.
+    let t = performance.now();
+    synth = synthesize();
+    process.stdout.write(`proof: synth ${Math.round(performance.now() - t)} ms\n`);
+    t = performance.now();
+    const rt = await runtime();
+    local = {
+      tableName: rt.tableName,
+      queueUrls: { ...rt.queueUrls },
+      bucket: process.env.AVATAR_BUCKET!,
+    };
+    // Only this file's tour counts (other files of the worker may have run before, with odd settings).
+    recording = startRecording();
+    recording.clear();
+
+    const platform = client(rt.baseUrl, rt.platformToken);
+    const seeded = await seedAccountVia(rt.baseUrl, platform, unique('proof-'));
+    const world: BenchWorld = {
+      baseUrl: rt.baseUrl,
+      platform,
+      account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent },
+      unique,
+    };
+    // The pipeline's whole way: a message to a webhook on a local receiver.
+    receiver = await startReceiver();
+    const admin = seeded.admin.api;
+    const hook = await admin.post(`${seeded.base}/webhooks`, { url: receiver.url, subscriptions: ['message_created'] });
+    if (hook.status !== 200) throw new Error(`webhook: ${hook.status} ${hook.text}`);
+
+    for (const route of routes) {
+      for (const method of methodsOf(route)) {
+        const key = routeKeyOf(route, method);
+        const sc = scenarios[key];
+        if (!sc) {
+          failed.push(`${key}: no bench scenario`);
+          continue;
+        }
+        const started = performance.now();
+        try {
+          const state = sc.setup ? await sc.setup(world) : undefined;
+          const prepared = sc.prepare ? await sc.prepare(world, state, 0) : undefined;
+          const req = sc.request(world, state, prepared, 0);
+          const res = await (req.client ?? admin).request(req.method, req.path, req.body);
+          if (res.status !== (req.status ?? 200)) failed.push(`${key}: ${res.status} ${res.text.slice(0, 200)}`);
+        } catch (err) {
+          failed.push(`${key}: ${(err as Error).message}`);
+        }
+        timings[key] = Math.round(performance.now() - started);
+      }
+    }
+    const inbox = await admin.get(`${seeded.base}/inboxes`);
+    const conv = await admin.get(`${seeded.base}/conversations?status=all`);
+    const conversationId = conv.body?.data?.payload?.[0]?.id;
+    if (!conversationId) throw new Error(`no conversation after the tour: ${inbox.status} ${conv.text.slice(0, 200)}`);
+    const msg = await admin.post(`${seeded.base}/conversations/${conversationId}/messages`, { content: 'deploy proof' });
+    if (msg.status !== 200) throw new Error(`message: ${msg.status} ${msg.text}`);
+    await receiver.waitFor(1, 60_000);
+    process.stdout.write(`proof: tour ${Math.round(performance.now() - t)} ms\n`);
+  }, 600_000);
+
+  afterAll(async () => {
+    stopRecording();
+    await receiver?.close();
+  });
+
+  it('classifies every environment variable the configuration knows', () => {
+    expect(Object.keys(DEPLOYED_ENV).sort()).toEqual([...ENV_NAMES].sort());
+  });
+
+  it('toured every route of the table', () => {
+    expect(failed).toEqual([]);
+    const names = new Set([...routes.map(functionName), ...Object.values(EVENT_FUNCTION_NAMES)]);
+    const silent = [...names].filter((n) => !recording.has(n));
+    // Every route's function ran, and the pipeline's three (the webhook arrived).
+    expect(silent).toEqual([]);
+  });
+
+  it("allows every recorded call in the function's role and sets every variable it reads", async () => {
+    const calls = [...recording.values()].reduce((n, r) => n + r.calls.size, 0);
+    expect(calls).toBeGreaterThan(routes.length);
+    if (process.env.PROOF_DUMP) {
+      const dump = Object.fromEntries([...recording].map(([fn, r]) => [fn, { calls: [...r.calls.keys()], variables: [...r.variables].sort() }]));
+      (await import('node:fs')).writeFileSync(process.env.PROOF_DUMP, JSON.stringify({ tourMs: timings, functions: dump }, null, 1));
+    }
+    expect(findings(recording, synth, local)).toEqual([]);
+  });
+
+  it('names the function and the call when a permission or a variable is missing', () => {
+    const fn = functionName(routes.find((r) => r.handler === 'functions/api/labels/create.ts')!);
+    const rec = recording.get(fn)!;
+    expect([...rec.calls.values()].some((c) => c.command === 'PutItemCommand' || c.command === 'TransactWriteItemsCommand')).toBe(true);
+    const deployed = synth.functions.get(fn)!;
+    const broken: Synthesized = structuredClone(synth);
+    const d = broken.functions.get(fn)!;
+    d.statements = deployed.statements.map((s) => ({ ...s, actions: s.actions.filter((a) => !/^dynamodb:(PutItem|UpdateItem)$/.test(a)) }));
+    delete d.env.TABLE_NAME;
+    const found = findings(new Map([[fn, rec]]), broken, local);
+    expect(found).toContain(`${fn}: reads TABLE_NAME, which its environment does not set`);
+    expect(found.some((f) => f.startsWith(`${fn}: DynamoDB.`) && /needs dynamodb:(PutItem|UpdateItem) on arn\(/.test(f))).toBe(true);
+  });
+});
