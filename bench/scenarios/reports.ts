@@ -11,7 +11,8 @@ import type { BenchWorld, Scenarios } from './types.ts';
 
 const A = '/api/v1/accounts/{account_id}';
 const V2 = '/api/v2/accounts/{account_id}';
-const DAYS = Number(process.env.BENCH_REPORT_DAYS ?? 365);
+/** Read when seeding, so a caller (the deploy proof's tour) can ask for a short range. */
+const days = () => Number(process.env.BENCH_REPORT_DAYS ?? 365);
 const DAY = 86_400;
 
 interface Seeded {
@@ -29,6 +30,7 @@ async function seed(w: BenchWorld): Promise<Seeded> {
   const inboxId = res.body.id as number;
   const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Report contact', email: `${w.unique('r')}@example.com` });
   const conv = await w.account.admin.api.post(`${w.account.base}/conversations`, { inbox_id: inboxId, contact_id: contact.body.payload.contact.id });
+  const DAYS = days();
   const until = Math.floor(Date.now() / 1000 / DAY) * DAY;
   const since = until - DAYS * DAY;
   const figures: Figures = Object.fromEntries(FIELDS.map((f) => [f, 1]));

@@ -164,6 +164,7 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.stream, stack.pipeline.streamFunction);
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
+  add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
 
   const p = stack.pipeline;
   return {
@@ -176,6 +177,8 @@ export function synthesize(): Synthesized {
         eventsDlq: logicalId(p.eventsDlq),
         deliveriesDlq: logicalId(p.deliveriesDlq),
         streamFailures: logicalId(p.streamFailures),
+        mail: logicalId(p.mailQueue),
+        mailDlq: logicalId(p.mailDlq),
       },
       bucket: logicalId(stack.service.avatars),
       secret: logicalId(stack.service.tokenKey),
@@ -268,6 +271,7 @@ const POINTS_AT = (ids: Synthesized['ids']): Record<string, string> => ({
   EVENTS_QUEUE_URL: `ref(${ids.queues.events})`,
   DELIVERIES_QUEUE_URL: `ref(${ids.queues.deliveries})`,
   DELIVERIES_DLQ_URL: `ref(${ids.queues.deliveriesDlq})`,
+  MAIL_QUEUE_URL: `ref(${ids.queues.mail})`,
   AVATAR_BUCKET: `ref(${ids.bucket})`,
   TOKEN_KEY_SECRET_ARN: `ref(${ids.secret})`,
 });
