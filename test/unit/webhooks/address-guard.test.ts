@@ -12,12 +12,14 @@ describe('webhook address guard', () => {
   });
 
   it('refuses a loopback target before connecting when private targets are not allowed', async () => {
-    const literal = await postJson('http://127.0.0.1:9/x', '{}', {}, { timeoutMs: 1000, allowPrivate: false });
+    // The refusal comes before any connection; the timeout only bounds the name lookup, which a busy
+    // machine can make slow, so it is generous (a timeout would answer as a transient failure).
+    const literal = await postJson('http://127.0.0.1:9/x', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
     expect(literal).toMatchObject({ ok: false, permanent: true });
-    const named = await postJson('http://localhost:9/x', '{}', {}, { timeoutMs: 1000, allowPrivate: false });
+    const named = await postJson('http://localhost:9/x', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
     expect(named).toMatchObject({ ok: false, permanent: true });
     expect(named.error).toContain('no public address');
-    const metadata = await postJson('http://[::ffff:169.254.169.254]/latest', '{}', {}, { timeoutMs: 1000, allowPrivate: false });
+    const metadata = await postJson('http://[::ffff:169.254.169.254]/latest', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
     expect(metadata).toMatchObject({ ok: false, permanent: true });
   });
 
