@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { notify } from '../domain/notifications/pipeline.ts';
-import { recordReports } from '../domain/reports/pipeline.ts';
+import { recordReports, withReportBatch } from '../domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
@@ -204,22 +204,31 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
     const deliveries: Delivery[] = [];
     const mails: Mail[] = [];
     const suspended = suspendedAccounts();
-    const result = await inGroupOrder(
-      event,
-      async (record) => {
-        const change = decodeQueueBody<Change>(record.body);
-        // A mail request (outbox item) is rendered here and sent by the mail function.
-        if (isMailRequest(change)) {
-          const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
-          if (mail) mails.push(mail);
-          else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
-          return true;
-        }
-        deliveries.push(...(await dispatchChange(change, suspended)));
-        return true;
-      },
-      (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
-    );
+    let result: SQSBatchResponse;
+    try {
+      // Figure-only report facts of the batch are written together once every record has run.
+      result = await withReportBatch(() =>
+        inGroupOrder(
+          event,
+          async (record) => {
+            const change = decodeQueueBody<Change>(record.body);
+            // A mail request (outbox item) is rendered here and sent by the mail function.
+            if (isMailRequest(change)) {
+              const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
+              if (mail) mails.push(mail);
+              else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
+              return true;
+            }
+            deliveries.push(...(await dispatchChange(change, suspended)));
+            return true;
+          },
+          (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
+        ),
+      );
+    } catch (error) {
+      log.error('report figures not recorded', { error });
+      return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    }
     try {
       if (deliveries.length) await enqueueDeliveries(deliveries);
       if (mails.length) await enqueueMails(mails);

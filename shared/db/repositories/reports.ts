@@ -117,6 +117,44 @@ export async function recordFact(w: FactWrite): Promise<boolean> {
   }
 }
 
+/**
+ * AP200 for many events at once: the facts of events that only add figures (message counts), with their
+ * additions merged per aggregate item, in as few transactions as fit (one per account while under 100
+ * items). A batch of ten messages of one account then writes ten facts and the handful of day and hour
+ * items they share, instead of ten transactions of five or more items each. When a fact exists already
+ * (part of a redelivered batch), those events fall back to one transaction each, which skips them.
+ */
+export async function recordFacts(writes: FactWrite[]): Promise<void> {
+  const byAccount = new Map<number, FactWrite[]>();
+  for (const w of writes) byAccount.set(w.fact.account_id, [...(byAccount.get(w.fact.account_id) ?? []), w]);
+  for (const [accountId, list] of byAccount) {
+    let chunk: FactWrite[] = [];
+    const flush = async () => {
+      if (!chunk.length) return;
+      const current = chunk;
+      chunk = [];
+      const adds = aggregateAdds(accountId, { contributions: current.flatMap((w) => w.fact.contributions) });
+      const items: TxItem[] = [
+        ...current.map((w) => ({ item: put({ ...keys.reportFact(accountId, w.fact.id), type: 'report_fact', ...w.fact }, { ifNew: true }) })),
+        ...[...adds.values()].map((entry) => addUpdate(accountId, entry)),
+      ];
+      try {
+        await transact(items);
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        for (const w of current) await recordFact(w);
+      }
+    };
+    for (const w of list) {
+      const next = [...chunk, w];
+      const size = next.length + aggregateAdds(accountId, { contributions: next.flatMap((x) => x.fact.contributions) }).size;
+      if (size > 100 && chunk.length) await flush();
+      chunk.push(w);
+    }
+    await flush();
+  }
+}
+
 /** AP201: a conversation's report memory. */
 export const getConversationReportState = (accountId: number, conversationId: number) =>
   getItem<ConversationReportState>(keys.reportConversation(accountId, conversationId), true);

@@ -1,6 +1,7 @@
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
-import { getConversationReportState, recordFact } from '../../db/repositories/reports.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { getConversationReportState, recordFact, recordFacts, type FactWrite } from '../../db/repositories/reports.ts';
 import type { DomainEvent } from '../../events/domain-events.ts';
 import type { ConversationContext } from '../../events/payloads.ts';
 import { log } from '../../log.ts';
@@ -174,6 +175,19 @@ function onMessage(event: DomainEvent, c: Dims, out: Pending) {
   if (m.message_type === 1) out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
 }
 
+const pendingFacts = new AsyncLocalStorage<FactWrite[]>();
+
+/**
+ * Runs a dispatcher batch with its figure-only facts collected, then writes them together (recordFacts).
+ * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
+ */
+export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
+  const collected: FactWrite[] = [];
+  const result = await pendingFacts.run(collected, fn);
+  if (collected.length) await recordFacts(collected);
+  return result;
+}
+
 /** Records what an event means for reports. `ctx`: the event's conversation, when it has one. */
 export async function recordReports(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
   const out: Pending = { contributions: [], events: [], unattended: [] };
@@ -192,10 +206,19 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   }
   // The state item is written only when it changes (a resolution or a handoff), not on every reply.
   if (!out.contributions.length && !out.events.length && !out.unattended.length && !out.state) return;
+  const fact = { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at };
+  // Events that only add figures (message counts) join the dispatcher batch's combined write; those that
+  // record reporting events or move a conversation's report memory are written at once, so the next event
+  // of the same conversation reads what they wrote.
+  const batch = pendingFacts.getStore();
+  if (batch && !out.events.length && !out.state && !out.unattended.length) {
+    batch.push({ fact });
+    return;
+  }
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
   const written = await recordFact({
-    fact: { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at },
+    fact,
     reportingEvents: events,
     conversationState: out.state,
     unattended: out.unattended,
