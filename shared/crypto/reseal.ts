@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { checkpointedScan } from '../db/maintenance.ts';
 import { config } from '../config.ts';
 import { db, tableName } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
 import { log } from '../log.ts';
 import { isClearSecret, resealValue, SEALED_FIELDS } from './secret-fields.ts';
 import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from './tokens.ts';
@@ -23,15 +23,6 @@ export interface ResealProgress {
   complete: boolean;
 }
 
-interface Checkpoint {
-  version: number;
-  last_key?: Item;
-  scanned: number;
-  resealed: number;
-  complete: boolean;
-}
-
-const CHECKPOINT = () => keys.maintenance('reseal');
 const isMap = (v: unknown): v is Item => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Set);
 
 /** Where `item` holds a value to (re)seal: sealed with another version, or a known secret still in clear. */
@@ -103,24 +94,12 @@ async function resealItem(item: Item, current: number): Promise<boolean> {
 export async function resealAll(opts: { pageSize?: number; maxPages?: number } = {}): Promise<ResealProgress> {
   reloadKeyring();
   const { current } = await keyring();
-  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: CHECKPOINT(), ConsistentRead: true }))).Item as Checkpoint | undefined;
-  const cp: Checkpoint = saved && saved.version === current && !saved.complete ? saved : { version: current, scanned: 0, resealed: 0, complete: false };
-  for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
-    const out = await db().send(
-      new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 100, ExclusiveStartKey: cp.last_key, ConsistentRead: true }),
-    );
-    for (const item of out.Items ?? []) {
-      if (item.pk === CHECKPOINT().pk) continue;
-      cp.scanned++;
-      if (stalePaths(item, current).length && (await resealItem(item, current))) cp.resealed++;
-    }
-    cp.last_key = out.LastEvaluatedKey;
-    cp.complete = !out.LastEvaluatedKey;
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...CHECKPOINT(), type: 'maintenance', ...cp } }));
-    if (cp.complete) break;
-  }
-  log.info('re-seal progress', { version: cp.version, scanned: cp.scanned, resealed: cp.resealed, complete: cp.complete });
-  return { version: cp.version, scanned: cp.scanned, resealed: cp.resealed, complete: cp.complete };
+  const p = await checkpointedScan('reseal', async (item) => stalePaths(item, current).length > 0 && (await resealItem(item, current)), {
+    ...opts,
+    run: current,
+  });
+  log.info('re-seal progress', { version: current, scanned: p.scanned, resealed: p.changed, complete: p.complete });
+  return { version: current, scanned: p.scanned, resealed: p.changed, complete: p.complete };
 }
 
 /**

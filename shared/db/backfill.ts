@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { checkpointedScan } from './maintenance.ts';
 import { log } from '../log.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -36,7 +37,6 @@ export interface BackfillProgress {
   complete: boolean;
 }
 
-const CHECKPOINT = () => keys.maintenance('backfill');
 
 async function addKeys(item: Item, add: Item): Promise<boolean> {
   const names: Record<string, string> = {};
@@ -70,22 +70,14 @@ async function addKeys(item: Item, add: Item): Promise<boolean> {
 
 /** Adds every missing derived key in the table; `maxPages` bounds one call (run again to resume). */
 export async function backfillAll(opts: { pageSize?: number; maxPages?: number } = {}): Promise<BackfillProgress> {
-  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: CHECKPOINT(), ConsistentRead: true }))).Item as
-    | (BackfillProgress & { last_key?: Item })
-    | undefined;
-  const cp = saved && !saved.complete ? saved : { scanned: 0, updated: 0, complete: false, last_key: undefined as Item | undefined };
-  for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
-    const out = await db().send(new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 200, ExclusiveStartKey: cp.last_key }));
-    for (const item of out.Items ?? []) {
-      cp.scanned++;
+  const p = await checkpointedScan(
+    'backfill',
+    async (item) => {
       const add = missingKeys(item);
-      if (add && (await addKeys(item, add))) cp.updated++;
-    }
-    cp.last_key = out.LastEvaluatedKey;
-    cp.complete = !out.LastEvaluatedKey;
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...CHECKPOINT(), type: 'maintenance', ...cp } }));
-    if (cp.complete) break;
-  }
-  log.info('backfill progress', { scanned: cp.scanned, updated: cp.updated, complete: cp.complete });
-  return { scanned: cp.scanned, updated: cp.updated, complete: cp.complete };
+      return !!add && (await addKeys(item, add));
+    },
+    { pageSize: opts.pageSize ?? 200, maxPages: opts.maxPages },
+  );
+  log.info('backfill progress', { scanned: p.scanned, updated: p.changed, complete: p.complete });
+  return { scanned: p.scanned, updated: p.changed, complete: p.complete };
 }

@@ -1,27 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../../shared/db/client.ts';
 import { newConversation, ok, world, type World } from './fixtures.ts';
+import { callRecorder } from '../../support/calls.ts';
 
 // What a chat message, a conversation's concurrent edits and a repeated credential cost in calls, read
 // from the SDK client the handlers share (same process as the local runtime).
-
-function callRecorder() {
-  let calls: { command: string; input: string }[] = [];
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      calls.push({ command: String(context.commandName), input: JSON.stringify(args.input) });
-      return next(args);
-    },
-    { step: 'initialize', name: 'costsTestRecorder' },
-  );
-  return {
-    take() {
-      const out = calls;
-      calls = [];
-      return out;
-    },
-  };
-}
 
 const WRITES = ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand'];
 
@@ -30,7 +12,7 @@ describe('conversation and message costs', () => {
   let recorder: ReturnType<typeof callRecorder>;
   beforeAll(async () => {
     w = await world();
-    recorder = callRecorder();
+    recorder = callRecorder('costsTestRecorder');
   });
 
   it('writes a chat message and its conversation as two plain writes, and reads a recent token from memory', async () => {

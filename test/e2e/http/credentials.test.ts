@@ -6,29 +6,12 @@ import { keys } from '../../../shared/db/keys.ts';
 import { tokenItem } from '../../../shared/db/repositories/identity.ts';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { sessionClient, sessionHeadersOf } from '../sessions/fixtures.ts';
+import { callRecorder } from '../../support/calls.ts';
 
 // Credential lookups in round trips, read from the SDK client the handlers share (same process as the
 // local runtime): a token the container has not seen costs one BatchGet (token, account and its owner's
 // items together) when it names its owner, as every token made now does; a recent one costs none; an
 // older token without an owner hint two; a hint is never trusted over the token's own record.
-
-function callRecorder() {
-  let calls: { command: string; input: string }[] = [];
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      calls.push({ command: String(context.commandName), input: JSON.stringify(args.input) });
-      return next(args);
-    },
-    { step: 'initialize', name: 'credentialsTestRecorder' },
-  );
-  return {
-    take() {
-      const out = calls;
-      calls = [];
-      return out;
-    },
-  };
-}
 
 /** The calls of a request naming any of these keys. */
 const naming = <C extends { input: string }>(calls: C[], ...marks: string[]) => calls.filter((c) => marks.some((m) => c.input.includes(m)));
@@ -44,7 +27,7 @@ describe('credential lookups', () => {
   beforeAll(async () => {
     base = (await runtime()).baseUrl;
     s = await seedAccount();
-    recorder = callRecorder();
+    recorder = callRecorder('credentialsTestRecorder');
   });
 
   it('tokens name their owner in the usual 32 characters', () => {
