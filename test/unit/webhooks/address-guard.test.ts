@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../../shared/webhooks/address-guard.ts';
+import { isPublicAddress, type Resolver } from '../../../shared/webhooks/address-guard.ts';
 import { postJson } from '../../../shared/webhooks/send.ts';
 import { backoffSeconds } from '../../../shared/events/deliver.ts';
 
@@ -12,12 +12,18 @@ describe('webhook address guard', () => {
   });
 
   it('refuses a loopback target before connecting when private targets are not allowed', async () => {
-    // The refusal comes before any connection; the timeout only bounds the name lookup, which a busy
-    // machine can make slow, so it is generous (a timeout would answer as a transient failure).
+    // The refusal comes before any connection. Names are answered by a stand-in resolver, as localhost
+    // resolves: the system resolver shares libuv's thread pool with the suite's password hashing and can
+    // take longer than any timeout on a busy machine (a timeout answers as a transient failure).
+    const resolve: Resolver = (_host, _opts, callback) =>
+      callback(null, [
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ]);
     const literal = await postJson('http://127.0.0.1:9/x', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
     expect(literal).toMatchObject({ ok: false, permanent: true });
-    const named = await postJson('http://localhost:9/x', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
-    expect(named).toMatchObject({ ok: false, permanent: true });
+    const named = await postJson('http://localhost:9/x', '{}', {}, { timeoutMs: 10_000, allowPrivate: false, resolve });
+    expect(named, JSON.stringify(named)).toMatchObject({ ok: false, permanent: true });
     expect(named.error).toContain('no public address');
     const metadata = await postJson('http://[::ffff:169.254.169.254]/latest', '{}', {}, { timeoutMs: 10_000, allowPrivate: false });
     expect(metadata).toMatchObject({ ok: false, permanent: true });
