@@ -1,11 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { checkpointedScan } from '../db/maintenance.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { checkpointedScan, setIfUnchanged } from '../db/maintenance.ts';
 import { config } from '../config.ts';
 import { db, tableName } from '../db/client.ts';
 import { log } from '../log.ts';
 import { isClearSecret, resealValue, SEALED_FIELDS } from './secret-fields.ts';
-import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from './tokens.ts';
+import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, sealedVersion } from './tokens.ts';
 
 // Moves every sealed value of the table onto the current key version, and seals the secrets stored in
 // clear before sealing existed (the migration). One Scan, page by page; the position after each page is
@@ -64,21 +63,7 @@ async function resealItem(item: Item, current: number): Promise<boolean> {
       sets.push(`${expr} = :new${i}`);
       conds.push(`${expr} = :old${i}`);
     }
-    try {
-      await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: conds.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+    if (await setIfUnchanged(item, { sets, conditions: conds, names, values })) return true;
     // Changed since the scan read it: read it again (gone: nothing to do).
     const fresh = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }));
     if (!fresh.Item) return false;

@@ -1,8 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { checkpointedScan } from './maintenance.ts';
+import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { log } from '../log.ts';
-import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
 // Index keys that later versions derive from an item's own fields, added to items written before those
@@ -37,7 +34,6 @@ export interface BackfillProgress {
   complete: boolean;
 }
 
-
 async function addKeys(item: Item, add: Item): Promise<boolean> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -49,23 +45,8 @@ async function addKeys(item: Item, add: Item): Promise<boolean> {
     sets.push(`#k${i} = :v${i}`);
     conds.push(`attribute_not_exists(#k${i})`);
   }
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: conds.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (err) {
-    // Deleted, or a writer set the key since the scan read it: either way nothing is left to do.
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+  // False when deleted, or a writer set the key since the scan read it: either way nothing is left to do.
+  return setIfUnchanged(item, { sets, conditions: conds, names, values });
 }
 
 /** Adds every missing derived key in the table; `maxPages` bounds one call (run again to resume). */

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -42,4 +43,30 @@ export async function checkpointedScan(
     if (cp.complete) break;
   }
   return { scanned: cp.scanned, changed: cp.changed, complete: cp.complete };
+}
+
+/**
+ * A maintenance pass's change of one scanned item: `SET` the given expressions only while the conditions
+ * hold (the item as scanned). False when they no longer do: a writer changed the item meanwhile.
+ */
+export async function setIfUnchanged(
+  item: Item,
+  change: { sets: string[]; conditions: string[]; names: Record<string, string>; values: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: item.pk, sk: item.sk },
+        UpdateExpression: `SET ${change.sets.join(', ')}`,
+        ConditionExpression: change.conditions.join(' AND '),
+        ExpressionAttributeNames: change.names,
+        ExpressionAttributeValues: change.values,
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
