@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '../../../shared/config.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { queryPrefix } from '../../../shared/db/repositories/common.ts';
 import { addToRateWindow } from '../../../shared/db/repositories/limits.ts';
@@ -46,7 +47,7 @@ describe('request limits', () => {
   let other: ApiInbox;
   let site: WidgetInbox;
   let visitor: WidgetSession;
-  const saved: Record<string, string | undefined> = {};
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     await runtime();
@@ -55,20 +56,10 @@ describe('request limits', () => {
     [a, b, c] = await Promise.all([seedAccount(), seedAccount(), seedAccount()]);
     [inbox, other, site] = await Promise.all([apiInbox(c), apiInbox(c), widgetInbox(c)]);
     visitor = await openWidget(await browser(), site);
-    for (const [k, v] of Object.entries(LOW)) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    resetConfig();
+    restoreEnv = overrideEnv(LOW);
   });
 
-  afterAll(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetConfig();
-  });
+  afterAll(() => restoreEnv?.());
 
   it('a token that spends its limit is refused; the account\'s other token works until the account\'s limit; another account is unaffected', async () => {
     const labels = `${a.base}/labels`;

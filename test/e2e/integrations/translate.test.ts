@@ -2,7 +2,7 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../../shared/config.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
 
@@ -56,7 +56,7 @@ describe('translate a message (google_translate integration)', () => {
   let server: Server;
   const seen: Seen = { tokenRequests: 0, translations: [] };
   let failing = false;
-  const saved = { token: process.env.GOOGLE_OAUTH_TOKEN_URL, translate: process.env.GOOGLE_TRANSLATE_URL };
+  let restoreEnv: () => void;
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const credentials = {
     type: 'service_account',
@@ -73,16 +73,10 @@ describe('translate a message (google_translate integration)', () => {
     server = fakeGoogle(publicKey.export({ type: 'spki', format: 'pem' }).toString(), seen, { failTranslate: () => failing });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    process.env.GOOGLE_OAUTH_TOKEN_URL = `${base}/token`;
-    process.env.GOOGLE_TRANSLATE_URL = base;
-    resetConfig();
+    restoreEnv = overrideEnv({ GOOGLE_OAUTH_TOKEN_URL: `${base}/token`, GOOGLE_TRANSLATE_URL: base });
   });
   afterAll(async () => {
-    for (const [k, v] of [['GOOGLE_OAUTH_TOKEN_URL', saved.token], ['GOOGLE_TRANSLATE_URL', saved.translate]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetConfig();
+    restoreEnv?.();
     await new Promise((r) => server.close(r));
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../../shared/config.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { runtime, seedAccount, untilState, unique, type SeededAccount } from '../../support/runtime.ts';
 import { smtpReceiver, type ReceivedMail } from '../../support/smtp.ts';
 import { fromAddress } from '../sessions/fixtures.ts';
@@ -14,22 +14,16 @@ describe('mail through SMTP (password reset, conversation transcript)', { timeou
   let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
   let baseUrl: string;
   let s: SeededAccount;
-  const saved = { address: process.env.SMTP_ADDRESS, port: process.env.SMTP_PORT };
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     baseUrl = (await runtime()).baseUrl;
     smtp = await smtpReceiver();
-    process.env.SMTP_ADDRESS = smtp.host;
-    process.env.SMTP_PORT = String(smtp.port);
-    resetConfig();
+    restoreEnv = overrideEnv({ SMTP_ADDRESS: smtp.host, SMTP_PORT: String(smtp.port) });
     s = await seedAccount();
   });
   afterAll(async () => {
-    for (const [k, v] of [['SMTP_ADDRESS', saved.address], ['SMTP_PORT', saved.port]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetConfig();
+    restoreEnv?.();
     await smtp?.close();
   });
 

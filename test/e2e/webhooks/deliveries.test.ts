@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
-import { resetConfig } from '../../../shared/config.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '../../../shared/db/repositories/delivery-attempts.ts';
 import { sqs } from '../../../shared/events/queue.ts';
 import { REPLAY_SOURCES, replayQueue } from '../../../shared/events/replay.ts';
@@ -34,13 +34,12 @@ describe('webhook deliveries: recent attempts and replay of dead letters', () =>
   let hook: Receiver;
   let webhookId: number;
   let conv: number;
-  const saved = process.env.WEBHOOK_MAX_AGE_SECONDS;
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     await runtime();
     // A failed delivery is dead-lettered at its first failure: its retry window is one second.
-    process.env.WEBHOOK_MAX_AGE_SECONDS = '1';
-    resetConfig();
+    restoreEnv = overrideEnv({ WEBHOOK_MAX_AGE_SECONDS: '1' });
     s = await seedAccount();
     other = await seedAccount();
     hook = await startReceiver();
@@ -52,9 +51,7 @@ describe('webhook deliveries: recent attempts and replay of dead letters', () =>
     conv = (await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.body.id, contact_id: c.body.payload.contact.id })).body.id;
   }, 120_000);
   afterAll(async () => {
-    if (saved === undefined) delete process.env.WEBHOOK_MAX_AGE_SECONDS;
-    else process.env.WEBHOOK_MAX_AGE_SECONDS = saved;
-    resetConfig();
+    restoreEnv?.();
     await hook?.close();
   });
 

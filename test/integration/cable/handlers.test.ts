@@ -5,7 +5,7 @@ import { handler as connect } from '../../../functions/cable/connect.ts';
 import { handler as dflt } from '../../../functions/cable/default.ts';
 import { handler as disconnect } from '../../../functions/cable/disconnect.ts';
 import type { WebSocketEvent } from '../../../functions/cable/event.ts';
-import { resetConfig } from '../../../shared/config.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
 import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/cable.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
@@ -44,14 +44,14 @@ describe('deployed /cable functions', () => {
   let visitor: { source_id: string; pubsub_token: string; id: number };
   let inbox: { id: number; inbox_identifier: string };
   let baseUrl: string;
+  let restoreEnv: () => void;
 
   beforeAll(async () => {
     baseUrl = (await runtime()).baseUrl;
     s = await seedAccount();
     inbox = (await newInbox(s)) as never;
     visitor = ok(await client(baseUrl).post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('V ') }), 'contact');
-    process.env.CABLE_ENDPOINT = 'https://x.execute-api.us-east-1.amazonaws.com/cable';
-    resetConfig();
+    restoreEnv = overrideEnv({ CABLE_ENDPOINT: 'https://x.execute-api.us-east-1.amazonaws.com/cable' });
     vi.spyOn(ApiGatewayManagementApiClient.prototype, 'send').mockImplementation(async (command: unknown) => {
       if (!(command instanceof PostToConnectionCommand)) throw new Error('unexpected command');
       const { ConnectionId, Data } = command.input;
@@ -66,8 +66,7 @@ describe('deployed /cable functions', () => {
   });
   afterAll(() => {
     vi.restoreAllMocks();
-    delete process.env.CABLE_ENDPOINT;
-    resetConfig();
+    restoreEnv?.();
   });
 
   it('$connect records the connection and answers the ActionCable sub-protocol only when offered', async () => {
