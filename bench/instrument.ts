@@ -13,6 +13,8 @@ export interface DynamoCall {
   ms: number;
   rcu: number;
   wcu: number;
+  /** The call's wire body (what the report-writes part filters on). */
+  body?: string;
 }
 
 interface Capacity {
@@ -102,7 +104,8 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       const ms = performance.now() - started - (billing?.ms ?? 0);
       const command = String(context.commandName ?? 'unknown');
       const output = out.output as { ConsumedCapacity?: Capacity | Capacity[] };
-      calls.push({ command, ms, rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0, wcu: billing?.wcu ?? 0 });
+      const body = (context as { wireBody?: string }).wireBody;
+      calls.push({ command, ms, rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0, wcu: billing?.wcu ?? 0, body });
       return out;
     },
     { step: 'initialize', name: 'benchRecorder', priority: 'high' },
@@ -114,6 +117,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       // The wire body is the low-level input, so a recorded read can be replayed as is.
       const body = typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? Buffer.from(rawBody).toString('utf8') : undefined;
       if (body !== undefined) sent.push({ command, body });
+      (context as { wireBody?: string }).wireBody = body;
       if (!WRITES.has(command) || body === undefined) return next(args);
       const written = writtenBy(command, JSON.parse(body));
       const t0 = performance.now();

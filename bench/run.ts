@@ -9,6 +9,7 @@ import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
+import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
@@ -21,9 +22,9 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,cable,bundles,widget` picks the parts. */
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget` picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,cable,bundles,widget').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget').split(','));
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -145,7 +146,7 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult) {
+function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult, reportWrites: ReportWritesResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
   lines.push(
@@ -169,6 +170,7 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
+  if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');
   lines.push('## Bundles and cold import', '');
@@ -219,6 +221,9 @@ async function main() {
       : { sizes: [] } as unknown as CountsResult;
     process.stdout.write('Event pipeline…\n');
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
+    process.stdout.write('Report writes…\n');
+    const reportWrites = PARTS.has('reports') ? await benchReportWrites(world, rt, recorder) : ({} as ReportWritesResult);
+    if (PARTS.has('reports')) process.stdout.write(`${JSON.stringify(reportWrites)}\n`);
     process.stdout.write('Realtime (/cable)…\n');
     const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);
     // The widget's page loads go before the bundles: building and cold-importing every function blocks this
@@ -230,8 +235,8 @@ async function main() {
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, cable, bundles, widget: web }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable, web));
+    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, reportWrites, cable, bundles, widget: web }, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -72,10 +72,10 @@
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
 //   report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> | C#<channel type>)
 //   report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour of day across days)
-//   report fact      RPTF#<acctId>               <source event id>#<kind>   (what one pipeline event added to the aggregates; the rebuild's input)
+//   report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to the aggregates; the rebuild's input; a conversation's facts sort together)
 //   reporting event  REVT#<acctId>               <createdAt>#<id>       gsi1: REVTCONV#<acctId>#<displayId> / <createdAt>#<id>
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
-//   live unattended  RPTL#<acctId>               U#<assigneeId|0>       (open conversations waiting for a reply, per assignee)
+//   live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its assignee)
 
 export type Key = { pk: string; sk: string };
 
@@ -339,7 +339,11 @@ export const keys = {
     sk: join('H', pad(hour, 2), day),
   }),
   reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
-  reportFact: (accountId: number, factId: string): Key => ({ pk: join('RPTF', accountId), sk: factId }),
+  reportFact: (accountId: number, conversationId: number | null, factId: string): Key => ({
+    pk: join('RPTF', accountId),
+    sk: conversationId == null ? join('X', factId) : join('C', pad(conversationId), factId),
+  }),
+  reportConversationFactsPrefix: (conversationId: number) => join('C', pad(conversationId), ''),
   reportFactsPartition: (accountId: number) => join('RPTF', accountId),
   reportingEvent: (accountId: number, createdAt: number, id: number): Key => ({ pk: join('REVT', accountId), sk: join(pad(createdAt), pad(id)) }),
   reportingEventIndex: (accountId: number, conversationId: number, createdAt: number, id: number) => ({
@@ -350,7 +354,10 @@ export const keys = {
   reportingEventSk: (createdAt: number) => pad(createdAt),
   conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId) }),
   reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
-  liveUnattended: (accountId: number, assigneeId: number | null): Key => ({ pk: join('RPTL', accountId), sk: join('U', assigneeId ?? 0) }),
+  liveUnattended: (accountId: number, assigneeId: number | null, conversationId: number): Key => ({
+    pk: join('RPTL', accountId),
+    sk: join('U', assigneeId ?? 0, pad(conversationId)),
+  }),
   liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
   liveUnattendedPrefix: join('U', ''),
 

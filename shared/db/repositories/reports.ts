@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -63,45 +63,46 @@ function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ?
 export interface FactWrite {
   fact: ReportFact;
   reportingEvents?: ReportingEventRecord[];
+  /** The conversation's report memory after this event (written when it changed). */
   conversationState?: ConversationReportState;
-  /** Open conversations waiting for a reply, moved between assignees (null = unassigned). */
-  unattended?: { assigneeId: number | null; delta: number }[];
+}
+
+const factItem = (accountId: number, fact: ReportFact): TxItem => ({
+  item: put({ ...keys.reportFact(accountId, fact.conversation_id, fact.id), type: 'report_fact', ...fact }, { ifNew: true }),
+});
+
+const reportingEventItem = (accountId: number, e: ReportingEventRecord): TxItem => ({
+  item: put({
+    ...keys.reportingEvent(accountId, e.created_at, e.id),
+    ...keys.reportingEventIndex(accountId, e.conversation_id, e.created_at, e.id),
+    type: 'reporting_event',
+    ...e,
+  }),
+});
+
+const stateItem = (accountId: number, st: ConversationReportState): TxItem => ({
+  item: put({ ...keys.reportConversation(accountId, st.conversation_id), type: 'report_conversation', ...st }),
+});
+
+/** The items of a set of writes of one account: facts first (in order), then events, states, aggregates. */
+function itemsOf(accountId: number, writes: FactWrite[]): TxItem[] {
+  const states = new Map<number, ConversationReportState>();
+  for (const w of writes) if (w.conversationState) states.set(w.conversationState.conversation_id, w.conversationState);
+  const adds = aggregateAdds(accountId, { contributions: writes.flatMap((w) => w.fact.contributions) });
+  return [
+    ...writes.map((w) => factItem(accountId, w.fact)),
+    ...writes.flatMap((w) => (w.reportingEvents ?? []).map((e) => reportingEventItem(accountId, e))),
+    ...[...states.values()].map((st) => stateItem(accountId, st)),
+    ...[...adds.values()].map((entry) => addUpdate(accountId, entry)),
+  ];
 }
 
 /**
- * AP200: records one event's fact, its reporting events and its aggregate additions, all or nothing.
- * False when the fact exists already (a redelivered event).
+ * AP200: records one event's fact, its reporting events, the conversation's report memory and its
+ * aggregate additions, all or nothing. False when the fact exists already (a redelivered event).
  */
 export async function recordFact(w: FactWrite): Promise<boolean> {
-  const accountId = w.fact.account_id;
-  const items: TxItem[] = [{ item: put({ ...keys.reportFact(accountId, w.fact.id), type: 'report_fact', ...w.fact }, { ifNew: true }) }];
-  for (const e of w.reportingEvents ?? []) {
-    items.push({
-      item: put({
-        ...keys.reportingEvent(accountId, e.created_at, e.id),
-        ...keys.reportingEventIndex(accountId, e.conversation_id, e.created_at, e.id),
-        type: 'reporting_event',
-        ...e,
-      }),
-    });
-  }
-  if (w.conversationState) items.push({ item: put({ ...keys.reportConversation(accountId, w.conversationState.conversation_id), type: 'report_conversation', ...w.conversationState }) });
-  for (const u of w.unattended ?? []) {
-    if (!u.delta) continue;
-    items.push({
-      item: {
-        Update: {
-          TableName: '',
-          Key: keys.liveUnattended(accountId, u.assigneeId),
-          UpdateExpression: 'ADD #n :d SET #t = :t, account_id = :a, assignee_id = :u',
-          ExpressionAttributeNames: { '#n': 'count', '#t': 'type' },
-          ExpressionAttributeValues: { ':d': u.delta, ':t': 'report_live', ':a': accountId, ':u': u.assigneeId },
-        },
-      },
-    });
-  }
-  for (const entry of aggregateAdds(accountId, w.fact).values()) items.push(addUpdate(accountId, entry));
-  if (items.length === 1) return false;
+  const items = itemsOf(w.fact.account_id, [w]);
   // Bounded by the callers (20 labels a conversation); refusing here rather than throwing keeps one odd
   // event from blocking its conversation's queue group.
   if (items.length > 100) {
@@ -118,11 +119,12 @@ export async function recordFact(w: FactWrite): Promise<boolean> {
 }
 
 /**
- * AP200 for many events at once: the facts of events that only add figures (message counts), with their
- * additions merged per aggregate item, in as few transactions as fit (one per account while under 100
- * items). A batch of ten messages of one account then writes ten facts and the handful of day and hour
- * items they share, instead of ten transactions of five or more items each. When a fact exists already
- * (part of a redelivered batch), those events fall back to one transaction each, which skips them.
+ * AP200 for a whole dispatcher batch: every event's fact, reporting events and report memory, with the
+ * additions of all of them merged per aggregate item, in as few transactions as fit (one per account
+ * while under 100 items). Ten events of one account then write ten facts and the handful of day and hour
+ * items they share, instead of ten transactions of five to fifteen items each; a reply's reporting event
+ * lands on the same day and hour items as its message. When a fact exists already (part of a redelivered
+ * batch), those events fall back to one transaction each, which skips the ones recorded before.
  */
 export async function recordFacts(writes: FactWrite[]): Promise<void> {
   const byAccount = new Map<number, FactWrite[]>();
@@ -133,25 +135,37 @@ export async function recordFacts(writes: FactWrite[]): Promise<void> {
       if (!chunk.length) return;
       const current = chunk;
       chunk = [];
-      const adds = aggregateAdds(accountId, { contributions: current.flatMap((w) => w.fact.contributions) });
-      const items: TxItem[] = [
-        ...current.map((w) => ({ item: put({ ...keys.reportFact(accountId, w.fact.id), type: 'report_fact', ...w.fact }, { ifNew: true }) })),
-        ...[...adds.values()].map((entry) => addUpdate(accountId, entry)),
-      ];
       try {
-        await transact(items);
+        await transact(itemsOf(accountId, current));
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
         for (const w of current) await recordFact(w);
       }
     };
     for (const w of list) {
-      const next = [...chunk, w];
-      const size = next.length + aggregateAdds(accountId, { contributions: next.flatMap((x) => x.fact.contributions) }).size;
-      if (size > 100 && chunk.length) await flush();
+      if (chunk.length && itemsOf(accountId, [...chunk, w]).length > 100) await flush();
       chunk.push(w);
     }
     await flush();
+  }
+}
+
+/**
+ * AP207: an open conversation waiting for a reply, kept as one small item under its assignee (put when
+ * it starts waiting, deleted when it stops or moves): idempotent, so written at once, outside any
+ * transaction — a redelivered event puts or deletes the same item again.
+ */
+export async function moveUnattended(accountId: number, conversationId: number, from: number | null | undefined, to: number | null | undefined) {
+  if (from !== undefined && from !== to) {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.liveUnattended(accountId, from, conversationId) }));
+  }
+  if (to !== undefined) {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.liveUnattended(accountId, to, conversationId), type: 'report_live', account_id: accountId, assignee_id: to, conversation_id: conversationId },
+      }),
+    );
   }
 }
 
@@ -217,10 +231,16 @@ export async function listConversationReportingEvents(accountId: number, convers
   return items.map((i) => record<ReportingEventRecord>(i)!);
 }
 
-/** AP207: open unattended conversations per assignee (0 = unassigned). */
+/** AP207: open unattended conversations per assignee (0 = unassigned): one small item each, counted. */
 export async function listUnattendedCounts(accountId: number): Promise<Map<number, number>> {
   const items = await queryPrefix({ pk: keys.liveUnattendedPartition(accountId) }, keys.liveUnattendedPrefix);
-  return new Map(items.map((i) => [Number(i.assignee_id ?? 0), Number(i.count ?? 0)]));
+  const out = new Map<number, number>();
+  for (const i of items) {
+    if (i.conversation_id == null) continue;
+    const a = Number(i.assignee_id ?? 0);
+    out.set(a, (out.get(a) ?? 0) + 1);
+  }
+  return out;
 }
 
 /** AP208: every fact of an account, in pages (the rebuild). */

@@ -1,7 +1,7 @@
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getConversationReportState, recordFact, recordFacts, type FactWrite } from '../../db/repositories/reports.ts';
+import { getConversationReportState, moveUnattended, recordFact, recordFacts, type FactWrite } from '../../db/repositories/reports.ts';
 import type { DomainEvent } from '../../events/domain-events.ts';
 import type { ConversationContext } from '../../events/payloads.ts';
 import { log } from '../../log.ts';
@@ -15,7 +15,9 @@ import type { Contribution, ConversationReportState, ReportingEventName, Reporti
 // reporting events (first_response, reply_time, conversation_resolved, conversation_opened,
 // conversation_bot_handoff, conversation_bot_resolved) with their values in seconds and in the inbox's
 // business hours, and the aggregates the report endpoints read. One domain event = at most one fact,
-// written with its aggregate additions in one transaction keyed by the event id (idempotent).
+// keyed by the event id; a dispatcher batch writes its events' facts, reporting events, report memory
+// and aggregate additions (merged per item) in one transaction per account (idempotent: a redelivered
+// event's fact exists, so it adds nothing).
 //
 // Attribution: a conversation's count belongs to its current assignee, team and labels (it moves when
 // they change, as Chatwoot's SQL reads them); messages and reporting events belong to what the
@@ -50,7 +52,8 @@ interface Pending {
   contributions: Contribution[];
   events: Omit<ReportingEventRecord, 'id'>[];
   state?: ConversationReportState;
-  unattended: { assigneeId: number | null; delta: number }[];
+  /** The conversation's unattended item: under whom it was (undefined: none) and is now. */
+  unattended?: { from: number | null | undefined; to: number | null | undefined };
 }
 
 function reportingEvent(
@@ -80,7 +83,7 @@ function reportingEvent(
 function onCreated(c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
   out.contributions.push(...spread(seriesOf(c, c.assignee_id), c.created_at, { cc: 1 }));
   out.contributions.push({ series: keys.reportSeries.channel(inbox?.channel_type ?? 'unknown'), at: c.created_at, figures: { [STATUS_FIELD[c.status]]: 1 } });
-  if (isUnattended(c)) out.unattended.push({ assigneeId: c.assignee_id, delta: 1 });
+  if (isUnattended(c)) out.unattended = { from: undefined, to: c.assignee_id };
 }
 
 async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
@@ -110,10 +113,9 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
     out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[previous.status]]: -1 } });
     out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[c.status]]: 1 } });
   }
-  const [wasUnattended, unattended] = [isUnattended(previous), isUnattended(c)];
-  const previousAssignee = before('assignee_id');
-  if (wasUnattended && (!unattended || previousAssignee !== c.assignee_id)) out.unattended.push({ assigneeId: previousAssignee, delta: -1 });
-  if (unattended && (!wasUnattended || previousAssignee !== c.assignee_id)) out.unattended.push({ assigneeId: c.assignee_id, delta: 1 });
+  const from = isUnattended(previous) ? before('assignee_id') : undefined;
+  const to = isUnattended(c) ? c.assignee_id : undefined;
+  if (from !== to) out.unattended = { from, to };
 
   const firstReply = 'first_reply_created_at' in ch && previous.first_reply_created_at == null && c.first_reply_created_at != null;
   const replied = !firstReply && 'waiting_since' in ch && previous.waiting_since != null && c.waiting_since == null && !('status' in ch);
@@ -121,12 +123,12 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
   const opened = 'status' in ch && c.status === 'open';
   if (!firstReply && !replied && !resolved && !opened) return;
 
-  const state: ConversationReportState = (await getConversationReportState(c.account_id, c.id)) ?? {
+  const state: ConversationReportState = { ...((await reportState(c.account_id, c.id)) ?? {
     account_id: c.account_id,
     conversation_id: c.id,
     bot_handoff_at: null,
     last_resolved_at: null,
-  };
+  }) };
   const end = Math.floor(c.updated_at);
   const reply = c.last_non_activity_message;
   const replier = reply && reply.message_type === 1 && reply.sender_type === 'User' ? reply.sender_id : null;
@@ -175,22 +177,33 @@ function onMessage(event: DomainEvent, c: Dims, out: Pending) {
   if (m.message_type === 1) out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
 }
 
-const pendingFacts = new AsyncLocalStorage<FactWrite[]>();
+interface Batch {
+  writes: FactWrite[];
+  /** Report memory written by the batch's earlier events, by `<account>:<conversation>`. */
+  states: Map<string, ConversationReportState>;
+}
+const pendingFacts = new AsyncLocalStorage<Batch>();
+
+/** A conversation's report memory as the batch's earlier events left it, else as stored. */
+async function reportState(accountId: number, conversationId: number) {
+  return pendingFacts.getStore()?.states.get(`${accountId}:${conversationId}`) ?? (await getConversationReportState(accountId, conversationId));
+}
 
 /**
- * Runs a dispatcher batch with its figure-only facts collected, then writes them together (recordFacts).
+ * Runs a dispatcher batch with its report facts collected, then writes them together (recordFacts): one
+ * transaction per account. The batch's later events read the report memory its earlier events left.
  * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
  */
 export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
-  const collected: FactWrite[] = [];
-  const result = await pendingFacts.run(collected, fn);
-  if (collected.length) await recordFacts(collected);
+  const batch: Batch = { writes: [], states: new Map() };
+  const result = await pendingFacts.run(batch, fn);
+  if (batch.writes.length) await recordFacts(batch.writes);
   return result;
 }
 
 /** Records what an event means for reports. `ctx`: the event's conversation, when it has one. */
 export async function recordReports(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
-  const out: Pending = { contributions: [], events: [], unattended: [] };
+  const out: Pending = { contributions: [], events: [] };
   let conversationId: number | null = null;
   if (event.name === 'conversation_created' || event.name === 'conversation_updated') {
     const c = event.conversation!;
@@ -204,24 +217,20 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   } else {
     return;
   }
+  // Unattended: one item per waiting conversation, put or deleted at once (idempotent, no fact needed).
+  if (out.unattended && conversationId != null) await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to);
   // The state item is written only when it changes (a resolution or a handoff), not on every reply.
-  if (!out.contributions.length && !out.events.length && !out.unattended.length && !out.state) return;
+  if (!out.contributions.length && !out.events.length && !out.state) return;
   const fact = { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at };
-  // Events that only add figures (message counts) join the dispatcher batch's combined write; those that
-  // record reporting events or move a conversation's report memory are written at once, so the next event
-  // of the same conversation reads what they wrote.
-  const batch = pendingFacts.getStore();
-  if (batch && !out.events.length && !out.state && !out.unattended.length) {
-    batch.push({ fact });
-    return;
-  }
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const written = await recordFact({
-    fact,
-    reportingEvents: events,
-    conversationState: out.state,
-    unattended: out.unattended,
-  });
+  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state };
+  const batch = pendingFacts.getStore();
+  if (batch) {
+    batch.writes.push(write);
+    if (out.state) batch.states.set(`${event.accountId}:${out.state.conversation_id}`, out.state);
+    return;
+  }
+  const written = await recordFact(write);
   if (written && events.length) log.info('reporting events recorded', { eventId: event.id, names: events.map((e) => e.name) });
 }
