@@ -80,35 +80,58 @@ export function offsetSeconds(raw: string | undefined): number | undefined {
   return Math.round(n * HOUR);
 }
 
-/** Start (UTC instant) of the local period containing t, for a fixed offset. Weeks start on Sunday (groupdate's default). */
-export function periodStart(t: number, group: GroupBy, offset: number): number {
-  const local = new Date((t + offset) * 1000);
-  let start: number;
-  switch (group) {
-    case 'day':
-      start = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
-      break;
-    case 'week':
-      start = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() - local.getUTCDay());
-      break;
-    case 'month':
-      start = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1);
-      break;
-    case 'year':
-      start = Date.UTC(local.getUTCFullYear(), 0, 1);
-      break;
-  }
-  return start / 1000 - offset;
+/** A fixed offset (seconds) or a named zone whose offset follows its DST rules. */
+export type Zone = number | { offsetAt(t: number): number };
+
+const offsetOf = (zone: Zone, t: number) => (typeof zone === 'number' ? zone : zone.offsetAt(t));
+/** The local calendar day (days since the epoch) of instant t. */
+const localDay = (zone: Zone, t: number) => Math.floor((t + offsetOf(zone, t)) / DAY);
+
+/**
+ * The first instant of local day (y, m, d) in the zone: local midnight, or — where a DST change skips
+ * midnight — the first instant of that date (groupdate's, i.e. PostgreSQL's, day start). Offsets are
+ * quarter hours, so the answer is a quarter-hour instant.
+ */
+export function localDayStart(y: number, m: number, d: number, zone: Zone): number {
+  const wall = Date.UTC(y, m, d) / 1000;
+  if (typeof zone === 'number') return wall - zone;
+  const day = Math.floor(wall / DAY);
+  let t = wall - zone.offsetAt(wall - zone.offsetAt(wall));
+  for (let i = 0; i < 16 && localDay(zone, t) < day; i++) t += QUARTER;
+  for (let i = 0; i < 16 && localDay(zone, t - QUARTER) >= day; i++) t -= QUARTER;
+  return t;
 }
 
-export function nextPeriod(start: number, group: GroupBy, offset: number): number {
-  const local = new Date((start + offset) * 1000);
-  const y = local.getUTCFullYear();
-  const m = local.getUTCMonth();
-  const d = local.getUTCDate();
-  const next =
-    group === 'day' ? Date.UTC(y, m, d + 1) : group === 'week' ? Date.UTC(y, m, d + 7) : group === 'month' ? Date.UTC(y, m + 1, 1) : Date.UTC(y + 1, 0, 1);
-  return next / 1000 - offset;
+/** Local calendar fields of instant t. */
+function localFields(t: number, zone: Zone) {
+  const local = new Date((t + offsetOf(zone, t)) * 1000);
+  return { y: local.getUTCFullYear(), m: local.getUTCMonth(), d: local.getUTCDate(), wd: local.getUTCDay() };
+}
+
+/** Start (UTC instant) of the local period containing t. Weeks start on Sunday (groupdate's default). */
+export function periodStart(t: number, group: GroupBy, zone: Zone): number {
+  const { y, m, d, wd } = localFields(t, zone);
+  switch (group) {
+    case 'day':
+      return localDayStart(y, m, d, zone);
+    case 'week':
+      return localDayStart(y, m, d - wd, zone);
+    case 'month':
+      return localDayStart(y, m, 1, zone);
+    case 'year':
+      return localDayStart(y, 0, 1, zone);
+  }
+}
+
+export function nextPeriod(start: number, group: GroupBy, zone: Zone): number {
+  const { y, m, d } = localFields(start, zone);
+  return group === 'day'
+    ? localDayStart(y, m, d + 1, zone)
+    : group === 'week'
+      ? localDayStart(y, m, d + 7, zone)
+      : group === 'month'
+        ? localDayStart(y, m + 1, 1, zone)
+        : localDayStart(y + 1, 0, 1, zone);
 }
 
 export interface Period {
@@ -119,10 +142,10 @@ export interface Period {
 }
 
 /** The periods of [since, until), each clipped to the range. */
-export function periodsOf(since: number, until: number, group: GroupBy, offset: number): Period[] {
+export function periodsOf(since: number, until: number, group: GroupBy, zone: Zone): Period[] {
   const out: Period[] = [];
-  for (let s = periodStart(since, group, offset); s < until; s = nextPeriod(s, group, offset)) {
-    const e = nextPeriod(s, group, offset);
+  for (let s = periodStart(since, group, zone); s < until; s = nextPeriod(s, group, zone)) {
+    const e = nextPeriod(s, group, zone);
     out.push({ timestamp: s, from: Math.max(s, since), to: Math.min(e, until) });
   }
   return out;

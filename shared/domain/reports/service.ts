@@ -11,6 +11,7 @@ import { invalidField, notFound } from '../../http/errors.ts';
 import { TextReply } from '../../http/response.ts';
 import type { AccountRecord } from '../model.ts';
 import { agentsJson } from '../agents/view.ts';
+import { UTC_ZONE, zoneForOffset, type TimeZone } from './zones.ts';
 import { ceilQuarter, floorQuarter, GROUP_BYS, offsetSeconds, periodsOf, type Figures, type GroupBy } from './buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from './model.ts';
 import { sumsBetween } from './reader.ts';
@@ -48,7 +49,8 @@ function timestamp(q: Query, field: 'since' | 'until'): number {
 interface Range {
   since: number;
   until: number;
-  offset: number;
+  /** The named zone Chatwoot picks for timezone_offset (zones.ts), DST included. */
+  zone: TimeZone;
   businessHours: boolean;
 }
 
@@ -60,7 +62,9 @@ function rangeOf(q: Query): Range {
   if (until - since > MAX_RANGE_DAYS * 86_400) throw invalidField('until', `must be within ${MAX_RANGE_DAYS} days of since`);
   const offset = offsetSeconds(q.timezone_offset);
   if (offset === undefined) throw invalidField('timezone_offset', 'must be hours from UTC in quarter hours between -12 and 14');
-  return { since: floorQuarter(since), until: ceilQuarter(until), offset, businessHours: flag(q.business_hours) };
+  // Blank: UTC; else the zone Chatwoot's TimezoneHelper picks for the offset (UTC when none has it now).
+  const zone = q.timezone_offset === undefined || q.timezone_offset === '' ? UTC_ZONE : zoneForOffset(offset);
+  return { since: floorQuarter(since), until: ceilQuarter(until), zone, businessHours: flag(q.business_hours) };
 }
 
 type ReportType = 'account' | 'agent' | 'inbox' | 'label' | 'team';
@@ -113,7 +117,7 @@ export async function timeseries(account: AccountRecord, q: Query) {
   const group = (q.group_by || 'day') as GroupBy;
   if (!GROUP_BYS.includes(group)) throw invalidField('group_by', `must be one of ${GROUP_BYS.join(', ')}`);
   const series = await seriesOf(account, q);
-  const periods = periodsOf(range.since, range.until, group, range.offset);
+  const periods = periodsOf(range.since, range.until, group, range.zone);
   const sums = await sumsBetween(account.id, series, [periods[0]!.from, ...periods.map((p) => p.to)]);
   return periods.map((p, i) => {
     const v = valueOf(metric, sums[i]!, range.businessHours, 0);
@@ -279,7 +283,7 @@ const CSV_HEADERS = {
 } as const;
 const CSV_KIND = { agents: 'agent', inboxes: 'inbox', labels: 'label', teams: 'team' } as const;
 
-const localDate = (t: number, offset: number) => new Date((t + offset) * 1000).toISOString().slice(0, 10);
+const localDate = (t: number, zone: TimeZone) => new Date((t + zone.offsetAt(t)) * 1000).toISOString().slice(0, 10);
 
 /** `GET …/reports/{agents|inboxes|labels|teams}`: the CSV download. */
 export async function csvReport(account: AccountRecord, which: keyof typeof CSV_HEADERS, q: Query) {
@@ -299,7 +303,7 @@ export async function csvReport(account: AccountRecord, which: keyof typeof CSV_
           : [e.name, r.conversations_count, ...times, ...more];
     body += csvLine(line);
   });
-  body += csvLine([`Reporting period ${localDate(range.since, range.offset)} to ${localDate(range.until - 1, range.offset)}`]);
+  body += csvLine([`Reporting period ${localDate(range.since, range.zone)} to ${localDate(range.until - 1, range.zone)}`]);
   return new TextReply(body, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${which.replace(/s$/, '')}_report.csv"`,
