@@ -51,7 +51,7 @@ describe('reports in a timezone with daylight saving time', { timeout: 60_000 },
   });
 
   const series = async (query: Record<string, string | number>) =>
-    ok(await s.admin.api.get(`/api/v2/accounts/${s.accountId}/reports?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`), 'report') as {
+    ok(await s.admin.api.get(`/api/v2/accounts/${s.accountId}/reports?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]))}`), 'report') as {
       value: number;
       timestamp: number;
     }[];
