@@ -173,6 +173,11 @@ export async function dispatchChange(raw: Change, suspended = suspendedAccounts(
       log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
       continue;
     }
+    // Reports only (Chatwoot destroys a deleted conversation's reporting events, messages and row).
+    if (event.name === 'conversation_deleted') {
+      await recordReports(event, undefined);
+      continue;
+    }
     if (REALTIME_ONLY.has(event.name)) {
       const ctx = event.conversation ? await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation)) : undefined;
       await broadcastEvent(event, ctx);

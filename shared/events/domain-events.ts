@@ -34,7 +34,9 @@ export type DomainEventName =
   | 'inbox_updated'
   | 'notification_created'
   | 'notification_updated'
-  | 'notification_deleted';
+  | 'notification_deleted'
+  /** A conversation removed (DELETE): only the report stage hears it (its figures leave the reports). */
+  | 'conversation_deleted';
 
 /** One attribute's move, as Chatwoot's `changed_attributes` lists it. */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
@@ -134,6 +136,9 @@ export function eventsOf(change: Change): DomainEvent[] {
   }
   if (change.action === 'REMOVE' && change.type === 'contact' && oldImage) {
     return [event('contact_deleted', { contact: oldImage as unknown as ContactRecord })];
+  }
+  if (change.action === 'REMOVE' && change.type === 'conversation' && oldImage) {
+    return [event('conversation_deleted', { conversation: conversationOf(oldImage)! })];
   }
   if (change.action === 'REMOVE' || !newImage) return [];
 

@@ -169,6 +169,33 @@ export async function moveUnattended(accountId: number, conversationId: number, 
   }
 }
 
+/** AP209: a conversation's facts (strongly consistent: the deletion negates exactly what is recorded). */
+export async function listConversationFacts(accountId: number, conversationId: number): Promise<ReportFact[]> {
+  const out: ReportFact[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': keys.reportFactsPartition(accountId), ':s': keys.reportConversationFactsPrefix(conversationId) },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...(page.Items ?? []).map((i) => record<ReportFact>(i)!));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Removes a deleted conversation's reporting events (by their keys) and report memory; idempotent. */
+export async function removeConversationReportItems(accountId: number, conversationId: number, reportingEventSks: string[]) {
+  const partition = keys.reportingEventsPartition(accountId);
+  for (const sk of reportingEventSks) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: partition, sk } }));
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reportConversation(accountId, conversationId) }));
+}
+
 /** AP201: a conversation's report memory. */
 export const getConversationReportState = (accountId: number, conversationId: number) =>
   getItem<ConversationReportState>(keys.reportConversation(accountId, conversationId), true);

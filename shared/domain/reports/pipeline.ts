@@ -1,14 +1,16 @@
 import { nextId } from '../../db/ids.ts';
 import { keys } from '../../db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { getConversationReportState, moveUnattended, recordFact, recordFacts, type FactWrite } from '../../db/repositories/reports.ts';
+import {
+  aggregateAdds, getConversationReportState, listConversationFacts, moveUnattended, recordFact, recordFacts, removeConversationReportItems, type FactWrite,
+} from '../../db/repositories/reports.ts';
 import type { DomainEvent } from '../../events/domain-events.ts';
 import type { ConversationContext } from '../../events/payloads.ts';
 import { log } from '../../log.ts';
 import type { ConversationRecord } from '../conversations/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { businessSeconds } from './business-hours.ts';
-import type { Figures } from './buckets.ts';
+import { addFigures, floorQuarter, type Figures } from './buckets.ts';
 import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from './model.ts';
 
 // The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
@@ -201,8 +203,55 @@ export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/** How many aggregate items one negation fact may touch (a transaction holds 100 items with its fact). */
+const NEGATION_ITEMS = 98;
+
+/**
+ * A deleted conversation leaves the reports, as in Chatwoot (its reporting events, messages and row are
+ * destroyed): the negation of every fact recorded for it is added once (facts keyed by this event's id,
+ * in deterministic chunks of at most 98 aggregate items each), then its reporting events, report memory
+ * and unattended item are removed. A redelivered deletion finds its negation facts and adds nothing; the
+ * removals are idempotent. The rebuild sums the negations too, so it agrees.
+ */
+async function onDeleted(event: DomainEvent, c: ConversationRecord) {
+  const batch = pendingFacts.getStore();
+  if (batch) {
+    // The batch's earlier events of this conversation are written first, so they are negated too.
+    if (batch.writes.length) await recordFacts(batch.writes.splice(0));
+    batch.states.delete(`${c.account_id}:${c.id}`);
+  }
+  const facts = (await listConversationFacts(c.account_id, c.id)).filter((f) => f.kind !== 'deletion');
+  // Merged per series and quarter hour (what an aggregate item distinguishes), in a fixed order.
+  const merged = new Map<string, Contribution>();
+  for (const f of facts) {
+    for (const x of f.contributions) {
+      const at = floorQuarter(x.at);
+      const id = `${x.series}|${at}`;
+      const into = merged.get(id) ?? { series: x.series, at, figures: {} };
+      addFigures(into.figures, x.figures, -1);
+      merged.set(id, into);
+    }
+  }
+  const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, x]) => x);
+  const chunks: Contribution[][] = [];
+  for (const x of ordered) {
+    const last = chunks.at(-1);
+    if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }).size <= NEGATION_ITEMS) last.push(x);
+    else chunks.push([x]);
+  }
+  for (const [n, contributions] of chunks.entries()) {
+    await recordFact({
+      fact: { id: `${event.id}#${n}`, account_id: c.account_id, conversation_id: c.id, contributions, created_at: event.at, kind: 'deletion' },
+    });
+  }
+  await removeConversationReportItems(c.account_id, c.id, facts.flatMap((f) => f.reporting_events ?? []));
+  if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined);
+  log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
+}
+
 /** Records what an event means for reports. `ctx`: the event's conversation, when it has one. */
 export async function recordReports(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
+  if (event.name === 'conversation_deleted') return onDeleted(event, event.conversation!);
   const out: Pending = { contributions: [], events: [] };
   let conversationId: number | null = null;
   if (event.name === 'conversation_created' || event.name === 'conversation_updated') {
@@ -224,7 +273,11 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   const fact = { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state };
+  const write: FactWrite = {
+    fact: events.length ? { ...fact, reporting_events: events.map((e) => keys.reportingEvent(event.accountId, e.created_at, e.id).sk) } : fact,
+    reportingEvents: events,
+    conversationState: out.state,
+  };
   const batch = pendingFacts.getStore();
   if (batch) {
     batch.writes.push(write);

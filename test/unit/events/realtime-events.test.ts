@@ -34,12 +34,14 @@ describe('realtime-only domain events', () => {
     expect(events.find((e) => e.name === 'conversation_contact_changed')!.changes).toEqual({ contact_id: [40, 41] });
   });
 
-  it('a removed contact raises contact_deleted from its last image; other removals raise nothing', () => {
+  it('a removed contact raises contact_deleted from its last image; a removed conversation conversation_deleted (reports only); other removals nothing', () => {
     const contact = { type: 'contact', account_id: 7, id: 40, name: 'Ana', email: 'ana@example.com', custom_attributes: {}, additional_attributes: {} };
     const events = eventsOf(change('REMOVE', 'contact', contact, undefined));
     expect(events.map((e) => e.name)).toEqual(['contact_deleted']);
     expect(events[0].contact?.email).toBe('ana@example.com');
-    expect(eventsOf(change('REMOVE', 'conversation', conversation(), undefined))).toEqual([]);
+    const removed = eventsOf(change('REMOVE', 'conversation', conversation(), undefined));
+    expect(removed.map((e) => [e.name, e.conversation?.id])).toEqual([['conversation_deleted', conversation().id]]);
+    expect(eventsOf(change('REMOVE', 'message', { type: 'message', account_id: 7, id: 3, conversation_id: 1 }, undefined))).toEqual([]);
   });
 
   it('socket audiences: deletions and merges go to every user of the account, with the performer', () => {
