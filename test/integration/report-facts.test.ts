@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { queryReportDays, recordFacts, type FactWrite } from '../../shared/db/repositories/reports.ts';
+import { getConversationReportState, listConversationReportingEvents, queryReportDays, recordFacts, type FactWrite } from '../../shared/db/repositories/reports.ts';
 import { dayKey } from '../../shared/domain/reports/buckets.ts';
 import { runtime } from '../support/runtime.ts';
 
@@ -53,5 +53,34 @@ describe('report facts of a batch (recordFacts)', () => {
     expect(calls[0]).toBe('TransactWriteItemsCommand');
     expect(await incoming(keys.reportSeries.account())).toBe(12);
     expect(await incoming(keys.reportSeries.inbox(7))).toBe(12);
+  });
+
+  it('writes a reply\'s reporting event and report memory with the batch, once', async () => {
+    const reply: FactWrite = {
+      fact: {
+        id: `batch-test:${accountId}:reply`,
+        account_id: accountId,
+        conversation_id: 2,
+        contributions: [{ series: keys.reportSeries.account(), at: t, figures: { rt_n: 1, rt_s: 30, rt_b: 30 } }],
+        created_at: t,
+      },
+      reportingEvents: [{
+        id: 900_000_001, name: 'reply_time', value: 30, value_in_business_hours: 30, account_id: accountId, inbox_id: 7, user_id: 3,
+        conversation_id: 2, event_start_time: t - 30, event_end_time: t, created_at: t, updated_at: t,
+      }],
+      conversationState: { account_id: accountId, conversation_id: 2, bot_handoff_at: null, last_resolved_at: t },
+    };
+    const replyTimes = async () => (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t))).get(dayKey(t))?.rt_n ?? 0;
+    calls.length = 0;
+    await recordFacts([fact(20), reply]);
+    expect(calls).toEqual(['TransactWriteItemsCommand']);
+    expect(await replyTimes()).toBe(1);
+    expect((await listConversationReportingEvents(accountId, 2)).map((e) => e.name)).toEqual(['reply_time']);
+    expect(await getConversationReportState(accountId, 2)).toMatchObject({ last_resolved_at: t });
+    // Redelivered with a fresh reporting-event id (ids are drawn again): nothing is added or listed twice.
+    await recordFacts([fact(20), { ...reply, reportingEvents: [{ ...reply.reportingEvents![0]!, id: 900_000_002 }] }]);
+    expect(await replyTimes()).toBe(1);
+    expect(await incoming(keys.reportSeries.account())).toBe(13);
+    expect(await listConversationReportingEvents(accountId, 2)).toHaveLength(1);
   });
 });
