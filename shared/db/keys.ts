@@ -73,7 +73,7 @@
 //   report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> | C#<channel type>)
 //   report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour of day across days)
 //   report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to the aggregates; the rebuild's input; a conversation's facts sort together)
-//   reporting event  REVT#<acctId>               <createdAt>#<id>       gsi1: REVTCONV#<acctId>#<displayId> / <createdAt>#<id>
+//   reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its event's fact)
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
 //   live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its assignee)
 
@@ -345,14 +345,14 @@ export const keys = {
   }),
   reportConversationFactsPrefix: (conversationId: number) => join('C', pad(conversationId), ''),
   reportFactsPartition: (accountId: number) => join('RPTF', accountId),
-  reportingEvent: (accountId: number, createdAt: number, id: number): Key => ({ pk: join('REVT', accountId), sk: join(pad(createdAt), pad(id)) }),
-  reportingEventIndex: (accountId: number, conversationId: number, createdAt: number, id: number) => ({
-    gsi1pk: join('REVTCONV', accountId, conversationId),
-    gsi1sk: join(pad(createdAt), pad(id)),
+  /** A reporting event sits among its conversation's facts (it is its event's fact: `E0` carries the figures). */
+  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number): Key => ({
+    pk: join('RPTF', accountId),
+    sk: join('C', pad(conversationId), factId, `E${n}`),
   }),
-  reportingEventsPartition: (accountId: number) => join('REVT', accountId),
+  reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({ gsi1pk: join('REVT', accountId), gsi1sk: join(pad(createdAt), pad(id)) }),
+  reportingEventsIndexPartition: (accountId: number) => join('REVT', accountId),
   reportingEventSk: (createdAt: number) => pad(createdAt),
-  conversationReportingEvents: (accountId: number, conversationId: number) => ({ gsi1pk: join('REVTCONV', accountId, conversationId) }),
   reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
   liveUnattended: (accountId: number, assigneeId: number | null, conversationId: number): Key => ({
     pk: join('RPTL', accountId),

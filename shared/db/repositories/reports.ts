@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
@@ -23,7 +23,7 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
     if (!entry) out.set(id, (entry = { key, series, values: new Map(), kind }));
     entry.values.set(attr, (entry.values.get(attr) ?? 0) + v);
   };
-  for (const c of fact.contributions) {
+  for (const c of fact.contributions ?? []) {
     const day = dayKey(c.at);
     const dayItem = keys.reportDay(accountId, c.series, day);
     const hourItem = keys.reportHour(accountId, c.series, hourOfDay(c.at), day);
@@ -71,14 +71,30 @@ const factItem = (accountId: number, fact: ReportFact): TxItem => ({
   item: put({ ...keys.reportFact(accountId, fact.conversation_id, fact.id), type: 'report_fact', ...fact }, { ifNew: true }),
 });
 
-const reportingEventItem = (accountId: number, e: ReportingEventRecord): TxItem => ({
-  item: put({
-    ...keys.reportingEvent(accountId, e.created_at, e.id),
-    ...keys.reportingEventIndex(accountId, e.conversation_id, e.created_at, e.id),
-    type: 'reporting_event',
-    ...e,
-  }),
+/**
+ * A reporting event, stored among its conversation's facts: the first of an event's reporting events is
+ * that event's fact (written only if new, carrying its figures), so a reply's reporting event costs one
+ * item, not two.
+ */
+const reportingEventItem = (accountId: number, fact: ReportFact, e: ReportingEventRecord, n: number): TxItem => ({
+  item: put(
+    {
+      ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n),
+      ...keys.reportingEventIndex(accountId, e.created_at, e.id),
+      type: 'reporting_event',
+      ...e,
+      fact_id: fact.id,
+      contributions: n === 0 ? fact.contributions : [],
+    },
+    { ifNew: n === 0 },
+  ),
 });
+
+/** The items that record a write's event: its reporting events (the first is the marker), else its fact. */
+const markerItems = (accountId: number, w: FactWrite): TxItem[] =>
+  w.reportingEvents?.length && w.fact.conversation_id != null
+    ? w.reportingEvents.map((e, n) => reportingEventItem(accountId, w.fact, e, n))
+    : [factItem(accountId, w.fact)];
 
 const stateItem = (accountId: number, st: ConversationReportState): TxItem => ({
   item: put({ ...keys.reportConversation(accountId, st.conversation_id), type: 'report_conversation', ...st }),
@@ -90,8 +106,7 @@ function itemsOf(accountId: number, writes: FactWrite[]): TxItem[] {
   for (const w of writes) if (w.conversationState) states.set(w.conversationState.conversation_id, w.conversationState);
   const adds = aggregateAdds(accountId, { contributions: writes.flatMap((w) => w.fact.contributions) });
   return [
-    ...writes.map((w) => factItem(accountId, w.fact)),
-    ...writes.flatMap((w) => (w.reportingEvents ?? []).map((e) => reportingEventItem(accountId, e))),
+    ...writes.flatMap((w) => markerItems(accountId, w)),
     ...[...states.values()].map((st) => stateItem(accountId, st)),
     ...[...adds.values()].map((entry) => addUpdate(accountId, entry)),
   ];
@@ -169,9 +184,12 @@ export async function moveUnattended(accountId: number, conversationId: number, 
   }
 }
 
-/** AP209: a conversation's facts (strongly consistent: the deletion negates exactly what is recorded). */
-export async function listConversationFacts(accountId: number, conversationId: number): Promise<ReportFact[]> {
-  const out: ReportFact[] = [];
+/** A conversation's fact or reporting event as stored (key and type kept). */
+export type StoredFact = ReportFact & { pk: string; sk: string; type: string };
+
+/** AP209: a conversation's facts and reporting events (strongly consistent: a deletion negates exactly what is recorded). */
+export async function listConversationFacts(accountId: number, conversationId: number): Promise<StoredFact[]> {
+  const out: StoredFact[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const page = await db().send(
@@ -183,16 +201,29 @@ export async function listConversationFacts(accountId: number, conversationId: n
         ExclusiveStartKey: start,
       }),
     );
-    out.push(...(page.Items ?? []).map((i) => record<ReportFact>(i)!));
+    out.push(...((page.Items ?? []) as StoredFact[]));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
 }
 
-/** Removes a deleted conversation's reporting events (by their keys) and report memory; idempotent. */
-export async function removeConversationReportItems(accountId: number, conversationId: number, reportingEventSks: string[]) {
-  const partition = keys.reportingEventsPartition(accountId);
-  for (const sk of reportingEventSks) await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: partition, sk } }));
+/**
+ * A deleted conversation's reporting events leave the listings (their index entry and type go; the item
+ * stays as a fact, since its figures count in the rebuild with the deletion's negation), and its report
+ * memory is deleted. Idempotent.
+ */
+export async function removeConversationReportItems(accountId: number, conversationId: number, reportingEvents: { pk: string; sk: string }[]) {
+  for (const key of reportingEvents) {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: key.pk, sk: key.sk },
+        UpdateExpression: 'REMOVE gsi1pk, gsi1sk SET #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'report_fact' },
+      }),
+    );
+  }
   await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.reportConversation(accountId, conversationId) }));
 }
 
@@ -247,15 +278,24 @@ export async function getReportHours(accountId: number, series: string, wanted: 
 
 /** AP205: an account's reporting events created in [since, until], newest first. */
 export async function listReportingEvents(accountId: number, since: number, until: number): Promise<ReportingEventRecord[]> {
-  const items = await queryBetween(keys.reportingEventsPartition(accountId), keys.reportingEventSk(Math.max(0, since)), `${keys.reportingEventSk(until)}~`, undefined, false);
-  return items.map((i) => record<ReportingEventRecord>(i)!);
+  const items = await queryBetween(keys.reportingEventsIndexPartition(accountId), keys.reportingEventSk(Math.max(0, since)), `${keys.reportingEventSk(until)}~`, INDEXES.gsi1, false);
+  return items.map(reportingEventOf);
 }
 
-/** AP206: one conversation's reporting events, oldest first. */
+/** The Chatwoot record of a stored reporting event (without the fact it carries). */
+function reportingEventOf(item: Record<string, unknown>): ReportingEventRecord {
+  const { fact_id: _f, contributions: _c, ...rest } = record<Record<string, unknown>>(item)!;
+  return rest as unknown as ReportingEventRecord;
+}
+
+/** AP206: one conversation's reporting events, oldest first (read among its facts). */
 export async function listConversationReportingEvents(accountId: number, conversationId: number): Promise<ReportingEventRecord[]> {
-  const p = keys.conversationReportingEvents(accountId, conversationId);
-  const items = await queryBetween(p.gsi1pk, keys.reportingEventSk(0), `${keys.reportingEventSk(99_999_999_999)}~`, INDEXES.gsi1);
-  return items.map((i) => record<ReportingEventRecord>(i)!);
+  const prefix = keys.reportConversationFactsPrefix(conversationId);
+  const items = await queryBetween(keys.reportFactsPartition(accountId), prefix, `${prefix}~`);
+  return items
+    .filter((i) => i.type === 'reporting_event')
+    .map(reportingEventOf)
+    .sort((a, b) => a.created_at - b.created_at || a.id - b.id);
 }
 
 /** AP207: open unattended conversations per assignee (0 = unassigned): one small item each, counted. */

@@ -38,8 +38,6 @@ export interface ReportFact {
   conversation_id: number | null;
   contributions: Contribution[];
   created_at: number;
-  /** Sort keys of the reporting events this event recorded (a deleted conversation's are removed). */
-  reporting_events?: string[];
   /** 'deletion': the negation of a deleted conversation's facts (its figures leave the aggregates). */
   kind?: 'deletion';
 }

@@ -220,11 +220,12 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
     if (batch.writes.length) await recordFacts(batch.writes.splice(0));
     batch.states.delete(`${c.account_id}:${c.id}`);
   }
-  const facts = (await listConversationFacts(c.account_id, c.id)).filter((f) => f.kind !== 'deletion');
+  const stored = await listConversationFacts(c.account_id, c.id);
+  const facts = stored.filter((f) => f.kind !== 'deletion');
   // Merged per series and quarter hour (what an aggregate item distinguishes), in a fixed order.
   const merged = new Map<string, Contribution>();
   for (const f of facts) {
-    for (const x of f.contributions) {
+    for (const x of f.contributions ?? []) {
       const at = floorQuarter(x.at);
       const id = `${x.series}|${at}`;
       const into = merged.get(id) ?? { series: x.series, at, figures: {} };
@@ -244,7 +245,7 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
       fact: { id: `${event.id}#${n}`, account_id: c.account_id, conversation_id: c.id, contributions, created_at: event.at, kind: 'deletion' },
     });
   }
-  await removeConversationReportItems(c.account_id, c.id, facts.flatMap((f) => f.reporting_events ?? []));
+  await removeConversationReportItems(c.account_id, c.id, stored.filter((f) => f.type === 'reporting_event'));
   if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined);
   log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
 }
@@ -273,11 +274,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   const fact = { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const write: FactWrite = {
-    fact: events.length ? { ...fact, reporting_events: events.map((e) => keys.reportingEvent(event.accountId, e.created_at, e.id).sk) } : fact,
-    reportingEvents: events,
-    conversationState: out.state,
-  };
+  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state };
   const batch = pendingFacts.getStore();
   if (batch) {
     batch.writes.push(write);
