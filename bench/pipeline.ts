@@ -55,7 +55,17 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
   }));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const calls = recorder.take().calls.length;
+  const taken = recorder.take();
+  const calls = taken.calls.length;
+  if (process.env.BENCH_DEBUG) {
+    const by = new Map<string, number>();
+    for (const c of taken.sent) {
+      const b = JSON.parse(c.body);
+      const what = `${c.command} ${JSON.stringify(b.Key ?? b.KeyConditionExpression ?? Object.values(b.RequestItems ?? {}).map((r: any) => (r.Keys ?? r).length) ?? '').replace(/[0-9]+/g, 'N')} ${JSON.stringify(b.ExpressionAttributeValues ?? {}).replace(/[0-9]+/g, 'N').slice(0, 120)}`;
+      by.set(what, (by.get(what) ?? 0) + 1);
+    }
+    for (const [what, n] of [...by].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(n / events).toFixed(2)}/event  ${what}\n`);
+  }
   void rt;
   return { events, seconds: r1(seconds), perSecond: r1(events / seconds), cpuMsPerEvent: r1((used.user + used.system) / 1000 / events), dynamoCallsPerEvent: r1(calls / events) };
 }
