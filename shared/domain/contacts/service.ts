@@ -185,6 +185,8 @@ interface Plan {
   record: ContactInboxRecord;
   /** Nothing to write when the contact already has this source id in the inbox. */
   items: TxItem[];
+  /** A new contact inbox of a source id nobody holds (`items` are its item and sentinel). */
+  fresh?: boolean;
 }
 
 async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean): Promise<Plan> {
@@ -203,7 +205,7 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
     created_at: t,
     updated_at: t,
   };
-  if (!existing) return { record, items: repo.contactInboxWriteItems(record) };
+  if (!existing) return { record, items: repo.contactInboxWriteItems(record), fresh: true };
   if (ADDRESS_CHANNELS.has(inbox.channel_type)) {
     return { record, items: repo.takeOverSourceIdItems(existing, `${source}:${randomUUID()}`, record) };
   }
@@ -213,6 +215,9 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
 async function attachInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean) {
   const plan = await planContactInbox(contact, inbox, sourceId, hmacVerified);
   if (!plan.items.length) return plan.record;
+  // A plain new contact inbox is two plain writes (repo.writeContactInbox says what a crash leaves);
+  // taking a source id over from another contact stays one transaction.
+  if (plan.fresh) return repo.writeContactInbox(plan.record);
   try {
     await transact([...plan.items, repo.contactExists(contact.account_id, contact.id)]);
   } catch (err) {
