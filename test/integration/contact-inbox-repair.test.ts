@@ -47,6 +47,18 @@ describe('contact inbox written without a transaction', () => {
     expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({ contact_id: other });
   });
 
+  it('a source id left by a contact deleted while its contact inbox was written is taken over', async () => {
+    const gone = 900_000_000 + Math.floor(Math.random() * 1e6);
+    const sourceId = unique('src-');
+    await crashedClaim(gone, sourceId);
+    const orphan = { account_id: s.accountId, contact_id: gone, inbox_id: inbox.id, source_id: sourceId, id: gone, pubsub_token: unique('pt'), hmac_verified: false, created_at: 1, updated_at: 1 };
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.contactInbox(s.accountId, gone, inbox.id, sourceId), type: 'contact_inbox', ...orphan } }));
+    expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({ contact_id: gone });
+    const other = await newContactId();
+    ok(await post(`/contacts/${other}/contact_inboxes`, { inbox_id: inbox.id, source_id: sourceId }), 'take over');
+    expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({ contact_id: other, source_id: sourceId });
+  });
+
   it('a source id with its contact inbox stays taken for another contact, and one contact claiming it twice at once stores one', async () => {
     const [owner, other] = [await newContactId(), await newContactId()];
     const sourceId = unique('src-');

@@ -206,7 +206,9 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
     updated_at: t,
   };
   if (!existing) return { record, items: repo.contactInboxWriteItems(record), fresh: true };
-  if (ADDRESS_CHANNELS.has(inbox.channel_type)) {
+  // An address that changed hands moves; so does a source id left by a contact deleted while its contact
+  // inbox was being written (repo.writeContactInbox is not a transaction with a check of the contact).
+  if (ADDRESS_CHANNELS.has(inbox.channel_type) || !(await repo.getContact(existing.account_id, existing.contact_id))) {
     return { record, items: repo.takeOverSourceIdItems(existing, `${source}:${randomUUID()}`, record) };
   }
   throw invalidField('source_id', 'has already been taken', 'taken');
