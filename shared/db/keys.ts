@@ -148,8 +148,8 @@ export const keys = {
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
-  /** The lowest gsi3 sort key of a conversation active at or after this second (AP79). */
-  activitySince: (seconds: number) => join(pad(seconds), ''),
+  /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
+  activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({
     pk: join('CONV', accountId, displayId),

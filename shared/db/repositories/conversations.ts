@@ -145,10 +145,11 @@ export async function* conversationsByInboxStatus(accountId: number, inboxId: nu
 }
 
 /**
- * AP79: the rows of one status in one inbox active at or after a second (gsi3, `gsi3sk >= <since>#`),
- * newest first: what a `q` list page needs once it knows how recent its page's conversations are.
+ * AP79: the rows of one status in one inbox at or after (activity second, display id) in the index's
+ * order (gsi3, `gsi3sk >= <since>#<id>`), newest first: what a `q` list page needs once it knows how
+ * recent its page's conversations are.
  */
-export async function conversationsActiveSince(accountId: number, inboxId: number, status: string, since: number): Promise<ConversationRow[]> {
+export async function conversationsActiveSince(accountId: number, inboxId: number, status: string, since: number, sinceId?: number): Promise<ConversationRow[]> {
   const ix = INDEXES.gsi3;
   const out: ConversationRow[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
@@ -159,7 +160,7 @@ export async function conversationsActiveSince(accountId: number, inboxId: numbe
         IndexName: ix.name,
         KeyConditionExpression: '#p = :p AND #s >= :lo',
         ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
-        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since) },
+        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since, sinceId) },
         ScanIndexForward: false,
         ExclusiveStartKey: start,
       }),

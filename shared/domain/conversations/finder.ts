@@ -249,8 +249,9 @@ async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promi
 /**
  * A `q` page in the default order (newest activity first) without reading every matching conversation:
  * the state items (AP77) filter the matches by team and assignee; a conversation's activity is at least
- * the time of its newest matching message, so the page's conversations are all active at or after
- * τ, the `page × 25`-th newest of those times. Only the activity-index rows since τ (AP79) of the
+ * the time of its newest matching message, so the page's conversations all come at or after τ, the
+ * `page × 25`-th candidate by (newest match, id), in the index's (activity, id) order. Only the
+ * activity-index rows from τ on (AP79) of the
  * matches' inboxes are read, then the page. A match whose message is newer than its index row (an index
  * copy in flight) is read directly. Few matches are read directly (cheaper than any index range).
  */
@@ -280,15 +281,21 @@ async function qPageByActivity(
       inboxes.add(h.i);
     }
   }
-  const tau = [...newest.values()].sort((a, b) => b - a)[want - 1];
+  // The page's conversations are at or after the want-th candidate in (newest match, id) order, in the
+  // index's (activity, id) order: each candidate's activity is at least its newest match.
+  const byNewest = candidates.map((id) => ({ id, t: newest.get(id) ?? 0 })).sort((a, b) => b.t - a.t || b.id - a.id);
+  const bound = byNewest[want - 1];
+  const atOrAfter = (t: number, id: number) => t > bound.t || (t === bound.t && id >= bound.id);
   const wanted = new Set(candidates);
   const rows = (
-    await Promise.all([...inboxes].flatMap((i) => STATUSES.map((s) => conversationsActiveSince(account.id, i, s, tau))))
+    await Promise.all([...inboxes].flatMap((i) => STATUSES.map((s) => conversationsActiveSince(account.id, i, s, bound.t, bound.id))))
   ).flat();
   const found = new Map<number, ConversationRow>();
   for (const r of rows) if (wanted.has(r.id) && !found.has(r.id)) found.set(r.id, r);
-  // Matches with a message at or after τ whose row says otherwise (or is missing): read them.
-  const stale = candidates.filter((id) => newest.get(id)! >= tau && (found.get(id)?.last_activity_at ?? -1) < newest.get(id)!);
+  // Matches at or after the bound whose row says otherwise (or is missing): read them.
+  const stale = byNewest
+    .filter((c) => atOrAfter(c.t, c.id) && (found.get(c.id)?.last_activity_at ?? -1) < c.t)
+    .map((c) => c.id);
   const pool = new Map<number, ConversationRow>();
   for (const r of found.values()) if (passes(r)) pool.set(r.id, r);
   for (const c of await direct(stale)) pool.set(c.id, c);
