@@ -43,7 +43,7 @@ import { containsTerm, cover, startsOf, termWindows } from './text.ts';
 export const SEAL_LAG_S = 120;
 /** The fewest tail messages worth a segment. */
 export const SEAL_MIN = 200;
-export const MERGE_FANIN = 4;
+export const MERGE_FANIN = 2;
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
 
