@@ -148,6 +148,8 @@ export const keys = {
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
+  /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
+  activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({
     pk: join('CONV', accountId, displayId),
@@ -168,6 +170,7 @@ export const keys = {
     sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
   }),
   searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
+  searchDocsPrefix: join('D', ''),
   /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
   conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
   conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
