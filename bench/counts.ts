@@ -108,9 +108,19 @@ export interface CountsRow {
   filters?: FilterVariant[];
   /** `q` with a term a handful of conversations hold. */
   qRare: CountsVariant & { matches: number };
+  /** `q` on the list and search routes (page 1), the unselective and the rare term. */
+  qRoutes?: QRoute[];
   /** The `q` index: segments, messages still in the tail, write units of sealing per sealed message. */
   index: { segments: number; tail: number; wcuPerMessage: number };
   loadSeconds: number;
+}
+
+export interface QRoute {
+  route: string;
+  matches: number;
+  rcu: number;
+  byCommand: Record<string, number>;
+  p50: number;
 }
 
 export interface CountsResult {
@@ -346,14 +356,51 @@ export async function measureCounts(opts: {
     ];
     const rareCheck = expected(made, (c) => c.rare, 'admin');
     const qRare = { query: `?q=${RARE}`, caller: 'administrator' as const, matches: rareCheck.all_count, ...(await measure(s.admin.api, `?q=${RARE}`, Q_CALLS, rareCheck)) };
+    // The list and search routes with `q`: page 1, its counts checked against what was created, and the
+    // page's conversations all matching (the order is checked in test/e2e).
+    const qRoutes: QRoute[] = [];
+    for (const [term, check, isMatch] of [
+      [TERM, qCheck, (c: string) => c.toLowerCase().includes(TERM)],
+      [RARE, rareCheck, (c: string) => c.toLowerCase().includes(RARE)],
+    ] as const) {
+      for (const route of ['conversations', 'conversations/search']) {
+        const rcu: number[] = [];
+        const ms: number[] = [];
+        const byCommand: Record<string, number> = {};
+        for (let i = 0; i < WARMUP + Q_CALLS; i++) {
+          recorder.take();
+          const started = performance.now();
+          const res = await s.admin.api.get(`${s.base}/${route}?q=${term}`);
+          const took = performance.now() - started;
+          const recorded = recorder.take().calls;
+          if (res.status !== 200) throw new Error(`${route}?q=${term} answered ${res.status}: ${res.text.slice(0, 200)}`);
+          const meta = route === 'conversations' ? res.body.data.meta : res.body.meta;
+          const payload: any[] = route === 'conversations' ? res.body.data.payload : res.body.payload;
+          if (meta.all_count !== check.all_count || meta.mine_count !== check.mine_count || meta.unassigned_count !== check.unassigned_count) {
+            throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)}, expected ${JSON.stringify(check)}`);
+          }
+          if (payload.length !== Math.min(25, check.all_count)) throw new Error(`${route}?q=${term}: ${payload.length} conversations on page 1`);
+          if (route === 'conversations/search' && payload.some((c) => !c.messages?.length || !c.messages.every((m: any) => isMatch(String(m.content))))) {
+            throw new Error(`${route}?q=${term}: a conversation without its matching messages`);
+          }
+          if (i < WARMUP) continue;
+          ms.push(took);
+          rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+          for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / Q_CALLS;
+        }
+        for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
+        qRoutes.push({ route: `${route}?q=${term}`, matches: check.all_count, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) });
+      }
+    }
     const counterItems = (await listConversationCounters(s.accountId)).length;
     const head = await getSearchHead(s.accountId);
     recorder.take();
     const index = { segments: head.segments.length, tail: made.length - sealedCount, wcuPerMessage: sealedCount ? r2(sealWcu / sealedCount) : 0 };
-    rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, qRare, index, filters, loadSeconds });
+    rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, qRare, qRoutes, index, filters, loadSeconds });
     log(
       `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
-        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed`,
+        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
+        qRoutes.map((r) => `${r.route} ${r.rcu} RCU (${Object.entries(r.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ')}), p50 ${r.p50} ms`).join('; '),
     );
   }
   return { sizes, rows, note };
@@ -382,6 +429,25 @@ export function countsMarkdown(r: CountsResult): string[] {
     );
   }
   if (r.note) lines.push('', r.note);
+  const withRoutes = r.rows.filter((row) => row.qRoutes?.length);
+  if (withRoutes.length) {
+    lines.push(
+      '',
+      '### `q` on lists and search',
+      '',
+      `\`GET conversations?q=\` and \`GET conversations/search?q=\` on the same account, page 1, as administrator, ${Q_CALLS} calls after ${WARMUP} warm-up`,
+      'calls; every answer\'s counts are checked against what was created and its page holds min(25, matches) conversations. In brackets the RCU by command.',
+      '',
+      '| conversations | route | matching conversations | RCU | p50 ms |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of withRoutes) {
+      for (const q of row.qRoutes!) {
+        const parts = Object.entries(q.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ');
+        lines.push(`| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`);
+      }
+    }
+  }
   const withFilters = r.rows.filter((row) => row.filters?.length);
   if (withFilters.length) {
     lines.push(

@@ -148,6 +148,8 @@ export const keys = {
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
+  /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
+  activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
   conversationSequence: (accountId: number) => join('CONV', accountId),
   message: (accountId: number, displayId: number, messageId: number): Key => ({
     pk: join('CONV', accountId, displayId),
@@ -168,6 +170,7 @@ export const keys = {
     sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
   }),
   searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
+  searchDocsPrefix: join('D', ''),
   /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
   conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
   conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
@@ -373,15 +376,22 @@ export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 
 /**
  * Items that change seldom and that the event pipeline reads for every event (account, users and
- * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes): a per-container read cache may
- * hold them for a few seconds. Conversations, messages and contacts are never among them.
+ * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes, a conversation's participants): a
+ * per-container read cache may hold them for a few seconds. Conversations, messages and contacts are never
+ * among them.
  */
 export function slowlyChanging(partition: string, sk?: string): boolean {
   const [kind] = partition.split(SEP);
   if (kind === 'CONTACT') return sk !== undefined && sk.startsWith(join('CI', ''));
+  // A conversation's participants (who follows it) change like configuration, by an agent's explicit
+  // call; the conversation and its messages never count.
+  if (kind === 'CONV') return sk !== undefined && sk.startsWith(join('PART', ''));
   if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
   return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
 }
+
+/** The partition of an account's socket subscriptions (the broadcast stage caches it briefly). */
+export const cableSubscriptionPartition = (pk: string) => pk.split(SEP)[0] === 'CABLESUBS';
 
 /** Partitions a credential lookup reads: tokens, accounts (with memberships and bot links), users, bots, platform apps. */
 export const identityPartition = (pk: string) => ['TOKEN', 'ACCT', 'USER', 'BOT', 'PAPP'].includes(pk.split(SEP)[0]);

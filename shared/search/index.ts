@@ -3,6 +3,7 @@ import { keys, type Key } from '../db/keys.ts';
 import {
   deleteSegment,
   getSearchHead,
+  getSegmentDocs,
   getSegmentItems,
   getWholeSegment,
   putSearchHead,
@@ -19,6 +20,7 @@ import {
   buildSegment,
   decodeDocs,
   decodePosting,
+  DOC_BYTES,
   DOC_CHUNK,
   mergeSegments,
   readBucket,
@@ -41,7 +43,7 @@ import { containsTerm, cover, startsOf, termWindows } from './text.ts';
 export const SEAL_LAG_S = 120;
 /** The fewest tail messages worth a segment. */
 export const SEAL_MIN = 200;
-export const MERGE_FANIN = 4;
+export const MERGE_FANIN = 2;
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
 
@@ -135,6 +137,23 @@ export async function sealWhenDue(accountId: number): Promise<void> {
 
 // ── reading ──────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * Readers keep an account's head this long per container. An older head answers the same: the
+ * segments it names are kept GARBAGE_AFTER_S after a merge, and its older watermark only makes the
+ * tail (never removed) longer.
+ */
+export const HEAD_TTL_MS = 10_000;
+const heads = new Map<number, { head: SearchHead; at: number }>();
+
+async function cachedHead(accountId: number): Promise<SearchHead> {
+  const hit = heads.get(accountId);
+  if (hit && Date.now() - hit.at < HEAD_TTL_MS) return hit.head;
+  const head = await getSearchHead(accountId);
+  if (heads.size > 1000) heads.clear();
+  heads.set(accountId, { head, at: Date.now() });
+  return head;
+}
+
 interface Plan {
   seg: SegmentEntry;
   chosen: { offset: number; gram: string }[];
@@ -146,13 +165,15 @@ interface Plan {
  * The messages of these inboxes whose content contains `term` (case-insensitive): the tail scanned, the
  * segments through their postings. Terms shorter than a trigram scan every searchable message (AP72).
  */
-export async function searchIndex(accountId: number, inboxIds: number[], term: string): Promise<Hit[]> {
+export async function searchIndex(accountId: number, inboxIds: number[] | 'all', term: string): Promise<Hit[]> {
   const windows = termWindows(term);
-  const head = windows ? await getSearchHead(accountId) : { watermark: 0, segments: [] as SegmentEntry[] };
-  const inScope = new Set(inboxIds);
-  const tail = inboxIds.length ? await searchableMessagesBetween(accountId, head.watermark) : [];
+  const none = inboxIds !== 'all' && !inboxIds.length;
+  const head = windows && !none ? await cachedHead(accountId) : { watermark: 0, segments: [] as SegmentEntry[] };
+  const scope = inboxIds === 'all' ? undefined : new Set(inboxIds);
+  const inScope = { has: (i: number) => !scope || scope.has(i) };
+  const tail = none ? [] : await searchableMessagesBetween(accountId, head.watermark);
   const hits: Hit[] = tail.filter((m: TailMessage) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
-  if (!windows || !head.segments.length || !inboxIds.length) return hits;
+  if (!windows || !head.segments.length || none) return hits;
 
   const plans: Plan[] = head.segments.map((seg) => {
     const cost = (gram: string) => seg.solo[gram]?.bytes ?? seg.bb;
@@ -200,21 +221,29 @@ export async function searchIndex(accountId: number, inboxIds: number[], term: s
     if (docs.length) docWants.push({ plan, docs });
   }
   if (!docWants.length) return hits;
+  // Doc chunks: a BatchGet of the chunks holding matches (0.5 RCU each), or, when a segment's matches
+  // are spread over most of its chunks, one Query of all of them (billed by their summed size).
   const chunkKeys: Key[] = [];
-  const chunkAt = new Map<string, number>();
+  const wholeDocs: SegmentEntry[] = [];
   for (const { plan, docs } of docWants) {
-    for (const chunk of new Set(docs.map((d) => Math.floor(d / DOC_CHUNK)))) {
-      const k = keys.searchDocs(accountId, plan.seg.id, chunk);
-      chunkAt.set(`${k.pk}|${k.sk}`, chunkKeys.length);
-      chunkKeys.push(k);
+    const wanted = new Set(docs.map((d) => Math.floor(d / DOC_CHUNK)));
+    if (wanted.size > Math.ceil((plan.seg.n * DOC_BYTES) / 4096)) {
+      wholeDocs.push(plan.seg);
+      continue;
     }
+    for (const chunk of wanted) chunkKeys.push(keys.searchDocs(accountId, plan.seg.id, chunk));
   }
-  const chunks = (await getSegmentItems(chunkKeys)).map(decodeDocs);
+  const [batch, whole] = await Promise.all([getSegmentItems(chunkKeys), Promise.all(wholeDocs.map((seg) => getSegmentDocs(accountId, seg.id)))]);
+  const chunks = new Map<string, Doc[]>();
+  chunkKeys.forEach((k, n) => chunks.set(`${k.pk}|${k.sk}`, decodeDocs(batch[n])));
+  wholeDocs.forEach((seg, n) => {
+    for (const [sk, data] of whole[n]) chunks.set(`${keys.searchSegment(accountId, seg.id)}|${sk}`, decodeDocs(data));
+  });
   for (const { plan, docs } of docWants) {
     for (const d of docs) {
       const chunk = Math.floor(d / DOC_CHUNK);
       const k = keys.searchDocs(accountId, plan.seg.id, chunk);
-      const doc = chunks[chunkAt.get(`${k.pk}|${k.sk}`)!][d - chunk * DOC_CHUNK];
+      const doc = chunks.get(`${k.pk}|${k.sk}`)?.[d - chunk * DOC_CHUNK];
       if (doc && inScope.has(doc.i)) hits.push(doc);
     }
   }

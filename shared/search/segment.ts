@@ -13,6 +13,8 @@ import { trigramPositions } from './text.ts';
 //    at most PART_BYTES, so a common trigram never inflates the bucket a rare one shares.
 
 export const DOC_CHUNK = 512;
+/** About what a doc takes in a chunk (a reader's cost estimate). */
+export const DOC_BYTES = 6;
 export const BUCKET_BYTES = 2_000;
 export const SOLO_BYTES = 1_500;
 export const PART_BYTES = 60_000;

@@ -51,17 +51,22 @@ function parse(v: unknown): ConversationState {
   return { assignee_id: a ? Number(a) : null, team_id: t ? Number(t) : null, deleted: false };
 }
 
+/** About what a block holds per conversation it spans (a reader's cost estimate: ~10 bytes a state, most blocks full). */
+const BLOCK_BYTES = 700;
+
 /**
- * The state of these conversations: a BatchGet of their blocks when few, else one Query over the blocks
- * between the lowest and the highest (only blocks holding an assigned, teamed or deleted conversation
- * exist), eventually consistent like the rest of `q`.
+ * The state of these conversations: a BatchGet of their blocks (0.5 RCU each) or one Query over the
+ * blocks between the lowest and the highest (billed by their summed size; only blocks holding an
+ * assigned, teamed or deleted conversation exist), whichever costs less, eventually consistent like the
+ * rest of `q`.
  */
 export async function getConversationStates(accountId: number, ids: number[]): Promise<Map<number, ConversationState>> {
   const out = new Map<number, ConversationState>();
   if (!ids.length) return out;
   const blocks = [...new Set(ids.map((id) => keys.conversationState(accountId, id).sk))].sort();
   const items: Record<string, unknown>[] = [];
-  if (blocks.length <= 4) {
+  const span = ids.reduce((a, b) => Math.max(a, b)) / 64 - ids.reduce((a, b) => Math.min(a, b)) / 64 + 1;
+  if (blocks.length <= Math.ceil((span * BLOCK_BYTES) / 4096)) {
     for (const item of await getMany<Record<string, unknown>>(blocks.map((sk) => ({ pk: keys.conversationStatePartition(accountId), sk })))) {
       if (item) items.push(item);
     }

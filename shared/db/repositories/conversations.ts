@@ -144,6 +144,36 @@ export async function* conversationsByInboxStatus(accountId: number, inboxId: nu
   } while (start);
 }
 
+/**
+ * AP79: the rows of one status in one inbox at or after (activity second, display id) in the index's
+ * order (gsi3, `gsi3sk >= <since>#<id>`), newest first: what a `q` list page needs once it knows how
+ * recent its page's conversations are.
+ */
+export async function conversationsActiveSince(accountId: number, inboxId: number, status: string, since: number, sinceId?: number): Promise<ConversationRow[]> {
+  const ix = INDEXES.gsi3;
+  const out: ConversationRow[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: ix.name,
+        KeyConditionExpression: '#p = :p AND #s >= :lo',
+        ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
+        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since, sinceId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const row = record<ConversationRow>(item)!;
+      out.push({ ...row, labels: row.labels ?? [] });
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
 /** Merges streams that are each in `byActivityDesc` order into one such stream (reads stay lazy). */
 export async function* mergeNewestFirst(streams: AsyncGenerator<ConversationRow>[]): AsyncGenerator<ConversationRow> {
   const heads = await Promise.all(streams.map((s) => s.next()));

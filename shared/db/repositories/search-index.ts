@@ -110,6 +110,25 @@ export async function getWholeSegment(accountId: number, segmentId: string): Pro
   return out;
 }
 
+/** AP76: every doc chunk of a segment (`sk begins_with D#`), by sort key. */
+export async function getSegmentDocs(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :d)',
+        ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId), ':d': keys.searchDocsPrefix },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) out.set(String(item.sk), new Uint8Array(item.data as Uint8Array));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
 export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
   const items = await getWholeSegment(accountId, segmentId);
   const pk = keys.searchSegment(accountId, segmentId);

@@ -185,6 +185,8 @@ interface Plan {
   record: ContactInboxRecord;
   /** Nothing to write when the contact already has this source id in the inbox. */
   items: TxItem[];
+  /** A new contact inbox of a source id nobody holds (`items` are its item and sentinel). */
+  fresh?: boolean;
 }
 
 async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean): Promise<Plan> {
@@ -203,8 +205,10 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
     created_at: t,
     updated_at: t,
   };
-  if (!existing) return { record, items: repo.contactInboxWriteItems(record) };
-  if (ADDRESS_CHANNELS.has(inbox.channel_type)) {
+  if (!existing) return { record, items: repo.contactInboxWriteItems(record), fresh: true };
+  // An address that changed hands moves; so does a source id left by a contact deleted while its contact
+  // inbox was being written (repo.writeContactInbox is not a transaction with a check of the contact).
+  if (ADDRESS_CHANNELS.has(inbox.channel_type) || !(await repo.getContact(existing.account_id, existing.contact_id))) {
     return { record, items: repo.takeOverSourceIdItems(existing, `${source}:${randomUUID()}`, record) };
   }
   throw invalidField('source_id', 'has already been taken', 'taken');
@@ -213,6 +217,9 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
 async function attachInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean) {
   const plan = await planContactInbox(contact, inbox, sourceId, hmacVerified);
   if (!plan.items.length) return plan.record;
+  // A plain new contact inbox is two plain writes (repo.writeContactInbox says what a crash leaves);
+  // taking a source id over from another contact stays one transaction.
+  if (plan.fresh) return repo.writeContactInbox(plan.record);
   try {
     await transact([...plan.items, repo.contactExists(contact.account_id, contact.id)]);
   } catch (err) {

@@ -1,5 +1,6 @@
 import {
   byActivityDesc,
+  conversationsActiveSince,
   conversationsByInboxStatus,
   getConversations,
   type ConversationRow,
@@ -8,7 +9,7 @@ import {
   mergeNewestFirst,
 } from '../../db/repositories/conversations.ts';
 import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { getConversationStates } from '../../db/repositories/conversation-state.ts';
+import { getConversationStates, type ConversationState } from '../../db/repositories/conversation-state.ts';
 import { findMessages } from '../search/messages.ts';
 import type { Hit } from '../../search/index.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
@@ -129,7 +130,7 @@ async function selectIds(account: AccountRecord, f: Filters): Promise<Selection 
   }
   const matches = new Map<number, Hit[]>();
   if (f.q) {
-    for (const hit of await findMessages(account.id, await inboxIdsOf(account, f), f.q)) {
+    for (const hit of await findMessages(account.id, f.inboxes === 'all' ? 'all' : [...f.inboxes], f.q)) {
       if (ids && !ids.has(hit.c)) continue;
       const list = matches.get(hit.c);
       if (list) list.push(hit);
@@ -148,18 +149,22 @@ async function selectedRecords(account: AccountRecord, f: Filters, sel: Selectio
   );
 }
 
+/** The `q` counts from the matches' assignee and team (AP77): the matching conversations are not read. */
+function countsOfStates(f: Filters, ids: number[], states: Map<number, ConversationState>): Counts {
+  const rows: { assignee_id: number | null; count: number }[] = [];
+  for (const id of ids) {
+    const st = states.get(id)!;
+    if (st.deleted || (f.teamId !== undefined && st.team_id !== f.teamId)) continue;
+    rows.push({ assignee_id: st.assignee_id, count: 1 });
+  }
+  return tally(f, rows);
+}
+
 async function countsOf(account: AccountRecord, f: Filters, selected: Selection | undefined, records?: ConversationRecord[]): Promise<Counts> {
   if (selected && f.q && !records) {
     // `q` counts every status; the inbox comes with each match, assignee and team from the state items
     // (AP77), so the matching conversations themselves are not read.
-    const states = await getConversationStates(account.id, selected.ids);
-    const rows: { assignee_id: number | null; count: number }[] = [];
-    for (const id of selected.ids) {
-      const st = states.get(id)!;
-      if (st.deleted || (f.teamId !== undefined && st.team_id !== f.teamId)) continue;
-      rows.push({ assignee_id: st.assignee_id, count: 1 });
-    }
-    return tally(f, rows);
+    return countsOfStates(f, selected.ids, await getConversationStates(account.id, selected.ids));
   }
   if (selected) return tally(f, (records ?? (await selectedRecords(account, f, selected))).map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
   return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
@@ -236,8 +241,67 @@ async function everything(account: AccountRecord, f: Filters) {
 
 /** The full records of a page of index rows, in the rows' order (rows the index showed but that are gone drop out). */
 async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promise<ConversationRecord[]> {
-  if (rows.length && 'uuid' in rows[0]) return rows as ConversationRecord[];
-  return (await getConversations(account.id, rows.map((r) => r.id))).filter((c): c is ConversationRecord => !!c);
+  const missing = rows.filter((r) => !('uuid' in r)).map((r) => r.id);
+  const read = new Map((await getConversations(account.id, missing)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
+  return rows.map((r) => ('uuid' in r ? (r as ConversationRecord) : read.get(r.id))).filter((c): c is ConversationRecord => !!c);
+}
+
+/**
+ * A `q` page in the default order (newest activity first) without reading every matching conversation:
+ * the state items (AP77) filter the matches by team and assignee; a conversation's activity is at least
+ * the time of its newest matching message, so the page's conversations all come at or after τ, the
+ * `page × 25`-th candidate by (newest match, id), in the index's (activity, id) order. Only the
+ * activity-index rows from τ on (AP79) of the
+ * matches' inboxes are read, then the page. A match whose message is newer than its index row (an index
+ * copy in flight) is read directly. Few matches are read directly (cheaper than any index range).
+ */
+async function qPageByActivity(
+  account: AccountRecord,
+  f: Filters,
+  sel: Selection,
+  states: Map<number, ConversationState>,
+  keep: (c: ConversationRow) => boolean,
+  page: number,
+): Promise<ConversationRow[]> {
+  const want = page * PAGE_SIZE;
+  const candidates = sel.ids.filter((id) => {
+    const st = states.get(id)!;
+    return !st.deleted && (f.teamId === undefined || st.team_id === f.teamId) && keep({ assignee_id: st.assignee_id } as ConversationRow);
+  });
+  const passes = (c: ConversationRow) => inScope(f, c) && keep(c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l)));
+  const direct = async (ids: number[]) => (await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c && passes(c));
+  const slice = (pool: ConversationRow[]) => pool.sort(byActivityDesc).slice(want - PAGE_SIZE, want);
+  if (candidates.length <= 2 * want) return slice(await direct(candidates));
+
+  const newest = new Map<number, number>();
+  const inboxes = new Set<number>();
+  for (const id of candidates) {
+    for (const h of sel.matches.get(id) ?? []) {
+      newest.set(id, Math.max(newest.get(id) ?? 0, h.t));
+      inboxes.add(h.i);
+    }
+  }
+  // The page's conversations are at or after the want-th candidate in (newest match, id) order, in the
+  // index's (activity, id) order: each candidate's activity is at least its newest match.
+  const byNewest = candidates.map((id) => ({ id, t: newest.get(id) ?? 0 })).sort((a, b) => b.t - a.t || b.id - a.id);
+  const bound = byNewest[want - 1];
+  const atOrAfter = (t: number, id: number) => t > bound.t || (t === bound.t && id >= bound.id);
+  const wanted = new Set(candidates);
+  const rows = (
+    await Promise.all([...inboxes].flatMap((i) => STATUSES.map((s) => conversationsActiveSince(account.id, i, s, bound.t, bound.id))))
+  ).flat();
+  const found = new Map<number, ConversationRow>();
+  for (const r of rows) if (wanted.has(r.id) && !found.has(r.id)) found.set(r.id, r);
+  // Matches at or after the bound whose row says otherwise (or is missing): read them.
+  const stale = byNewest
+    .filter((c) => atOrAfter(c.t, c.id) && (found.get(c.id)?.last_activity_at ?? -1) < c.t)
+    .map((c) => c.id);
+  const pool = new Map<number, ConversationRow>();
+  for (const r of found.values()) if (passes(r)) pool.set(r.id, r);
+  for (const c of await direct(stale)) pool.set(c.id, c);
+  for (const id of stale) if (!pool.get(id) || !('uuid' in pool.get(id)!)) pool.delete(id);
+  if (pool.size < want) return slice(await direct(candidates));
+  return slice([...pool.values()]);
 }
 
 /** One page of a list with its counts (the finder behind list and search). */
@@ -247,17 +311,22 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   const keep = assigneeFilter(q.assignee_type, f.me);
   const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
   const selected = await selectIds(account, f);
-  const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
   let rows: ConversationRow[];
-  if (selected || sorter !== byActivityDesc) {
+  let counts: Counts;
+  if (selected && f.q && sorter === byActivityDesc) {
+    const states = await getConversationStates(account.id, selected.ids);
+    counts = countsOfStates(f, selected.ids, states);
+    rows = await qPageByActivity(account, f, selected, states, keep, page);
+  } else if (selected || sorter !== byActivityDesc) {
     // Orders other than the index's read the whole scope's index rows (never the conversations).
+    const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     const pool: ConversationRow[] = selectedRows ?? (await everything(account, f));
     rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    counts = await countsOf(account, f, selected, selectedRows);
   } else {
-    rows = await pageFromIndexes(account, f, keep, page);
+    [rows, counts] = await Promise.all([pageFromIndexes(account, f, keep, page), countsOf(account, f, selected)]);
   }
-  const [records, counts] = await Promise.all([recordsOf(account, rows), countsOf(account, f, selected, selectedRows)]);
-  return { rows: records, counts, matches: selected?.matches ?? new Map<number, Hit[]>() };
+  return { rows: await recordsOf(account, rows), counts, matches: selected?.matches ?? new Map<number, Hit[]>() };
 }
 
 /** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */

@@ -5,5 +5,8 @@ import { searchIndex, type Hit } from '../../search/index.ts';
 
 export type FoundMessage = Hit;
 
-/** Incoming and outgoing messages of these inboxes whose content contains `term` (case-insensitive). */
-export const findMessages = (accountId: number, inboxIds: number[], term: string): Promise<FoundMessage[]> => searchIndex(accountId, inboxIds, term);
+/**
+ * Incoming and outgoing messages of these inboxes (or of every inbox: 'all', no inbox list read) whose
+ * content contains `term` (case-insensitive).
+ */
+export const findMessages = (accountId: number, inboxIds: number[] | 'all', term: string): Promise<FoundMessage[]> => searchIndex(accountId, inboxIds, term);

@@ -1,7 +1,6 @@
 import { getConversations, lastDisplayId, listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { listContactListings, type ContactListing } from '../../db/repositories/contacts.ts';
 import { getMessages, listMessages } from '../../db/repositories/messages.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../http/auth.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { AccountRecord } from '../model.ts';
@@ -136,10 +135,10 @@ async function conversationResultsJson(account: AccountRecord, actor: Actor, cs:
   });
 }
 
-/** The caller's inboxes (ids) for message search. */
-async function inboxIdsInScope(account: AccountRecord, actor: Actor) {
+/** The caller's inboxes (ids, or 'all') for message search. */
+async function inboxIdsInScope(account: AccountRecord, actor: Actor): Promise<number[] | 'all'> {
   const scope = await inboxScope(account.id, actor);
-  return scope === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...scope];
+  return scope === 'all' ? 'all' : [...scope];
 }
 
 async function messagesPage(account: AccountRecord, actor: Actor, term: string, page: number) {
