@@ -12,7 +12,8 @@ import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from './broadcast.ts';
-import { isMailRequest, type Change } from './change.ts';
+import { isMailRequest, isPurgeJob, type Change } from './change.ts';
+import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
 import { composeMail } from '../domain/mail/compose.ts';
 import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
 import { enqueueMails } from './mail-queue.ts';
@@ -217,6 +218,12 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
               if (mail) mails.push(mail);
               else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
+              return true;
+            }
+            // A purge job's chunk runs here; its recorded progress comes back as the next change.
+            if (isPurgeJob(change)) {
+              if (purgeSwitch.paused) log.warn('purge chunk skipped: paused', { pk: change.pk });
+              else await purgeChunk({ pk: change.pk, sk: change.sk });
               return true;
             }
             deliveries.push(...(await dispatchChange(change, suspended)));

@@ -58,6 +58,8 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // Mail: the sender from the construct's prop (Chatwoot's default otherwise); links on PUBLIC_BASE_URL unless set.
   MAILER_SENDER_EMAIL: 'default',
   FRONTEND_URL: 'default',
+  // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
+  PURGE_CHUNK_DELETES: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.
   DYNAMODB_ENDPOINT: 'local',
   SQS_ENDPOINT: 'local',
