@@ -39,11 +39,15 @@ const KEY_ATTRS = ['pk', 'gsi1pk', 'gsi2pk', 'gsi3pk'];
 function accountsOf(item: Item): Set<number> {
   const out = new Set<number>();
   if (typeof item.account_id === 'number') out.add(item.account_id);
+  // A platform app's right to the account.
+  const perm = /^PERM#ACCOUNT#(\d+)$/.exec(String(item.sk));
+  if (perm) out.add(Number(perm[1]));
   for (const attr of KEY_ATTRS) {
     const v = item[attr];
     if (typeof v !== 'string') continue;
     const parts = v.split('#');
-    if (NOT_ACCOUNT_SCOPED.has(parts[0])) continue;
+    // A source id's sentinel is keyed by inbox; its account is its `account_id`.
+    if (NOT_ACCOUNT_SCOPED.has(parts[0]) || v.startsWith('UNIQ#SOURCE#')) continue;
     const n = parts.find((p) => /^\d+$/.test(p));
     if (n !== undefined) out.add(Number(n));
   }
