@@ -8,6 +8,7 @@ import { getPurgeJob, listPurgeJobs } from '../../../shared/db/repositories/purg
 import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/purge/service.ts';
 import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
 import { objectKeyOf } from '../../../shared/storage/objects.ts';
+import { overrideEnv } from '../../support/env.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, unique, untilState, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { addInboxMembers, newContact, ok } from '../conversations/fixtures.ts';
@@ -210,12 +211,31 @@ describe('deleting an inbox or an account purges its data', () => {
     expect(bystanderItems.length).toBeGreaterThan(50);
     expect(before.filter((i) => accountsOf(i).has(a)).length).toBeGreaterThan(50);
 
+    // Small chunks: the purge goes chunk after chunk through the stream (each chunk's progress brings the next).
+    const restore = overrideEnv({ PURGE_CHUNK_DELETES: '20' });
     const res = await victim.s.platform.delete(`/platform/api/v1/accounts/${a}`);
     expect(res.status).toBe(200);
     expect((await victim.s.admin.api.get(`${victim.s.base}/contacts`)).status).toBeGreaterThanOrEqual(400);
 
     const left = (items: Item[]) => items.filter((i) => accountsOf(i).has(a) && !/^LIMIT#/.test(String(i.pk)));
-    const after = await untilState(scanAll, (items) => left(items).length === 0, 90_000);
+    let chunks = 0;
+    let after: Item[];
+    try {
+      // The job item counts its chunks; it goes when the purge is done.
+      await untilState(
+        async () => {
+          const job = await getPurgeJob(keys.purgeAccountJob(a));
+          chunks = Math.max(chunks, job?.chunks ?? 0);
+          return job;
+        },
+        (job) => job === undefined,
+        90_000,
+      );
+      after = await untilState(scanAll, (items) => left(items).length === 0, 30_000);
+    } finally {
+      restore();
+    }
+    expect(chunks).toBeGreaterThan(1);
     expect(left(after)).toEqual([]);
     expect(await objectExists(victim.attachmentUrls[2])).toBe(false);
     // Users stay (Chatwoot keeps them; they may belong to other accounts).
