@@ -18,6 +18,8 @@ export interface PurgeJobRecord {
   inbox_id?: number;
   /** Members at deletion time (kind `account`): their per-account items (notifications, filters) go too. */
   user_ids?: number[];
+  /** The platform app that deleted the account (kind `account`): its rows for the account's own bots go too. */
+  app_id?: number;
   /** Steps finished (each step's progress is what is left in the table, so only finished steps are kept). */
   step: number;
   /** Chunks run so far; every chunk changes it, and the change is what brings the next chunk (the stream). */

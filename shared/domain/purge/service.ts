@@ -283,12 +283,17 @@ function accountSteps(a: number): Step<Ctx>[] {
     },
     {
       name: 'agent bots',
-      run: async (_c, budget) => {
+      run: async ({ job }, budget) => {
         const p = keys.agentBotsOf(a);
         while (!budget.spent) {
           const bots = await firstItems({ gsi1pk: p.gsi1pk }, budget.page());
           if (!bots.length) return true;
-          await remove(budget, bots.filter((b) => typeof b.token_hash === 'string').map((b) => keys.token(String(b.token_hash))), bots.map(keyOf));
+          // Their tokens, and the deleting app's rows for them (an account's bot made through the platform API).
+          const dependents = [
+            ...bots.filter((b) => typeof b.token_hash === 'string').map((b) => keys.token(String(b.token_hash))),
+            ...(job.app_id !== undefined ? bots.map((b) => keys.permissible(job.app_id!, 'BOT', Number(b.id))) : []),
+          ];
+          await remove(budget, dependents, bots.map(keyOf));
         }
         return false;
       },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../../shared/config.ts';
 import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
+import { hashToken } from '../../../shared/crypto/tokens.ts';
 import { getPurgeJob, listPurgeJobs } from '../../../shared/db/repositories/purge.ts';
 import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/purge/service.ts';
 import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
@@ -11,7 +12,7 @@ import { objectKeyOf } from '../../../shared/storage/objects.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, unique, untilState, type Client, type SeededAccount } from '../../support/runtime.ts';
-import { addInboxMembers, newContact, ok } from '../conversations/fixtures.ts';
+import { addInboxMembers, newBot, newContact, ok } from '../conversations/fixtures.ts';
 import { conversationPath, contactPath, inboxPath } from '../public/fixtures.ts';
 
 // Deleting an inbox or an account removes its data in the pipeline (issue #10): the request answers at
@@ -81,6 +82,7 @@ interface Seeded {
   anonymous: number[];
   attachmentUrls: string[];
   webhookId: number;
+  bot: { id: number; access_token: string };
 }
 
 /** An account with two API inboxes, each with an identified contact's and a widget/public visitor's conversation, and the rest. */
@@ -95,6 +97,9 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
   ok(await api.post(`${s.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: 'sk-test' } }), 'hook');
   ok(await api.post(`${s.base}/teams`, { name: unique('team-') }), 'team');
   ok(await api.post(`${s.base}/automation_rules`, { name: 'r', event_name: 'message_created', conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['zzz-never'], query_operator: null }], actions: [{ action_name: 'add_label', action_params: ['purge-vip'] }] }), 'rule');
+  const bot = await newBot(s);
+  ok(await s.agent.api.post(`${s.base}/custom_filters`, { custom_filter: { name: 'Open ones', filter_type: 'conversation', query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] } } }), 'filter');
+  ok(await s.agent.api.post(`${s.base}/macros`, { macro: { name: 'Mine', visibility: 'global', actions: [{ action_name: 'resolve_conversation' }] } }), 'macro');
   const inboxes: Seeded['inboxes'] = [];
   const conversations: Seeded['conversations'] = [];
   const identified: number[] = [];
@@ -111,6 +116,8 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
     const conv = ok(await api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contact.id }), 'conversation');
     conversations.push({ inbox: inbox.id, id: conv.id, contactId: contact.id });
     ok(await api.post(`${s.base}/conversations/${conv.id}/labels`, { labels: ['purge-vip'] }), 'labels');
+    // Assigned to the agent: the agent gets a notification.
+    ok(await api.post(`${s.base}/conversations/${conv.id}/assignments`, { assignee_id: s.agent.id }), 'assign');
     const form = new FormData();
     form.append('content', `searchable purgeword ${n}`);
     form.append('attachments[]', new Blob([Buffer.from('89504e470d0a1a0a', 'hex')], { type: 'image/png' }), 'shot.png');
@@ -127,7 +134,7 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
     const vm = ok(await pub.post(`${conversationPath(inbox, visitor.source_id, vconv.id)}/messages`, vform), 'visitor message');
     attachmentUrls.push(vm.attachments[0].data_url);
   }
-  return { s, inboxes, conversations, identified, anonymous, attachmentUrls, webhookId };
+  return { s, inboxes, conversations, identified, anonymous, attachmentUrls, webhookId, bot };
 }
 
 /** Waits until the pipeline's work on an account's seeded data is done (report facts, deliveries, search tail), so snapshots hold still. */
@@ -136,7 +143,7 @@ async function settled(w: Seeded) {
   await untilState(scanAll, (items) => {
     const of = items.filter((i) => accountsOf(i).has(a));
     const count = (prefix: string) => of.filter((i) => String(i.pk).startsWith(prefix)).length;
-    return count(`RPTF#${a}`) >= 8 && count(`WHDELIVERIES#${a}#`) >= 8 && count(`STAIL#${a}`) >= 4 && count(`RPT#${a}#`) > 0;
+    return count(`RPTF#${a}`) >= 8 && count(`WHDELIVERIES#${a}#`) >= 8 && count(`STAIL#${a}`) >= 4 && count(`RPT#${a}#`) > 0 && count(`NOTIFS#${a}#`) >= 2;
   }, 60_000);
 }
 
@@ -238,6 +245,11 @@ describe('deleting an inbox or an account purges its data', () => {
     expect(chunks).toBeGreaterThan(1);
     expect(left(after)).toEqual([]);
     expect(await objectExists(victim.attachmentUrls[2])).toBe(false);
+    // The account's bot is gone with its token and its platform app row.
+    expect(before.some((i) => i.pk === keys.token(hashToken(victim.bot.access_token)).pk)).toBe(true);
+    expect(after.some((i) => i.pk === keys.token(hashToken(victim.bot.access_token)).pk)).toBe(false);
+    expect((await victim.s.platform.get(`/platform/api/v1/agent_bots/${victim.bot.id}`)).status).toBe(404);
+    expect(after.some((i) => i.sk === `PERM#BOT#${victim.bot.id}`)).toBe(false);
     // Users stay (Chatwoot keeps them; they may belong to other accounts).
     expect(after.some((i) => i.pk === keys.user(victim.s.agent.id).pk)).toBe(true);
     // The other account, and everything else that was not the victim's, is unchanged.
