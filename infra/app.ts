@@ -26,6 +26,7 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   publicBaseUrl: ctx('publicBaseUrl'),
   mailerSenderEmail: ctx('mailerSenderEmail'),
   frontendUrl: ctx('frontendUrl'),
+  captain: { endpoint: ctx('captainOpenAiEndpoint'), model: ctx('captainOpenAiModel') },
   tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
   limits: {
     accountPerMinute: number('limitAccountPerMinute'),

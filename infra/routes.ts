@@ -135,6 +135,12 @@ export const routes: Route[] = [
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages', handler: 'functions/api/conversations/messages/create.ts', api: 'account', access: 'uploads' },
   // The google_translate integration (calls Google; the message keeps the translation).
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}/translate', handler: 'functions/api/conversations/messages/translate.ts', api: 'account', access: 'write' },
+  // Captain's editor tasks (the mobile app's and dashboard's copilot): an OpenAI-compatible model with the account's OpenAI key.
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/captain/tasks/rewrite', handler: 'functions/api/captain/tasks/rewrite.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/captain/tasks/summarize', handler: 'functions/api/captain/tasks/summarize.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/captain/tasks/reply_suggestion', handler: 'functions/api/captain/tasks/reply-suggestion.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/captain/tasks/label_suggestion', handler: 'functions/api/captain/tasks/label-suggestion.ts', api: 'account', access: 'read' },
+  { method: 'POST', path: '/api/v1/accounts/{account_id}/captain/tasks/follow_up', handler: 'functions/api/captain/tasks/follow-up.ts', api: 'account', access: 'read' },
   // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/direct_uploads', handler: 'functions/api/conversations/direct-uploads.ts', api: 'account', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },

@@ -77,6 +77,10 @@ const EnvSchema = v.object({
   // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
   GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
   GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
+  // Captain's editor tasks (rewrite, summary, reply and label suggestions): an OpenAI-compatible endpoint and
+  // model, as Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT installation setting; the key is the account's OpenAI hook's.
+  CAPTAIN_OPEN_AI_ENDPOINT: v.optional(v.string(), 'https://api.openai.com'),
+  CAPTAIN_OPEN_AI_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
 });
 
 export interface Config {
@@ -121,6 +125,8 @@ export interface Config {
   frontendUrl: string;
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
+  captainOpenAiEndpoint: string;
+  captainOpenAiModel: string;
 }
 
 /** The environment variables each field comes from (the deploy proof checks them against the template). */
@@ -152,6 +158,8 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
   googleOAuthTokenUrl: ['GOOGLE_OAUTH_TOKEN_URL'],
   googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
+  captainOpenAiEndpoint: ['CAPTAIN_OPEN_AI_ENDPOINT'],
+  captainOpenAiModel: ['CAPTAIN_OPEN_AI_MODEL'],
   limits: ['LIMIT_ACCOUNT_PER_MINUTE', 'LIMIT_ACCOUNT_BURST', 'LIMIT_CREDENTIAL_PER_MINUTE', 'LIMIT_CREDENTIAL_BURST', 'LIMIT_SYNC_PERCENT'],
   mailQueueUrl: ['MAIL_QUEUE_URL'],
   purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
@@ -242,6 +250,8 @@ function load(): Config {
     frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
+    captainOpenAiEndpoint: e.CAPTAIN_OPEN_AI_ENDPOINT.replace(/\/$/, ''),
+    captainOpenAiModel: e.CAPTAIN_OPEN_AI_MODEL,
   };
   return cached;
 }

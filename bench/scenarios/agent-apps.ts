@@ -223,4 +223,28 @@ export const agentApps: Scenarios = {
   [`GET ${A}/notification_settings`]: { request: (w) => ({ method: 'GET', path: `${w.account.base}/notification_settings`, client: agent(w) }) },
   [`PATCH ${A}/notification_settings`]: { request: (w, _s, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/notification_settings`, body: settings(i), client: agent(w) }) },
   [`PUT ${A}/notification_settings`]: { request: (w, _s, _p, i) => ({ method: 'PUT', path: `${w.account.base}/notification_settings`, body: settings(i), client: agent(w) }) },
+  // Captain's tasks: the bench account has no OpenAI integration, so each answers 422 after reading the
+  // account's hooks (the model is never called from the bench; test/e2e/captain calls a fake on loopback).
+  ...Object.fromEntries(
+    (['rewrite', 'summarize', 'reply_suggestion', 'label_suggestion', 'follow_up'] as const).map((task) => [
+      `POST ${A}/captain/tasks/${task}`,
+      {
+        request: (w: BenchWorld) => ({
+          method: 'POST',
+          path: `${w.account.base}/captain/tasks/${task}`,
+          body: captainBody(task),
+          client: agent(w),
+          status: 422,
+        }),
+      },
+    ]),
+  ),
 };
+
+function captainBody(task: string): Record<string, unknown> {
+  if (task === 'rewrite') return { content: 'hi, we will send it tomorow', operation: 'professional', conversation_display_id: 1 };
+  if (task === 'follow_up') {
+    return { message: 'Shorter, please', conversation_display_id: 1, follow_up_context: { event_name: 'summarize', original_context: 'Customer: Where is my order?', last_response: 'The customer asks where the order is.' } };
+  }
+  return { conversation_display_id: 1 };
+}

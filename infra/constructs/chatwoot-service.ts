@@ -14,7 +14,7 @@ import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundle
 import { routes as routeTable, type Route } from '../routes.ts';
 import { EventPipeline } from './event-pipeline.ts';
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
-import { HttpApiRoutes, type RequestLimits } from './http-api.ts';
+import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
 import { ServiceTable } from './table.ts';
@@ -62,6 +62,11 @@ export interface ChatwootServiceProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
   limits?: RequestLimits;
+  /**
+   * The OpenAI-compatible model Captain's editor tasks call (Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT), with each
+   * account's OpenAI integration key. @default OpenAI's API and gpt-4o-mini
+   */
+  captain?: CaptainModel;
   /** Origins browsers may call the API from. @default ['*'] (the widget runs on customers' sites) */
   corsOrigins?: string[];
   /** Tags on every resource (cost allocation). @default none */
@@ -169,6 +174,7 @@ export class ChatwootService extends Construct {
       accessLogs: props.accessLogs,
       throttle: props.throttle,
       limits: props.limits,
+      captain: props.captain,
       corsOrigins: props.corsOrigins,
       publicBaseUrl: (props.publicBaseUrl ?? (domain ? `https://${domain.domainName}` : undefined))?.replace(/\/$/, ''),
     });

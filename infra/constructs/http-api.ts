@@ -62,6 +62,8 @@ export interface HttpApiRoutesProps {
   throttle?: apigw.ThrottleSettings;
   /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
   limits?: RequestLimits;
+  /** The model of Captain's tasks. @default OpenAI's API and gpt-4o-mini */
+  captain?: CaptainModel;
   /** JSON access logs of the $default stage, kept as long as the function logs. @default true */
   accessLogs?: boolean;
   /** Origins browsers may call the API from. @default ['*'] */
@@ -132,6 +134,8 @@ export class HttpApiRoutes extends Construct {
       LOG_LEVEL: props.functions.logLevel,
       TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
       ...limitEnvironment(props.limits),
+      ...(props.captain?.endpoint ? { CAPTAIN_OPEN_AI_ENDPOINT: props.captain.endpoint } : {}),
+      ...(props.captain?.model ? { CAPTAIN_OPEN_AI_MODEL: props.captain.model } : {}),
     };
     // Each class sees only the names its permissions cover.
     const environment: Record<AccessClass, Record<string, string>> = {
@@ -184,6 +188,12 @@ export interface RequestLimits {
   credentialBurst?: number;
   /** Percent of a window's quota a container counts before adding it to the shared window (0: never). */
   syncPercent?: number;
+}
+
+/** An OpenAI-compatible chat completions service: its base URL (without `/v1`) and model. */
+export interface CaptainModel {
+  endpoint?: string;
+  model?: string;
 }
 
 function limitEnvironment(limits: RequestLimits = {}): Record<string, string> {

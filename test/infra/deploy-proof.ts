@@ -49,6 +49,9 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // Google's own endpoints by default; tests point them at local fakes.
   GOOGLE_OAUTH_TOKEN_URL: 'default',
   GOOGLE_TRANSLATE_URL: 'default',
+  // OpenAI's endpoint and Chatwoot's default model unless the installation names others.
+  CAPTAIN_OPEN_AI_ENDPOINT: 'default',
+  CAPTAIN_OPEN_AI_MODEL: 'default',
   // Limits: the construct's `limits` prop sets them; the defaults are the documented ones.
   LIMIT_ACCOUNT_PER_MINUTE: 'default',
   LIMIT_ACCOUNT_BURST: 'default',

@@ -27,6 +27,7 @@ const props: ChatwootServiceProps = {
   runtime: lambda.Runtime.NODEJS_24_X,
   memorySize: 1024,
   corsOrigins: ['https://app.example.com'],
+  captain: { endpoint: 'https://llm.example.com', model: 'gpt-4.1-mini' },
   tags: { 'cost-center': 'support' },
 };
 // @ts-expect-error memory is a number of MB: fails to compile only if the package's types are real
@@ -91,6 +92,10 @@ describe('the published construct, used from another CDK app', () => {
     for (const fn of fns) expect(fn.Properties!.Runtime).toBe('nodejs24.x');
     // The socket functions keep sizes of their own; every route and pipeline function takes the prop.
     expect(fns.filter((fn) => fn.Properties!.MemorySize === 1024)).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
+    // The model of Captain's tasks reaches every route function.
+    const captain = fns.filter((fn) => fn.Properties!.Environment?.Variables?.CAPTAIN_OPEN_AI_ENDPOINT === 'https://llm.example.com');
+    expect(captain).toHaveLength(routes.length);
+    for (const fn of captain) expect(fn.Properties!.Environment.Variables.CAPTAIN_OPEN_AI_MODEL).toBe('gpt-4.1-mini');
     const assets = readdirSync(out).filter((f) => f.startsWith('asset.') && existsSync(join(out, f, 'index.mjs')));
     expect(assets.length).toBe(fns.length);
   });

@@ -1,0 +1,9 @@
+import { apiHandler } from '../../../../shared/http/handler.ts';
+import { followUp } from '../../../../shared/domain/captain/service.ts';
+import { FollowUpSchema } from '../../../../shared/domain/captain/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: FollowUpSchema,
+  run: (ctx) => followUp(ctx.account, ctx.body),
+});

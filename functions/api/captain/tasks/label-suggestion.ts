@@ -1,0 +1,9 @@
+import { apiHandler } from '../../../../shared/http/handler.ts';
+import { labelSuggestion } from '../../../../shared/domain/captain/service.ts';
+import { ConversationTaskSchema } from '../../../../shared/domain/captain/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: ConversationTaskSchema,
+  run: (ctx) => labelSuggestion(ctx.account, ctx.actor, ctx.body),
+});
