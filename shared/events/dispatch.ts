@@ -19,7 +19,7 @@ import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
 import { enqueueMails } from './mail-queue.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
-import { suspendedAccounts } from '../domain/accounts/suspension.ts';
+import { frozenAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import { sealWhenDue } from '../search/index.ts';
@@ -164,14 +164,15 @@ async function complete(change: Change): Promise<Change> {
 const searchSealCandidates = new Set<number>();
 
 /** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
-export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<Delivery[]> {
+export async function dispatchChange(raw: Change, suspended = frozenAccounts()): Promise<Delivery[]> {
   const change = await complete(raw);
   const reads: ChangeReads = {};
   const out: Delivery[] = [];
   for (const event of eventsOf(change)) {
-    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
+    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too);
+    // so is a deleted one (its purge is under way: nothing may be written behind it).
     if (await suspended(event.accountId)) {
-      log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+      log.warn('event not dispatched: account suspended or deleted', { eventId: event.id, event: event.name, accountId: event.accountId });
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {
@@ -204,7 +205,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
     const mails: Mail[] = [];
-    const suspended = suspendedAccounts();
+    const suspended = frozenAccounts();
     let result: SQSBatchResponse;
     try {
       // Figure-only report facts of the batch are written together once every record has run.

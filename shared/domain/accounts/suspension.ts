@@ -39,3 +39,20 @@ export function suspendedAccounts(): (accountId: number) => Promise<boolean> {
     return known;
   };
 }
+
+/**
+ * The dispatcher's check: an account that is suspended, or deleted (its data is being purged: an event
+ * still queued from before the deletion must not write report facts, notifications or deliveries
+ * behind the purge). Each account read once per use of the returned function (one pipeline batch).
+ */
+export function frozenAccounts(): (accountId: number) => Promise<boolean> {
+  const seen = new Map<number, Promise<boolean>>();
+  return (accountId) => {
+    let known = seen.get(accountId);
+    if (!known) {
+      known = Number.isSafeInteger(accountId) ? getAccount(accountId).then((a) => !a || isSuspended(a)) : Promise.resolve(false);
+      seen.set(accountId, known);
+    }
+    return known;
+  };
+}

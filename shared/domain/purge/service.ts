@@ -72,12 +72,9 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
     return messages.map((m) => keys.searchTail(accountId, Number(m.created_at), Number(m.id)));
   });
   if (!messagesDone) return false;
-  // Participants and signals (everything but the conversation item, which sorts first).
-  const rest = async () => (await firstItems({ pk }, budget.page())).filter((i) => i.sk !== 'CONV');
-  for (let page = await rest(); page.length; page = await rest()) {
-    if (budget.spent) return false;
-    await remove(budget, page.map(keyOf));
-  }
+  // Participants and signals: the conversation item goes last.
+  for (const prefix of ['PART#', 'SIGNAL#']) if (!(await drain({ pk, prefix }, budget))) return false;
+  if (budget.spent) return false;
   const [conv] = await firstItems({ pk, prefix: 'CONV' }, 1);
   if (!conv) return true;
   if (!(await drain({ gsi1pk: keys.conversationReportingEvents(accountId, displayId).gsi1pk }, budget))) return false;
