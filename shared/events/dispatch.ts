@@ -171,8 +171,10 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
   for (const event of eventsOf(change)) {
     // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too);
     // so is a deleted one (its purge is under way: nothing may be written behind it).
-    if (await suspended(event.accountId)) {
-      log.warn('event not dispatched: account suspended or deleted', { eventId: event.id, event: event.name, accountId: event.accountId });
+    const frozen = await suspended(event.accountId);
+    if (frozen) {
+      // A deleted account's purge itself removes contacts and notifications (their removal events end here): quietly.
+      (frozen === 'deleted' ? log.debug : log.warn)(`event not dispatched: account ${frozen}`, { eventId: event.id, event: event.name, accountId: event.accountId });
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {

@@ -45,12 +45,14 @@ export function suspendedAccounts(): (accountId: number) => Promise<boolean> {
  * still queued from before the deletion must not write report facts, notifications or deliveries
  * behind the purge). Each account read once per use of the returned function (one pipeline batch).
  */
-export function frozenAccounts(): (accountId: number) => Promise<boolean> {
-  const seen = new Map<number, Promise<boolean>>();
+export function frozenAccounts(): (accountId: number) => Promise<false | 'suspended' | 'deleted'> {
+  const seen = new Map<number, Promise<false | 'suspended' | 'deleted'>>();
   return (accountId) => {
     let known = seen.get(accountId);
     if (!known) {
-      known = Number.isSafeInteger(accountId) ? getAccount(accountId).then((a) => !a || isSuspended(a)) : Promise.resolve(false);
+      known = Number.isSafeInteger(accountId)
+        ? getAccount(accountId).then((a) => (!a ? 'deleted' : isSuspended(a) ? 'suspended' : false))
+        : Promise.resolve(false);
       seen.set(accountId, known);
     }
     return known;
