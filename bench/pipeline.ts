@@ -19,6 +19,7 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const r1 = (n: number) => Math.round(n * 10) / 10;
+const DISPATCH_ROUNDS = 3;
 
 /**
  * The dispatch stage by itself: the burst's messages as a backlog of `message_created` changes handed to
@@ -40,11 +41,19 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < changes.length; i += 10) batches.push(changes.slice(i, i + 10));
-  // Warm the container's caches as a running dispatcher has them.
   const asEvent = (batch: Record<string, unknown>[]) => ({
     Records: batch.map((c, n) => ({ messageId: `${c.id}-${n}`, body: JSON.stringify(c), attributes: { MessageGroupId: String(c.pk) } })),
   });
-  await dispatchChanges(asEvent(batches.shift()!) as never);
+  // One event of every conversation first (ids of their own), so that each conversation's contact and
+  // participants are in the cache as on a dispatcher that has been running.
+  const firstOf = new Map<string, Record<string, unknown>>();
+  for (const c of changes) if (!firstOf.has(String(c.pk))) firstOf.set(String(c.pk), { ...c, id: `${String(c.id)}-warm` });
+  const warm = [...firstOf.values()];
+  for (let i = 0; i < warm.length; i += 10) await dispatchChanges(asEvent(warm.slice(i, i + 10)) as never);
+  // The backlog three times over (each round with change ids of its own, so deliveries are new): a window
+  // of a few seconds, not one, so that a moment's noise on a shared machine weighs less.
+  const round = batches.map((b) => b.map((c) => ({ ...c })));
+  for (let r = 1; r < DISPATCH_ROUNDS; r++) batches.push(...round.map((b) => b.map((c) => ({ ...c, id: `${String(c.id)}-r${r}` }))));
   const events = batches.reduce((t, b) => t + b.length, 0);
   recorder.take();
   const cpu = process.cpuUsage();
@@ -55,7 +64,17 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
   }));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const calls = recorder.take().calls.length;
+  const taken = recorder.take();
+  const calls = taken.calls.length;
+  if (process.env.BENCH_DEBUG) {
+    const by = new Map<string, number>();
+    for (const c of taken.sent) {
+      const b = JSON.parse(c.body);
+      const what = `${c.command} ${JSON.stringify(b.Key ?? b.KeyConditionExpression ?? Object.values(b.RequestItems ?? {}).map((r: any) => (r.Keys ?? r).length) ?? '').replace(/[0-9]+/g, 'N')} ${JSON.stringify(b.ExpressionAttributeValues ?? {}).replace(/[0-9]+/g, 'N').slice(0, 120)}`;
+      by.set(what, (by.get(what) ?? 0) + 1);
+    }
+    for (const [what, n] of [...by].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(n / events).toFixed(2)}/event  ${what}\n`);
+  }
   void rt;
   return { events, seconds: r1(seconds), perSecond: r1(events / seconds), cpuMsPerEvent: r1((used.user + used.system) / 1000 / events), dynamoCallsPerEvent: r1(calls / events) };
 }
@@ -144,7 +163,7 @@ export function pipelineMarkdown(p: PipelineResult): string {
     `| write → signed \`message_created\` at a receiver on 127.0.0.1, p50 / p95 / max (${p.writeToWebhook.samples} sequential writes) | ${p.writeToWebhook.p50} / ${p.writeToWebhook.p95} / ${p.writeToWebhook.max} ms |`,
     `| events delivered end to end, burst of ${p.throughput.events} messages over 20 conversations (API writes and pipeline in one process) | ${p.throughput.perSecond} events/s (${p.throughput.seconds} s) |`,
     `| of which: the API writes themselves / the pipeline draining after the last write | ${p.throughput.writesSeconds} s / ${p.throughput.drainMs} ms |`,
-    `| dispatch stage alone: a backlog of ${p.dispatch.events} \`message_created\` changes in batches of 10, 5 batches side by side (warm caches) | ${p.dispatch.perSecond} events/s (${p.dispatch.seconds} s), ${p.dispatch.cpuMsPerEvent} ms CPU and ${p.dispatch.dynamoCallsPerEvent} DynamoDB calls per event |`,
+    `| dispatch stage alone: a backlog of ${p.dispatch.events} \`message_created\` changes (the burst's, ${DISPATCH_ROUNDS} times over) in batches of 10, 5 batches side by side (warm caches) | ${p.dispatch.perSecond} events/s (${p.dispatch.seconds} s), ${p.dispatch.cpuMsPerEvent} ms CPU and ${p.dispatch.dynamoCallsPerEvent} DynamoDB calls per event |`,
     '',
   ].join('\n');
 }

@@ -86,37 +86,73 @@ export async function readKeyMaterial(): Promise<string> {
   }
   if (c.tokenKey) return c.tokenKey;
   if (c.tokenKeySecretArn) {
-    // Deployed: fetched once per container (and again after KEYRING_TTL), by the functions that seal or open.
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const sm = observed(new SecretsManagerClient({ region: c.region }));
-    const out = await sm.send(new GetSecretValueCommand({ SecretId: c.tokenKeySecretArn }));
-    if (out.SecretString) return out.SecretString;
+    // The secret as it is now (rotateKey adds to it): past the cache.
+    const out = await secretMaterial(c.tokenKeySecretArn, c.region, c.keyringTtlSeconds, true);
+    if (out) return out;
   }
   throw new Error('No token key configured (TOKEN_KEY, TOKEN_KEY_FILE or TOKEN_KEY_SECRET_ARN)');
 }
 
-async function loadKeyring(): Promise<Keyring> {
-  const parsed = parseKeyMaterial(await readKeyMaterial());
-  return { current: parsed.current, keys: new Map(Object.entries(parsed.keys).map(([v, m]) => [Number(v), keyBytes(m)])) };
+type SecretsProvider = import('@aws-lambda-powertools/parameters/secrets').SecretsProvider;
+let secrets: { region: string; provider: Promise<SecretsProvider> } | undefined;
+
+/**
+ * Deployed, the key is the Secrets Manager secret, read through Powertools Parameters: cached
+ * `keyringTtlSeconds` per container (so every container seals with a rotated key within that time), read
+ * again at once when `fresh` (after this container rotated, or met an unknown key version). Loaded on first
+ * use (a dynamic import), so functions that never seal or open pay nothing at cold start; the SDK client is
+ * ours, observed like every other (the deploy proof).
+ */
+async function secretMaterial(arn: string, region: string, ttlSeconds: number, fresh: boolean): Promise<string | undefined> {
+  if (secrets?.region !== region) {
+    secrets = {
+      region,
+      provider: Promise.all([import('@aws-lambda-powertools/parameters/secrets'), import('@aws-sdk/client-secrets-manager')]).then(
+        ([{ SecretsProvider }, { SecretsManagerClient }]) => new SecretsProvider({ awsSdkV3Client: observed(new SecretsManagerClient({ region })) }),
+      ),
+    };
+  }
+  const value = await (await secrets.provider).get(arn, { maxAge: ttlSeconds, forceFetch: fresh });
+  return typeof value === 'string' ? value : undefined;
 }
+
+const toKeyring = (material: string): Keyring => {
+  const parsed = parseKeyMaterial(material);
+  return { current: parsed.current, keys: new Map(Object.entries(parsed.keys).map(([v, m]) => [Number(v), keyBytes(m)])) };
+};
 
 let keyringPromise: Promise<Keyring> | undefined;
 let loadedAt = 0;
 let loadedFrom = '';
+/** The secret's keyring, kept while the secret's text (cached by Parameters) stays the same. */
+let fromSecret: { material: string; ring: Keyring } | undefined;
+let freshSecret = false;
 
 /**
  * The keyring, reloaded after `keyringTtlSeconds` so that every container seals with a rotated key soon,
  * and at once when the configuration names another source. The source is read on every use, so the
- * deploy proof sees each function that needs the key, not only the one that loaded it.
+ * deploy proof sees each function that needs the key, not only the one that loaded it. From the secret,
+ * Parameters' cache keeps the time (secretMaterial); from a file or the environment, this one.
  */
 export function keyring(): Promise<Keyring> {
   const c = config();
-  const source = JSON.stringify([c.tokenKeyFile, c.tokenKey, c.tokenKeySecretArn]);
+  if (!c.tokenKeyFile && !c.tokenKey && c.tokenKeySecretArn) {
+    const fresh = freshSecret;
+    freshSecret = false;
+    return secretMaterial(c.tokenKeySecretArn, c.region, c.keyringTtlSeconds, fresh).then((material) => {
+      if (!material) throw new Error('The token key secret has no text value');
+      if (fromSecret?.material !== material) fromSecret = { material, ring: toKeyring(material) };
+      return fromSecret.ring;
+    });
+  }
+  const source = JSON.stringify([c.tokenKeyFile, c.tokenKey]);
   if (keyringPromise && (source !== loadedFrom || Date.now() - loadedAt > c.keyringTtlSeconds * 1000)) keyringPromise = undefined;
   if (!keyringPromise) {
     loadedAt = Date.now();
     loadedFrom = source;
-    keyringPromise = loadKeyring().catch((e) => ((keyringPromise = undefined), Promise.reject(e)));
+    keyringPromise = readKeyMaterial()
+      .then(toKeyring)
+      .catch((e) => ((keyringPromise = undefined), Promise.reject(e)));
   }
   return keyringPromise;
 }
@@ -124,6 +160,7 @@ export function keyring(): Promise<Keyring> {
 /** Forgets the loaded keyring (after this process rotated the key, or on an unknown version). */
 export const reloadKeyring = (): void => {
   keyringPromise = undefined;
+  freshSecret = true;
 };
 
 /**

@@ -387,15 +387,22 @@ export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 
 /**
  * Items that change seldom and that the event pipeline reads for every event (account, users and
- * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes): a per-container read cache may
- * hold them for a few seconds. Conversations, messages and contacts are never among them.
+ * memberships, bots, inboxes, teams, webhooks, rules, contact inboxes, a conversation's participants): a
+ * per-container read cache may hold them for a few seconds. Conversations, messages and contacts are never
+ * among them.
  */
 export function slowlyChanging(partition: string, sk?: string): boolean {
   const [kind] = partition.split(SEP);
   if (kind === 'CONTACT') return sk !== undefined && sk.startsWith(join('CI', ''));
+  // A conversation's participants (who follows it) change like configuration, by an agent's explicit
+  // call; the conversation and its messages never count.
+  if (kind === 'CONV') return sk !== undefined && sk.startsWith(join('PART', ''));
   if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
   return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
 }
+
+/** The partition of an account's socket subscriptions (the broadcast stage caches it briefly). */
+export const cableSubscriptionPartition = (pk: string) => pk.split(SEP)[0] === 'CABLESUBS';
 
 /** Partitions a credential lookup reads: tokens, accounts (with memberships and bot links), users, bots, platform apps. */
 export const identityPartition = (pk: string) => ['TOKEN', 'ACCT', 'USER', 'BOT', 'PAPP'].includes(pk.split(SEP)[0]);

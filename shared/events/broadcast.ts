@@ -15,6 +15,7 @@ import { deliver, framesFor, type Sender } from '../realtime/cable.ts';
 import { cableEventsOf, conversationOf } from '../realtime/events.ts';
 import type { DomainEvent, DomainEventName } from './domain-events.ts';
 import { conversationContext, type ConversationContext } from './payloads.ts';
+import { subscriptionsCache } from './read-cache.ts';
 
 // The pipeline stage that turns domain events into socket frames. One interface, two transports:
 // deployed, API Gateway's PostToConnection (CABLE_ENDPOINT set); under `npm start`, the local server's
@@ -112,7 +113,7 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
   if (!sender || !CABLE_EVENTS.has(event.name)) return 0;
   try {
     // Nobody of the account connected: one small Query and done.
-    const stored = await listAccountSubscriptions(event.accountId);
+    const stored = await subscriptionsCache.get(String(event.accountId), () => listAccountSubscriptions(event.accountId));
     if (!stored.length) return 0;
     const subs = await withCurrentRoles(event.accountId, stored);
     const conversationId = conversationOf(event);

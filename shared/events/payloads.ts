@@ -1,7 +1,9 @@
 import { getAccount, getUser } from '../db/repositories/identity.ts';
 import { findContactInbox, getContact } from '../db/repositories/contacts.ts';
 import { getInbox } from '../db/repositories/inboxes.ts';
-import { getConversation } from '../db/repositories/conversations.ts';
+import { conversationOf, getConversation } from '../db/repositories/conversations.ts';
+import { getMany, record } from '../db/repositories/common.ts';
+import { keys } from '../db/keys.ts';
 import type { AccountRecord, UserRecord } from '../domain/model.ts';
 import type { ContactRecord } from '../domain/contacts/model.ts';
 import { contactPushJson, contactWebhookJson } from '../domain/contacts/view.ts';
@@ -32,15 +34,36 @@ export async function conversationContext(
   fallback?: ConversationRecord,
   messages: MessageRecord[] = [],
 ): Promise<ConversationContext | undefined> {
-  const [account, current] = await Promise.all([getAccount(accountId), getConversation(accountId, displayId)]);
+  const memo = `${accountId}:${displayId}`;
+  const guess = contactOfConversation.get(memo);
+  const [account, [current, guessed]] = await Promise.all([getAccount(accountId), conversationAndContact(accountId, displayId, guess)]);
   // A conversation deleted meanwhile: Chatwoot's job discards itself; the image in hand still tells the story.
   const conversation = current ?? fallback;
   if (!account || !conversation) return undefined;
+  if (current) {
+    if (contactOfConversation.size >= 10_000) contactOfConversation.clear();
+    contactOfConversation.set(memo, current.contact_id);
+  }
+  // The contact read beside the conversation is used only if it still is the conversation's (a merge moves it).
+  const known = guessed && guessed.id === conversation.contact_id ? [guessed] : [];
   const [refs, contactInbox] = await Promise.all([
-    loadRefs(accountId, undefined, [conversation], messages),
+    loadRefs(accountId, undefined, [conversation], messages, { contacts: known }),
     findContactInbox(conversation.inbox_id, conversation.source_id),
   ]);
   return { account, conversation, refs, contactInbox };
+}
+
+/**
+ * The contact id each conversation had when this container last read it. A conversation's contact only
+ * changes by a merge, so the next event of the conversation reads the conversation and its contact in one
+ * BatchGet (AP61 with AP40's key); a guess gone stale costs the contact's own read, never a wrong payload.
+ */
+const contactOfConversation = new Map<string, number>();
+
+async function conversationAndContact(accountId: number, displayId: number, contactId: number | undefined) {
+  if (contactId === undefined) return [await getConversation(accountId, displayId), undefined] as const;
+  const [conversation, contact] = await getMany<Record<string, unknown>>([keys.conversation(accountId, displayId), keys.contact(accountId, contactId)]);
+  return [conversationOf(conversation), record<ContactRecord>(contact)] as const;
 }
 
 function assigneePush(c: ConversationRecord, refs: Refs) {

@@ -1,5 +1,5 @@
 import { onWrite } from '../db/client.ts';
-import { slowlyChanging } from '../db/keys.ts';
+import { cableSubscriptionPartition, slowlyChanging } from '../db/keys.ts';
 import { ReadCache } from '../db/repositories/common.ts';
 
 /**
@@ -11,13 +11,26 @@ import { ReadCache } from '../db/repositories/common.ts';
 export const PIPELINE_CACHE_TTL_MS = 10_000;
 
 /**
+ * How long a dispatcher container trusts the list of an account's live socket subscriptions (AP151). A
+ * socket that subscribed less than this long ago may miss the frames of events dispatched meanwhile by a
+ * container that read the list before; one that went away meanwhile costs a PostToConnection answered 410.
+ * Short, because a frame missed is gone for that socket; long enough that a busy account's events share
+ * one read (at 200 events/s, one Query per second instead of 200).
+ */
+export const SUBSCRIPTIONS_CACHE_TTL_MS = 1_000;
+
+/**
  * The dispatcher's per-container cache (see shared/db/repositories/common.ts ReadCache). Writes the
  * container makes itself drop it (below).
  */
 export const pipelineCache = new ReadCache(PIPELINE_CACHE_TTL_MS);
 
+/** The broadcast stage's cache of each account's subscriptions (shared/events/broadcast.ts). */
+export const subscriptionsCache = new ReadCache(SUBSCRIPTIONS_CACHE_TTL_MS);
+
 // The container's own writes of such items (automation actions; every write where one process runs all
 // functions, as the local runtime does) drop the cache at once.
 onWrite((written) => {
   if (written.some((k) => slowlyChanging(k.pk, k.sk))) pipelineCache.forget();
+  if (written.some((k) => cableSubscriptionPartition(k.pk))) subscriptionsCache.forget();
 });

@@ -1,10 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
+import { handler as cableConnect } from '../../functions/cable/connect.ts';
+import { handler as cableDefault } from '../../functions/cable/default.ts';
+import { handler as cableDisconnect } from '../../functions/cable/disconnect.ts';
+import { handler as cablePing } from '../../functions/cable/ping.ts';
+import type { WebSocketEvent } from '../../functions/cable/event.ts';
+import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
+import { asFunction, startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
 import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes } from '../../infra/routes.ts';
 import { scenarios } from '../../bench/scenarios/index.ts';
 import type { BenchWorld } from '../../bench/scenarios/types.ts';
 import { ENV_NAMES } from '../../shared/config.ts';
+import { startManagementApi } from '../support/cable.ts';
+import { overrideEnv } from '../support/env.ts';
 import { seedAccountVia } from '../support/http.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { client, runtime, unique } from '../support/runtime.ts';
@@ -14,7 +23,17 @@ import { DEPLOYED_ENV, findings, synthesize, type LocalNames, type Synthesized }
 // while the local runtime serves a tour of the whole route table (each route once, by its bench
 // scenario) and the event pipeline delivers a webhook, must be allowed by that function's role and set
 // in its environment in the synthesized template. A missing permission or variable names the function
-// and the call.
+// and the call. The /cable functions (deployed behind API Gateway's WebSocket API; `npm start` serves
+// /cable itself) run as themselves on a socket's whole life, against a stand-in of the management API on
+// 127.0.0.1, and the dispatcher's broadcast stage sends that socket an agent's reply through it.
+
+/** An API Gateway WebSocket event for one connection. */
+const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}): WebSocketEvent =>
+  ({
+    requestContext: { routeKey, connectionId, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', stage: 'cable', domainName: 'x.execute-api.local', apiId: 'x', requestId: 'r', connectedAt: Date.now(), requestTimeEpoch: Date.now(), messageDirection: 'IN', extendedRequestId: 'e', messageId: 'm', identity: { sourceIp: '127.0.0.1' } } as never,
+    isBase64Encoded: false,
+    ...extra,
+  }) as WebSocketEvent;
 
 describe('deploy proof', () => {
   let synth: Synthesized;
@@ -84,6 +103,38 @@ describe('deploy proof', () => {
     const msg = await admin.post(`${seeded.base}/conversations/${conversationId}/messages`, { content: 'deploy proof' });
     if (msg.status !== 200) throw new Error(`message: ${msg.status} ${msg.text}`);
     await receiver.waitFor(1, 60_000);
+
+    // The /cable functions: a visitor's socket connects, subscribes, updates its presence, hears an agent's
+    // reply from the dispatcher, is pinged, and disconnects.
+    const mgmt = await startManagementApi();
+    const restoreEnv = overrideEnv({ CABLE_ENDPOINT: mgmt.url });
+    try {
+      const api = await admin.post(`${seeded.base}/inboxes`, { name: unique('proof-cable'), channel: { type: 'api' } });
+      const pub = client(rt.baseUrl);
+      const visitor = await pub.post(`/public/api/v1/inboxes/${api.body.inbox_identifier}/contacts`, { name: 'Proof visitor' });
+      const visit = await pub.post(`/public/api/v1/inboxes/${api.body.inbox_identifier}/contacts/${visitor.body.source_id}/conversations`, {});
+      if (visit.status !== 200) throw new Error(`visitor conversation: ${visit.status} ${visit.text}`);
+      const id = `${randomBytes(9).toString('base64')}=`;
+      const identifier = JSON.stringify({ channel: 'RoomChannel', pubsub_token: visitor.body.pubsub_token });
+      const asCable = <T>(fn: keyof typeof CABLE_FUNCTION_NAMES, f: () => Promise<T>) => asFunction(CABLE_FUNCTION_NAMES[fn], f);
+      await asCable('connect', () => cableConnect(wsEvent('$connect', id, { headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json' } })));
+      await asCable('default', () => cableDefault(wsEvent('$default', id, { body: JSON.stringify({ command: 'subscribe', identifier }) })));
+      await asCable('default', () =>
+        cableDefault(wsEvent('$default', id, { body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }) })),
+      );
+      if (!mgmt.posted.some((p) => p.connectionId === id && p.frame?.type === 'confirm_subscription')) throw new Error(`no subscription: ${JSON.stringify(mgmt.posted)}`);
+      const reply = await admin.post(`${seeded.base}/conversations/${visit.body.id}/messages`, { content: 'proof reply' });
+      if (reply.status !== 200) throw new Error(`reply: ${reply.status} ${reply.text}`);
+      const heard = () => mgmt.posted.some((p) => p.connectionId === id && p.frame?.message?.event === 'message.created' && p.frame.message.data?.id === reply.body.id);
+      for (const until = Date.now() + 60_000; !heard(); await new Promise((r) => setTimeout(r, 25))) {
+        if (Date.now() > until) throw new Error('the broadcast never reached the socket');
+      }
+      await asCable('ping', () => cablePing({}, { getRemainingTimeInMillis: () => 8_500 }));
+      await asCable('disconnect', () => cableDisconnect(wsEvent('$disconnect', id)));
+    } finally {
+      restoreEnv();
+      await mgmt.close();
+    }
     process.stdout.write(`proof: tour ${Math.round(performance.now() - t)} ms\n`);
   }, 600_000);
 
@@ -98,9 +149,9 @@ describe('deploy proof', () => {
 
   it('toured every route of the table', () => {
     expect(failed).toEqual([]);
-    const names = new Set([...routes.map(functionName), ...Object.values(EVENT_FUNCTION_NAMES)]);
+    const names = new Set([...routes.map(functionName), ...Object.values(EVENT_FUNCTION_NAMES), ...Object.values(CABLE_FUNCTION_NAMES)]);
     const silent = [...names].filter((n) => !recording.has(n));
-    // Every route's function ran, and the pipeline's three (the webhook arrived).
+    // Every route's function ran, the pipeline's (the webhook arrived) and the socket's.
     expect(silent).toEqual([]);
   });
 
@@ -112,6 +163,27 @@ describe('deploy proof', () => {
       (await import('node:fs')).writeFileSync(process.env.PROOF_DUMP, JSON.stringify({ tourMs: timings, functions: dump }, null, 1));
     }
     expect(findings(recording, synth, local)).toEqual([]);
+  });
+
+  it('recorded the socket functions’ own calls: connections and subscriptions in the table, frames through the management API', () => {
+    const commands = (fn: string) => [...(recording.get(fn)?.calls.values() ?? [])].map((c) => `${c.client}.${c.command}`);
+    expect(commands(CABLE_FUNCTION_NAMES.connect)).toContain('DynamoDBClient.PutItemCommand');
+    expect(commands(CABLE_FUNCTION_NAMES.default)).toContain('ApiGatewayManagementApiClient.PostToConnectionCommand');
+    expect(commands(CABLE_FUNCTION_NAMES.ping)).toContain('ApiGatewayManagementApiClient.PostToConnectionCommand');
+    expect(commands(CABLE_FUNCTION_NAMES.disconnect)).toContain('DynamoDBClient.DeleteItemCommand');
+    expect(commands(EVENT_FUNCTION_NAMES.dispatch)).toContain('ApiGatewayManagementApiClient.PostToConnectionCommand');
+    for (const fn of Object.values(CABLE_FUNCTION_NAMES)) expect(recording.get(fn)!.variables.has('TABLE_NAME'), fn).toBe(true);
+  });
+
+  it('names the cable function and the call when its role cannot post to connections', () => {
+    const fn = CABLE_FUNCTION_NAMES.default;
+    const broken: Synthesized = structuredClone(synth);
+    const d = broken.functions.get(fn)!;
+    d.statements = d.statements.map((s) => ({ ...s, actions: s.actions.filter((a) => a !== 'execute-api:ManageConnections') }));
+    delete d.env.CABLE_ENDPOINT;
+    const found = findings(new Map([[fn, recording.get(fn)!]]), broken, local);
+    expect(found).toContain(`${fn}: reads CABLE_ENDPOINT, which its environment does not set`);
+    expect(found.some((f) => f.startsWith(`${fn}: ApiGatewayManagementApi.PostToConnection`) && f.includes('needs execute-api:ManageConnections'))).toBe(true);
   });
 
   it('names the function and the call when a permission or a variable is missing', () => {

@@ -170,6 +170,7 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
+  for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES)) add(name, stack.cable.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 
   const p = stack.pipeline;
   return {

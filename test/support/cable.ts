@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 
 // A socket client as Chatwoot's clients are (no vitest imports here: the bench uses it too). It keeps
@@ -93,4 +95,35 @@ export async function connectCable(baseUrl: string, opts: { protocols?: string[]
     },
   };
   return client;
+}
+
+/**
+ * A stand-in for API Gateway's management API on 127.0.0.1 (the deployed functions' CABLE_ENDPOINT):
+ * answers `POST /@connections/{id}` with 200 and keeps each frame, so the socket functions make real SDK
+ * calls (the deploy proof records them) without AWS.
+ */
+export async function startManagementApi(): Promise<{ url: string; posted: { connectionId: string; frame: any }[]; close(): Promise<void> }> {
+  const posted: { connectionId: string; frame: any }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const m = /^\/(?:[^/]+\/)?@connections\/([^/?]+)/.exec(req.url ?? '');
+      if (req.method !== 'POST' || !m) {
+        res.writeHead(404).end();
+        return;
+      }
+      let frame: unknown;
+      try {
+        frame = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        frame = undefined;
+      }
+      posted.push({ connectionId: decodeURIComponent(m[1]), frame });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, posted, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { db } from '../../shared/db/client.ts';
 
 // The DynamoDB calls the handlers make, read from the SDK client they share with the test (the local
@@ -23,6 +24,28 @@ export function callRecorder(name: string) {
       const out = calls;
       calls = [];
       return out;
+    },
+  };
+}
+
+/**
+ * Records only the calls made inside `during(fn)`, by fn and whatever it awaits, however busy the rest of
+ * the process is (the local runtime's pollers share the client): what one handler call costs.
+ */
+export function scopedCallRecorder(name: string) {
+  const scope = new AsyncLocalStorage<RecordedDbCall[]>();
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      scope.getStore()?.push({ command: String(context.commandName), input: JSON.stringify(args.input) });
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    async during<T>(fn: () => Promise<T>): Promise<{ result: T; calls: RecordedDbCall[] }> {
+      const calls: RecordedDbCall[] = [];
+      const result = await scope.run(calls, fn);
+      return { result, calls };
     },
   };
 }

@@ -22,10 +22,12 @@ export function record<T>(item: Record<string, unknown> | undefined): T | undefi
  */
 export class ReadCache {
   private entries = new Map<string, { at: number; value: Promise<unknown> }>();
+  /** The clock entries age by (tests stop it to tell the TTL's effect apart from the machine's speed). */
+  now: () => number = () => Date.now();
   constructor(readonly ttlMs: number, private readonly maxEntries = 5000) {}
 
   get<T>(id: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
+    const now = this.now();
     const hit = this.entries.get(id);
     if (hit && now - hit.at < this.ttlMs) return hit.value as Promise<T>;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
@@ -37,7 +39,7 @@ export class ReadCache {
 
   has(id: string) {
     const hit = this.entries.get(id);
-    return !!hit && Date.now() - hit.at < this.ttlMs;
+    return !!hit && this.now() - hit.at < this.ttlMs;
   }
 
   forget() {
@@ -114,7 +116,8 @@ export async function queryPrefix(
     : partition.gsi2pk
       ? [INDEXES.gsi2.pk, partition.gsi2pk, INDEXES.gsi2.sk, INDEXES.gsi2.name]
       : ['pk', partition.pk!, 'sk', undefined];
-  const cache = cacheOf(pkValue);
+  // A conversation's partition holds both fresh items and its participants: the prefix decides.
+  const cache = cacheOf(pkValue, index === undefined && pkValue.startsWith('CONV#') ? skPrefix : undefined);
   if (cache) {
     const id = `Q|${index ?? ''}|${pkValue}|${skPrefix}|${opts.limit ?? ''}|${opts.forward ?? true}`;
     return cache.get(id, () => queryAll(pkName, pkValue, skName, index, skPrefix, opts));

@@ -1,6 +1,7 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
-import { addKeyVersion, isSealed, parseKeyMaterial, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
+import { addKeyVersion, isSealed, parseKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
 
 describe('versioned sealing', () => {
   const first = Buffer.alloc(32, 7).toString('base64');
@@ -20,6 +21,36 @@ describe('versioned sealing', () => {
     const legacy = sealed.replace(/^k1\./, 'v1.');
     expect(sealedVersion(legacy)).toBe(1);
     expect(await unseal(legacy)).toBe('whsec_abc');
+  });
+
+  it('reads the deployed key from Secrets Manager through Parameters: once per TTL, and again at once after a reload', async () => {
+    const arn = `arn:aws:secretsmanager:us-east-1:123456789012:secret:token-key-${process.pid}-${Date.now()}`;
+    let material = JSON.stringify({ current: 1, keys: { '1': first } });
+    const asked: string[] = [];
+    const send = vi.spyOn(SecretsManagerClient.prototype, 'send').mockImplementation(async (command: unknown) => {
+      if (!(command instanceof GetSecretValueCommand)) throw new Error('unexpected command');
+      asked.push(String(command.input.SecretId));
+      return { SecretString: material } as never;
+    });
+    restore();
+    restore = overrideEnv({ TOKEN_KEY_FILE: undefined, TOKEN_KEY: undefined, TOKEN_KEY_SECRET_ARN: arn, KEYRING_TTL_SECONDS: '300', TABLE_NAME: process.env.TABLE_NAME ?? 'unit' });
+    try {
+      const one = await seal('a');
+      expect(sealedVersion(await seal('b'))).toBe(1);
+      expect(asked).toEqual([arn]);
+      // Rotated elsewhere: this container keeps sealing with what it cached until the TTL or a reload.
+      material = JSON.stringify(addKeyVersion(material));
+      expect(sealedVersion(await seal('c'))).toBe(1);
+      expect(asked).toHaveLength(1);
+      reloadKeyring();
+      const two = await seal('d');
+      expect(sealedVersion(two)).toBe(2);
+      expect(asked).toEqual([arn, arn]);
+      expect(await unseal(one)).toBe('a');
+      expect(await unseal(two)).toBe('d');
+    } finally {
+      send.mockRestore();
+    }
   });
 
   it('tells sealed values from secrets stored in clear', async () => {
