@@ -93,7 +93,7 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
   return true;
 }
 
-/** The steps of an inbox's purge (`withInbox`: the inbox item itself too, in an account's purge). */
+/** The steps of an inbox's purge (an account's purge then removes the inbox item and its sentinels itself). */
 function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
   return [
     {
