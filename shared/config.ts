@@ -60,6 +60,8 @@ const EnvSchema = v.object({
   CABLE_URL: Optional,
   // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
   MAIL_QUEUE_URL: Optional,
+  // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
+  PURGE_CHUNK_DELETES: Int(400),
   // Chatwoot's name for the sender: `Name <address>` or an address.
   MAILER_SENDER_EMAIL: v.optional(v.string(), 'Chatwoot <accounts@chatwoot.com>'),
   // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else
@@ -115,6 +117,7 @@ export interface Config {
     syncShare: number;
   };
   mailQueueUrl?: string;
+  purgeChunkDeletes: number;
   mailerSenderEmail: string;
   mailTransport: 'ses' | 'local' | 'none';
   smtp?: { host: string; port: number; user?: string; pass?: string };
@@ -159,6 +162,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   captainOpenAiModel: ['CAPTAIN_OPEN_AI_MODEL'],
   limits: ['LIMIT_ACCOUNT_PER_MINUTE', 'LIMIT_ACCOUNT_BURST', 'LIMIT_CREDENTIAL_PER_MINUTE', 'LIMIT_CREDENTIAL_BURST', 'LIMIT_SYNC_PERCENT'],
   mailQueueUrl: ['MAIL_QUEUE_URL'],
+  purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
   mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
   mailTransport: ['MAIL_TRANSPORT'],
   smtp: ['SMTP_ADDRESS', 'SMTP_PORT', 'SMTP_USERNAME', 'SMTP_PASSWORD'],
@@ -238,6 +242,7 @@ function load(): Config {
     },
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
     mailQueueUrl: e.MAIL_QUEUE_URL,
+    purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
     mailerSenderEmail: e.MAILER_SENDER_EMAIL,
     mailTransport: e.MAIL_TRANSPORT,
     smtp: e.SMTP_ADDRESS && e.SMTP_PORT ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD } : undefined,

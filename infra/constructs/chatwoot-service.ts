@@ -193,6 +193,7 @@ export class ChatwootService extends Construct {
 
     this.pipeline = new EventPipeline(this, 'Events', {
       table: this.table.table,
+      files: this.avatars,
       bundles,
       publicBaseUrl: this.url,
       functions,

@@ -37,6 +37,8 @@ export interface EventPipelineProps {
   mailerSenderEmail?: string;
   /** The dashboard's address in mailed links. @default publicBaseUrl */
   frontendUrl?: string;
+  /** The files bucket (attachments, avatars): the purge of a deleted account or inbox removes its files. */
+  files: s3.IBucket;
   /** Server access logs of the stream's failure bucket go here (prefix `stream-failures/`). */
   accessLogs?: s3.IBucket;
   /** Of the stream's failure bucket. @default RETAIN */
@@ -214,8 +216,18 @@ export class EventPipeline extends Construct {
       // Mail requests (outbox items) are rendered here and queued for the mail function.
       MAIL_QUEUE_URL: this.mailQueue.queueUrl,
       FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
+      // The purge of deleted accounts and inboxes (shared/domain/purge) runs here and removes their files.
+      AVATAR_BUCKET: props.files.bucketName,
     });
     this.mailQueue.grantSendMessages(this.dispatchFunction);
+    // Delete only: the purge lists an account's prefixes and deletes what it finds (it never reads a file).
+    this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.files.arnForObjects('*')] }));
+    this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.files.bucketArn] }));
+    const filesId = Stack.of(this).resolve((props.files.node.defaultChild as s3.CfnBucket).logicalId);
+    acknowledge(this.dispatchFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/*]`]:
+        "The purge deletes a deleted account's files under its own prefixes (attachments/<id>/, avatars/…/<id>/): the grant covers the objects of the one files bucket",
+    });
     grantTableData(props.table, this.dispatchFunction, 'write');
     props.tokenKey.grantRead(this.dispatchFunction);
     this.deliveriesQueue.grantSendMessages(this.dispatchFunction);

@@ -10,8 +10,18 @@ type Item = Record<string, unknown>;
 
 /** What an item of a type lacks: the index attributes to add, or nothing. One entry per index version. */
 export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
-  // AP154: the socket's pubsub-token lookup (added with /cable).
-  contact_inbox: (i) => (i.gsi1pk === undefined && typeof i.pubsub_token === 'string' && i.pubsub_token ? keys.contactInboxPubsubIndex(i.pubsub_token) : undefined),
+  // AP154: the socket's pubsub-token lookup (added with /cable); AP261: an inbox's contact inboxes (added with the purge).
+  contact_inbox: (i) => {
+    const add: Item = {
+      ...(i.gsi1pk === undefined && typeof i.pubsub_token === 'string' && i.pubsub_token ? keys.contactInboxPubsubIndex(i.pubsub_token) : {}),
+      ...(i.gsi2pk === undefined && typeof i.source_id === 'string'
+        ? keys.inboxContactIndex(Number(i.account_id), Number(i.inbox_id), Number(i.contact_id), i.source_id)
+        : {}),
+    };
+    return Object.keys(add).length ? add : undefined;
+  },
+  // AP260: unlisted (anonymous) contacts, for the purge of a deleted account (added with the purge).
+  contact: (i) => (i.gsi2pk === undefined && !(i.email || i.phone_number || i.identifier) ? keys.unlistedContactIndex(Number(i.account_id), Number(i.id)) : undefined),
   // AP63: the slim activity index of conversation lists (added with the cost work).
   conversation: (i) =>
     i.gsi3pk === undefined && typeof i.status === 'string'

@@ -12,6 +12,9 @@
 //   contact          CONTACT#<accountId>#<id>  CONTACT
 //   contact inbox    CONTACT#<accountId>#<id>  CI#<inboxId>#<sourceId>  (in the contact's partition: one Query reads both)
 //   contact listing  CONTACTS#<accountId>      <contactId>              (compact projection of listed contacts)
+//   contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>   (the purge's enumeration)
+//   contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an inbox's contact inboxes)
+//   purge job        PURGE#ACCOUNT#<acctId> | PURGE#INBOX#<acctId>#<inboxId>   PURGE   gsi1: PURGES / <pk>   (a deleted account's or inbox's data still to remove)
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
@@ -137,6 +140,15 @@ export const keys = {
   contactUnique: (accountId: number, field: 'email' | 'phone_number' | 'identifier', value: string): Key =>
     keys.unique(join('CONTACT', field, accountId), value),
   sourceIdUnique: (inboxId: number, sourceId: string): Key => keys.unique(join('SOURCE', inboxId), sourceId),
+  /** Sparse: only unlisted (anonymous) contacts carry it; listed ones are enumerated by their listing (AP260). */
+  unlistedContactIndex: (accountId: number, id: number) => ({ gsi2pk: join('ACONTACTS', accountId), gsi2sk: pad(id) }),
+  unlistedContactsOf: (accountId: number) => ({ gsi2pk: join('ACONTACTS', accountId), skPrefix: '' }),
+  /** An inbox's contact inboxes (AP261). */
+  inboxContactIndex: (accountId: number, inboxId: number, contactId: number, sourceId: string) => ({
+    gsi2pk: join('ICONTACTS', accountId, inboxId),
+    gsi2sk: join(pad(contactId), sourceId),
+  }),
+  contactInboxesOfInbox: (accountId: number, inboxId: number) => ({ gsi2pk: join('ICONTACTS', accountId, inboxId), skPrefix: '' }),
 
   // ── conversations + messages + counts ──
   conversation: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' }),
@@ -330,6 +342,7 @@ export const keys = {
     account: () => 'A',
     agent: (userId: number) => join('G', userId),
     inbox: (inboxId: number) => join('I', inboxId),
+    isInbox: (series: string) => series.startsWith(join('I', '')),
     team: (teamId: number) => join('T', teamId),
     label: (title: string) => join('L', title),
     channel: (channelType: string) => join('C', channelType),
@@ -363,6 +376,15 @@ export const keys = {
   }),
   liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
   liveUnattendedPrefix: join('U', ''),
+
+  // ── purge of deleted accounts and inboxes (shared/domain/purge) ──
+  purgeAccountJob: (accountId: number): Key => ({ pk: join('PURGE', 'ACCOUNT', accountId), sk: 'PURGE' }),
+  purgeInboxJob: (accountId: number, inboxId: number): Key => ({ pk: join('PURGE', 'INBOX', accountId, inboxId), sk: 'PURGE' }),
+  /** Every pending purge job (AP262: what `npm run purge` resumes). */
+  purgeJobIndex: (pk: string) => ({ gsi1pk: 'PURGES', gsi1sk: pk }),
+  purgeJobs: () => ({ gsi1pk: 'PURGES', skPrefix: '' }),
+  /** Report series partitions of an account other than per-user/inbox/team/label ones. */
+  reportSeriesPrefix: (accountId: number) => join('RPT', accountId, ''),
 
   /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
   unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),

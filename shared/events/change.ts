@@ -26,10 +26,16 @@ export interface Change {
  * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
  * same list, so those records never even invoke the stream function.
  */
-export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification', 'mail'];
+export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification', 'mail', 'purge_job'];
 
 /** Mail requests (the outbox, shared/domain/mail) travel the same way; only their insert means a mail. */
 export const isMailRequest = (change: Pick<Change, 'type' | 'action'>) => change.type === 'mail' && change.action === 'INSERT';
+
+/**
+ * Purge jobs (shared/domain/purge) too: the job's insert brings its first chunk to the dispatcher, and each
+ * chunk's progress (a change of the job item) the next one.
+ */
+export const isPurgeJob = (change: Pick<Change, 'type' | 'action'>) => change.type === 'purge_job' && change.action !== 'REMOVE';
 
 const image = (img: unknown) => (img ? unmarshall(img as Record<string, AttributeValue>) : undefined);
 
@@ -60,6 +66,7 @@ export function changeOf(record: DynamoDBRecord): Change | undefined {
   const change = recordChange(record);
   if (!EVENT_SOURCE_TYPES.includes(change.type)) return undefined;
   if (change.type === 'mail') return isMailRequest(change) ? change : undefined;
+  if (change.type === 'purge_job') return isPurgeJob(change) ? change : undefined;
   return eventsOf(change).length ? change : undefined;
 }
 

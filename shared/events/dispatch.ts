@@ -12,13 +12,14 @@ import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from './broadcast.ts';
-import { isMailRequest, type Change } from './change.ts';
+import { isMailRequest, isPurgeJob, type Change } from './change.ts';
+import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
 import { composeMail } from '../domain/mail/compose.ts';
 import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
 import { enqueueMails } from './mail-queue.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
-import { suspendedAccounts } from '../domain/accounts/suspension.ts';
+import { frozenAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import { sealWhenDue } from '../search/index.ts';
@@ -163,14 +164,17 @@ async function complete(change: Change): Promise<Change> {
 const searchSealCandidates = new Set<number>();
 
 /** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
-export async function dispatchChange(raw: Change, suspended = suspendedAccounts()): Promise<Delivery[]> {
+export async function dispatchChange(raw: Change, suspended = frozenAccounts()): Promise<Delivery[]> {
   const change = await complete(raw);
   const reads: ChangeReads = {};
   const out: Delivery[] = [];
   for (const event of eventsOf(change)) {
-    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too).
-    if (await suspended(event.accountId)) {
-      log.warn('event not dispatched: account suspended', { eventId: event.id, event: event.name, accountId: event.accountId });
+    // A suspended account is frozen: no rules, webhooks or bot calls (the API refuses it everywhere too);
+    // so is a deleted one (its purge is under way: nothing may be written behind it).
+    const frozen = await suspended(event.accountId);
+    if (frozen) {
+      // A deleted account's purge itself removes contacts and notifications (their removal events end here): quietly.
+      (frozen === 'deleted' ? log.debug : log.warn)(`event not dispatched: account ${frozen}`, { eventId: event.id, event: event.name, accountId: event.accountId });
       continue;
     }
     // Reports only (Chatwoot destroys a deleted conversation's reporting events, messages and row).
@@ -208,7 +212,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
     const mails: Mail[] = [];
-    const suspended = suspendedAccounts();
+    const suspended = frozenAccounts();
     let result: SQSBatchResponse;
     try {
       // Figure-only report facts of the batch are written together once every record has run.
@@ -222,6 +226,12 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
               if (mail) mails.push(mail);
               else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
+              return true;
+            }
+            // A purge job's chunk runs here; its recorded progress comes back as the next change.
+            if (isPurgeJob(change)) {
+              if (purgeSwitch.paused) log.warn('purge chunk skipped: paused', { pk: change.pk });
+              else await purgeChunk({ pk: change.pk, sk: change.sk });
               return true;
             }
             deliveries.push(...(await dispatchChange(change, suspended)));

@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
@@ -73,4 +73,19 @@ export async function getObject(key: string): Promise<Buffer | undefined> {
     if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
     throw err;
   }
+}
+
+/** Deletes objects by key (a missing one is no error: S3 answers a delete of nothing with success). */
+export async function deleteObjects(list: string[]): Promise<void> {
+  for (let i = 0; i < list.length; i += 10) {
+    await Promise.all(list.slice(i, i + 10).map((Key) => s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key }))));
+  }
+}
+
+/** Deletes up to `max` objects under a prefix; true when none is left. */
+export async function deleteObjectsUnder(prefix: string, max: number): Promise<boolean> {
+  const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: prefix, MaxKeys: Math.max(1, Math.min(max, 1000)) }));
+  const found = (page.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+  await deleteObjects(found);
+  return !page.IsTruncated && found.length < Math.max(1, Math.min(max, 1000));
 }

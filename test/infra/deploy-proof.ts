@@ -61,6 +61,8 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // Mail: the sender from the construct's prop (Chatwoot's default otherwise); links on PUBLIC_BASE_URL unless set.
   MAILER_SENDER_EMAIL: 'default',
   FRONTEND_URL: 'default',
+  // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
+  PURGE_CHUNK_DELETES: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.
   DYNAMODB_ENDPOINT: 'local',
   SQS_ENDPOINT: 'local',
@@ -224,7 +226,9 @@ const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p
 
 const DDB_ITEM_OPS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
 const SQS_BATCH: Record<string, string> = { SendMessageBatch: 'SendMessage', DeleteMessageBatch: 'DeleteMessage', ChangeMessageVisibilityBatch: 'ChangeMessageVisibility' };
-const S3_ACTION: Record<string, string> = { HeadObject: 'GetObject' };
+const S3_ACTION: Record<string, string> = { HeadObject: 'GetObject', ListObjectsV2: 'ListBucket' };
+/** S3 calls authorized on the bucket itself rather than on an object (IAM's ListBucket covers ListObjectsV2). */
+const S3_BUCKET_OPS = new Set(['ListObjectsV2']);
 
 /** The IAM actions and resources one recorded call needs; a string when the call's target is unknown. */
 export function needs(call: RecordedCall, local: LocalNames, ids: Synthesized['ids']): Needed[] | string {
@@ -253,7 +257,7 @@ export function needs(call: RecordedCall, local: LocalNames, ids: Synthesized['i
         return [{ action: `sqs:${SQS_BATCH[op] ?? op}`, resource: queue(t.QueueUrl) }];
       case 'S3Client':
         if (t.Bucket !== local.bucket) throw new Error(`unknown bucket ${t.Bucket}`);
-        return [{ action: `s3:${S3_ACTION[op] ?? op}`, resource: `arn(${ids.bucket})/some/key` }];
+        return [{ action: `s3:${S3_ACTION[op] ?? op}`, resource: S3_BUCKET_OPS.has(op) ? `arn(${ids.bucket})` : `arn(${ids.bucket})/some/key` }];
       case 'SecretsManagerClient':
         return [{ action: `secretsmanager:${op}`, resource: `ref(${ids.secret})` }];
       case 'ApiGatewayManagementApiClient':

@@ -208,7 +208,13 @@ export async function changeContactAttributes(before: ContactRecord, changes: At
   return getContact(before.account_id, before.id, true);
 }
 
-const contactItem = (c: ContactRecord) => ({ ...keys.contact(c.account_id, c.id), type: 'contact', ...c });
+/** An unlisted (anonymous) contact carries the sparse index the purge enumerates it by (AP260); a listed one has its listing. */
+const contactItem = (c: ContactRecord) => ({
+  ...keys.contact(c.account_id, c.id),
+  ...(isListed(c) ? {} : keys.unlistedContactIndex(c.account_id, c.id)),
+  type: 'contact',
+  ...c,
+});
 
 const uniqueValue = (c: ContactRecord, f: UniqueField) => c[f] ?? null;
 
@@ -247,6 +253,8 @@ const contactInboxItem = (ci: ContactInboxRecord) => ({
   ...keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id),
   // The socket finds a contact inbox by its pubsub token (AP154).
   ...keys.contactInboxPubsubIndex(ci.pubsub_token),
+  // An inbox's contact inboxes, for the purge of a deleted inbox (AP261).
+  ...keys.inboxContactIndex(ci.account_id, ci.inbox_id, ci.contact_id, ci.source_id),
   type: 'contact_inbox',
   ...ci,
 });

@@ -1,3 +1,4 @@
+import { purgeJobItem } from './purge.ts';
 import { keys, type Key } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
@@ -130,7 +131,12 @@ export async function changeInboxMembers(inbox: InboxRecord, add: InboxMemberRec
 /** Removes an inbox, its sentinels and its memberships (the inbox and first members in one transaction). */
 export async function deleteInbox(inbox: InboxRecord, sentinels: Key[]): Promise<void> {
   const members = await listInboxMemberIds(inbox.account_id, inbox.id);
-  const first: TxItem[] = [versionedDel(keys.inbox(inbox.account_id, inbox.id), inbox.version), ...sentinels.map((k) => ({ item: del(k) }))];
+  // The purge job goes with the inbox item: its conversations, contact inboxes and the rest follow in the pipeline.
+  const first: TxItem[] = [
+    versionedDel(keys.inbox(inbox.account_id, inbox.id), inbox.version),
+    ...sentinels.map((k) => ({ item: del(k) })),
+    purgeJobItem({ kind: 'inbox', account_id: inbox.account_id, inbox_id: inbox.id, created_at: Math.floor(Date.now() / 1000) }),
+  ];
   const rest = members.map((u) => ({ item: del(keys.inboxMember(inbox.account_id, inbox.id, u)) }));
   const room = MAX_TX - first.length;
   await transact([...first, ...rest.slice(0, room)]);

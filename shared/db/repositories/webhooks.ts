@@ -18,7 +18,7 @@ export async function listWebhooks(accountId: number): Promise<WebhookRecord[]> 
 }
 
 /** Scheme and host case, default ports and an empty path do not make a URL different. */
-const urlKey = (accountId: number, url: string) =>
+export const webhookUrlKey = (accountId: number, url: string) =>
   keys.webhookUrlUnique(accountId, createHash('sha256').update(new URL(url).href).digest('hex'));
 
 const webhookItem = async (w: WebhookRecord) => ({ ...keys.webhook(w.account_id, w.id), type: 'webhook', ...(await sealFields('webhook', w)) });
@@ -26,7 +26,7 @@ const webhookItem = async (w: WebhookRecord) => ({ ...keys.webhook(w.account_id,
 /** Writes a webhook (new when `before` is undefined), moving its URL's uniqueness sentinel. */
 export async function saveWebhook(before: WebhookRecord | undefined, after: WebhookRecord): Promise<void> {
   const items: TxItem[] = [versionedPut(await webhookItem(after), before?.version)];
-  const [oldKey, newKey] = [before && urlKey(before.account_id, before.url), urlKey(after.account_id, after.url)];
+  const [oldKey, newKey] = [before && webhookUrlKey(before.account_id, before.url), webhookUrlKey(after.account_id, after.url)];
   if (oldKey?.pk !== newKey.pk) {
     if (oldKey) items.push({ item: del(oldKey) });
     items.push({ item: put({ ...newKey, type: 'unique', owner_id: after.id }, { ifNew: true }), onConflict: () => taken('url') });
@@ -39,5 +39,5 @@ export const changeWebhookAttributes = async (accountId: number, id: number, cha
   openFields('webhook', await applyChanges<WebhookRecord>(keys.webhook(accountId, id), { ...changes, set: await sealFields('webhook', changes.set) }));
 
 export async function deleteWebhook(w: WebhookRecord): Promise<void> {
-  await transact([versionedDel(keys.webhook(w.account_id, w.id), w.version), { item: del(urlKey(w.account_id, w.url)) }]);
+  await transact([versionedDel(keys.webhook(w.account_id, w.id), w.version), { item: del(webhookUrlKey(w.account_id, w.url)) }]);
 }

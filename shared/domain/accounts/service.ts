@@ -1,3 +1,4 @@
+import { purgeJobItem } from '../../db/repositories/purge.ts';
 import { nextId } from '../../db/ids.ts';
 import {
   accountItem,
@@ -107,5 +108,8 @@ export async function deleteAccount(appId: number, id: number): Promise<void> {
     { item: del(keys.permissible(appId, 'ACCOUNT', id)) },
     ...members.map((m) => ({ item: deleteAccountUserItem(id, m.user_id) })),
   ];
+  // The purge job goes with the account item (first transaction): everything else of the account follows in the pipeline.
+  const job = purgeJobItem({ kind: 'account', account_id: id, app_id: appId, user_ids: members.map((m) => m.user_id), created_at: Math.floor(Date.now() / 1000) });
+  items.splice(1, 0, job);
   for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
 }

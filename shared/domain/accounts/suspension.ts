@@ -39,3 +39,22 @@ export function suspendedAccounts(): (accountId: number) => Promise<boolean> {
     return known;
   };
 }
+
+/**
+ * The dispatcher's check: an account that is suspended, or deleted (its data is being purged: an event
+ * still queued from before the deletion must not write report facts, notifications or deliveries
+ * behind the purge). Each account read once per use of the returned function (one pipeline batch).
+ */
+export function frozenAccounts(): (accountId: number) => Promise<false | 'suspended' | 'deleted'> {
+  const seen = new Map<number, Promise<false | 'suspended' | 'deleted'>>();
+  return (accountId) => {
+    let known = seen.get(accountId);
+    if (!known) {
+      known = Number.isSafeInteger(accountId)
+        ? getAccount(accountId).then((a) => (!a ? 'deleted' : isSuspended(a) ? 'suspended' : false))
+        : Promise.resolve(false);
+      seen.set(accountId, known);
+    }
+    return known;
+  };
+}

@@ -109,7 +109,7 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 /** The installation-wide unique values an inbox holds, each with the field a clash names. */
-function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
+export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   const s = (key: Key, field: string): repo.InboxSentinel => ({ key, onConflict: () => taken(field) });
   const out: repo.InboxSentinel[] = [];
   if (i.inbox_identifier) out.push(s(keys.inboxIdentifierUnique(i.inbox_identifier), 'channel.identifier'));

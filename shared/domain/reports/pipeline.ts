@@ -1,4 +1,5 @@
 import { nextId } from '../../db/ids.ts';
+import { getInbox } from '../../db/repositories/inboxes.ts';
 import { keys } from '../../db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
@@ -220,12 +221,16 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
     if (batch.writes.length) await recordFacts(batch.writes.splice(0));
     batch.states.delete(`${c.account_id}:${c.id}`);
   }
-  const stored = await listConversationFacts(c.account_id, c.id);
+  const [stored, inbox] = await Promise.all([listConversationFacts(c.account_id, c.id), getInbox(c.account_id, c.inbox_id)]);
   const facts = stored.filter((f) => f.kind !== 'deletion');
+  // A deleted inbox's conversations go with its purge, which removes the inbox's series whole: nothing is
+  // negated there (a late negation would leave items behind it; the rebuild leaves such series out too).
+  const goneSeries = inbox ? undefined : keys.reportSeries.inbox(c.inbox_id);
   // Merged per series and quarter hour (what an aggregate item distinguishes), in a fixed order.
   const merged = new Map<string, Contribution>();
   for (const f of facts) {
     for (const x of f.contributions ?? []) {
+      if (x.series === goneSeries) continue;
       const at = floorQuarter(x.at);
       const id = `${x.series}|${at}`;
       const into = merged.get(id) ?? { series: x.series, at, figures: {} };

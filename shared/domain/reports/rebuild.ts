@@ -1,7 +1,8 @@
 import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
-import type { Key } from '../../db/keys.ts';
+import { keys, type Key } from '../../db/keys.ts';
 import { aggregateAdds, forEachReportFact, putAggregate } from '../../db/repositories/reports.ts';
+import { listInboxes } from '../../db/repositories/inboxes.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
@@ -37,10 +38,14 @@ async function seriesItemKeys(pk: string): Promise<Key[]> {
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
   const sums = new Map<string, { key: Key; series: string; kind: 'day' | 'hour'; values: Map<string, number> }>();
   let facts = 0;
+  // A deleted inbox has no series (its purge removed them); its conversations' facts still count elsewhere.
+  const inboxSeries = new Set((await listInboxes(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
+  const kept = (series: string) => !keys.reportSeries.isInbox(series) || inboxSeries.has(series);
   await forEachReportFact(accountId, (page) => {
     for (const fact of page) {
       facts++;
       for (const [id, add] of aggregateAdds(accountId, fact)) {
+        if (!kept(add.series)) continue;
         const into = sums.get(id) ?? { ...add, values: new Map<string, number>() };
         for (const [k, v] of add.values) into.values.set(k, (into.values.get(k) ?? 0) + v);
         sums.set(id, into);

@@ -43,9 +43,16 @@ describe('npm run backfill: index keys for items written before their index', ()
     )).Items![0];
     const ci = { pk: String(ciItem.pk), sk: String(ciItem.sk) };
     await strip(convKey, ['gsi3pk', 'gsi3sk']);
-    await strip(ci, ['gsi1pk', 'gsi1sk']);
+    const contactKey = keys.contact(s.accountId, visitor.id);
+    await strip(ci, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
+    await strip(contactKey, ['gsi2pk', 'gsi2sk']);
     expect(missingKeys(await raw(convKey))).toEqual(keys.conversationIndex(await raw(convKey) as never));
-    expect(missingKeys(await raw(ci))).toEqual(keys.contactInboxPubsubIndex(visitor.pubsub_token));
+    expect(missingKeys(await raw(ci))).toEqual({
+      ...keys.contactInboxPubsubIndex(visitor.pubsub_token),
+      ...keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id),
+    });
+    // The purge's enumerations (AP260, AP261): an anonymous contact and an inbox's contact inboxes.
+    expect(missingKeys(await raw(contactKey))).toEqual(keys.unlistedContactIndex(s.accountId, visitor.id));
 
     // Before: the list misses the conversation and the socket refuses the visitor's token.
     const listed = async () =>
@@ -62,9 +69,11 @@ describe('npm run backfill: index keys for items written before their index', ()
 
     const first = await backfillAll({ pageSize: 100 });
     expect(first.complete).toBe(true);
-    expect(first.updated).toBeGreaterThanOrEqual(2);
+    expect(first.updated).toBeGreaterThanOrEqual(3);
     expect((await raw(convKey)).gsi3pk).toBe(keys.conversationIndex(await raw(convKey) as never).gsi3pk);
     expect((await raw(ci)).gsi1pk).toBe(keys.contactInboxPubsubIndex(visitor.pubsub_token).gsi1pk);
+    expect((await raw(ci)).gsi2pk).toBe(keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id).gsi2pk);
+    expect((await raw(contactKey)).gsi2sk).toBe(keys.unlistedContactIndex(s.accountId, visitor.id).gsi2sk);
 
     expect(await listed()).toContain(conv.id);
     expect(await subscribe()).toBe('confirm_subscription');
