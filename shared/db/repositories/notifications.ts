@@ -81,6 +81,12 @@ export async function listNotifications(accountId: number, userId: number, limit
   return items.map((i) => record<NotificationRecord>(i)!);
 }
 
+/** AP146: every notification of a user in an account (an inbox's purge picks those of its conversations). */
+export async function listAllNotifications(accountId: number, userId: number): Promise<NotificationRecord[]> {
+  const p = keys.notificationsOf(accountId, userId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<NotificationRecord>(i)!);
+}
+
 /** AP142: every unread notification of a user in an account (sparse gsi1). */
 export async function listUnreadNotifications(accountId: number, userId: number): Promise<NotificationRecord[]> {
   const p = keys.unreadNotificationsOf(accountId, userId);

@@ -11,6 +11,8 @@ import {
   type Partition,
   type PurgeJobRecord,
 } from '../../db/repositories/purge.ts';
+import { listAccountUsers } from '../../db/repositories/identity.ts';
+import { deleteNotification, listAllNotifications } from '../../db/repositories/notifications.ts';
 import { webhookUrlKey } from '../../db/repositories/webhooks.ts';
 import { log } from '../../log.ts';
 import { deleteObjects, deleteObjectsUnder, objectKeyOf } from '../../storage/objects.ts';
@@ -104,6 +106,22 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
           for (let page = await firstItems(p, budget.page()); page.length; page = await firstItems(p, budget.page())) {
             for (const c of page) if (!(await purgeConversation(accountId, Number(c.id), budget))) return false;
             if (budget.spent) return false;
+          }
+        }
+        return true;
+      },
+    },
+    {
+      // Chatwoot's conversations take their notifications with them (`dependent: :destroy_async`): each
+      // member's notifications are read, those of this inbox's conversations deleted (counters moved).
+      name: 'notifications',
+      run: async (_c, budget) => {
+        for (const m of await listAccountUsers(accountId)) {
+          const theirs = (await listAllNotifications(accountId, m.user_id)).filter((n) => n.primary_actor?.inbox_id === inboxId);
+          for (const n of theirs) {
+            if (budget.spent) return false;
+            budget.take(1);
+            await deleteNotification(n);
           }
         }
         return true;

@@ -182,6 +182,14 @@ describe('deleting an inbox or an account purges its data', () => {
     expect(before.some((i) => i.pk === `CONV#${a}#${goneConvs[0].id}` && String(i.sk).startsWith('MSG#'))).toBe(true);
     expect(await objectExists(victim.attachmentUrls[0])).toBe(true);
 
+    // The agent was notified of an assignment in each inbox.
+    const notified = async () => {
+      const body = ok(await victim.s.agent.api.get(`${victim.s.base}/notifications`), 'notifications').data;
+      return { count: body.meta.count as number, inboxes: (body.payload as Item[]).map((n) => (n.primary_actor as Item).inbox_id) };
+    };
+    const notifiedBefore = await notified();
+    expect(notifiedBefore.inboxes).toEqual(expect.arrayContaining([gone.id, kept.id]));
+
     const res = await victim.s.admin.api.delete(`${victim.s.base}/inboxes/${gone.id}`);
     expect(res.status).toBe(200);
     expect((await victim.s.admin.api.get(`${victim.s.base}/inboxes/${gone.id}`)).status).toBe(404);
@@ -195,6 +203,11 @@ describe('deleting an inbox or an account purges its data', () => {
       expect(after.some((i) => String(i.pk) === `CLABEL#${a}#purge-vip` && i.sk === keys.conversationLabel(a, 'purge-vip', c.id).sk)).toBe(false);
     }
     expect(after.some((i) => String(i.pk).startsWith(`UNIQ#SOURCE#${gone.id}#`))).toBe(false);
+    // Its conversations' notifications went with them, and the counts moved; the other inbox's stay.
+    const notifiedAfter = await notified();
+    expect(notifiedAfter.inboxes).not.toContain(gone.id);
+    expect(notifiedAfter.inboxes).toContain(kept.id);
+    expect(notifiedAfter.count).toBe(notifiedBefore.count - notifiedBefore.inboxes.filter((i) => i === gone.id).length);
     expect(await objectExists(victim.attachmentUrls[0])).toBe(false);
     expect(await objectExists(victim.attachmentUrls[1])).toBe(false);
     // The contacts stay (they belong to the account), without their contact inbox of the deleted inbox.
