@@ -56,6 +56,9 @@ const EnvSchema = v.object({
   LIMIT_SYNC_PERCENT: Int(5),
   // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
   CABLE_ENDPOINT: Optional,
+  // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
+  // which the dispatcher sends frames; wins over CABLE_ENDPOINT.
+  CABLE_QUEUE_PREFIX: Optional,
   // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
   CABLE_URL: Optional,
   // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
@@ -109,6 +112,7 @@ export interface Config {
   metricsEnabled: boolean;
   allowPrivateWebhookTargets: boolean;
   cableEndpoint?: string;
+  cableQueuePrefix?: string;
   cableUrl: string;
   limits: {
     account: { perMinute: number; burst: number };
@@ -155,6 +159,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   metricsEnabled: ['SERVICE_NAME'],
   allowPrivateWebhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS'],
   cableEndpoint: ['CABLE_ENDPOINT'],
+  cableQueuePrefix: ['CABLE_QUEUE_PREFIX'],
   cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
   googleOAuthTokenUrl: ['GOOGLE_OAUTH_TOKEN_URL'],
   googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
@@ -235,6 +240,7 @@ function load(): Config {
     metricsEnabled: e.SERVICE_NAME !== undefined,
     allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
     cableEndpoint: e.CABLE_ENDPOINT,
+    cableQueuePrefix: e.CABLE_QUEUE_PREFIX,
     limits: {
       account: { perMinute: e.LIMIT_ACCOUNT_PER_MINUTE, burst: e.LIMIT_ACCOUNT_BURST },
       credential: { perMinute: e.LIMIT_CREDENTIAL_PER_MINUTE, burst: e.LIMIT_CREDENTIAL_BURST },

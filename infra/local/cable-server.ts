@@ -22,7 +22,14 @@ export interface CableServer {
   close(): Promise<void>;
 }
 
-export function attachCableServer(server: Server, opts: { path?: string; pingIntervalMs?: number } = {}): CableServer {
+export interface CableServerOptions {
+  path?: string;
+  pingIntervalMs?: number;
+  /** Prepended to every connection id (the Fargate task's `<taskId>.`, which names the queue its frames go to). */
+  idPrefix?: string;
+}
+
+export function attachCableServer(server: Server, opts: CableServerOptions = {}): CableServer {
   const path = opts.path ?? '/cable';
   const sockets = new Map<string, WebSocket>();
   const wss = new WebSocketServer({
@@ -43,7 +50,7 @@ export function attachCableServer(server: Server, opts: { path?: string; pingInt
   server.on('upgrade', onUpgrade);
 
   wss.on('connection', (ws: WebSocket) => {
-    const id = randomBytes(12).toString('base64url');
+    const id = `${opts.idPrefix ?? ''}${randomBytes(12).toString('base64url')}`;
     // One connection's frames are handled one after another, in the order they came.
     let chain: Promise<unknown> = openConnection(id, { welcomed: true, lifetimeMs: LOCAL_LIFETIME_MS }).then(() => {
       sockets.set(id, ws);

@@ -1,5 +1,7 @@
 import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config.ts';
+import { taskQueueSender } from '../realtime/task-queues.ts';
+import { sqs } from './queue.ts';
 import { observed } from '../aws/observe.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
@@ -17,9 +19,10 @@ import type { DomainEvent, DomainEventName } from './domain-events.ts';
 import { conversationContext, type ConversationContext } from './payloads.ts';
 import { subscriptionsCache } from './read-cache.ts';
 
-// The pipeline stage that turns domain events into socket frames. One interface, two transports:
-// deployed, API Gateway's PostToConnection (CABLE_ENDPOINT set); under `npm start`, the local server's
-// own sockets, which it registers here.
+// The pipeline stage that turns domain events into socket frames. One interface, three transports:
+// deployed, the Fargate socket server's task queues (CABLE_QUEUE_PREFIX set, the default) or API Gateway's
+// PostToConnection (CABLE_ENDPOINT set); under `npm start`, the local server's own sockets, which it
+// registers here.
 
 let localSockets: Sender | undefined;
 
@@ -52,6 +55,12 @@ let deployed: { endpoint: string; sender: Sender } | undefined;
 
 /** The transport the configuration names, or none (nothing listens: no sockets to serve). */
 export function cableSender(): Sender | undefined {
+  const prefix = config().cableQueuePrefix;
+  if (prefix) {
+    const key = `queues:${prefix}`;
+    if (deployed?.endpoint !== key) deployed = { endpoint: key, sender: taskQueueSender(sqs(), prefix) };
+    return deployed.sender;
+  }
   const endpoint = config().cableEndpoint;
   if (!endpoint) return localSockets;
   if (deployed?.endpoint !== endpoint) {

@@ -24,6 +24,11 @@ import {
 /** Sends one frame to one connection; false when the connection is gone for good. */
 export interface Sender {
   send(connectionId: string, frame: Frame): Promise<boolean>;
+  /**
+   * Sends many connections' frames at once (each connection's in order) and answers the connections that are
+   * gone; a transport that batches (the Fargate tasks' queues) has it, `deliver` then uses it.
+   */
+  sendBatch?(items: { connectionId: string; frames: Frame[] }[]): Promise<Set<string>>;
 }
 
 /** Chatwoot's OnlineStatusTracker: present for a minute after the last update_presence. */
@@ -211,6 +216,14 @@ export async function updatePresence(sub: CableSubscription, sender: Sender): Pr
 export async function deliver(sender: Sender, out: { sub: CableSubscription; frame: Frame }[]): Promise<number> {
   const byConnection = new Map<string, Frame[]>();
   for (const { sub, frame } of out) byConnection.set(sub.connection_id, [...(byConnection.get(sub.connection_id) ?? []), frame]);
+  if (sender.sendBatch) {
+    const gone = await sender.sendBatch([...byConnection].map(([connectionId, frames]) => ({ connectionId, frames })));
+    for (const connectionId of gone) {
+      await repo.deleteConnection(connectionId);
+      log.info('cable connection gone', { connectionId });
+    }
+    return [...byConnection].filter(([id]) => !gone.has(id)).reduce((n, [, list]) => n + list.length, 0);
+  }
   let sent = 0;
   await Promise.all(
     [...byConnection].map(async ([connectionId, list]) => {

@@ -32,6 +32,10 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   TOKEN_KEY_SECRET_ARN: 'required',
   SERVICE_NAME: 'required',
   CABLE_ENDPOINT: 'required',
+  // The Fargate transport's task-queue prefix (the dispatcher, with cableTransport 'fargate'); absent, the
+  // WebSocket API's endpoint or the local sockets. The proof synthesizes the WebSocket API stack, whose
+  // functions it runs; test/infra/fargate.test.ts checks the Fargate stack's dispatcher.
+  CABLE_QUEUE_PREFIX: 'default',
   MAIL_QUEUE_URL: 'required',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).
   MAIL_TRANSPORT: 'required',
