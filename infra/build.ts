@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
-import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS } from './cable.ts';
+import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS, CABLE_SERVER, CABLE_SERVER_DOCKERFILE } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
 import { functionName, routes, type Route } from './routes.ts';
 
@@ -29,6 +29,8 @@ export function entryPoints(routeTable: Route[] = routes, extra: Record<string, 
   for (const route of routeTable) add(functionName(route), route.handler);
   for (const [key, handler] of Object.entries(EVENT_HANDLERS)) add(EVENT_FUNCTION_NAMES[key as keyof typeof EVENT_HANDLERS], handler);
   for (const [key, handler] of Object.entries(CABLE_HANDLERS)) add(CABLE_FUNCTION_NAMES[key as keyof typeof CABLE_HANDLERS], handler);
+  // Not a function: the Fargate socket server's bundle, built the same way (its Dockerfile is added beside it).
+  add(CABLE_SERVER.name, CABLE_SERVER.entry);
   for (const [name, handler] of Object.entries(extra)) add(name, handler);
   return entries;
 }
@@ -76,6 +78,7 @@ export function buildFunctions(outDir: string = DEFAULT_OUT_DIR, routeTable: Rou
     const meta = result.metafile.outputs[relativeOutput(file)];
     bundles[name] = { dir, bytes: meta?.bytes ?? statSync(file).size };
   }
+  if (bundles[CABLE_SERVER.name]) writeFileSync(join(bundles[CABLE_SERVER.name].dir, 'Dockerfile'), CABLE_SERVER_DOCKERFILE);
   return bundles;
 }
 

@@ -21,3 +21,19 @@ export const CABLE_FUNCTION_NAMES = {
 
 /** The stage name is the path: `wss://<api host>/cable`, where Chatwoot clients look for it. */
 export const CABLE_STAGE = 'cable';
+
+/**
+ * The Fargate socket server (cableTransport 'fargate', the default): bundled with the functions under this
+ * name, with a Dockerfile beside it that the construct builds its image from.
+ */
+export const CABLE_SERVER = { name: 'cable-server', entry: 'infra/cable-server/main.ts' } as const;
+
+/** The image: the bundle on Node 22 (Alpine, arm64 under Fargate's ARM64 platform). */
+export const CABLE_SERVER_DOCKERFILE = `FROM node:22-alpine
+WORKDIR /app
+COPY index.mjs /app/index.mjs
+ENV NODE_ENV=production PORT=8080
+EXPOSE 8080
+USER node
+CMD ["node", "/app/index.mjs"]
+`;

@@ -19,6 +19,8 @@ import type { FunctionSettings } from './logs.ts';
 import { Observability } from './observability.ts';
 import { ServiceTable } from './table.ts';
 import { WebSocketApi } from './websocket-api.ts';
+import { FargateCable } from './fargate-cable.ts';
+import { CABLE_SERVER } from '../cable.ts';
 
 const S3_LOGS_USE_BUCKET_POLICY = '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy';
 
@@ -87,7 +89,15 @@ export interface ChatwootServiceProps {
   mailerSenderEmail?: string;
   /** Chatwoot's FRONTEND_URL: the dashboard's address in mailed links. @default the service's URL */
   frontendUrl?: string;
-  /** Socket pinger shards (one per ~1,500 connections). @default 1 */
+  /**
+   * How `/cable` is served: `'fargate'`, a socket server on Fargate behind a Network Load Balancer and
+   * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: README "Cost of idle connections"),
+   * or `'websocket-api'`, an API Gateway WebSocket API with socket functions and a pinger. @default 'fargate'
+   */
+  cableTransport?: 'fargate' | 'websocket-api';
+  /** Fargate socket server tasks. @default 2 */
+  cableTasks?: number;
+  /** Socket pinger shards (cableTransport 'websocket-api'; one per ~1,500 connections). @default 1 */
   cablePingerShards?: number;
   /** p99 latency of the API above which it alarms. @default 3 s */
   latencyAlarmP99?: Duration;
@@ -108,8 +118,12 @@ export class ChatwootService extends Construct {
   readonly api: HttpApiRoutes;
   readonly pipeline: EventPipeline;
   readonly observability: Observability;
-  /** Chatwoot's `/cable` (ActionCable over an API Gateway WebSocket API). */
-  readonly cable: WebSocketApi;
+  /** Chatwoot's `/cable` over an API Gateway WebSocket API (cableTransport 'websocket-api'). */
+  readonly cable?: WebSocketApi;
+  /** Chatwoot's `/cable` on Fargate (cableTransport 'fargate', the default). */
+  readonly fargateCable?: FargateCable;
+  /** `wss://…/cable`: what clients are told. */
+  readonly cableUrl: string;
   readonly tokenKey: secretsmanager.Secret;
   readonly avatars: s3.Bucket;
   readonly alarmTopic?: sns.ITopic;
@@ -216,15 +230,33 @@ export class ChatwootService extends Construct {
     if (probes[0]) for (const q of [this.pipeline.eventsQueue, this.pipeline.deliveriesQueue]) q.grant(probes[0], 'sqs:GetQueueAttributes');
 
     // Chatwoot's /cable: the dispatcher broadcasts through it; the widget config tells clients its URL.
-    this.cable = new WebSocketApi(this, 'Cable', {
-      table: this.table.table,
-      bundles,
-      logLevel: functions.logLevel,
-      functions,
-      pingerShards: props.cablePingerShards,
-    });
-    this.cable.allowBroadcast(this.pipeline.dispatchFunction);
-    this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cable.url);
+    if ((props.cableTransport ?? 'fargate') === 'fargate') {
+      const bundle = bundles[CABLE_SERVER.name];
+      if (!bundle) throw new Error(`No bundle for ${CABLE_SERVER.name}: run buildFunctions() first`);
+      this.fargateCable = new FargateCable(this, 'CableServer', {
+        table: this.table.table,
+        tokenKey: this.tokenKey,
+        bundle,
+        queuePrefix: `${Stack.of(this).stackName.slice(0, 40)}-`,
+        logLevel: functions.logLevel,
+        logRetention: functions.logRetention,
+        desiredCount: props.cableTasks,
+        removalPolicy,
+      });
+      this.fargateCable.allowBroadcast(this.pipeline.dispatchFunction);
+      this.cableUrl = this.fargateCable.url;
+    } else {
+      this.cable = new WebSocketApi(this, 'Cable', {
+        table: this.table.table,
+        bundles,
+        logLevel: functions.logLevel,
+        functions,
+        pingerShards: props.cablePingerShards,
+      });
+      this.cable.allowBroadcast(this.pipeline.dispatchFunction);
+      this.cableUrl = this.cable.url;
+    }
+    this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cableUrl);
 
     // The `service` of every log line and the dimension of the custom metrics the dashboard graphs.
     for (const fn of this.allFunctions()) {
@@ -250,7 +282,7 @@ export class ChatwootService extends Construct {
       serviceName: Stack.of(this).stackName,
     });
 
-    new CfnOutput(this, 'CableUrl', { value: this.cable.url, description: 'WebSocket URL of /cable (ActionCable)' });
+    new CfnOutput(this, 'CableUrl', { value: this.cableUrl, description: 'WebSocket URL of /cable (ActionCable)' });
     new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     if (this.domainName && !domain?.hostedZone) {
@@ -300,7 +332,7 @@ export class ChatwootService extends Construct {
       this.pipeline.dispatchFunction,
       this.pipeline.deliverFunction,
       this.pipeline.mailFunction,
-      ...Object.values(this.cable.functions),
+      ...Object.values(this.cable?.functions ?? {}),
     ];
   }
 
@@ -320,25 +352,11 @@ export class ChatwootService extends Construct {
         acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
       }
     }
-    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction, ...Object.values(this.cable.functions)]) {
+    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction, ...Object.values(this.cable?.functions ?? {})]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
-    const cableApiId = Stack.of(this.cable.api).resolve((this.cable.api.node.defaultChild as CfnResource).logicalId);
-    const connections = {
-      [`AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${cableApiId}>/*/*/@connections/*]`]:
-        'Socket connection ids are made by API Gateway per connection: posting to any connection of this one API is the grant',
-    };
-    acknowledge(this.cable, {
-      ...connections,
-      'AwsSolutions::AwsSolutions-APIG4':
-        "ActionCable's own identification: each channel subscription carries the contact's or user's pubsub token, checked by the $default function",
-      'AwsSolutions::AwsSolutions-APIG1':
-        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
-      'Serverless::Serverless-APIGWAccessLogging':
-        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
-      'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
-    });
-    acknowledge(this.pipeline.dispatchFunction, connections);
+    if (this.fargateCable) this.acknowledgeFargate(this.fargateCable);
+    if (this.cable) this.acknowledgeWebSocketApi(this.cable);
     for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction]) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
@@ -350,5 +368,54 @@ export class ChatwootService extends Construct {
     acknowledge(this.pipeline.streamFailures, {
       'AwsSolutions::AwsSolutions-SQS3': "The stream event source's on-failure destination, which is a dead-letter queue by another name",
     });
+  }
+
+  private acknowledgeFargate(cable: FargateCable): void {
+    const queues = "Each socket-server task creates its own queue, named by the prefix and the task's id: the prefix is the grant";
+    const queueRule = `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:${cable.queuePrefix}cable-*]`;
+    acknowledge(this.pipeline.dispatchFunction, { [queueRule]: queues });
+    acknowledge(cable, { [queueRule]: queues });
+    acknowledge(cable.vpc, {
+      'AwsSolutions::AwsSolutions-VPC7': 'The VPC holds only the socket-server tasks and their load balancer; flow logs would record every client ping for a cost per GB, and the tasks log every connection',
+    });
+    acknowledge(cable.cluster, {
+      'AwsSolutions::AwsSolutions-ECS4': 'Container Insights bills per metric for one small service; the tasks log to CloudWatch Logs and the load balancer reports healthy targets',
+    });
+    acknowledge(cable.taskDefinition, {
+      'AwsSolutions::AwsSolutions-ECS2': 'The environment holds names only (table name, secret ARN, queue prefix, port, log level); the token key is read from Secrets Manager at run time',
+      'AwsSolutions::AwsSolutions-IAM5[Resource::*]': "The execution role's ecr:GetAuthorizationToken (pulling the image) has no resource-level permissions",
+    });
+    acknowledge(cable.node.findChild('ServiceSecurityGroup'), {
+      'AwsSolutions::AwsSolutions-EC23': "Ingress is the VPC's own CIDR on the server port (the Network Load Balancer's nodes), not the internet; the rule reads it as a token",
+    });
+    acknowledge(cable.loadBalancer, {
+      'AwsSolutions::AwsSolutions-ELB2': 'Network Load Balancers write access logs for TLS listeners only; this one is a TCP listener behind CloudFront (TLS ends there)',
+    });
+    acknowledge(cable.distribution, {
+      'AwsSolutions::AwsSolutions-CFR1': "Chatwoot's widget runs on customers' sites worldwide: no country may be blocked by default",
+      'AwsSolutions::AwsSolutions-CFR2': 'A socket is one request per connection; every channel subscription is authorised by its pubsub token on the server, and the HTTP API has its own throttling',
+      'AwsSolutions::AwsSolutions-CFR3': 'A socket is one request per connection: the server logs every connection, subscription and disconnection itself',
+      'AwsSolutions::AwsSolutions-CFR4': "The distribution's default *.cloudfront.net certificate takes no minimum protocol setting; CloudFront's own security policy applies",
+      'AwsSolutions::AwsSolutions-CFR5': 'TLS ends at CloudFront; a TLS listener on the load balancer would need a certificate for a domain the stack does not own (the hop to the origin stays on AWS edge-to-region paths)',
+    });
+  }
+
+  private acknowledgeWebSocketApi(cable: WebSocketApi): void {
+    const cableApiId = Stack.of(cable.api).resolve((cable.api.node.defaultChild as CfnResource).logicalId);
+    const connections = {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${cableApiId}>/*/*/@connections/*]`]:
+        'Socket connection ids are made by API Gateway per connection: posting to any connection of this one API is the grant',
+    };
+    acknowledge(cable, {
+      ...connections,
+      'AwsSolutions::AwsSolutions-APIG4':
+        "ActionCable's own identification: each channel subscription carries the contact's or user's pubsub token, checked by the $default function",
+      'AwsSolutions::AwsSolutions-APIG1':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-APIGWAccessLogging':
+        'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
+      'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
+    });
+    acknowledge(this.pipeline.dispatchFunction, connections);
   }
 }

@@ -122,7 +122,9 @@ export function synthesize(): Synthesized {
   const context = JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
   const outdir = mkdtempSync(join(tmpdir(), 'proof-out-'));
   const app = new App({ outdir, context });
-  const stack = new ServiceStack(app, 'Proof', { bundles: fakeBundles(), alarmEmail: 'ops@example.com' });
+  // The WebSocket API transport: its socket functions run in the tour (the Fargate server is no function;
+  // test/infra/fargate.test.ts checks the dispatcher's grant and variable for it).
+  const stack = new ServiceStack(app, 'Proof', { bundles: fakeBundles(), alarmEmail: 'ops@example.com', cableTransport: 'websocket-api' });
   const asm = app.synth();
   const read = (s: Stack): Template => JSON.parse(readFileSync(join(asm.directory, s.templateFile), 'utf8'));
   const parent = read(stack);
@@ -174,7 +176,7 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
-  for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES)) add(name, stack.cable.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
+  for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES)) add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 
   const p = stack.pipeline;
   return {
@@ -192,7 +194,7 @@ export function synthesize(): Synthesized {
       },
       bucket: logicalId(stack.service.avatars),
       secret: logicalId(stack.service.tokenKey),
-      cableApi: logicalId(stack.cable.api),
+      cableApi: logicalId(stack.cable!.api),
     },
   };
 }

@@ -51,6 +51,10 @@ describe('cdk-nag (AwsSolutions and Serverless)', () => {
     expect(findings({ alarmEmail: 'ops@example.com' })).toEqual([]);
   }, 180_000);
 
+  it("finds nothing unacknowledged with cableTransport 'websocket-api' either", () => {
+    expect(findings({ alarmEmail: 'ops@example.com', cableTransport: 'websocket-api' })).toEqual([]);
+  }, 180_000);
+
   it('finds nothing on the newest runtime either, and still reports a real finding', () => {
     const left = findings({ runtime: lambda.Runtime.NODEJS_24_X }, (stack) => {
       new s3.Bucket(stack, 'Careless');

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../infra/build.ts';
 import { buildPackage } from '../../infra/package.ts';
 import { routes } from '../../infra/routes.ts';
-import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
 import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 
 // Another CDK app, in a folder of its own, installs the built package and deploys the construct: its
@@ -88,7 +87,9 @@ describe('the published construct, used from another CDK app', () => {
 
   it('synthesizes every function with the code shipped in the package and the app\'s settings', () => {
     const fns = ofType('AWS::Lambda::Function');
-    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length + Object.keys(CABLE_FUNCTION_NAMES).length);
+    // /cable on Fargate by default: no socket functions, one container image of the packaged server bundle.
+    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
+    expect(ofType('AWS::ECS::Service')).toHaveLength(1);
     for (const fn of fns) expect(fn.Properties!.Runtime).toBe('nodejs24.x');
     // The socket functions keep sizes of their own; every route and pipeline function takes the prop.
     expect(fns.filter((fn) => fn.Properties!.MemorySize === 1024)).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
@@ -97,7 +98,9 @@ describe('the published construct, used from another CDK app', () => {
     expect(captain).toHaveLength(routes.length);
     for (const fn of captain) expect(fn.Properties!.Environment.Variables.CAPTAIN_OPEN_AI_MODEL).toBe('gpt-4.1-mini');
     const assets = readdirSync(out).filter((f) => f.startsWith('asset.') && existsSync(join(out, f, 'index.mjs')));
-    expect(assets.length).toBe(fns.length);
+    const images = assets.filter((f) => existsSync(join(out, f, 'Dockerfile')));
+    expect(images).toHaveLength(1);
+    expect(assets.length - images.length).toBe(fns.length);
   });
 
   it('notifies the alarm email, tags resources and allows only the given origin', () => {

@@ -109,8 +109,8 @@ describe('route functions', () => {
     for (const [stack, template] of templates) {
       const res = resources(template);
       for (const [, route] of ofType(template, 'AWS::ApiGatewayV2::Route')) {
-        // The WebSocket API's routes ($connect, …) are /cable's, checked below.
-        if (route.Properties!.ApiId?.Ref === logicalId(real.stack.cable.api)) continue;
+        // The WebSocket API's routes ($connect, …) are /cable's (cableTransport 'websocket-api', checked in cable-transport.test.ts).
+        if (real.stack.cable && route.Properties!.ApiId?.Ref === logicalId(real.stack.cable.api)) continue;
         const key = route.Properties!.RouteKey as string;
         expect(seen.has(key), `duplicate route ${key}`).toBe(false);
         const integration = res[route.Properties!.Target['Fn::Join'][1][1].Ref];
@@ -459,16 +459,28 @@ describe('mail (Amazon SES)', () => {
 });
 
 describe('realtime (/cable)', () => {
-  it('lets the dispatcher broadcast, tells the widget config the socket URL, and outputs it', () => {
+  it('serves /cable from Fargate by default: the dispatcher sends to the task queues, the widget config and the output give the distribution URL', () => {
     const fns = resources(real.parent);
     const dispatch = fns[logicalId(real.stack.pipeline.dispatchFunction)];
-    expect(JSON.stringify(dispatch.Properties!.Environment.Variables.CABLE_ENDPOINT)).toContain('/cable');
-    const policies = ofType(real.parent, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes('execute-api:ManageConnections'));
+    const vars = dispatch.Properties!.Environment.Variables;
+    expect(vars.CABLE_QUEUE_PREFIX).toBe('Test-');
+    expect(vars.CABLE_ENDPOINT).toBeUndefined();
     const roleOf = (f: Record<string, any>) => f.Properties.Role['Fn::GetAtt'][0];
-    expect(policies.some(([, p]) => p.Properties!.Roles.some((r: any) => r.Ref === roleOf(dispatch)))).toBe(true);
+    const sends = ofType(real.parent, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties!.Roles.some((r: any) => r.Ref === roleOf(dispatch)))
+      .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as any[])
+      .filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.map((st) => JSON.stringify(st.Resource))).toContainEqual(expect.stringContaining(':Test-cable-*'));
+    expect(ofType(real.parent, 'AWS::ApiGatewayV2::Api').filter(([, a]) => a.Properties!.ProtocolType === 'WEBSOCKET')).toHaveLength(0);
+    expect(ofType(real.parent, 'AWS::ECS::Service')).toHaveLength(1);
+    expect(ofType(real.parent, 'AWS::ElasticLoadBalancingV2::LoadBalancer')).toHaveLength(1);
+    expect(ofType(real.parent, 'AWS::CloudFront::Distribution')).toHaveLength(1);
+    expect(real.stack.cable).toBeUndefined();
     const widget = [...real.nested.values()].flatMap((t) => ofType(t, 'AWS::Lambda::Function')).find(([, f]) => f.Properties!.Environment?.Variables?.CABLE_URL);
     expect(widget).toBeDefined();
-    expect(real.parent.toJSON().Outputs.CableUrl).toBeDefined();
+    const output = real.parent.toJSON().Outputs.CableUrl;
+    expect(JSON.stringify(output.Value)).toContain(logicalId(real.stack.service.fargateCable!.distribution));
+    expect(JSON.stringify(output.Value)).toContain('/cable');
   });
 });
 
