@@ -65,6 +65,8 @@ export class FargateCable extends Construct {
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: 2,
       natGateways: 0,
+      // No custom-resource function to empty the default security group: nothing uses it (the tasks have their own).
+      restrictDefaultSecurityGroup: false,
       subnetConfiguration: [{ name: 'Public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
       gatewayEndpoints: { DynamoDb: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB } },
     });
