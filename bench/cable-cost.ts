@@ -1,5 +1,6 @@
-// Monthly cost of keeping N idle /cable connections alive, for the deployed WebSocket API design and
-// for a Fargate socket server behind a Network Load Balancer. Idle means: no conversation traffic, but
+// Monthly cost of keeping N idle /cable connections alive, for the two deployed designs: the Fargate socket
+// server behind a Network Load Balancer and CloudFront (cableTransport 'fargate', the default) and the API
+// Gateway WebSocket API with its pinger (cableTransport 'websocket-api'). Idle means: no conversation traffic, but
 // what every listed client does anyway: the server pings every 3 s (@rails/actioncable reconnects after
 // 6 s without one) and the client sends update_presence every 20 s (the dashboard; the widget and the
 // Flutter SDK every 30 s). us-east-1 list prices, arm64; a month of 30 days.
@@ -16,12 +17,27 @@ export const PRICES = {
   publicIpv4Hour: 0.005,
   nlbHour: 0.0225,
   nlcuHour: 0.006,
+  dataOutGbApiGateway: 0.09, // API Gateway data transfer out (EC2 internet rate)
+  cloudfrontGbOut: 0.085, // CloudFront to viewers (North America / Europe)
+  cloudfrontGbToOrigin: 0.02, // CloudFront to the origin (client frames)
+  sqsRequestPerMillion: 0.4,
 };
 
 const SECONDS = 30 * 24 * 3600;
 const HOURS = SECONDS / 3600;
 const PING_SECONDS = 3;
 const PRESENCE_SECONDS = 20;
+/** Bytes on the wire: a ping frame, an update_presence command in, the presence.update answer out. */
+const PING_BYTES = 45;
+const PRESENCE_IN_BYTES = 200;
+const PRESENCE_OUT_BYTES = 150;
+
+/** GB a month the server sends (pings, presence answers) and receives (presence commands). */
+function traffic(n: number) {
+  const out = ((n * SECONDS) / PING_SECONDS) * PING_BYTES + ((n * SECONDS) / PRESENCE_SECONDS) * PRESENCE_OUT_BYTES;
+  const inbound = ((n * SECONDS) / PRESENCE_SECONDS) * PRESENCE_IN_BYTES;
+  return { outGb: out / 1e9, inGb: inbound / 1e9 };
+}
 
 /** DynamoDB work of one update_presence (same code in both designs): connection + subscription reads, presence put, two small queries. */
 const PRESENCE_RRU = 3;
@@ -66,24 +82,29 @@ export function apiGatewayCost(n: number): CostLine {
     'presence (table)': presenceTable(n),
     // API Gateway closes every connection after 2 h: a reconnect ($connect, welcome, subscribe, confirm) 12 times a day.
     reconnects: n * 12 * 30 * ((4 * PRICES.wsMessagePerMillion + 2 * PRICES.lambdaRequestPerMillion + 6 * PRICES.ddbWritePerMillion) / 1e6),
+    'data transfer out': traffic(n).outGb * PRICES.dataOutGbApiGateway,
   };
-  return { design: 'API Gateway WebSocket API + pinger function (built, the default)', connections: n, parts, total: sum(parts) };
+  return { design: "API Gateway WebSocket API + pinger function (cableTransport 'websocket-api')", connections: n, parts, total: sum(parts) };
 }
 
 export function fargateCost(n: number): CostLine {
   // Two tasks for availability; 0.25 vCPU / 0.5 GB each up to a few thousand idle sockets, 1 vCPU / 2 GB at 10,000.
   const [vcpu, gb] = n <= 2000 ? [0.25, 0.5] : [1, 2];
   const tasks = 2;
-  // TLS listener: an NLCU is 3,000 active TLS connections (or 50 new/s, 1 GB/h); pings add ~40 bytes each.
-  const gbPerHour = (n * (3600 / PING_SECONDS) * 40) / 1e9;
-  const nlcu = Math.max(n / 3000, gbPerHour);
+  // TCP listener (TLS ends at CloudFront): an NLCU is 100,000 active flows (or 800 new/s, 1 GB/h).
+  const { outGb, inGb } = traffic(n);
+  const nlcu = Math.max(n / 100_000, (outGb + inGb) / HOURS);
   const parts = {
     'Fargate tasks': tasks * HOURS * (vcpu * PRICES.fargateVcpuHourArm + gb * PRICES.fargateGbHourArm),
     'public IPv4 (no NAT)': tasks * HOURS * PRICES.publicIpv4Hour,
     'Network Load Balancer': HOURS * (PRICES.nlbHour + nlcu * PRICES.nlcuHour),
+    // One request per connection (negligible); bytes out to the clients and in to the origin.
+    CloudFront: outGb * PRICES.cloudfrontGbOut + inGb * PRICES.cloudfrontGbToOrigin,
+    // Each task long-polls its queue (20 s waits) even when no frame comes.
+    'task queues (long polls)': ((tasks * SECONDS) / 20) * (PRICES.sqsRequestPerMillion / 1e6),
     'presence (table)': presenceTable(n),
   };
-  return { design: 'Fargate socket server (2 tasks) behind an NLB (not built)', connections: n, parts, total: sum(parts) };
+  return { design: "Fargate socket server (2 tasks) behind an NLB and CloudFront (cableTransport 'fargate', the default)", connections: n, parts, total: sum(parts) };
 }
 
 export const COST_SIZES = [100, 1_000, 10_000];

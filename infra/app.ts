@@ -26,6 +26,9 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   publicBaseUrl: ctx('publicBaseUrl'),
   mailerSenderEmail: ctx('mailerSenderEmail'),
   frontendUrl: ctx('frontendUrl'),
+  cableTransport: ctx('cableTransport') as 'fargate' | 'websocket-api' | undefined,
+  cableTasks: number('cableTasks'),
+  cablePingerShards: number('cablePingerShards'),
   captain: { endpoint: ctx('captainOpenAiEndpoint'), model: ctx('captainOpenAiModel') },
   tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
   limits: {
