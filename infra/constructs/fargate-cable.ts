@@ -84,6 +84,7 @@ export class FargateCable extends Construct {
       portMappings: [{ containerPort: CABLE_SERVER_PORT, protocol: ecs.Protocol.TCP }],
       environment: {
         PORT: String(CABLE_SERVER_PORT),
+        AWS_REGION: stack.region,
         TABLE_NAME: props.table.tableName,
         TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
         CABLE_QUEUE_PREFIX: props.queuePrefix,

@@ -51,7 +51,7 @@ describe("cableTransport 'fargate' (the default)", () => {
     });
     const [task] = Object.values(t.findResources('AWS::ECS::TaskDefinition')) as any[];
     const env = Object.fromEntries(task.Properties.ContainerDefinitions[0].Environment.map((e: any) => [e.Name, e.Value]));
-    expect(Object.keys(env).sort()).toEqual(['CABLE_QUEUE_PREFIX', 'LOG_LEVEL', 'PORT', 'TABLE_NAME', 'TOKEN_KEY_SECRET_ARN']);
+    expect(Object.keys(env).sort()).toEqual(['AWS_REGION', 'CABLE_QUEUE_PREFIX', 'LOG_LEVEL', 'PORT', 'TABLE_NAME', 'TOKEN_KEY_SECRET_ARN']);
     expect(env).toMatchObject({ PORT: '8080', CABLE_QUEUE_PREFIX: 'Cable-', LOG_LEVEL: 'INFO' });
     t.hasResourceProperties('AWS::ECS::Service', {
       DesiredCount: 2,
@@ -115,6 +115,7 @@ describe("cableTransport 'fargate' (the default)", () => {
     expect(existsSync(join(imageDir, 'index.mjs'))).toBe(true);
     expect(readFileSync(join(imageDir, 'Dockerfile'), 'utf8')).toMatch(/^FROM node:22-alpine/);
     expect(readFileSync(join(testBundles()[CABLE_SERVER.name].dir, 'index.mjs'), 'utf8')).toContain('/health');
+    expect(readFileSync(join(testBundles()[CABLE_SERVER.name].dir, 'Dockerfile'), 'utf8')).toContain('CMD ["node", "/app/index.mjs"]');
     expect(Object.values(t.findResources('AWS::ApiGatewayV2::Api')).filter((a: any) => a.Properties.ProtocolType === 'WEBSOCKET')).toHaveLength(0);
     t.resourceCountIs('AWS::Events::Rule', 0);
   });

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
+import { CABLE_SERVER } from '../../../infra/cable.ts';
+import { testBundles } from '../../infra/bundles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCableTask, type CableTask } from '../../../infra/cable-server/main.ts';
 import { getConnection, listAccountSubscriptions } from '../../../shared/db/repositories/cable.ts';
@@ -109,4 +113,37 @@ describe('/cable on Fargate tasks with a queue each', () => {
     expect(await sender.send(contactConnection, { type: 'ping', message: 42 })).toBe(true);
     await contact.waitFor((f) => f.type === 'ping' && f.message === 42);
   });
+
+  it('runs as the bundled process the image starts: health answers, its queue exists, SIGTERM deletes it and exits 0', async () => {
+    const dir = testBundles()[CABLE_SERVER.name].dir;
+    const child = spawn(process.execPath, [join(dir, 'index.mjs')], {
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'INFO', CABLE_QUEUE_PREFIX: prefix },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    let output = '';
+    const started = new Promise<{ taskId: string; port: number }>((resolve, reject) => {
+      const onData = (d: Buffer) => {
+        output += String(d);
+        const line = output.split('\n').find((l) => l.includes('cable task started'));
+        if (line) resolve(JSON.parse(line));
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      void exited.then((code) => reject(new Error(`exited ${code}: ${output}`)));
+    });
+    try {
+      const { taskId, port } = await started;
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', connections: 0 });
+      const url = await sqs().send(new GetQueueUrlCommand({ QueueName: taskQueueName(prefix, taskId) }));
+      expect(url.QueueUrl).toContain(`${prefix}cable-${taskId}`);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await expect(sqs().send(new GetQueueUrlCommand({ QueueName: taskQueueName(prefix, taskId) }))).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 300_000);
 });
