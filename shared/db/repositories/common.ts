@@ -125,7 +125,7 @@ export async function queryPrefix(
   return queryAll(pkName, pkValue, skName, index, skPrefix, opts);
 }
 
-async function queryAll(
+function queryAll(
   pkName: string,
   pkValue: string,
   skName: string,
@@ -133,23 +133,28 @@ async function queryAll(
   skPrefix: string,
   opts: { limit?: number; forward?: boolean },
 ): Promise<Record<string, unknown>[]> {
+  return queryItems(
+    {
+      IndexName: index,
+      KeyConditionExpression: '#p = :p AND begins_with(#s, :s)',
+      ExpressionAttributeNames: { '#p': pkName, '#s': skName },
+      ExpressionAttributeValues: { ':p': pkValue, ':s': skPrefix },
+      ScanIndexForward: opts.forward ?? true,
+    },
+    opts.limit,
+  );
+}
+
+/** Every item a Query answers, page after page, or only the first `limit` (each page asks for what is still missing). */
+export async function queryItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>, limit?: number): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index,
-        KeyConditionExpression: '#p = :p AND begins_with(#s, :s)',
-        ExpressionAttributeNames: { '#p': pkName, '#s': skName },
-        ExpressionAttributeValues: { ':p': pkValue, ':s': skPrefix },
-        ExclusiveStartKey: start,
-        ScanIndexForward: opts.forward ?? true,
-        Limit: opts.limit,
-      }),
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start, Limit: limit === undefined ? undefined : limit - items.length }),
     );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
-  } while (start && (opts.limit === undefined || items.length < opts.limit));
-  return opts.limit === undefined ? items : items.slice(0, opts.limit);
+  } while (start && (limit === undefined || items.length < limit));
+  return items;
 }

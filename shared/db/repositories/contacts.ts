@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '../../http/errors.ts';
 import type { ContactInboxRecord, ContactRecord } from '../../domain/contacts/model.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of the contacts area (AP40-59; the README keeps the table).
@@ -21,20 +21,9 @@ export const getContact = (accountId: number, contactId: number, consistent = fa
 export const getContacts = (accountId: number, ids: number[]) =>
   getMany<ContactRecord>(ids.map((id) => keys.contact(accountId, id)));
 
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
-  const items: Record<string, unknown>[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await db().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** AP42: a contact and its contact inboxes in one Query (they share the contact's partition). */
 export async function getContactWithInboxes(accountId: number, contactId: number) {
-  const items = await queryAll({
+  const items = await queryItems({
     KeyConditionExpression: 'pk = :p',
     ExpressionAttributeValues: { ':p': keys.contactPartition(accountId, contactId) },
   });
@@ -128,7 +117,7 @@ function listingOf(item: Record<string, unknown>): ContactListing {
 
 /** AP46: every listed contact of an account, compactly (reads the whole listing partition). */
 export async function listContactListings(accountId: number): Promise<ContactListing[]> {
-  const items = await queryAll({
+  const items = await queryItems({
     KeyConditionExpression: 'pk = :p',
     ExpressionAttributeValues: { ':p': keys.contactListingPartition(accountId) },
   });

@@ -1,9 +1,7 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
-import { getMany } from './common.ts';
+import { getMany, queryItems } from './common.ts';
 
 // AP77: the assignee and team of conversations, 64 to an item (`c<display id>`: "<assignee>|<team>",
 // "x" once deleted; absent: unassigned, no team), kept in the transaction of every change of either, so
@@ -71,19 +69,12 @@ export async function getConversationStates(accountId: number, ids: number[]): P
       if (item) items.push(item);
     }
   } else {
-    let start: QueryCommandInput['ExclusiveStartKey'];
-    do {
-      const page = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
-          ExpressionAttributeValues: { ':p': keys.conversationStatePartition(accountId), ':lo': blocks[0], ':hi': blocks.at(-1) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    items.push(
+      ...(await queryItems({
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':p': keys.conversationStatePartition(accountId), ':lo': blocks[0], ':hi': blocks.at(-1) },
+      })),
+    );
   }
   const found = new Map<string, unknown>();
   for (const item of items) for (const [k, v] of Object.entries(item)) if (k.startsWith('c')) found.set(k, v);

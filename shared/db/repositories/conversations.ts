@@ -9,7 +9,7 @@ import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../../search/tail.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
 
@@ -151,27 +151,17 @@ export async function* conversationsByInboxStatus(accountId: number, inboxId: nu
  */
 export async function conversationsActiveSince(accountId: number, inboxId: number, status: string, since: number, sinceId?: number): Promise<ConversationRow[]> {
   const ix = INDEXES.gsi3;
-  const out: ConversationRow[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#p = :p AND #s >= :lo',
-        ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
-        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since, sinceId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const row = record<ConversationRow>(item)!;
-      out.push({ ...row, labels: row.labels ?? [] });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({
+    IndexName: ix.name,
+    KeyConditionExpression: '#p = :p AND #s >= :lo',
+    ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
+    ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since, sinceId) },
+    ScanIndexForward: false,
+  });
+  return items.map((item) => {
+    const row = record<ConversationRow>(item)!;
+    return { ...row, labels: row.labels ?? [] };
+  });
 }
 
 /** Merges streams that are each in `byActivityDesc` order into one such stream (reads stay lazy). */

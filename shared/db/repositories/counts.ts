@@ -1,9 +1,7 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
-import { record } from './common.ts';
+import { queryItems, record } from './common.ts';
 
 // Conversation counters: one item per (inbox, team, status, assignee) combination in use, kept in the
 // same transaction as the conversation change, so `/conversations/meta` reads the combinations in use
@@ -58,20 +56,6 @@ export const counterRemoval = (accountId: number, c: Combination): TxItem => cou
 /** AP66: every conversation counter of an account (strongly consistent, so counts are exact). */
 export async function listConversationCounters(accountId: number): Promise<CounterRecord[]> {
   const p = keys.conversationCounters(accountId);
-  const out: CounterRecord[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': p.pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(record<CounterRecord>(item)!);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': p.pk }, ConsistentRead: true });
+  return items.map((i) => record<CounterRecord>(i)!);
 }

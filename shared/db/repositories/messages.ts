@@ -4,7 +4,7 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
-import { getItem, getMany, record } from './common.ts';
+import { getItem, getMany, queryItems, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
 
@@ -50,22 +50,12 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
   const lo = w.after !== undefined ? keys.messageSk(w.afterInclusive ? w.after : w.after + 1) : p.skPrefix;
   const hi = w.before !== undefined ? keys.messageSk(w.before - 1) : `${p.skPrefix}\uffff`;
   const forward = w.after !== undefined;
-  const out: MessageRecord[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':p': p.pk, ':lo': lo, ':hi': hi },
-        ScanIndexForward: forward,
-        Limit: w.limit - out.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(record<MessageRecord>(item)!);
-    start = page.LastEvaluatedKey;
-  } while (start && out.length < w.limit);
+  const out = (
+    await queryItems(
+      { KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi', ExpressionAttributeValues: { ':p': p.pk, ':lo': lo, ':hi': hi }, ScanIndexForward: forward },
+      w.limit,
+    )
+  ).map((item) => record<MessageRecord>(item)!);
   return forward ? out : out.reverse();
 }
 

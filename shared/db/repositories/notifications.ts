@@ -1,10 +1,10 @@
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../domain/notifications/model.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 
 // Access patterns of the notifications area (numbers as in the README's access-pattern table).
 
@@ -60,24 +60,16 @@ export const getNotification = (accountId: number, userId: number, id: number, c
 /** AP141: the first `limit` notifications of a user in an account, newest first (or oldest first). */
 export async function listNotifications(accountId: number, userId: number, limit: number, newestFirst = true, unreadOnly = false) {
   const p = unreadOnly ? keys.unreadNotificationsOf(accountId, userId) : keys.notificationsOf(accountId, userId);
-  const items: Record<string, unknown>[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        ...(unreadOnly
-          ? { IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': INDEXES.gsi1.pk, '#s': INDEXES.gsi1.sk } }
-          : { KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': 'pk', '#s': 'sk' } }),
-        ExpressionAttributeValues: { ':p': 'gsi1pk' in p ? p.gsi1pk : p.pk, ':s': p.skPrefix },
-        ScanIndexForward: !newestFirst,
-        Limit: limit - items.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < limit);
+  const items = await queryItems(
+    {
+      ...(unreadOnly
+        ? { IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': INDEXES.gsi1.pk, '#s': INDEXES.gsi1.sk } }
+        : { KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': 'pk', '#s': 'sk' } }),
+      ExpressionAttributeValues: { ':p': 'gsi1pk' in p ? p.gsi1pk : p.pk, ':s': p.skPrefix },
+      ScanIndexForward: !newestFirst,
+    },
+    limit,
+  );
   return items.map((i) => record<NotificationRecord>(i)!);
 }
 

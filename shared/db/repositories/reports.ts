@@ -5,7 +5,7 @@ import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../domain/reports/buckets.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../domain/reports/model.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { log } from '../../log.ts';
 
 // Report aggregates (AP200–AP208). The pipeline adds each event's figures in one transaction with the
@@ -189,22 +189,11 @@ export type StoredFact = ReportFact & { pk: string; sk: string; type: string };
 
 /** AP209: a conversation's facts and reporting events (strongly consistent: a deletion negates exactly what is recorded). */
 export async function listConversationFacts(accountId: number, conversationId: number): Promise<StoredFact[]> {
-  const out: StoredFact[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-        ExpressionAttributeValues: { ':p': keys.reportFactsPartition(accountId), ':s': keys.reportConversationFactsPrefix(conversationId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...((page.Items ?? []) as StoredFact[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryItems({
+    KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+    ExpressionAttributeValues: { ':p': keys.reportFactsPartition(accountId), ':s': keys.reportConversationFactsPrefix(conversationId) },
+    ConsistentRead: true,
+  })) as unknown as StoredFact[];
 }
 
 /**
@@ -232,24 +221,13 @@ export const getConversationReportState = (accountId: number, conversationId: nu
   getItem<ConversationReportState>(keys.reportConversation(accountId, conversationId), true);
 
 async function queryBetween(pk: string, from: string, to: string, index?: { name: string; pk: string; sk: string }, forward = true) {
-  const items: Record<string, unknown>[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: index?.name,
-        KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
-        ExpressionAttributeNames: { '#p': index?.pk ?? 'pk', '#s': index?.sk ?? 'sk' },
-        ExpressionAttributeValues: { ':p': pk, ':a': from, ':b': to },
-        ScanIndexForward: forward,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryItems({
+    IndexName: index?.name,
+    KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
+    ExpressionAttributeNames: { '#p': index?.pk ?? 'pk', '#s': index?.sk ?? 'sk' },
+    ExpressionAttributeValues: { ':p': pk, ':a': from, ':b': to },
+    ScanIndexForward: forward,
+  });
 }
 
 const figuresOf = (item: Record<string, unknown>): Figures => {

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
-import { getMany } from './common.ts';
+import { getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
 
 // Items of the `q` index (AP73-AP76; the format is shared/search/segment.ts): the account's head
@@ -93,40 +93,17 @@ export async function getSegmentItems(keyList: Key[]): Promise<Uint8Array[]> {
 
 /** AP76: every item of a segment (a merge reads them all), by sort key. */
 export async function getWholeSegment(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId) },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.set(String(item.sk), new Uint8Array(item.data as Uint8Array));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId) } });
+  return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 
 /** AP76: every doc chunk of a segment (`sk begins_with D#`), by sort key. */
 export async function getSegmentDocs(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
-  const out = new Map<string, Uint8Array>();
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :d)',
-        ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId), ':d': keys.searchDocsPrefix },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.set(String(item.sk), new Uint8Array(item.data as Uint8Array));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({
+    KeyConditionExpression: 'pk = :p AND begins_with(sk, :d)',
+    ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId), ':d': keys.searchDocsPrefix },
+  });
+  return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 
 export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
@@ -142,26 +119,16 @@ export type TailMessage = SourceMessage;
  * message id, conversation, inbox, time and content.
  */
 export async function searchableMessagesBetween(accountId: number, from: number, to?: number): Promise<TailMessage[]> {
-  const out: TailMessage[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: to === undefined ? 'pk = :p AND sk >= :lo' : 'pk = :p AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: {
-          ':p': keys.searchTailPartition(accountId),
-          ':lo': keys.searchTailFrom(from),
-          ...(to === undefined ? {} : { ':hi': keys.searchTailFrom(to) }),
-        },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const [t, m] = String(item.sk).split('#').map(Number);
-      out.push({ m, c: Number(item.c), i: Number(item.i), t, content: typeof item.x === 'string' ? item.x : '' });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({
+    KeyConditionExpression: to === undefined ? 'pk = :p AND sk >= :lo' : 'pk = :p AND sk BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: {
+      ':p': keys.searchTailPartition(accountId),
+      ':lo': keys.searchTailFrom(from),
+      ...(to === undefined ? {} : { ':hi': keys.searchTailFrom(to) }),
+    },
+  });
+  return items.map((item) => {
+    const [t, m] = String(item.sk).split('#').map(Number);
+    return { m, c: Number(item.c), i: Number(item.i), t, content: typeof item.x === 'string' ? item.x : '' };
+  });
 }

@@ -1,8 +1,9 @@
-import { DeleteCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../db/client.ts';
 import { keys, type Key } from '../../db/keys.ts';
 import { aggregateAdds, forEachReportFact, putAggregate } from '../../db/repositories/reports.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
+import { queryItems } from '../../db/repositories/common.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
@@ -16,23 +17,8 @@ export interface RebuildResult {
 }
 
 async function seriesItemKeys(pk: string): Promise<Key[]> {
-  const out: Key[] = [];
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': pk },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const i of page.Items ?? []) out.push({ pk: String(i.pk), sk: String(i.sk) });
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true });
+  return items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }
 
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {

@@ -1,8 +1,6 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../../shared/config.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { hashToken } from '../../../shared/crypto/tokens.ts';
 import { getPurgeJob, listPurgeJobs } from '../../../shared/db/repositories/purge.ts';
@@ -10,6 +8,7 @@ import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/pu
 import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
 import { objectKeyOf } from '../../../shared/storage/objects.ts';
 import { overrideEnv } from '../../support/env.ts';
+import { scanAll, type Item } from '../../support/table.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, unique, untilState, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { addInboxMembers, newBot, newContact, ok } from '../conversations/fixtures.ts';
@@ -19,19 +18,6 @@ import { conversationPath, contactPath, inboxPath } from '../public/fixtures.ts'
 // once, a purge job follows chunk by chunk, and in the end nothing of the inbox (or account) is left,
 // while another account's items stay exactly as they were.
 
-type Item = Record<string, unknown>;
-
-/** Every item of the table (this worker's table: only this worker's tests write to it). */
-async function scanAll(): Promise<Item[]> {
-  const out: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
 
 // Partitions whose first number is not an account id (users, bots, tokens, sessions, …).
 const NOT_ACCOUNT_SCOPED = new Set(['USER', 'BOT', 'PAPP', 'TOKEN', 'SESSION', 'USESSIONS', 'PUSHSUBS', 'MAINT', 'LIMIT', 'THROTTLE', 'OTT', 'MAIL', 'CABLE', 'CABLES', 'RULERUN', 'NOTIFRUN', 'PUBSUB']);

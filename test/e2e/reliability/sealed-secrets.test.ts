@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { scanAll, type Item } from '../../support/table.ts';
 import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { resetConfig } from '../../../shared/config.ts';
@@ -11,18 +12,6 @@ import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '.
 import { resealAll, rotateKey } from '../../../shared/crypto/reseal.ts';
 import { getHook } from '../../../shared/db/repositories/integration-hooks.ts';
 
-type Item = Record<string, unknown>;
-
-async function scanAll(): Promise<Item[]> {
-  const out: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
 
 /** Every sealed string anywhere in the table, with the key version it names. */
 function sealedValues(items: Item[]): { pk: unknown; version: number | undefined }[] {
