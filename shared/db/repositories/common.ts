@@ -58,12 +58,14 @@ const cacheOf = (partition: string, sk?: string) => {
 };
 
 export async function getItem<T>(key: Key, consistent = false): Promise<T | undefined> {
-  const load = async () => {
-    const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
-    return record<T>(out.Item);
-  };
   const cache = cacheOf(key.pk, key.sk);
-  return cache ? cache.get(`${key.pk}|${key.sk}`, load) : load();
+  return cache ? cache.get(`${key.pk}|${key.sk}`, () => getItemNow<T>(key, consistent)) : getItemNow<T>(key, consistent);
+}
+
+/** One item as the table holds it now: never from a read cache (for the rare answer a cache must not keep). */
+export async function getItemNow<T>(key: Key, consistent = true): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+  return record<T>(out.Item);
 }
 
 /** BatchGet in chunks of 100, retrying unprocessed keys; results keep the order of `keys`. */

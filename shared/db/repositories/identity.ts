@@ -10,7 +10,7 @@ import type {
   TokenRecord,
   UserRecord,
 } from '../../domain/model.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getItemNow, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of the identity area (numbers as in the README's access-pattern table).
@@ -50,6 +50,9 @@ export const deletePermissible = (appId: number, kind: PermissibleKind, id: numb
 
 /** AP5: an account. */
 export const getAccount = (id: number) => getItem<AccountRecord>(keys.account(id));
+
+/** AP5 too: the account as stored now (consistent, never from the dispatcher's cache). */
+export const getAccountNow = (id: number) => getItemNow<AccountRecord>(keys.account(id));
 
 export const getAccounts = (ids: number[]) => getMany<AccountRecord>(ids.map((id) => keys.account(id)));
 

@@ -1,4 +1,4 @@
-import { getAccount } from '../../db/repositories/identity.ts';
+import { getAccount, getAccountNow } from '../../db/repositories/identity.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { AccountRecord } from '../model.ts';
 
@@ -51,7 +51,10 @@ export function frozenAccounts(): (accountId: number) => Promise<false | 'suspen
     let known = seen.get(accountId);
     if (!known) {
       known = Number.isSafeInteger(accountId)
-        ? getAccount(accountId).then((a) => (!a ? 'deleted' : isSuspended(a) ? 'suspended' : false))
+        ? getAccount(accountId)
+            // A cached absence may be an account made since (ids are handed out in order): only the table now says deleted.
+            .then((a) => a ?? getAccountNow(accountId))
+            .then((a) => (!a ? 'deleted' : isSuspended(a) ? 'suspended' : false))
         : Promise.resolve(false);
       seen.set(accountId, known);
     }

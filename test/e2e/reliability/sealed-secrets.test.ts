@@ -102,8 +102,9 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     const done = await resealAll({ pageSize: 50 });
     expect(done.complete).toBe(true);
     expect(done.scanned).toBeGreaterThan(partial.scanned);
+    // (The scanned count is not compared with the table's size: the runtime's pipeline keeps writing and
+    // deleting items of earlier files meanwhile. What must hold is below: every sealed value names the new key.)
     const items = await scanAll();
-    expect(done.scanned).toBe(items.filter((i) => i.pk !== keys.maintenance('reseal').pk).length);
 
     // After the re-seal nothing names the old version, and everything still reads the same.
     const sealed = sealedValues(items);
