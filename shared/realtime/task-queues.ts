@@ -3,6 +3,7 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { encodeQueueBody } from '../events/queue-text.ts';
 import type { Frame } from './protocol.ts';
 import type { Sender } from './cable.ts';
 
@@ -43,15 +44,16 @@ export function packMessages(list: { c: string; f: Frame[] }[], max = MAX_MESSAG
   let current: TaskMessage = { frames: [] };
   let size = 13; // {"frames":[]}
   const flush = () => {
-    if (current.frames.length) bodies.push(JSON.stringify(current));
+    // The queue codec: emoji and other characters SQS cannot carry travel as \u escapes.
+    if (current.frames.length) bodies.push(encodeQueueBody(current));
     current = { frames: [] };
     size = 13;
   };
   for (const { c, f } of list) {
     for (const frame of f) {
-      const bytes = Buffer.byteLength(JSON.stringify(frame)) + 1;
+      const bytes = Buffer.byteLength(encodeQueueBody(frame)) + 1;
       const last = current.frames.at(-1);
-      const extra = last?.c === c ? bytes : bytes + Buffer.byteLength(JSON.stringify(c)) + 12;
+      const extra = last?.c === c ? bytes : bytes + Buffer.byteLength(encodeQueueBody(c)) + 12;
       if (size + extra > max && current.frames.length) flush();
       const tail = current.frames.at(-1);
       if (tail?.c === c) tail.f.push(frame);

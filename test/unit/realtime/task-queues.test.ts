@@ -1,5 +1,6 @@
 import { GetQueueUrlCommand, QueueDoesNotExist, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
+import { isQueueSafe } from '../../../shared/events/queue-text.ts';
 import { MAX_MESSAGE_BYTES, packMessages, taskOf, taskQueueName, taskQueueSender, type TaskMessage } from '../../../shared/realtime/task-queues.ts';
 
 // The Fargate transport's dispatcher side: frames grouped by task, packed into messages SQS takes, and a
@@ -42,6 +43,13 @@ describe('task queues', () => {
     const unpacked = bodies.flatMap((b) => (JSON.parse(b) as TaskMessage).frames.flatMap(({ c, f }) => f.map((x: any) => `${c}:${x.i}`)));
     expect(unpacked).toEqual(['t.a:1', 't.a:2', 't.a:3', 't.b:4']);
     expect(packMessages([])).toEqual([]);
+  });
+
+  it('writes bodies SQS carries: an emoji, U+FFFF and a control character arrive unchanged', () => {
+    const frame = { identifier: '{"channel":"RoomChannel"}', message: { event: 'message.created', data: { content: 'ok 👍 \uffff \u0001 done' } } };
+    const [body] = packMessages([{ c: 't.a', f: [frame as never] }]);
+    expect(isQueueSafe(body!)).toBe(true);
+    expect((JSON.parse(body!) as TaskMessage).frames).toEqual([{ c: 't.a', f: [frame] }]);
   });
 
   it('sends one broadcast as one message per task, caches queue URLs, and answers the connections of a task without a queue as gone', async () => {
