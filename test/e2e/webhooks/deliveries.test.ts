@@ -7,6 +7,7 @@ import { overrideEnv } from '../../support/env.ts';
 import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '../../../shared/db/repositories/delivery-attempts.ts';
 import { sqs } from '../../../shared/events/queue.ts';
 import { REPLAY_SOURCES, replayQueue } from '../../../shared/events/replay.ts';
+import type { deliveryAttemptJson } from '../../../shared/domain/webhooks/deliveries.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { expectErrorBody, runtime, seedAccount, untilState, unique, type SeededAccount } from '../../support/runtime.ts';
 
@@ -16,17 +17,8 @@ import { expectErrorBody, runtime, seedAccount, untilState, unique, type SeededA
 
 const run = promisify(execFile);
 
-interface AttemptJson {
-  delivery_id: string;
-  event: string;
-  event_id: string;
-  attempt: number;
-  status: number | null;
-  latency_ms: number;
-  error: string | null;
-  outcome: 'delivered' | 'retry' | 'dead';
-  attempted_at: string;
-}
+/** The listing's JSON, as the service renders it. */
+type AttemptJson = ReturnType<typeof deliveryAttemptJson>;
 
 describe('webhook deliveries: recent attempts and replay of dead letters', () => {
   let s: SeededAccount;
