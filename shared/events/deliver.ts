@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
 import { config } from '../config.ts';
@@ -155,11 +155,33 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
  * receiver holds back nobody else; inside a group messages go one by one, and the first failure also
  * returns the rest of its group to the queue, so order within a group holds across retries.
  */
-export const deliverAll = (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const deliverAll = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const suspended = suspendedAccounts();
-  return inGroupOrder(
+  const heads = new Set<string>();
+  const res = await inGroupOrder(
     event,
-    async (record) => (await attempt(record, suspended)) !== 'retry',
-    (record, error) => log.error('delivery crashed', { messageId: record.messageId, error }),
+    async (record) => {
+      const done = (await attempt(record, suspended)) !== 'retry';
+      if (!done) heads.add(record.messageId);
+      return done;
+    },
+    (record, error) => {
+      heads.add(record.messageId);
+      log.error('delivery crashed', { messageId: record.messageId, error });
+    },
   );
+  // What waits behind a failed delivery of its group is visible again at once: FIFO still holds it behind
+  // its head, so the group goes on after the head's backoff, not after the queue's visibility timeout.
+  const behind = event.Records.filter((r) => !heads.has(r.messageId) && res.batchItemFailures.some((f) => f.itemIdentifier === r.messageId));
+  for (let i = 0; i < behind.length; i += 10) {
+    await sqs()
+      .send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: config().deliveriesQueueUrl!,
+          Entries: behind.slice(i, i + 10).map((r, n) => ({ Id: String(n), ReceiptHandle: r.receiptHandle, VisibilityTimeout: 0 })),
+        }),
+      )
+      .catch((error) => log.warn('could not return deliveries behind a retry', { error }));
+  }
+  return res;
 };
