@@ -214,25 +214,27 @@ export async function updatePresence(sub: CableSubscription, sender: Sender): Pr
  * gone are removed with their subscriptions.
  */
 export async function deliver(sender: Sender, out: { sub: CableSubscription; frame: Frame }[]): Promise<number> {
-  const byConnection = new Map<string, Frame[]>();
-  for (const { sub, frame } of out) byConnection.set(sub.connection_id, [...(byConnection.get(sub.connection_id) ?? []), frame]);
+  const byConnection = new Map<string, { subs: CableSubscription[]; frames: Frame[] }>();
+  for (const { sub, frame } of out) {
+    const c = byConnection.get(sub.connection_id) ?? { subs: [], frames: [] };
+    if (!c.subs.includes(sub)) c.subs.push(sub);
+    c.frames.push(frame);
+    byConnection.set(sub.connection_id, c);
+  }
+  const remove = async (connectionId: string) => {
+    await repo.deleteConnection(connectionId, byConnection.get(connectionId)!.subs);
+    log.info('cable connection gone', { connectionId });
+  };
   if (sender.sendBatch) {
-    const gone = await sender.sendBatch([...byConnection].map(([connectionId, frames]) => ({ connectionId, frames })));
-    for (const connectionId of gone) {
-      await repo.deleteConnection(connectionId);
-      log.info('cable connection gone', { connectionId });
-    }
-    return [...byConnection].filter(([id]) => !gone.has(id)).reduce((n, [, list]) => n + list.length, 0);
+    const gone = await sender.sendBatch([...byConnection].map(([connectionId, c]) => ({ connectionId, frames: c.frames })));
+    for (const connectionId of gone) await remove(connectionId);
+    return [...byConnection].filter(([id]) => !gone.has(id)).reduce((n, [, c]) => n + c.frames.length, 0);
   }
   let sent = 0;
   await Promise.all(
-    [...byConnection].map(async ([connectionId, list]) => {
-      for (const frame of list) {
-        if (!(await sender.send(connectionId, frame))) {
-          await repo.deleteConnection(connectionId);
-          log.info('cable connection gone', { connectionId });
-          return;
-        }
+    [...byConnection].map(async ([connectionId, c]) => {
+      for (const frame of c.frames) {
+        if (!(await sender.send(connectionId, frame))) return remove(connectionId);
         sent++;
       }
     }),

@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { transact, put } from '../transact.ts';
 import type { ContactInboxRecord } from '../../domain/contacts/model.ts';
 import type { CableConnection, CableSubscription, PresenceRecord } from '../../realtime/model.ts';
-import { getItem, queryPrefix, record } from './common.ts';
+import { batchWriteAll, getItem, queryPrefix, record } from './common.ts';
 
 // Socket connections, their subscriptions and presence (access patterns 150–154). Every item expires:
 // a connection that vanished without $disconnect leaves nothing behind for long.
@@ -105,20 +105,23 @@ export async function removeSubscription(connection: CableConnection, accountId:
   return true;
 }
 
-/** Removes a connection and everything subscribed through it ($disconnect, or a GoneException). */
-export async function deleteConnection(connectionId: string): Promise<void> {
+/**
+ * Removes a connection and everything subscribed through it ($disconnect, or a GoneException). The
+ * subscriptions a caller already knows go first, so once the connection item is gone none of them is left;
+ * deleting the connection then stops new subscriptions (they need it) and names any others to remove.
+ */
+export async function deleteConnection(connectionId: string, known: { account_id: number; identifier_hash: string }[] = []): Promise<void> {
+  const remove = (refs: string[]) =>
+    batchWriteAll(refs.map((ref) => {
+      const [account, hash] = ref.split('|');
+      return { DeleteRequest: { Key: keys.cableSubscription(Number(account), connectionId, hash) } };
+    }));
+  const done = new Set(known.map((s) => `${s.account_id}|${s.identifier_hash}`));
+  await remove([...done]);
   const out = await db().send(
     new DeleteCommand({ TableName: tableName(), Key: keys.cableConnection(connectionId), ReturnValues: 'ALL_OLD' }),
   );
-  const subs = ((out.Attributes?.subscriptions as string[] | undefined) ?? []).map((ref) => {
-    const [account, hash] = ref.split('|');
-    return keys.cableSubscription(Number(account), connectionId, hash);
-  });
-  for (let i = 0; i < subs.length; i += 25) {
-    await db().send(
-      new BatchWriteCommand({ RequestItems: { [tableName()]: subs.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
-    );
-  }
+  await remove(((out.Attributes?.subscriptions as string[] | undefined) ?? []).filter((ref) => !done.has(ref)));
 }
 
 /** AP151: the live subscriptions of an account (one Query per broadcast event). */

@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { INDEXES, KEY_ATTRIBUTES, TYPE_ATTRIBUTE } from '../table.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -159,4 +159,23 @@ export async function queryItems(input: Omit<QueryCommandInput, 'TableName' | 'E
     start = out.LastEvaluatedKey;
   } while (start && (limit === undefined || items.length < limit));
   return items;
+}
+
+/** One request of a BatchWrite: a plain put or a delete by key. */
+export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
+
+/**
+ * BatchWrite in chunks of 25, in the order given; a chunk's unprocessed requests are retried with backoff
+ * before the next chunk, and a chunk still unprocessed after eight tries throws (nothing is dropped silently).
+ */
+export async function batchWriteAll(requests: WriteRequest[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let request = requests.slice(i, i + 25);
+    for (let attempt = 0; request.length; attempt++) {
+      if (attempt === 8) throw new Error(`BatchWrite: ${request.length} requests left unprocessed`);
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request as never } }));
+      request = (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
+      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextDenseId } from '../ids.ts';
 import { keys } from '../keys.ts';
@@ -9,7 +9,7 @@ import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../../search/tail.ts';
-import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { counterChanges, counterRemoval } from './counts.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
 
@@ -269,7 +269,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   const tails = (ms: MessageRecord[]) => ms.map(tailItem).filter((x): x is Record<string, unknown> => !!x);
   if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m), ...tails([m]));
   if (ahead.length) {
-    await putAll(ahead);
+    await batchWriteAll(ahead.map((Item) => ({ PutRequest: { Item } })));
     for (const m of messages) staged.add(m.id);
   }
 
@@ -306,18 +306,6 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     await transact(items);
   } catch (err) {
     rethrowCollision(err);
-  }
-}
-
-/** Plain puts of items no reader reaches yet (BatchWrite, unprocessed items retried). */
-async function putAll(items: Record<string, unknown>[]) {
-  for (let i = 0; i < items.length; i += 25) {
-    let request = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; request.length; attempt++) {
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request } }));
-      request = (out.UnprocessedItems?.[tableName()] ?? []) as typeof request;
-      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
-    }
   }
 }
 

@@ -1,8 +1,9 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { INDEXES } from '../table.ts';
 import { keys, type Key } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
+import { batchWriteAll } from './common.ts';
 
 // The purge's table access: the job item, bounded pages of one partition (or index partition), and
 // deletes by key. Reads bypass the pipeline's read cache: the purge must see what is left now.
@@ -114,15 +115,7 @@ export async function firstItems(p: Partition, limit: number): Promise<Item[]> {
 /** Deletes items by key, 25 a request, in the order given (a request's unprocessed keys are retried first). */
 export async function deleteKeys(list: Key[]): Promise<void> {
   const unique = [...new Map(list.map((k) => [`${k.pk}\u0000${k.sk}`, { pk: k.pk, sk: k.sk }])).values()];
-  for (let i = 0; i < unique.length; i += 25) {
-    let request = unique.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; request.length; attempt++) {
-      if (attempt === 8) throw new Error(`purge: ${request.length} deletes left unprocessed`);
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request } }));
-      request = (out.UnprocessedItems?.[tableName()] as typeof request | undefined) ?? [];
-      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-  }
+  await batchWriteAll(unique.map((Key) => ({ DeleteRequest: { Key } })));
 }
 
 /** Removes one attribute of an item, if the item exists (a conversation's slot in its state block). */

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
-import { getMany, queryItems } from './common.ts';
+import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
 
 // Items of the `q` index (AP73-AP76; the format is shared/search/segment.ts): the account's head
@@ -63,17 +63,6 @@ export async function putSearchHead(accountId: number, prev: SearchHead, next: O
   }
 }
 
-async function batchWrite(requests: Record<string, unknown>[]) {
-  for (let i = 0; i < requests.length; i += 25) {
-    let request = requests.slice(i, i + 25);
-    for (let attempt = 0; request.length; attempt++) {
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: request as never } }));
-      request = (out.UnprocessedItems?.[tableName()] ?? []) as typeof request;
-      if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
-    }
-  }
-}
-
 /** AP74: writes a built segment's items (its own partition; nobody reads them before the head names it). */
 export async function writeSegment(accountId: number, seg: BuiltSegment): Promise<void> {
   const id = seg.dir.id;
@@ -82,7 +71,7 @@ export async function writeSegment(accountId: number, seg: BuiltSegment): Promis
     ...[...seg.soloParts].flatMap(([gram, parts]) => parts.map((data, p) => ({ ...keys.searchSolo(accountId, id, gram, p), data }))),
     ...seg.docChunks.map((data, k) => ({ ...keys.searchDocs(accountId, id, k), data })),
   ];
-  await batchWrite(items.filter((i) => (i.data as Uint8Array).length > 0).map((Item) => ({ PutRequest: { Item } })));
+  await batchWriteAll(items.filter((i) => (i.data as Uint8Array).length > 0).map((Item) => ({ PutRequest: { Item } })));
 }
 
 /** AP75: items of segments by key (BatchGet), their bytes in the order asked (empty when absent). */
@@ -109,7 +98,7 @@ export async function getSegmentDocs(accountId: number, segmentId: string): Prom
 export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
   const items = await getWholeSegment(accountId, segmentId);
   const pk = keys.searchSegment(accountId, segmentId);
-  await batchWrite([...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
+  await batchWriteAll([...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
 }
 
 export type TailMessage = SourceMessage;

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from '../../../shared/webhooks/address-guard.ts';
 import { postJson } from '../../../shared/webhooks/send.ts';
+import { loopbackOnlyResolver } from '../../support/resolver.ts';
 
 // The deployed-mode guard (private targets not allowed) against SSRF bypass payloads, each aimed at a
 // real receiver on the loopback interface: none may reach it. No traffic leaves the machine: names are
-// answered by a stand-in resolver, and only literals and `localhost` go to the system resolver (which
-// answers them from the hosts file and the numeric parser, without the network).
+// answered by a stand-in resolver; literals and `localhost` as the hosts file answers them
+// (test/support/resolver.ts).
 
 let hits = 0;
 let receiver: Server;
@@ -38,7 +38,7 @@ const NAMES: Record<string, string[]> = {
 
 const resolve: Resolver = (hostname, options, callback) => {
   const name = hostname.replace(/\.$/, '').toLowerCase();
-  if (isIP(name) || name === 'localhost') return dnsLookup(name, options, (err, list) => callback(err, list as LookupAddress[]));
+  if (isIP(name) || name === 'localhost') return loopbackOnlyResolver(hostname, options, callback);
   const answer = NAMES[name];
   if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
   callback(null, answer.map((address) => ({ address, family: isIP(address) })));
