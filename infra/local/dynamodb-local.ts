@@ -33,37 +33,68 @@ export interface DynamoDbLocal {
 
 export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoDbLocal> {
   if (!javaAvailable()) throw new Error(JAVA_INSTALL_HINT);
-  const port = opts.port ?? (await freePort());
+  if (opts.dataDir && !existsSync(opts.dataDir)) mkdirSync(opts.dataDir, { recursive: true });
+  // DynamoDB Local takes no port 0, so the port is picked first and Java binds it later: on a busy
+  // machine another server may take it in between. Java then fails to bind, and this start tries
+  // another port (a port given by the caller is tried once).
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOn(opts.port ?? (await freePort()), opts.dataDir);
+    if (started !== 'port taken') return started;
+    if (opts.port !== undefined || attempt === 5) throw new Error(`DynamoDB Local could not bind a port (${attempt} tries)`);
+  }
+}
+
+async function startOn(port: number, dataDir: string | undefined): Promise<DynamoDbLocal | 'port taken'> {
   const dir = jarDirectory();
   const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-disableTelemetry'];
-  if (opts.dataDir) {
-    if (!existsSync(opts.dataDir)) mkdirSync(opts.dataDir, { recursive: true });
-    args.push('-dbPath', opts.dataDir);
-  } else {
-    args.push('-inMemory');
-  }
+  args.push(...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']));
   const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   const endpoint = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
-    // Any HTTP answer means the server is listening.
-    const res = await fetch(endpoint, { method: 'POST' }).catch(() => undefined);
-    return res !== undefined;
-    // Java starts in about a second on an idle machine; a busy one (another suite, a build) can take a
-    // minute. Giving up early would fail a start that was going to succeed.
-  }, 120_000);
-  return {
-    endpoint,
-    process: child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
-    },
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(timer);
   };
+  const lostPort = () => /Failed to bind|Address already in use/.test(stderr);
+  let taken = false;
+  try {
+    await waitFor(async () => {
+      if (lostPort()) return (taken = true);
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
+      // Ready once the port answers as DynamoDB does (another kind of server there is not it) and Java,
+      // still running, has not reported that the port was taken.
+      return (await answersAsDynamoDb(endpoint)) && !lostPort() && child.exitCode === null;
+      // Java starts in about a second on an idle machine; a busy one (another suite, a build) can take a
+      // minute. Giving up early would fail a start that was going to succeed.
+    }, 120_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  if (taken) {
+    await stop();
+    return 'port taken';
+  }
+  return { endpoint, process: child, stop };
+}
+
+/** A ListTables call answered with DynamoDB's JSON (any credentials do for DynamoDB Local). */
+async function answersAsDynamoDb(endpoint: string): Promise<boolean> {
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': 'DynamoDB_20120810.ListTables',
+      authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+    },
+    body: '{}',
+  }).catch(() => undefined);
+  if (!res?.ok) return false;
+  const body = (await res.json().catch(() => undefined)) as { TableNames?: unknown } | undefined;
+  return Array.isArray(body?.TableNames);
 }

@@ -218,7 +218,10 @@ describe('deleting an inbox or an account purges its data', () => {
     const before = await scanAll();
     // Everything not the victim's (its bot's token and platform app row go with its bot, checked below).
     const victimBot = (i: Item) => i.sk === `PERM#BOT#${victim.bot.id}` || (i.owner_type === 'agent_bot' && i.owner_id === victim.bot.id);
-    const others = before.filter((i) => !accountsOf(i).has(a) && !volatile(i) && !victimBot(i));
+    // Compared byte for byte: the bystander account (settled, nothing of it runs now) and the items of no
+    // account. Accounts of earlier tests are left out: their pipeline work (webhook retries rewriting
+    // their attempt log, search seals) goes on beside this test.
+    const others = before.filter((i) => !accountsOf(i).has(a) && !volatile(i) && !victimBot(i) && (accountsOf(i).size === 0 || accountsOf(i).has(b)));
     const bystanderItems = others.filter((i) => accountsOf(i).has(b));
     expect(bystanderItems.length).toBeGreaterThan(50);
     expect(before.filter((i) => accountsOf(i).has(a)).length).toBeGreaterThan(50);
