@@ -242,6 +242,7 @@ export async function measureCounts(opts: {
       ms.push(took);
       rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
       calls = recorded.map((c) => c.command.replace(/Command$/, ''));
+      if (process.env.BENCH_DEBUG && i === WARMUP) process.stdout.write(`    meta${query}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`);
       for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / n;
     }
     for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
@@ -387,6 +388,7 @@ export async function measureCounts(opts: {
           ms.push(took);
           rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
           for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / Q_CALLS;
+          if (process.env.BENCH_DEBUG && i === WARMUP) process.stdout.write(`    ${route}?q=${term}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`);
         }
         for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
         qRoutes.push({ route: `${route}?q=${term}`, matches: check.all_count, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) });

@@ -291,9 +291,20 @@ export async function conversationsJson(accountId: number, actor: Actor | undefi
 
 /** The slim search result (`_conversation.json.jbuilder` of the search view) with the matching messages. */
 export async function searchResultsJson(accountId: number, cs: ConversationRecord[], hits: Map<number, Hit[]>) {
-  // The matching messages of the page's conversations only (AP70 in one BatchGet), oldest first.
-  const wanted = cs.flatMap((c) => (hits.get(c.id) ?? []).map((h) => ({ conversation_id: h.c, id: h.m })));
-  const ms = (await getMessages(accountId, wanted)).filter((m): m is MessageRecord => !!m).sort((a, b) => a.id - b.id);
+  // The matching messages of the page's conversations, oldest first: a conversation item carries its last
+  // message and last chat message (kept in step with every change of either), so a match that is one of
+  // those is not read again; the others come in one BatchGet (AP70).
+  const carried: MessageRecord[] = [];
+  const wanted: { conversation_id: number; id: number }[] = [];
+  for (const c of cs) {
+    for (const h of hits.get(c.id) ?? []) {
+      const copy = [c.last_message, c.last_non_activity_message].find((m) => m?.id === h.m);
+      if (copy) carried.push(copy);
+      else wanted.push({ conversation_id: h.c, id: h.m });
+    }
+  }
+  const read = wanted.length ? await getMessages(accountId, wanted) : [];
+  const ms = [...carried, ...read.filter((m): m is MessageRecord => !!m)].sort((a, b) => a.id - b.id);
   const matches = new Map<number, MessageRecord[]>();
   for (const m of ms) matches.set(m.conversation_id, [...(matches.get(m.conversation_id) ?? []), m]);
   const refs = await loadRefs(accountId, undefined, cs, ms);
