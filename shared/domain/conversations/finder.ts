@@ -239,6 +239,18 @@ async function everything(account: AccountRecord, f: Filters) {
   return out;
 }
 
+const conversationsById = async (account: AccountRecord, ids: number[]) =>
+  new Map((await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
+
+/** The assignee and team of conversations from their records, as the state items hold them (a missing one is gone). */
+const statesOf = (ids: number[], records: Map<number, ConversationRecord>) =>
+  new Map<number, ConversationState>(
+    ids.map((id) => {
+      const c = records.get(id);
+      return [id, c ? { assignee_id: c.assignee_id, team_id: c.team_id, deleted: false } : { assignee_id: null, team_id: null, deleted: true }];
+    }),
+  );
+
 /** The full records of a page of index rows, in the rows' order (rows the index showed but that are gone drop out). */
 async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promise<ConversationRecord[]> {
   const missing = rows.filter((r) => !('uuid' in r)).map((r) => r.id);
@@ -253,7 +265,8 @@ async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promi
  * `page × 25`-th candidate by (newest match, id), in the index's (activity, id) order. Only the
  * activity-index rows from τ on (AP79) of the
  * matches' inboxes are read, then the page. A match whose message is newer than its index row (an index
- * copy in flight) is read directly. Few matches are read directly (cheaper than any index range).
+ * copy in flight) is read directly. Few matches are read directly (cheaper than any index range), or
+ * come from `known` when the caller read them already.
  */
 async function qPageByActivity(
   account: AccountRecord,
@@ -262,6 +275,7 @@ async function qPageByActivity(
   states: Map<number, ConversationState>,
   keep: (c: ConversationRow) => boolean,
   page: number,
+  known?: Map<number, ConversationRecord>,
 ): Promise<ConversationRow[]> {
   const want = page * PAGE_SIZE;
   const candidates = sel.ids.filter((id) => {
@@ -269,7 +283,8 @@ async function qPageByActivity(
     return !st.deleted && (f.teamId === undefined || st.team_id === f.teamId) && keep({ assignee_id: st.assignee_id } as ConversationRow);
   });
   const passes = (c: ConversationRow) => inScope(f, c) && keep(c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l)));
-  const direct = async (ids: number[]) => (await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c && passes(c));
+  const direct = async (ids: number[]) =>
+    (known ? ids.map((id) => known.get(id)) : await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c && passes(c));
   const slice = (pool: ConversationRow[]) => pool.sort(byActivityDesc).slice(want - PAGE_SIZE, want);
   if (candidates.length <= 2 * want) return slice(await direct(candidates));
 
@@ -314,9 +329,12 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   let rows: ConversationRow[];
   let counts: Counts;
   if (selected && f.q && sorter === byActivityDesc) {
-    const states = await getConversationStates(account.id, selected.ids);
+    // Few matches (no more than the page reads directly anyway): their conversations give the page and,
+    // with their assignee and team, the counts; no state items are read. Otherwise the state items.
+    const known = selected.ids.length <= 2 * page * PAGE_SIZE ? await conversationsById(account, selected.ids) : undefined;
+    const states = known ? statesOf(selected.ids, known) : await getConversationStates(account.id, selected.ids);
     counts = countsOfStates(f, selected.ids, states);
-    rows = await qPageByActivity(account, f, selected, states, keep, page);
+    rows = await qPageByActivity(account, f, selected, states, keep, page, known);
   } else if (selected || sorter !== byActivityDesc) {
     // Orders other than the index's read the whole scope's index rows (never the conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;

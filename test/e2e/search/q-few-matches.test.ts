@@ -4,11 +4,12 @@ import { callRecorder } from '../../support/calls.ts';
 import { seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newConversation, newInbox, ok } from '../conversations/fixtures.ts';
 
-// `conversations/search` shows each conversation with its matching messages. The conversation item carries
-// its last message (and last chat message), kept in step with every change of it, so a match that is one
-// of those is taken from there and only the other matches are read.
+// What a `q` page reads when the matches are few. `conversations/search` shows each conversation with its
+// matching messages: the conversation item carries its last message (and last chat message), kept in step
+// with every change of it, so a match that is one of those is taken from there and only the other matches
+// are read. And the page's conversations, read anyway, give the counts: no state items (AP77) are read.
 
-describe('conversations/search reads only the matches the conversation does not carry', () => {
+describe('q pages with few matches', () => {
   let s: SeededAccount;
   let recorder: ReturnType<typeof callRecorder>;
   let conversationId: number;
@@ -70,5 +71,34 @@ describe('conversations/search reads only the matches the conversation does not 
     ok(await s.admin.api.get(`${s.base}/conversations/search?q=${only}`), 'search again');
     const reads = recorder.take().filter((c) => c.command === 'BatchGetItemCommand' && c.input.includes(keys.message(s.accountId, conversationId, m.id).sk));
     expect(reads).toEqual([]);
+  });
+
+  it('a list with few matches counts them from their conversations, reading no state items, and follows an assignment and a deletion', async () => {
+    const inbox = await newInbox(s);
+    const contact = await newContact(s);
+    const other = (await newConversation(s, { inbox_id: inbox.id, contact_id: contact.id, assignee_id: s.admin.id })).id;
+    ok(await s.admin.api.post(`${s.base}/conversations/${other}/messages`, { content: `third ${word}` }), 'message');
+    const list = async () => {
+      recorder.take();
+      const body = ok(await s.admin.api.get(`${s.base}/conversations?q=${word}`), 'list').data;
+      const stateReads = recorder.take().filter((c) => c.input.includes(`"${keys.conversationStatePartition(s.accountId)}"`));
+      return { meta: body.meta, ids: (body.payload as any[]).map((c) => c.id), stateReads };
+    };
+    let got = await list();
+    expect(got.meta).toEqual({ mine_count: 1, unassigned_count: 1, assigned_count: 1, all_count: 2 });
+    expect(got.ids).toEqual([other, conversationId]);
+    expect(got.stateReads).toEqual([]);
+    // The same counts as meta?q=, which reads the state items.
+    expect(ok(await s.admin.api.get(`${s.base}/conversations/meta?q=${word}`), 'meta').meta).toEqual(got.meta);
+
+    ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/assignments`, { assignee_id: s.agent.id }), 'assign');
+    got = await list();
+    expect(got.meta).toEqual({ mine_count: 1, unassigned_count: 0, assigned_count: 2, all_count: 2 });
+    ok(await s.admin.api.delete(`${s.base}/conversations/${other}`), 'delete');
+    got = await list();
+    expect(got.meta).toEqual({ mine_count: 0, unassigned_count: 0, assigned_count: 1, all_count: 1 });
+    expect(got.ids).toEqual([conversationId]);
+    expect(got.stateReads).toEqual([]);
+    expect(ok(await s.admin.api.get(`${s.base}/conversations/meta?q=${word}`), 'meta').meta).toEqual(got.meta);
   });
 });
