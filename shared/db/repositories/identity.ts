@@ -120,6 +120,12 @@ export async function getUserIdByEmail(email: string): Promise<number | undefine
 export const getAccountUser = (accountId: number, userId: number) =>
   getItem<AccountUserRecord>(keys.accountUser(accountId, userId));
 
+/** AP6 with AP8: users with their memberships of an account, in one BatchGet, in the order asked. */
+export async function getMembers(accountId: number, userIds: number[]): Promise<{ user: UserRecord | undefined; membership: AccountUserRecord | undefined }[]> {
+  const items = await getMany<object>(userIds.flatMap((id) => [keys.user(id), keys.accountUser(accountId, id)]));
+  return userIds.map((_, n) => ({ user: items[2 * n] as UserRecord | undefined, membership: items[2 * n + 1] as AccountUserRecord | undefined }));
+}
+
 /** AP9: the memberships of an account. */
 export async function listAccountUsers(accountId: number): Promise<AccountUserRecord[]> {
   const p = keys.accountUsersPrefix(accountId);

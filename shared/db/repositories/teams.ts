@@ -2,7 +2,7 @@ import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import type { TeamMemberRecord, TeamRecord } from '../../domain/teams/model.ts';
 import { notFound, taken } from '../../http/errors.ts';
-import { getItem, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 // Access patterns of teams (AP30-35). An account's teams and their memberships share one partition;
@@ -11,6 +11,9 @@ import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from 
 /** AP30: a team of an account. */
 export const getTeam = (accountId: number, teamId: number, consistent = false) =>
   getItem<TeamRecord>(keys.team(accountId, teamId), consistent);
+
+/** AP30 for several teams (BatchGet), in the order asked. */
+export const getTeams = (accountId: number, teamIds: number[]) => getMany<TeamRecord>(teamIds.map((id) => keys.team(accountId, id)));
 
 /** AP31: the teams of an account, by id. */
 export async function listTeams(accountId: number): Promise<TeamRecord[]> {

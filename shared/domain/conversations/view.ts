@@ -1,8 +1,8 @@
 import type { Actor } from '../../http/auth.ts';
-import { getAccountUser, getAgentBots, getUsers } from '../../db/repositories/identity.ts';
+import { getAgentBots, getMembers } from '../../db/repositories/identity.ts';
 import { getContacts } from '../../db/repositories/contacts.ts';
 import { getInboxes } from '../../db/repositories/inboxes.ts';
-import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
+import { getTeams, listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { AccountUserRecord, AgentBotRecord, UserRecord } from '../model.ts';
 import type { ContactRecord } from '../contacts/model.ts';
 import { contactJson, contactPushJson } from '../contacts/view.ts';
@@ -55,17 +55,16 @@ export async function loadRefs(
   const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
   const botIds = distinct([...conversations.map((c) => c.assignee_agent_bot_id), ...senders('AgentBot')]);
   const teamIds = distinct(conversations.map((c) => c.team_id));
-  const [contacts, inboxes, users, memberships, bots, teams, myTeams] = await Promise.all([
+  const [contacts, inboxes, found, bots, teams, myTeams] = await Promise.all([
     contactIds.length ? getContacts(accountId, contactIds) : [],
     inboxIds.length ? getInboxes(accountId, inboxIds) : [],
-    userIds.length ? getUsers(userIds) : [],
-    Promise.all(userIds.map((id) => getAccountUser(accountId, id))),
+    userIds.length ? getMembers(accountId, userIds) : [],
     botIds.length ? getAgentBots(botIds) : [],
-    Promise.all(teamIds.map((id) => getTeam(accountId, id))),
+    teamIds.length ? getTeams(accountId, teamIds) : [],
     actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
   ]);
   const members = new Map<number, Member>();
-  users.forEach((u, i) => u && members.set(u.id, { user: u, membership: memberships[i] }));
+  for (const { user, membership } of found) if (user) members.set(user.id, { user, membership });
   return {
     accountId,
     contacts: new Map([...knownContacts, ...byId(contacts)]),

@@ -81,7 +81,13 @@ describe('q pages with few matches', () => {
     const list = async () => {
       recorder.take();
       const body = ok(await s.admin.api.get(`${s.base}/conversations?q=${word}`), 'list').data;
-      const stateReads = recorder.take().filter((c) => c.input.includes(`"${keys.conversationStatePartition(s.accountId)}"`));
+      const calls = recorder.take();
+      const stateReads = calls.filter((c) => c.input.includes(`"${keys.conversationStatePartition(s.accountId)}"`));
+      // The assignee and their membership come in one BatchGet, not one GetItem each.
+      const membershipKey = keys.accountUser(s.accountId, s.admin.id);
+      const membershipReads = calls.filter((c) => c.input.includes(`"${membershipKey.pk}"`) && c.input.includes(`"${membershipKey.sk}"`));
+      expect(membershipReads.map((c) => c.command)).toEqual(['BatchGetItemCommand']);
+      expect(membershipReads[0].input).toContain(`"${keys.user(s.admin.id).pk}"`);
       return { meta: body.meta, ids: (body.payload as any[]).map((c) => c.id), stateReads };
     };
     let got = await list();
