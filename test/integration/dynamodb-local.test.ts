@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 
@@ -27,16 +28,8 @@ describe('starting DynamoDB Local', () => {
     const d = await startDynamoDbLocal();
     started.push(d);
     expect(d.process.exitCode).toBeNull();
-    const res = await fetch(d.endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.ListTables',
-        authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-      },
-      body: '{}',
-    });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ TableNames: [] });
+    const client = new DynamoDBClient({ endpoint: d.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    client.destroy();
   });
 });
