@@ -64,7 +64,10 @@ async function startOn(port: number, dataDir: string | undefined): Promise<Dynam
   let taken = false;
   try {
     await waitFor(async () => {
-      if (lostPort()) return (taken = true);
+      if (lostPort()) {
+        taken = true;
+        return true;
+      }
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
       // Ready once the port answers as DynamoDB does (another kind of server there is not it) and Java,
       // still running, has not reported that the port was taken.

@@ -254,7 +254,7 @@ const statesOf = (ids: number[], records: Map<number, ConversationRecord>) =>
 /** The full records of a page of index rows, in the rows' order (rows the index showed but that are gone drop out). */
 async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promise<ConversationRecord[]> {
   const missing = rows.filter((r) => !('uuid' in r)).map((r) => r.id);
-  const read = new Map((await getConversations(account.id, missing)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
+  const read = await conversationsById(account, missing);
   return rows.map((r) => ('uuid' in r ? (r as ConversationRecord) : read.get(r.id))).filter((c): c is ConversationRecord => !!c);
 }
 
