@@ -15,14 +15,11 @@ export const tonePrompt = (tone: Tone) =>
 
 export const FIX_SPELLING_GRAMMAR = `You correct the spelling and grammar of a customer support agent's draft reply. Change nothing else: not the tone, the wording that is already correct, the language or any links. ${ONLY_OUTPUT}`;
 
-export const improvePrompt = (transcript: string, draft: string) =>
-  `You improve a customer support agent's draft reply so that it answers the customer clearly and helpfully, in the language of the draft. Use the conversation below for context; do not invent facts, prices or promises that are not in it.
+export const improvePrompt = (transcript: string) =>
+  `You improve a customer support agent's draft reply (the next message) so that it answers the customer clearly and helpfully, in the language of the draft. Use the conversation below for context; do not invent facts, prices or promises that are not in it.
 
 Conversation:
 ${transcript}
-
-Draft:
-${draft}
 
 ${ONLY_OUTPUT}`;
 

@@ -43,9 +43,9 @@ export async function rewrite(account: AccountRecord, actor: Actor, input: Rewri
   const op = input.operation;
   if (op === 'improve') {
     const c = input.conversation_display_id ? await visibleConversation(account.id, actor, input.conversation_display_id) : undefined;
-    const context = c ? transcript(c, await exchange(c), await getContact(account.id, c.contact_id)) : '(no conversation)';
+    const context = c ? transcript(c, ...(await Promise.all([exchange(c), getContact(account.id, c.contact_id)]))) : '(no conversation)';
     return run(key, op, [
-      { role: 'system', content: prompts.improvePrompt(context, input.content) },
+      { role: 'system', content: prompts.improvePrompt(context) },
       { role: 'user', content: input.content },
     ]);
   }

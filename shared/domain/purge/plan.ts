@@ -1,4 +1,3 @@
-import type { Key } from '../../db/keys.ts';
 
 // Pure parts of the purge: the chunk budget and the order of a step list. A chunk runs steps in order
 // until its budget of deletes is spent; a step reports whether it finished. Progress inside a step is
@@ -28,6 +27,14 @@ export class Budget {
     this.deleted += n;
   }
 
+  /**
+   * Counts an index entry whose item is already gone against the chunk (no delete made): the indexes are
+   * eventually consistent, so a chunk that keeps meeting such entries ends, and a later one finds them gone.
+   */
+  charge(n = 1) {
+    this.left -= n;
+  }
+
   /** A page size that never reads far beyond what may still be deleted. */
   page(max = 100) {
     return Math.max(1, Math.min(max, this.left));
@@ -51,9 +58,6 @@ export async function runSteps<C>(steps: Step<C>[], from: number, ctx: C, budget
   }
   return i;
 }
-
-/** Keys of dependents first, then of the items they hang from: a crash in between leaves the parents to find them again. */
-export const dependentsFirst = (dependents: Key[], parents: Key[]): Key[][] => [dependents, parents].filter((g) => g.length);
 
 /** The `series` of every contribution of report facts (the report partitions the facts added to). */
 export function seriesOfFacts(facts: { contributions?: { series?: unknown }[] }[]): string[] {

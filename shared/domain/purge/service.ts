@@ -78,7 +78,11 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
   for (const prefix of ['PART#', 'SIGNAL#']) if (!(await drain({ pk, prefix }, budget))) return false;
   if (budget.spent) return false;
   const [conv] = await firstItems({ pk, prefix: 'CONV' }, 1);
-  if (!conv) return true;
+  if (!conv) {
+    // Found through the activity index (gsi3), which may still show a conversation deleted a moment ago.
+    budget.charge();
+    return true;
+  }
   // Its reporting events, report figures and report memory are the report stage's: the conversation's
   // removal raises `conversation_deleted`, which negates its facts, takes its reporting events out of the
   // listings and deletes its memory (in an account's purge, the account's report partitions go whole).

@@ -69,4 +69,16 @@ describe('purge plan: budget, step order, what facts and URLs name', () => {
     // Account 7's partitions never share a prefix with account 70's.
     expect(keys.inboxContactIndex(70, 9, 42, 's').gsi2pk.startsWith(keys.contactInboxesOfInbox(7, 9).gsi2pk + '#')).toBe(false);
   });
+
+  it('charges stale index entries against the chunk without counting them as deletes or crashing on them', () => {
+    const b = new Budget(3, 2);
+    b.charge();
+    b.charge();
+    expect(b.deleted).toBe(0);
+    expect(b.spent).toBe(false);
+    expect(b.page()).toBe(1);
+    b.charge();
+    expect(b.spent).toBe(true);
+    expect(b.deleted).toBe(0);
+  });
 });
