@@ -83,4 +83,20 @@ describe('report facts of a batch (recordFacts)', () => {
     expect(await incoming(keys.reportSeries.account())).toBe(13);
     expect(await listConversationReportingEvents(accountId, 2)).toHaveLength(1);
   });
+
+  it('skips an event too large for one transaction (logged) and records its neighbours, instead of failing the batch', async () => {
+    const before = await incoming(keys.reportSeries.account());
+    const huge: FactWrite = {
+      fact: {
+        id: `batch-test:${accountId}:huge`,
+        account_id: accountId,
+        conversation_id: 3,
+        contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.inbox(7000 + i), at: t, figures: { im: 1 } })),
+        created_at: t,
+      },
+    };
+    await expect(recordFacts([fact(30), huge, fact(31)])).resolves.toBeUndefined();
+    expect(await incoming(keys.reportSeries.account())).toBe(before + 2);
+    expect(await incoming(keys.reportSeries.inbox(7000))).toBe(0);
+  });
 });

@@ -150,6 +150,11 @@ export async function recordFacts(writes: FactWrite[]): Promise<void> {
       if (!chunk.length) return;
       const current = chunk;
       chunk = [];
+      // One event too large for a transaction on its own: recordFact refuses it (logged), never a retry loop.
+      if (current.length === 1) {
+        await recordFact(current[0]);
+        return;
+      }
       try {
         await transact(itemsOf(accountId, current));
       } catch (err) {
