@@ -33,6 +33,31 @@ export function tokenOwnerHint(token: string): { owner_type: HintedOwner; owner_
   return owner_type && owner_id > 0 && owner_id <= Number.MAX_SAFE_INTEGER ? { owner_type, owner_id } : undefined;
 }
 
+// A contact inbox's pubsub token (the contact's socket credential) names its contact inbox the same way: a
+// marker byte, account, contact and inbox ids in 6 bytes each, then 136 random bits (48 characters). The
+// socket then finds the contact inbox by key instead of through an index copy of every contact inbox. As
+// with owner hints, the location is only where to look: the token must equal the one stored there.
+// Older tokens (24 random characters) carry none.
+const PUBSUB_MARK = 0xc1;
+
+export function locatedPubsubToken(accountId: number, contactId: number, inboxId: number): string {
+  const bytes = randomBytes(36);
+  bytes[0] = PUBSUB_MARK;
+  bytes.writeUIntBE(accountId, 1, 6);
+  bytes.writeUIntBE(contactId, 7, 6);
+  bytes.writeUIntBE(inboxId, 13, 6);
+  return bytes.toString('base64url');
+}
+
+/** The contact inbox a pubsub token names (see `locatedPubsubToken`), unverified; undefined for an older token. */
+export function pubsubTokenLocation(token: string): { account_id: number; contact_id: number; inbox_id: number } | undefined {
+  if (!/^[A-Za-z0-9_-]{48}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes[0] !== PUBSUB_MARK) return undefined;
+  const [account_id, contact_id, inbox_id] = [1, 7, 13].map((at) => bytes.readUIntBE(at, 6));
+  return account_id > 0 && contact_id > 0 && inbox_id > 0 ? { account_id, contact_id, inbox_id } : undefined;
+}
+
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** Opaque random identifiers (inbox identifiers, pubsub tokens, webhook secrets). */

@@ -1,8 +1,8 @@
 import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { log } from '../log.ts';
 import { keys } from './keys.ts';
-import { isListed } from './repositories/contacts.ts';
-import type { ContactRecord } from '../domain/contacts/model.ts';
+import { isListed, locates } from './repositories/contacts.ts';
+import type { ContactInboxRecord, ContactRecord } from '../domain/contacts/model.ts';
 
 // Index keys that later versions derive from an item's own fields, added to items written before those
 // versions existed: one checkpointed Scan (an interrupted run resumes), each item updated only while the
@@ -15,7 +15,9 @@ export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
   // AP154: the socket's pubsub-token lookup (added with /cable); AP261: an inbox's contact inboxes (added with the purge).
   contact_inbox: (i) => {
     const add: Item = {
-      ...(i.gsi1pk === undefined && typeof i.pubsub_token === 'string' && i.pubsub_token ? keys.contactInboxPubsubIndex(i.pubsub_token) : {}),
+      ...(i.gsi1pk === undefined && typeof i.pubsub_token === 'string' && i.pubsub_token && !locates(i as unknown as ContactInboxRecord)
+        ? keys.contactInboxPubsubIndex(i.pubsub_token)
+        : {}),
       ...(i.gsi2pk === undefined && typeof i.source_id === 'string'
         ? keys.inboxContactIndex(Number(i.account_id), Number(i.inbox_id), Number(i.contact_id), i.source_id)
         : {}),

@@ -134,6 +134,11 @@ export const keys = {
     sk: join('CI', pad(inboxId), sourceId),
   }),
   contactInboxesPrefix: (accountId: number, contactId: number) => ({ pk: join('CONTACT', accountId, contactId), skPrefix: join('CI', '') }),
+  /** A contact's contact inboxes in one inbox (AP263: where a located pubsub token points). */
+  contactInboxesInInbox: (accountId: number, contactId: number, inboxId: number) => ({
+    pk: join('CONTACT', accountId, contactId),
+    skPrefix: join('CI', pad(inboxId), ''),
+  }),
   contactListing: (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) }),
   contactListingPartition: (accountId: number) => join('CONTACTS', accountId),
   contactIdFromListingSk: (sk: string): number => Number(sk),

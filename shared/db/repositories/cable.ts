@@ -4,6 +4,7 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { transact, put } from '../transact.ts';
+import { pubsubTokenLocation } from '../../crypto/tokens.ts';
 import type { ContactInboxRecord } from '../../domain/contacts/model.ts';
 import type { CableConnection, CableSubscription, PresenceRecord } from '../../realtime/model.ts';
 import { batchWriteAll, getItem, queryPrefix, record } from './common.ts';
@@ -194,8 +195,18 @@ export async function listPresence(accountId: number, sinceSeconds: number): Pro
   return items.map((i) => record<PresenceRecord>(i)!).filter((r) => r.seen_at >= sinceSeconds);
 }
 
-/** AP154: the contact inbox holding a pubsub token (the contact's socket credential). */
+/**
+ * The contact inbox holding a pubsub token (the contact's socket credential): where the token names one,
+ * the contact's contact inboxes in that inbox (AP263), else, or when none there holds it (moved in a
+ * merge), the token index (AP154). The caller still compares the token.
+ */
 export async function findContactInboxByPubsubToken(token: string): Promise<ContactInboxRecord | undefined> {
+  const at = pubsubTokenLocation(token);
+  if (at) {
+    const p = keys.contactInboxesInInbox(at.account_id, at.contact_id, at.inbox_id);
+    const held = (await queryPrefix({ pk: p.pk }, p.skPrefix)).find((i) => i.pubsub_token === token);
+    if (held) return record<ContactInboxRecord>(held);
+  }
   const k = keys.contactInboxByPubsub(token);
   const [item] = await queryPrefix({ gsi1pk: k.gsi1pk }, k.skPrefix, { limit: 1 });
   return record<ContactInboxRecord>(item);

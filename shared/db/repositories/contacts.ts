@@ -4,6 +4,7 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '../../http/errors.ts';
+import { pubsubTokenLocation } from '../../crypto/tokens.ts';
 import type { ContactInboxRecord, ContactRecord } from '../../domain/contacts/model.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
@@ -238,10 +239,17 @@ export async function saveContact(before: ContactRecord | undefined, after: Cont
   await transact([...items, ...extra]);
 }
 
+/** Whether a contact inbox's pubsub token names it (shared/crypto/tokens.ts `locatedPubsubToken`). */
+export function locates(ci: Pick<ContactInboxRecord, 'pubsub_token' | 'account_id' | 'contact_id' | 'inbox_id'>): boolean {
+  const at = pubsubTokenLocation(ci.pubsub_token);
+  return !!at && at.account_id === ci.account_id && at.contact_id === ci.contact_id && at.inbox_id === ci.inbox_id;
+}
+
 const contactInboxItem = (ci: ContactInboxRecord) => ({
   ...keys.contactInbox(ci.account_id, ci.contact_id, ci.inbox_id, ci.source_id),
-  // The socket finds a contact inbox by its pubsub token (AP154).
-  ...keys.contactInboxPubsubIndex(ci.pubsub_token),
+  // The socket finds a contact inbox by its pubsub token: by key where the token names it (AP263), else
+  // through the index (AP154: tokens older than located ones, or one that moved to another contact in a merge).
+  ...(locates(ci) ? {} : keys.contactInboxPubsubIndex(ci.pubsub_token)),
   // An inbox's contact inboxes, for the purge of a deleted inbox (AP261).
   ...keys.inboxContactIndex(ci.account_id, ci.inbox_id, ci.contact_id, ci.source_id),
   type: 'contact_inbox',

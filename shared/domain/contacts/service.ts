@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { randomId } from '../../crypto/tokens.ts';
+import { locatedPubsubToken, randomId } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
 import { transact, type TxItem } from '../../db/transact.ts';
 import * as repo from '../../db/repositories/contacts.ts';
@@ -200,7 +200,7 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
     contact_id: contact.id,
     inbox_id: inbox.id,
     source_id: source,
-    pubsub_token: randomId(18),
+    pubsub_token: locatedPubsubToken(contact.account_id, contact.id, inbox.id),
     hmac_verified: hmacVerified,
     created_at: t,
     updated_at: t,

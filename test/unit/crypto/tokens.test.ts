@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
-import { addKeyVersion, isSealed, parseKeyMaterial, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
+import { addKeyVersion, isSealed, locatedPubsubToken, parseKeyMaterial, pubsubTokenLocation, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
 
 describe('versioned sealing', () => {
   const first = Buffer.alloc(32, 7).toString('base64');
@@ -101,5 +101,25 @@ describe('owner-naming tokens', () => {
     expect(tokenOwnerHint(`A${ownerToken('user', 1).slice(1)}`)).toBeUndefined();
     // Owner id 0 (a marker byte followed by zeros) is no owner.
     expect(tokenOwnerHint(Buffer.from([0xa7, ...Array(23).fill(0)]).toString('base64url'))).toBeUndefined();
+  });
+});
+
+describe('located pubsub tokens', () => {
+  it('name the contact inbox beside 136 random bits; older and foreign tokens name none', () => {
+    const a = locatedPubsubToken(7, 2 ** 40, 12);
+    const b = locatedPubsubToken(7, 2 ** 40, 12);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{48}$/);
+    expect(a).not.toBe(b);
+    expect(pubsubTokenLocation(a)).toEqual({ account_id: 7, contact_id: 2 ** 40, inbox_id: 12 });
+    expect(pubsubTokenLocation(b)).toEqual(pubsubTokenLocation(a));
+    // A token of the earlier format (24 random characters) and other strings of any length.
+    expect(pubsubTokenLocation(Buffer.alloc(18, 0xc1).toString('base64url'))).toBeUndefined();
+    expect(pubsubTokenLocation(a.slice(1))).toBeUndefined();
+    expect(pubsubTokenLocation(`${a.slice(0, 47)}!`)).toBeUndefined();
+    // Another marker byte, or a zero id, is no location.
+    const other = Buffer.from(a, 'base64url');
+    other[0] = 0xa7;
+    expect(pubsubTokenLocation(other.toString('base64url'))).toBeUndefined();
+    expect(pubsubTokenLocation(locatedPubsubToken(7, 0, 12))).toBeUndefined();
   });
 });
