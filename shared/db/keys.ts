@@ -49,7 +49,7 @@
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
-//   contact inbox    (above)                                                gsi1: PUBSUB#<pubsub_token> / CI   (the socket's lookup)
+//   contact inbox    (above)                                                gsi1: PUBSUB#<pubsub_token> / CI   (the socket's lookup, only for a token naming no contact inbox)
 //   cable connection CABLE#<connectionId>          CONN                   gsi1: CABLES / <connected at, ms>#<connectionId>   (expires)
 //   cable subscr.    CABLESUBS#<acctId>            SUB#<connectionId>#<identifier hash>                    (expires)
 //   presence         PRESENCE#<acctId>             SEEN#USER#<id> | SEEN#CONTACT#<id>                              (expires)

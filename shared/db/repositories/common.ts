@@ -103,6 +103,8 @@ async function fetchMany<T>(keys: Key[]): Promise<(T | undefined)[]> {
       request = (out.UnprocessedKeys?.[tableName()]?.Keys as Key[] | undefined) ?? [];
       if (request.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
     }
+    // A key DynamoDB kept leaving unprocessed is not an absent item: say so rather than answer it as one.
+    if (request.length) throw new Error(`BatchGetItem left ${request.length} keys unprocessed after retries`);
   }
   return keys.map((k) => record<T>(found.get(`${k.pk}|${k.sk}`)));
 }

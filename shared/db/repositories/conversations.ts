@@ -10,7 +10,8 @@ import type { MessageRecord } from '../../domain/messages/model.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../../search/tail.ts';
 import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
-import { counterChanges, counterRemoval } from './counts.ts';
+import { clearMarks, counterChanges, counterRemoval, countCreation, type CreationMark } from './counts.ts';
+import { log } from '../../log.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
@@ -232,14 +233,17 @@ function rethrowCollision(err: unknown): never {
  * read (or on absence when `prev` is undefined); a concurrent writer makes it throw ConflictError.
  *
  * What needs a transaction gets one: the counters of its (inbox, team, status, assignee) combination,
- * label memberships, `extra`, and activity messages. Two writes do not, because nothing shows them until
- * the conversation write lands, or because the next write repairs them:
+ * label memberships, `extra`, and activity messages. Three writes do not, because nothing shows them until
+ * the conversation write lands, or because a later write repairs them:
  * - a new conversation's contact link and first message are written first (the contact's list and the
  *   message list both need the conversation item, so a crash before it leaves them unreachable);
  * - the one chat message a change adds to an existing conversation (POST message) is written first, then
  *   the conversation on its own. A crash in between leaves the message listed while the conversation's
  *   last message, activity time, waiting time and unread count miss it: the next message of the
- *   conversation sets all but the unread count, which the next `update_last_seen` resets.
+ *   conversation sets all but the unread count, which the next `update_last_seen` resets;
+ * - a new conversation with nothing else to write alongside (no state item, labels or extras) adds its
+ *   counter with a creation mark, then is written on its own (`createPlainly`). A crash in between leaves
+ *   the count one too high until a later creation on that counter settles the mark (counts.ts).
  */
 export async function saveConversation(prev: ConversationRecord | undefined, next: ConversationRecord, write: ConversationWrite = {}) {
   const a = next.account_id;
@@ -273,6 +277,9 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     for (const m of messages) staged.add(m.id);
   }
 
+  const state = stateChange(a, prev, next);
+  if (!prev && counters.length === 1 && !state && !labels.length && !write.extra?.length) return createPlainly(next);
+
   if (alone) {
     try {
       await db().send(
@@ -296,7 +303,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       onConflict: () => new ConflictError(0),
     },
     ...counters,
-    ...[stateChange(a, prev, next)].filter((x): x is TxItem => !!x),
+    ...(state ? [state] : []),
     ...labels,
     ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
     ...(prev ? tails(messages.filter((m) => !staged.has(m.id))).map((item) => ({ item: put(item) })) : []),
@@ -307,6 +314,42 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   } catch (err) {
     rethrowCollision(err);
   }
+}
+
+// A plain creation's counter carries a creation mark until settled (counts.ts): a creation settles its
+// counter's marks once it holds SETTLE_AT of them (then every fourth creation, so concurrent creators seldom
+// settle the same marks) or one older than SETTLE_STALE_S. A mark whose conversation is still missing
+// LOST_AFTER_S after it was counted belongs to a creation that never wrote it: no function runs that long
+// (Lambda's limit is 15 minutes), so it will not be written.
+const SETTLE_AT = 16;
+const SETTLE_STALE_S = 86_400;
+const LOST_AFTER_S = 900;
+
+/**
+ * A new conversation whose only companion is its counter (no state item, labels or extras): the counter
+ * with the creation mark, then the conversation on its own (2 write units fewer than a transaction of the two).
+ */
+async function createPlainly(next: ConversationRecord): Promise<void> {
+  const t = Math.floor(Date.now() / 1000);
+  const marks = await countCreation(next.account_id, next, t);
+  try {
+    await db().send(new PutCommand({ TableName: tableName(), Item: conversationItem(next), ConditionExpression: 'attribute_not_exists(pk)' }));
+  } catch (err) {
+    // The item is there when an earlier attempt of this same put landed and only its answer was lost.
+    if (!(err instanceof ConditionalCheckFailedException) || (await getConversation(next.account_id, next.id, true))?.uuid !== next.uuid) throw err;
+  }
+  // The conversation is written: a failed settlement is left to the next creation, never the caller's error.
+  await settleCreations(next, marks, t).catch((error) => log.warn('conversation counter marks not settled', { accountId: next.account_id, error: String(error) }));
+}
+
+/** Settles a counter's creation marks when due (above); `marks` were read with `c`'s creation at `t`. */
+export async function settleCreations(c: ConversationRecord, marks: CreationMark[], t: number): Promise<void> {
+  const due = (marks.length >= SETTLE_AT && marks.length % 4 === 0) || marks.some((m) => t - m.at > SETTLE_STALE_S);
+  if (!due) return;
+  const found = await getMany<Record<string, unknown>>(marks.map((m) => keys.conversation(c.account_id, m.id)));
+  const written = marks.filter((_, i) => found[i]).map((m) => m.id);
+  const lost = marks.filter((m, i) => !found[i] && t - m.at > LOST_AFTER_S).map((m) => m.id);
+  await clearMarks(c.account_id, c, written, lost);
 }
 
 /**
