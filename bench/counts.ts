@@ -412,8 +412,8 @@ export function countsMarkdown(r: CountsResult): string[] {
   const lines = ['## Counts scale', ''];
   lines.push(
     '`GET /api/v1/accounts/{account_id}/conversations/meta` (spec endpoint 4) on one account grown to each size (`bench/counts.ts`). The',
-    'conversations are written in-process by the conversations service (`startConversation`, the code behind `POST /conversations`, counters',
-    `in the same transaction), in parallel batches of ${BATCH}, over 3 inboxes, 4 statuses, a team and 2 assignees plus unassigned, in`,
+    'conversations are written in-process by the conversations service (`startConversation`, the code behind `POST /conversations`, with',
+    `their counters), in parallel batches of ${BATCH}, over 3 inboxes, 4 statuses, a team and 2 assignees plus unassigned, in`,
     `${COMBINATIONS.length} (inbox, team, status, assignee) combinations that the first ${COMBINATIONS.length} conversations already use; each has one incoming or`,
     `outgoing message, one in seven mentioning "${TERM}". Every answer measured equals the counts expected from what was created (default,`,
     '`status=all`, an inbox, the agent\'s two inboxes, and `q` over every status). meta: ' + `${CALLS} calls per variant after ${WARMUP} warm-up calls; \`q\`: ${Q_CALLS} calls.`,
@@ -474,8 +474,8 @@ export function countsMarkdown(r: CountsResult): string[] {
   lines.push(
     '',
     "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
-    '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use, changed in the same transaction as',
-    'every conversation change, so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
+    '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use (plus creation marks until settled),',
+    'changed with every conversation change (README Cost), so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
     'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
     "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
     '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
