@@ -3,10 +3,13 @@ import type { TxItem } from '../transact.ts';
 import type { ConversationRecord } from '../../domain/conversations/model.ts';
 import { getMany, queryItems } from './common.ts';
 
-// AP77: the assignee and team of conversations, 64 to an item (`c<display id>`: "<assignee>|<team>",
-// "x" once deleted; absent: unassigned, no team), kept in the transaction of every change of either, so
-// `q` counts (mine / unassigned / all of the matching conversations, optionally of a team) read ~10
-// bytes per conversation instead of the conversations.
+// AP77: the assignee and team of conversations, 64 to an item, kept in the transaction of every change of
+// either, so `q` counts (mine / unassigned / all of the matching conversations, optionally of a team) read
+// ~5 bytes per conversation instead of the conversations. A block holds conversations 64·b … 64·b + 63,
+// each under a one-character slot name (its display id mod 64, base64url digit): "<assignee>|<team>", "x"
+// once deleted; absent: unassigned, no team. Blocks written before slot names named each conversation
+// `c<display id>` (twice the bytes); a change writes the slot and removes that older name, and a reader
+// takes the slot first.
 
 type State = Pick<ConversationRecord, 'id' | 'assignee_id' | 'team_id'>;
 
@@ -16,7 +19,11 @@ export interface ConversationState {
   deleted: boolean;
 }
 
-const attr = (id: number) => `c${id}`;
+const SLOTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The attribute of a conversation in its block. */
+export const slotOf = (id: number) => SLOTS[id % 64];
+/** The attribute blocks written before slot names used. */
+const olderName = (id: number) => `c${id}`;
 const valueOf = (s: State) => `${s.assignee_id ?? ''}|${s.team_id ?? ''}`;
 
 function setState(accountId: number, id: number, value: string | undefined): TxItem {
@@ -25,8 +32,8 @@ function setState(accountId: number, id: number, value: string | undefined): TxI
       Update: {
         TableName: '',
         Key: keys.conversationState(accountId, id),
-        UpdateExpression: value === undefined ? 'REMOVE #c SET #t = :t' : 'SET #c = :v, #t = :t',
-        ExpressionAttributeNames: { '#c': attr(id), '#t': 'type' },
+        UpdateExpression: value === undefined ? 'REMOVE #s, #c SET #t = :t' : 'SET #s = :v, #t = :t REMOVE #c',
+        ExpressionAttributeNames: { '#s': slotOf(id), '#c': olderName(id), '#t': 'type' },
         ExpressionAttributeValues: { ':t': 'conversation_state', ...(value === undefined ? {} : { ':v': value }) },
       },
     },
@@ -49,8 +56,8 @@ function parse(v: unknown): ConversationState {
   return { assignee_id: a ? Number(a) : null, team_id: t ? Number(t) : null, deleted: false };
 }
 
-/** About what a block holds per conversation it spans (a reader's cost estimate: ~10 bytes a state, most blocks full). */
-const BLOCK_BYTES = 700;
+/** About what a block holds per conversation it spans (a reader's cost estimate: ~5 bytes a state, most blocks full). */
+const BLOCK_BYTES = 400;
 
 /**
  * The state of these conversations: a BatchGet of their blocks (0.5 RCU each) or one Query over the
@@ -62,22 +69,22 @@ export async function getConversationStates(accountId: number, ids: number[]): P
   const out = new Map<number, ConversationState>();
   if (!ids.length) return out;
   const blocks = [...new Set(ids.map((id) => keys.conversationState(accountId, id).sk))].sort();
-  const items: Record<string, unknown>[] = [];
+  // Slot names repeat from block to block: each item is kept under its block's sort key.
+  const bySk = new Map<string, Record<string, unknown>>();
   const span = ids.reduce((a, b) => Math.max(a, b)) / 64 - ids.reduce((a, b) => Math.min(a, b)) / 64 + 1;
   if (blocks.length <= Math.ceil((span * BLOCK_BYTES) / 4096)) {
-    for (const item of await getMany<Record<string, unknown>>(blocks.map((sk) => ({ pk: keys.conversationStatePartition(accountId), sk })))) {
-      if (item) items.push(item);
-    }
+    const items = await getMany<Record<string, unknown>>(blocks.map((sk) => ({ pk: keys.conversationStatePartition(accountId), sk })));
+    items.forEach((item, n) => item && bySk.set(blocks[n], item));
   } else {
-    items.push(
-      ...(await queryItems({
-        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':p': keys.conversationStatePartition(accountId), ':lo': blocks[0], ':hi': blocks.at(-1) },
-      })),
-    );
+    const items = await queryItems({
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':p': keys.conversationStatePartition(accountId), ':lo': blocks[0], ':hi': blocks.at(-1) },
+    });
+    for (const item of items) bySk.set(String(item.sk), item);
   }
-  const found = new Map<string, unknown>();
-  for (const item of items) for (const [k, v] of Object.entries(item)) if (k.startsWith('c')) found.set(k, v);
-  for (const id of ids) out.set(id, parse(found.get(attr(id))));
+  for (const id of ids) {
+    const block = bySk.get(keys.conversationState(accountId, id).sk);
+    out.set(id, parse(block?.[slotOf(id)] ?? block?.[olderName(id)]));
+  }
   return out;
 }
