@@ -70,7 +70,7 @@ async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: 
   for (const [gram, info] of Object.entries(s.solo)) {
     solo.set(gram, Array.from({ length: info.parts }, (_, p) => items.get(keys.searchSolo(accountId, s.id, gram, p).sk) ?? new Uint8Array()));
   }
-  return { docs, postings: allPostings(buckets, solo) };
+  return { docs, postings: allPostings(buckets, solo, s.v) };
 }
 
 const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => ({ ...seg.dir, from, to });
@@ -176,7 +176,14 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   if (!windows || !head.segments.length || none) return hits;
 
   const plans: Plan[] = head.segments.map((seg) => {
-    const cost = (gram: string) => seg.solo[gram]?.bytes ?? seg.bb;
+    // What a trigram costs to read, in 4 KB read units of its item(s); a bucket trigram of a format 2
+    // segment also spares the doc chunks, which a cover of solo trigrams reads (about one unit more).
+    const cost = (gram: string) => {
+      const solo = seg.solo[gram];
+      // Bytes only break ties between covers of equal units.
+      if (!solo) return Math.ceil(seg.bb / 4096) + seg.bb / 1e8;
+      return Math.ceil(solo.bytes / 4096) + solo.parts - 1 + ((seg.v ?? 1) >= 2 ? 1 : 0) + solo.bytes / 1e8;
+    };
     const chosen = cover(windows, cost);
     const ks = new Map<string, Key[]>();
     for (const { gram } of chosen) {
@@ -201,13 +208,15 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   const docWants: { plan: Plan; docs: number[] }[] = [];
   for (const plan of plans) {
     const postings = new Map<string, Posting>();
+    // Doc data a format 2 bucket carries: every match when the cover holds a bucket trigram.
+    const inline = new Map<number, Doc>();
     for (const [gram, list] of plan.keys) {
       const one = new Map<string, Posting>();
       for (const k of list) {
         const data = byKey.get(`${k.pk}|${k.sk}`)!;
         if (plan.seg.solo[gram]) {
           one.set(gram, decodePosting(data, one.get(gram)));
-        } else readBucket(data, new Set([gram]), one);
+        } else readBucket(data, new Set([gram]), one, plan.seg.v, inline);
       }
       postings.set(gram, one.get(gram) ?? new Map());
     }
@@ -216,7 +225,10 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     const smallest = lists.reduce((a, b) => (b.size < a.size ? b : a));
     const docs: number[] = [];
     for (const doc of smallest.keys()) {
-      if (startsOf(plan.chosen, lists.map((l) => l.get(doc))).length) docs.push(doc);
+      if (!startsOf(plan.chosen, lists.map((l) => l.get(doc))).length) continue;
+      const known = inline.get(doc);
+      if (!known) docs.push(doc);
+      else if (inScope.has(known.i)) hits.push(known);
     }
     if (docs.length) docWants.push({ plan, docs });
   }

@@ -11,8 +11,13 @@ import { trigramPositions } from './text.ts';
 //  - a trigram whose posting is small goes to one of B hash buckets (bucket items of about BUCKET_BYTES:
 //    B = total small bytes / BUCKET_BYTES); a large one is "solo": its own item(s), split into parts of
 //    at most PART_BYTES, so a common trigram never inflates the bucket a rare one shares.
+//  - format 2 (`v: 2` in the directory): a bucket posting also carries each doc's data after its
+//    positions (created_at delta, zigzag message id delta, conversation, inbox), so a term whose cover
+//    holds a bucket trigram — a rare term — reads no doc chunk. Solo postings stay positions only.
 
 export const DOC_CHUNK = 512;
+/** The format new segments are written in (above). */
+export const FORMAT = 2;
 /** About what a doc takes in a chunk (a reader's cost estimate). */
 export const DOC_BYTES = 6;
 export const BUCKET_BYTES = 2_000;
@@ -101,9 +106,15 @@ export function bucketOf(gram: string, buckets: number): number {
 /** doc number → positions, docs ascending. */
 export type Posting = Map<number, number[]>;
 
-export function encodePosting(p: Posting): Uint8Array {
+/**
+ * A posting's bytes. With `docs` (format 2 buckets), each doc's data follows its positions; the docs
+ * ascend in `docOrder`, so created_at deltas are never negative.
+ */
+export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
   const w = new Writer();
   let last = -1;
+  let t = 0;
+  let m = 0;
   for (const [doc, positions] of p) {
     w.uint(doc - last - 1);
     last = doc;
@@ -113,13 +124,25 @@ export function encodePosting(p: Posting): Uint8Array {
       w.uint(pos - lp);
       lp = pos;
     }
+    if (docs) {
+      const d = docs[doc];
+      w.uint(d.t - t);
+      w.uint(zigzag(d.m - m));
+      w.uint(d.c);
+      w.uint(d.i);
+      t = d.t;
+      m = d.m;
+    }
   }
   return w.done();
 }
 
-export function decodePosting(b: Uint8Array, into: Posting = new Map()): Posting {
+/** Decodes a posting; `inline` (format 2 buckets) receives each doc's data. */
+export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?: Map<number, Doc>): Posting {
   const r = new Reader(b);
   let doc = -1;
+  let t = 0;
+  let m = 0;
   while (r.more) {
     doc += r.uint() + 1;
     const n = r.uint();
@@ -130,6 +153,11 @@ export function decodePosting(b: Uint8Array, into: Posting = new Map()): Posting
       positions.push(pos);
     }
     into.set(doc, positions);
+    if (inline) {
+      t += r.uint();
+      m += unzigzag(r.uint());
+      inline.set(doc, { m, c: r.uint(), i: r.uint(), t });
+    }
   }
   return into;
 }
@@ -152,6 +180,8 @@ export interface SegmentDirectory {
   bb: number;
   /** Solo trigrams: bytes and parts. */
   solo: Record<string, SoloInfo>;
+  /** Format (absent: 1, before bucket postings carried doc data). */
+  v?: number;
 }
 
 export interface BuiltSegment {
@@ -221,20 +251,22 @@ function splitPosting(p: Posting): Uint8Array[] {
 }
 
 /** Builds a segment from postings over docs already in `docOrder` (used for sealing and for merging). */
-export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>): BuiltSegment {
+export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>, format = FORMAT): BuiltSegment {
   const solo: Record<string, SoloInfo> = {};
   const soloParts = new Map<string, Uint8Array[]>();
   const small: [string, Uint8Array][] = [];
   let smallBytes = 0;
   for (const [gram, p] of postings) {
-    const enc = encodePosting(p);
-    if (enc.length > SOLO_BYTES) {
+    // Solo or bucket by the size it would take in a bucket (with its doc data in format 2).
+    const bucketed = encodePosting(p, format >= 2 ? docs : undefined);
+    if (bucketed.length > SOLO_BYTES) {
+      const enc = format >= 2 ? encodePosting(p) : bucketed;
       const parts = enc.length > PART_BYTES ? splitPosting(p) : [enc];
       solo[gram] = { bytes: enc.length, parts: parts.length };
       soloParts.set(gram, parts);
     } else {
-      small.push([gram, enc]);
-      smallBytes += enc.length + 8;
+      small.push([gram, bucketed]);
+      smallBytes += bucketed.length + 8;
     }
   }
   const b = Math.max(1, Math.ceil(smallBytes / BUCKET_BYTES));
@@ -246,7 +278,7 @@ export function buildFromPostings(id: string, docs: Doc[], postings: Map<string,
   }
   const buckets = writers.map((w) => w.done());
   return {
-    dir: { id, n: docs.length, b, bb: Math.max(...buckets.map((x) => x.length)), solo },
+    dir: { id, n: docs.length, b, bb: Math.max(...buckets.map((x) => x.length)), solo, ...(format >= 2 ? { v: format } : {}) },
     docs,
     docChunks: encodeDocs(docs),
     buckets,
@@ -255,7 +287,7 @@ export function buildFromPostings(id: string, docs: Doc[], postings: Map<string,
 }
 
 /** A new segment from messages: docs in (created_at, id) order, every trigram of every content. */
-export function buildSegment(id: string, messages: SourceMessage[]): BuiltSegment {
+export function buildSegment(id: string, messages: SourceMessage[], format = FORMAT): BuiltSegment {
   const sorted = [...messages].sort(docOrder);
   const postings = new Map<string, Posting>();
   sorted.forEach((m, doc) => {
@@ -269,27 +301,29 @@ export function buildSegment(id: string, messages: SourceMessage[]): BuiltSegmen
     id,
     sorted.map(({ m, c, i, t }) => ({ m, c, i, t })),
     postings,
+    format,
   );
 }
 
-/** The postings a bucket holds for the wanted trigrams. */
-export function readBucket(b: Uint8Array, wanted: Set<string>, into: Map<string, Posting>) {
+/** The postings a bucket holds for the wanted trigrams; a format 2 bucket's doc data goes to `inline`. */
+export function readBucket(b: Uint8Array, wanted: Set<string>, into: Map<string, Posting>, format = 1, inline = new Map<number, Doc>()) {
   const r = new Reader(b);
   while (r.more) {
     const gram = fromUtf8.decode(r.bytes());
     const enc = r.bytes();
-    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram)));
+    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram), format >= 2 ? inline : undefined));
   }
 }
 
-/** Every posting of a segment (for a merge): buckets and solo parts decoded. */
-export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>): Map<string, Posting> {
+/** Every posting of a segment (for a merge): buckets (of `format`) and solo parts decoded. */
+export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>, format = 1): Map<string, Posting> {
   const out = new Map<string, Posting>();
+  const inline = format >= 2 ? new Map<number, Doc>() : undefined;
   for (const b of buckets) {
     const r = new Reader(b);
     while (r.more) {
       const gram = fromUtf8.decode(r.bytes());
-      out.set(gram, decodePosting(r.bytes(), out.get(gram)));
+      out.set(gram, decodePosting(r.bytes(), out.get(gram), inline));
     }
   }
   for (const [gram, parts] of solo) {

@@ -11,6 +11,7 @@ import {
   readBucket,
   SOLO_BYTES,
   type BuiltSegment,
+  type Doc,
   type Posting,
   type SourceMessage,
 } from '../../../shared/search/segment.ts';
@@ -26,6 +27,7 @@ function find(seg: BuiltSegment, term: string): number[] {
   const windows = termWindows(term)!;
   const chosen = cover(windows, (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb);
   const postings = new Map<string, Posting>();
+  const inline = new Map<number, Doc>();
   for (const { gram } of chosen) {
     if (seg.dir.solo[gram]) {
       const p: Posting = new Map();
@@ -33,13 +35,16 @@ function find(seg: BuiltSegment, term: string): number[] {
       postings.set(gram, p);
     } else {
       const one = new Map<string, Posting>();
-      readBucket(seg.buckets[bucketOf(gram, seg.dir.b)], new Set([gram]), one);
+      readBucket(seg.buckets[bucketOf(gram, seg.dir.b)], new Set([gram]), one, seg.dir.v, inline);
       postings.set(gram, one.get(gram) ?? new Map());
     }
   }
   const lists = chosen.map((w) => postings.get(w.gram)!);
   const docs = seg.docChunks.flatMap((c) => decodeDocs(c));
-  return [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d))).length).map((d) => docs[d].m).sort((a, b) => a - b);
+  const matched = [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d))).length);
+  // A bucket trigram in the cover carries the doc data of every match, equal to the doc chunks'.
+  if (seg.dir.v === 2 && chosen.some((w) => !seg.dir.solo[w.gram])) for (const d of matched) expect(inline.get(d)).toEqual(docs[d]);
+  return matched.map((d) => docs[d].m).sort((a, b) => a - b);
 }
 
 const scan = (messages: SourceMessage[], term: string) => messages.filter((m) => containsTerm(m.content, term)).map((m) => m.m).sort((a, b) => a - b);
@@ -93,7 +98,15 @@ describe('index items', () => {
     const seg = buildSegment('s1', messages);
     expect(seg.dir.n).toBe(600);
     expect(Object.keys(seg.dir.solo)).toContain('cus');
-    for (const [gram, info] of Object.entries(seg.dir.solo)) expect(info.bytes).toBeGreaterThan(SOLO_BYTES), expect(seg.soloParts.get(gram)!.length).toBe(info.parts);
+    // Solo: what would take more than SOLO_BYTES in a bucket, doc data included.
+    const docs = seg.docChunks.flatMap(decodeDocs);
+    for (const [gram, info] of Object.entries(seg.dir.solo)) {
+      const posting: Posting = new Map();
+      for (const part of seg.soloParts.get(gram)!) decodePosting(part, posting);
+      expect(encodePosting(posting, docs).length).toBeGreaterThan(SOLO_BYTES);
+      expect(encodePosting(posting).length).toBe(info.bytes);
+      expect(seg.soloParts.get(gram)!.length).toBe(info.parts);
+    }
     for (const b of seg.buckets) expect(b.length).toBeLessThan(BUCKET_BYTES * 3);
     expect(seg.dir.b).toBeGreaterThan(1);
     expect(seg.docChunks.flatMap(decodeDocs).map((d) => d.m)).toEqual(messages.map((m) => m.m));
@@ -121,10 +134,32 @@ describe('index items', () => {
     const b = Array.from({ length: 50 }, (_, k) => msg(1000 + k, `beta ${k} Refund`, 500 + k, 1000 + k));
     const sa = buildSegment('a', a);
     const sb = buildSegment('b', b);
-    const merged = mergeSegments('m', [sa, sb].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts) })));
+    const merged = mergeSegments('m', [sa, sb].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })));
     const docs = merged.docChunks.flatMap(decodeDocs);
     expect(docs.map((d) => d.t)).toEqual([...docs.map((d) => d.t)].sort((x, y) => x - y));
     for (const term of ['refund', 'beta 4', 'alpha 49 ref', 'a 1']) expect(find(merged, term), term).toEqual(scan([...a, ...b], term));
+  });
+
+  it('format 2 buckets carry each match’s doc data; a format 1 segment still answers and merges into format 2', () => {
+    const docs = [{ m: 9, c: 3, i: 2, t: 100 }, { m: 4, c: 1, i: 7, t: 100 }, { m: 70_000, c: 12_345, i: 1, t: 5_000_000 }];
+    const p: Posting = new Map([[0, [1]], [2, [0, 9]]]);
+    const inline = new Map<number, Doc>();
+    expect(decodePosting(encodePosting(p, docs), new Map(), inline)).toEqual(p);
+    expect(inline).toEqual(new Map([[0, docs[0]], [2, docs[2]]]));
+
+    const old = Array.from({ length: 300 }, (_, k) => msg(k + 1, `old ${k} parcel ${k % 50 ? 'shipped' : 'lost'}`, k + 1, 1000 + k));
+    const recent = Array.from({ length: 300 }, (_, k) => msg(5000 + k, `new ${k} parcel ${k % 60 ? 'shipped' : 'lost'}`, 400 + k, 9000 + k));
+    const v1 = buildSegment('v1', old, 1);
+    const v2 = buildSegment('v2', recent);
+    expect(v1.dir.v).toBeUndefined();
+    expect(v2.dir.v).toBe(2);
+    for (const term of ['parcel lost', 'lost', 'old 49 parcel']) {
+      expect(find(v1, term), term).toEqual(scan(old, term));
+      expect(find(v2, term), term).toEqual(scan(recent, term));
+    }
+    const merged = mergeSegments('m', [v1, v2].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })));
+    expect(merged.dir.v).toBe(2);
+    for (const term of ['parcel lost', 'lost', 'new 59 parcel', 'shipped']) expect(find(merged, term), term).toEqual(scan([...old, ...recent], term));
   });
 
   it('spreads trigrams over buckets by a stable hash', () => {
