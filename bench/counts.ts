@@ -479,8 +479,8 @@ export function countsMarkdown(r: CountsResult): string[] {
     'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
     "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
     '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
-    '(hash-bucket items of ~3 KB or one item per common trigram, one BatchGet, AP75) and the doc chunks of the matches, the tail of',
-    `messages not sealed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77, ~10 bytes each). The`,
+    '(hash-bucket items of ~3 KB or one item per common trigram, one BatchGet, AP75) and the doc chunks of matches no bucket posting describes, the tail of',
+    `messages not sealed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77, ~5 bytes each). The`,
     `index is sealed here every ${SEAL_EVERY} messages, in-process, as the pipeline does after \`message_created\`; the tail column is what was left`,
     'unsealed when measured. Seal WCU per message: the write units of sealing and merging divided by the messages sealed.',
   );
