@@ -101,6 +101,34 @@ export function bucketOf(gram: string, buckets: number): number {
   return h % buckets;
 }
 
+// A doc, delta-coded against the one before it in the same run: created_at delta, zigzag message id
+// delta, conversation, inbox (doc chunks, and format 2 bucket postings).
+const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
+const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
+
+function docWriter(w: Writer): (d: Doc) => void {
+  let t = 0;
+  let m = 0;
+  return (d) => {
+    w.uint(d.t - t);
+    w.uint(zigzag(d.m - m));
+    w.uint(d.c);
+    w.uint(d.i);
+    t = d.t;
+    m = d.m;
+  };
+}
+
+function docReader(r: Reader): () => Doc {
+  let t = 0;
+  let m = 0;
+  return () => {
+    t += r.uint();
+    m += unzigzag(r.uint());
+    return { m, c: r.uint(), i: r.uint(), t };
+  };
+}
+
 // ── postings ─────────────────────────────────────────────────────────────────────────────────────
 
 /** doc number → positions, docs ascending. */
@@ -112,9 +140,8 @@ export type Posting = Map<number, number[]>;
  */
 export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
   const w = new Writer();
+  const writeDoc = docs ? docWriter(w) : undefined;
   let last = -1;
-  let t = 0;
-  let m = 0;
   for (const [doc, positions] of p) {
     w.uint(doc - last - 1);
     last = doc;
@@ -124,15 +151,7 @@ export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
       w.uint(pos - lp);
       lp = pos;
     }
-    if (docs) {
-      const d = docs[doc];
-      w.uint(d.t - t);
-      w.uint(zigzag(d.m - m));
-      w.uint(d.c);
-      w.uint(d.i);
-      t = d.t;
-      m = d.m;
-    }
+    writeDoc?.(docs![doc]);
   }
   return w.done();
 }
@@ -140,9 +159,8 @@ export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
 /** Decodes a posting; `inline` (format 2 buckets) receives each doc's data. */
 export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?: Map<number, Doc>): Posting {
   const r = new Reader(b);
+  const readDoc = inline ? docReader(r) : undefined;
   let doc = -1;
-  let t = 0;
-  let m = 0;
   while (r.more) {
     doc += r.uint() + 1;
     const n = r.uint();
@@ -153,11 +171,7 @@ export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?:
       positions.push(pos);
     }
     into.set(doc, positions);
-    if (inline) {
-      t += r.uint();
-      m += unzigzag(r.uint());
-      inline.set(doc, { m, c: r.uint(), i: r.uint(), t });
-    }
+    if (readDoc) inline!.set(doc, readDoc());
   }
   return into;
 }
@@ -197,23 +211,12 @@ export interface BuiltSegment {
 
 export const docOrder = (a: Doc, b: Doc) => a.t - b.t || a.m - b.m;
 
-const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
-const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
-
 export function encodeDocs(docs: Doc[]): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < docs.length; i += DOC_CHUNK) {
     const w = new Writer();
-    let t = 0;
-    let m = 0;
-    for (const d of docs.slice(i, i + DOC_CHUNK)) {
-      w.uint(d.t - t);
-      w.uint(zigzag(d.m - m));
-      w.uint(d.c);
-      w.uint(d.i);
-      t = d.t;
-      m = d.m;
-    }
+    const write = docWriter(w);
+    for (const d of docs.slice(i, i + DOC_CHUNK)) write(d);
     out.push(w.done());
   }
   return out;
@@ -221,14 +224,9 @@ export function encodeDocs(docs: Doc[]): Uint8Array[] {
 
 export function decodeDocs(b: Uint8Array): Doc[] {
   const r = new Reader(b);
+  const read = docReader(r);
   const out: Doc[] = [];
-  let t = 0;
-  let m = 0;
-  while (r.more) {
-    t += r.uint();
-    m += unzigzag(r.uint());
-    out.push({ m, c: r.uint(), i: r.uint(), t });
-  }
+  while (r.more) out.push(read());
   return out;
 }
 
