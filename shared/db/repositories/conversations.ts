@@ -343,7 +343,7 @@ async function createPlainly(next: ConversationRecord): Promise<void> {
 }
 
 /** Settles a counter's creation marks when due (above); `marks` were read with `c`'s creation at `t`. */
-export async function settleCreations(c: ConversationRecord, marks: CreationMark[], t: number): Promise<void> {
+async function settleCreations(c: ConversationRecord, marks: CreationMark[], t: number): Promise<void> {
   const due = (marks.length >= SETTLE_AT && marks.length % 4 === 0) || marks.some((m) => t - m.at > SETTLE_STALE_S);
   if (!due) return;
   const found = await getMany<Record<string, unknown>>(marks.map((m) => keys.conversation(c.account_id, m.id)));
