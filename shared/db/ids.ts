@@ -29,18 +29,34 @@ async function reserve(sequence: string, size: number): Promise<Block> {
   return { next: end - size + 1, end };
 }
 
-/** Next id of a global sequence ('account', 'user', 'inbox', 'message', …). */
-export async function nextId(sequence: string): Promise<number> {
-  for (;;) {
+/**
+ * Next id of a global sequence ('account', 'user', 'inbox', 'message', …), greater than `floor`.
+ *
+ * Blocks are per container, and every function has its own containers, so a container's block can be
+ * behind ids that another one handed out since (a contact's message through the public API, then an
+ * agent's reply through the account API). A message must sort after the conversation's last one, so its
+ * id is asked above that one's: a block that is behind is left, and a fresh one, reserved after that id
+ * was, starts above it (one more write when two containers take turns on one conversation).
+ */
+export async function nextId(sequence: string, floor = 0): Promise<number> {
+  for (let fresh = 0; ; ) {
     const block = blocks.get(sequence);
-    if (block && block.next <= block.end) return block.next++;
+    if (block && block.next <= block.end) {
+      // What of the block is not above the floor is left unused.
+      if (block.next <= floor) block.next = Math.min(floor, block.end) + 1;
+      if (block.next <= block.end) return block.next++;
+    }
     let inflight = pending.get(sequence);
     if (!inflight) {
       // One reservation at a time per sequence; concurrent callers wait for it and then share the block.
-      inflight = reserve(sequence, config().idBlockSize)
+      // A floor still above a fresh block came from elsewhere than this sequence (never, unless stored
+      // ids were written by hand): the next reservation reaches over it at once.
+      const size = config().idBlockSize + (fresh > 0 && block ? Math.max(0, floor - block.end) : 0);
+      inflight = reserve(sequence, size)
         .then((b) => (blocks.set(sequence, b), b))
         .finally(() => pending.delete(sequence));
       pending.set(sequence, inflight);
+      fresh++;
     }
     await inflight;
   }

@@ -203,7 +203,8 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   if (input.template_params) additional.template_params = input.template_params;
   if (input.campaign_id !== undefined) additional.campaign_id = input.campaign_id;
 
-  const id = await nextId('message');
+  // Above the conversation's last message, so that it lists after it (shared/db/ids.ts).
+  const id = await nextId('message', conversation.last_message?.id ?? 0);
   const t = now();
   return {
     id,
@@ -257,7 +258,7 @@ export function messageEffects(c: ConversationRecord, m: MessageRecord, inbox: I
 export async function activityMessage(c: ConversationRecord, content: string, actor: ConversationActor | null): Promise<MessageRecord> {
   const t = now();
   return {
-    id: await nextId('message'),
+    id: await nextId('message', c.last_message?.id ?? 0),
     account_id: c.account_id,
     inbox_id: c.inbox_id,
     conversation_id: c.id,
