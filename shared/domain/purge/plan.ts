@@ -1,4 +1,3 @@
-
 // Pure parts of the purge: the chunk budget and the order of a step list. A chunk runs steps in order
 // until its budget of deletes is spent; a step reports whether it finished. Progress inside a step is
 // what is left in the table (every step deletes an item's dependents before the item it found them
