@@ -21,6 +21,13 @@ export function runtime(): Promise<Runtime> {
   return shared;
 }
 
+/**
+ * The worker's runtime if a file before this one started it, else undefined (nothing is started). A test
+ * that changes process-wide state the runtime also uses (the sealing keys) pauses its pipeline meanwhile:
+ * the files of a worker share its process, and earlier files' deliveries may still be retrying.
+ */
+export const startedRuntime = (): Promise<Runtime> | undefined => shared;
+
 let counter = 0;
 /** Unique within the run (workers share nothing, but files in one worker share the table). */
 export const unique = (prefix = 'x') => `${prefix}${process.pid}-${Date.now().toString(36)}-${++counter}`;

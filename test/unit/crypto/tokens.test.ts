@@ -1,5 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startedRuntime } from '../../support/runtime.ts';
+import type { Runtime } from '../../../infra/local/runtime.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { addKeyVersion, isSealed, locatedPubsubToken, parseKeyMaterial, pubsubTokenLocation, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
 
@@ -7,11 +9,21 @@ describe('versioned sealing', () => {
   const first = Buffer.alloc(32, 7).toString('base64');
   // Put back for the files after this one: they may share this process with a runtime whose secrets its key sealed.
   let restore = (): void => undefined;
+  // A runtime an earlier file of this worker started unseals webhook secrets in the background with the
+  // same process-wide keys this file changes: its pipeline waits until the keys are put back.
+  let paused: Runtime | undefined;
+  beforeAll(async () => {
+    paused = await startedRuntime();
+    await paused?.pipeline.pause();
+  });
   beforeEach(() => {
     restore();
     restore = overrideEnv({ TOKEN_KEY_FILE: undefined, TABLE_NAME: process.env.TABLE_NAME ?? 'unit', TOKEN_KEY: first });
   });
-  afterAll(() => restore());
+  afterAll(async () => {
+    restore();
+    await paused?.pipeline.resume();
+  });
 
   it('names the key version in the sealed value and opens the first format', async () => {
     const sealed = await seal('whsec_abc');
