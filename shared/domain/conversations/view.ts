@@ -12,6 +12,7 @@ import type { AttachmentRecord, MessageRecord } from '../messages/model.ts';
 import { getMessages } from '../../db/repositories/messages.ts';
 import type { Hit } from '../../search/index.ts';
 import type { ConversationRecord } from './model.ts';
+import { withRefsCache } from './refs-cache.ts';
 
 // JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
 // page of conversations costs one BatchGet per kind of related record instead of queries per row.
@@ -36,6 +37,9 @@ const distinct = (xs: (number | null | undefined)[]) => [...new Set(xs.filter((x
 
 const byId = <T extends { id: number }>(xs: (T | undefined)[]) => new Map(xs.filter((x): x is T => !!x).map((x) => [x.id, x]));
 
+/** The records of these ids (none read when there are none). */
+const readIds = <T>(ids: number[], read: (ids: number[]) => Promise<T[]>): Promise<T[]> => (ids.length ? read(ids) : Promise.resolve([]));
+
 /** Everything the JSON of these conversations and messages refers to, fetched in parallel batches. */
 export async function loadRefs(
   accountId: number,
@@ -55,13 +59,18 @@ export async function loadRefs(
   const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
   const botIds = distinct([...conversations.map((c) => c.assignee_agent_bot_id), ...senders('AgentBot')]);
   const teamIds = distinct(conversations.map((c) => c.team_id));
-  const [contacts, inboxes, found, bots, teams, myTeams] = await Promise.all([
+  // Contacts are read fresh; inboxes, users, bots and teams through the refs cache (refs-cache.ts).
+  const [contacts, [inboxes, found, bots, teams, myTeams]] = await Promise.all([
     contactIds.length ? getContacts(accountId, contactIds) : [],
-    inboxIds.length ? getInboxes(accountId, inboxIds) : [],
-    userIds.length ? getMembers(accountId, userIds) : [],
-    botIds.length ? getAgentBots(botIds) : [],
-    teamIds.length ? getTeams(accountId, teamIds) : [],
-    actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
+    withRefsCache(() =>
+      Promise.all([
+        readIds(inboxIds, (ids) => getInboxes(accountId, ids)),
+        readIds(userIds, (ids) => getMembers(accountId, ids)),
+        readIds(botIds, getAgentBots),
+        readIds(teamIds, (ids) => getTeams(accountId, ids)),
+        actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
+      ]),
+    ),
   ]);
   const members = new Map<number, Member>();
   for (const { user, membership } of found) if (user) members.set(user.id, { user, membership });
