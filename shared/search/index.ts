@@ -24,11 +24,13 @@ import {
   DOC_CHUNK,
   mergeSegments,
   readBucket,
+  FOLLOW,
   type BuiltSegment,
   type Doc,
+  type Follows,
   type Posting,
 } from './segment.ts';
-import { containsTerm, cover, startsOf, termWindows } from './text.ts';
+import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.ts';
 
 // The `q` index of an account: sealed segments (trigram postings, shared/search/segment.ts) for the
 // messages created before the head's watermark, and the tail after it read straight from the
@@ -59,7 +61,7 @@ const tierOf = (n: number) => Math.floor(Math.log(Math.max(1, n / SEAL_MIN)) / M
 
 const newSegmentId = (to: number) => `${String(to).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
 
-async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: Doc[]; postings: Map<string, Posting> }> {
+async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }> {
   const items = await getWholeSegment(accountId, s.id);
   const buckets: Uint8Array[] = [];
   const solo = new Map<string, Uint8Array[]>();
@@ -70,7 +72,9 @@ async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: 
   for (const [gram, info] of Object.entries(s.solo)) {
     solo.set(gram, Array.from({ length: info.parts }, (_, p) => items.get(keys.searchSolo(accountId, s.id, gram, p).sk) ?? new Uint8Array()));
   }
-  return { docs, postings: allPostings(buckets, solo, s.v) };
+  const follows = new Map<string, Follows>();
+  const postings = allPostings(buckets, solo, s.v, follows);
+  return { docs, postings, ...((s.v ?? 1) >= 3 ? { follows } : {}) };
 }
 
 const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => ({ ...seg.dir, from, to });
@@ -156,7 +160,7 @@ async function cachedHead(accountId: number): Promise<SearchHead> {
 
 interface Plan {
   seg: SegmentEntry;
-  chosen: { offset: number; gram: string }[];
+  chosen: Chosen[];
   /** Per chosen gram: the keys to read. */
   keys: Map<string, Key[]>;
 }
@@ -184,7 +188,8 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
       if (!solo) return Math.ceil(seg.bb / 4096) + seg.bb / 1e8;
       return Math.ceil(solo.bytes / 4096) + solo.parts - 1 + ((seg.v ?? 1) >= 2 ? 1 : 0) + solo.bytes / 1e8;
     };
-    const chosen = cover(windows, cost);
+    // A format 3 bucket trigram also vouches for the FOLLOW code points after it.
+    const chosen = cover(windows, cost, (gram) => ((seg.v ?? 1) >= 3 && !seg.solo[gram] ? FOLLOW : 0));
     const ks = new Map<string, Key[]>();
     for (const { gram } of chosen) {
       if (ks.has(gram)) continue;
@@ -208,24 +213,27 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   const docWants: { plan: Plan; docs: number[] }[] = [];
   for (const plan of plans) {
     const postings = new Map<string, Posting>();
-    // Doc data a format 2 bucket carries: every match when the cover holds a bucket trigram.
+    // Doc data a format 2 bucket carries: every match when the cover holds a bucket trigram; and the
+    // code points after each position that a format 3 bucket carries.
     const inline = new Map<number, Doc>();
+    const follows = new Map<string, Follows>();
     for (const [gram, list] of plan.keys) {
       const one = new Map<string, Posting>();
       for (const k of list) {
         const data = byKey.get(`${k.pk}|${k.sk}`)!;
         if (plan.seg.solo[gram]) {
           one.set(gram, decodePosting(data, one.get(gram)));
-        } else readBucket(data, new Set([gram]), one, plan.seg.v, inline);
+        } else readBucket(data, new Set([gram]), one, plan.seg.v, inline, follows);
       }
       postings.set(gram, one.get(gram) ?? new Map());
     }
     const lists = plan.chosen.map((w) => postings.get(w.gram)!);
+    const after = plan.chosen.map((w) => follows.get(w.gram));
     // Walk the smallest posting's docs; a doc must be in every chosen gram's posting.
     const smallest = lists.reduce((a, b) => (b.size < a.size ? b : a));
     const docs: number[] = [];
     for (const doc of smallest.keys()) {
-      if (!startsOf(plan.chosen, lists.map((l) => l.get(doc))).length) continue;
+      if (!startsOf(plan.chosen, lists.map((l) => l.get(doc)), after.map((f) => f?.get(doc))).length) continue;
       const known = inline.get(doc);
       if (!known) docs.push(doc);
       else if (inScope.has(known.i)) hits.push(known);

@@ -1,4 +1,4 @@
-import { trigramPositions } from './text.ts';
+import { codePoints, GRAM, trigramPositions } from './text.ts';
 
 // Index items of a sealed segment: the trigram postings of a set of messages, packed so that a term
 // reads about one small item per trigram it needs, and written in few write units per message.
@@ -14,10 +14,16 @@ import { trigramPositions } from './text.ts';
 //  - format 2 (`v: 2` in the directory): a bucket posting also carries each doc's data after its
 //    positions (created_at delta, zigzag message id delta, conversation, inbox), so a term whose cover
 //    holds a bucket trigram — a rare term — reads no doc chunk. Solo postings stay positions only.
+//  - format 3: a bucket posting also carries, with each position, the (up to) FOLLOW code points of the
+//    content after the trigram, so one bucket trigram vouches for six code points of a term: a rare term
+//    of up to six code points reads one bucket item per segment instead of two. A merge writes format 3
+//    only when every segment it merges is format 3 (older buckets have no following code points).
 
 export const DOC_CHUNK = 512;
 /** The format new segments are written in (above). */
-export const FORMAT = 2;
+export const FORMAT = 3;
+/** Code points after a trigram that a format 3 bucket posting carries with each position. */
+export const FOLLOW = 3;
 /** About what a doc takes in a chunk (a reader's cost estimate). */
 export const DOC_BYTES = 6;
 export const BUCKET_BYTES = 2_000;
@@ -133,12 +139,15 @@ function docReader(r: Reader): () => Doc {
 
 /** doc number → positions, docs ascending. */
 export type Posting = Map<number, number[]>;
+/** doc number → the code points following the trigram at each of its positions (format 3 buckets). */
+export type Follows = Map<number, string[]>;
 
 /**
  * A posting's bytes. With `docs` (format 2 buckets), each doc's data follows its positions; the docs
- * ascend in `docOrder`, so created_at deltas are never negative.
+ * ascend in `docOrder`, so created_at deltas are never negative. With `follows` (format 3 buckets), each
+ * position is followed by the code points after it.
  */
-export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
+export function encodePosting(p: Posting, docs?: Doc[], follows?: Follows): Uint8Array {
   const w = new Writer();
   const writeDoc = docs ? docWriter(w) : undefined;
   let last = -1;
@@ -147,17 +156,22 @@ export function encodePosting(p: Posting, docs?: Doc[]): Uint8Array {
     last = doc;
     w.uint(positions.length);
     let lp = 0;
-    for (const pos of positions) {
+    const after = follows?.get(doc);
+    positions.forEach((pos, k) => {
       w.uint(pos - lp);
       lp = pos;
-    }
+      if (follows) w.bytes(utf8.encode(after![k]));
+    });
     writeDoc?.(docs![doc]);
   }
   return w.done();
 }
 
-/** Decodes a posting; `inline` (format 2 buckets) receives each doc's data. */
-export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?: Map<number, Doc>): Posting {
+/**
+ * Decodes a posting; `inline` (format 2 buckets) receives each doc's data, `follows` (format 3 buckets)
+ * the code points after each position.
+ */
+export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?: Map<number, Doc>, follows?: Follows): Posting {
   const r = new Reader(b);
   const readDoc = inline ? docReader(r) : undefined;
   let doc = -1;
@@ -165,12 +179,15 @@ export function decodePosting(b: Uint8Array, into: Posting = new Map(), inline?:
     doc += r.uint() + 1;
     const n = r.uint();
     const positions: number[] = [];
+    const after: string[] = [];
     let pos = 0;
     for (let k = 0; k < n; k++) {
       pos += r.uint();
       positions.push(pos);
+      if (follows) after.push(fromUtf8.decode(r.bytes()));
     }
     into.set(doc, positions);
+    follows?.set(doc, after);
     if (readDoc) inline!.set(doc, readDoc());
   }
   return into;
@@ -248,17 +265,23 @@ function splitPosting(p: Posting): Uint8Array[] {
   return parts;
 }
 
-/** Builds a segment from postings over docs already in `docOrder` (used for sealing and for merging). */
-export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>, format = FORMAT): BuiltSegment {
+/**
+ * Builds a segment from postings over docs already in `docOrder` (used for sealing and for merging).
+ * Format 3 needs `follows` for every trigram that goes to a bucket; one without them goes solo.
+ */
+export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>, format = FORMAT, follows?: Map<string, Follows>): BuiltSegment {
   const solo: Record<string, SoloInfo> = {};
   const soloParts = new Map<string, Uint8Array[]>();
   const small: [string, Uint8Array][] = [];
   let smallBytes = 0;
   for (const [gram, p] of postings) {
-    // Solo or bucket by the size it would take in a bucket (with its doc data in format 2).
-    const bucketed = encodePosting(p, format >= 2 ? docs : undefined);
-    if (bucketed.length > SOLO_BYTES) {
-      const enc = format >= 2 ? encodePosting(p) : bucketed;
+    // Solo or bucket by the size it would take in a bucket (with its doc data in format 2, and the
+    // following code points in format 3).
+    const after = format >= 3 ? follows?.get(gram) : undefined;
+    const complete = format < 3 || (!!after && [...p.keys()].every((doc) => after.get(doc)?.length === p.get(doc)!.length));
+    const bucketed = complete ? encodePosting(p, format >= 2 ? docs : undefined, after) : undefined;
+    if (!bucketed || bucketed.length > SOLO_BYTES) {
+      const enc = format >= 2 || !bucketed ? encodePosting(p) : bucketed;
       const parts = enc.length > PART_BYTES ? splitPosting(p) : [enc];
       solo[gram] = { bytes: enc.length, parts: parts.length };
       soloParts.set(gram, parts);
@@ -288,11 +311,17 @@ export function buildFromPostings(id: string, docs: Doc[], postings: Map<string,
 export function buildSegment(id: string, messages: SourceMessage[], format = FORMAT): BuiltSegment {
   const sorted = [...messages].sort(docOrder);
   const postings = new Map<string, Posting>();
+  const follows = new Map<string, Follows>();
   sorted.forEach((m, doc) => {
+    const cps = format >= 3 ? codePoints(m.content) : [];
     for (const [gram, positions] of trigramPositions(m.content)) {
       let p = postings.get(gram);
       if (!p) postings.set(gram, (p = new Map()));
       p.set(doc, positions);
+      if (format < 3) continue;
+      let f = follows.get(gram);
+      if (!f) follows.set(gram, (f = new Map()));
+      f.set(doc, positions.map((at) => cps.slice(at + GRAM, at + GRAM + FOLLOW).join('')));
     }
   });
   return buildFromPostings(
@@ -300,28 +329,50 @@ export function buildSegment(id: string, messages: SourceMessage[], format = FOR
     sorted.map(({ m, c, i, t }) => ({ m, c, i, t })),
     postings,
     format,
+    follows,
   );
 }
 
-/** The postings a bucket holds for the wanted trigrams; a format 2 bucket's doc data goes to `inline`. */
-export function readBucket(b: Uint8Array, wanted: Set<string>, into: Map<string, Posting>, format = 1, inline = new Map<number, Doc>()) {
+/** A format 3 bucket gram's following code points, filled as its posting is decoded. */
+const followsOf = (format: number, follows: Map<string, Follows>, gram: string): Follows | undefined => {
+  if (format < 3) return undefined;
+  let f = follows.get(gram);
+  if (!f) follows.set(gram, (f = new Map()));
+  return f;
+};
+
+/**
+ * The postings a bucket holds for the wanted trigrams; a format 2 bucket's doc data goes to `inline`, a
+ * format 3 bucket's following code points to `follows`.
+ */
+export function readBucket(
+  b: Uint8Array,
+  wanted: Set<string>,
+  into: Map<string, Posting>,
+  format = 1,
+  inline = new Map<number, Doc>(),
+  follows = new Map<string, Follows>(),
+) {
   const r = new Reader(b);
   while (r.more) {
     const gram = fromUtf8.decode(r.bytes());
     const enc = r.bytes();
-    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram), format >= 2 ? inline : undefined));
+    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram), format >= 2 ? inline : undefined, followsOf(format, follows, gram)));
   }
 }
 
-/** Every posting of a segment (for a merge): buckets (of `format`) and solo parts decoded. */
-export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>, format = 1): Map<string, Posting> {
+/**
+ * Every posting of a segment (for a merge): buckets (of `format`) and solo parts decoded; a format 3
+ * segment's bucket grams leave their following code points in `follows`.
+ */
+export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>, format = 1, follows = new Map<string, Follows>()): Map<string, Posting> {
   const out = new Map<string, Posting>();
   const inline = format >= 2 ? new Map<number, Doc>() : undefined;
   for (const b of buckets) {
     const r = new Reader(b);
     while (r.more) {
       const gram = fromUtf8.decode(r.bytes());
-      out.set(gram, decodePosting(r.bytes(), out.get(gram), inline));
+      out.set(gram, decodePosting(r.bytes(), out.get(gram), inline, followsOf(format, follows, gram)));
     }
   }
   for (const [gram, parts] of solo) {
@@ -334,19 +385,27 @@ export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[
 
 /**
  * Merges segments (docs of each in `docOrder`, and the segments' doc ranges not interleaved only by
- * chance: docs are re-sorted) into one built segment.
+ * chance: docs are re-sorted) into one built segment: format 3 when every part brings its bucket grams'
+ * following code points (`follows`), else format 2.
  */
-export function mergeSegments(id: string, parts: { docs: Doc[]; postings: Map<string, Posting> }[]): BuiltSegment {
+export function mergeSegments(id: string, parts: { docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }[]): BuiltSegment {
   const all = parts.flatMap((p, k) => p.docs.map((d, local) => ({ d, k, local })));
   all.sort((x, y) => docOrder(x.d, y.d));
   const renumber = parts.map((p) => new Array<number>(p.docs.length));
   all.forEach((x, doc) => (renumber[x.k][x.local] = doc));
+  const format = parts.every((p) => p.follows) ? 3 : 2;
   const postings = new Map<string, Posting>();
+  const follows = new Map<string, Follows>();
   parts.forEach((p, k) => {
     for (const [gram, posting] of p.postings) {
       let out = postings.get(gram);
       if (!out) postings.set(gram, (out = new Map()));
       for (const [doc, positions] of posting) out.set(renumber[k][doc], positions);
+      const after = p.follows?.get(gram);
+      if (format < 3 || !after) continue;
+      let f = follows.get(gram);
+      if (!f) follows.set(gram, (f = new Map()));
+      for (const [doc, list] of after) f.set(renumber[k][doc], list);
     }
   });
   // Postings must list docs ascending.
@@ -355,5 +414,7 @@ export function mergeSegments(id: string, parts: { docs: Doc[]; postings: Map<st
     id,
     all.map((x) => x.d),
     postings,
+    format,
+    follows,
   );
 }

@@ -39,46 +39,63 @@ export function termWindows(term: string): Window[] | undefined {
   return out;
 }
 
+/** A window the reader fetches, with the code points after its trigram it also checks (format 3 buckets). */
+export interface Chosen extends Window {
+  /** The term's code points right after the trigram that this window's posting must show ('' for none). */
+  need: string;
+}
+
 /**
- * The cheapest set of windows that covers every code point of the term (each window covers three),
- * by `cost` per trigram: the reader fetches only these postings. Always includes the first and the last
- * window; consecutive chosen windows overlap or touch.
+ * The cheapest set of windows that covers every code point of the term, by `cost` per trigram: the
+ * reader fetches only these postings. A window covers its three code points and, where its posting
+ * carries them (`follow` > 0: a format 3 bucket), that many more. Consecutive chosen windows overlap or
+ * touch; the first starts the term and the last reaches its end.
  */
-export function cover(windows: Window[], cost: (gram: string) => number): Window[] {
-  const n = windows.length;
-  // best[i]: cheapest cover of code points [0, offset_i + 3) ending with window i.
-  const best: number[] = new Array(n).fill(Infinity);
-  const prev: number[] = new Array(n).fill(-1);
-  for (let i = 0; i < n; i++) {
-    const c = cost(windows[i].gram);
-    if (i === 0) {
-      best[0] = c;
-      continue;
-    }
-    // Window i covers [i, i+3): the previous chosen window j must reach at least i (j + 3 >= i).
-    for (let j = Math.max(0, i - GRAM); j < i; j++) {
-      if (best[j] + c < best[i]) {
-        best[i] = best[j] + c;
-        prev[i] = j;
+export function cover(windows: Window[], cost: (gram: string) => number, follow: (gram: string) => number = () => 0): Chosen[] {
+  const cps = [...windows.map((w) => Array.from(w.gram)[0]), ...Array.from(windows.at(-1)!.gram).slice(1)];
+  const L = cps.length;
+  const reach = (w: Window) => Math.min(L, w.offset + GRAM + follow(w.gram));
+  // best[e]: the cheapest chain of windows covering code points [0, e); via[e]: its last window and the
+  // state before it.
+  const best: number[] = new Array(L + 1).fill(Infinity);
+  const via: { w: number; from: number }[] = new Array(L + 1);
+  best[0] = 0;
+  for (let e = 0; e < L; e++) {
+    if (best[e] === Infinity) continue;
+    windows.forEach((w, k) => {
+      const to = reach(w);
+      if (w.offset > e || to <= e) return;
+      const c = best[e] + cost(w.gram);
+      if (c < best[to]) {
+        best[to] = c;
+        via[to] = { w: k, from: e };
       }
-    }
+    });
   }
-  const chosen: Window[] = [];
-  for (let i = n - 1; i >= 0; i = prev[i]) chosen.push(windows[i]);
+  const chosen: Chosen[] = [];
+  for (let e = L; e > 0; e = via[e].from) {
+    const w = windows[via[e].w];
+    chosen.push({ ...w, need: cps.slice(w.offset + GRAM, reach(w)).join('') });
+  }
   return chosen.reverse();
 }
 
 /**
  * Positions where the term starts, given each chosen window's positions in one document: p such that
- * every window occurs at p + its offset.
+ * every window occurs at p + its offset, and is followed there by the code points it `need`s
+ * (`follows`: each window's following code points, aligned with its positions).
  */
-export function startsOf(chosen: Window[], positions: (number[] | undefined)[]): number[] {
+export function startsOf(chosen: Chosen[], positions: (number[] | undefined)[], follows: (string[] | undefined)[] = []): number[] {
   if (!chosen.length || positions.some((p) => !p?.length)) return [];
-  const sets = positions.slice(1).map((p) => new Set(p));
+  // Per window: position → whether the code points after it are what the window needs.
+  const fits = chosen.map((w, k) => {
+    const after = follows[k];
+    return new Map(positions[k]!.map((at, n) => [at, !w.need || (!!after && after[n]?.startsWith(w.need))]));
+  });
   const out: number[] = [];
   for (const at of positions[0]!) {
     const p = at - chosen[0].offset;
-    if (sets.every((s, k) => s.has(p + chosen[k + 1].offset))) out.push(p);
+    if (chosen.every((w, k) => fits[k].get(p + w.offset) === true)) out.push(p);
   }
   return out;
 }

@@ -83,11 +83,15 @@ describe('q pages with few matches', () => {
       const body = ok(await s.admin.api.get(`${s.base}/conversations?q=${word}`), 'list').data;
       const calls = recorder.take();
       const stateReads = calls.filter((c) => c.input.includes(`"${keys.conversationStatePartition(s.accountId)}"`));
-      // The assignee and their membership come in one BatchGet, not one GetItem each.
+      // The assignee and their membership come in one BatchGet, not one GetItem each (or from the refs
+      // cache, test/e2e/conversations/refs-cache.test.ts, when an earlier page read them).
       const membershipKey = keys.accountUser(s.accountId, s.admin.id);
       const membershipReads = calls.filter((c) => c.input.includes(`"${membershipKey.pk}"`) && c.input.includes(`"${membershipKey.sk}"`));
-      expect(membershipReads.map((c) => c.command)).toEqual(['BatchGetItemCommand']);
-      expect(membershipReads[0].input).toContain(`"${keys.user(s.admin.id).pk}"`);
+      expect(membershipReads.length).toBeLessThanOrEqual(1);
+      for (const read of membershipReads) {
+        expect(read.command).toBe('BatchGetItemCommand');
+        expect(read.input).toContain(`"${keys.user(s.admin.id).pk}"`);
+      }
       return { meta: body.meta, ids: (body.payload as any[]).map((c) => c.id), stateReads };
     };
     let got = await list();

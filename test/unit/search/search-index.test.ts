@@ -7,11 +7,13 @@ import {
   decodeDocs,
   decodePosting,
   encodePosting,
+  FOLLOW,
   mergeSegments,
   readBucket,
   SOLO_BYTES,
   type BuiltSegment,
   type Doc,
+  type Follows,
   type Posting,
   type SourceMessage,
 } from '../../../shared/search/segment.ts';
@@ -25,9 +27,11 @@ const msg = (m: number, content: string, c = m, t = 1000 + m): SourceMessage => 
 /** Evaluates a term against a built segment the way the reader does (all items in memory). */
 function find(seg: BuiltSegment, term: string): number[] {
   const windows = termWindows(term)!;
-  const chosen = cover(windows, (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb);
+  const v = seg.dir.v ?? 1;
+  const chosen = cover(windows, (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb, (g) => (v >= 3 && !seg.dir.solo[g] ? FOLLOW : 0));
   const postings = new Map<string, Posting>();
   const inline = new Map<number, Doc>();
+  const follows = new Map<string, Follows>();
   for (const { gram } of chosen) {
     if (seg.dir.solo[gram]) {
       const p: Posting = new Map();
@@ -35,15 +39,15 @@ function find(seg: BuiltSegment, term: string): number[] {
       postings.set(gram, p);
     } else {
       const one = new Map<string, Posting>();
-      readBucket(seg.buckets[bucketOf(gram, seg.dir.b)], new Set([gram]), one, seg.dir.v, inline);
+      readBucket(seg.buckets[bucketOf(gram, seg.dir.b)], new Set([gram]), one, seg.dir.v, inline, follows);
       postings.set(gram, one.get(gram) ?? new Map());
     }
   }
   const lists = chosen.map((w) => postings.get(w.gram)!);
   const docs = seg.docChunks.flatMap((c) => decodeDocs(c));
-  const matched = [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d))).length);
+  const matched = [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d)), chosen.map((w) => follows.get(w.gram)?.get(d))).length);
   // A bucket trigram in the cover carries the doc data of every match, equal to the doc chunks'.
-  if (seg.dir.v === 2 && chosen.some((w) => !seg.dir.solo[w.gram])) for (const d of matched) expect(inline.get(d)).toEqual(docs[d]);
+  if (v >= 2 && chosen.some((w) => !seg.dir.solo[w.gram])) for (const d of matched) expect(inline.get(d)).toEqual(docs[d]);
   return matched.map((d) => docs[d].m).sort((a, b) => a - b);
 }
 
@@ -79,11 +83,34 @@ describe('tokenising', () => {
     for (let k = 1; k < chosen.length; k++) expect(chosen[k].offset - chosen[k - 1].offset).toBeLessThanOrEqual(3);
   });
 
-  it('startsOf needs every chosen window at its offset from one start', () => {
-    const chosen = [{ offset: 0, gram: 'ref' }, { offset: 3, gram: 'und' }];
+  it('cover lets a window that carries the code points after its trigram vouch for them too', () => {
+    const w = termWindows('Parcel')!;
+    // Every window carries three more: the first alone covers all six code points.
+    expect(cover(w, () => 1, () => 3)).toEqual([{ offset: 0, gram: 'par', need: 'cel' }]);
+    // Only a solo (non-carrying) first window: it and a carrying later one.
+    expect(cover(w, () => 1, (g) => (g === 'par' ? 0 : 3))).toEqual([
+      { offset: 0, gram: 'par', need: '' },
+      { offset: 1, gram: 'arc', need: 'el' },
+    ]);
+    // Nothing carried: the plain cover, needing nothing after any trigram.
+    expect(cover(w, () => 1).every((x) => x.need === '')).toBe(true);
+    // A long term chains carrying windows six code points apart.
+    const long = cover(termWindows('damaged parcel')!, () => 1, () => 3);
+    expect(long).toHaveLength(3);
+    expect(long[0]).toEqual({ offset: 0, gram: 'dam', need: 'age' });
+    expect(long.at(-1)!.offset + 3 + long.at(-1)!.need.length).toBe(14);
+    for (let k = 1; k < long.length; k++) expect(long[k].offset).toBeLessThanOrEqual(long[k - 1].offset + 3 + long[k - 1].need.length);
+  });
+
+  it('startsOf needs every chosen window at its offset from one start, followed by what it needs', () => {
+    const chosen = [{ offset: 0, gram: 'ref', need: '' }, { offset: 3, gram: 'und', need: '' }];
     expect(startsOf(chosen, [[4, 20], [7, 30]])).toEqual([4]);
     expect(startsOf(chosen, [[4], [8]])).toEqual([]);
     expect(startsOf(chosen, [[4], undefined])).toEqual([]);
+    const one = [{ offset: 0, gram: 'par', need: 'cel' }];
+    expect(startsOf(one, [[2, 9, 30]], [['cel', 'cxl', 'cels']])).toEqual([2, 30]);
+    expect(startsOf(one, [[2]], [['ce']])).toEqual([]);
+    expect(startsOf(one, [[2]], [undefined])).toEqual([]);
   });
 });
 
@@ -95,7 +122,10 @@ describe('index items', () => {
 
   it('small postings share hash buckets of about BUCKET_BYTES, large ones are solo items', () => {
     const messages = Array.from({ length: 600 }, (_, k) => msg(k + 1, `Customer ${k} asks where order ${k * 7} is, ${k % 3 ? 'thanks' : 'REFUND please'}`));
-    const seg = buildSegment('s1', messages);
+    // Format 2 here, where a posting's bucketed size can be recomputed from the items (format 3 adds the
+    // following code points, which solo items do not keep: it only sends more trigrams solo).
+    const seg = buildSegment('s1', messages, 2);
+    expect(Object.keys(buildSegment('s1', messages).dir.solo)).toEqual(expect.arrayContaining(Object.keys(seg.dir.solo)));
     expect(seg.dir.n).toBe(600);
     expect(Object.keys(seg.dir.solo)).toContain('cus');
     // Solo: what would take more than SOLO_BYTES in a bucket, doc data included.
@@ -150,7 +180,7 @@ describe('index items', () => {
     const old = Array.from({ length: 300 }, (_, k) => msg(k + 1, `old ${k} parcel ${k % 50 ? 'shipped' : 'lost'}`, k + 1, 1000 + k));
     const recent = Array.from({ length: 300 }, (_, k) => msg(5000 + k, `new ${k} parcel ${k % 60 ? 'shipped' : 'lost'}`, 400 + k, 9000 + k));
     const v1 = buildSegment('v1', old, 1);
-    const v2 = buildSegment('v2', recent);
+    const v2 = buildSegment('v2', recent, 2);
     expect(v1.dir.v).toBeUndefined();
     expect(v2.dir.v).toBe(2);
     for (const term of ['parcel lost', 'lost', 'old 49 parcel']) {
@@ -160,6 +190,44 @@ describe('index items', () => {
     const merged = mergeSegments('m', [v1, v2].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })));
     expect(merged.dir.v).toBe(2);
     for (const term of ['parcel lost', 'lost', 'new 59 parcel', 'shipped']) expect(find(merged, term), term).toEqual(scan([...old, ...recent], term));
+  });
+
+  it('format 3 buckets carry the code points after each position: a rare term of six reads one bucket trigram, exactly', () => {
+    const messages = [
+      msg(1, 'a damaged Parcel'),
+      msg(2, 'parcels arrived'),
+      msg(3, 'parcxl typo'),
+      msg(4, 'the parc'),
+      msg(5, 'PARCEL😀 and parcel'),
+      msg(6, 'Ünïcödé äbcdé'),
+      ...Array.from({ length: 300 }, (_, k) => msg(100 + k, `filler ${k} about an order`)),
+    ];
+    const seg = buildSegment('v3', messages);
+    expect(seg.dir.v).toBe(3);
+    expect(seg.dir.solo.par).toBeUndefined();
+    const w = cover(termWindows('parcel')!, () => 1, (g) => (seg.dir.solo[g] ? 0 : FOLLOW));
+    expect(w).toHaveLength(1);
+    for (const term of ['parcel', 'parcels', 'parc', 'arcel', 'parcel😀', 'ïcödé äb', 'damaged parcel', 'a damaged parcel', 'parcx', 'filler 29 about', 'about an order']) {
+      expect(find(seg, term), term).toEqual(scan(messages, term));
+    }
+  });
+
+  it('merging format 3 segments keeps format 3; with a format 2 one the merge is format 2; answers stay exact', () => {
+    const a = Array.from({ length: 120 }, (_, k) => msg(k + 1, `alpha ${k} parcel ${k % 9 ? 'ok' : 'lost'}`, k, 2000 + k));
+    const b = Array.from({ length: 120 }, (_, k) => msg(1000 + k, `beta ${k} Parcels ${k % 7 ? 'ok' : 'late'}`, 500 + k, 1000 + k));
+    const parts = (segs: BuiltSegment[]) =>
+      segs.map((s) => {
+        const follows = new Map<string, Follows>();
+        const postings = allPostings(s.buckets, s.soloParts, s.dir.v, follows);
+        return { docs: s.docChunks.flatMap(decodeDocs), postings, ...((s.dir.v ?? 1) >= 3 ? { follows } : {}) };
+      });
+    const both3 = mergeSegments('m3', parts([buildSegment('a', a), buildSegment('b', b)]));
+    expect(both3.dir.v).toBe(3);
+    const mixed = mergeSegments('m2', parts([buildSegment('a', a, 2), buildSegment('b', b)]));
+    expect(mixed.dir.v).toBe(2);
+    for (const seg of [both3, mixed]) {
+      for (const term of ['parcel', 'parcels', 'parcel lost', 'cels late', 'alpha 10 par', 'beta 119']) expect(find(seg, term), term).toEqual(scan([...a, ...b], term));
+    }
   });
 
   it('spreads trigrams over buckets by a stable hash', () => {
