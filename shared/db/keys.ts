@@ -27,6 +27,7 @@
 //   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
 //   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
 //   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
+//   search pack      SIDX#<acctId>#<packId>        P                    (tail messages packed, deflated; shared/search/pack.ts)
 //   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
@@ -188,6 +189,8 @@ export const keys = {
   }),
   searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
   searchDocsPrefix: join('D', ''),
+  /** A pack of the `q` index (tail messages kept together until they become a segment). */
+  searchPack: (accountId: number, packId: string): Key => ({ pk: join('SIDX', accountId, packId), sk: 'P' }),
   /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
   conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
   conversationStatePartition: (accountId: number) => join('CSTATE', accountId),

@@ -8,10 +8,11 @@ import {
   getWholeSegment,
   putSearchHead,
   searchableMessagesBetween,
+  writePack,
   writeSegment,
+  type PackEntry,
   type SearchHead,
   type SegmentEntry,
-  type TailMessage,
 } from '../db/repositories/search-index.ts';
 import { log } from '../log.ts';
 import {
@@ -29,7 +30,9 @@ import {
   type Doc,
   type Follows,
   type Posting,
+  type SourceMessage,
 } from './segment.ts';
+import { decodePack, PACK_BYTES, packsOf } from './pack.ts';
 import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.ts';
 
 // The `q` index of an account: sealed segments (trigram postings, shared/search/segment.ts) for the
@@ -43,8 +46,13 @@ import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.
 
 /** Messages younger than this stay in the tail (a write in flight, or a slow index copy, lands before it is sealed). */
 export const SEAL_LAG_S = 120;
-/** The fewest tail messages worth a segment. */
+/** The fewest messages (packs and tail) worth a segment. */
 export const SEAL_MIN = 200;
+/**
+ * The fewest tail messages worth a pack (short of a segment): a pack and the head cost a few write units,
+ * fewer tail messages cost a search little to scan.
+ */
+export const PACK_MIN = 50;
 export const MERGE_FANIN = 2;
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
@@ -79,25 +87,56 @@ async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: 
 
 const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => ({ ...seg.dir, from, to });
 
+/** The packs' messages (one BatchGet), oldest first. */
+async function readPacks(accountId: number, packs: PackEntry[]): Promise<SourceMessage[]> {
+  const data = await getSegmentItems(packs.map((p) => keys.searchPack(accountId, p.id)));
+  return data.flatMap((d) => decodePack(d));
+}
+
 /**
- * Seals the account's tail older than SEAL_LAG_S into a segment (when it holds at least `min`
- * messages) and merges a tier that filled up. Safe to run concurrently: the head is replaced only if
- * unchanged, and a loser's segment is removed. Returns whether the head changed.
+ * Seals the account's tail older than SEAL_LAG_S: into a segment once the packs and it hold at least
+ * `min` (SEAL_MIN) messages, merging a tier that filled up; else, when it holds at least `packMin`
+ * (PACK_MIN), into a pack (the last pack extended while both fit one). Safe to run concurrently: the head
+ * is replaced only if unchanged, and a loser's items are removed. Returns whether the head changed.
  */
-export async function sealSearchIndex(accountId: number, opts: { now?: number; min?: number } = {}): Promise<boolean> {
+export async function sealSearchIndex(accountId: number, opts: { now?: number; min?: number; packMin?: number } = {}): Promise<boolean> {
   const nowS = opts.now ?? Math.floor(Date.now() / 1000);
   const head = await getSearchHead(accountId, true);
   const to = nowS - SEAL_LAG_S;
   if (to <= head.watermark) return false;
   const messages = await searchableMessagesBetween(accountId, head.watermark, to);
-  if (messages.length < (opts.min ?? SEAL_MIN)) return false;
+  const packed = head.packs.reduce((t, p) => t + p.n, 0);
   const written: string[] = [];
+  const replaced: string[] = [];
   let segments = [...head.segments];
-  if (messages.length) {
-    const seg = buildSegment(newSegmentId(to), messages);
+  let packs = [...head.packs];
+  if (packed + messages.length >= (opts.min ?? SEAL_MIN)) {
+    const seg = buildSegment(newSegmentId(to), [...(await readPacks(accountId, packs)), ...messages]);
     await writeSegment(accountId, seg);
     written.push(seg.dir.id);
-    segments.push(entryOf(seg, head.watermark, to));
+    segments.push(entryOf(seg, packs[0]?.from ?? head.watermark, to));
+    replaced.push(...packs.map((p) => p.id));
+    packs = [];
+  } else {
+    if (messages.length < (opts.packMin ?? PACK_MIN)) return false;
+    // The last pack takes the new messages while both still fit one item.
+    const last = packs.at(-1);
+    const extend = last && last.bytes < PACK_BYTES / 2;
+    const toPack = extend ? [...(await readPacks(accountId, [last])), ...messages] : messages;
+    if (extend) {
+      packs.pop();
+      replaced.push(last.id);
+    }
+    let from = extend ? last.from : head.watermark;
+    for (const pack of packsOf(toPack)) {
+      const id = newSegmentId(to);
+      await writePack(accountId, id, pack.data);
+      written.push(id);
+      const end = pack.messages.at(-1)!.t + 1;
+      packs.push({ id, from, to: Math.min(to, end), n: pack.messages.length, bytes: pack.data.length });
+      from = Math.min(to, end);
+    }
+    packs[packs.length - 1].to = to;
   }
   const merged: string[] = [];
   // Tiered merging: the newest MERGE_FANIN segments of one tier become one segment of the next.
@@ -111,10 +150,11 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
     segments = [...segments.slice(0, -MERGE_FANIN), entryOf(seg, last[0].from, last.at(-1)!.to)];
   }
   const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
-  const garbage = [...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S), ...merged.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS }))];
+  const gone = [...replaced, ...merged];
+  const garbage = [...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S), ...gone.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS }))];
   // Segments written and merged away in this same run were never named by a head: drop them now.
-  const transient = merged.filter((id) => written.includes(id));
-  const ok = await putSearchHead(accountId, head, { watermark: to, segments, garbage });
+  const transient = gone.filter((id) => written.includes(id));
+  const ok = await putSearchHead(accountId, head, { watermark: to, segments, packs, garbage });
   if (!ok) {
     await Promise.all(written.map((id) => deleteSegment(accountId, id)));
     return false;
@@ -166,18 +206,17 @@ interface Plan {
 }
 
 /**
- * The messages of these inboxes whose content contains `term` (case-insensitive): the tail scanned, the
- * segments through their postings. Terms shorter than a trigram scan every searchable message (AP72).
+ * The messages of these inboxes whose content contains `term` (case-insensitive): the tail and the packs
+ * scanned, the segments through their postings (the packs and postings in one BatchGet, beside the tail's
+ * Query). Terms shorter than a trigram scan every searchable message (AP72).
  */
 export async function searchIndex(accountId: number, inboxIds: number[] | 'all', term: string): Promise<Hit[]> {
   const windows = termWindows(term);
   const none = inboxIds !== 'all' && !inboxIds.length;
-  const head = windows && !none ? await cachedHead(accountId) : { watermark: 0, segments: [] as SegmentEntry[] };
+  if (none) return [];
+  const head: Pick<SearchHead, 'watermark' | 'segments' | 'packs'> = windows ? await cachedHead(accountId) : { watermark: 0, segments: [], packs: [] };
   const scope = inboxIds === 'all' ? undefined : new Set(inboxIds);
   const inScope = { has: (i: number) => !scope || scope.has(i) };
-  const tail = none ? [] : await searchableMessagesBetween(accountId, head.watermark);
-  const hits: Hit[] = tail.filter((m: TailMessage) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
-  if (!windows || !head.segments.length || none) return hits;
 
   const plans: Plan[] = head.segments.map((seg) => {
     // What a trigram costs to read, in 4 KB read units of its item(s); a bucket trigram of a format 2
@@ -189,7 +228,7 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
       return Math.ceil(solo.bytes / 4096) + solo.parts - 1 + ((seg.v ?? 1) >= 2 ? 1 : 0) + solo.bytes / 1e8;
     };
     // A format 3 bucket trigram also vouches for the FOLLOW code points after it.
-    const chosen = cover(windows, cost, (gram) => ((seg.v ?? 1) >= 3 && !seg.solo[gram] ? FOLLOW : 0));
+    const chosen = cover(windows!, cost, (gram) => ((seg.v ?? 1) >= 3 && !seg.solo[gram] ? FOLLOW : 0));
     const ks = new Map<string, Key[]>();
     for (const { gram } of chosen) {
       if (ks.has(gram)) continue;
@@ -203,12 +242,17 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     }
     return { seg, chosen, keys: ks };
   });
-  // One BatchGet for every posting item of every segment (a bucket shared by two grams is read once).
+  // One BatchGet for the packs and every posting item of every segment (a bucket shared by two grams is
+  // read once), beside the tail's Query.
   const wanted = new Map<string, Key>();
   for (const p of plans) for (const list of p.keys.values()) for (const k of list) wanted.set(`${k.pk}|${k.sk}`, k);
+  const packKeys = head.packs.map((p) => keys.searchPack(accountId, p.id));
   const keyList = [...wanted.values()];
-  const bytes = await getSegmentItems(keyList);
-  const byKey = new Map(keyList.map((k, n) => [`${k.pk}|${k.sk}`, bytes[n]]));
+  const [tail, items] = await Promise.all([searchableMessagesBetween(accountId, head.watermark), getSegmentItems([...packKeys, ...keyList])]);
+  const scanned = [...items.slice(0, packKeys.length).flatMap((d) => decodePack(d)), ...tail];
+  const hits: Hit[] = scanned.filter((m) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
+  if (!plans.length) return hits;
+  const byKey = new Map(keyList.map((k, n) => [`${k.pk}|${k.sk}`, items[packKeys.length + n]]));
 
   const docWants: { plan: Plan; docs: number[] }[] = [];
   for (const plan of plans) {

@@ -112,7 +112,7 @@ export function bucketOf(gram: string, buckets: number): number {
 const zigzag = (n: number) => (n >= 0 ? n * 2 : -n * 2 - 1);
 const unzigzag = (n: number) => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);
 
-function docWriter(w: Writer): (d: Doc) => void {
+export function docWriter(w: Writer): (d: Doc) => void {
   let t = 0;
   let m = 0;
   return (d) => {
@@ -125,7 +125,7 @@ function docWriter(w: Writer): (d: Doc) => void {
   };
 }
 
-function docReader(r: Reader): () => Doc {
+export function docReader(r: Reader): () => Doc {
   let t = 0;
   let m = 0;
   return () => {

@@ -5,9 +5,9 @@ import { keys, type Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
 
-// Items of the `q` index (AP73-AP76; the format is shared/search/segment.ts): the account's head
-// (watermark and segment directories), the segments' bucket, solo and doc items, and the un-sealed tail
-// read from the searchable-message index (AP72) by creation time.
+// Items of the `q` index (AP73-AP76; the formats are shared/search/segment.ts and pack.ts): the account's
+// head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,
+// and the tail after the watermark read from the searchable-message index (AP72) by creation time.
 
 export interface SegmentEntry extends SegmentDirectory {
   /** Messages created in [from, to) seconds are in it. */
@@ -15,16 +15,27 @@ export interface SegmentEntry extends SegmentDirectory {
   to: number;
 }
 
+/** A pack (shared/search/pack.ts): `n` messages created in [from, to), `bytes` of data. */
+export interface PackEntry {
+  id: string;
+  from: number;
+  to: number;
+  n: number;
+  bytes: number;
+}
+
 export interface SearchHead {
-  /** Every message created before this second is in a segment; later ones are the tail (AP72). */
+  /** Every message created before this second is in a segment or a pack; later ones are the tail (AP72). */
   watermark: number;
   segments: SegmentEntry[];
+  /** The packs, oldest first: the messages after the last segment and before the watermark. */
+  packs: PackEntry[];
   /** Segments merged away, kept for readers holding an older head, removed after a while. */
   garbage: { id: string; at: number }[];
   version: number;
 }
 
-const EMPTY: SearchHead = { watermark: 0, segments: [], garbage: [], version: 0 };
+const EMPTY: SearchHead = { watermark: 0, segments: [], packs: [], garbage: [], version: 0 };
 
 /**
  * AP73: the index head of an account. Readers may read it eventually consistent: an older head names
@@ -34,7 +45,13 @@ const EMPTY: SearchHead = { watermark: 0, segments: [], garbage: [], version: 0 
 export async function getSearchHead(accountId: number, consistent = false): Promise<SearchHead> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.searchHead(accountId), ConsistentRead: consistent }));
   if (!out.Item) return { ...EMPTY };
-  return { watermark: Number(out.Item.watermark), segments: JSON.parse(String(out.Item.segments)), garbage: JSON.parse(String(out.Item.garbage ?? '[]')), version: Number(out.Item.version) };
+  return {
+    watermark: Number(out.Item.watermark),
+    segments: JSON.parse(String(out.Item.segments)),
+    packs: JSON.parse(String(out.Item.packs ?? '[]')),
+    garbage: JSON.parse(String(out.Item.garbage ?? '[]')),
+    version: Number(out.Item.version),
+  };
 }
 
 /** Replaces the head if nobody else did since `prev` was read; false when someone did. */
@@ -48,6 +65,7 @@ export async function putSearchHead(accountId: number, prev: SearchHead, next: O
           type: 'search_head',
           watermark: next.watermark,
           segments: JSON.stringify(next.segments),
+          packs: JSON.stringify(next.packs),
           garbage: JSON.stringify(next.garbage),
           version: prev.version + 1,
         },
@@ -72,6 +90,11 @@ export async function writeSegment(accountId: number, seg: BuiltSegment): Promis
     ...seg.docChunks.map((data, k) => ({ ...keys.searchDocs(accountId, id, k), data })),
   ];
   await batchWriteAll(items.filter((i) => (i.data as Uint8Array).length > 0).map((Item) => ({ PutRequest: { Item } })));
+}
+
+/** AP74: writes a pack (its own partition; nobody reads it before the head names it). */
+export async function writePack(accountId: number, packId: string, data: Uint8Array): Promise<void> {
+  await batchWriteAll([{ PutRequest: { Item: { ...keys.searchPack(accountId, packId), data } } }]);
 }
 
 /** AP75: items of segments by key (BatchGet), their bytes in the order asked (empty when absent). */

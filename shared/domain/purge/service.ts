@@ -272,7 +272,9 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: async (_c, budget) => {
         const [head] = await firstItems({ pk: keys.searchHead(a).pk, prefix: 'HEAD' }, 1);
         if (head) {
-          const ids = [...((head.segments as Item[] | undefined) ?? []), ...((head.garbage as Item[] | undefined) ?? [])].map((s) => String(s.id));
+          // The head keeps its lists as JSON text (search-index.ts putSearchHead).
+          const listed = (field: string) => (typeof head[field] === 'string' ? JSON.parse(head[field] as string) : (head[field] ?? [])) as Item[];
+          const ids = [...listed('segments'), ...listed('packs'), ...listed('garbage')].map((s) => String(s.id));
           for (const id of ids) if (!(await drain({ pk: keys.searchSegment(a, id) }, budget))) return false;
           if (budget.spent) return false;
           await remove(budget, [keyOf(head)]);

@@ -4,6 +4,8 @@ import { config } from '../../../shared/config.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { hashToken } from '../../../shared/crypto/tokens.ts';
 import { getPurgeJob, listPurgeJobs } from '../../../shared/db/repositories/purge.ts';
+import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
+import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
 import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/purge/service.ts';
 import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
 import { objectKeyOf } from '../../../shared/storage/objects.ts';
@@ -215,7 +217,21 @@ describe('deleting an inbox or an account purges its data', () => {
   it('deleting an account removes every item of it (and its files); another account stays byte for byte', async () => {
     const a = victim.s.accountId;
     const b = bystander.s.accountId;
+    // Its `q` index sealed (the pipeline does so minutes after messages; here at once): a segment of its
+    // messages so far, then a pack of two more.
+    const sealNow = async (opts: { min: number; packMin?: number }) => {
+      const second = Math.floor(Date.now() / 1000);
+      await untilState(async () => Math.floor(Date.now() / 1000), (t) => t > second);
+      expect(await sealSearchIndex(a, { now: Math.floor(Date.now() / 1000) + SEAL_LAG_S, ...opts })).toBe(true);
+    };
+    await sealNow({ min: 1 });
+    const last = victim.conversations.at(-1)!;
+    for (const content of ['sealed later one', 'sealed later two']) ok(await victim.s.admin.api.post(`${victim.s.base}/conversations/${last.id}/messages`, { content }), 'message');
+    await sealNow({ min: 1000, packMin: 1 });
+    const index = await getSearchHead(a, true);
+    expect([index.segments.length, index.packs.length]).toEqual([1, 1]);
     const before = await scanAll();
+    expect(before.filter((i) => String(i.pk).startsWith(`SIDX#${a}#`)).length).toBeGreaterThan(2);
     // Everything not the victim's (its bot's token and platform app row go with its bot, checked below).
     const victimBot = (i: Item) => i.sk === `PERM#BOT#${victim.bot.id}` || (i.owner_type === 'agent_bot' && i.owner_id === victim.bot.id);
     // Compared byte for byte: the bystander account (settled, nothing of it runs now) and the items of no
