@@ -54,8 +54,6 @@ const hasTerm = (i: number) => i % 7 === 0;
 /** A handful of conversations (one in 2,000, from the second) mention this word. */
 const RARE = 'parcel';
 const hasRare = (i: number) => i % 2000 === 1;
-/** The pipeline seals the `q` index's tail into segments; here every SEAL_EVERY messages, in-process. */
-const SEAL_EVERY = 200;
 
 interface Made extends Combination {
   term: boolean;
@@ -110,8 +108,8 @@ export interface CountsRow {
   qRare: CountsVariant & { matches: number };
   /** `q` on the list and search routes (page 1), the unselective and the rare term. */
   qRoutes?: QRoute[];
-  /** The `q` index: segments, messages still in the tail, write units of sealing per sealed message. */
-  index: { segments: number; tail: number; wcuPerMessage: number };
+  /** The `q` index: segments, packs and the messages they hold, messages still in the tail, write units of sealing per sealed message. */
+  index: { segments: number; packs: number; packed: number; tail: number; wcuPerMessage: number };
   loadSeconds: number;
 }
 
@@ -274,18 +272,15 @@ export async function measureCounts(opts: {
     if (got !== want) throw new Error(`${what} at ${made.length} conversations: ${got}, expected ${want}`);
     return got;
   };
-  // What the pipeline does after messages: the tail older than its lag becomes a segment (merged in tiers).
-  // Here the lag is the current second (the seal waits for the clock to pass the last message's second).
-  let sealedCount = 0;
+  // What the pipeline does after messages (sealWhenDue): the tail older than its lag becomes a pack or a
+  // segment (merged in tiers), by the pipeline's own minimums. Here after every batch, the lag being the
+  // current second: what was created in it stays in the tail.
   let sealWcu = 0;
   const nowS = () => Math.floor(Date.now() / 1000);
   async function seal() {
-    const before = nowS();
-    while (nowS() <= before) await new Promise((r) => setTimeout(r, 50));
     recorder.take();
-    await sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S, min: 1 });
+    await sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S });
     sealWcu += recorder.take().calls.reduce((t, c) => t + c.wcu, 0);
-    sealedCount = made.length;
   }
 
   const rows: CountsRow[] = [];
@@ -312,7 +307,7 @@ export async function measureCounts(opts: {
     for (let i = made.length; i < size; i += BATCH) {
       await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => create(i + k)));
       recorder.take();
-      if (made.length - sealedCount >= SEAL_EVERY) await seal();
+      await seal();
     }
     for (let i = contactsMade; i < size; i += BATCH) {
       await Promise.all(Array.from({ length: Math.min(BATCH, size - i) }, (_, k) => createFilterContact(i + k)));
@@ -397,11 +392,15 @@ export async function measureCounts(opts: {
     const counterItems = (await listConversationCounters(s.accountId)).length;
     const head = await getSearchHead(s.accountId);
     recorder.take();
-    const index = { segments: head.segments.length, tail: made.length - sealedCount, wcuPerMessage: sealedCount ? r2(sealWcu / sealedCount) : 0 };
+    // One message per conversation: what the segments and packs do not hold is in the tail.
+    const inSegments = head.segments.reduce((t, x) => t + x.n, 0);
+    const packed = head.packs.reduce((t, x) => t + x.n, 0);
+    const sealed = inSegments + packed;
+    const index = { segments: head.segments.length, packs: head.packs.length, packed, tail: made.length - sealed, wcuPerMessage: sealed ? r2(sealWcu / sealed) : 0 };
     rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, qRare, qRoutes, index, filters, loadSeconds });
     log(
       `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
-        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
+        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, ${index.packs} packs (${index.packed} messages), tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
         qRoutes.map((r) => `${r.route} ${r.rcu} RCU (${Object.entries(r.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ')}), p50 ${r.p50} ms`).join('; '),
     );
   }
@@ -420,14 +419,14 @@ export function countsMarkdown(r: CountsResult): string[] {
     'RCU per call from `ReturnConsumedCapacity`; in brackets the counter or message Query and the BatchGets (the credential lookup is',
     'cached from the warm-up calls on, so no measured call reads it).',
     '',
-    `| conversations | counter items | meta RCU | meta p50 ms | meta RCU with \`status=all\` / \`inbox_id\` / as agent | meta?q RCU | meta?q p50 ms | \`q\` matches | meta?q=${RARE} RCU (matches) | index segments / tail messages / seal WCU per message |`,
+    `| conversations | counter items | meta RCU | meta p50 ms | meta RCU with \`status=all\` / \`inbox_id\` / as agent | meta?q RCU | meta?q p50 ms | \`q\` matches | meta?q=${RARE} RCU (matches) | index segments / packs (messages) / tail messages / seal WCU per message |`,
     '|---|---|---|---|---|---|---|---|---|---|',
   );
   const split = (v: CountsVariant) => `${v.rcu} (Query ${v.byCommand.Query ?? 0} + BatchGet ${v.byCommand.BatchGetItem ?? 0})`;
   for (const row of r.rows) {
     const [def, ...rest] = row.meta;
     lines.push(
-      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} | ${split(row.qRare)} (${row.qRare.matches}) | ${row.index.segments} / ${row.index.tail} / ${row.index.wcuPerMessage} |`,
+      `| ${row.conversations.toLocaleString('en-US')} | ${row.counterItems} | ${split(def)} | ${def.p50} | ${rest.map((m) => m.rcu).join(' / ')} | ${split(row.q)} | ${row.q.p50} | ${row.q.matches.toLocaleString('en-US')} | ${split(row.qRare)} (${row.qRare.matches}) | ${row.index.segments} / ${row.index.packs} (${row.index.packed}) / ${row.index.tail} / ${row.index.wcuPerMessage} |`,
     );
   }
   if (r.note) lines.push('', r.note);
@@ -479,10 +478,12 @@ export function countsMarkdown(r: CountsResult): string[] {
     'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
     "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
     '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
-    '(hash-bucket items of ~3 KB or one item per common trigram, one BatchGet, AP75) and the doc chunks of matches no bucket posting describes, the tail of',
-    `messages not sealed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77, ~5 bytes each). The`,
-    `index is sealed here every ${SEAL_EVERY} messages, in-process, as the pipeline does after \`message_created\`; the tail column is what was left`,
-    'unsealed when measured. Seal WCU per message: the write units of sealing and merging divided by the messages sealed.',
+    '(hash-bucket items of ~3 KB or one item per common trigram, in one BatchGet with the packs, AP75) and the doc chunks of matches no bucket',
+    'posting describes, the tail of messages not packed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77,',
+    '~5 bytes each). The index is sealed here after every batch of creates, in-process, by the rules the pipeline applies after',
+    "`message_created` (a pack from 50 tail messages, a segment from 200 in packs and tail), the lag being the current second; the",
+    'columns say what the segments, packs and tail held when measured. Seal WCU per message: the write units of packing, sealing and',
+    'merging divided by the messages in segments and packs.',
   );
   return lines;
 }
