@@ -37,9 +37,6 @@ const distinct = (xs: (number | null | undefined)[]) => [...new Set(xs.filter((x
 
 const byId = <T extends { id: number }>(xs: (T | undefined)[]) => new Map(xs.filter((x): x is T => !!x).map((x) => [x.id, x]));
 
-/** The records of these ids (none read when there are none). */
-const readIds = <T>(ids: number[], read: (ids: number[]) => Promise<T[]>): Promise<T[]> => (ids.length ? read(ids) : Promise.resolve([]));
-
 /** Everything the JSON of these conversations and messages refers to, fetched in parallel batches. */
 export async function loadRefs(
   accountId: number,
@@ -64,10 +61,10 @@ export async function loadRefs(
     contactIds.length ? getContacts(accountId, contactIds) : [],
     withRefsCache(() =>
       Promise.all([
-        readIds(inboxIds, (ids) => getInboxes(accountId, ids)),
-        readIds(userIds, (ids) => getMembers(accountId, ids)),
-        readIds(botIds, getAgentBots),
-        readIds(teamIds, (ids) => getTeams(accountId, ids)),
+        inboxIds.length ? getInboxes(accountId, inboxIds) : [],
+        userIds.length ? getMembers(accountId, userIds) : [],
+        botIds.length ? getAgentBots(botIds) : [],
+        teamIds.length ? getTeams(accountId, teamIds) : [],
         actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
       ]),
     ),
