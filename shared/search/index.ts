@@ -40,9 +40,10 @@ import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.
 // searchable-message index (AP72), so a message is found the moment its POST returned.
 //
 // Sealing (the pipeline, after message_created, at most every SEAL_EVERY_MS per account and container):
-// the messages created in [watermark, now - SEAL_LAG_S) become one segment once there are at least
-// SEAL_MIN of them; segments merge in tiers of MERGE_FANIN (an LSM), so an account keeps a few
-// segments per power of MERGE_FANIN of its message count.
+// the messages created in [watermark, now - SEAL_LAG_S) become a pack (pack.ts) once there are PACK_MIN
+// of them, and a segment from the packs and them once there are SEAL_MIN. Segments merge by size ratio
+// (MERGE_RATIO, below), so an account keeps about one segment per power of MERGE_RATIO of its message
+// count, and a rare term reads about one item per segment.
 
 /** Messages younger than this stay in the tail (a write in flight, or a slow index copy, lands before it is sealed). */
 export const SEAL_LAG_S = 120;
@@ -53,7 +54,15 @@ export const SEAL_MIN = 200;
  * fewer tail messages cost a search little to scan.
  */
 export const PACK_MIN = 50;
-export const MERGE_FANIN = 2;
+/**
+ * After a segment is added, the newest segments merge into one (in one go) while the next older one is at
+ * most MERGE_RATIO times what the newer ones hold together: sizes then grow by at least this ratio from
+ * newest to oldest. Against merging pairs of one power-of-two tier (an account kept up to 5 segments at
+ * 10,000 messages, 8 at 100,000), this keeps at most 3 at 10,000 messages, 4 at 100,000 and 6 at a
+ * million (a rare term reads about one bucket item per segment), for about 10 % more segment writes at
+ * 10,000 and 25 % more at 100,000 (`test/unit/search/merge-policy.test.ts` simulates both).
+ */
+export const MERGE_RATIO = 4;
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
 
@@ -65,7 +74,14 @@ export interface Hit {
   t: number;
 }
 
-const tierOf = (n: number) => Math.floor(Math.log(Math.max(1, n / SEAL_MIN)) / Math.log(MERGE_FANIN));
+/** How many of the newest segments (of these sizes, oldest first) merge into one now: 0 or 1 for none. */
+export function newestToMerge(sizes: number[]): number {
+  if (!sizes.length) return 0;
+  let held = sizes.at(-1)!;
+  let k = 1;
+  while (k < sizes.length && sizes[sizes.length - 1 - k] <= MERGE_RATIO * held) held += sizes[sizes.length - 1 - k++];
+  return k;
+}
 
 const newSegmentId = (to: number) => `${String(to).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
 
@@ -139,15 +155,15 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
     packs[packs.length - 1].to = to;
   }
   const merged: string[] = [];
-  // Tiered merging: the newest MERGE_FANIN segments of one tier become one segment of the next.
-  for (;;) {
-    const last = segments.slice(-MERGE_FANIN);
-    if (last.length < MERGE_FANIN || !last.every((s) => tierOf(s.n) === tierOf(last[0].n))) break;
-    const seg = mergeSegments(newSegmentId(last.at(-1)!.to), await Promise.all(last.map((s) => readSegment(accountId, s))));
+  // The newest segments that MERGE_RATIO says merge, in one go.
+  const k = newestToMerge(segments.map((x) => x.n));
+  if (k >= 2) {
+    const last = segments.slice(-k);
+    const seg = mergeSegments(newSegmentId(last.at(-1)!.to), await Promise.all(last.map((x) => readSegment(accountId, x))));
     await writeSegment(accountId, seg);
     written.push(seg.dir.id);
-    merged.push(...last.map((s) => s.id));
-    segments = [...segments.slice(0, -MERGE_FANIN), entryOf(seg, last[0].from, last.at(-1)!.to)];
+    merged.push(...last.map((x) => x.id));
+    segments = [...segments.slice(0, -k), entryOf(seg, last[0].from, last.at(-1)!.to)];
   }
   const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
   const gone = [...replaced, ...merged];

@@ -96,7 +96,7 @@ describe('q search over sealed segments and the tail', () => {
     ok(await s.admin.api.delete(`${s.base}/conversations/${c.resolved}`), 'delete');
     expect(await meta(s.admin.api, 'refund')).toEqual({ mine_count: 2, unassigned_count: 0, assigned_count: 3, all_count: 3 });
     await sealUpToNow(s.accountId);
-    // The new segment and the first are of one tier: they merge into one (MERGE_FANIN 2) holding both.
+    // The first segment holds at most MERGE_RATIO times the new one: they merge into one holding both.
     const head = await getSearchHead(s.accountId);
     expect(head.segments).toHaveLength(1);
     expect(head.segments[0].n).toBeGreaterThan(4);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { MERGE_RATIO, newestToMerge, SEAL_MIN } from '../../../shared/search/index.ts';
+
+// How the `q` index's segments merge (shared/search/index.ts): simulated over an account's life, one new
+// segment of SEAL_MIN messages per seal, against the earlier policy (pairs of one power-of-two tier).
+
+/** Segments kept and messages rewritten by merges, per policy, after `messages` messages. */
+function simulate(messages: number, merge: (sizes: number[]) => number) {
+  let sizes: number[] = [];
+  let rewritten = 0;
+  let most = 0;
+  for (let n = 0; n < messages; n += SEAL_MIN) {
+    sizes.push(SEAL_MIN);
+    for (let k = merge(sizes); k >= 2; k = merge(sizes)) {
+      const held = sizes.slice(-k).reduce((a, b) => a + b, 0);
+      sizes = [...sizes.slice(0, -k), held];
+      rewritten += held;
+    }
+    most = Math.max(most, sizes.length);
+  }
+  return { sizes, rewritten: rewritten / messages, most };
+}
+
+const tier = (n: number) => Math.floor(Math.log2(Math.max(1, n / SEAL_MIN)));
+const pairsOfOneTier = (sizes: number[]) => (sizes.length >= 2 && tier(sizes.at(-1)!) === tier(sizes.at(-2)!) ? 2 : 0);
+
+describe('merging segments by size ratio', () => {
+  it('merges the newest segments while the next older is at most MERGE_RATIO times what they hold', () => {
+    expect(newestToMerge([])).toBe(0);
+    expect(newestToMerge([200])).toBe(1);
+    expect(newestToMerge([5 * 200 * MERGE_RATIO, 200])).toBe(1);
+    expect(newestToMerge([200 * MERGE_RATIO, 200])).toBe(2);
+    // The merged newer ones raise what the next older is compared with.
+    expect(newestToMerge([100_000, 1_200, 200, 200])).toBe(3);
+  });
+
+  it('keeps sizes falling by more than the ratio, so few segments, for a few more writes', () => {
+    for (const [messages, most, extra] of [
+      [10_000, 3, 1.15],
+      [100_000, 4, 1.3],
+      [1_000_000, 6, 1.15],
+    ] as const) {
+      const ratio = simulate(messages, newestToMerge);
+      const pairs = simulate(messages, pairsOfOneTier);
+      for (let i = 0; i + 1 < ratio.sizes.length; i++) expect(ratio.sizes[i]).toBeGreaterThan(MERGE_RATIO * ratio.sizes[i + 1]);
+      expect(ratio.most, `${messages}`).toBeLessThanOrEqual(most);
+      expect(pairs.most, `${messages}`).toBeGreaterThan(most);
+      expect(ratio.rewritten, `${messages}`).toBeLessThanOrEqual(pairs.rewritten * extra);
+    }
+  });
+});
