@@ -34,7 +34,7 @@ const EnvSchema = v.object({
   // How long a process keeps the loaded sealing keys before it looks for a rotated one.
   KEYRING_TTL_SECONDS: Int(300),
   MAX_BODY_BYTES: Int(1024 * 1024),
-  ID_BLOCK_SIZE: Int(20),
+  ID_BLOCK_SIZE: Int(100),
   LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   // Deployed: the stack's name, the `service` of log lines and the dimension of the service's metrics.
   SERVICE_NAME: Optional,
