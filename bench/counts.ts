@@ -359,7 +359,7 @@ export async function measureCounts(opts: {
       [TERM, qCheck, (c: string) => c.toLowerCase().includes(TERM)],
       [RARE, rareCheck, (c: string) => c.toLowerCase().includes(RARE)],
     ] as const) {
-      for (const route of ['conversations', 'conversations/search']) {
+      for (const route of ['conversations', 'conversations/search', 'search/messages']) {
         const rcu: number[] = [];
         const ms: number[] = [];
         const byCommand: Record<string, number> = {};
@@ -370,14 +370,22 @@ export async function measureCounts(opts: {
           const took = performance.now() - started;
           const recorded = recorder.take().calls;
           if (res.status !== 200) throw new Error(`${route}?q=${term} answered ${res.status}: ${res.text.slice(0, 200)}`);
-          const meta = route === 'conversations' ? res.body.data.meta : res.body.meta;
-          const payload: any[] = route === 'conversations' ? res.body.data.payload : res.body.payload;
-          if (meta.all_count !== check.all_count || meta.mine_count !== check.mine_count || meta.unassigned_count !== check.unassigned_count) {
-            throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)}, expected ${JSON.stringify(check)}`);
-          }
-          if (payload.length !== Math.min(25, check.all_count)) throw new Error(`${route}?q=${term}: ${payload.length} conversations on page 1`);
-          if (route === 'conversations/search' && payload.some((c) => !c.messages?.length || !c.messages.every((m: any) => isMatch(String(m.content))))) {
-            throw new Error(`${route}?q=${term}: a conversation without its matching messages`);
+          if (route === 'search/messages') {
+            // Global search (15 a page, newest first): one message per conversation here, so as many matches as conversations.
+            const { messages, meta } = res.body.payload;
+            if (meta.total_count !== check.all_count || messages.length !== Math.min(15, check.all_count) || !messages.every((m: any) => isMatch(String(m.content)))) {
+              throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)} with ${messages.length} messages, expected ${check.all_count}`);
+            }
+          } else {
+            const meta = route === 'conversations' ? res.body.data.meta : res.body.meta;
+            const payload: any[] = route === 'conversations' ? res.body.data.payload : res.body.payload;
+            if (meta.all_count !== check.all_count || meta.mine_count !== check.mine_count || meta.unassigned_count !== check.unassigned_count) {
+              throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)}, expected ${JSON.stringify(check)}`);
+            }
+            if (payload.length !== Math.min(25, check.all_count)) throw new Error(`${route}?q=${term}: ${payload.length} conversations on page 1`);
+            if (route === 'conversations/search' && payload.some((c) => !c.messages?.length || !c.messages.every((m: any) => isMatch(String(m.content))))) {
+              throw new Error(`${route}?q=${term}: a conversation without its matching messages`);
+            }
           }
           if (i < WARMUP) continue;
           ms.push(took);
@@ -436,8 +444,9 @@ export function countsMarkdown(r: CountsResult): string[] {
       '',
       '### `q` on lists and search',
       '',
-      `\`GET conversations?q=\` and \`GET conversations/search?q=\` on the same account, page 1, as administrator, ${Q_CALLS} calls after ${WARMUP} warm-up`,
-      'calls; every answer\'s counts are checked against what was created and its page holds min(25, matches) conversations. In brackets the RCU by command.',
+      `\`GET conversations?q=\`, \`GET conversations/search?q=\` and the global \`GET search/messages?q=\` on the same account, page 1, as administrator,`,
+      `${Q_CALLS} calls after ${WARMUP} warm-up calls; every answer's counts are checked against what was created and its page holds min(25, matches)`,
+      'conversations (min(15, matches) messages for `search/messages`, each a match). In brackets the RCU by command.',
       '',
       '| conversations | route | matching conversations | RCU | p50 ms |',
       '|---|---|---|---|---|',
