@@ -45,8 +45,12 @@ import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.
 // (MERGE_RATIO, below), so an account keeps about one segment per power of MERGE_RATIO of its message
 // count, and a rare term reads about one item per segment.
 
-/** Messages younger than this stay in the tail (a write in flight, or a slow index copy, lands before it is sealed). */
-export const SEAL_LAG_S = 120;
+/**
+ * Messages younger than this stay in the tail, so a write in flight lands before its second is sealed: a
+ * message's created_at is taken in the request that writes it, and no function that writes messages runs
+ * longer than 29 s (the API's timeout; pipeline functions 10 and 20 s), twice over.
+ */
+export const SEAL_LAG_S = 60;
 /** The fewest messages (packs and tail) worth a segment. */
 export const SEAL_MIN = 200;
 /**
