@@ -49,6 +49,10 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
   };
   server.on('upgrade', onUpgrade);
 
+  // Each connection's work still to do (its frames, then its removal once closed): closing the server
+  // waits for it, so nothing of a connection reaches the table after the runtime stopped it.
+  const work = new Map<string, Promise<unknown>>();
+
   wss.on('connection', (ws: WebSocket) => {
     const id = `${opts.idPrefix ?? ''}${randomBytes(12).toString('base64url')}`;
     // One connection's frames are handled one after another, in the order they came.
@@ -56,9 +60,12 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
       sockets.set(id, ws);
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frames.welcome()));
     });
-    const queue = (work: () => Promise<unknown>) => {
-      chain = chain.then(work).catch((err) => process.stderr.write(`local runtime: cable: ${(err as Error).stack ?? String(err)}\n`));
+    const queue = (next: () => Promise<unknown>) => {
+      const mine = (chain = chain.then(next).catch((err) => process.stderr.write(`local runtime: cable: ${(err as Error).stack ?? String(err)}\n`)));
+      work.set(id, mine);
+      void mine.then(() => work.get(id) === mine && work.delete(id));
     };
+    work.set(id, chain);
     ws.on('message', (data, isBinary) => {
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
       if (isBinary) return;
@@ -92,8 +99,12 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
     async close() {
       clearInterval(pinger);
       server.off('upgrade', onUpgrade);
+      // Each client's own 'close' listener (above) queues its removal before these resolve.
+      const closed = [...wss.clients].map((ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))));
       for (const ws of wss.clients) ws.terminate();
+      await Promise.all(closed);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await Promise.all(work.values());
     },
   };
 }
