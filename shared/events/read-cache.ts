@@ -1,6 +1,6 @@
 import { onWrite } from '../db/client.ts';
-import { cableSubscriptionPartition, slowlyChanging } from '../db/keys.ts';
-import { ReadCache } from '../db/repositories/common.ts';
+import { cableSubscriptionPartition } from '../db/keys.ts';
+import { ReadCache, slowlyChangingCache } from '../db/repositories/common.ts';
 
 /**
  * How long a dispatcher container trusts what it read of an account, its users, bots, inboxes, teams,
@@ -21,16 +21,15 @@ export const SUBSCRIPTIONS_CACHE_TTL_MS = 1_000;
 
 /**
  * The dispatcher's per-container cache (see shared/db/repositories/common.ts ReadCache). Writes the
- * container makes itself drop it (below).
+ * container makes itself of such items drop it (automation actions; every write where one process runs
+ * all functions, as the local runtime does).
  */
-export const pipelineCache = new ReadCache(PIPELINE_CACHE_TTL_MS);
+export const pipelineCache = slowlyChangingCache(PIPELINE_CACHE_TTL_MS);
 
 /** The broadcast stage's cache of each account's subscriptions (shared/events/broadcast.ts). */
 export const subscriptionsCache = new ReadCache(SUBSCRIPTIONS_CACHE_TTL_MS);
 
-// The container's own writes of such items (automation actions; every write where one process runs all
-// functions, as the local runtime does) drop the cache at once.
+// The container's own writes of subscriptions drop their cache at once.
 onWrite((written) => {
-  if (written.some((k) => slowlyChanging(k.pk, k.sk))) pipelineCache.forget();
   if (written.some((k) => cableSubscriptionPartition(k.pk))) subscriptionsCache.forget();
 });

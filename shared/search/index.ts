@@ -8,7 +8,7 @@ import {
   getWholeSegment,
   putSearchHead,
   searchableMessagesBetween,
-  writePack,
+  writePacks,
   writeSegment,
   type PackEntry,
   type SearchHead,
@@ -147,16 +147,11 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
       packs.pop();
       replaced.push(last.id);
     }
-    let from = extend ? last.from : head.watermark;
-    for (const pack of packsOf(toPack)) {
-      const id = newSegmentId(to);
-      await writePack(accountId, id, pack.data);
-      written.push(id);
-      const end = pack.messages.at(-1)!.t + 1;
-      packs.push({ id, from, to: Math.min(to, end), n: pack.messages.length, bytes: pack.data.length });
-      from = Math.min(to, end);
-    }
-    packs[packs.length - 1].to = to;
+    const from = extend ? last.from : head.watermark;
+    const made = packsOf(toPack).map((pack) => ({ id: newSegmentId(to), ...pack }));
+    await writePacks(accountId, made);
+    written.push(...made.map((p) => p.id));
+    packs.push(...made.map((p) => ({ id: p.id, from, n: p.messages.length, bytes: p.data.length })));
   }
   const merged: string[] = [];
   // The newest segments that MERGE_RATIO says merge, in one go.

@@ -4,7 +4,7 @@ import { docOrder, docReader, docWriter, Reader, Writer, type SourceMessage } fr
 // A pack: tail messages older than the seal lag that are not yet a segment, kept together in one item
 // (the `q` index's level 0). Each message is its doc (created_at and message id delta-coded, conversation,
 // inbox; segment.ts) and its content, the whole run deflated: about a third of what the same messages
-// cost as tail items (~60 bytes of keys and names each besides the text), so a search that scans them
+// cost as tail items (~45 bytes of keys and names each besides the text), so a search that scans them
 // reads a fraction of the bytes. Read whole and scanned like the tail; a segment is built from the packs
 // once they hold SEAL_MIN messages.
 

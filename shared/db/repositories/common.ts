@@ -1,5 +1,5 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../client.ts';
+import { db, onWrite, tableName } from '../client.ts';
 import { INDEXES, KEY_ATTRIBUTES, TYPE_ATTRIBUTE } from '../table.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { slowlyChanging, type Key } from '../keys.ts';
@@ -45,6 +45,18 @@ export class ReadCache {
   forget() {
     this.entries.clear();
   }
+}
+
+/**
+ * A ReadCache of seldom-changing items that this container's own writes of such items (every write, where
+ * one process runs all functions, as the local runtime does) drop at once.
+ */
+export function slowlyChangingCache(ttlMs: number): ReadCache {
+  const cache = new ReadCache(ttlMs);
+  onWrite((written) => {
+    if (written.some((k) => slowlyChanging(k.pk, k.sk))) cache.forget();
+  });
+  return cache;
 }
 
 const cacheScope = new AsyncLocalStorage<ReadCache>();

@@ -15,11 +15,13 @@ export interface SegmentEntry extends SegmentDirectory {
   to: number;
 }
 
-/** A pack (shared/search/pack.ts): `n` messages created in [from, to), `bytes` of data. */
+/**
+ * A pack (shared/search/pack.ts): `n` messages, `bytes` of data; `from` is the watermark its first run of
+ * messages was sealed from (the first pack's is where a segment built from the packs starts).
+ */
 export interface PackEntry {
   id: string;
   from: number;
-  to: number;
   n: number;
   bytes: number;
 }
@@ -92,9 +94,9 @@ export async function writeSegment(accountId: number, seg: BuiltSegment): Promis
   await batchWriteAll(items.filter((i) => (i.data as Uint8Array).length > 0).map((Item) => ({ PutRequest: { Item } })));
 }
 
-/** AP74: writes a pack (its own partition; nobody reads it before the head names it). */
-export async function writePack(accountId: number, packId: string, data: Uint8Array): Promise<void> {
-  await batchWriteAll([{ PutRequest: { Item: { ...keys.searchPack(accountId, packId), data } } }]);
+/** AP74: writes packs, one BatchWrite (each its own partition; nobody reads them before the head names them). */
+export async function writePacks(accountId: number, packs: { id: string; data: Uint8Array }[]): Promise<void> {
+  await batchWriteAll(packs.map(({ id, data }) => ({ PutRequest: { Item: { ...keys.searchPack(accountId, id), data } } })));
 }
 
 /** AP75: items of segments by key (BatchGet), their bytes in the order asked (empty when absent). */

@@ -1,6 +1,4 @@
-import { onWrite } from '../../db/client.ts';
-import { slowlyChanging } from '../../db/keys.ts';
-import { ReadCache, withReadCache } from '../../db/repositories/common.ts';
+import { slowlyChangingCache, withReadCache } from '../../db/repositories/common.ts';
 
 /**
  * How long a container trusts the inboxes, users with their memberships, agent bots and teams that the
@@ -11,11 +9,7 @@ import { ReadCache, withReadCache } from '../../db/repositories/common.ts';
  */
 export const REFS_CACHE_TTL_MS = 10_000;
 
-const refsCache = new ReadCache(REFS_CACHE_TTL_MS);
-
-onWrite((written) => {
-  if (written.some((k) => slowlyChanging(k.pk, k.sk))) refsCache.forget();
-});
+const refsCache = slowlyChangingCache(REFS_CACHE_TTL_MS);
 
 /** Runs `fn` with its seldom-changing reads (keys.slowlyChanging) served from the refs cache. */
 export const withRefsCache = <T>(fn: () => Promise<T>): Promise<T> => withReadCache(refsCache, fn);
