@@ -197,6 +197,9 @@ function drawMode() {
   attach.hidden = !(c?.enabled_features ?? []).includes('attachments');
 }
 
+/** The copy of a run campaign's message shown until the service's own message arrives (upsert). */
+let ranCampaign: string | undefined;
+
 /** Adds or replaces messages; agent messages new to this page count as unread while the widget is closed. */
 function upsert(list: Msg[], announce: boolean) {
   let fresh = 0;
@@ -204,6 +207,12 @@ function upsert(list: Msg[], announce: boolean) {
     if (m.conversation_id !== undefined) state.conversationId = m.conversation_id;
     const echo = m.echo_id !== undefined ? state.messages.get(`echo:${m.echo_id}`) : undefined;
     if (echo) state.messages.delete(`echo:${m.echo_id}`);
+    // A run campaign's own message replaces the copy shown for it, whichever brings it first: the
+    // socket's message.created or the history read after campaign.triggered.
+    if (ranCampaign && m.message_type === 1 && m.content === state.messages.get(ranCampaign)?.content) {
+      state.messages.delete(ranCampaign);
+      ranCampaign = undefined;
+    }
     const known = state.messages.has(keyOf(m));
     state.messages.set(keyOf(m), { ...state.messages.get(keyOf(m)), ...m, pending: false });
     if (!known && !echo && !isMine(m) && announce) {
@@ -417,11 +426,14 @@ async function runCampaign() {
   const c = state.campaign;
   if (!c) return;
   state.campaign = undefined;
+  ranCampaign = `campaign:${c.id}`;
   toParent({ event: 'campaignDone' });
   try {
     await api.triggerCampaign(c.id);
     const history = await api.messages();
-    state.messages.delete(`campaign:${c.id}`);
+    // The history is the conversation as the service holds it: our copy goes now if no message took it.
+    if (ranCampaign) state.messages.delete(ranCampaign);
+    ranCampaign = undefined;
     upsert(history, false);
   } catch {
     /* the message stays shown; the visitor can still write */
