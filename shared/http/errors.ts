@@ -36,6 +36,18 @@ export const badRequest = (message: string, code = 'invalid') =>
 export const unauthorized = (message = 'Invalid or missing access token') =>
   new HttpError(401, message, [entry('', message, 'unauthorized')]);
 
+/** Chatwoot's words for a failed identity check (its widget and SDKs read them under `error`). */
+export const HMAC_FAILED = 'HMAC failed: Invalid Identifier Hash Provided';
+
+class IdentityError extends HttpError {
+  override get body() {
+    return { ...super.body, error: HMAC_FAILED };
+  }
+}
+
+/** 401 of identity validation (HMAC over the identifier): the error body, with Chatwoot's `error` beside it. */
+export const hmacFailed = (message: string) => new IdentityError(401, HMAC_FAILED, [entry('identifier_hash', message, 'unauthorized')]);
+
 export const forbidden = (message = 'You are not authorized to do this action', code = 'forbidden') =>
   new HttpError(403, message, [entry('', message, code)]);
 

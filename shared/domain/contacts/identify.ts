@@ -4,10 +4,13 @@ import { mergeContacts } from './merge.ts';
 import { updateContact } from './service.ts';
 
 // Chatwoot's ContactIdentifyAction, shared by the public API's contact update and the widget's contact
-// calls: what a client says about its contact. An identifier, email or phone number that another contact
-// of the account already holds folds this contact into that one (it survives, with everything this one
-// had); an email or phone held by a contact while both have identifiers is left out instead. Blank values
-// change nothing; custom attributes merge deeply.
+// calls: what a client says about its contact. The identifier, then the email, then the phone number:
+// when another contact of the account holds the value, this contact is folded into that one (it
+// survives, with everything this one had), unless
+//   - that contact has an identifier other than this contact's (the one sent, else the one it has;
+//     Chatwoot looks at the sent one only, and so would fold two identified users together), or
+//   - for the phone number, an email was sent and that contact has another email;
+// then the value is left out of the update. Blank values change nothing; custom attributes merge deeply.
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
@@ -31,8 +34,19 @@ export interface Identity {
 
 const given = <T>(x: T | null | undefined) => (x === null || x === undefined || x === '' ? undefined : x);
 
+export interface IdentifyOptions {
+  /** Chatwoot's pre-chat form: a contact the visitor was folded into keeps its own name. */
+  retainName?: boolean;
+  /**
+   * Only the identifier (which the caller proved with its hash) may fold this contact into another: an
+   * email or phone number that another contact holds is left out, that contact untouched. For inboxes
+   * that make the identity hash mandatory.
+   */
+  identifierOnly?: boolean;
+}
+
 /** The contact after identifying it: possibly another contact (the one it was merged into). */
-export async function identifyContact(accountId: number, start: ContactRecord, input: Identity): Promise<ContactRecord> {
+export async function identifyContact(accountId: number, start: ContactRecord, input: Identity, opts: IdentifyOptions = {}): Promise<ContactRecord> {
   let contact = start;
   const change = {
     identifier: given(input.identifier),
@@ -41,6 +55,9 @@ export async function identifyContact(accountId: number, start: ContactRecord, i
     phone_number: given(input.phone_number),
     avatar_url: given(input.avatar_url),
   };
+  const identity = change.identifier ?? start.identifier ?? undefined;
+  const sentEmail = change.email;
+  let merged = false;
   for (const field of ['identifier', 'email', 'phone_number'] as const) {
     const value = change[field];
     if (!value) continue;
@@ -48,12 +65,18 @@ export async function identifyContact(accountId: number, start: ContactRecord, i
     if (holder === undefined || holder === contact.id) continue;
     const other = await getContact(accountId, holder, true);
     if (!other) continue;
-    if (field !== 'identifier' && other.identifier && contact.identifier) {
+    const leaveOut =
+      (field !== 'identifier' && opts.identifierOnly) ||
+      (!!identity && !!other.identifier && other.identifier !== identity) ||
+      (field === 'phone_number' && !!sentEmail && !!other.email && other.email !== sentEmail);
+    if (leaveOut) {
       change[field] = undefined;
       continue;
     }
     contact = await mergeContacts(accountId, other.id, contact.id);
+    merged = true;
   }
+  if (merged && opts.retainName) change.name = undefined;
   const changes = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
   const attributes = input.custom_attributes ? { custom_attributes: deepMerge(contact.custom_attributes, input.custom_attributes) } : {};
   if (!Object.keys(changes).length && !input.custom_attributes) return contact;

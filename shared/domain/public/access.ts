@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findContactInbox } from '../../db/repositories/contacts.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { findInboxByIdentifier } from '../../db/repositories/inboxes.ts';
-import { notFound, unauthorized } from '../../http/errors.ts';
+import { hmacFailed, notFound } from '../../http/errors.ts';
 import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import type { ConversationActor, ConversationRecord } from '../conversations/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -97,8 +97,8 @@ export const contactActor = (ci: ContactInboxRecord): ConversationActor => ({ ty
 /**
  * HMAC identity validation (reference §11.2): applies when a hash is sent or the inbox makes it
  * mandatory; the hash must be the hex HMAC-SHA256 of `identifier` ("" when absent) under the inbox's
- * `hmac_token`. A wrong or missing hash is 401 (Chatwoot answers 500). Returns the identifier the hash
- * proves, or undefined when no check applied.
+ * `hmac_token`. A wrong or missing hash is 401 with Chatwoot's words (Chatwoot's public API answers 500).
+ * Returns the identifier the hash proves ("" proves no one), or undefined when no check applied.
  */
 export function checkIdentity(inbox: InboxRecord, proof: Identity): string | undefined {
   const hash = proof.identifier_hash ?? '';
@@ -107,7 +107,7 @@ export function checkIdentity(inbox: InboxRecord, proof: Identity): string | und
   const expected = Buffer.from(inbox.hmac_token ? createHmac('sha256', inbox.hmac_token).update(identifier).digest('hex') : '');
   const given = Buffer.from(hash.toLowerCase());
   if (!expected.length || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw unauthorized(hash ? 'identifier_hash does not match identifier' : 'identifier_hash is required by this inbox');
+    throw hmacFailed(hash ? 'does not match identifier' : 'is required by this inbox');
   }
   return identifier;
 }
@@ -118,3 +118,30 @@ export function checkIdentity(inbox: InboxRecord, proof: Identity): string | und
  */
 export const proves = (proven: string | undefined, contact: Pick<ContactRecord, 'identifier'>) =>
   !!proven && proven === contact.identifier;
+
+// On an inbox that makes the identity hash mandatory, an email or phone number is no proof of who the
+// caller is: whoever knows a customer's address could otherwise become that customer (Chatwoot lets
+// them). There a caller is proven as its contact only by a valid hash of the contact's identifier (in
+// this request, or earlier on its contact inbox, which is then verified); an unproven caller may not
+// change its contact's email or phone number, and no caller is ever joined to another contact by them
+// (ContactIdentifyAction's `identifierOnly`).
+
+/** The email and phone number a request would set on a contact (blank values change nothing). */
+export function identityChanges(contact: Pick<ContactRecord, 'email' | 'phone_number'>, fields: { email?: string | null; phone_number?: string | null }) {
+  const changed: ('email' | 'phone_number')[] = [];
+  if (fields.email && fields.email.toLowerCase() !== contact.email) changed.push('email');
+  if (fields.phone_number && fields.phone_number !== contact.phone_number) changed.push('phone_number');
+  return changed;
+}
+
+/** 401 when an HMAC-mandatory inbox's caller, not proven as its contact, would change its email or phone. */
+export function assertMayChangeIdentity(
+  inbox: InboxRecord,
+  proven: boolean,
+  contact: Pick<ContactRecord, 'email' | 'phone_number'>,
+  fields: { email?: string | null; phone_number?: string | null },
+) {
+  if (!inbox.hmac_mandatory || proven) return;
+  const changed = identityChanges(contact, fields);
+  if (changed.length) throw hmacFailed(`is required to set ${changed.join(' and ')} on this inbox`);
+}

@@ -17,6 +17,7 @@ import { now } from '../model.ts';
 import {
   accountOf,
   apiInbox,
+  assertMayChangeIdentity,
   caller,
   callerConversation,
   canSee,
@@ -65,6 +66,18 @@ async function withProof(ci: ContactInboxRecord, contact: ContactRecord, proven:
   return proves(proven, contact) ? markContactInboxVerified(ci) : ci;
 }
 
+/**
+ * The values of `fields` that no other contact of the account holds (an HMAC-mandatory inbox's new
+ * contact takes no one's email or phone number).
+ */
+async function unheld(accountId: number, fields: { email?: string | null; phone_number?: string | null }) {
+  const [email, phone] = await Promise.all([
+    fields.email ? findContactIdBy(accountId, 'email', fields.email) : undefined,
+    fields.phone_number ? findContactIdBy(accountId, 'phone_number', fields.phone_number) : undefined,
+  ]);
+  return { email: email === undefined ? fields.email : undefined, phone_number: phone === undefined ? fields.phone_number : undefined };
+}
+
 async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, proven: string | undefined) {
   const accountId = inbox.account_id;
   if (input.source_id) {
@@ -74,7 +87,9 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
       return publicContactJson(await withProof(existing, contact, proven), contact);
     }
   }
-  const found = await Promise.all(IDENTIFY_BY.map((f) => (input[f] ? findContactIdBy(accountId, f, input[f]!) : undefined)));
+  // On an HMAC-mandatory inbox only the proven identifier finds a contact.
+  const by = inbox.hmac_mandatory ? IDENTIFY_BY.slice(0, 1) : IDENTIFY_BY;
+  const found = await Promise.all(by.map((f) => (input[f] ? findContactIdBy(accountId, f, input[f]!) : undefined)));
   const contactId = found.find((id) => id !== undefined);
   if (contactId !== undefined) {
     const contact = await getContact(accountId, contactId);
@@ -82,10 +97,11 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
     const ci = await ensureContactInbox(accountId, contactId, inbox.id, input.source_id ?? undefined, { hmacVerified: proves(proven, contact) });
     return publicContactJson(ci, contact);
   }
+  const identifying = inbox.hmac_mandatory ? await unheld(accountId, input) : input;
   const fields = {
     name: input.name || randomName(),
-    email: input.email,
-    phone_number: input.phone_number,
+    email: identifying.email,
+    phone_number: identifying.phone_number,
     identifier: input.identifier,
     avatar_url: input.avatar_url,
     custom_attributes: input.custom_attributes,
@@ -100,11 +116,15 @@ const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422
 /**
  * `POST /contacts` (reference §11.2): a known `source_id` of this inbox returns its contact; otherwise the
  * account's contact with that identifier, email or phone (in that order) gets a contact inbox here, or a
- * new contact is made. A concurrent create of the same contact is found on a second pass.
+ * new contact is made. On an HMAC-mandatory inbox only the proven identifier finds a contact, and a new
+ * contact leaves out an email or phone number another contact holds. A concurrent create of the same
+ * contact is found on a second pass.
  */
 export async function createPublicContact(inboxIdentifier: string | undefined, input: PublicNewContact) {
   const inbox = await apiInbox(inboxIdentifier);
   const proven = checkIdentity(inbox, input);
+  // A valid hash of the empty identifier proves no one: such a contact takes no email or phone.
+  assertMayChangeIdentity(inbox, !!proven, { email: null, phone_number: null }, input);
   try {
     return await createOnce(inbox, input, proven);
   } catch (err) {
@@ -125,20 +145,27 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
  * `PATCH /contacts/{contact_identifier}` (reference §11.2, Chatwoot's ContactIdentifyAction): blank values
  * change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
  * another contact of the account holds folds this contact into that one (it survives, with this contact
- * inbox), unless both have identifiers: then that value is left out of the update.
+ * inbox), by the rules of contacts/identify.ts. On an HMAC-mandatory inbox it never does, and only a
+ * caller proven as this contact may change its email or phone number.
  */
 export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
   const proven = checkIdentity(inbox, input);
   const contact = await contactOf(ci);
-  await withProof(ci, contact, proven);
-  const updated = await identifyContact(ci.account_id, contact, {
-    name: input.name,
-    email: input.email,
-    phone_number: input.phone_number,
-    avatar_url: input.avatar_url,
-    custom_attributes: input.custom_attributes,
-  });
+  const verified = await withProof(ci, contact, proven);
+  assertMayChangeIdentity(inbox, verified.hmac_verified, contact, input);
+  const updated = await identifyContact(
+    ci.account_id,
+    contact,
+    {
+      name: input.name,
+      email: input.email,
+      phone_number: input.phone_number,
+      avatar_url: input.avatar_url,
+      custom_attributes: input.custom_attributes,
+    },
+    { identifierOnly: !!inbox.hmac_mandatory },
+  );
   return contactRowJson(updated);
 }
 

@@ -19,9 +19,9 @@ import { requestMail } from '../mail/outbox.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
-import { checkIdentity, contactActor, proves } from '../public/access.ts';
+import { assertMayChangeIdentity, checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, refsFor, submitAnswer } from '../public/service.ts';
-import { identifyContact, type Identity } from '../contacts/identify.ts';
+import { identifyContact, type IdentifyOptions, type Identity } from '../contacts/identify.ts';
 import { browserOf, languageOf } from './browser.ts';
 import type { WidgetContact, WidgetMessageUpdate, WidgetNewConversation, WidgetNewMessage } from './schemas.ts';
 import { issueToken, visitorSession, websiteTokenOf } from './service.ts';
@@ -79,8 +79,14 @@ async function contactOf(ci: ContactInboxRecord): Promise<ContactRecord> {
  * The visitor after Chatwoot's ContactIdentifyAction: its contact (the one it was merged into, when its
  * identifier, email or phone belonged to another) and its contact inbox there (same source id, same token).
  */
-async function identifyVisitor(ci: ContactInboxRecord, contact: ContactRecord, input: Identity): Promise<{ ci: ContactInboxRecord; contact: ContactRecord }> {
-  const updated = await identifyContact(ci.account_id, contact, input);
+async function identifyVisitor(
+  inbox: InboxRecord,
+  ci: ContactInboxRecord,
+  contact: ContactRecord,
+  input: Identity,
+  opts: IdentifyOptions = {},
+): Promise<{ ci: ContactInboxRecord; contact: ContactRecord }> {
+  const updated = await identifyContact(ci.account_id, contact, input, { ...opts, identifierOnly: !!inbox.hmac_mandatory });
   const moved = updated.id !== ci.contact_id ? await findContactInbox(ci.inbox_id, ci.source_id) : undefined;
   return { ci: moved ?? ci, contact: updated };
 }
@@ -116,14 +122,22 @@ export async function createWidgetConversation(req: WidgetRequest, input: Widget
   let { ci } = session;
   let contact = await contactOf(ci);
   if (input.contact) {
-    const email = input.contact.email?.toLowerCase();
+    // An unproven visitor of an HMAC-mandatory inbox still chats; who it says it is is not taken.
+    const trusted = !inbox.hmac_mandatory || ci.hmac_verified;
+    const email = trusted ? input.contact.email?.toLowerCase() : undefined;
     const named = !contact.email && !contact.phone_number && !contact.identifier;
-    ({ ci, contact } = await identifyVisitor(ci, contact, {
-      email,
-      phone_number: input.contact.phone_number,
-      name: named ? (input.contact.name ?? email?.split('@')[0]) : undefined,
-      custom_attributes: input.contact.custom_attributes,
-    }));
+    ({ ci, contact } = await identifyVisitor(
+      inbox,
+      ci,
+      contact,
+      {
+        email,
+        phone_number: trusted ? input.contact.phone_number : undefined,
+        name: named ? (input.contact.name ?? email?.split('@')[0]) : undefined,
+        custom_attributes: input.contact.custom_attributes,
+      },
+      { retainName: true },
+    ));
   }
   const { conversation, message } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
     additional_attributes: pageAttributes(req, input.message),
@@ -237,7 +251,7 @@ export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMe
  * sends `contact.email` (kept as `submitted_email` and on the contact), the others `submitted_values`.
  */
 export async function updateWidgetMessage(req: WidgetRequest, messageId: number, input: WidgetMessageUpdate) {
-  const { ci } = await visitorSession(req.websiteToken, req.authToken);
+  const { inbox, ci } = await visitorSession(req.websiteToken, req.authToken);
   const c = await requireConversation(ci);
   const email = input.contact?.email?.toLowerCase();
   const answer: Record<string, unknown> = {};
@@ -245,9 +259,10 @@ export async function updateWidgetMessage(req: WidgetRequest, messageId: number,
   if (email) answer.submitted_email = email;
   if (!Object.keys(answer).length) throw new HttpError(422, 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
   const updated = await submitAnswer(ci, c, messageId, answer);
-  if (email) {
+  // An unproven visitor of an HMAC-mandatory inbox: the answer stays on the message only.
+  if (email && (!inbox.hmac_mandatory || ci.hmac_verified)) {
     const contact = await contactOf(ci);
-    await identifyContact(ci.account_id, contact, { email, name: contact.email || contact.identifier ? undefined : email.split('@')[0] });
+    await identifyVisitor(inbox, ci, contact, { email, name: contact.email || contact.identifier ? undefined : email.split('@')[0] });
   }
   return widgetMessageJson(updated, c, await refsFor(c.account_id, [], [updated]));
 }
@@ -260,39 +275,55 @@ export async function showWidgetContact(req: WidgetRequest) {
 }
 
 /**
- * `PATCH /contact` (the SDK's `setCustomAttributes`, the pre-chat details): name, email, phone, avatar and
- * custom attributes (merged). The identifier is changed only by `set_user`, where it can be proven.
+ * `PATCH /contact` (the SDK's `setCustomAttributes`, the pre-chat details of a campaign): name, email,
+ * phone, avatar and custom attributes (merged). An identifier is taken only with its valid hash, and only
+ * by a visitor not identified as someone else (who starts over through `set_user`); Chatwoot takes it
+ * unchecked, and would fold one identified user into another. On an HMAC-mandatory inbox an email or
+ * phone change needs the visitor proven (401 otherwise).
  */
 export async function updateWidgetContact(req: WidgetRequest, input: WidgetContact) {
-  const { ci } = await visitorSession(req.websiteToken, req.authToken);
-  const { identifier: _i, identifier_hash: _h, ...fields } = input;
-  const visitor = await identifyVisitor(ci, await contactOf(ci), { ...fields, email: fields.email?.toLowerCase() });
-  return widgetContactJson(visitor.contact, visitor.ci);
+  const { inbox, ci } = await visitorSession(req.websiteToken, req.authToken);
+  const { identifier: _i, identifier_hash, ...fields } = input;
+  const contact = await contactOf(ci);
+  const proven = identifier_hash ? checkIdentity(inbox, input) : undefined;
+  const identifier = proven && (!contact.identifier || contact.identifier === proven) ? proven : undefined;
+  const email = fields.email?.toLowerCase();
+  assertMayChangeIdentity(inbox, ci.hmac_verified || !!identifier, contact, { email, phone_number: fields.phone_number });
+  const visitor = await identifyVisitor(inbox, ci, contact, { ...fields, email, identifier });
+  const after = proves(identifier, visitor.contact) ? await markContactInboxVerified(visitor.ci) : visitor.ci;
+  return widgetContactJson(visitor.contact, after);
 }
 
 /**
  * Chatwoot checks the identity hash when one is sent or the inbox makes it mandatory, except for a call
- * that only sets custom attributes without an identifier.
+ * that only sets custom attributes without an identifier. On an HMAC-mandatory inbox that exception does
+ * not let an unproven visitor set an email or phone number.
  */
-function checkSetUser(inbox: InboxRecord, input: WidgetContact): string | undefined {
-  if (!input.identifier && input.custom_attributes && !input.identifier_hash) return undefined;
-  return checkIdentity(inbox, input);
+function checkSetUser(inbox: InboxRecord, ci: ContactInboxRecord, contact: ContactRecord, input: WidgetContact): string | undefined {
+  if (!input.identifier && input.custom_attributes && !input.identifier_hash) {
+    assertMayChangeIdentity(inbox, ci.hmac_verified, contact, { email: input.email, phone_number: input.phone_number });
+    return undefined;
+  }
+  const proven = checkIdentity(inbox, input);
+  // A valid hash of the empty identifier proves no one.
+  assertMayChangeIdentity(inbox, ci.hmac_verified || !!proven, contact, { email: input.email, phone_number: input.phone_number });
+  return proven;
 }
 
 /**
  * `PATCH /contact/set_user` (the SDK's `setUser`), as Chatwoot's: a visitor already identified as another
  * user starts over as a new visitor (a new contact inbox here, named by the `widget_auth_token` answered);
  * then ContactIdentifyAction: when the account already has a contact with this identifier (or email or
- * phone), the visitor's contact is merged into it — its contact inbox, conversations and messages go to
- * that contact, and the visitor's token keeps working. A proven identity marks the contact inbox verified
- * (it then sees the user's conversations in this inbox).
+ * phone, not on an HMAC-mandatory inbox), the visitor's contact is merged into it — its contact inbox,
+ * conversations and messages go to that contact, and the visitor's token keeps working. A proven
+ * identity marks the contact inbox verified (it then sees the user's conversations in this inbox).
  */
 export async function setWidgetUser(req: WidgetRequest, input: WidgetContact) {
   const { inbox, ci: current } = await visitorSession(req.websiteToken, req.authToken);
-  const proven = checkSetUser(inbox, input);
-  const identifier = input.identifier || undefined;
   let ci = current;
   let contact = await contactOf(current);
+  const proven = checkSetUser(inbox, ci, contact, input);
+  const identifier = input.identifier || undefined;
   let switched = false;
   if (identifier && contact.identifier && contact.identifier !== identifier) {
     const made = await createContact(ci.account_id, { name: input.name ?? identifier }, inbox, { hmacVerified: false });
@@ -300,7 +331,7 @@ export async function setWidgetUser(req: WidgetRequest, input: WidgetContact) {
     contact = made.contact;
     switched = true;
   }
-  const visitor = await identifyVisitor(ci, contact, {
+  const visitor = await identifyVisitor(inbox, ci, contact, {
     identifier,
     name: input.name,
     email: input.email?.toLowerCase(),

@@ -47,3 +47,15 @@ export const EVENT_INFO = {
 
 export const trigger = (api: Client, inbox: WidgetInbox, authToken: string | undefined, body: unknown = { name: 'webwidget.triggered', event_info: EVENT_INFO }) =>
   api.post(eventsPath(inbox.website_token), body, authToken === undefined ? {} : { 'X-Auth-Token': authToken });
+
+/** A visitor's widget calls (`/api/v1/widget/...`): each carries the website token and, when given, the auth token. */
+export function widgetApi(api: Client, inbox: WidgetInbox, token: string | undefined) {
+  const url = (path: string, query = '') => `/api/v1/widget${path}?website_token=${encodeURIComponent(inbox.website_token)}${query}`;
+  const h = (): Record<string, string> => (token ? { 'X-Auth-Token': token } : {});
+  return {
+    get: (path: string, query = '') => api.get(url(path, query), h()),
+    post: (path: string, body?: unknown) => api.post(url(path), body, h()),
+    patch: (path: string, body?: unknown) => api.patch(url(path), body, h()),
+    delete: (path: string) => api.delete(url(path), undefined, h()),
+  };
+}
