@@ -14,7 +14,8 @@ import { CHAR_BUDGET, dialogue, exchange, exchangeOf, transcript } from './trans
 
 // Captain's editor tasks (Chatwoot's Captain::*Service behind `captain/tasks/*`): rewrite a draft, summarise
 // a conversation, suggest a reply or labels, and refine any of those in follow-ups. The key is the account's
-// OpenAI integration's, as Chatwoot's `captain_api_key`. Conversations are those the caller may see.
+// OpenAI integration's, as Chatwoot's `captain_api_key`. A task that names a conversation answers 404 unless
+// the caller may see it, also where the task does not read it (a tone rewrite, a follow-up).
 
 export interface TaskResult {
   message: string | null;
@@ -37,12 +38,16 @@ async function run(key: string, event: FollowUpContext['event_name'], messages: 
   return { message, follow_up_context: { event_name: event, original_context: asked, last_response: message, conversation_history: [] } };
 }
 
+/** The conversation a task names, if it names one (404 unless the caller may see it). */
+const namedConversation = (account: AccountRecord, actor: Actor, displayId: number | null | undefined) =>
+  displayId ? visibleConversation(account.id, actor, displayId) : Promise.resolve(undefined);
+
 export async function rewrite(account: AccountRecord, actor: Actor, input: RewriteRequest): Promise<TaskResult> {
   // The key first: without one nothing else is read.
   const key = await apiKey(account.id);
   const op = input.operation;
+  const c = await namedConversation(account, actor, input.conversation_display_id);
   if (op === 'improve') {
-    const c = input.conversation_display_id ? await visibleConversation(account.id, actor, input.conversation_display_id) : undefined;
     const context = c ? transcript(c, ...(await Promise.all([exchange(c), getContact(account.id, c.contact_id)]))) : '(no conversation)';
     return run(key, op, [
       { role: 'system', content: prompts.improvePrompt(context) },
@@ -98,10 +103,12 @@ export async function labelSuggestion(account: AccountRecord, actor: Actor, inpu
 }
 
 /** A further turn on an earlier answer; the context comes back with this exchange added. */
-export async function followUp(account: AccountRecord, input: FollowUpRequest): Promise<TaskResult> {
+export async function followUp(account: AccountRecord, actor: Actor, input: FollowUpRequest): Promise<TaskResult> {
   const ctx = input.follow_up_context;
   const history = ctx.conversation_history ?? [];
-  const message = await complete(await apiKey(account.id), [
+  const key = await apiKey(account.id);
+  await namedConversation(account, actor, input.conversation_display_id);
+  const message = await complete(key, [
     { role: 'system', content: prompts.followUpPrompt(ctx.event_name) },
     { role: 'user', content: ctx.original_context },
     { role: 'assistant', content: ctx.last_response },

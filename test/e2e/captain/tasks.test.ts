@@ -201,8 +201,28 @@ describe('captain tasks (the mobile app’s copilot)', () => {
     const loneInbox = await newInbox(lone);
     const loneConv = (await newConversation(lone, { inbox_id: loneInbox.id, contact_id: (await newContact(lone)).id })).id;
     ok(await lone.admin.api.post(`${lone.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: 'sk-other' } }), 'hook');
-    // The agent of that account is in no inbox: the conversation is not theirs to read.
-    expectErrorBody(await task('summarize', { conversation_display_id: loneConv }, lone.agent.api, lone.base), 404);
+    // The agent of that account is in no inbox: the conversation is not theirs to read, whatever the task,
+    // even one that would not send it to the model.
+    const context = { event_name: 'casual', original_context: 'a', last_response: 'b' };
+    const naming = (id: number): [string, unknown][] => [
+      ['summarize', { conversation_display_id: id }],
+      ['reply_suggestion', { conversation_display_id: id }],
+      ['label_suggestion', { conversation_display_id: id }],
+      ['rewrite', { content: 'hi', operation: 'improve', conversation_display_id: id }],
+      ['rewrite', { content: 'hi', operation: 'casual', conversation_display_id: id }],
+      ['rewrite', { content: 'hi', operation: 'fix_spelling_grammar', conversation_display_id: id }],
+      ['follow_up', { follow_up_context: context, message: 'shorter', conversation_display_id: id }],
+    ];
+    for (const [name, body] of naming(loneConv)) {
+      const err = expectErrorBody(await task(name, body, lone.agent.api, lone.base), 404);
+      expect(err.errors[0], name).toMatchObject({ code: 'not_found' });
+    }
+    // Nor is a conversation that does not exist.
+    for (const [name, body] of naming(loneConv + 1000)) expectErrorBody(await task(name, body, lone.admin.api, lone.base), 404);
     expect(asked).toHaveLength(0);
+    // Without a conversation, rewrite and follow_up still work for that agent.
+    ok(await task('rewrite', { content: 'hi', operation: 'casual' }, lone.agent.api, lone.base), 'rewrite without conversation');
+    ok(await task('follow_up', { follow_up_context: context, message: 'shorter', conversation_display_id: null }, lone.agent.api, lone.base), 'follow_up without conversation');
+    expect(asked).toHaveLength(2);
   });
 });

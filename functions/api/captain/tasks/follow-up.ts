@@ -5,5 +5,5 @@ import { FollowUpSchema } from '../../../../shared/domain/captain/schemas.ts';
 export const handler = apiHandler({
   access: 'member',
   body: FollowUpSchema,
-  run: (ctx) => followUp(ctx.account, ctx.body),
+  run: (ctx) => followUp(ctx.account, ctx.actor, ctx.body),
 });
