@@ -16,10 +16,14 @@ export const SEALED_FIELDS: Record<string, readonly (readonly string[])[]> = {
     ['email_settings', 'smtp_password'],
     ['provider_config', 'api_key'],
   ],
-  // Integration hooks: API keys and tokens, and service-account credentials (an object, sealed as its JSON).
+  // Integration hooks: API keys and tokens (Notion's `token`; `access_token`, where Chatwoot keeps an OAuth
+  // app's token, for a client that stores it in the settings), and service-account credentials (an
+  // object, sealed as its JSON).
   integration_hook: [
     ['settings', 'api_key'],
     ['settings', 'api_token'],
+    ['settings', 'token'],
+    ['settings', 'access_token'],
     ['settings', 'credentials'],
   ],
 };

@@ -153,4 +153,36 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     expect(isSealed(String((migrated.settings as Item).credentials))).toBe(true);
     expect((await getHook(s.accountId, legacyId))!.settings).toEqual({ project_id: 'p-1', credentials });
   });
+
+  it('seals a Notion hook’s token (and an access_token kept in settings), never shows it, and migrates one stored in clear', async () => {
+    const token = `secret_${unique('notion')}`;
+    const settings = { token, access_token: `ntn_${unique('at')}`, workspace_name: 'Acme Docs', workspace_id: 'ws-1' };
+    const notion = await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'notion', settings });
+    expect(notion.status).toBe(200);
+    // Chatwoot shows none of a Notion hook's settings (its token is not even among them).
+    expect(notion.body.settings).toEqual({});
+    const listed = await s.admin.api.get(`${s.base}/integrations/apps`);
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain(token);
+    expect(listed.text).not.toContain(settings.access_token);
+
+    const raw = await rawGet(keys.integrationHook(s.accountId, notion.body.id) as { pk: string; sk: string });
+    expect(isSealed(String((raw.settings as Item).token))).toBe(true);
+    expect(isSealed(String((raw.settings as Item).access_token))).toBe(true);
+    expect((raw.settings as Item).workspace_name).toBe('Acme Docs');
+    expect(JSON.stringify(raw)).not.toContain(token);
+    expect(JSON.stringify(raw)).not.toContain(settings.access_token);
+    expect((await getHook(s.accountId, notion.body.id))!.settings).toEqual(settings);
+
+    // A Notion hook stored before its token was sealed: read as it is, then sealed by the migration.
+    const legacyId = notion.body.id + 100000;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...raw, ...keys.integrationHook(s.accountId, legacyId), id: legacyId, settings } }));
+    expect((await getHook(s.accountId, legacyId))!.settings).toEqual(settings);
+    expect((await resealAll()).complete).toBe(true);
+    const migrated = await rawGet(keys.integrationHook(s.accountId, legacyId) as { pk: string; sk: string });
+    expect(isSealed(String((migrated.settings as Item).token))).toBe(true);
+    expect(isSealed(String((migrated.settings as Item).access_token))).toBe(true);
+    expect(JSON.stringify(migrated)).not.toContain(token);
+    expect((await getHook(s.accountId, legacyId))!.settings).toEqual(settings);
+  });
 });
