@@ -148,8 +148,9 @@ export async function verifiedFile(signedId: string, filename: string, nowMs = D
   const m = /^([A-Za-z0-9_-]+)--([A-Za-z0-9_-]{43})$/.exec(signedId);
   if (!m) return undefined;
   await fileSigningReady();
-  const given = Buffer.from(m[2], 'base64url');
-  const expected = macOf(m[1], signingKey());
+  // Compared as text: a MAC's non-canonical spellings (its last character's unused bits) are refused too.
+  const given = Buffer.from(m[2], 'utf8');
+  const expected = Buffer.from(macOf(m[1], signingKey()).toString('base64url'), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   let claims: { k?: unknown; n?: unknown; e?: unknown };
   try {

@@ -11,6 +11,9 @@ export function linkParts(url: string): { signedId: string; filename: string } {
   return { signedId, filename };
 }
 
+/** A signed id's two parts: its payload and its MAC (43 characters; either may itself hold `--`). */
+export const splitSignedId = (signedId: string) => ({ payload: signedId.slice(0, -45), mac: signedId.slice(-43) });
+
 /** The storage key a signed file link names (verified as the service verifies it). */
 export async function keyOfLink(url: string): Promise<string> {
   const { signedId, filename } = linkParts(url);

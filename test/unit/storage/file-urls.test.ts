@@ -11,7 +11,7 @@ import {
   verifiedFile,
 } from '../../../shared/storage/file-urls.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { linkParts } from '../../support/files.ts';
+import { linkParts, splitSignedId } from '../../support/files.ts';
 import { startedRuntime } from '../../support/runtime.ts';
 
 const BASE = 'https://chat.example.com';
@@ -91,7 +91,7 @@ describe('signed file links', () => {
   it('refuses a changed signed id, another name, another key, an expired link and files outside the served prefixes', async () => {
     const url = fileUrl(storedRef('attachments/7/100/200/a.png'), fileScope.attachment(7), 'a.png');
     const { signedId, filename } = linkParts(url);
-    const [payload, mac] = signedId.split('--');
+    const { payload, mac } = splitSignedId(signedId);
     // A neighbouring id in the payload (the MAC no longer matches).
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const guessed = Buffer.from(JSON.stringify({ ...claims, k: 'attachments/7/100/201/a.png' })).toString('base64url');
