@@ -74,9 +74,9 @@ const keySource = () => {
 };
 
 /** Loads the signing key (once per container; again only when the configured key source changes). */
-export function fileSigningReady(): Promise<void> {
+export async function fileSigningReady(): Promise<void> {
   const source = keySource();
-  if (signing?.source === source) return Promise.resolve();
+  if (signing?.source === source) return;
   loading ??= derivedKey(PURPOSE)
     .then((key) => {
       signing = { source, key };
