@@ -125,7 +125,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/search', handler: 'functions/api/conversations/search.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
-  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'write' },
+  // Deletes its messages' stored files.
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/attachments', handler: 'functions/api/conversations/attachments.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status', handler: 'functions/api/conversations/toggle-status.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority', handler: 'functions/api/conversations/toggle-priority.ts', api: 'account', access: 'write' },

@@ -184,15 +184,20 @@ export async function translateMessage(account: AccountRecord, actor: Actor, dis
   return { content: translated };
 }
 
+/** Deletes the stored files of messages of the account (their references outside its attachments are not its files). */
+export async function deleteMessageFiles(accountId: number, messages: Pick<MessageRecord, 'attachments'>[]): Promise<void> {
+  const scope = fileScope.attachment(accountId);
+  const files = new Set(messages.flatMap((m) => (m.attachments ?? []).flatMap((a) => [storedKeyOf(a.data_url, true), storedKeyOf(a.thumb_url, true)])));
+  await deleteObjects([...files].filter((k): k is string => !!k && scope.some((p) => k.startsWith(p))));
+}
+
 /** `DELETE .../messages/{id}`: soft delete (reference §5.6); attachments go, the message stays. */
 export async function deleteMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await messageOf(account.id, c, messageId);
   // Chatwoot destroys a deleted message's attachments: its files go before the record forgets them (a
   // failure here leaves the message as it was, to delete again), so no link handed out serves them after.
-  const scope = fileScope.attachment(account.id);
-  const files = new Set(m.attachments.flatMap((a) => [storedKeyOf(a.data_url, true), storedKeyOf(a.thumb_url, true)]));
-  await deleteObjects([...files].filter((k): k is string => !!k && scope.some((p) => k.startsWith(p))));
+  await deleteMessageFiles(account.id, [m]);
   const deleted: MessageRecord = {
     ...m,
     content: 'This message was deleted',

@@ -186,6 +186,20 @@ describe('attachment access', () => {
     for (const m of listed.filter((x: { id: number }) => x.id === note.id || x.id === direct.id)) expect(m.attachments).toBeUndefined();
   });
 
+  it("stops serving a deleted conversation's files", async () => {
+    const c = await conversation();
+    const note = await noteWithFile(c.id, Buffer.from('in a conversation to be deleted'), 'conv.txt');
+    const direct = await messageWithDirectUpload(c.id, Buffer.from('%PDF-1.4 conv'), 'conv.pdf');
+    const links = [note.attachments[0].data_url, direct.attachments[0].data_url];
+    for (const link of links) expect((await download(link)).length).toBeGreaterThan(0);
+    const deleted = await a.admin.api.delete(`${a.base}/conversations/${c.id}`);
+    expect(deleted.status).toBe(200);
+    expectErrorBody(await a.admin.api.get(`${a.base}/conversations/${c.id}`), 404);
+    for (const link of links) {
+      for (const caller of [anonymous, a.admin.api]) expectErrorBody(await caller.get(new URL(link).pathname), 404);
+    }
+  });
+
   describe('with a short link lifetime', () => {
     let restore = (): void => undefined;
     beforeAll(() => {
