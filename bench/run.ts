@@ -192,7 +192,7 @@ async function main() {
   process.env.LOG_LEVEL = 'ERROR';
   // One credential drives every scenario, faster than any client should: limits far above it (and no
   // shared-window writes among the calls measured). README "Limits" states what they cost.
-  for (const name of ['LIMIT_ACCOUNT', 'LIMIT_CREDENTIAL']) {
+  for (const name of ['LIMIT_ACCOUNT', 'LIMIT_CREDENTIAL', 'LIMIT_FILE']) {
     process.env[`${name}_PER_MINUTE`] ??= '1000000';
     process.env[`${name}_BURST`] ??= '100000';
   }

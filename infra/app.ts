@@ -36,6 +36,8 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
     accountBurst: number('limitAccountBurst'),
     credentialPerMinute: number('limitCredentialPerMinute'),
     credentialBurst: number('limitCredentialBurst'),
+    filePerMinute: number('limitFilePerMinute'),
+    fileBurst: number('limitFileBurst'),
     syncPercent: number('limitSyncPercent'),
   },
   throttle: ctx('rateLimit') ? { rateLimit: number('rateLimit')!, burstLimit: number('burstLimit') ?? 2 * number('rateLimit')! } : undefined,

@@ -14,6 +14,9 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
  *  - uploads: write, the avatar bucket, and the token key secret (the profile answers its token)
+ *
+ * Every class reads the token key secret: sealed secrets are opened where they are read, and file links
+ * are signed with a key derived from it (shared/storage/file-urls.ts).
  */
 export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
 
@@ -40,7 +43,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/openapi.json', handler: 'functions/system/openapi.ts', api: 'system', access: 'read' },
   // Everything no other row matches: our 404 error body instead of API Gateway's own.
   { method: 'ANY', path: DEFAULT_ROUTE, handler: 'functions/system/not-found.ts', api: 'system', access: 'read' },
-  { method: 'GET', path: '/avatars/{object}', handler: 'functions/system/avatars/show.ts', api: 'system', access: 'uploads' },
+  // Stored files (attachments, avatars) by signed, expiring link only (shared/storage/file-urls.ts): Chatwoot's blob path.
+  { method: 'GET', path: '/rails/active_storage/blobs/redirect/{signed_id}/{filename}', handler: 'functions/system/files/redirect.ts', api: 'system', access: 'uploads' },
   // The web widget's browser code (web/widget): loader, chat page, its hashed assets, a demo host page.
   { method: 'GET', path: '/packs/js/sdk.js', handler: 'functions/system/widget/sdk.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read' },
@@ -121,7 +125,8 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/search', handler: 'functions/api/conversations/search.ts', api: 'account', access: 'read' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/show.ts', api: 'account', access: 'read' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/update.ts', api: 'account', access: 'write' },
-  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'write' },
+  // Deletes its messages' stored files.
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}', handler: 'functions/api/conversations/destroy.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/attachments', handler: 'functions/api/conversations/attachments.ts', api: 'account', access: 'read' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status', handler: 'functions/api/conversations/toggle-status.ts', api: 'account', access: 'write' },
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_priority', handler: 'functions/api/conversations/toggle-priority.ts', api: 'account', access: 'write' },
@@ -144,7 +149,8 @@ export const routes: Route[] = [
   // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
   { method: 'POST', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/direct_uploads', handler: 'functions/api/conversations/direct-uploads.ts', api: 'account', access: 'uploads' },
   { method: ['PATCH', 'PUT'], path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/update.ts', api: 'account', access: 'write' },
-  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'write' },
+  // Deletes the message's stored files.
+  { method: 'DELETE', path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}', handler: 'functions/api/conversations/messages/destroy.ts', api: 'account', access: 'uploads' },
   { method: 'GET', path: '/api/v1/accounts/{account_id}/contacts/{id}/conversations', handler: 'functions/api/contacts/conversations/index.ts', api: 'account', access: 'read' },
 
   // ── Account interface II (custom filters, automation rules, webhooks, agent bots, labels) ──

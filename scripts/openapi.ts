@@ -68,7 +68,7 @@ const NON_JSON: Record<string, string> = {
 
 /** Routes that answer a redirect instead. */
 const REDIRECTS: Record<string, string> = {
-  'functions/system/avatars/show.ts': 'Redirect to a short-lived signed URL of the file (Location).',
+  'functions/system/files/redirect.ts': 'Redirect to a short-lived presigned URL of the file (Location); 404 for a link that is not signed, expired, renamed, or whose file was deleted.',
 };
 
 const ERROR_BODY = {

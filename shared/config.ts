@@ -54,6 +54,12 @@ const EnvSchema = v.object({
   // Containers add their counts to a shared per-minute window every this percent of its quota ('0': never,
   // each container then enforces only its own bucket).
   LIMIT_SYNC_PERCENT: Int(5),
+  // Requests per minute and burst per client address on the file route (signed file links).
+  LIMIT_FILE_PER_MINUTE: Int(600),
+  LIMIT_FILE_BURST: Int(200),
+  // How long a signed file link handed out (JSON, webhooks, mail) stays valid, at least: longer than a
+  // webhook receiver retries (WEBHOOK_MAX_AGE_SECONDS), so a retried payload's links still work.
+  FILE_URL_TTL_SECONDS: Int(7 * 24 * 3600),
   // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
   CABLE_ENDPOINT: Optional,
   // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
@@ -117,9 +123,12 @@ export interface Config {
   limits: {
     account: { perMinute: number; burst: number };
     credential: { perMinute: number; burst: number };
+    /** Per client address, on the file route. */
+    address: { perMinute: number; burst: number };
     /** Share of a window's quota a container counts before it adds to the shared window; 0 for never. */
     syncShare: number;
   };
+  fileUrlTtlSeconds: number;
   mailQueueUrl?: string;
   purgeChunkDeletes: number;
   mailerSenderEmail: string;
@@ -165,7 +174,16 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
   captainOpenAiEndpoint: ['CAPTAIN_OPEN_AI_ENDPOINT'],
   captainOpenAiModel: ['CAPTAIN_OPEN_AI_MODEL'],
-  limits: ['LIMIT_ACCOUNT_PER_MINUTE', 'LIMIT_ACCOUNT_BURST', 'LIMIT_CREDENTIAL_PER_MINUTE', 'LIMIT_CREDENTIAL_BURST', 'LIMIT_SYNC_PERCENT'],
+  limits: [
+    'LIMIT_ACCOUNT_PER_MINUTE',
+    'LIMIT_ACCOUNT_BURST',
+    'LIMIT_CREDENTIAL_PER_MINUTE',
+    'LIMIT_CREDENTIAL_BURST',
+    'LIMIT_FILE_PER_MINUTE',
+    'LIMIT_FILE_BURST',
+    'LIMIT_SYNC_PERCENT',
+  ],
+  fileUrlTtlSeconds: ['FILE_URL_TTL_SECONDS'],
   mailQueueUrl: ['MAIL_QUEUE_URL'],
   purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
   mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
@@ -244,8 +262,10 @@ function load(): Config {
     limits: {
       account: { perMinute: e.LIMIT_ACCOUNT_PER_MINUTE, burst: e.LIMIT_ACCOUNT_BURST },
       credential: { perMinute: e.LIMIT_CREDENTIAL_PER_MINUTE, burst: e.LIMIT_CREDENTIAL_BURST },
+      address: { perMinute: e.LIMIT_FILE_PER_MINUTE, burst: e.LIMIT_FILE_BURST },
       syncShare: Math.min(100, e.LIMIT_SYNC_PERCENT) / 100,
     },
+    fileUrlTtlSeconds: Math.max(1, e.FILE_URL_TTL_SECONDS),
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
     mailQueueUrl: e.MAIL_QUEUE_URL,
     purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),

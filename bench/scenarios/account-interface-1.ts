@@ -46,8 +46,9 @@ const avatarForm = () => {
 };
 
 const inboxes: Scenarios = {
-  // The URL an uploaded avatar is served from: 302 to a short-lived signed storage URL.
-  'GET /avatars/{object}': {
+  // An uploaded avatar's signed link: its MAC and expiry checked, the object's existence (one HEAD), then
+  // 302 to a short-lived presigned storage URL.
+  'GET /rails/active_storage/blobs/redirect/{signed_id}/{filename}': {
     setup: async (w) => {
       const id = await inbox(w);
       const url = new URL((await ok(w, 'PATCH', `/inboxes/${id}`, avatarForm())).avatar_url);

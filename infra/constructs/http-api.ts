@@ -186,6 +186,9 @@ export interface RequestLimits {
   accountBurst?: number;
   credentialPerMinute?: number;
   credentialBurst?: number;
+  /** The file route, per client address. */
+  filePerMinute?: number;
+  fileBurst?: number;
   /** Percent of a window's quota a container counts before adding it to the shared window (0: never). */
   syncPercent?: number;
 }
@@ -202,6 +205,8 @@ function limitEnvironment(limits: RequestLimits = {}): Record<string, string> {
     accountBurst: 'LIMIT_ACCOUNT_BURST',
     credentialPerMinute: 'LIMIT_CREDENTIAL_PER_MINUTE',
     credentialBurst: 'LIMIT_CREDENTIAL_BURST',
+    filePerMinute: 'LIMIT_FILE_PER_MINUTE',
+    fileBurst: 'LIMIT_FILE_BURST',
     syncPercent: 'LIMIT_SYNC_PERCENT',
   };
   return Object.fromEntries(
@@ -233,8 +238,13 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   // Sealed secrets are opened where they are read (repositories), so every class reads the key; it is
   // fetched once per container, and only by a function that opens or seals something.
   for (const access of ACCESS_CLASSES) props.tokenKey.grantRead(roles[access]);
-  // Avatars are written, then read through presigned URLs signed with this role: nothing else.
-  iam.Grant.addToPrincipal({ grantee: roles.uploads, actions: ['s3:PutObject', 's3:GetObject'], resourceArns: [props.avatars.arnForObjects('*')] });
+  // Files are written, read through presigned URLs signed with this role (the file route checks that the
+  // object exists first), and deleted with their message: nothing else.
+  iam.Grant.addToPrincipal({
+    grantee: roles.uploads,
+    actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+    resourceArns: [props.avatars.arnForObjects('*')],
+  });
   for (const role of Object.values(roles)) acknowledge(role, LAMBDA_ROLE_ACKNOWLEDGMENTS);
   const bucketId = Stack.of(props.avatars).resolve((props.avatars.node.defaultChild as CfnResource).logicalId);
   acknowledge(roles.uploads, {

@@ -23,6 +23,7 @@ import { frozenAccounts } from '../domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import { sealWhenDue } from '../search/index.ts';
+import { fileSigningReady } from '../storage/file-urls.ts';
 import {
   contactPayload,
   conversationContext,
@@ -165,6 +166,8 @@ const searchSealCandidates = new Set<number>();
 
 /** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
 export async function dispatchChange(raw: Change, suspended = frozenAccounts()): Promise<Delivery[]> {
+  // Payloads carry signed file links, made synchronously by the views (a no-op once loaded).
+  await fileSigningReady();
   const change = await complete(raw);
   const reads: ChangeReads = {};
   const out: Delivery[] = [];
@@ -223,6 +226,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
             const change = decodeQueueBody<Change>(record.body);
             // A mail request (outbox item) is rendered here and sent by the mail function.
             if (isMailRequest(change)) {
+              await fileSigningReady();
               const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
               if (mail) mails.push(mail);
               else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });

@@ -6,12 +6,12 @@ import { getMany, record } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
 import type { AccountRecord, UserRecord } from '../domain/model.ts';
 import type { ContactRecord } from '../domain/contacts/model.ts';
-import { contactPushJson, contactWebhookJson } from '../domain/contacts/view.ts';
+import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../domain/contacts/view.ts';
 import type { ConversationRecord } from '../domain/conversations/model.ts';
 import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../domain/conversations/view.ts';
 import type { InboxRecord } from '../domain/inboxes/model.ts';
 import { messageTypeName, type MessageRecord } from '../domain/messages/model.ts';
-import type { DomainEvent } from './domain-events.ts';
+import type { ChangedAttributes, DomainEvent } from './domain-events.ts';
 
 // Webhook payloads (reference §8.4), built from the state at send time as Chatwoot does, with the
 // views the REST API uses.
@@ -19,6 +19,15 @@ import type { DomainEvent } from './domain-events.ts';
 const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : null);
 const accountRef = (a: Pick<AccountRecord, 'id' | 'name'>) => ({ id: a.id, name: a.name });
 const inboxRef = (i: InboxRecord | undefined) => (i ? { id: i.id, name: i.name } : null);
+
+/** `changed_attributes` with a file reference's moves shown as clients get files (signed links). */
+function shownChanges(list: ChangedAttributes, field: string, show: (ref: string) => string): ChangedAttributes {
+  const shown = (v: unknown) => (typeof v === 'string' ? show(v) : v);
+  return list.map((entry) => {
+    const move = entry[field];
+    return move ? { ...entry, [field]: { previous_value: shown(move.previous_value), current_value: shown(move.current_value) } } : entry;
+  });
+}
 
 /** What a payload about one conversation needs, loaded once per event. */
 export interface ConversationContext {
@@ -169,7 +178,9 @@ export async function contactPayload(event: DomainEvent, contact: ContactRecord)
   return {
     event: event.name,
     ...contactWebhookJson(contact, account),
-    ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+    ...(event.changedAttributes
+      ? { changed_attributes: shownChanges(event.changedAttributes, 'thumbnail', (ref) => contactAvatarUrl({ account_id: contact.account_id, thumbnail: ref })) }
+      : {}),
   };
 }
 
@@ -221,9 +232,12 @@ export function inboxPayload(event: DomainEvent, inbox: InboxRecord) {
   return {
     event: event.name,
     ...visible,
+    avatar_url: inboxAvatarUrl(inbox),
     created_at: iso(inbox.created_at as unknown as number),
     updated_at: iso(inbox.updated_at as unknown as number),
-    ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+    ...(event.changedAttributes
+      ? { changed_attributes: shownChanges(event.changedAttributes, 'avatar_url', (ref) => inboxAvatarUrl({ account_id: inbox.account_id, avatar_url: ref })) }
+      : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { assertStorableText } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
+import { fileSigningReady } from '../storage/file-urls.ts';
 
 // The one middy chain every HTTP route goes through: body size → credential limit → auth (headers only) →
 // account limit → body parsing → validation → run → JSON, and one place that turns failures into the error
@@ -66,6 +67,9 @@ const bodyOptions = (opts: CommonOptions<AnySchema | undefined>) => ({
 type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
 
 async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
+  // Views sign file links synchronously: the key is loaded before any route runs (started with the request,
+  // beside authentication; a no-op once loaded). A failure to load fails only a view that signs a link.
+  await fileSigningReady().catch(() => undefined);
   // Rails `params`: query-string fields count like body fields, and the body's win (the mobile app
   // assigns a team with `POST …/assignments?team_id=N` and no body).
   let body: Record<string, unknown> = {
@@ -109,8 +113,11 @@ function chain<S extends AnySchema | undefined, C>(
   opts: CommonOptions<S>,
   handle: (event: ParsedEvent, context: Context) => Promise<unknown>,
 ) {
-  const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> =>
-    toHttp(await handle(event as unknown as ParsedEvent, context));
+  const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
+    // Loading the file-link key (first request of a container) overlaps the credential's lookup.
+    fileSigningReady().catch(() => undefined);
+    return toHttp(await handle(event as unknown as ParsedEvent, context));
+  };
   const handler = middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
     .use(errorBoundary())

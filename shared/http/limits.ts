@@ -8,7 +8,8 @@ import { Limiter } from './limiter.ts';
 // The service's request limits (README "Limits"), checked in the one middy chain: per credential before
 // the credential is looked up (an unknown token hammering costs no read), per account once the caller is
 // known to belong to it (so nobody can spend another account's budget). Public and widget routes: the
-// inbox counts as the account, the contact (its identifier or widget token) as the credential.
+// inbox counts as the account, the contact (its identifier or widget token) as the credential. The file
+// route has no credential: it counts per client address.
 
 const limiter = new Limiter({
   shared: { add: addToRateWindow },
@@ -16,9 +17,9 @@ const limiter = new Limiter({
   onSyncError: (error) => log.warn('request limit window not updated; the container bucket still applies', { error }),
 });
 
-export type LimitKind = 'account' | 'credential';
+export type LimitKind = 'account' | 'credential' | 'address';
 
-const NAMES: Record<LimitKind, string> = { account: 'account', credential: 'access token' };
+const NAMES: Record<LimitKind, string> = { account: 'account', credential: 'access token', address: 'client address' };
 
 /** Counts one request of the scope; 429 with Retry-After when its limit is reached. */
 export async function enforceLimit(kind: LimitKind, scope: string, name = NAMES[kind]): Promise<void> {
@@ -32,4 +33,5 @@ export const limitScope = {
   token: (hash: string) => `TOKEN:${hash}`,
   inbox: (identifier: string) => `INBOX:${hashToken(identifier)}`,
   contact: (identifier: string) => `CONTACT:${hashToken(identifier)}`,
+  address: (ip: string) => `ADDRESS:${hashToken(ip)}`,
 };

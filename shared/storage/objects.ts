@@ -3,9 +3,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
 
-// Uploaded files (avatars, attachments) in the avatar bucket. Clients get them through
-// `GET /avatars/{object}`, where `object` is the base64url of the key: one path segment, so the route
-// is the same for API Gateway and the local router, and the redirect it answers is signed afresh.
+// Uploaded files (avatars, attachments) in the avatar bucket. Clients reach them only through signed
+// links (./file-urls.ts), whose route answers a redirect to a short-lived presigned GET (./serve.ts).
 
 let client: S3Client | undefined;
 
@@ -25,16 +24,6 @@ function bucket(): string {
 
 export async function putObject(key: string, data: Buffer, contentType: string): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
-}
-
-/** A stable URL clients can GET (it redirects to a short-lived signed S3 URL). */
-export const objectUrl = (key: string): string => `${config().publicBaseUrl}/avatars/${Buffer.from(key, 'utf8').toString('base64url')}`;
-
-/** The key of an `objectUrl` path segment, or undefined when it is not one. */
-export function objectKeyOf(segment: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{1,1400}$/.test(segment)) return undefined;
-  const key = Buffer.from(segment, 'base64url').toString('utf8');
-  return Buffer.from(key, 'utf8').toString('base64url') === segment ? key : undefined;
 }
 
 export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>

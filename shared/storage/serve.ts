@@ -1,17 +1,34 @@
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { notFound } from '../http/errors.ts';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { HttpError, notFound } from '../http/errors.ts';
+import { enforceLimit, limitScope } from '../http/limits.ts';
 import { jsonResult } from '../http/response.ts';
-import { objectKeyOf, signedObjectUrl } from './objects.ts';
+import { log } from '../log.ts';
+import { verifiedFile } from './file-urls.ts';
+import { objectSize, signedObjectUrl } from './objects.ts';
 
-const SERVED = /^(avatars|attachments)\//;
+/** How long the redirect's presigned GET lasts, and so at most how long a browser may keep the redirect. */
+const PRESIGNED_SECONDS = 300;
+const REDIRECT_CACHE_SECONDS = 240;
 
-/** 302 to a signed GET of the object an `objectUrl` names; 404 for anything else. */
-export async function avatarRedirect(segment: string): Promise<APIGatewayProxyStructuredResultV2> {
-  const key = objectKeyOf(segment);
-  if (!key || !SERVED.test(key)) return jsonResult(404, notFound('File').body);
-  return {
-    statusCode: 302,
-    headers: { location: await signedObjectUrl(key), 'cache-control': 'private, max-age=240' },
-    body: '',
-  };
+/**
+ * `GET /rails/active_storage/blobs/redirect/{signed_id}/{filename}`: counted per client address first (429
+ * with Retry-After), then a link whose MAC, expiry and name check out and whose object still exists (a
+ * deleted message's files are deleted) answers 302 to a short-lived presigned GET; anything else 404.
+ */
+export async function fileRedirect(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+  try {
+    await enforceLimit('address', limitScope.address(event.requestContext?.http?.sourceIp ?? 'unknown'));
+    const file = await verifiedFile(event.pathParameters?.signed_id ?? '', event.pathParameters?.filename ?? '');
+    if (!file || (await objectSize(file.key)) === undefined) return jsonResult(404, notFound('File').body);
+    const left = file.expires - Math.floor(Date.now() / 1000);
+    return {
+      statusCode: 302,
+      headers: { location: await signedObjectUrl(file.key, PRESIGNED_SECONDS), 'cache-control': `private, max-age=${Math.max(0, Math.min(REDIRECT_CACHE_SECONDS, left))}` },
+      body: '',
+    };
+  } catch (err) {
+    if (err instanceof HttpError) return jsonResult(err.status, err.body, err.headers);
+    log.error('file redirect failed', { error: err });
+    return jsonResult(500, { description: 'Internal server error', errors: [{ field: '', message: 'Something went wrong', code: 'internal' }] });
+  }
 }

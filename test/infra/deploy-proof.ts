@@ -61,6 +61,10 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   LIMIT_ACCOUNT_BURST: 'default',
   LIMIT_CREDENTIAL_PER_MINUTE: 'default',
   LIMIT_CREDENTIAL_BURST: 'default',
+  LIMIT_FILE_PER_MINUTE: 'default',
+  LIMIT_FILE_BURST: 'default',
+  // A week by default: longer than a webhook receiver's retries.
+  FILE_URL_TTL_SECONDS: 'default',
   LIMIT_SYNC_PERCENT: 'default',
   // Mail: the sender from the construct's prop (Chatwoot's default otherwise); links on PUBLIC_BASE_URL unless set.
   MAILER_SENDER_EMAIL: 'default',

@@ -9,6 +9,8 @@ process.env.LIMIT_ACCOUNT_PER_MINUTE ??= '1000000';
 process.env.LIMIT_ACCOUNT_BURST ??= '100000';
 process.env.LIMIT_CREDENTIAL_PER_MINUTE ??= '1000000';
 process.env.LIMIT_CREDENTIAL_BURST ??= '100000';
+process.env.LIMIT_FILE_PER_MINUTE ??= '1000000';
+process.env.LIMIT_FILE_BURST ??= '100000';
 // No DNS query leaves the machine: deliveries to the example.com webhooks tests create fail at once, and
 // hold no libuv thread that a lookup of localhost would wait behind.
 setDefaultResolver(loopbackOnlyResolver);

@@ -355,9 +355,10 @@ async function settleCreations(c: ConversationRecord, marks: CreationMark[], t: 
 /**
  * Removes a conversation with its counter share, label memberships and contact link in one transaction
  * (conditioned on the version read), then its messages. Without the conversation item the messages are
- * unreachable, so a failure in between leaves nothing visible.
+ * unreachable, so a failure in between leaves nothing visible. Answers the messages removed (their files
+ * are the caller's to delete).
  */
-export async function deleteConversation(c: ConversationRecord): Promise<void> {
+export async function deleteConversation(c: ConversationRecord): Promise<MessageRecord[]> {
   const a = c.account_id;
   await transact([
     {
@@ -375,4 +376,8 @@ export async function deleteConversation(c: ConversationRecord): Promise<void> {
   for (let i = 0; i < messages.length; i += 100) {
     await transact(messages.slice(i, i + 100).map((m) => ({ item: del({ pk: String(m.pk), sk: String(m.sk) }) })));
   }
+  return messages
+    .filter((m) => String(m.sk).startsWith(p.skPrefix))
+    .map((m) => record<MessageRecord>(m))
+    .filter((m): m is MessageRecord => !!m);
 }

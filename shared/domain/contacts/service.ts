@@ -6,7 +6,8 @@ import * as repo from '../../db/repositories/contacts.ts';
 import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../http/auth.ts';
 import type { FilePart } from '../../http/multipart.ts';
-import { objectUrl, putObject } from '../../storage/objects.ts';
+import { putObject } from '../../storage/objects.ts';
+import { storedRef } from '../../storage/file-urls.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
@@ -73,7 +74,7 @@ const sameContact = (a: ContactRecord, b: ContactRecord) =>
 async function storeAvatar(accountId: number, contactId: number, file: FilePart): Promise<string> {
   const key = `avatars/contacts/${accountId}/${contactId}/${randomId(12)}.${file.content_type.split('/')[1]}`;
   await putObject(key, file.data, file.content_type);
-  return objectUrl(key);
+  return storedRef(key);
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { AccountRecord } from '../model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import type { ContactInboxRecord, ContactRecord } from './model.ts';
+import { fileScope, fileUrl } from '../../storage/file-urls.ts';
+
+/** A contact's avatar as clients get it: a signed link of an uploaded file, or the URL a client gave. */
+export const contactAvatarUrl = (c: Pick<ContactRecord, 'account_id' | 'thumbnail'>) => fileUrl(c.thumbnail, fileScope.contactAvatar(c.account_id));
+
+/** An inbox's avatar as clients get it (a signed link). */
+export const inboxAvatarUrl = (i: Pick<InboxRecord, 'account_id' | 'avatar_url'>) => fileUrl(i.avatar_url, fileScope.inboxAvatar(i.account_id));
 
 /** Contact JSON (reference §3.4); `last_activity_at` is omitted while null, as Chatwoot does. */
 export function contactJson(c: ContactRecord) {
@@ -14,7 +21,7 @@ export function contactJson(c: ContactRecord) {
     phone_number: c.phone_number,
     blocked: c.blocked,
     identifier: c.identifier,
-    thumbnail: c.thumbnail,
+    thumbnail: contactAvatarUrl(c),
     custom_attributes: c.custom_attributes,
     ...(c.last_activity_at !== null ? { last_activity_at: c.last_activity_at } : {}),
     created_at: c.created_at,
@@ -31,7 +38,7 @@ export function contactPushJson(c: ContactRecord) {
     identifier: c.identifier,
     name: c.name,
     phone_number: c.phone_number,
-    thumbnail: c.thumbnail,
+    thumbnail: contactAvatarUrl(c),
     blocked: c.blocked,
     type: 'contact' as const,
   };
@@ -40,14 +47,14 @@ export function contactPushJson(c: ContactRecord) {
 /** `webhook_data`: the contact in webhook payloads: push data without `type` (4.10), with its account and `avatar`. */
 export function contactWebhookJson(c: ContactRecord, account: Pick<AccountRecord, 'id' | 'name'>) {
   const { type: _type, ...push } = contactPushJson(c);
-  return { account: { id: account.id, name: account.name }, avatar: c.thumbnail, ...push };
+  return { account: { id: account.id, name: account.name }, avatar: push.thumbnail, ...push };
 }
 
 /** Slim inbox (`_inbox_slim`), as inside contact inboxes. */
 export function inboxSlimJson(inbox: InboxRecord) {
   return {
     id: inbox.id,
-    avatar_url: inbox.avatar_url,
+    avatar_url: inboxAvatarUrl(inbox),
     channel_id: inbox.channel_id,
     name: inbox.name,
     channel_type: inbox.channel_type,

@@ -22,7 +22,7 @@ import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
-import { activityIsStale, addMessage } from '../messages/service.ts';
+import { activityIsStale, addMessage, deleteMessageFiles } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
@@ -433,12 +433,15 @@ export async function markSeenByContact(conversation: ConversationRecord): Promi
 
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────────
 
-/** `DELETE /conversations/{id}` (administrators): the conversation, its messages and its share of the counts. */
+/**
+ * `DELETE /conversations/{id}` (administrators): the conversation, its messages and its share of the counts,
+ * then its messages' stored files (signed links handed out stop serving them).
+ */
 export async function destroyConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const c = await visibleConversation(account.id, actor, displayId, true);
     try {
-      return await deleteConversation(c);
+      return await deleteMessageFiles(account.id, await deleteConversation(c));
     } catch (err) {
       if (!(err instanceof ConflictError) || attempt >= 5) throw err;
     }

@@ -13,6 +13,7 @@ import { getMessages } from '../../db/repositories/messages.ts';
 import type { Hit } from '../../search/index.ts';
 import type { ConversationRecord } from './model.ts';
 import { withRefsCache } from './refs-cache.ts';
+import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 
 // JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
 // page of conversations costs one BatchGet per kind of related record instead of queries per row.
@@ -87,6 +88,9 @@ const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOS
 const availableName = (u: UserRecord) => u.display_name || u.name;
 
 /** Agent JSON (reference §2.7): the assignee in `meta.assignee` and the assignments response. */
+/** A user's avatar as clients get it: a signed link of the uploaded file. */
+export const userAvatarUrl = (user: Pick<UserRecord, 'id' | 'avatar_url'>) => fileUrl(user.avatar_url, fileScope.userAvatar(user.id));
+
 export function agentJson({ user, membership }: Member, accountId: number) {
   return {
     id: user.id,
@@ -100,7 +104,7 @@ export function agentJson({ user, membership }: Member, accountId: number) {
     ...(Object.keys(user.custom_attributes ?? {}).length ? { custom_attributes: user.custom_attributes } : {}),
     name: user.name,
     role: membership?.role ?? 'agent',
-    thumbnail: user.avatar_url ?? '',
+    thumbnail: userAvatarUrl(user),
     custom_role_id: membership?.custom_role_id ?? null,
   };
 }
@@ -109,10 +113,10 @@ export const userPushJson = ({ user, membership }: Member) => ({
   id: user.id,
   name: user.name,
   available_name: availableName(user),
-  avatar_url: user.avatar_url ?? '',
+  avatar_url: userAvatarUrl(user),
   type: 'user' as const,
   availability_status: membership?.availability ?? 'offline',
-  thumbnail: user.avatar_url ?? '',
+  thumbnail: userAvatarUrl(user),
 });
 
 export const botPushJson = (b: AgentBotRecord) => ({ id: b.id, name: b.name, avatar_url: b.thumbnail ?? '', type: 'agent_bot' as const });
@@ -164,8 +168,8 @@ export const attachmentJson = (a: AttachmentRecord) => ({
   file_type: a.file_type,
   account_id: a.account_id,
   extension: a.extension,
-  data_url: a.data_url,
-  thumb_url: a.thumb_url,
+  data_url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename),
+  thumb_url: fileUrl(a.thumb_url, fileScope.attachment(a.account_id), a.filename),
   file_size: a.file_size,
   width: a.width,
   height: a.height,

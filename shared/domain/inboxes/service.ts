@@ -9,7 +9,8 @@ import type { Actor } from '../../http/auth.ts';
 import { HttpError, notFound, taken, unprocessable, type ErrorEntry } from '../../http/errors.ts';
 import type { FilePart } from '../../http/multipart.ts';
 import { parseOrThrow } from '../../http/validate.ts';
-import { objectUrl, putObject } from '../../storage/objects.ts';
+import { putObject } from '../../storage/objects.ts';
+import { storedRef } from '../../storage/file-urls.ts';
 import { accountAgentBotJson } from '../agent-bots/view.ts';
 import { now, type AccountRecord } from '../model.ts';
 import { inboxScope, visibleInbox } from './access.ts';
@@ -141,7 +142,7 @@ async function storeAvatar(accountId: number, inboxId: number, file: FilePart): 
   const type = file.content_type.toLowerCase();
   const key = `avatars/inboxes/${accountId}/${inboxId}/${randomBytes(12).toString('hex')}.${EXTENSIONS[type]}`;
   await putObject(key, file.data, type);
-  return objectUrl(key);
+  return storedRef(key);
 }
 
 // ── use cases ──

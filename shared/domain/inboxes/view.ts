@@ -1,6 +1,7 @@
 import { config } from '../../config.ts';
 import { FEATURE_FLAGS } from './schemas.ts';
 import type { InboxRecord } from './model.ts';
+import { inboxAvatarUrl } from '../contacts/view.ts';
 
 // Inbox JSON (spec §2 "Inbox", reference §2.5): every field of the spec on every inbox, null where the
 // channel type lacks the attribute; channel-specific extras by type; credentials to administrators only.
@@ -69,7 +70,7 @@ export function inboxJson(i: InboxRecord, admin: boolean) {
   return {
     id: i.id,
     account_id: i.account_id,
-    avatar_url: i.avatar_url,
+    avatar_url: inboxAvatarUrl(i),
     channel_id: i.channel_id,
     name: i.name,
     channel_type: i.channel_type,

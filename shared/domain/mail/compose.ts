@@ -8,6 +8,7 @@ import { loadRefs } from '../conversations/view.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { Mail, MailRequestRecord } from './model.ts';
 import { passwordResetMail, transcriptMail, type TranscriptLine } from './render.ts';
+import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 
 // Outbox item → mail, in the pipeline's dispatcher (it reads the table and opens sealed tokens already); the
 // mail function only sends what it is handed.
@@ -35,7 +36,7 @@ async function transcript(r: Extract<MailRequestRecord, { kind: 'conversation_tr
   const lines: TranscriptLine[] = messages.map((m) => ({
     sender: senderName(m),
     content: m.content,
-    attachments: m.attachments.map((a) => ({ name: a.filename || `attachment-${a.id}`, url: a.data_url })),
+    attachments: m.attachments.map((a) => ({ name: a.filename || `attachment-${a.id}`, url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename) })),
     created_at: m.created_at,
   }));
   const inbox = refs.inboxes.get(c.inbox_id);

@@ -2,7 +2,8 @@ import { nextId } from '../../db/ids.ts';
 import { getAgentBot } from '../../db/repositories/identity.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
 import { invalidField, unprocessable } from '../../http/errors.ts';
-import { putObject, objectUrl } from '../../storage/objects.ts';
+import { putObject } from '../../storage/objects.ts';
+import { storedRef } from '../../storage/file-urls.ts';
 import { now, type AccountRecord } from '../model.ts';
 import type { ContactRecord } from '../contacts/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
@@ -106,7 +107,8 @@ async function storeAttachments(accountId: number, messageId: number, files: Upl
       // A direct upload is already stored: the message takes its object as it is.
       const key = f.key ?? `attachments/${accountId}/${messageId}/${id}/${name}`;
       if (!f.key) await putObject(key, f.data ?? Buffer.alloc(0), f.content_type || 'application/octet-stream');
-      const url = objectUrl(key);
+      // The record keeps a reference; views sign a link from it (shared/storage/file-urls.ts).
+      const ref = storedRef(key);
       const type = fileType(f.content_type);
       const dot = name.lastIndexOf('.');
       return {
@@ -115,8 +117,8 @@ async function storeAttachments(accountId: number, messageId: number, files: Upl
         account_id: accountId,
         file_type: type,
         extension: dot > 0 ? name.slice(dot + 1) : null,
-        data_url: url,
-        thumb_url: type === 'image' ? url : '',
+        data_url: ref,
+        thumb_url: type === 'image' ? ref : '',
         file_size: f.size,
         width: null,
         height: null,

@@ -30,6 +30,7 @@ export interface AttachmentRecord {
   account_id: number;
   file_type: 'image' | 'audio' | 'video' | 'file';
   extension: string | null;
+  /** The stored file's reference (`stored:<key>`, or an older `…/avatars/<base64url key>` URL), never shown as is: views sign it. */
   data_url: string;
   thumb_url: string;
   file_size: number;

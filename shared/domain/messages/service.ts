@@ -17,6 +17,8 @@ import { listHooks } from '../../db/repositories/integration-hooks.ts';
 import { translateText } from '../integrations/google-translate.ts';
 import { createDirectUpload } from '../../storage/direct-uploads.ts';
 import type { MessageRecord } from './model.ts';
+import { deleteObjects } from '../../storage/objects.ts';
+import { fileScope, storedKeyOf } from '../../storage/file-urls.ts';
 
 /** A contact's `last_activity_at` is kept to this many seconds. */
 export const CONTACT_ACTIVITY_GRANULARITY_S = 60;
@@ -182,10 +184,20 @@ export async function translateMessage(account: AccountRecord, actor: Actor, dis
   return { content: translated };
 }
 
+/** Deletes the stored files of messages of the account (their references outside its attachments are not its files). */
+export async function deleteMessageFiles(accountId: number, messages: Pick<MessageRecord, 'attachments'>[]): Promise<void> {
+  const scope = fileScope.attachment(accountId);
+  const files = new Set(messages.flatMap((m) => (m.attachments ?? []).flatMap((a) => [storedKeyOf(a.data_url, true), storedKeyOf(a.thumb_url, true)])));
+  await deleteObjects([...files].filter((k): k is string => !!k && scope.some((p) => k.startsWith(p))));
+}
+
 /** `DELETE .../messages/{id}`: soft delete (reference §5.6); attachments go, the message stays. */
 export async function deleteMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await messageOf(account.id, c, messageId);
+  // Chatwoot destroys a deleted message's attachments: its files go before the record forgets them (a
+  // failure here leaves the message as it was, to delete again), so no link handed out serves them after.
+  await deleteMessageFiles(account.id, [m]);
   const deleted: MessageRecord = {
     ...m,
     content: 'This message was deleted',

@@ -65,9 +65,3 @@ export function seriesOfFacts(facts: { contributions?: { series?: unknown }[] }[
   return [...out];
 }
 
-/** A storage key of an attachment's URL (`…/avatars/<base64url of the key>`), or undefined. */
-export function storageKeyOfUrl(url: unknown, decode: (segment: string) => string | undefined): string | undefined {
-  if (typeof url !== 'string' || !url) return undefined;
-  const segment = url.slice(url.lastIndexOf('/') + 1);
-  return decode(segment);
-}

@@ -15,11 +15,12 @@ import { listAccountUsers } from '../../db/repositories/identity.ts';
 import { deleteNotification, listAllNotifications } from '../../db/repositories/notifications.ts';
 import { webhookUrlKey } from '../../db/repositories/webhooks.ts';
 import { log } from '../../log.ts';
-import { deleteObjects, deleteObjectsUnder, objectKeyOf } from '../../storage/objects.ts';
+import { deleteObjects, deleteObjectsUnder } from '../../storage/objects.ts';
+import { storedKeyOf } from '../../storage/file-urls.ts';
 import { STATUSES } from '../conversations/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
 import { sentinelsOf } from '../inboxes/service.ts';
-import { Budget, DEFAULT_CHUNK_DELETES, runSteps, seriesOfFacts, storageKeyOfUrl, type Step } from './plan.ts';
+import { Budget, DEFAULT_CHUNK_DELETES, runSteps, seriesOfFacts, type Step } from './plan.ts';
 
 // The purge of a deleted account or inbox (Chatwoot's DeleteObjectJob and the models' `dependent:`
 // associations). The deletion request removes what readers reach the rest by (the account item and
@@ -63,7 +64,7 @@ async function drain(p: Partition, budget: Budget, dependents?: (items: Item[]) 
 
 const attachmentKeys = (messages: Item[]) =>
   messages.flatMap((m) =>
-    ((m.attachments as Item[] | undefined) ?? []).map((a) => storageKeyOfUrl(a.data_url, objectKeyOf)).filter((k): k is string => !!k),
+    ((m.attachments as Item[] | undefined) ?? []).map((a) => storedKeyOf(a.data_url, true)).filter((k): k is string => !!k),
   );
 
 /** One conversation: everything in its partition and what points at it, then the conversation item. */

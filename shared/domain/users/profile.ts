@@ -1,7 +1,8 @@
 import { hashPassword, hashToken, randomId, verifyPassword } from '../../crypto/tokens.ts';
 import { getAccountUser, putAccountUser } from '../../db/repositories/identity.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
-import { objectUrl, putObject } from '../../storage/objects.ts';
+import { putObject } from '../../storage/objects.ts';
+import { storedRef } from '../../storage/file-urls.ts';
 import { now, type UserRecord } from '../model.ts';
 import { revokeSessions } from '../sessions/service.ts';
 import type { ProfileUpdate } from './schemas.ts';
@@ -49,7 +50,7 @@ export async function updateProfile(user: UserRecord, input: ProfileUpdate, curr
 async function storeAvatar(userId: number, file: { content_type: string; data: Buffer }) {
   const key = `avatars/users/${userId}/${randomId(12)}.${file.content_type.split('/')[1]}`;
   await putObject(key, file.data, file.content_type);
-  return objectUrl(key);
+  return storedRef(key);
 }
 
 /** `DELETE /api/v1/profile/avatar`. */

@@ -1,4 +1,5 @@
 import type { AccountRecord, AccountUserRecord, UserRecord } from '../model.ts';
+import { userAvatarUrl } from '../conversations/view.ts';
 
 export interface Membership {
   membership: AccountUserRecord;
@@ -20,7 +21,7 @@ export function userJson(user: UserRecord, accessToken: string, memberships: Mem
     access_token: accessToken,
     account_id: active?.account.id ?? null,
     available_name: user.display_name || user.name,
-    avatar_url: user.avatar_url,
+    avatar_url: userAvatarUrl(user),
     confirmed: true,
     display_name: user.display_name,
     message_signature: user.message_signature,

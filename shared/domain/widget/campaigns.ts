@@ -6,6 +6,7 @@ import type { CampaignRecord } from '../campaigns/model.ts';
 import type { ConversationActor } from '../conversations/model.ts';
 import { startConversation } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
+import { userAvatarUrl } from '../conversations/view.ts';
 import type { AccountRecord } from '../model.ts';
 import { contactActor } from '../public/access.ts';
 import type { ContactInboxRecord } from '../contacts/model.ts';
@@ -28,7 +29,7 @@ export async function widgetCampaignsJson(inbox: InboxRecord) {
       id: c.display_id,
       trigger_rules: c.trigger_rules,
       message: c.message,
-      sender: u ? { name: u.name, avatar_url: u.avatar_url ?? '' } : null,
+      sender: u ? { name: u.name, avatar_url: userAvatarUrl(u) } : null,
       // Read by our widget (Chatwoot's widget reads it from the inbox's working hours): only during them.
       trigger_only_during_business_hours: c.trigger_only_during_business_hours,
     };

@@ -4,6 +4,7 @@ import type { ConversationRecord } from '../conversations/model.ts';
 import { agentJson, attachmentJson, messagePushJson, senderJson, type Refs } from '../conversations/view.ts';
 import type { MessageRecord } from '../messages/model.ts';
 import type { InboxRecord } from '../inboxes/model.ts';
+import { contactAvatarUrl, inboxAvatarUrl } from '../contacts/view.ts';
 
 // JSON of `POST /api/v1/widget/config` (Chatwoot's `api/v1/widget/configs/create.json.jbuilder`).
 
@@ -18,7 +19,7 @@ export function utcOffset(timezone: string, at = new Date()): string {
 /** The widget's settings, as the widget reads them to draw itself. */
 export function widgetChannelJson(inbox: InboxRecord, account: AccountRecord, botName: string | null) {
   return {
-    avatar_url: inbox.avatar_url,
+    avatar_url: inboxAvatarUrl(inbox),
     has_a_connected_agent_bot: botName,
     locale: account.locale,
     website_name: inbox.name,
@@ -95,7 +96,7 @@ export const widgetContactJson = (c: ContactRecord, ci: ContactInboxRecord) => (
   email: c.email,
   phone_number: c.phone_number,
   identifier: c.identifier,
-  avatar_url: c.thumbnail || '',
+  avatar_url: contactAvatarUrl(c),
   custom_attributes: c.custom_attributes,
   has_email: !!c.email,
   has_name: !!c.name,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
+import { download, SIGNED_LINK } from '../../support/files.ts';
 
 // Inbox members (reference §2.7), agent bot attachment (§2.6) and avatar uploads (spec rule 2).
 
@@ -155,13 +156,6 @@ describe('inbox members, agent bots, avatars', () => {
       return f;
     };
 
-    const download = async (url: string) => {
-      const redirect = await fetch(url, { redirect: 'manual' });
-      expect(redirect.status).toBe(302);
-      const res = await fetch(redirect.headers.get('location')!);
-      expect(res.status).toBe(200);
-      return Buffer.from(await res.arrayBuffer());
-    };
 
     it('creates an inbox from multipart/form-data with an avatar the avatar_url serves back', async () => {
       const body = form(
@@ -178,7 +172,7 @@ describe('inbox members, agent bots, avatars', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ name: 'With avatar', channel_type: 'Channel::WebWidget', website_url: 'https://pics.example', enable_email_collect: false });
       expect(res.body.working_hours[6]).toMatchObject({ open_hour: 10, close_hour: 12, closed_all_day: false });
-      expect(res.body.avatar_url).toMatch(/^http:\/\/.+\/avatars\/[\w-]+$/);
+      expect(res.body.avatar_url).toMatch(SIGNED_LINK);
       expect(await download(res.body.avatar_url)).toEqual(PNG);
 
       // Replaced on update (multipart too), removed by DELETE /avatar.
@@ -212,6 +206,7 @@ describe('inbox members, agent bots, avatars', () => {
       const rt = await runtime();
       expectErrorBody(await client(rt.baseUrl).get('/avatars/not*valid'), 404);
       expectErrorBody(await client(rt.baseUrl).get(`/avatars/${Buffer.from('secrets/x').toString('base64url')}`), 404);
+      expectErrorBody(await client(rt.baseUrl).get('/rails/active_storage/blobs/redirect/not*valid/x.png'), 404);
     });
   });
 });

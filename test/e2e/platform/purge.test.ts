@@ -8,7 +8,7 @@ import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
 import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
 import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/purge/service.ts';
 import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
-import { objectKeyOf } from '../../../shared/storage/objects.ts';
+import { keyOfLink } from '../../support/files.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { scanAll, type Item } from '../../support/table.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
@@ -50,7 +50,7 @@ const volatile = (i: Item) => /^(LIMIT|SEQ|MAINT|THROTTLE)#/.test(String(i.pk));
 const canonical = (i: Item) => JSON.stringify(i, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
 
 const objectExists = async (dataUrl: string) => {
-  const key = objectKeyOf(dataUrl.slice(dataUrl.lastIndexOf('/') + 1))!;
+  const key = await keyOfLink(dataUrl);
   const s3 = new S3Client({ region: config().region, endpoint: config().s3Endpoint, forcePathStyle: true });
   try {
     await s3.send(new GetObjectCommand({ Bucket: config().avatarBucket, Key: key }));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { fromAddress, sessionClient, sessionHeadersOf } from './fixtures.ts';
+import { download, SIGNED_LINK } from '../../support/files.ts';
 
 const PASSWORD = 'Passw0rd!';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -101,10 +102,8 @@ describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active accou
     const res = await s.admin.api.put('/api/v1/profile', form);
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Pictured');
-    expect(res.body.avatar_url).toMatch(/^http:\/\/.+\/avatars\/[\w-]+$/);
-    const redirect = await fetch(res.body.avatar_url, { redirect: 'manual' });
-    expect(redirect.status).toBe(302);
-    expect(Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer())).toEqual(PNG);
+    expect(res.body.avatar_url).toMatch(SIGNED_LINK);
+    expect(await download(res.body.avatar_url)).toEqual(PNG);
 
     const bad = new FormData();
     bad.append('profile[avatar]', new Blob([Buffer.from('hello')], { type: 'text/plain' }), 'a.txt');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../shared/db/keys.ts';
-import { Budget, PurgeInterrupted, runSteps, seriesOfFacts, storageKeyOfUrl, type Step } from '../../../shared/domain/purge/plan.ts';
-import { objectKeyOf } from '../../../shared/storage/objects.ts';
+import { Budget, PurgeInterrupted, runSteps, seriesOfFacts, type Step } from '../../../shared/domain/purge/plan.ts';
 
 describe('purge plan: budget, step order, what facts and URLs name', () => {
   it('a budget counts deletes, bounds page sizes and throws the injected crash before the delete that passes it', () => {
@@ -50,14 +49,6 @@ describe('purge plan: budget, step order, what facts and URLs name', () => {
         {},
       ]),
     ).toEqual(['A', 'I#4', 'L#vip']);
-  });
-
-  it('finds the storage key of an attachment URL, and nothing in a foreign or empty one', () => {
-    const key = 'attachments/12/34/56/shot.png';
-    expect(storageKeyOfUrl(`https://chat.example.com/avatars/${Buffer.from(key).toString('base64url')}`, objectKeyOf)).toBe(key);
-    expect(storageKeyOfUrl('https://example.com/avatars/not base64!', objectKeyOf)).toBeUndefined();
-    expect(storageKeyOfUrl('', objectKeyOf)).toBeUndefined();
-    expect(storageKeyOfUrl(null, objectKeyOf)).toBeUndefined();
   });
 
   it("builds the purge's keys from the account's and inbox's own ids only", () => {
