@@ -15,7 +15,7 @@ import { broadcastEvent } from './broadcast.ts';
 import { isMailRequest, isPurgeJob, type Change } from './change.ts';
 import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
 import { composeMail } from '../domain/mail/compose.ts';
-import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
+import type { MailRequestRecord, QueuedMail } from '../domain/mail/model.ts';
 import { enqueueMails } from './mail-queue.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
@@ -211,7 +211,7 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
-    const mails: Mail[] = [];
+    const mails: QueuedMail[] = [];
     const suspended = frozenAccounts();
     let result: SQSBatchResponse;
     try {
