@@ -86,7 +86,7 @@
 export type Key = { pk: string; sk: string };
 
 /** Throttles' scopes (sign-in's EMAIL and IP keep their first names). */
-export type ThrottleScope = 'EMAIL' | 'IP' | 'RESET_EMAIL' | 'RESET_IP' | 'TRANSCRIPT_CONV' | 'TRANSCRIPT_VISITOR' | 'TRANSCRIPT_IP' | 'CABLE_FRAMES';
+export type ThrottleScope = 'EMAIL' | 'IP' | 'RESET_EMAIL' | 'RESET_IP' | 'TRANSCRIPT_CONV' | 'TRANSCRIPT_VISITOR' | 'TRANSCRIPT_IP' | 'TRANSCRIPT_TO' | 'CABLE_FRAMES';
 
 const SEP = '#';
 const join = (...parts: (string | number)[]) => parts.join(SEP);

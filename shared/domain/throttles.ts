@@ -32,6 +32,8 @@ export const THROTTLES = {
   transcriptVisitor: { scope: 'TRANSCRIPT_VISITOR', max: 5, windowSeconds: 3600 },
   /** Transcript mails asked for from one client address, whatever the visitor. */
   transcriptAddress: { scope: 'TRANSCRIPT_IP', max: 10, windowSeconds: 3600 },
+  /** Transcript mails to one email address, whoever asks (a visitor may set its contact's email to anyone's). */
+  transcriptRecipient: { scope: 'TRANSCRIPT_TO', max: 5, windowSeconds: 3600 },
 } as const satisfies Record<string, Throttle>;
 
 /** Chatwoot's throttle key of an email: lower case, no whitespace anywhere (`downcase.gsub(/\s+/, '')`). */
