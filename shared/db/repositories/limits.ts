@@ -29,7 +29,7 @@ export async function addToRateWindow(scope: string, windowStart: number, n: num
  * conditional UpdateItem — so each request's verdict comes from its own increment and parallel requests
  * can never all pass. False when the window is full (nothing is added). The item expires after `expiresAt`.
  */
-export async function takeThrottleSlot(key: Key, max: number, expiresAt: number): Promise<boolean> {
+export async function takeThrottleSlot(key: Key, max: number, expiresAt: number, type = 'throttle_window'): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
@@ -38,7 +38,7 @@ export async function takeThrottleSlot(key: Key, max: number, expiresAt: number)
         UpdateExpression: 'ADD n :one SET #t = :ttl, #type = :type',
         ConditionExpression: 'attribute_not_exists(n) OR n < :max',
         ExpressionAttributeNames: { '#t': TTL_ATTRIBUTE, '#type': 'type' },
-        ExpressionAttributeValues: { ':one': 1, ':max': max, ':ttl': expiresAt, ':type': 'throttle_window' },
+        ExpressionAttributeValues: { ':one': 1, ':max': max, ':ttl': expiresAt, ':type': type },
       }),
     );
     return true;
