@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { hashToken } from '../crypto/tokens.ts';
 import { keys, type Key, type ThrottleScope } from '../db/keys.ts';
 import { releaseThrottleSlot, takeThrottleSlot } from '../db/repositories/limits.ts';
@@ -38,6 +39,22 @@ export const THROTTLES = {
 
 /** Chatwoot's throttle key of an email: lower case, no whitespace anywhere (`downcase.gsub(/\s+/, '')`). */
 export const throttleEmail = (email: string) => email.toLowerCase().replace(/\s+/g, '');
+
+/**
+ * The client address a limit counts: an IPv4 address as it is (also when mapped into IPv6), an IPv6 address
+ * by its /64 — a subscriber's whole prefix, through which one client can rotate at will.
+ */
+export function addressScope(address: string): string {
+  const a = address.trim().replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(a);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(a)) return a;
+  const [head = '', tail] = a.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
 
 /** 429 with `Retry-After` and the error body (code `rate_limited`). */
 export const throttled = (retryAfter: number, description: string) =>

@@ -6,6 +6,7 @@ import { keys } from '../db/keys.ts';
 import * as repo from '../db/repositories/cable.ts';
 import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
 import { isSuspended } from '../domain/accounts/suspension.ts';
+import { addressScope } from '../domain/throttles.ts';
 import { log } from '../log.ts';
 import type { CableEvent } from './audience.ts';
 import { hears } from './audience.ts';
@@ -59,7 +60,7 @@ function sameToken(a: string, b: string): boolean {
  */
 export async function admitSocket(address: string | undefined): Promise<{ addressHash?: string } | false> {
   if (!address) return {};
-  const addressHash = hashToken(address);
+  const addressHash = hashToken(addressScope(address));
   const expiresAt = Math.ceil((Date.now() + CONNECTION_LIFETIME_MS) / 1000);
   return (await repo.takeSocketSlot(addressHash, MAX_SOCKETS_PER_ADDRESS, expiresAt)) ? { addressHash } : false;
 }

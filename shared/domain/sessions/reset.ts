@@ -3,7 +3,7 @@ import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
 import { getPasswordReset, putPasswordReset, usePasswordReset } from '../../db/repositories/sessions.ts';
 import { requestMail } from '../mail/outbox.ts';
 import { now, type UserRecord } from '../model.ts';
-import { takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
+import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import type { PasswordResetRecord } from './model.ts';
 
 // Devise's password reset (Recoverable) for `POST /auth/password` and `PUT /auth/password`.
@@ -23,7 +23,7 @@ export async function requestPasswordReset(emailInput: string, address: string) 
   const email = emailInput.trim().toLowerCase();
   const key = throttleEmail(emailInput);
   await takeSlots(
-    [[THROTTLES.resetAddress, address], ...(key ? [[THROTTLES.resetEmail, key] as const] : [])],
+    [[THROTTLES.resetAddress, addressScope(address)], ...(key ? [[THROTTLES.resetEmail, key] as const] : [])],
     'Too many password reset requests. Please try again later.',
   );
   if (email) await requestMail({ kind: 'password_reset', to: email });

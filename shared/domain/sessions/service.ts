@@ -17,7 +17,7 @@ import { config } from '../../config.ts';
 import { permittedUser, profile, saveUser } from '../users/service.ts';
 import type { SessionRecord } from './model.ts';
 import type { PasswordReset, SignIn } from './schemas.ts';
-import { takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
+import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { takePasswordReset } from './reset.ts';
 
 // Sign-in as devise_token_auth does it for Chatwoot (config/initializers/devise_token_auth.rb): a session per
@@ -120,7 +120,7 @@ export async function signIn(input: SignIn, address: string) {
   if (!email || (!input.password && !input.sso_auth_token)) throw badCredentials();
   const attempt = await takeSlots(
     [
-      [THROTTLES.signInAddress, address],
+      [THROTTLES.signInAddress, addressScope(address)],
       [THROTTLES.signInEmail, throttleEmail(input.email)],
     ],
     'Too many sign-in attempts. Please try again later.',

@@ -16,7 +16,7 @@ import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
 import { requestMail } from '../mail/outbox.ts';
-import { takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
+import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
@@ -200,7 +200,7 @@ export async function requestWidgetTranscript(req: WidgetRequest) {
       [THROTTLES.transcriptConversation, `${c.account_id}:${c.id}`],
       [THROTTLES.transcriptVisitor, `${ci.inbox_id}:${ci.source_id}`],
       [THROTTLES.transcriptRecipient, throttleEmail(contact.email)],
-      ...(req.address ? [[THROTTLES.transcriptAddress, req.address] as const] : []),
+      ...(req.address ? [[THROTTLES.transcriptAddress, addressScope(req.address)] as const] : []),
     ],
     'Too many transcript requests. Please try again later.',
   );
