@@ -131,11 +131,31 @@ export async function deleteConnection(connectionId: string, known: { account_id
 
 /**
  * AP176: takes one of a client address's socket slots (`ADD 1` while below `max`, one conditional
- * UpdateItem); false when the address has `max` open. Every take pushes the item's expiry out, so counts a
- * lost disconnect left behind vanish once the address is quiet for a connection's lifetime.
+ * UpdateItem); false when the address has `max` open. Every take pushes the item's expiry out, and a full
+ * count past its expiry starts again at this socket (TTL deletes lazily; a second conditional UpdateItem,
+ * only then): counts that lost disconnects left behind vanish once no socket of the address was admitted
+ * for a connection's lifetime.
  */
-export const takeSocketSlot = (addressHash: string, max: number, expiresAtSeconds: number) =>
-  takeThrottleSlot(keys.cableAddressCount(addressHash), max, expiresAtSeconds, 'cable_address');
+export async function takeSocketSlot(addressHash: string, max: number, expiresAtSeconds: number): Promise<boolean> {
+  const key = keys.cableAddressCount(addressHash);
+  if (await takeThrottleSlot(key, max, expiresAtSeconds, 'cable_address')) return true;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET n = :one, #t = :ttl',
+        ConditionExpression: '#t < :now',
+        ExpressionAttributeNames: { '#t': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtSeconds, ':now': Math.floor(Date.now() / 1000) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
 
 /** AP176: gives a socket slot back (a connection that never got recorded). */
 export const releaseSocketSlot = (addressHash: string) => releaseThrottleSlot(keys.cableAddressCount(addressHash));

@@ -9,6 +9,11 @@ import { overrideEnv } from '../../support/env.ts';
 import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
 import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/cable.ts';
 import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '../../../shared/realtime/protocol.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { hashToken } from '../../../shared/crypto/tokens.ts';
+import { db, tableName } from '../../../shared/db/client.ts';
+import { keys } from '../../../shared/db/keys.ts';
+import { getItem } from '../../../shared/db/repositories/common.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
 import { cableSender } from '../../../shared/events/broadcast.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
@@ -128,6 +133,22 @@ describe('deployed /cable functions', () => {
     expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 200 });
     expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 429 });
     await Promise.all(ids.slice(1).map((id) => disconnect(wsEvent('$disconnect', id, {}, address))));
+  });
+
+  it('$connect admits again once a full socket count outlived its expiry (counts lost disconnects left behind)', async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const key = keys.cableAddressCount(hashToken(address));
+    const now = Math.floor(Date.now() / 1000);
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now + 60 } }));
+    expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 429 });
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now - 1 } }));
+    const id = newId();
+    expect(await connect(wsEvent('$connect', id, {}, address))).toMatchObject({ statusCode: 200 });
+    const item = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    expect(item?.n).toBe(1);
+    expect(item!.ttl).toBeGreaterThan(now + 3600);
+    await disconnect(wsEvent('$disconnect', id, {}, address));
+    expect((await getItem<{ n: number }>(key, true))?.n).toBe(0);
   });
 
   it(`$default closes a connection over ${MAX_FRAMES_PER_MINUTE} frames a minute (DeleteConnection) and handles nothing past it`, async () => {
