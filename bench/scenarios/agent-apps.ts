@@ -2,6 +2,7 @@ import { nextId } from '../../shared/db/ids.ts';
 import { createNotification } from '../../shared/db/repositories/notifications.ts';
 import type { NotificationRecord } from '../../shared/domain/notifications/model.ts';
 import { client, type Client } from '../../test/support/http.ts';
+import { fromAddress } from '../../test/e2e/sessions/fixtures.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Agent apps (sign-in, SSO, profile, macros, notifications): one scenario per route.
@@ -113,23 +114,19 @@ export const agentApps: Scenarios = {
   'GET /auth/validate_token': { setup: session, request: (_w, app) => ({ method: 'GET', path: '/auth/validate_token', client: app }) },
   'DELETE /auth/sign_out': { prepare: session, request: (_w, _s, app) => ({ method: 'DELETE', path: '/auth/sign_out', client: app as Client }) },
   'POST /auth/password': {
-    setup: (w) => emailOf(agent(w)),
-    request: (w, email) => ({ method: 'POST', path: '/auth/password', body: { email }, client: client(w.baseUrl) }),
+    // Throttled per email and per address (5 each), and the same work whatever the email: each call
+    // another email, from another loopback address.
+    request: (w, _s, _p, i) => ({ method: 'POST', path: '/auth/password', body: { email: `reset-${i}-${Date.now()}@example.com` }, client: fromAddress(w.baseUrl) }),
   },
   'PUT /auth/password': {
-    // A reset token as the email sender would mail it (the user's password stays the same).
+    // A reset link as the pipeline would mail it (the user's password stays the same).
     prepare: async (w) => {
-      const { putOneTimeToken } = await import('../../shared/db/repositories/sessions.ts');
-      const { keys } = await import('../../shared/db/keys.ts');
-      const { hashToken, newToken } = await import('../../shared/crypto/tokens.ts');
-      const token = newToken();
+      const { putPasswordReset } = await import('../../shared/db/repositories/sessions.ts');
+      const { hashToken, randomId, resetToken } = await import('../../shared/crypto/tokens.ts');
+      const userId = w.account.agent.id;
+      const token = resetToken(userId);
       const t = Math.floor(Date.now() / 1000);
-      await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
-        user_id: w.account.agent.id,
-        email: await emailOf(agent(w)),
-        expires_at: t + 3600,
-        created_at: t,
-      });
+      await putPasswordReset({ user_id: userId, token_hash: hashToken(token), request_id: randomId(), requested_at: t, expires_at: t + 3600, created_at: t });
       return token;
     },
     request: (w, _s, token) => ({

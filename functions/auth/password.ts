@@ -1,8 +1,8 @@
 import { publicHandler } from '../../shared/http/handler.ts';
 import { PasswordResetRequestSchema } from '../../shared/domain/sessions/schemas.ts';
-import { requestPasswordReset } from '../../shared/domain/sessions/service.ts';
+import { requestPasswordReset } from '../../shared/domain/sessions/reset.ts';
 
 export const handler = publicHandler({
   body: PasswordResetRequestSchema,
-  run: ({ body }) => requestPasswordReset(body.email),
+  run: ({ body, event }) => requestPasswordReset(body.email, event.requestContext.http.sourceIp),
 });

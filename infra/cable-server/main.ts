@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, DeleteMessageBatchCommand, DeleteQueueCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -37,6 +37,17 @@ export interface CableTask {
   stop(): Promise<void>;
 }
 
+/**
+ * The client's address behind CloudFront and the load balancer: CloudFront appends the viewer's address to
+ * X-Forwarded-For (what the client sent itself comes before it), so the last entry is the one to trust;
+ * without the header, the TCP peer.
+ */
+export function viewerAddress(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-forwarded-for'];
+  const last = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((a) => a.trim()).filter(Boolean).at(-1);
+  return last ?? req.socket.remoteAddress;
+}
+
 /** Messages older than this are worthless (sockets are live updates): the queue keeps them a minute, SQS's least. */
 const RETENTION_SECONDS = 60;
 
@@ -61,7 +72,7 @@ export async function startCableTask(opts: CableTaskOptions = {}): Promise<Cable
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not Found' }));
   });
-  const cable = attachCableServer(server, { idPrefix: `${taskId}.` });
+  const cable = attachCableServer(server, { idPrefix: `${taskId}.`, clientAddress: viewerAddress });
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.port ?? 8080, opts.host ?? '0.0.0.0', () => res());

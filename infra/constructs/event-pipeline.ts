@@ -260,12 +260,15 @@ export class EventPipeline extends Construct {
     );
 
     // Mail queue → Amazon SES. Role: consume the mail queue and SendEmail from the sender address only (on
-    // the address's and its domain's identities, whichever is verified). No table, no secret.
+    // the address's and its domain's identities, whichever is verified). No table; the token key, because
+    // mails carrying a reset link travel sealed and are opened here.
     const sender = props.mailerSenderEmail;
     this.mailFunction = fn('mail', consumerTimeout(QUEUES.mail.visibilityTimeoutSeconds), 'Mail to recipients through Amazon SES', {
       MAIL_TRANSPORT: sender ? 'ses' : 'none',
       ...(sender ? { MAILER_SENDER_EMAIL: sender } : {}),
+      TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
     });
+    props.tokenKey.grantRead(this.mailFunction);
     if (sender) {
       const address = addressOf(sender);
       const domain = address.split('@')[1] ?? address;

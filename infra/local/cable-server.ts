@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import { closeConnection, handleFrame, openConnection, type Sender } from '../../shared/realtime/cable.ts';
-import { frames, pickSubprotocol, PING_INTERVAL_MS } from '../../shared/realtime/protocol.ts';
+import { admitSocket, closeConnection, handleFrame, openConnection, releaseSocket, type Sender } from '../../shared/realtime/cable.ts';
+import { frames, MAX_FRAMES_PER_MINUTE, pickSubprotocol, PING_INTERVAL_MS } from '../../shared/realtime/protocol.ts';
 
 // The local stand-in for the WebSocket API: `/cable` on the HTTP server's own port. The same RoomChannel
 // code as the deployed $connect / $disconnect / $default functions; here the server itself greets and
@@ -27,7 +27,12 @@ export interface CableServerOptions {
   pingIntervalMs?: number;
   /** Prepended to every connection id (the Fargate task's `<taskId>.`, which names the queue its frames go to). */
   idPrefix?: string;
+  /** The client's address, whose open sockets are counted (default: the TCP peer's). */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
 }
+
+/** Closing code of a socket over its frame limit (RFC 6455 policy violation). */
+export const FRAME_LIMIT_CLOSE_CODE = 1008;
 
 export function attachCableServer(server: Server, opts: CableServerOptions = {}): CableServer {
   const path = opts.path ?? '/cable';
@@ -39,13 +44,42 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
     handleProtocols: (offered) => pickSubprotocol([...offered]) ?? false,
   });
 
+  const addressOf = opts.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress);
+  // Admission is asynchronous (a slot of the address's socket count, in the table): handshakes being
+  // admitted are waited for on close.
+  const admitting = new Set<Promise<unknown>>();
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.replace(/\/$/, '') !== path) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    const admission = admitSocket(addressOf(req)).then(
+      (admitted) => {
+        if (!admitted) {
+          socket.end('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 60\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+          return;
+        }
+        // A handshake that fails from here on (the client gone, bad headers) gives its slot back.
+        let handedOver = false;
+        const giveBack = () => {
+          if (!handedOver && admitted.addressHash) void releaseSocket(admitted.addressHash).catch(() => undefined);
+        };
+        if (socket.destroyed) return giveBack();
+        socket.once('close', giveBack);
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          handedOver = true;
+          socket.off('close', giveBack);
+          wss.emit('connection', ws, req, admitted.addressHash);
+        });
+      },
+      (err) => {
+        process.stderr.write(`local runtime: cable: admission failed: ${(err as Error).stack ?? String(err)}\n`);
+        socket.destroy();
+      },
+    );
+    admitting.add(admission);
+    void admission.finally(() => admitting.delete(admission));
   };
   server.on('upgrade', onUpgrade);
 
@@ -53,10 +87,10 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
   // waits for it, so nothing of a connection reaches the table after the runtime stopped it.
   const work = new Map<string, Promise<unknown>>();
 
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, _req: IncomingMessage, addressHash?: string) => {
     const id = `${opts.idPrefix ?? ''}${randomBytes(12).toString('base64url')}`;
     // One connection's frames are handled one after another, in the order they came.
-    let chain: Promise<unknown> = openConnection(id, { welcomed: true, lifetimeMs: LOCAL_LIFETIME_MS }).then(() => {
+    let chain: Promise<unknown> = openConnection(id, { welcomed: true, lifetimeMs: LOCAL_LIFETIME_MS, addressHash }).then(() => {
       sockets.set(id, ws);
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frames.welcome()));
     });
@@ -66,7 +100,16 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
       void mine.then(() => work.get(id) === mine && work.delete(id));
     };
     work.set(id, chain);
+    // Frames in the current minute: past the limit the socket is closed and nothing more is handled.
+    let minute = 0;
+    let framesInMinute = 0;
     ws.on('message', (data, isBinary) => {
+      const at = Math.floor(Date.now() / 60_000);
+      if (at !== minute) [minute, framesInMinute] = [at, 0];
+      if (++framesInMinute > MAX_FRAMES_PER_MINUTE) {
+        if (ws.readyState === WebSocket.OPEN) ws.close(FRAME_LIMIT_CLOSE_CODE, 'frame rate exceeded');
+        return;
+      }
       const raw = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
       if (isBinary) return;
       queue(() => handleFrame(id, raw, sender));
@@ -85,6 +128,10 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
       await new Promise<void>((resolve) => ws.send(JSON.stringify(frame), () => resolve()));
       return true;
     },
+    async close(connectionId) {
+      const ws = sockets.get(connectionId);
+      if (ws?.readyState === WebSocket.OPEN) ws.close(FRAME_LIMIT_CLOSE_CODE, 'frame rate exceeded');
+    },
   };
 
   const pinger = setInterval(() => {
@@ -99,6 +146,7 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
     async close() {
       clearInterval(pinger);
       server.off('upgrade', onUpgrade);
+      await Promise.all(admitting);
       // Each client's own 'close' listener (above) queues its removal before these resolve.
       const closed = [...wss.clients].map((ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))));
       for (const ws of wss.clients) ws.terminate();

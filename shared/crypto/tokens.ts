@@ -58,6 +58,26 @@ export function pubsubTokenLocation(token: string): { account_id: number; contac
   return account_id > 0 && contact_id > 0 && inbox_id > 0 ? { account_id, contact_id, inbox_id } : undefined;
 }
 
+// A password reset token names its user the same way (a marker byte, the user id in 6 bytes, then 136
+// random bits), so that the one reset item of that user is read by key and compared with the token's hash:
+// the item holds only the newest token, which is how a newer or a used link kills every older one.
+const RESET_MARK = 0xd1;
+
+export function resetToken(userId: number): string {
+  const bytes = randomBytes(24);
+  bytes[0] = RESET_MARK;
+  bytes.writeUIntBE(userId, 1, 6);
+  return bytes.toString('base64url');
+}
+
+/** The user a reset token names (see `resetToken`), unverified; undefined for anything else. */
+export function resetTokenUser(token: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, 'base64url');
+  const userId = bytes.readUIntBE(1, 6);
+  return bytes[0] === RESET_MARK && userId > 0 && userId <= Number.MAX_SAFE_INTEGER ? userId : undefined;
+}
+
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** Opaque random identifiers (inbox identifiers, pubsub tokens, webhook secrets). */

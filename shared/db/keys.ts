@@ -55,7 +55,9 @@
 //   cable subscr.    CABLESUBS#<acctId>            SUB#<connectionId>#<identifier hash>                    (expires)
 //   presence         PRESENCE#<acctId>             SEEN#USER#<id> | SEEN#CONTACT#<id>                              (expires)
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
-//   sign-in counter  THROTTLE#<EMAIL|IP>#<sha256>  W#<window start>        (failed sign-ins in a window; expires)
+//   throttle window  THROTTLE#<scope>#<sha256>  W#<window start>        (attempts taken in a window: sign-in, reset, transcript, socket frames; expires)
+//   password reset   RESET#<userId>            RESET                  (the user's one live reset link, by its hash; a used one stays as a tombstone; expires)
+//   socket count     CABLEADDR#<sha256 of address>  COUNT             (open sockets of a client address; expires when quiet)
 //   macro            MACROS#<acctId>               MACRO#<id>
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
@@ -63,7 +65,7 @@
 //   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
 //   push subscription PUSHSUBS#<userId>            SUB#<sha256 of the subscription's identifier>
-//   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (password reset, SSO link; expires)
+//   one-time token   OTT#<purpose>#<sha256 of token>  OTT                  (SSO link; expires)
 //   mail request     MAIL#<random id>              MAIL                   (outbox: the pipeline mails it; expires)
 //   campaign         CAMPAIGNS#<acctId>            CAMPAIGN#<display id>
 //   campaign seq.    SEQ#CAMPAIGN#<acctId>         SEQ
@@ -82,6 +84,9 @@
 //   live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its assignee)
 
 export type Key = { pk: string; sk: string };
+
+/** Throttles' scopes (sign-in's EMAIL and IP keep their first names). */
+export type ThrottleScope = 'EMAIL' | 'IP' | 'RESET_EMAIL' | 'RESET_IP' | 'TRANSCRIPT_CONV' | 'TRANSCRIPT_VISITOR' | 'TRANSCRIPT_IP' | 'TRANSCRIPT_TO' | 'CABLE_FRAMES';
 
 const SEP = '#';
 const join = (...parts: (string | number)[]) => parts.join(SEP);
@@ -292,6 +297,7 @@ export const keys = {
   contactInboxPubsubIndex: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), gsi1sk: 'CI' }),
   contactInboxByPubsub: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), skPrefix: 'CI' }),
   cableConnection: (connectionId: string): Key => ({ pk: join('CABLE', connectionId), sk: 'CONN' }),
+  cableAddressCount: (addressHash: string): Key => ({ pk: join('CABLEADDR', addressHash), sk: 'COUNT' }),
   /** Newest last, so the pinger picks up connections made since its last look with one small Query. */
   cableConnectionIndex: (connectedAtMs: number, connectionId: string) => ({ gsi1pk: 'CABLES', gsi1sk: join(pad(connectedAtMs, 15), connectionId) }),
   cableConnectionsAfter: (connectedAtMs: number) => ({ gsi1pk: 'CABLES', after: join(pad(connectedAtMs, 15), '~') }),
@@ -307,13 +313,15 @@ export const keys = {
   session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
   sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
   sessionsOf: (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') }),
-  signInCounter: (scope: 'EMAIL' | 'IP', valueHash: string, windowStart: number): Key => ({
+  /** One throttle's window for one value (an email, an address, a conversation…), by the value's SHA-256. */
+  throttleWindow: (scope: ThrottleScope, valueHash: string, windowStart: number): Key => ({
     pk: join('THROTTLE', scope, valueHash),
     sk: join('W', windowStart),
   }),
+  passwordReset: (userId: number): Key => ({ pk: join('RESET', userId), sk: 'RESET' }),
   /** A scope's shared request count in one window (`ACCOUNT:<id>`, `TOKEN:<sha256>`, …; no '#'). */
   rateWindow: (scope: string, windowStart: number): Key => ({ pk: join('LIMIT', scope), sk: join('W', windowStart) }),
-  oneTimeToken: (purpose: 'PASSWORD_RESET' | 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+  oneTimeToken: (purpose: 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
 
   // ── campaigns ──
   campaign: (accountId: number, displayId: number): Key => ({ pk: join('CAMPAIGNS', accountId), sk: join('CAMPAIGN', pad(displayId)) }),

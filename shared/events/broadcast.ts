@@ -1,4 +1,4 @@
-import { ApiGatewayManagementApiClient, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config.ts';
 import { taskQueueSender } from '../realtime/task-queues.ts';
 import { sqs } from './queue.ts';
@@ -36,7 +36,7 @@ const isGone = (err: unknown) => {
   return e?.name === 'GoneException' || e?.$metadata?.httpStatusCode === 410;
 };
 
-/** PostToConnection through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
+/** PostToConnection (and DeleteConnection) through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
 export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'send'>): Sender {
   return {
     async send(connectionId, frame) {
@@ -46,6 +46,13 @@ export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'se
       } catch (err) {
         if (isGone(err)) return false;
         throw err;
+      }
+    },
+    async close(connectionId) {
+      try {
+        await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+      } catch (err) {
+        if (!isGone(err)) throw err;
       }
     },
   };

@@ -15,7 +15,7 @@ import { broadcastEvent } from './broadcast.ts';
 import { isMailRequest, isPurgeJob, type Change } from './change.ts';
 import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
 import { composeMail } from '../domain/mail/compose.ts';
-import type { Mail, MailRequestRecord } from '../domain/mail/model.ts';
+import type { MailRequestRecord, QueuedMail } from '../domain/mail/model.ts';
 import { enqueueMails } from './mail-queue.ts';
 import { enqueueDeliveries, type Delivery } from './delivery.ts';
 import { decodeQueueBody } from './queue-text.ts';
@@ -214,7 +214,7 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
-    const mails: Mail[] = [];
+    const mails: QueuedMail[] = [];
     const suspended = frozenAccounts();
     let result: SQSBatchResponse;
     try {
@@ -227,8 +227,11 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
             // A mail request (outbox item) is rendered here and sent by the mail function.
             if (isMailRequest(change)) {
               await fileSigningReady();
-              const mail = await composeMail((await complete(change)).newImage as unknown as MailRequestRecord);
+              const request = (await complete(change)).newImage as unknown as MailRequestRecord;
+              const mail = await composeMail(request);
               if (mail) mails.push(mail);
+              // A reset for an email nobody has is no fault (anyone may ask): no warning to flood the logs with.
+              else if (request.kind === 'password_reset') log.info('password reset mailed to nobody: no user has the email, or a newer request issued the link', { eventId: change.id });
               else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
               return true;
             }

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
-import type { Mail } from '../domain/mail/model.ts';
+import type { QueuedMail } from '../domain/mail/model.ts';
 import { sqs } from './queue.ts';
 import { encodeQueueBody } from './queue-text.ts';
 
@@ -11,7 +11,7 @@ export const MAX_MAIL_BYTES = 240 * 1024;
  * Dispatcher → mail queue (FIFO: each mail its own group, its request id the deduplication id, so a retried
  * dispatch of the same outbox item sends one mail).
  */
-export async function enqueueMails(mails: Mail[]): Promise<void> {
+export async function enqueueMails(mails: QueuedMail[]): Promise<void> {
   const queueUrl = config().mailQueueUrl;
   if (!queueUrl) throw new Error('MAIL_QUEUE_URL is not configured');
   for (let i = 0; i < mails.length; i += 10) {

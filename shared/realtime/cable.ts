@@ -1,9 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { hashToken } from '../crypto/tokens.ts';
 import { getItem } from '../db/repositories/common.ts';
+import { takeThrottleSlot } from '../db/repositories/limits.ts';
 import { keys } from '../db/keys.ts';
 import * as repo from '../db/repositories/cable.ts';
 import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
 import { isSuspended } from '../domain/accounts/suspension.ts';
+import { addressScope } from '../domain/throttles.ts';
 import { log } from '../log.ts';
 import type { CableEvent } from './audience.ts';
 import { hears } from './audience.ts';
@@ -11,6 +14,8 @@ import type { CableSubscription } from './model.ts';
 import {
   frames,
   isFailure,
+  MAX_FRAMES_PER_MINUTE,
+  MAX_SOCKETS_PER_ADDRESS,
   MAX_SUBSCRIBE_ATTEMPTS,
   MAX_SUBSCRIPTIONS,
   parseCommand,
@@ -29,6 +34,8 @@ export interface Sender {
    * gone; a transport that batches (the Fargate tasks' queues) has it, `deliver` then uses it.
    */
   sendBatch?(items: { connectionId: string; frames: Frame[] }[]): Promise<Set<string>>;
+  /** Closes a connection (one over its frame limit); a transport that cannot leaves it out. */
+  close?(connectionId: string): Promise<void>;
 }
 
 /** Chatwoot's OnlineStatusTracker: present for a minute after the last update_presence. */
@@ -46,7 +53,32 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export async function openConnection(connectionId: string, opts: { welcomed: boolean; lifetimeMs?: number }): Promise<void> {
+/**
+ * Admits one more socket of a client address (at most MAX_SOCKETS_PER_ADDRESS open, counted in the table
+ * across servers): the address's hash to record with the connection — its slot is given back when the
+ * connection is removed — or false when the address has its sockets already. No address, no count.
+ */
+export async function admitSocket(address: string | undefined): Promise<{ addressHash?: string } | false> {
+  if (!address) return {};
+  const addressHash = hashToken(addressScope(address));
+  const expiresAt = Math.ceil((Date.now() + CONNECTION_LIFETIME_MS) / 1000);
+  return (await repo.takeSocketSlot(addressHash, MAX_SOCKETS_PER_ADDRESS, expiresAt)) ? { addressHash } : false;
+}
+
+/** Gives back the slot of a socket admitted but never recorded (its handshake failed). */
+export const releaseSocket = (addressHash: string) => repo.releaseSocketSlot(addressHash);
+
+/**
+ * Counts one client frame of a connection in the table, for the WebSocket API, whose frames reach any
+ * number of function containers: a fixed minute of MAX_FRAMES_PER_MINUTE, one conditional UpdateItem.
+ * False once the connection is over it (the caller drops the frame and closes the connection).
+ */
+export async function admitFrame(connectionId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<boolean> {
+  const start = nowSeconds - (nowSeconds % 60);
+  return takeThrottleSlot(keys.throttleWindow('CABLE_FRAMES', hashToken(connectionId), start), MAX_FRAMES_PER_MINUTE, start + 120);
+}
+
+export async function openConnection(connectionId: string, opts: { welcomed: boolean; lifetimeMs?: number; addressHash?: string }): Promise<void> {
   const now = Date.now();
   await repo.putConnection({
     connection_id: connectionId,
@@ -54,6 +86,7 @@ export async function openConnection(connectionId: string, opts: { welcomed: boo
     expires_at: now + (opts.lifetimeMs ?? CONNECTION_LIFETIME_MS),
     welcomed: opts.welcomed,
     subscriptions: [],
+    ...(opts.addressHash ? { address_hash: opts.addressHash } : {}),
   });
 }
 

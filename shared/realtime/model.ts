@@ -13,6 +13,8 @@ export interface CableConnection {
   /** `<account_id>|<identifier hash>` of each subscription, to remove them with the connection. */
   subscriptions: string[];
   attempts?: number;
+  /** SHA-256 of the client's address, whose socket count the connection holds a slot of (released with it). */
+  address_hash?: string;
 }
 
 /** Who a subscription speaks for: a user of an account, or a contact through one contact inbox. */

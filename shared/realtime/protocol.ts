@@ -19,6 +19,20 @@ export const MAX_SUBSCRIBE_ATTEMPTS = 50;
 /** The one channel Chatwoot serves. */
 export const ROOM_CHANNEL = 'RoomChannel';
 
+/**
+ * Frames a socket may send in a minute (a fixed window). A client sends a subscribe or a few (the
+ * guarantor resends until confirmed) and `update_presence` every 20–30 s; past this the socket is closed
+ * (1008, policy violation) and the frame dropped: ActionCable clients reconnect, a flood costs its sender.
+ */
+export const MAX_FRAMES_PER_MINUTE = 30;
+
+/**
+ * Open sockets per client address, counted in the table across every server (and the WebSocket API's
+ * $connect); one more is refused at the handshake (HTTP 429). Generous for offices and visitors behind
+ * one NAT address.
+ */
+export const MAX_SOCKETS_PER_ADDRESS = 100;
+
 export type Frame = Record<string, unknown>;
 
 export const frames = {

@@ -31,9 +31,16 @@ export const cableUrl = (baseUrl: string) => `${baseUrl.replace(/^http/, 'ws')}/
 
 export const roomIdentifier = (params: Record<string, unknown>) => JSON.stringify({ channel: 'RoomChannel', ...params });
 
-export async function connectCable(baseUrl: string, opts: { protocols?: string[] } = {}): Promise<CableClient> {
+/** A refused handshake: the HTTP status the server answered instead of 101. */
+export class HandshakeRefused extends Error {
+  constructor(readonly status: number, readonly retryAfter: string | undefined) {
+    super(`handshake refused: ${status}`);
+  }
+}
+
+export async function connectCable(baseUrl: string, opts: { protocols?: string[]; localAddress?: string } = {}): Promise<CableClient> {
   const protocols = opts.protocols ?? ['actioncable-v1-json', 'actioncable-unsupported'];
-  const ws = new WebSocket(cableUrl(baseUrl), protocols.length ? protocols : undefined);
+  const ws = new WebSocket(cableUrl(baseUrl), protocols.length ? protocols : undefined, opts.localAddress ? { localAddress: opts.localAddress } : {});
   const received: Received[] = [];
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
@@ -50,6 +57,12 @@ export async function connectCable(baseUrl: string, opts: { protocols?: string[]
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => {
+      const retryAfter = res.headers['retry-after'];
+      res.resume();
+      ws.terminate();
+      reject(new HandshakeRefused(res.statusCode ?? 0, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+    });
   });
   ws.on('error', () => undefined);
   const isEvent = (f: any, name: string, pred: (d: any) => boolean) => f?.message?.event === name && pred(f.message.data);

@@ -8,6 +8,7 @@ import { pubsubTokenLocation } from '../../crypto/tokens.ts';
 import type { ContactInboxRecord } from '../../domain/contacts/model.ts';
 import type { CableConnection, CableSubscription, PresenceRecord } from '../../realtime/model.ts';
 import { batchWriteAll, getItem, queryPrefix, record } from './common.ts';
+import { releaseThrottleSlot, takeThrottleSlot } from './limits.ts';
 
 // Socket connections, their subscriptions and presence (access patterns 150–154). Every item expires:
 // a connection that vanished without $disconnect leaves nothing behind for long.
@@ -123,7 +124,41 @@ export async function deleteConnection(connectionId: string, known: { account_id
     new DeleteCommand({ TableName: tableName(), Key: keys.cableConnection(connectionId), ReturnValues: 'ALL_OLD' }),
   );
   await remove(((out.Attributes?.subscriptions as string[] | undefined) ?? []).filter((ref) => !done.has(ref)));
+  // Only the call that deleted the connection sees it: its address's socket slot is given back once.
+  const addressHash = out.Attributes?.address_hash;
+  if (typeof addressHash === 'string') await releaseThrottleSlot(keys.cableAddressCount(addressHash));
 }
+
+/**
+ * AP176: takes one of a client address's socket slots (`ADD 1` while below `max`, one conditional
+ * UpdateItem); false when the address has `max` open. Every take pushes the item's expiry out, and a full
+ * count past its expiry starts again at this socket (TTL deletes lazily; a second conditional UpdateItem,
+ * only then): counts that lost disconnects left behind vanish once no socket of the address was admitted
+ * for a connection's lifetime.
+ */
+export async function takeSocketSlot(addressHash: string, max: number, expiresAtSeconds: number): Promise<boolean> {
+  const key = keys.cableAddressCount(addressHash);
+  if (await takeThrottleSlot(key, max, expiresAtSeconds, 'cable_address')) return true;
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET n = :one, #t = :ttl',
+        ConditionExpression: '#t < :now',
+        ExpressionAttributeNames: { '#t': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtSeconds, ':now': Math.floor(Date.now() / 1000) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** AP176: gives a socket slot back (a connection that never got recorded). */
+export const releaseSocketSlot = (addressHash: string) => releaseThrottleSlot(keys.cableAddressCount(addressHash));
 
 /** AP151: the live subscriptions of an account (one Query per broadcast event). */
 export async function listAccountSubscriptions(accountId: number, nowMs = Date.now()): Promise<CableSubscription[]> {

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
-import type { OneTimeTokenRecord, SessionRecord } from '../../domain/sessions/model.ts';
+import type { OneTimeTokenRecord, PasswordResetRecord, SessionRecord } from '../../domain/sessions/model.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 
 // Access patterns of the sessions area (numbers as in the README's access-pattern table).
@@ -60,24 +60,6 @@ export async function listUserSessions(userId: number): Promise<SessionRecord[]>
   return (await queryPrefix({ gsi1pk: p.gsi1pk }, p.skPrefix)).map((i) => record<SessionRecord>(i)!);
 }
 
-/** AP122: failed sign-ins counted in the current window, for several scopes at once. */
-export async function getSignInCounters(counterKeys: Key[]): Promise<number[]> {
-  const found = await getMany<{ n: number }>(counterKeys);
-  return found.map((c) => c?.n ?? 0);
-}
-
-export async function countFailedSignIn(key: Key, expiresAt: number): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'ADD n :one SET #t = :ttl, #type = :type',
-      ExpressionAttributeNames: { '#t': TTL_ATTRIBUTE, '#type': 'type' },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAt, ':type': 'sign_in_counter' },
-    }),
-  );
-}
-
 export async function putOneTimeToken(key: Key, kind: string, t: OneTimeTokenRecord): Promise<void> {
   await db().send(
     new PutCommand({
@@ -88,7 +70,7 @@ export async function putOneTimeToken(key: Key, kind: string, t: OneTimeTokenRec
   );
 }
 
-/** AP123: takes a one-time token: deleted and returned in one call, so it opens at most once. */
+/** AP123: takes a one-time token (SSO link): deleted and returned in one call, so it opens at most once. */
 export async function takeOneTimeToken(key: Key): Promise<OneTimeTokenRecord | undefined> {
   try {
     const out = await db().send(
@@ -98,5 +80,72 @@ export async function takeOneTimeToken(key: Key): Promise<OneTimeTokenRecord | u
   } catch (e) {
     if (e instanceof ConditionalCheckFailedException) return undefined;
     throw e;
+  }
+}
+
+/** Reset items outlive their link a day (as tombstones of a used one). */
+const RESET_ITEM_EXTRA_SECONDS = 24 * 3600;
+
+/** AP124: a user's password reset item. */
+export const getPasswordReset = (userId: number) => getItem<PasswordResetRecord>(keys.passwordReset(userId), true);
+
+/**
+ * AP124: issues a user's reset link, replacing whatever link was there — unless a newer request already
+ * issued one (or used one) meanwhile; false then.
+ */
+export async function putPasswordReset(r: PasswordResetRecord): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.passwordReset(r.user_id), type: 'password_reset', ...r, [TTL_ATTRIBUTE]: r.expires_at + RESET_ITEM_EXTRA_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk) OR requested_at <= :t',
+        ExpressionAttributeValues: { ':t': r.requested_at },
+      }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException) return false;
+    throw e;
+  }
+}
+
+/**
+ * AP124: uses a reset link: only the user's newest, unused, unexpired token matches, and the same
+ * conditional update removes it, so it opens at most once. The item as it was, or undefined.
+ */
+export async function usePasswordReset(userId: number, tokenHash: string, at: number): Promise<PasswordResetRecord | undefined> {
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.passwordReset(userId),
+        UpdateExpression: 'SET used_at = :now REMOVE token_hash, sealed_token',
+        ConditionExpression: 'token_hash = :h AND expires_at > :now',
+        ExpressionAttributeValues: { ':h': tokenHash, ':now': at },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return record<PasswordResetRecord>(out.Attributes);
+  } catch (e) {
+    if (e instanceof ConditionalCheckFailedException) return undefined;
+    throw e;
+  }
+}
+
+/** AP124: kills a user's reset link (the password or the email changed, as Devise clears it then). */
+export async function cancelPasswordReset(userId: number, at: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.passwordReset(userId),
+        UpdateExpression: 'SET used_at = :now REMOVE token_hash, sealed_token',
+        ConditionExpression: 'attribute_exists(token_hash)',
+        ExpressionAttributeValues: { ':now': at },
+      }),
+    );
+  } catch (e) {
+    if (!(e instanceof ConditionalCheckFailedException)) throw e;
   }
 }

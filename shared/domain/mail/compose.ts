@@ -1,4 +1,3 @@
-import { unseal } from '../../crypto/tokens.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { listMessages } from '../../db/repositories/messages.ts';
 import { config } from '../../config.ts';
@@ -6,12 +5,14 @@ import { MAX_MAIL_BYTES } from '../../events/mail-queue.ts';
 import { encodeQueueBody } from '../../events/queue-text.ts';
 import { loadRefs } from '../conversations/view.ts';
 import type { MessageRecord } from '../messages/model.ts';
-import type { Mail, MailRequestRecord } from './model.ts';
+import { issuePasswordReset } from '../sessions/reset.ts';
+import type { Mail, MailRequestRecord, QueuedMail } from './model.ts';
+import { sealMail } from './sealed.ts';
 import { passwordResetMail, transcriptMail, type TranscriptLine } from './render.ts';
 import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 
-// Outbox item → mail, in the pipeline's dispatcher (it reads the table and opens sealed tokens already); the
-// mail function only sends what it is handed.
+// Outbox item → mail, in the pipeline's dispatcher (it reads the table and holds the token key); the mail
+// function only opens what was sealed and sends it.
 
 /** A transcript holds at most this many messages (the newest); Chatwoot mails them all. */
 export const TRANSCRIPT_MAX_MESSAGES = 500;
@@ -50,11 +51,17 @@ async function transcript(r: Extract<MailRequestRecord, { kind: 'conversation_tr
   return out;
 }
 
-/** The mail of an outbox item, or nothing when what it is about is gone. */
-export async function composeMail(r: MailRequestRecord): Promise<Mail | undefined> {
+/**
+ * The mail of an outbox item, as it goes on the queue, or nothing when what it is about is gone (or, for a
+ * reset, when no user has the email or a newer request already issued a link).
+ */
+export async function composeMail(r: MailRequestRecord): Promise<QueuedMail | undefined> {
   switch (r.kind) {
-    case 'password_reset':
-      return passwordResetMail({ id: r.id, to: r.to, token: await unseal(r.sealed_token), frontendUrl: config().frontendUrl });
+    case 'password_reset': {
+      const issued = await issuePasswordReset(r);
+      // The link is a credential: it travels sealed on the mail queue and its dead-letter queue.
+      return issued && sealMail(passwordResetMail({ id: r.id, to: issued.user.email, token: issued.token, frontendUrl: config().frontendUrl }));
+    }
     case 'conversation_transcript':
       return transcript(r);
   }

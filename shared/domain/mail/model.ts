@@ -9,12 +9,14 @@ interface RequestBase {
   expires_at: number;
 }
 
-/** Devise's `reset_password_instructions`: the one-time token travels sealed, as it is stored. */
+/**
+ * Devise's `reset_password_instructions`: only the email typed (normalized). The pipeline finds its user
+ * and issues the link (sessions/reset.ts); nobody's email, no mail. (Requests written before carry a
+ * `user_id` and a sealed token of an older scheme too: they are read as the email alone.)
+ */
 export interface PasswordResetMailRequest extends RequestBase {
   kind: 'password_reset';
-  user_id: number;
   to: string;
-  sealed_token: string;
 }
 
 /** Chatwoot's `ConversationReplyMailer#conversation_transcript`. */
@@ -27,6 +29,20 @@ export interface TranscriptMailRequest extends RequestBase {
 }
 
 export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest;
+
+/**
+ * What travels on the mail queue (and so, should it fail, on its dead-letter queue). A mail carrying a
+ * secret (a reset link) travels sealed with the token key — everything but its id and kind — and the mail
+ * function opens it right before sending.
+ */
+export type QueuedMail = Mail | SealedMail;
+
+export interface SealedMail {
+  id: string;
+  kind: Mail['kind'];
+  /** `seal(JSON of {to, subject, html, text})`. */
+  sealed: string;
+}
 
 /** A mail ready to send. */
 export interface Mail {

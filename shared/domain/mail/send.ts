@@ -5,7 +5,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
 import { decodeQueueBody } from '../../events/queue-text.ts';
 import { log } from '../../log.ts';
-import type { Mail } from './model.ts';
+import { openMail } from './sealed.ts';
+import type { Mail, QueuedMail } from './model.ts';
 
 // The mail function: mail queue → recipients. Deployed through Amazon SES (SESv2 SendEmail, from
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else
@@ -84,9 +85,9 @@ export async function sendMails(event: SQSEvent): Promise<SQSBatchResponse> {
   const failures: { itemIdentifier: string }[] = [];
   await Promise.all(
     event.Records.map(async (record) => {
-      const mail = decodeQueueBody<Mail>(record.body);
+      const mail = decodeQueueBody<QueuedMail>(record.body);
       try {
-        await sendMail(mail);
+        await sendMail(await openMail(mail));
         log.info('mail sent', { mailId: mail.id, kind: mail.kind });
       } catch (error) {
         log.error('mail not sent', { mailId: mail.id, kind: mail.kind, error });

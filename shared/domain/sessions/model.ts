@@ -15,12 +15,30 @@ export interface SessionRecord {
   via_sso?: boolean;
 }
 
-/** A one-time token (password reset request, SSO link): keyed by its SHA-256, deleted when used. */
+/** A one-time token (SSO link): keyed by its SHA-256, deleted when used. */
 export interface OneTimeTokenRecord {
   user_id: number;
   email: string;
   expires_at: number;
   created_at: number;
-  /** The token sealed for the sender that mails it (password reset); absent where nobody mails it. */
+}
+
+/**
+ * A user's password reset: one item per user holding only the newest link's token (by its SHA-256), so a
+ * newer request or a use kills every older link. A used link leaves the item without a token (a tombstone
+ * that keeps `requested_at`, so a late retry of an older request cannot issue again).
+ */
+export interface PasswordResetRecord {
+  user_id: number;
+  /** Absent once used. */
+  token_hash?: string;
+  /** The token sealed, so a retried dispatch of the same request mails the same link. */
   sealed_token?: string;
+  /** The mail request (outbox item) that issued it. */
+  request_id: string;
+  /** When that request was made. */
+  requested_at: number;
+  expires_at: number;
+  created_at: number;
+  used_at?: number;
 }

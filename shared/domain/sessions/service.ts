@@ -1,4 +1,4 @@
-import { hashPassword, hashToken, newToken, ownerToken, randomId, seal, verifyPassword } from '../../crypto/tokens.ts';
+import { hashPassword, hashToken, newToken, ownerToken, randomId, verifyPassword } from '../../crypto/tokens.ts';
 import { keys, type Key } from '../../db/keys.ts';
 import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
 import {
@@ -17,8 +17,8 @@ import { config } from '../../config.ts';
 import { permittedUser, profile, saveUser } from '../users/service.ts';
 import type { SessionRecord } from './model.ts';
 import type { PasswordReset, SignIn } from './schemas.ts';
-import { checkSignIn } from './throttle.ts';
-import { requestMail } from '../mail/outbox.ts';
+import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
+import { takePasswordReset } from './reset.ts';
 
 // Sign-in as devise_token_auth does it for Chatwoot (config/initializers/devise_token_auth.rb): a session per
 // `client`, headers `access-token`, `client`, `uid` sent back on every request, tokens that do not change
@@ -29,8 +29,6 @@ export const SESSION_LIFESPAN_SECONDS = 60 * 24 * 3600;
 export const MAX_DEVICES = 10;
 /** Chatwoot keeps SSO tokens five minutes. */
 export const SSO_TOKEN_SECONDS = 5 * 60;
-/** Devise's `reset_password_within` default. */
-export const PASSWORD_RESET_SECONDS = 6 * 3600;
 
 /** The three headers a signed-in client sends. */
 export interface SessionCredentials {
@@ -112,29 +110,37 @@ async function dropSurplusSessions(userId: number, at: number) {
   await Promise.all(drop.map((s) => deleteSession(s.token_hash)));
 }
 
-/** `POST /auth/sign_in` with email and password, or with the email and the token of a platform SSO link. */
+/**
+ * `POST /auth/sign_in` with email and password, or with the email and the token of a platform SSO link.
+ * The attempt takes its throttle slots (per client address, per email) before anything is evaluated, so
+ * parallel guesses are bounded like sequential ones; a success gives its slots back (only failures count).
+ */
 export async function signIn(input: SignIn, address: string) {
   const email = input.email.trim().toLowerCase();
   if (!email || (!input.password && !input.sso_auth_token)) throw badCredentials();
-  const countFailure = await checkSignIn(email, address);
+  const attempt = await takeSlots(
+    [
+      [THROTTLES.signInAddress, addressScope(address)],
+      [THROTTLES.signInEmail, throttleEmail(input.email)],
+    ],
+    'Too many sign-in attempts. Please try again later.',
+  );
+  const user = await authenticate(input, email);
+  if (!user) throw badCredentials();
+  await attempt.release();
+  return openSession(user, user.email, Boolean(input.sso_auth_token));
+}
+
+async function authenticate(input: SignIn, email: string): Promise<UserRecord | undefined> {
   if (input.sso_auth_token) {
     const sso = await takeOneTimeToken(keys.oneTimeToken('SSO', hashToken(input.sso_auth_token)));
-    const user = sso && sso.email === email && sso.expires_at > now() ? await getUser(sso.user_id) : undefined;
-    if (!user) {
-      await countFailure();
-      throw badCredentials();
-    }
-    return openSession(user, user.email, true);
+    return sso && sso.email === email && sso.expires_at > now() ? getUser(sso.user_id) : undefined;
   }
   const userId = await getUserIdByEmail(email);
   const user = await getUser(userId ?? 0);
   const hash = user?.password_hash;
   const matches = await verifyPassword(input.password, hash ?? DUMMY_HASH);
-  if (!user || !hash || !matches) {
-    await countFailure();
-    throw badCredentials();
-  }
-  return openSession(user, user.email);
+  return user && hash && matches ? user : undefined;
 }
 
 /** `GET /auth/validate_token`. */
@@ -165,39 +171,14 @@ export async function revokeSessions(userId: number, keep?: string) {
 }
 
 /**
- * `POST /auth/password`: records a reset request (a one-time token) and asks the mail room to mail the
- * link (an outbox item carrying the token sealed). The answer is the same whether or not the email belongs to a user.
- */
-export async function requestPasswordReset(emailInput: string) {
-  const email = emailInput.trim().toLowerCase();
-  const userId = email ? await getUserIdByEmail(email) : undefined;
-  if (userId !== undefined) {
-    const token = newToken();
-    const t = now();
-    const sealed = await seal(token);
-    await putOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(token)), 'password_reset_request', {
-      user_id: userId,
-      email,
-      expires_at: t + PASSWORD_RESET_SECONDS,
-      created_at: t,
-      sealed_token: sealed,
-    });
-    // Devise's reset_password_instructions, mailed by the pipeline (shared/domain/mail).
-    await requestMail({ kind: 'password_reset', user_id: userId, to: email, sealed_token: sealed });
-  }
-  return { message: 'Request for password reset is successful. Check your mail for instructions.' };
-}
-
-/**
- * `PUT /auth/password`: the emailed reset token sets a new password (once: the token is taken), ends every
+ * `PUT /auth/password`: the emailed reset token sets a new password (once: the link is used), ends every
  * session of the user and signs this client in, as Chatwoot's PasswordsController#update does.
  */
 export async function resetPassword(input: PasswordReset) {
   if (input.password_confirmation !== input.password) {
     throw unprocessable([{ field: 'password_confirmation', message: "doesn't match Password", code: 'confirmation' }]);
   }
-  const t = await takeOneTimeToken(keys.oneTimeToken('PASSWORD_RESET', hashToken(input.reset_password_token)));
-  const user = t && t.expires_at > now() ? await getUser(t.user_id) : undefined;
+  const user = await takePasswordReset(input.reset_password_token);
   if (!user) throw invalidField('reset_password_token', 'is invalid or has expired', 'invalid');
   const updated: UserRecord = { ...user, password_hash: await hashPassword(input.password), updated_at: Math.max(now(), user.updated_at + 1) };
   await saveUser(user, updated);

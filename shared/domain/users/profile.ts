@@ -1,5 +1,6 @@
 import { hashPassword, hashToken, randomId, verifyPassword } from '../../crypto/tokens.ts';
 import { getAccountUser, putAccountUser } from '../../db/repositories/identity.ts';
+import { cancelPasswordReset } from '../../db/repositories/sessions.ts';
 import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
 import { putObject } from '../../storage/objects.ts';
 import { storedRef } from '../../storage/file-urls.ts';
@@ -44,6 +45,8 @@ export async function updateProfile(user: UserRecord, input: ProfileUpdate, curr
   if (password_hash !== user.password_hash) {
     await revokeSessions(user.id, currentAccessToken ? hashToken(currentAccessToken) : undefined);
   }
+  // Devise clears a pending reset link when the password or the email changes.
+  if (password_hash !== user.password_hash || updated.email !== user.email) await cancelPasswordReset(user.id, now());
   return present(updated);
 }
 

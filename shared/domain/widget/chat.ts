@@ -16,6 +16,7 @@ import type { InboxRecord } from '../inboxes/model.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
 import { requestMail } from '../mail/outbox.ts';
+import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 import type { AccountRecord } from '../model.ts';
@@ -39,6 +40,8 @@ export interface WidgetRequest {
   authToken: string | undefined;
   userAgent?: string;
   acceptLanguage?: string;
+  /** The client's address (the transcript mail is throttled per address). */
+  address?: string;
 }
 
 type Visitor = Awaited<ReturnType<typeof visitorSession>>;
@@ -196,14 +199,26 @@ export async function destroyWidgetConversationAttributes(req: WidgetRequest, na
 
 /**
  * `POST /conversations/transcript`: as Chatwoot, the conversation's transcript is mailed to the contact's
- * email when it has one (ConversationReplyMailer#conversation_transcript, sent later by the pipeline);
- * answered 200 either way.
+ * email when it has one (ConversationReplyMailer#conversation_transcript, sent later by the pipeline) —
+ * never to an address given with the request; answered 200 either way. Since a visitor can set its
+ * contact's email to anyone's, each mail takes a slot per conversation (3 an hour), per visitor (5), per
+ * client address (10) and per recipient (5) first: no way to turn the widget into a mail relay.
  */
 export async function requestWidgetTranscript(req: WidgetRequest) {
   const { ci } = await visitorSession(req.websiteToken, req.authToken);
   const c = await requireConversation(ci);
   const contact = await contactOf(ci);
-  if (contact.email) await requestMail({ kind: 'conversation_transcript', account_id: c.account_id, conversation_id: c.id, to: contact.email });
+  if (!contact.email) return;
+  await takeSlots(
+    [
+      [THROTTLES.transcriptConversation, `${c.account_id}:${c.id}`],
+      [THROTTLES.transcriptVisitor, `${ci.inbox_id}:${ci.source_id}`],
+      [THROTTLES.transcriptRecipient, throttleEmail(contact.email)],
+      ...(req.address ? [[THROTTLES.transcriptAddress, addressScope(req.address)] as const] : []),
+    ],
+    'Too many transcript requests. Please try again later.',
+  );
+  await requestMail({ kind: 'conversation_transcript', account_id: c.account_id, conversation_id: c.id, to: contact.email });
 }
 
 // ── messages ───────────────────────────────────────────────────────────────────────────────────────
@@ -397,12 +412,17 @@ export async function removeWidgetLabel(req: WidgetRequest, label: string) {
 }
 
 /** The widget request of a handler's context: the website token (query or body) and the visitor's headers. */
-export function widgetRequest(ctx: { query: Record<string, string | undefined>; body: unknown; event: { headers: Record<string, string | undefined> } }): WidgetRequest {
+export function widgetRequest(ctx: {
+  query: Record<string, string | undefined>;
+  body: unknown;
+  event: { headers: Record<string, string | undefined>; requestContext?: { http?: { sourceIp?: string } } };
+}): WidgetRequest {
   const body = ctx.body && typeof ctx.body === 'object' ? (ctx.body as Record<string, unknown>) : {};
   return {
     websiteToken: websiteTokenOf(ctx.query, body),
     authToken: ctx.event.headers['x-auth-token'],
     userAgent: ctx.event.headers['user-agent'],
     acceptLanguage: ctx.event.headers['accept-language'],
+    address: ctx.event.requestContext?.http?.sourceIp,
   };
 }

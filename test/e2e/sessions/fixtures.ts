@@ -1,6 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { Client, Res } from '../../support/runtime.ts';
+import { unseal } from '../../../shared/crypto/tokens.ts';
+import { getPasswordReset } from '../../../shared/db/repositories/sessions.ts';
+import type { PasswordResetRecord } from '../../../shared/domain/sessions/model.ts';
 
 /**
  * An HTTP client that connects from a loopback address of its own (127.x.y.z), so that per-address
@@ -69,4 +72,18 @@ export function sessionClient(baseUrl: string, headers: SessionHeaders): Client 
     put: (p, b, h) => c.put(p, b, withSession(h)),
     delete: (p, b, h) => c.delete(p, b, withSession(h)),
   };
+}
+
+/**
+ * The reset link the pipeline issued to a user (what its mail carries: the item's sealed copy, opened),
+ * waiting until there is one issued by another request than `otherThan`.
+ */
+export async function resetLinkOf(userId: number, otherThan?: string, timeoutMs = 30_000): Promise<{ token: string; item: PasswordResetRecord }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const item = await getPasswordReset(userId);
+    if (item?.sealed_token && item.request_id !== otherThan) return { token: await unseal(item.sealed_token), item };
+    if (Date.now() > deadline) throw new Error(`no reset link issued to user ${userId}: ${JSON.stringify(item)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

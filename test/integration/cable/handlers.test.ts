@@ -1,4 +1,4 @@
-import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as connect } from '../../../functions/cable/connect.ts';
@@ -8,6 +8,12 @@ import type { WebSocketEvent } from '../../../functions/cable/event.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
 import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/cable.ts';
+import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '../../../shared/realtime/protocol.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { hashToken } from '../../../shared/crypto/tokens.ts';
+import { db, tableName } from '../../../shared/db/client.ts';
+import { keys } from '../../../shared/db/keys.ts';
+import { getItem } from '../../../shared/db/repositories/common.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
 import { cableSender } from '../../../shared/events/broadcast.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
@@ -18,11 +24,12 @@ import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
 // named gone answer GoneException (410) as API Gateway does.
 
 const posted: { connectionId: string; frame: any }[] = [];
+const deleted: string[] = [];
 const gone = new Set<string>();
 
-const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}): WebSocketEvent =>
+const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}, sourceIp = '127.0.0.1'): WebSocketEvent =>
   ({
-    requestContext: { routeKey, connectionId, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', stage: 'cable', domainName: 'x.execute-api.local', apiId: 'x', requestId: 'r', connectedAt: Date.now(), requestTimeEpoch: Date.now(), messageDirection: 'IN', extendedRequestId: 'e', messageId: 'm', identity: { sourceIp: '127.0.0.1' } } as never,
+    requestContext: { routeKey, connectionId, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', stage: 'cable', domainName: 'x.execute-api.local', apiId: 'x', requestId: 'r', connectedAt: Date.now(), requestTimeEpoch: Date.now(), messageDirection: 'IN', extendedRequestId: 'e', messageId: 'm', identity: { sourceIp } } as never,
     isBase64Encoded: false,
     ...extra,
   }) as WebSocketEvent;
@@ -53,6 +60,10 @@ describe('deployed /cable functions', () => {
     visitor = ok(await client(baseUrl).post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('V ') }), 'contact');
     restoreEnv = overrideEnv({ CABLE_ENDPOINT: 'https://x.execute-api.us-east-1.amazonaws.com/cable' });
     vi.spyOn(ApiGatewayManagementApiClient.prototype, 'send').mockImplementation(async (command: unknown) => {
+      if (command instanceof DeleteConnectionCommand) {
+        deleted.push(command.input.ConnectionId!);
+        return {} as never;
+      }
       if (!(command instanceof PostToConnectionCommand)) throw new Error('unexpected command');
       const { ConnectionId, Data } = command.input;
       if (gone.has(ConnectionId!)) throw new GoneException({ message: 'Gone', $metadata: { httpStatusCode: 410 } });
@@ -103,6 +114,59 @@ describe('deployed /cable functions', () => {
     expect(await dflt(wsEvent('$default', id, { body: 'AAEC', isBase64Encoded: true }))).toEqual({ statusCode: 200 });
     expect(await dflt(wsEvent('$default', id, { body: '{oops' }))).toEqual({ statusCode: 200 });
     expect(posted).toEqual([]);
+  });
+
+  it(`$connect refuses one socket more than ${MAX_SOCKETS_PER_ADDRESS} from one address (429); $disconnect gives the slot back`, async () => {
+    const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const ids = Array.from({ length: MAX_SOCKETS_PER_ADDRESS }, newId);
+    for (let i = 0; i < ids.length; i += 20) {
+      const answers = await Promise.all(ids.slice(i, i + 20).map((id) => connect(wsEvent('$connect', id, {}, address))));
+      for (const a of answers) expect(a).toEqual({ statusCode: 200 });
+    }
+    const refusedId = newId();
+    expect(await connect(wsEvent('$connect', refusedId, {}, address))).toEqual({ statusCode: 429, headers: { 'Retry-After': '60' } });
+    expect(await getConnection(refusedId)).toBeUndefined();
+    expect(await connect(wsEvent('$connect', newId(), {}, `${address}1`))).toMatchObject({ statusCode: 200 });
+    await disconnect(wsEvent('$disconnect', ids[0]!, {}, address));
+    // A second $disconnect of the same connection (or a GoneException's removal after it) gives nothing back twice.
+    await disconnect(wsEvent('$disconnect', ids[0]!, {}, address));
+    expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 200 });
+    expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 429 });
+    await Promise.all(ids.slice(1).map((id) => disconnect(wsEvent('$disconnect', id, {}, address))));
+  });
+
+  it('$connect admits again once a full socket count outlived its expiry (counts lost disconnects left behind)', async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const key = keys.cableAddressCount(hashToken(address));
+    const now = Math.floor(Date.now() / 1000);
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now + 60 } }));
+    expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 429 });
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now - 1 } }));
+    const id = newId();
+    expect(await connect(wsEvent('$connect', id, {}, address))).toMatchObject({ statusCode: 200 });
+    const item = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    expect(item?.n).toBe(1);
+    expect(item!.ttl).toBeGreaterThan(now + 3600);
+    await disconnect(wsEvent('$disconnect', id, {}, address));
+    expect((await getItem<{ n: number }>(key, true))?.n).toBe(0);
+  });
+
+  it(`$default closes a connection over ${MAX_FRAMES_PER_MINUTE} frames a minute (DeleteConnection) and handles nothing past it`, async () => {
+    // Inside one minute (the frame window is a fixed minute).
+    const left = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (left < 10) await new Promise((r) => setTimeout(r, (left + 1) * 1000));
+    const id = newId();
+    await connect(wsEvent('$connect', id));
+    const identifier = JSON.stringify({ channel: 'RoomChannel', pubsub_token: visitor.pubsub_token });
+    await dflt(wsEvent('$default', id, { body: JSON.stringify({ command: 'subscribe', identifier }) }));
+    const presence = () => dflt(wsEvent('$default', id, { body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }) }));
+    const answers = await Promise.all(Array.from({ length: 60 }, presence));
+    for (const a of answers) expect(a).toEqual({ statusCode: 200 });
+    // The subscribe and the updates handled are at most the minute's frames (each answered with the presence).
+    const handled = framesTo(id).filter((f) => f.message?.event === 'presence.update').length;
+    expect(handled).toBeGreaterThan(0);
+    expect(handled).toBeLessThanOrEqual(MAX_FRAMES_PER_MINUTE);
+    expect(deleted.filter((d) => d === id).length).toBeGreaterThanOrEqual(60 - MAX_FRAMES_PER_MINUTE);
   });
 
   it('$disconnect removes the connection and its subscriptions', async () => {
