@@ -149,8 +149,10 @@ export function headlineFigures(results: BenchResults): Figure[] {
   add('cable.frame.p95', 'agent reply → `message.created` frame on the contact\'s socket, p95', results.cable?.writeToFrame?.p95, 'ms', 'time');
   for (const line of results.cable?.cost ?? []) {
     if (line.connections !== 1000) continue;
-    const transport = /cableTransport '([^']+)'/.exec(line.design)?.[1] ?? line.design;
-    add(`cable.cost.1000.${transport}`, `1,000 idle /cable connections, cableTransport ${code(transport)} (cost model)`, line.total, 'USD/month', 'usd');
+    // Results from before the cableTransport prop name each design in words only.
+    const transport = /cableTransport '([^']+)'/.exec(line.design)?.[1];
+    const name = transport ? `cableTransport ${code(transport)}` : line.design;
+    add(`cable.cost.1000.${transport ?? line.design}`, `1,000 idle /cable connections, ${name} (cost model)`, line.total, 'USD/month', 'usd');
   }
 
   const fns = results.bundles?.functions ?? [];
