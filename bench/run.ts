@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ddb from '@aws-sdk/client-dynamodb';
@@ -13,6 +13,8 @@ import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
+import type { BenchResults, BundleResult, RouteResult } from './results.ts';
+import { summaryMarkdown, type PreviousRun } from './summary.ts';
 import type { BenchWorld } from './scenarios/types.ts';
 import { scenarios } from './scenarios/index.ts';
 
@@ -32,17 +34,6 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const r2 = (n: number) => Math.round(n * 100) / 100;
-
-interface RouteResult {
-  route: string;
-  iterations: number;
-  endpoint: { p50: number; p99: number };
-  dynamo: { p50: number; p99: number; calls: string[] };
-  raw: { p50: number; p99: number; replayed: number } | null;
-  rcu: number;
-  wcu: number;
-  error?: string;
-}
 
 async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instrument>, raw: ddb.DynamoDBClient) {
   const results: RouteResult[] = [];
@@ -98,7 +89,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
         results.push({
           route: key,
           iterations: ITERATIONS,
-          endpoint: { p50: r2(pct(endpoint, 50)), p99: r2(pct(endpoint, 99)) },
+          endpoint: { p50: r2(pct(endpoint, 50)), p95: r2(pct(endpoint, 95)), p99: r2(pct(endpoint, 99)) },
           dynamo: { p50: r2(pct(dynamo, 50)), p99: r2(pct(dynamo, 99)), calls: last.map((c) => c.command.replace(/Command$/, '')) },
           raw: reads.length ? { p50: r2(pct(rawTimes, 50)), p99: r2(pct(rawTimes, 99)), replayed: reads.length } : null,
           rcu: r2(rcu / ITERATIONS),
@@ -106,18 +97,12 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
         });
         process.stdout.write(`  ${key}: p50 ${r2(pct(endpoint, 50))} ms\n`);
       } catch (err) {
-        results.push({ route: key, iterations: 0, endpoint: { p50: NaN, p99: NaN }, dynamo: { p50: NaN, p99: NaN, calls: [] }, raw: null, rcu: NaN, wcu: NaN, error: (err as Error).message });
+        results.push({ route: key, iterations: 0, endpoint: { p50: NaN, p95: NaN, p99: NaN }, dynamo: { p50: NaN, p99: NaN, calls: [] }, raw: null, rcu: NaN, wcu: NaN, error: (err as Error).message });
         process.stdout.write(`  ${key}: FAILED ${(err as Error).message}\n`);
       }
     }
   }
   return { results, missing };
-}
-
-interface BundleResult {
-  name: string;
-  kib: number;
-  coldImportMs: number;
 }
 
 function coldImport(file: string): number {
@@ -146,9 +131,10 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult, reportWrites: ReportWritesResult) {
+function markdown(summary: string, routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult, reportWrites: ReportWritesResult) {
   const lines: string[] = [];
   lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
+  lines.push(summary.trimEnd(), '');
   lines.push(
     `Each route: ${ITERATIONS} timed calls after ${WARMUP} warm-up calls, real HTTP through the local runtime (the same handler modules Lambda runs).`,
     '**DynamoDB in request** is the time the handler spent in its DynamoDB calls (recorded on the SDK client); **raw replay** sends the',
@@ -158,14 +144,14 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
     'one plain write per index copy (two when its key moves).',
     '',
   );
-  lines.push('## Routes', '', '| route | endpoint p50 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |', '|---|---|---|---|---|---|---|');
+  lines.push('## Routes', '', '| route | endpoint p50 / p95 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |', '|---|---|---|---|---|---|---|');
   for (const r of routeResults) {
     if (r.error) {
       lines.push(`| \`${r.route}\` | failed: ${r.error.replace(/\|/g, '/').slice(0, 120)} | | | | | |`);
       continue;
     }
     const raw = r.raw ? `${r.raw.p50} / ${r.raw.p99}` : 'no reads';
-    lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
+    lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p95} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
   }
   if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
@@ -185,6 +171,15 @@ function markdown(routeResults: RouteResult[], missing: string[], bundles: Retur
   );
   for (const b of bundles.functions) lines.push(`| ${b.name} | ${b.kib} | ${b.coldImportMs} | ${b.kib >= bundles.baseline.kib ? '+' : ''}${r2(b.kib - bundles.baseline.kib)} |`);
   return lines.join('\n') + '\n';
+}
+
+function readPrevious(file: string): PreviousRun | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return { results: JSON.parse(readFileSync(file, 'utf8')) as BenchResults, source: 'the bench/results.json this run replaced' };
+  } catch {
+    return undefined;
+  }
 }
 
 async function main() {
@@ -235,8 +230,12 @@ async function main() {
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
     mkdirSync(join(ROOT, 'bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'bench/results.json'), JSON.stringify({ meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, reportWrites, cable, bundles, widget: web }, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites));
+    const file = join(ROOT, 'bench/results.json');
+    // The results this run replaces are the summary's previous run; read before they are overwritten.
+    const previous = readPrevious(file);
+    const next: BenchResults = { meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, reportWrites, cable, bundles, widget: web };
+    writeFileSync(file, JSON.stringify(next, null, 2) + '\n');
+    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites));
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -1,0 +1,41 @@
+import type { CableResult } from './cable.ts';
+import type { CountsResult } from './counts.ts';
+import type { PipelineResult } from './pipeline.ts';
+import type { ReportWritesResult } from './report-writes.ts';
+import type { WidgetWebResult } from './widget-web.ts';
+
+// The shape of bench/results.json, shared by the bench that writes it and the summary that reads two of
+// them. Files written by earlier benches lack the newer fields, and a run limited by BENCH_PARTS leaves
+// the parts it skipped empty, so every part past the routes is optional here.
+
+export interface RouteResult {
+  route: string;
+  iterations: number;
+  /** p95 since the summary ranks by it; results.json files from earlier runs have p50 and p99 only. */
+  endpoint: { p50: number; p95?: number; p99: number };
+  dynamo: { p50: number; p99: number; calls: string[] };
+  raw: { p50: number; p99: number; replayed: number } | null;
+  rcu: number;
+  wcu: number;
+  error?: string;
+}
+
+export interface BundleResult {
+  name: string;
+  kib: number;
+  coldImportMs: number;
+}
+
+export interface BenchResults {
+  meta: { date: string; machine: string };
+  iterations: number;
+  routes: RouteResult[];
+  /** Routes without a bench scenario. */
+  missing: string[];
+  counts?: Partial<CountsResult>;
+  pipeline?: Partial<PipelineResult>;
+  reportWrites?: Partial<ReportWritesResult>;
+  cable?: Partial<CableResult>;
+  bundles?: { functions: BundleResult[]; baseline: BundleResult };
+  widget?: Partial<WidgetWebResult>;
+}
