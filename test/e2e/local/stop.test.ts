@@ -78,7 +78,8 @@ async function cableItems(endpoint: string): Promise<string[]> {
       const page = await ddb.send(
         new ScanCommand({ TableName: LOCAL_DEFAULTS.tableName, ExclusiveStartKey: start, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': { S: 'CABLE' } } }),
       );
-      for (const item of page.Items ?? []) keys.push(`${item.pk.S} ${item.sk.S}`);
+      // With when it connected and what it held, to tell which run left it.
+      for (const item of page.Items ?? []) keys.push(`${item.pk.S} ${item.sk.S}${item.connected_at ? ` connected ${new Date(Number(item.connected_at.N)).toISOString()} ${JSON.stringify(item.subscriptions?.L ?? [])}` : ''}`);
       start = page.LastEvaluatedKey;
     } while (start);
     return keys;
@@ -96,10 +97,11 @@ interface Run {
   exited: Promise<void>;
 }
 
-async function startNpm(dynamodbPort: number): Promise<Run> {
+/** `data` null: in memory. */
+async function startNpm(dynamodbPort: number, data: string | null = dataDir): Promise<Run> {
   const caller = spawn(process.execPath, ['-e', CALLER], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', DYNAMODB_PORT: String(dynamodbPort), DATA_DIR: dataDir, PLATFORM_API_TOKEN: PLATFORM_TOKEN, LOG_LEVEL: 'WARN', npm_config_update_notifier: 'false' },
+    env: { ...process.env, PORT: '0', DYNAMODB_PORT: String(dynamodbPort), DATA_DIR: data ?? '', PLATFORM_API_TOKEN: PLATFORM_TOKEN, LOG_LEVEL: 'WARN', npm_config_update_notifier: 'false' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -224,6 +226,34 @@ describe('npm start stops cleanly whatever receives the signal', () => {
       }
     }, 200_000);
   }
+
+  it('exits within 20 s when a part never stops: DynamoDB Local frozen under a socket whose removal waits on it', async () => {
+    const dynamodbPort = await freePort();
+    const javaPattern = `DynamoDBLocal.jar -port ${dynamodbPort} `;
+    // In memory: what the frozen table keeps does not matter here.
+    const run = await startNpm(dynamodbPort, null);
+    const node = nodePid(run.npmPid);
+    const java = pidsMatching(javaPattern);
+    const everyProcess = [run.npmPid, node, ...java];
+    try {
+      const cable = await connectCable(run.baseUrl);
+      await cable.waitFor((f) => f.type === 'welcome');
+      for (const pid of java) process.kill(pid, 'SIGSTOP');
+      const signalledAt = Date.now();
+      run.caller.stdin!.write(`${node} SIGTERM\n`);
+      while (everyProcess.some(alive) && Date.now() - signalledAt < STOP_WITHIN_MS + 5_000) await new Promise((r) => setTimeout(r, 100));
+      const stoppedIn = Date.now() - signalledAt;
+      expect(everyProcess.filter(alive), `still running ${stoppedIn} ms after the signal`).toEqual([]);
+      expect(pidsMatching(javaPattern)).toEqual([]);
+      expect(stoppedIn).toBeLessThan(STOP_WITHIN_MS);
+      await Promise.race([run.exited, new Promise((r) => setTimeout(r, 5_000))]);
+      expect(run.output()).toMatch(/not stopped after \d+ s, exiting anyway/);
+      expect(run.output()).toMatch(/npm exited 0 null/);
+    } finally {
+      for (const pid of [...everyProcess, ...pidsMatching(javaPattern)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      run.caller.kill('SIGKILL');
+    }
+  }, 200_000);
 
   it('leaves no socket item behind in the data folder after the last stop', async () => {
     const ddb = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
