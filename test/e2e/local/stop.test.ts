@@ -255,6 +255,27 @@ describe('npm start stops cleanly whatever receives the signal', () => {
     }
   }, 200_000);
 
+  it('takes DynamoDB Local down with a node process killed outright (SIGKILL), which runs no stop at all', async () => {
+    const dynamodbPort = await freePort();
+    const javaPattern = `DynamoDBLocal.jar -port ${dynamodbPort} `;
+    const run = await startNpm(dynamodbPort, null);
+    const node = nodePid(run.npmPid);
+    const java = pidsMatching(javaPattern);
+    const everyProcess = [run.npmPid, node, ...java];
+    try {
+      expect(java.length).toBeGreaterThan(0);
+      const signalledAt = Date.now();
+      run.caller.stdin!.write(`${node} SIGKILL\n`);
+      while (everyProcess.some(alive) && Date.now() - signalledAt < STOP_WITHIN_MS + 5_000) await new Promise((r) => setTimeout(r, 100));
+      expect(everyProcess.filter(alive), `still running ${Date.now() - signalledAt} ms after the kill`).toEqual([]);
+      expect(pidsMatching(javaPattern)).toEqual([]);
+      expect(Date.now() - signalledAt).toBeLessThan(STOP_WITHIN_MS);
+    } finally {
+      for (const pid of [...everyProcess, ...pidsMatching(javaPattern)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      run.caller.kill('SIGKILL');
+    }
+  }, 200_000);
+
   it('leaves no socket item behind in the data folder after the last stop', async () => {
     const ddb = await startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') });
     try {
