@@ -43,7 +43,10 @@ const EnvSchema = v.object({
   WEBHOOK_RETRY_BASE_SECONDS: Int(30),
   // Deliveries still failing after this long go to the dead-letter queue.
   WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
-  // Loopback and private webhook targets are refused when deployed and allowed locally.
+  // Non-public webhook targets are refused when deployed. The local runtime allows loopback (local
+  // receivers); private, link-local and metadata addresses only when a developer opts in with
+  // ALLOW_PRIVATE_WEBHOOK_TARGETS=true.
+  ALLOW_LOOPBACK_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
   // Request limits (README "Limits"): sustained requests per minute and burst, per account and per
   // credential (a public inbox counts as an account, a public contact as a credential); 0 turns one off.
@@ -116,7 +119,8 @@ export interface Config {
   serviceName: string;
   /** Custom metrics are emitted only where a SERVICE_NAME is set. */
   metricsEnabled: boolean;
-  allowPrivateWebhookTargets: boolean;
+  /** Which addresses deliveries may reach (see TargetPolicy in shared/webhooks/address-guard.ts). */
+  webhookTargets: 'public' | 'loopback' | 'private';
   cableEndpoint?: string;
   cableQueuePrefix?: string;
   cableUrl: string;
@@ -166,7 +170,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   logLevel: ['LOG_LEVEL'],
   serviceName: ['SERVICE_NAME'],
   metricsEnabled: ['SERVICE_NAME'],
-  allowPrivateWebhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS'],
+  webhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS', 'ALLOW_LOOPBACK_WEBHOOK_TARGETS'],
   cableEndpoint: ['CABLE_ENDPOINT'],
   cableQueuePrefix: ['CABLE_QUEUE_PREFIX'],
   cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
@@ -256,7 +260,7 @@ function load(): Config {
     logLevel: e.LOG_LEVEL,
     serviceName: e.SERVICE_NAME ?? 'chatwoot-serverless',
     metricsEnabled: e.SERVICE_NAME !== undefined,
-    allowPrivateWebhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true',
+    webhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true' ? 'private' : e.ALLOW_LOOPBACK_WEBHOOK_TARGETS === 'true' ? 'loopback' : 'public',
     cableEndpoint: e.CABLE_ENDPOINT,
     cableQueuePrefix: e.CABLE_QUEUE_PREFIX,
     limits: {

@@ -27,6 +27,7 @@ function jarDirectory(): string {
 
 export interface DynamoDbLocal {
   endpoint: string;
+  /** The shell that runs Java (see WATCH_PARENT): it exits when Java has. */
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -44,19 +45,60 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string
   }
 }
 
+/**
+ * Runs Java under a small shell that watches its stdin, a pipe from this process: at its end (this process
+ * stopped it, or died however abruptly) the shell stops Java, and it exits when Java does, with its status.
+ * Java itself reads nothing and would otherwise outlive a killed parent, holding its port.
+ */
+const WATCH_PARENT = [
+  'exec 3<&0',
+  '"$@" &',
+  'j=$!',
+  '{ while read -r _; do :; done; kill -TERM "$j" 2>/dev/null; } <&3 &',
+  'w=$!',
+  'exec 3<&-',
+  'wait "$j"',
+  's=$?',
+  'kill "$w" 2>/dev/null',
+  'exit "$s"',
+].join('\n');
+
+/** How long Java gets to stop on SIGTERM before it is killed. */
+const JAVA_STOP_MS = 3000;
+
 async function startOn(port: number, dataDir: string | undefined): Promise<DynamoDbLocal | 'port taken'> {
   const dir = jarDirectory();
   const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-disableTelemetry'];
   args.push(...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']));
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  // In a process group (and session) of its own: a Ctrl-C, or a signal to the group `npm start` runs in,
+  // reaches the service but not its storage, which the service stops last, after everything that still
+  // writes to it.
+  const child = spawn('/bin/sh', ['-c', WATCH_PARENT, 'dynamodb-local', 'java', ...args], { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
+  child.stdin?.on('error', () => undefined);
   const endpoint = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // Gone already.
+    }
+  };
+  // An exit of this process that skips the stop (process.exit on a deadline, a fatal error) takes Java with
+  // it at once; a SIGKILL, which runs nothing here, still ends the shell's stdin.
+  const onExit = () => killGroup('SIGKILL');
+  process.on('exit', onExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', onExit);
+      resolve();
+    }),
+  );
   const stop = async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.destroy();
+    const timer = setTimeout(() => killGroup('SIGKILL'), JAVA_STOP_MS);
     await exited;
     clearTimeout(timer);
   };
@@ -68,7 +110,7 @@ async function startOn(port: number, dataDir: string | undefined): Promise<Dynam
         taken = true;
         return true;
       }
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`DynamoDB Local exited: ${stderr.trim()}`);
       // Ready once the port answers as DynamoDB does (another kind of server there is not it) and Java,
       // still running, has not reported that the port was taken.
       return (await answersAsDynamoDb(endpoint)) && !lostPort() && child.exitCode === null;

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +48,35 @@ export function lambdaContext(functionName: string, timeoutMs = 29_000): Context
 
 function errorBody(status: number, description: string, code: string) {
   return JSON.stringify({ description, errors: [{ field: '', message: description, code }] });
+}
+
+/**
+ * The most a request's line and headers may take (Node's default, stated): beyond it Node's parser stops
+ * and the 'clientError' handler below answers 431 in the error body.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** What a request Node's parser refused is answered: the error body, as every other refusal. */
+function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason: string; description: string; code: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, reason: 'Request Header Fields Too Large', description: `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`, code: 'too_large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', description: 'The request did not arrive in time', code: 'timeout' };
+    default:
+      return { status: 400, reason: 'Bad Request', description: 'The request is not valid HTTP', code: 'malformed' };
+  }
+}
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const partial = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || partial) return void socket.destroy();
+  const a = clientErrorAnswer(err);
+  const body = errorBody(a.status, a.description, a.code);
+  socket.end(
+    `HTTP/1.1 ${a.status} ${a.reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** How long a request may take to send its body before it is answered 408 (API Gateway's own bound is 30 s). */
@@ -158,7 +188,7 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
   const match = compileRoutes(routes);
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const state = { count: 0, idle: [] as (() => void)[] };
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req: IncomingMessage, res: ServerResponse) => {
     state.count++;
     res.once('close', () => {
       if (--state.count === 0) for (const done of state.idle.splice(0)) done();
@@ -202,6 +232,7 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
   // Idle keep-alive connections outlive the clients' own idle timers (undici's 4 s, most agents' under a
   // minute), as API Gateway's do: a server that closes first races a client reusing the socket, and the
   // client's request dies with "other side closed".
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   inFlight.set(server, state);

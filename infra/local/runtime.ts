@@ -227,7 +227,10 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       ...(opts.dataDir ? { TOKEN_KEY_FILE: tokenKeyFile(opts.dataDir) } : { TOKEN_KEY: randomBytes(32).toString('base64') }),
       // Locally the key file is cheap to read again: a rotation reaches the server within seconds.
       KEYRING_TTL_SECONDS: process.env.KEYRING_TTL_SECONDS ?? '5',
-      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      // Local receivers (127.0.0.1, localhost) are reachable; the developer's network and the cloud metadata
+      // address are not, unless they opt in with ALLOW_PRIVATE_WEBHOOK_TARGETS=true: any account's webhook,
+      // bot or API inbox URL names the target.
+      ALLOW_LOOPBACK_WEBHOOK_TARGETS: 'true',
       LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
     });
     resetConfig();

@@ -1,25 +1,48 @@
+import { Worker } from 'node:worker_threads';
 import { JAVA_INSTALL_HINT, javaAvailable } from './dynamodb-local.ts';
 import { LOCAL_DEFAULTS, startRuntime } from './runtime.ts';
 
 // `npm start`: PORT (3000), HOST (127.0.0.1), PLATFORM_API_TOKEN (generated when absent),
 // DATA_DIR (keep data on disk), DYNAMODB_PORT (8000), BODY_TIMEOUT_MS (10000).
 
+// Output goes to whoever started us, who may be gone: a closed terminal, or a caller that signalled and
+// exited, leaves stdout and stderr broken pipes whose every write fails with EPIPE. Such a stream is dropped
+// for good. Without its 'error' listener the failure was an uncaught exception, whose report to the equally
+// broken stderr failed again: a loop that kept the process at full CPU, past its stop deadline, for good.
+const lost = new Set<NodeJS.WriteStream>();
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => lost.add(stream));
+function say(stream: NodeJS.WriteStream, text: string): void {
+  if (lost.has(stream) || stream.destroyed || !stream.writable) return;
+  stream.write(text);
+}
+
 // The last line of defence: a bug that lets an error escape a request must not take every other
 // tenant's requests down with it. It is logged loudly; the request paths themselves answer 4xx/5xx.
 process.on('uncaughtException', (err) => {
-  process.stderr.write(`local runtime: uncaught exception, still serving: ${err.stack ?? String(err)}\n`);
+  say(process.stderr, `local runtime: uncaught exception, still serving: ${err.stack ?? String(err)}\n`);
 });
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
+  say(process.stderr, `local runtime: unhandled rejection, still serving: ${(reason as Error)?.stack ?? String(reason)}\n`);
 });
 
-// Room for the graceful part: requests in flight (10 s), the stream forwarded (5 s), a last delivery batch (the
-// 10 s webhook timeout) and saving the queues.
-const STOP_GRACE_MS = 30_000;
+// A stop always ends the process within STOP_EXIT_MS of its signal (20 s is the promise): the graceful part
+// (requests in flight, the stream forwarded, the pipeline's batches, the queues saved, the emulator, then
+// DynamoDB Local) gets STOP_GRACE_MS; whatever has not finished then is cut (Java is killed on exit).
+const STOP_GRACE_MS = 14_000;
+// If even that cannot run (this thread stuck), a watchdog thread kills the process at STOP_EXIT_MS; the
+// end of its pipe then stops Java, which takes about a second.
+const STOP_EXIT_MS = 17_000;
+/** How often a process started by npm checks that npm is still its parent. */
+const PARENT_CHECK_MS = 250;
+
+function startWatchdog(ms: number): void {
+  const worker = new Worker(`setTimeout(() => process.kill(process.pid, 'SIGKILL'), ${ms})`, { eval: true, execArgv: [] });
+  worker.unref();
+}
 
 async function main() {
   if (!javaAvailable()) {
-    process.stderr.write(`${JAVA_INSTALL_HINT}\n`);
+    say(process.stderr, `${JAVA_INSTALL_HINT}\n`);
     process.exit(1);
   }
   const env = process.env;
@@ -34,25 +57,38 @@ async function main() {
   });
   // Signals are handled from the first moment, so a stop that arrives while Java is still starting
   // waits for it and stops it too, and a stop is a clean exit (0) even when one part fails to stop.
+  // A signal that comes again while stopping changes nothing (npm relays the terminal's Ctrl-C, so every
+  // Ctrl-C arrives twice).
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`${signal}: stopping\n`);
-    // A part that never finishes stopping (a poller stuck on storage that already died) must not keep the
-    // process alive past its stop: after STOP_GRACE_MS it exits anyway.
-    const grace = new Promise<void>((r) => setTimeout(r, STOP_GRACE_MS).unref());
+    startWatchdog(STOP_EXIT_MS);
+    setTimeout(() => {
+      say(process.stderr, `local runtime: not stopped after ${STOP_GRACE_MS / 1000} s, exiting anyway\n`);
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
+    say(process.stdout, `${why}: stopping\n`);
     try {
-      await Promise.race([(async () => (await starting).stop())(), grace]);
+      await (await starting).stop();
     } catch (err) {
-      process.stderr.write(`local runtime: while stopping: ${(err as Error).stack ?? String(err)}\n`);
+      say(process.stderr, `local runtime: while stopping: ${(err as Error).stack ?? String(err)}\n`);
     }
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGHUP: the terminal closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+  // Under npm, a stop of npm that reaches only npm's script shell (npm relays SIGINT and SIGTERM to it) or
+  // a kill of npm itself leaves this process to its new parent: it notices and stops.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void shutdown('parent gone');
+    }, PARENT_CHECK_MS).unref();
+  }
   const runtime = await starting;
-  process.stdout.write(
+  say(
+    process.stdout,
     [
       `Service ready at ${runtime.baseUrl}`,
       `Platform API token: ${runtime.platformToken}`,
@@ -66,6 +102,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Could not start: ${(err as Error).message}\n`);
+  say(process.stderr, `Could not start: ${(err as Error).message}\n`);
   process.exit(1);
 });

@@ -2,6 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
+import { unprocessable } from '../http/errors.ts';
+import { oversizedKeyValue } from './keys.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -13,6 +15,15 @@ export function db(): DynamoDBDocumentClient {
   doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
+  // A key value over DynamoDB's limits (user input that no schema bounded) is the caller's error, never a
+  // ValidationException answered 500: refused before the call, whatever the command.
+  doc.middlewareStack.add(
+    (next) => async (args) => {
+      if (oversizedKeyIn(args.input as Record<string, any>)) throw unprocessable([{ field: '', message: 'A value is too long to be stored or looked up', code: 'too_long' }]);
+      return next(args);
+    },
+    { step: 'initialize', name: 'keyLimits', priority: 'high' },
+  );
   doc.middlewareStack.add(
     (next, context) => async (args) => {
       const out = await next(args);
@@ -51,6 +62,41 @@ function writtenKeys(input: Record<string, any>): WrittenKey[] {
     return Object.values(input.RequestItems as Record<string, any[]>).flatMap((reqs) => reqs.flatMap((r) => keyOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
   }
   return keyOf(input.Item ?? input.Key);
+}
+
+/** The first key attribute over DynamoDB's limits in a command's input, or undefined. */
+export const oversizedKeyIn = (input: Record<string, any>): string | undefined => keyValuesOf(input).map(oversizedKeyValue).find(Boolean);
+
+/** The key attributes a command's input names: keys, whole items, and a Query's key condition values. */
+function keyValuesOf(input: Record<string, any>): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const add = (x: unknown) => x && typeof x === 'object' && out.push(x as Record<string, unknown>);
+  add(input.Key);
+  add(input.Item);
+  for (const t of (input.TransactItems ?? []) as any[]) {
+    add(t.Put?.Item);
+    add(t.Update?.Key);
+    add(t.Delete?.Key);
+    add(t.ConditionCheck?.Key);
+    add(t.Get?.Key);
+  }
+  for (const reqs of Object.values((input.RequestItems ?? {}) as Record<string, any>)) {
+    if (Array.isArray(reqs)) for (const r of reqs) add(r.PutRequest?.Item ?? r.DeleteRequest?.Key);
+    else for (const k of (reqs?.Keys ?? []) as unknown[]) add(k);
+  }
+  if (typeof input.KeyConditionExpression === 'string') {
+    const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+    const values = (input.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
+    const condition: Record<string, unknown> = {};
+    const attr = (n: string) => (n.startsWith('#') ? names[n] ?? n : n);
+    const expr = input.KeyConditionExpression as string;
+    for (const m of expr.matchAll(/(#?\w+)\s*(?:=|<=|>=|<|>|BETWEEN)\s*(:\w+)(?:\s+AND\s+(:\w+))?/g)) {
+      for (const v of [m[2], m[3]]) if (v && typeof values[v] === 'string') condition[attr(m[1])] = values[v];
+    }
+    for (const m of expr.matchAll(/begins_with\(\s*(#?\w+)\s*,\s*(:\w+)\s*\)/g)) condition[attr(m[1])] = values[m[2]];
+    add(condition);
+  }
+  return out;
 }
 
 export const tableName = () => config().tableName;

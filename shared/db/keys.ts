@@ -88,6 +88,28 @@ export type Key = { pk: string; sk: string };
 /** Throttles' scopes (sign-in's EMAIL and IP keep their first names). */
 export type ThrottleScope = 'EMAIL' | 'IP' | 'RESET_EMAIL' | 'RESET_IP' | 'TRANSCRIPT_CONV' | 'TRANSCRIPT_VISITOR' | 'TRANSCRIPT_IP' | 'TRANSCRIPT_TO' | 'CABLE_FRAMES';
 
+/**
+ * DynamoDB's limits on key attributes, table and index keys alike, in UTF-8 bytes: a partition key value
+ * of at most 2048, a sort key value of at most 1024. Keys carry user input (emails, identifiers, source
+ * ids, titles), which the schemas bound; `oversizedKeyValue` is the last guard, before any call.
+ */
+export const KEY_VALUE_LIMITS = { partition: 2048, sort: 1024 } as const;
+
+/** The limit of a key attribute by its name (`pk`, `gsi1sk`, …), or undefined for other attributes. */
+const limitOf = (attribute: string) =>
+  /^(gsi\d+)?pk$/.test(attribute) ? KEY_VALUE_LIMITS.partition : /^(gsi\d+)?sk$/.test(attribute) ? KEY_VALUE_LIMITS.sort : undefined;
+
+/** The first key attribute of `item` (a key or a whole item) whose value is over its limit. */
+export function oversizedKeyValue(item: Record<string, unknown> | undefined): string | undefined {
+  for (const [name, raw] of Object.entries(item ?? {})) {
+    const limit = limitOf(name);
+    // Plain, or already marshalled (`{S: "…"}`).
+    const value = typeof raw === 'string' ? raw : typeof (raw as { S?: unknown })?.S === 'string' ? (raw as { S: string }).S : undefined;
+    if (limit !== undefined && value !== undefined && value.length > limit / 4 && Buffer.byteLength(value) > limit) return name;
+  }
+  return undefined;
+}
+
 const SEP = '#';
 const join = (...parts: (string | number)[]) => parts.join(SEP);
 /** Zero-padded so that numeric ids sort in sort keys. */

@@ -41,6 +41,36 @@ export const Id = v.union(
   'must be an integer',
 );
 
+/**
+ * The most JSON one free-form field (custom and additional attributes, settings, bot configs, filter
+ * queries, content attributes) holds: with the record's other fields it stays far below DynamoDB's 400 KB
+ * item, and the events that carry it below SQS's 256 KB message.
+ */
+export const MAX_JSON_BYTES = 16 * 1024;
+
+/** A value whose JSON is at most `max` bytes: a 'max_bytes' issue (422 'too_long') beyond. */
+export function maxJsonBytes<T>(max = MAX_JSON_BYTES): v.BaseValidation<T, T, v.BaseIssue<T>> {
+  return {
+    kind: 'validation',
+    type: 'max_bytes',
+    reference: maxJsonBytes,
+    async: false,
+    expects: `<=${max}`,
+    requirement: max,
+    message: undefined,
+    '~run'(dataset, config) {
+      if (dataset.typed) {
+        const size = Buffer.byteLength(JSON.stringify(dataset.value) ?? '');
+        if (size > max) v._addIssue(this, 'bytes', dataset, config, { received: `${size}` });
+      }
+      return dataset;
+    },
+  } as v.BaseValidation<T, T, v.BaseIssue<T>> & { requirement: number };
+}
+
+/** Any JSON value of at most `max` bytes. */
+export const JsonValue = (max = MAX_JSON_BYTES) => v.pipe(v.unknown(), maxJsonBytes<unknown>(max));
+
 export const JsonObject = v.pipe(
   v.union(
     [
@@ -65,6 +95,7 @@ export const JsonObject = v.pipe(
     ],
     'must be an object',
   ),
+  maxJsonBytes<Record<string, unknown>>(),
 );
 
 export const nullable = <S extends v.GenericSchema>(s: S) => v.nullable(s);

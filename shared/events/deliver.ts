@@ -115,7 +115,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   const sentAt = Date.now();
   const result = await postJson(delivery.url, delivery.body, headers, {
     timeoutMs: c.webhookTimeoutMs,
-    allowPrivate: c.allowPrivateWebhookTargets,
+    targets: c.webhookTargets,
   });
   const tried = { attempt: attemptNo, status: result.status ?? null, latency_ms: Date.now() - sentAt, at: sentAt };
   const fields = { eventId: delivery.event_id, deliveryId: delivery.id, event: delivery.event, target: delivery.target, attempt: attemptNo };

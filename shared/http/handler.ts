@@ -18,7 +18,7 @@ import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from
 import { HttpError, notFound } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
-import { assertStorableText } from './text.ts';
+import { assertStorable } from './text.ts';
 import { parseOrThrow, type AnySchema } from './validate.ts';
 import { fileSigningReady } from '../storage/file-urls.ts';
 
@@ -77,7 +77,7 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
     ...(await parseBody(event as unknown as APIGatewayProxyEventV2, bodyOptions(opts))),
   };
   // Paths as sent (before the root key is merged); every route, whatever its schema.
-  assertStorableText(body);
+  assertStorable(body);
   if (opts.rootKey) {
     const nested = body[opts.rootKey];
     if (nested && typeof nested === 'object' && !Array.isArray(nested)) {

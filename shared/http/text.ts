@@ -1,13 +1,34 @@
 import { unprocessable, type ErrorEntry } from './errors.ts';
 
-// The text rule, once for every text field of every request body: what the data model must not hold is
-// refused with 422 naming the field, before anything is stored. Everything else is accepted as sent.
+// The storable-value rule, once for every value of every request body (and query string): what the data
+// model must not hold is refused with 422 naming the field, before anything is stored. Everything else is
+// accepted as sent.
 //
+// Text:
 // - NUL (U+0000): PostgreSQL refuses it in text, so Chatwoot never stores one; neither do we.
 // - Lone surrogates (a \uD800–\uDFFF escape without its partner): not Unicode text; they have no UTF-8
 //   form, so no store (PostgreSQL, DynamoDB) and no client could hold them.
 // - U+FFFE, U+FFFF and other noncharacters, C0 controls, bidi marks, astral characters: valid text that
 //   PostgreSQL stores, so accepted. What a queue cannot carry is escaped on the way (shared/events/queue-text.ts).
+//
+// Numbers, nesting and names, which DynamoDB and its client cannot store (where Chatwoot's jsonb could):
+// - A number beyond ±2^53 (a float like 1e21 included: the client refuses to round it) or nearer to zero
+//   than 1e-130 (DynamoDB's range); JSON's 1e400 arrives as Infinity.
+// - Nesting deeper than MAX_DEPTH levels (DynamoDB stops at 32, counted from the item, and a body's
+//   objects are stored a few levels down).
+// - An empty name inside an object (`{"custom_attributes": {"": 1}}`): DynamoDB has no empty attribute names.
+//   Top-level names are the request's fields, never stored as names.
+
+/** The deepest a body's values nest (the body itself is level 0). */
+export const MAX_DEPTH = 16;
+const MAX_NUMBER = Number.MAX_SAFE_INTEGER;
+const MIN_MAGNITUDE = 1e-130;
+
+export function numberProblem(n: number): string | undefined {
+  if (!Number.isFinite(n) || Math.abs(n) > MAX_NUMBER) return `is out of range (at most ${MAX_NUMBER} either side of zero)`;
+  if (n !== 0 && Math.abs(n) < MIN_MAGNITUDE) return 'is out of range (too close to zero)';
+  return undefined;
+}
 
 /** Characters and unpaired surrogates a stored text must not contain. */
 const FORBIDDEN = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -32,10 +53,19 @@ const shown = (key: string) => key.replace(FORBIDDEN, (c) => `\\u${c.charCodeAt(
 const MAX_ERRORS = 20;
 
 function collect(value: unknown, path: string, out: ErrorEntry[], depth: number): void {
-  if (out.length >= MAX_ERRORS || depth > 64) return;
+  if (out.length >= MAX_ERRORS) return;
   if (typeof value === 'string') {
     const problem = textProblem(value);
     if (problem) out.push({ field: path, message: problem, code: 'invalid' });
+    return;
+  }
+  if (typeof value === 'number') {
+    const problem = numberProblem(value);
+    if (problem) out.push({ field: path, message: problem, code: 'invalid' });
+    return;
+  }
+  if (depth >= MAX_DEPTH && (Array.isArray(value) || isPlainObject(value))) {
+    out.push({ field: path, message: `is nested too deeply (at most ${MAX_DEPTH} levels)`, code: 'invalid' });
     return;
   }
   if (Array.isArray(value)) {
@@ -45,6 +75,10 @@ function collect(value: unknown, path: string, out: ErrorEntry[], depth: number)
   // Uploaded files (multipart) and other non-plain values are not text fields.
   if (!isPlainObject(value)) return;
   for (const [key, item] of Object.entries(value)) {
+    if (key === '' && depth > 0) {
+      out.push({ field: path, message: 'has a field with an empty name', code: 'invalid' });
+      continue;
+    }
     const problem = textProblem(key);
     if (problem) {
       out.push({ field: join(path, shown(key)), message: `name ${problem}`, code: 'invalid' });
@@ -54,15 +88,15 @@ function collect(value: unknown, path: string, out: ErrorEntry[], depth: number)
   }
 }
 
-/** Every text field of a parsed request body that breaks the rule, with its path; [] when none. */
-export function textErrors(body: unknown): ErrorEntry[] {
+/** Every value of a parsed request body that breaks the rule, with its path; [] when none. */
+export function storableErrors(body: unknown): ErrorEntry[] {
   const out: ErrorEntry[] = [];
   collect(body, '', out, 0);
   return out;
 }
 
-/** 422 naming every field that holds text the data model must not hold. */
-export function assertStorableText(body: unknown): void {
-  const errors = textErrors(body);
+/** 422 naming every field that holds a value the data model must not hold. */
+export function assertStorable(body: unknown): void {
+  const errors = storableErrors(body);
   if (errors.length) throw unprocessable(errors);
 }

@@ -21,8 +21,9 @@ function entryOf(issue: v.BaseIssue<unknown>, prefix: string): ErrorEntry {
     return { field, message: 'is required', code: 'required' };
   }
   switch (issue.type) {
-    case 'max_length':
     case 'max_bytes':
+      return { field, message: `is too long (maximum is ${String(issue.requirement)} bytes)`, code: 'too_long' };
+    case 'max_length':
     case 'max_size':
       return { field, message: `is too long (maximum is ${String(issue.requirement)})`, code: 'too_long' };
     case 'min_length':

@@ -2,7 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 // Deliveries never reach private, loopback, link-local, metadata or other non-public addresses when
-// deployed. The check runs on the address the socket actually connects to (resolved at send time),
+// deployed; the local runtime lets them reach loopback (local receivers) and nothing else non-public unless
+// the developer opts in (ALLOW_PRIVATE_WEBHOOK_TARGETS). The check runs on the address the socket actually connects to (resolved at send time),
 // so a DNS answer that changes after validation cannot redirect a delivery. (IPv4-mapped IPv6 is
 // unwrapped before the check: BlockList would match every IPv4 address against ::ffff:0:0/96.)
 
@@ -27,6 +28,33 @@ export function isPublicAddress(address: string): boolean {
     return !blocked.check(address, 'ipv6');
   }
   return !blocked.check(address, 'ipv4');
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 and ::1 (also as IPv4-mapped IPv6): this machine, never a neighbour's. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (family === 6) {
+    const mapped = address.toLowerCase().match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+    if (mapped) return isLoopbackAddress(mapped[1]);
+    return loopback.check(address, 'ipv6');
+  }
+  return loopback.check(address, 'ipv4');
+}
+
+/**
+ * Which addresses a delivery may reach: public ones only (deployed), loopback as well (the local runtime),
+ * or any (a developer's explicit opt-in, for a receiver on their network).
+ */
+export type TargetPolicy = 'public' | 'loopback' | 'private';
+
+export function isAllowedTarget(address: string, policy: TargetPolicy): boolean {
+  if (policy === 'private') return isIP(address) !== 0;
+  return isPublicAddress(address) || (policy === 'loopback' && isLoopbackAddress(address));
 }
 
 export class BlockedAddressError extends Error {
@@ -55,12 +83,12 @@ export function setDefaultResolver(resolve: Resolver) {
   defaultResolver = resolve;
 }
 
-/** A `lookup` for http.request that only ever hands out public addresses (unless private ones are allowed). */
-export function guardedLookup(allowPrivate: boolean, resolve: Resolver = defaultResolver) {
+/** A `lookup` for http.request that only ever hands out the addresses the policy allows. */
+export function guardedLookup(policy: TargetPolicy, resolve: Resolver = defaultResolver) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
-      const list = (addresses as LookupAddress[]).filter((a) => allowPrivate || isPublicAddress(a.address));
+      const list = (addresses as LookupAddress[]).filter((a) => isAllowedTarget(a.address, policy));
       if (!list.length) return callback(new BlockedAddressError(hostname) as NodeJS.ErrnoException, '');
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { BlockedAddressError, guardedLookup, isPublicAddress, type Resolver } from './address-guard.ts';
+import { BlockedAddressError, guardedLookup, isAllowedTarget, type Resolver, type TargetPolicy } from './address-guard.ts';
 
 export interface SendResult {
   ok: boolean;
@@ -19,7 +19,7 @@ export function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs: number; allowPrivate: boolean; resolve?: Resolver },
+  opts: { timeoutMs: number; targets: TargetPolicy; resolve?: Resolver },
 ): Promise<SendResult> {
   let target: URL;
   try {
@@ -31,7 +31,7 @@ export function postJson(
     return Promise.resolve({ ok: false, error: `unsupported scheme ${target.protocol}`, permanent: true });
   }
   const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !opts.allowPrivate && !isPublicAddress(literal)) {
+  if (isIP(literal) && !isAllowedTarget(literal, opts.targets)) {
     return Promise.resolve({ ok: false, error: new BlockedAddressError(literal).message, permanent: true });
   }
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -54,7 +54,7 @@ export function postJson(
           'content-length': String(Buffer.byteLength(body)),
           ...headers,
         },
-        lookup: guardedLookup(opts.allowPrivate, opts.resolve) as never,
+        lookup: guardedLookup(opts.targets, opts.resolve) as never,
       },
       (res) => {
         res.resume();

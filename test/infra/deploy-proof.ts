@@ -48,6 +48,8 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   WEBHOOK_RETRY_BASE_SECONDS: 'default',
   WEBHOOK_MAX_AGE_SECONDS: 'default',
   ALLOW_PRIVATE_WEBHOOK_TARGETS: 'default',
+  // The local runtime's (its local receivers); deployed, only public targets.
+  ALLOW_LOOPBACK_WEBHOOK_TARGETS: 'local',
   // Derived from PUBLIC_BASE_URL when absent (the custom domain's /cable).
   CABLE_URL: 'default',
   // Google's own endpoints by default; tests point them at local fakes.

@@ -6,6 +6,6 @@ import { WebsiteTokenQuery } from '../../../shared/http/query-docs.ts';
 
 // `GET /widget/demo?website_token=…`: a host page embedding the snippet, to try the widget.
 export const handler = Object.assign(
-  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => demoPage(event.queryStringParameters?.website_token, config().publicBaseUrl),
+  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => demoPage(event.queryStringParameters?.website_token, config().publicBaseUrl, event.headers?.accept),
   { docs: { query: WebsiteTokenQuery } satisfies RequestDocs },
 );

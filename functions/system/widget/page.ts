@@ -5,6 +5,6 @@ import { WebsiteTokenQuery } from '../../../shared/http/query-docs.ts';
 
 // `GET /widget?website_token=…`: the chat page the loader's iframe (or a mobile webview) opens.
 export const handler = Object.assign(
-  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => chatPage(event.queryStringParameters?.website_token),
+  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => chatPage(event.queryStringParameters?.website_token, event.headers?.accept),
   { docs: { query: WebsiteTokenQuery } satisfies RequestDocs },
 );

@@ -1,12 +1,14 @@
 import * as v from 'valibot';
-import { Bool, RequiredText, Text } from '../schemas.ts';
+import { Bool, maxJsonBytes, RequiredText, Text } from '../schemas.ts';
 import { AUTOMATION_EVENTS } from './catalog.ts';
 
 // The shapes here; what conditions and actions may say is checked against the catalog by the service,
 // which knows the rule's event also on updates that do not send it.
 
 const EventName = v.picklist(AUTOMATION_EVENTS, `must be one of ${AUTOMATION_EVENTS.join(', ')}`);
-const Entries = v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1));
+/** Room for long message actions; the rule item stays far below DynamoDB's 400 KB. */
+const MAX_ENTRIES_BYTES = 64 * 1024;
+const Entries = v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1), maxJsonBytes<unknown[]>(MAX_ENTRIES_BYTES));
 
 const fields = {
   description: v.optional(v.nullable(Text(20000))),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_CONTENT, MAX_CONTENT_BYTES } from '../messages/schemas.ts';
 import { Bool, Id, JsonObject, nullable, RequiredText, Text } from '../schemas.ts';
 
 // Chatwoot's campaign_params: title, description, message, enabled, trigger_only_during_business_hours,
@@ -21,7 +22,8 @@ const Time = v.union(
 const fields = {
   title: RequiredText(255),
   description: v.optional(nullable(Text(10_000))),
-  message: RequiredText(150_000),
+  // A message's bounds: the campaign sends it as one.
+  message: v.pipe(RequiredText(MAX_CONTENT), v.maxBytes(MAX_CONTENT_BYTES)),
   enabled: v.optional(Bool),
   trigger_only_during_business_hours: v.optional(Bool),
   inbox_id: Id,

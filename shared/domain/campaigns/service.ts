@@ -144,6 +144,7 @@ export async function updateCampaign(account: AccountRecord, id: number, input: 
 
 /** Chatwoot answers 200 with no body. */
 export async function deleteCampaign(account: AccountRecord, id: number) {
-  await repo.deleteCampaign(await find(account.id, id, true));
+  // A concurrent change or delete of the campaign is a lost race: read again (a delete that lost is then 404).
+  await retryStale(async () => repo.deleteCampaign(await find(account.id, id, true)));
   return reply(200);
 }

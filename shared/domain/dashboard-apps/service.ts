@@ -54,6 +54,7 @@ export async function updateDashboardApp(account: AccountRecord, id: number, inp
 
 /** Chatwoot answers 204. */
 export async function deleteDashboardApp(account: AccountRecord, id: number) {
-  await repo.deleteDashboardApp(await find(account.id, id, true));
+  // A concurrent change or delete of the app is a lost race: read again (a delete that lost is then 404).
+  await retryStale(async () => repo.deleteDashboardApp(await find(account.id, id, true)));
   return reply(204);
 }

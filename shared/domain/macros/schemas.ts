@@ -1,10 +1,12 @@
 import * as v from 'valibot';
-import { Id, RequiredText } from '../schemas.ts';
+import { Id, maxJsonBytes, RequiredText } from '../schemas.ts';
 
 // Actions are checked against the automation catalog by the service (one list for rules and macros).
 
 const Visibility = v.picklist(['personal', 'global'], 'must be personal or global');
-const Actions = v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1, 'must not be empty'));
+/** Room for long message actions; the macro item stays far below DynamoDB's 400 KB. */
+const MAX_ACTIONS_BYTES = 64 * 1024;
+const Actions = v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1, 'must not be empty'), maxJsonBytes<unknown[]>(MAX_ACTIONS_BYTES));
 
 export const NewMacroSchema = v.object({
   name: RequiredText(255),

@@ -117,9 +117,12 @@ export async function updateMacro(account: AccountRecord, actor: Actor, id: numb
 
 export async function deleteMacro(account: AccountRecord, actor: Actor, id: number): Promise<void> {
   const a = userActor(actor);
-  const m = await usable(account.id, a, id, true);
-  if (!mayChange(a, m)) throw forbidden('You are not authorized to do this action');
-  await repo.deleteMacro(m);
+  // A concurrent change or delete of the macro is a lost race: read again (a delete that lost is then 404).
+  await retryStale(async () => {
+    const m = await usable(account.id, a, id, true);
+    if (!mayChange(a, m)) throw forbidden('You are not authorized to do this action');
+    await repo.deleteMacro(m);
+  });
 }
 
 /**

@@ -1,9 +1,17 @@
 import * as v from 'valibot';
-import { Bool, Id, JsonObject, Text } from '../schemas.ts';
+import { Bool, Id, JsonObject, JsonValue, maxJsonBytes, Text } from '../schemas.ts';
 import { isUploadedFile, type FilePart, type UploadedFile } from '../../http/multipart.ts';
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from './model.ts';
 
 export const MAX_CONTENT = 150_000;
+/**
+ * Chatwoot's bound is in characters; a DynamoDB item holds 400 KB, and the message item and its
+ * conversation's (which keeps the last message) each hold the content once: 150,000 characters of
+ * three-byte text would not fit. Text of one- and two-byte characters reaches the character bound first.
+ */
+export const MAX_CONTENT_BYTES = 200_000;
+/** A message's text. */
+export const Content = v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT), v.maxBytes(MAX_CONTENT_BYTES));
 export const MAX_ATTACHMENTS = 15;
 
 /** The name, or its integer (Chatwoot's enum accepts both). */
@@ -21,22 +29,25 @@ const MessageTypeField = v.union(
 );
 
 /** An object, or a JSON string of one; an unparsable string counts as `{}` as in Chatwoot. */
-const ContentAttributes = v.union(
-  [
-    v.record(v.string(), v.unknown()),
-    v.pipe(
-      v.string(),
-      v.transform((s) => {
-        try {
-          const o = JSON.parse(s);
-          return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
-        } catch {
-          return {};
-        }
-      }),
-    ),
-  ],
-  'must be an object',
+const ContentAttributes = v.pipe(
+  v.union(
+    [
+      v.record(v.string(), v.unknown()),
+      v.pipe(
+        v.string(),
+        v.transform((s) => {
+          try {
+            const o = JSON.parse(s);
+            return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+          } catch {
+            return {};
+          }
+        }),
+      ),
+    ],
+    'must be an object',
+  ),
+  maxJsonBytes<Record<string, unknown>>(),
 );
 
 export type { UploadedFile } from '../../http/multipart.ts';
@@ -54,7 +65,7 @@ const Emails = v.pipe(
 );
 
 export const NewMessageSchema = v.object({
-  content: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT)))),
+  content: v.optional(v.nullable(Content)),
   message_type: v.optional(MessageTypeField),
   private: v.optional(Bool),
   content_type: v.optional(v.picklist(CONTENT_TYPES, `must be one of ${CONTENT_TYPES.join(', ')}`)),
@@ -70,7 +81,8 @@ export const NewMessageSchema = v.object({
   campaign_id: v.optional(Id),
   sender_type: v.optional(v.picklist(['AgentBot'], 'must be AgentBot')),
   sender_id: v.optional(Id),
-  external_created_at: v.optional(v.unknown()),
+  // Kept in content_attributes as sent (Chatwoot's clients send Unix seconds).
+  external_created_at: v.optional(JsonValue(255)),
   cc_emails: v.optional(Emails),
   bcc_emails: v.optional(Emails),
   to_emails: v.optional(Emails),
@@ -92,7 +104,7 @@ export const DirectUploadSchema = v.object({
     byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
     checksum: v.optional(v.nullable(Text(255))),
     content_type: v.optional(v.nullable(Text(255))),
-    metadata: v.optional(v.unknown()),
+    metadata: v.optional(JsonValue()),
   }),
 });
 export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;

@@ -42,6 +42,17 @@ const html = (body: string, cacheControl: string, status = 200): Result => ({
   body,
 });
 
+/**
+ * The pages' own 404 is a small HTML document for browsers; a client that asks for JSON (and not HTML)
+ * gets the error body every other route answers.
+ */
+const wantsJson = (accept: string | undefined) => /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
+
+const pageNotFound = (accept: string | undefined, text: string): Result =>
+  wantsJson(accept)
+    ? jsonResult(404, notFound('Web widget inbox').body, { 'cache-control': 'no-store' })
+    : html(`<!doctype html><title>Not found</title><p>${text}</p>`, 'no-store', 404);
+
 async function knownToken(token: string | undefined) {
   if (!token || token.length > 255) return false;
   const inbox = await findInboxByWebsiteToken(token);
@@ -49,8 +60,8 @@ async function knownToken(token: string | undefined) {
 }
 
 /** `GET /widget?website_token=…`: the chat page (404 for a token that names no web widget inbox). */
-export async function chatPage(websiteToken: string | undefined): Promise<Result> {
-  if (!(await knownToken(websiteToken))) return html('<!doctype html><title>Not found</title><p>This chat does not exist.</p>', 'no-store', 404);
+export async function chatPage(websiteToken: string | undefined, accept?: string): Promise<Result> {
+  if (!(await knownToken(websiteToken))) return pageNotFound(accept, 'This chat does not exist.');
   return html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
       `<title>Chat</title><link rel="stylesheet" href="${ASSET_PREFIX}${chatStyles.name}"></head>` +
@@ -61,8 +72,8 @@ export async function chatPage(websiteToken: string | undefined): Promise<Result
 }
 
 /** `GET /widget/demo?website_token=…`: a host page that embeds the snippet, as a website would. */
-export async function demoPage(websiteToken: string | undefined, baseUrl: string): Promise<Result> {
-  if (!(await knownToken(websiteToken))) return html('<!doctype html><title>Not found</title><p>No web widget inbox has this website token.</p>', 'no-store', 404);
+export async function demoPage(websiteToken: string | undefined, baseUrl: string, accept?: string): Promise<Result> {
+  if (!(await knownToken(websiteToken))) return pageNotFound(accept, 'No web widget inbox has this website token.');
   const token = JSON.stringify(websiteToken).replace(/</g, '\\u003c');
   const base = JSON.stringify(baseUrl).replace(/</g, '\\u003c');
   return html(

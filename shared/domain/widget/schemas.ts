@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { NewContactSchema } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
-import { MAX_ATTACHMENTS, MAX_CONTENT, NewMessageSchema } from '../messages/schemas.ts';
+import { Content, MAX_ATTACHMENTS, NewMessageSchema } from '../messages/schemas.ts';
 import { SubmitSchema } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
@@ -47,7 +47,7 @@ export const WidgetNewConversationSchema = v.object({
   message: v.optional(
     v.nullable(
       v.object({
-        content: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT)))),
+        content: v.optional(v.nullable(Content)),
         echo_id: v.optional(v.nullable(Text(255))),
         ...pageFields,
       }),

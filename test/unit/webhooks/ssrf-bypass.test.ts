@@ -92,7 +92,7 @@ describe('SSRF guard (deployed mode) against bypass payloads', () => {
     const urls = payloads();
     expect(urls.length).toBeGreaterThanOrEqual(60);
     const results = await Promise.all(
-      urls.map(async (url) => ({ url, r: await postJson(url, '{}', { 'x-test': '1' }, { timeoutMs: 5000, allowPrivate: false, resolve }) })),
+      urls.map(async (url) => ({ url, r: await postJson(url, '{}', { 'x-test': '1' }, { timeoutMs: 5000, targets: 'public', resolve }) })),
     );
     const through = results.filter(({ r }) => r.ok || r.status !== undefined);
     expect(through, 'answered by a server').toEqual([]);
@@ -111,7 +111,7 @@ describe('SSRF guard (deployed mode) against bypass payloads', () => {
     try {
       const rport = (redirector.address() as AddressInfo).port;
       // Private targets allowed here only so that the redirector itself is reachable.
-      const r = await postJson(`http://127.0.0.1:${rport}/`, '{}', {}, { timeoutMs: 5000, allowPrivate: true, resolve });
+      const r = await postJson(`http://127.0.0.1:${rport}/`, '{}', {}, { timeoutMs: 5000, targets: 'loopback', resolve });
       expect(r).toMatchObject({ ok: false, status: 307 });
       expect(hits).toBe(0);
     } finally {
@@ -120,7 +120,7 @@ describe('SSRF guard (deployed mode) against bypass payloads', () => {
   });
 
   it('the receiver does hear a request when private targets are allowed (the local runtime), so silence above means refusal', async () => {
-    const r = await postJson(`http://127.0.0.1:${port}/hook`, '{}', {}, { timeoutMs: 5000, allowPrivate: true, resolve });
+    const r = await postJson(`http://127.0.0.1:${port}/hook`, '{}', {}, { timeoutMs: 5000, targets: 'loopback', resolve });
     expect(r).toMatchObject({ ok: true, status: 200 });
     expect(hits).toBe(1);
   });
