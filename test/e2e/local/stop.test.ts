@@ -68,7 +68,7 @@ function pidsMatching(pattern: string): number[] {
 const dataDir = mkdtempSync(join(tmpdir(), 'cw-stop-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** The socket's items (its connection and subscriptions) in the table: pk CABLE#… and CABLESUBS#…. */
+/** The socket's items (its connection and subscriptions) in the table: pk CABLE#… and CABLESUBS#…, and a socket count above 0. */
 async function cableItems(endpoint: string): Promise<string[]> {
   const ddb = new DynamoDBClient({ endpoint, region: LOCAL_DEFAULTS.region, credentials: { accessKeyId: LOCAL_DEFAULTS.accessKeyId, secretAccessKey: 'local' } });
   try {
@@ -78,8 +78,15 @@ async function cableItems(endpoint: string): Promise<string[]> {
       const page = await ddb.send(
         new ScanCommand({ TableName: LOCAL_DEFAULTS.tableName, ExclusiveStartKey: start, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': { S: 'CABLE' } } }),
       );
-      // With when it connected and what it held, to tell which run left it.
-      for (const item of page.Items ?? []) keys.push(`${item.pk.S} ${item.sk.S}${item.connected_at ? ` connected ${new Date(Number(item.connected_at.N)).toISOString()} ${JSON.stringify(item.subscriptions?.L ?? [])}` : ''}`);
+      // With when it connected and what it held, to tell which run left it. The per-address socket count
+      // (CABLEADDR#…, expiring when quiet) stays; it is left only when it still counts an open socket.
+      for (const item of page.Items ?? []) {
+        if (item.pk.S!.startsWith('CABLEADDR#')) {
+          if (Number(item.n?.N ?? 0) !== 0) keys.push(`${item.pk.S} ${item.sk.S} n ${item.n?.N}`);
+          continue;
+        }
+        keys.push(`${item.pk.S} ${item.sk.S}${item.connected_at ? ` connected ${new Date(Number(item.connected_at.N)).toISOString()} ${JSON.stringify(item.subscriptions?.L ?? [])}` : ''}`);
+      }
       start = page.LastEvaluatedKey;
     } while (start);
     return keys;
