@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ConversationStatus } from '../shared/domain/conversations/model.ts';
+import type { ConversationStatus } from '../shared/model/conversations.ts';
 import type { Runtime } from '../infra/local/runtime.ts';
 import type { Client } from '../test/support/http.ts';
 import { seedAccountVia, type SeededAccount } from '../test/support/http.ts';

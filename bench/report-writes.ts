@@ -24,9 +24,9 @@ const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|REVT)#/;
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 async function streamTail(rt: Runtime, seen: Set<string>) {
-  const { recordChange } = await import('../shared/events/change.ts');
-  const { eventsOf } = await import('../shared/events/domain-events.ts');
-  const { toLambdaRecord } = await import('../shared/events/stream-record.ts');
+  const { recordChange } = await import('../shared/db/stream.ts');
+  const { eventsOf } = await import('../shared/domain/events/domain-events.ts');
+  const { toLambdaRecord } = await import('../shared/db/stream.ts');
   const cfg = { region: 'us-east-1', endpoint: rt.dynamodbEndpoint };
   const table = await new DynamoDBClient(cfg).send(new DescribeTableCommand({ TableName: rt.tableName }));
   const streamArn = table.Table!.LatestStreamArn!;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema } from '@valibot/to-json-schema';
 import { ROOT } from '../infra/build.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routes, stackGroup, type Route } from '../infra/routes.ts';
 import type { RequestDocs } from '../shared/http/handler.ts';
-import type { AnySchema } from '../shared/http/validate.ts';
+import type { AnySchema } from '../shared/validate.ts';
 
 // The OpenAPI 3.1 document of the whole service (`npm run docs` writes it to openapi.json, the service
 // serves it at GET /api/openapi.json). Paths, methods and path parameters come from the route table;

@@ -28,7 +28,7 @@ async function main() {
     process.exit(values.help ? 0 : 2);
   }
   const { config } = await import('../shared/config.ts');
-  const { resealAll, rotateKey } = await import('../shared/crypto/reseal.ts');
+  const { resealAll, rotateKey } = await import('../shared/db/reseal.ts');
   if (command === 'rotate') {
     const version = await rotateKey();
     process.stdout.write(`key version ${version} is current; older versions stay readable\n`);

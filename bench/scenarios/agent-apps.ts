@@ -1,6 +1,6 @@
 import { nextId } from '../../shared/db/ids.ts';
 import { createNotification } from '../../shared/db/repositories/notifications.ts';
-import type { NotificationRecord } from '../../shared/domain/notifications/model.ts';
+import type { NotificationRecord } from '../../shared/model/notifications.ts';
 import { client, type Client } from '../../test/support/http.ts';
 import { fromAddress } from '../../test/e2e/sessions/fixtures.ts';
 import type { BenchWorld, Scenarios } from './types.ts';

@@ -1,7 +1,7 @@
 import { recordFact } from '../../shared/db/repositories/reports.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { FIELDS, type Figures } from '../../shared/domain/reports/buckets.ts';
-import type { Contribution } from '../../shared/domain/reports/model.ts';
+import { FIELDS, type Figures } from '../../shared/model/report-buckets.ts';
+import type { Contribution } from '../../shared/model/reports.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Reports: one scenario per route, over a range of BENCH_REPORT_DAYS days (365 unless set; the README

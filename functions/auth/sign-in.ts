@@ -1,8 +1,9 @@
+import { sessionReply } from '../../shared/http/auth.ts';
 import { publicHandler } from '../../shared/http/handler.ts';
 import { SignInSchema } from '../../shared/domain/sessions/schemas.ts';
 import { signIn } from '../../shared/domain/sessions/service.ts';
 
 export const handler = publicHandler({
   body: SignInSchema,
-  run: ({ body, event }) => signIn(body, event.requestContext.http.sourceIp),
+  run: async ({ body, event }) => sessionReply(await signIn(body, event.requestContext.http.sourceIp)),
 });

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { cableSender } from '../../shared/events/broadcast.ts';
+import { cableSender } from '../../shared/realtime/broadcast.ts';
 import { admitFrame, handleFrame } from '../../shared/realtime/cable.ts';
 import type { WebSocketEvent } from './event.ts';
 

@@ -1,4 +1,4 @@
-import { routeNotFound } from '../../shared/http/errors.ts';
+import { routeNotFound } from '../../shared/errors.ts';
 import { jsonResult } from '../../shared/http/response.ts';
 
 // API Gateway's `$default` route: whatever no other route matches. No body parsing, no auth: the

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, DeleteMessageBatchCommand, DeleteQueueCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../../shared/config.ts';
-import { sqs } from '../../shared/events/queue.ts';
+import { sqs } from '../../shared/queues/client.ts';
 import { log } from '../../shared/log.ts';
 import { taskQueueName, type TaskMessage } from '../../shared/realtime/task-queues.ts';
 import { attachCableServer, type CableServer } from '../local/cable-server.ts';

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IEventSourceDlq } from 'aws-cdk-lib/aws-lambda';
-import { acknowledge, grantTableData, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
+import { acknowledge, grantTableData } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -12,7 +12,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
-import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
+import { EVENT_SOURCE_TYPES } from '../../shared/model/change.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 

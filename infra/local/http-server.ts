@@ -46,7 +46,7 @@ export function lambdaContext(functionName: string, timeoutMs = 29_000): Context
   };
 }
 
-function errorBody(status: number, description: string, code: string) {
+function errorBody(description: string, code: string) {
   return JSON.stringify({ description, errors: [{ field: '', message: description, code }] });
 }
 
@@ -73,7 +73,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const partial = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (err.code === 'ECONNRESET' || !socket.writable || partial) return void socket.destroy();
   const a = clientErrorAnswer(err);
-  const body = errorBody(a.status, a.description, a.code);
+  const body = errorBody(a.description, a.code);
   socket.end(
     `HTTP/1.1 ${a.status} ${a.reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
@@ -200,12 +200,12 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
     // A request whose body was refused unread leaves the connection in an unknown state: close it.
     const refuse = (status: number, description: string, code: string) => {
       res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
-      res.end(errorBody(status, description, code), () => req.socket.destroySoon());
+      res.end(errorBody(description, code), () => req.socket.destroySoon());
     };
     try {
       if (opts.isReady && !opts.isReady()) {
         res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-        return void res.end(errorBody(503, 'The service is starting or stopping; try again in a moment', 'unavailable'));
+        return void res.end(errorBody('The service is starting or stopping; try again in a moment', 'unavailable'));
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, bodyTimeoutMs);
@@ -214,7 +214,7 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       if (body === 'timeout') return refuse(408, `The request body did not arrive within ${bodyTimeoutMs} ms`, 'timeout');
       const m = match(req.method ?? 'GET', url.pathname);
       if (!m) {
-        return send(404, { 'content-type': 'application/json' }, errorBody(404, 'No route matches this method and path', 'not_found'));
+        return send(404, { 'content-type': 'application/json' }, errorBody('No route matches this method and path', 'not_found'));
       }
       const event = buildEvent(req, url, body, m.routeKey, m.pathParameters);
       // As the route's function: its module's loading and its run (the deploy proof's recording).
@@ -226,7 +226,7 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
     } catch (err) {
       // A handler that throws past its own error boundary: API Gateway answers 500 the same way.
       process.stderr.write(`local runtime: handler crashed: ${(err as Error).stack ?? String(err)}\n`);
-      if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody(500, 'Internal server error', 'internal'));
+      if (!res.headersSent) send(500, { 'content-type': 'application/json' }, errorBody('Internal server error', 'internal'));
     }
   });
   // Idle keep-alive connections outlive the clients' own idle timers (undici's 4 s, most agents' under a

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { toLambdaRecord } from '../../shared/events/stream-record.ts';
+import { toLambdaRecord } from '../../shared/db/stream.ts';
 import { lambdaContext } from './http-server.ts';
 
 // In-process stand-ins for Lambda's event source mappings: the same event shapes, batch item

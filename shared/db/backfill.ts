@@ -2,7 +2,7 @@ import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { log } from '../log.ts';
 import { keys } from './keys.ts';
 import { isListed, locates } from './repositories/contacts.ts';
-import type { ContactInboxRecord, ContactRecord } from '../domain/contacts/model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../model/contacts.ts';
 
 // Index keys that later versions derive from an item's own fields, added to items written before those
 // versions existed: one checkpointed Scan (an interrupted run resumes), each item updated only while the

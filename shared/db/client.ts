@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
-import { unprocessable } from '../http/errors.ts';
+import { unprocessable } from '../errors.ts';
 import { oversizedKeyValue } from './keys.ts';
 
 let doc: DynamoDBDocumentClient | undefined;

@@ -2,9 +2,9 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
 import { getItem } from '../db/repositories/common.ts';
 import { keys } from '../db/keys.ts';
-import { sqs } from '../events/queue.ts';
+import { sqs } from '../queues/client.ts';
 import { keyring } from '../crypto/tokens.ts';
-import { HttpError } from '../http/errors.ts';
+import { ServiceError } from '../errors.ts';
 
 /** The Chatwoot release whose API this service speaks (clients compare it to gate features). */
 export const CHATWOOT_API_VERSION = '4.10.0';
@@ -78,10 +78,10 @@ export async function readiness(checks: Checks = readinessChecks(), timeoutMs = 
   const dependencies = Object.fromEntries(names.map((n, i) => [n, states[i]!]));
   const failing = names.filter((n) => dependencies[n] !== 'ok');
   if (!failing.length) return { status: 'ok' as const, dependencies };
-  throw new HttpError(
-    503,
+  throw new ServiceError(
+    'unavailable',
     `Not ready: ${failing.join(', ')} did not answer`,
     failing.map((field) => ({ field, message: `did not answer within ${timeoutMs} ms`, code: 'unavailable' })),
-    { 'retry-after': '5' },
+    5,
   );
 }

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import { hashToken } from '../crypto/tokens.ts';
 import { keys, type Key, type ThrottleScope } from '../db/keys.ts';
 import { releaseThrottleSlot, takeThrottleSlot } from '../db/repositories/limits.ts';
-import { HttpError } from '../http/errors.ts';
+import { ServiceError } from '../errors.ts';
 
 // Throttles of the routes an attacker would hammer (sign-in, password reset, transcript mail): fixed windows
 // whose count lives in one item per scope value and window. A request first takes a slot in every window
@@ -58,9 +58,7 @@ export function addressScope(address: string): string {
 
 /** 429 with `Retry-After` and the error body (code `rate_limited`). */
 export const throttled = (retryAfter: number, description: string) =>
-  new HttpError(429, description, [{ field: '', message: `Retry in ${retryAfter} seconds`, code: 'rate_limited' }], {
-    'retry-after': String(retryAfter),
-  });
+  new ServiceError('rate_limited', description, [{ field: '', message: `Retry in ${retryAfter} seconds`, code: 'rate_limited' }], retryAfter);
 
 interface Window {
   key: Key;

@@ -1,31 +1,20 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { db, tableName } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { TTL_ATTRIBUTE } from '../db/table.ts';
 import { getAccount } from '../db/repositories/identity.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { getConversation } from '../db/repositories/conversations.ts';
 import { listMessages } from '../db/repositories/messages.ts';
-import { listActiveAutomationRules } from '../db/repositories/automation-rules.ts';
+import { claimRuleRun, listActiveAutomationRules } from '../db/repositories/automation-rules.ts';
 import { log } from '../log.ts';
 import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
-import {
-  AUTOMATION_EVENTS,
-  CHANGE_OPERATOR,
-  CONDITION_ATTRIBUTES,
-  type AutomationEvent,
-  type Condition,
-  type Scalar,
-} from '../domain/automation/catalog.ts';
-import type { AutomationRuleRecord } from '../domain/automation/model.ts';
+import { CHANGE_OPERATOR, CONDITION_ATTRIBUTES } from '../domain/automation/catalog.ts';
+import { AUTOMATION_EVENTS, type AutomationEvent, type Condition, type Scalar } from '../model/automation.ts';
+import type { AutomationRuleRecord } from '../model/automation.ts';
 import { runConversationAction } from '../domain/automation/actions.ts';
-import type { ContactRecord } from '../domain/contacts/model.ts';
-import type { ConversationRecord } from '../domain/conversations/model.ts';
-import type { MessageRecord } from '../domain/messages/model.ts';
-import { messageTypeName } from '../domain/messages/model.ts';
-import type { DomainEvent } from './domain-events.ts';
+import type { ContactRecord } from '../model/contacts.ts';
+import type { ConversationRecord } from '../model/conversations.ts';
+import type { MessageRecord } from '../model/messages.ts';
+import { messageTypeName } from '../model/messages.ts';
+import type { DomainEvent } from '../domain/events/domain-events.ts';
 
 // Automation rules (reference §7, DESIGN.md §2): conditions chained left to right with AND binding
 // tighter than OR, each action run in order with the rule as the actor, and no rule ever triggered by
@@ -129,26 +118,6 @@ export function conditionsHold(conditions: Condition[], f: Facts): boolean {
   return false;
 }
 
-const RULE_RUN_LIFETIME_SECONDS = 7 * 24 * 3600;
-
-/** Claims one (event, rule) run, so a retried dispatch never repeats a rule's actions. */
-async function claimRun(event: DomainEvent, rule: AutomationRuleRecord): Promise<boolean> {
-  const now = Math.floor(Date.now() / 1000);
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.ruleRun(event.id, rule.id), type: 'rule_run', [TTL_ATTRIBUTE]: now + RULE_RUN_LIFETIME_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
-
 /** A rule's `send_webhook_event` target, queued like any other delivery. */
 export interface RuleWebhook {
   rule: AutomationRuleRecord;
@@ -184,7 +153,7 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
     } catch (err) {
       log.warn('automation rule could not be evaluated', { eventId: event.id, ruleId: rule.id, error: err });
     }
-    if (!matched || !(await claimRun(event, rule))) continue;
+    if (!matched || !(await claimRuleRun(event.id, rule.id))) continue;
     log.info('automation rule matched', { eventId: event.id, ruleId: rule.id, event: event.name });
     count(METRIC_NAMES.rulesRun);
     for (const action of rule.actions) {

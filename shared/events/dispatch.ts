@@ -5,22 +5,22 @@ import { recordReports, withReportBatch } from '../domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '../db/repositories/common.ts';
 import { getAgentBots } from '../db/repositories/identity.ts';
 import { listWebhooks } from '../db/repositories/webhooks.ts';
-import type { AgentBotRecord } from '../domain/model.ts';
-import type { InboxRecord } from '../domain/inboxes/model.ts';
+import type { AgentBotRecord } from '../model/identity.ts';
+import type { InboxRecord } from '../model/inboxes.ts';
 import { log } from '../log.ts';
 import { METRIC_NAMES } from '../metric-names.ts';
 import { count } from '../metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
-import { broadcastEvent } from './broadcast.ts';
-import { isMailRequest, isPurgeJob, type Change } from './change.ts';
+import { broadcastEvent } from '../realtime/broadcast.ts';
+import { isMailRequest, isPurgeJob, type Change } from '../model/change.ts';
 import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
 import { composeMail } from '../domain/mail/compose.ts';
-import type { MailRequestRecord, QueuedMail } from '../domain/mail/model.ts';
-import { enqueueMails } from './mail-queue.ts';
-import { enqueueDeliveries, type Delivery } from './delivery.ts';
-import { decodeQueueBody } from './queue-text.ts';
+import type { MailRequestRecord, QueuedMail } from '../model/mail.ts';
+import { enqueueMails } from '../queues/mail.ts';
+import { enqueueDeliveries, type Delivery } from '../queues/deliveries.ts';
+import { decodeQueueBody } from '../codec/queue-text.ts';
 import { frozenAccounts } from '../domain/accounts/suspension.ts';
-import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from './domain-events.ts';
+import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '../domain/events/domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
 import { sealWhenDue } from '../search/index.ts';
 import { fileSigningReady } from '../storage/file-urls.ts';
@@ -33,7 +33,7 @@ import {
   typingPayload,
   webwidgetPayload,
   type ConversationContext,
-} from './payloads.ts';
+} from '../domain/events/payloads.ts';
 
 // Events queue → receivers (reference §8.2, §9.3): account webhooks subscribed to the event, the API
 // inbox's callback URL, and the agent bots of the inbox and of the conversation; automation rules run

@@ -1,10 +1,35 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
-import { changeOf, serializeChange, type Change } from './change.ts';
-import { sqs } from './queue.ts';
+import { encodeQueueBody } from '../codec/queue-text.ts';
+import { recordChange } from '../db/stream.ts';
+import { eventsOf } from '../domain/events/domain-events.ts';
+import { EVENT_SOURCE_TYPES, isMailRequest, isPurgeJob, type Change } from '../model/change.ts';
+import { sqs } from '../queues/client.ts';
 
+/**
+ * The change the forwarder puts on the events queue, or nothing for a change that means no event: a
+ * type that never does, or a change that announces nothing (a conversation's new last message, seen
+ * times, a contact touched within the same second). One chat message is then one queue message.
+ */
+export function changeOf(record: DynamoDBRecord): Change | undefined {
+  const change = recordChange(record);
+  if (!EVENT_SOURCE_TYPES.includes(change.type)) return undefined;
+  if (change.type === 'mail') return isMailRequest(change) ? change : undefined;
+  if (change.type === 'purge_job') return isPurgeJob(change) ? change : undefined;
+  return eventsOf(change).length ? change : undefined;
+}
+
+const MAX_MESSAGE_BYTES = 240 * 1024;
+
+/** The change as an events-queue body (escaped for SQS, measured after escaping). */
+export function serializeChange(change: Change): string {
+  const body = encodeQueueBody(change);
+  if (Buffer.byteLength(body) <= MAX_MESSAGE_BYTES) return body;
+  const { newImage: _n, oldImage: _o, ...rest } = change;
+  return encodeQueueBody({ ...rest, truncated: true });
+}
 
 /**
  * Stream → events queue (FIFO). The message group is the item collection (pk), so the changes of one

@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
-import { deliveryGroup, type Delivery } from './delivery.ts';
-import { sqs } from './queue.ts';
-import { decodeQueueBody, encodeQueueBody } from './queue-text.ts';
+import { deliveryGroup, type Delivery } from '../queues/deliveries.ts';
+import { sqs } from '../queues/client.ts';
+import { decodeQueueBody, encodeQueueBody } from '../codec/queue-text.ts';
 import { replayStreamFailure } from './stream-failures.ts';
 
 // Replaying a failure queue: every entry is handed to its source's handler and deleted once handled;

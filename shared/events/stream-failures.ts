@@ -1,11 +1,10 @@
-import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { config } from '../config.ts';
 import { log } from '../log.ts';
 import { forwardChanges } from './forward.ts';
-import { decodeQueueBody, encodeQueueBody } from './queue-text.ts';
-import { toLambdaRecord } from './stream-record.ts';
+import { decodeQueueBody, encodeQueueBody } from '../codec/queue-text.ts';
+import { readStreamRecords } from '../db/stream.ts';
 
 // The stream's failure destination: what one entry says, and how it is replayed. The destination is a
 // bucket (infra/pipeline.ts STREAM_SOURCE.failureDestination): deployed, Lambda writes its invocation
@@ -91,10 +90,6 @@ export function failureNoticeBody(bucket: string, key: string, size: number): st
   return encodeQueueBody(notice);
 }
 
-const seq = (s: string | undefined) => BigInt(s || '0');
-
-let streams: DynamoDBStreamsClient | undefined;
-
 /** The failed records: from the entry when it carries them, else re-read from the stream by position. */
 export async function recordsOf(failure: StreamFailure): Promise<DynamoDBRecord[]> {
   const payload = typeof failure.payload === 'string' ? (JSON.parse(failure.payload) as { Records?: DynamoDBRecord[] }) : failure.payload;
@@ -102,30 +97,7 @@ export async function recordsOf(failure: StreamFailure): Promise<DynamoDBRecord[
   if (failure.records?.length) return failure.records;
   const info = failure.DDBStreamBatchInfo;
   if (!info?.shardId || !info.startSequenceNumber) throw new Error('failure entry names no stream records');
-  streams ??= new DynamoDBStreamsClient({ region: config().region, endpoint: config().dynamodbEndpoint });
-  const it = await streams.send(
-    new GetShardIteratorCommand({
-      StreamArn: info.streamArn,
-      ShardId: info.shardId,
-      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
-      SequenceNumber: info.startSequenceNumber,
-    }),
-  );
-  const out: DynamoDBRecord[] = [];
-  const end = seq(info.endSequenceNumber || info.startSequenceNumber);
-  let iterator = it.ShardIterator;
-  // A shard that is still open answers empty pages at its tip: stop there, or once past the last record.
-  for (let pages = 0; iterator && pages < 100; pages++) {
-    const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
-    for (const r of page.Records ?? []) {
-      if (seq(r.dynamodb?.SequenceNumber) > end) return out;
-      out.push(toLambdaRecord(r, info.streamArn, config().region));
-    }
-    if (!page.Records?.length || out.length >= info.batchSize) break;
-    iterator = page.NextShardIterator;
-  }
-  if (!out.length) throw new Error(`stream records ${info.startSequenceNumber}…${info.endSequenceNumber} are no longer in the stream`);
-  return out;
+  return readStreamRecords(info);
 }
 
 let s3: S3Client | undefined;

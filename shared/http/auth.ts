@@ -4,10 +4,12 @@ import { getToken, getUser } from '../db/repositories/identity.ts';
 import { getMany } from '../db/repositories/common.ts';
 import { identityPartition, keys, type Key } from '../db/keys.ts';
 import { onWrite } from '../db/client.ts';
-import type { AccountRecord, AccountUserRecord, AgentBotRecord, Role, TokenRecord, UserRecord } from '../domain/model.ts';
-import { forbidden, notFound, unauthorized } from './errors.ts';
+import type { AccountRecord, AccountUserRecord, AgentBotRecord, TokenRecord, UserRecord } from '../model/identity.ts';
+import type { Actor } from '../model/actor.ts';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { assertAccountActive } from '../domain/accounts/suspension.ts';
-import { sessionOf, sessionTokenAndAccount, type SessionCredentials } from '../domain/sessions/service.ts';
+import { sessionOf, sessionTokenAndAccount, type OpenedSession, type SessionCredentials } from '../domain/sessions/service.ts';
+import { reply } from './response.ts';
 
 /** `api_access_token` (any case, underscore or dash), or `Authorization: Bearer <token>`. */
 export function credentialOf(event: APIGatewayProxyEventV2): string | undefined {
@@ -118,15 +120,16 @@ export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCred
   return accessToken && client && uid ? { accessToken, client, uid } : undefined;
 }
 
+/** devise_token_auth's answer to a new session: the profile, and the headers its client sends back from now on. */
+export const sessionReply = ({ credentials: c, data }: OpenedSession) =>
+  reply(200, { data }, { 'access-token': c.accessToken, 'token-type': 'Bearer', client: c.client, expiry: String(c.expiry), uid: c.uid });
+
 const requireCredential = (event: APIGatewayProxyEventV2) => {
   const token = credentialOf(event);
   if (!token) throw unauthorized('You need to send an access token in the api_access_token header');
   return hashToken(token);
 };
 
-export type Actor =
-  | { type: 'user'; user: UserRecord; role: Role }
-  | { type: 'agent_bot'; bot: AgentBotRecord };
 
 export type AccountAccess = 'administrator' | 'member';
 

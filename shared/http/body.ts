@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { HttpError, badRequest, tooLarge } from './errors.ts';
+import { ServiceError, badRequest, tooLarge } from '../errors.ts';
 
 export type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body: unknown };
 
@@ -122,7 +122,7 @@ export async function parseBody(event: APIGatewayProxyEventV2, options: BodyOpti
     // Clients that forget the header still mostly send JSON.
     body = parseJson(raw);
   } else {
-    throw new HttpError(415, `Unsupported content type ${contentType}`, [
+    throw new ServiceError('unsupported_media_type', `Unsupported content type ${contentType}`, [
       { field: '', message: 'Send application/json', code: 'unsupported_media_type' },
     ]);
   }

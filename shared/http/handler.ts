@@ -4,22 +4,16 @@ import type * as v from 'valibot';
 import { config } from '../config.ts';
 import { hashToken } from '../crypto/tokens.ts';
 import { log, logContext } from '../log.ts';
-import type { AccountRecord, UserRecord } from '../domain/model.ts';
-import {
-  authenticateAccount,
-  authenticatePlatform,
-  authenticateUser,
-  credentialOf,
-  sessionCredentialsOf,
-  type AccountAccess,
-  type Actor,
-} from './auth.ts';
+import type { AccountRecord, UserRecord } from '../model/identity.ts';
+import { authenticateAccount, authenticatePlatform, authenticateUser, credentialOf, sessionCredentialsOf, type AccountAccess } from './auth.ts';
+import { type Actor } from '../model/actor.ts';
 import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
-import { HttpError, notFound } from './errors.ts';
+import { ServiceError, notFound } from '../errors.ts';
+import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { assertStorable } from './text.ts';
-import { parseOrThrow, type AnySchema } from './validate.ts';
+import { parseOrThrow, type AnySchema } from '../validate.ts';
 import { fileSigningReady } from '../storage/file-urls.ts';
 
 // The one middy chain every HTTP route goes through: body size → credential limit → auth (headers only) →
@@ -48,6 +42,8 @@ interface CommonOptions<S extends AnySchema | undefined> {
    * (the OpenAPI document, `npm run docs`); the services parse `ctx.query` themselves.
    */
   query?: AnySchema;
+  /** The status of a success that answers nothing (204; Chatwoot's bodiless 200 is the default). */
+  emptyStatus?: 204;
 }
 
 /** What a handler module tells the OpenAPI generator (scripts/openapi.ts) about its request. */
@@ -109,14 +105,14 @@ async function limitCredential(event: ParsedEvent) {
   if (secret) await enforceLimit('credential', limitScope.token(hashToken(secret)));
 }
 
-function chain<S extends AnySchema | undefined, C>(
+function chain<S extends AnySchema | undefined>(
   opts: CommonOptions<S>,
   handle: (event: ParsedEvent, context: Context) => Promise<unknown>,
 ) {
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
     // Loading the file-link key (first request of a container) overlaps the credential's lookup.
     fileSigningReady().catch(() => undefined);
-    return toHttp(await handle(event as unknown as ParsedEvent, context));
+    return toHttp(await handle(event as unknown as ParsedEvent, context), opts.emptyStatus);
   };
   const handler = middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
@@ -131,8 +127,8 @@ function errorBoundary(): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult
   return {
     onError: async (request) => {
       const err = request.error;
-      if (err instanceof HttpError) {
-        request.response = jsonResult(err.status, err.body, err.headers);
+      if (err instanceof ServiceError) {
+        request.response = errorResult(err);
         return;
       }
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;

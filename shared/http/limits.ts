@@ -2,7 +2,7 @@ import { config } from '../config.ts';
 import { hashToken } from '../crypto/tokens.ts';
 import { addToRateWindow } from '../db/repositories/limits.ts';
 import { log } from '../log.ts';
-import { rateLimited } from './errors.ts';
+import { rateLimited } from '../errors.ts';
 import { Limiter } from './limiter.ts';
 
 // The service's request limits (README "Limits"), checked in the one middy chain: per credential before

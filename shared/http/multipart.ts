@@ -1,24 +1,10 @@
 import busboy from 'busboy';
-import { HttpError, badRequest, tooLarge } from './errors.ts';
+import { ServiceError, badRequest, tooLarge } from '../errors.ts';
 import { setNested } from './body.ts';
+import type { FilePart } from '../model/uploads.ts';
 
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
 // files become `UploadedFile` objects under their field names (`attachments[]` collects an array).
-
-/** A file of a request: its bytes (multipart), or the storage key it already has (a direct upload). */
-export interface UploadedFile {
-  filename: string;
-  content_type: string;
-  size: number;
-  data?: Buffer;
-  key?: string;
-}
-
-/** A file part of a multipart body: its bytes are here. */
-export type FilePart = UploadedFile & { data: Buffer };
-
-export const isUploadedFile = (v: unknown): v is FilePart =>
-  typeof v === 'object' && v !== null && Buffer.isBuffer((v as UploadedFile).data) && typeof (v as UploadedFile).filename === 'string';
 
 /**
  * Rack's own bounds on a multipart body (files, total parts) so that a body of thousands of tiny parts
@@ -29,7 +15,7 @@ export const MULTIPART_LIMITS = { parts: 1024, files: 128, fields: 1024, headerP
 
 const malformed = (why: string) => badRequest(`The multipart body is malformed: ${why}`, 'malformed');
 const overLimit = (what: string) =>
-  new HttpError(413, `The multipart body has ${what}`, [{ field: '', message: `Too many or too large parts: ${what}`, code: 'too_large' }]);
+  new ServiceError('too_large', `The multipart body has ${what}`, [{ field: '', message: `Too many or too large parts: ${what}`, code: 'too_large' }]);
 
 /**
  * Parses a complete multipart body. Every way it can fail (no boundary, cut inside a part or its

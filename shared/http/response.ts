@@ -24,13 +24,19 @@ export class TextReply {
   ) {}
 }
 
-export function toHttp(result: unknown): HttpResult {
+/** A handler's result as an HTTP answer; a result of nothing is `emptyStatus` with no body. */
+/** A CSV file to download (Chatwoot's report downloads). */
+export const csvReply = (file: { filename: string; csv: string }) =>
+  new TextReply(file.csv, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${file.filename}"` });
+
+/** A handler's result as an HTTP answer; a result of nothing is `emptyStatus` with no body. */
+export function toHttp(result: unknown, emptyStatus = 200): HttpResult {
   if (result instanceof TextReply) return { statusCode: result.status, headers: { ...result.headers }, body: result.body };
   if (result instanceof Reply) {
     if (result.body === undefined) return { statusCode: result.status, headers: { ...result.headers }, body: '' };
     return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: JSON.stringify(result.body) };
   }
-  if (result === undefined) return { statusCode: 200, headers: {}, body: '' };
+  if (result === undefined) return { statusCode: emptyStatus, headers: {}, body: '' };
   return { statusCode: 200, headers: JSON_HEADERS, body: JSON.stringify(result) };
 }
 

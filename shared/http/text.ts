@@ -1,4 +1,4 @@
-import { unprocessable, type ErrorEntry } from './errors.ts';
+import { unprocessable, type ErrorEntry } from '../errors.ts';
 
 // The storable-value rule, once for every value of every request body (and query string): what the data
 // model must not hold is refused with 422 naming the field, before anything is stored. Everything else is

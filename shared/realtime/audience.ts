@@ -1,4 +1,4 @@
-import type { CableSubscription } from './model.ts';
+import type { CableSubscription } from '../model/cable.ts';
 
 // Who hears an event (Chatwoot's ActionCableListener): administrators hear every conversation of their
 // account, agents those of the inboxes they are members of, a contact only its own conversations and

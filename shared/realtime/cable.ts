@@ -10,7 +10,7 @@ import { addressScope } from '../domain/throttles.ts';
 import { log } from '../log.ts';
 import type { CableEvent } from './audience.ts';
 import { hears } from './audience.ts';
-import type { CableSubscription } from './model.ts';
+import type { CableSubscription } from '../model/cable.ts';
 import {
   frames,
   isFailure,

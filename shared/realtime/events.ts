@@ -1,9 +1,9 @@
 import { contactPushJson } from '../domain/contacts/view.ts';
 import { messagePushJson } from '../domain/conversations/view.ts';
 import { notificationJson } from '../domain/notifications/view.ts';
-import type { MessageRecord } from '../domain/messages/model.ts';
-import type { DomainEvent } from '../events/domain-events.ts';
-import { conversationPushData, type ConversationContext } from '../events/payloads.ts';
+import type { MessageRecord } from '../model/messages.ts';
+import type { DomainEvent } from '../domain/events/domain-events.ts';
+import { conversationPushData, type ConversationContext } from '../domain/events/payloads.ts';
 import type { Audience, CableEvent } from './audience.ts';
 
 // Domain events as socket events (Chatwoot's ActionCableListener): names, payloads (push_event_data with

@@ -3,7 +3,7 @@ import {
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { encodeQueueBody } from '../events/queue-text.ts';
+import { encodeQueueBody } from '../codec/queue-text.ts';
 import type { Frame } from './protocol.ts';
 import type { Sender } from './cable.ts';
 

@@ -31,9 +31,9 @@ import {
   type Follows,
   type Posting,
   type SourceMessage,
-} from './segment.ts';
-import { decodePack, PACK_BYTES, packsOf } from './pack.ts';
-import { containsTerm, cover, startsOf, termWindows, type Chosen } from './text.ts';
+} from '../codec/search-segment.ts';
+import { decodePack, PACK_BYTES, packsOf } from '../codec/search-pack.ts';
+import { containsTerm, cover, startsOf, termWindows, type Chosen } from '../codec/search-text.ts';
 
 // The `q` index of an account: sealed segments (trigram postings, shared/search/segment.ts) for the
 // messages created before the head's watermark, and the tail after it read straight from the

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { testBundles } from './bundles.ts';
-import { EVENT_SOURCE_TYPES } from '../../shared/events/change.ts';
+import { EVENT_SOURCE_TYPES } from '../../shared/model/change.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
-import { changeOf } from '../../shared/events/change.ts';
+import { changeOf } from '../../shared/events/forward.ts';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { getConversationReportState, listConversationReportingEvents, queryReportDays, recordFacts, type FactWrite } from '../../shared/db/repositories/reports.ts';
-import { dayKey } from '../../shared/domain/reports/buckets.ts';
+import { dayKey } from '../../shared/model/report-buckets.ts';
 import { runtime } from '../support/runtime.ts';
 
 // A dispatcher batch's figure-only report facts written together (DynamoDB Local): the facts of one

@@ -1,8 +1,9 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { recordChange, type Change } from '../../shared/events/change.ts';
+import { recordChange } from '../../shared/db/stream.ts';
+import type { Change } from '../../shared/model/change.ts';
 import { runtime } from './runtime.ts';
-import { toLambdaRecord } from '../../shared/events/stream-record.ts';
+import { toLambdaRecord } from '../../shared/db/stream.ts';
 
 // What the table's stream carries, read independently of the pipeline's own poller (stream reads do
 // not consume), as the event pipeline will see it.

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiHandler } from '../../../shared/http/handler.ts';
-import { parseOrThrow } from '../../../shared/http/validate.ts';
+import { parseOrThrow } from '../../../shared/validate.ts';
 import { assignableAgents } from '../../../shared/domain/agents/service.ts';
 import { Id } from '../../../shared/domain/schemas.ts';
 import { AssignableAgentsQuery } from '../../../shared/http/query-docs.ts';

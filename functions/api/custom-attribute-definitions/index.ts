@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { apiHandler } from '../../../shared/http/handler.ts';
-import { parseOrThrow } from '../../../shared/http/validate.ts';
+import { parseOrThrow } from '../../../shared/validate.ts';
 import { listAttributeDefinitions } from '../../../shared/domain/custom-attributes/service.ts';
 import { AttributeModelSchema } from '../../../shared/domain/custom-attributes/schemas.ts';
 

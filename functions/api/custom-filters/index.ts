@@ -1,5 +1,5 @@
 import { apiHandler } from '../../../shared/http/handler.ts';
-import { parseOrThrow } from '../../../shared/http/validate.ts';
+import { parseOrThrow } from '../../../shared/validate.ts';
 import { listCustomFilters } from '../../../shared/domain/custom-filters/service.ts';
 import { CustomFilterListQuery } from '../../../shared/domain/custom-filters/schemas.ts';
 

@@ -6,5 +6,5 @@ export const handler = apiHandler({
   access: 'administrator',
   body: NewTeamSchema,
   rootKey: 'team',
-  run: ({ account, actor, body }) => createTeam(account, actor, body),
+  run: ({ account, body }) => createTeam(account, body),
 });

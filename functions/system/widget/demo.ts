@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '../../../shared/config.ts';
-import { demoPage } from '../../../shared/domain/widget/assets.ts';
+import { demoPage } from '../../../shared/http/widget-assets.ts';
 import type { RequestDocs } from '../../../shared/http/handler.ts';
 import { WebsiteTokenQuery } from '../../../shared/http/query-docs.ts';
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { chatPage } from '../../../shared/domain/widget/assets.ts';
+import { chatPage } from '../../../shared/http/widget-assets.ts';
 import type { RequestDocs } from '../../../shared/http/handler.ts';
 import { WebsiteTokenQuery } from '../../../shared/http/query-docs.ts';
 

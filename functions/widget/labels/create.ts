@@ -3,6 +3,7 @@ import { addWidgetLabel, widgetRequest } from '../../../shared/domain/widget/cha
 import { WidgetLabelSchema } from '../../../shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
+  emptyStatus: 204,
   body: WidgetLabelSchema,
   run: (ctx) => addWidgetLabel(widgetRequest(ctx), ctx.body.label),
 });

@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { AgentBotRecord } from '../../domain/model.ts';
+import type { AgentBotRecord } from '../../model/identity.ts';
 import { agentBotItem, tokenItem } from './identity.ts';
 import { getItem } from './common.ts';
 import { sameVersion, StaleWrite } from './versioned.ts';

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import type { AccountUserRecord, UserRecord } from '../../domain/model.ts';
-import { notFound, taken } from '../../http/errors.ts';
+import type { AccountUserRecord, UserRecord } from '../../model/identity.ts';
+import { notFound, taken } from '../../errors.ts';
 import { accountUserItem, permissibleItem, tokenItem, userEmailKey, userItem } from './identity.ts';
 import { StaleWrite } from './versioned.ts';
 import { getItem } from './common.ts';

@@ -1,7 +1,11 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
+import { TTL_ATTRIBUTE } from '../table.ts';
 import { transact } from '../transact.ts';
-import type { AutomationEvent } from '../../domain/automation/catalog.ts';
-import type { AutomationRuleRecord } from '../../domain/automation/model.ts';
+import type { AutomationEvent } from '../../model/automation.ts';
+import type { AutomationRuleRecord } from '../../model/automation.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
@@ -42,4 +46,24 @@ export const changeAutomationRuleAttributes = (accountId: number, id: number, ch
 
 export async function deleteAutomationRule(r: AutomationRuleRecord): Promise<void> {
   await transact([versionedDel(keys.automationRule(r.account_id, r.id), r.version)]);
+}
+
+const RULE_RUN_LIFETIME_SECONDS = 7 * 24 * 3600;
+
+/** Claims one (event, rule) run, so a retried dispatch never repeats a rule's actions. */
+export async function claimRuleRun(eventId: string, ruleId: number): Promise<boolean> {
+  const now = Math.floor(Date.now() / 1000);
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.ruleRun(eventId, ruleId), type: 'rule_run', [TTL_ATTRIBUTE]: now + RULE_RUN_LIFETIME_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }

@@ -5,8 +5,8 @@ import { keys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { transact, put } from '../transact.ts';
 import { pubsubTokenLocation } from '../../crypto/tokens.ts';
-import type { ContactInboxRecord } from '../../domain/contacts/model.ts';
-import type { CableConnection, CableSubscription, PresenceRecord } from '../../realtime/model.ts';
+import type { ContactInboxRecord } from '../../model/contacts.ts';
+import type { CableConnection, CableSubscription, PresenceRecord } from '../../model/cable.ts';
 import { batchWriteAll, getItem, queryPrefix, record } from './common.ts';
 import { releaseThrottleSlot, takeThrottleSlot } from './limits.ts';
 

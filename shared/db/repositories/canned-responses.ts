@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { CannedResponseRecord } from '../../domain/canned-responses/model.ts';
-import { taken } from '../../http/errors.ts';
+import type { CannedResponseRecord } from '../../model/canned-responses.ts';
+import { taken } from '../../errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 

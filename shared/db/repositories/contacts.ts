@@ -3,9 +3,9 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import { taken } from '../../http/errors.ts';
+import { taken } from '../../errors.ts';
 import { pubsubTokenLocation } from '../../crypto/tokens.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../domain/contacts/model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
 
@@ -210,10 +210,10 @@ const uniqueValue = (c: ContactRecord, f: UniqueField) => c[f] ?? null;
 
 /**
  * Writes a contact (new when `before` is undefined) with its uniqueness sentinels moved and its listing
- * kept in step, plus any `extra` items, in one transaction. The contact's version guards against lost
- * updates; a taken email, phone number or identifier throws 422 `taken`.
+ * kept in step, and its new contact inbox when one is given, in one transaction. The contact's version guards
+ * against lost updates; a taken email, phone number, identifier or source id throws 422 `taken`.
  */
-export async function saveContact(before: ContactRecord | undefined, after: ContactRecord, extra: TxItem[] = []): Promise<void> {
+export async function saveContact(before: ContactRecord | undefined, after: ContactRecord, contactInbox?: ContactInboxWrite): Promise<void> {
   const items: TxItem[] = [
     {
       item: before
@@ -236,7 +236,7 @@ export async function saveContact(before: ContactRecord | undefined, after: Cont
   }
   if (isListed(after)) items.push({ item: put(listingItem(after)) });
   else if (before && isListed(before)) items.push({ item: del(keys.contactListing(after.account_id, after.id)) });
-  await transact([...items, ...extra]);
+  await transact([...items, ...(contactInbox ? contactInboxItems(contactInbox) : [])]);
 }
 
 /** Whether a contact inbox's pubsub token names it (shared/crypto/tokens.ts `locatedPubsubToken`). */
@@ -442,4 +442,18 @@ export async function finishMerge(base: ContactRecord, after: ContactRecord, mer
   else if (isListed(base)) items.push({ item: del(keys.contactListing(a, after.id)) });
   if (isListed(mergee)) items.push({ item: del(keys.contactListing(a, mergee.id)) });
   await transact(items);
+}
+
+/** A contact inbox to write: a new one, or one taking its source id over from another contact's contact inbox. */
+export interface ContactInboxWrite {
+  record: ContactInboxRecord;
+  takeOver?: { from: ContactInboxRecord; renamedSourceId: string };
+}
+
+const contactInboxItems = (w: ContactInboxWrite): TxItem[] =>
+  w.takeOver ? takeOverSourceIdItems(w.takeOver.from, w.takeOver.renamedSourceId, w.record) : contactInboxWriteItems(w.record);
+
+/** A contact inbox taking its source id over (one transaction, guarded against the contact's deletion: StaleContact). */
+export async function takeOverSourceId(w: ContactInboxWrite & { takeOver: NonNullable<ContactInboxWrite['takeOver']> }): Promise<void> {
+  await transact([...contactInboxItems(w), contactExists(w.record.account_id, w.record.contact_id)]);
 }

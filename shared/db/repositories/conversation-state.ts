@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../domain/conversations/model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { getMany, queryItems } from './common.ts';
 
 // AP77: the assignee and team of conversations, 64 to an item, kept in the transaction of every change of

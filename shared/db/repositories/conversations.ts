@@ -5,10 +5,10 @@ import { nextDenseId } from '../ids.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../domain/conversations/model.ts';
-import type { MessageRecord } from '../../domain/messages/model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import { messageItem, putMessage } from './messages.ts';
-import { tailItem } from '../../search/tail.ts';
+import { tailItem } from '../search-tail.ts';
 import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { clearMarks, counterChanges, counterRemoval, countCreation, type CreationMark } from './counts.ts';
 import { log } from '../../log.ts';
@@ -212,8 +212,10 @@ const labelItem = (accountId: number, label: string, displayId: number) => ({
 export interface ConversationWrite {
   /** Messages the change adds, oldest first. */
   messages?: MessageRecord[];
-  /** Other items that must change with the conversation, in its transaction. */
-  extra?: TxItem[];
+  /** Stored messages the change rewrites (an edit of the message the conversation shows as its last). */
+  rewrites?: MessageRecord[];
+  /** The contact the conversation leaves (a contact merge): its link moves to `next.contact_id`. */
+  leavesContact?: number;
   /** Ids of `messages` an earlier attempt of the same change already wrote (filled in as they are written). */
   staged?: Set<number>;
 }
@@ -228,12 +230,31 @@ function rethrowCollision(err: unknown): never {
   throw err;
 }
 
+const contactLinkItem = (link: ContactConversationLink) => ({
+  ...keys.contactConversation(link.account_id, link.contact_id, link.conversation_id),
+  type: 'contact_conversation',
+  ...link,
+});
+
+/** What else a change writes in the conversation's transaction: rewritten messages, a moved contact link. */
+function companions(next: ConversationRecord, write: ConversationWrite): TxItem[] {
+  const items: TxItem[] = (write.rewrites ?? []).map((m) => putMessage(m));
+  if (write.leavesContact !== undefined && write.leavesContact !== next.contact_id) {
+    const { account_id, id, contact_id, inbox_id, source_id } = next;
+    items.push(
+      { item: put(contactLinkItem({ account_id, contact_id, conversation_id: id, inbox_id, source_id })) },
+      { item: del(keys.contactConversation(account_id, write.leavesContact, id)) },
+    );
+  }
+  return items;
+}
+
 /**
  * Writes a conversation change with everything that must agree with it, conditioned on the `version`
  * read (or on absence when `prev` is undefined); a concurrent writer makes it throw ConflictError.
  *
  * What needs a transaction gets one: the counters of its (inbox, team, status, assignee) combination,
- * label memberships, `extra`, and activity messages. Three writes do not, because nothing shows them until
+ * label memberships, rewritten messages, a moved contact link, and activity messages. Three writes do not, because nothing shows them until
  * the conversation write lands, or because a later write repairs them:
  * - a new conversation's contact link and first message are written first (the contact's list and the
  *   message list both need the conversation item, so a crash before it leaves them unreachable);
@@ -241,7 +262,7 @@ function rethrowCollision(err: unknown): never {
  *   the conversation on its own. A crash in between leaves the message listed while the conversation's
  *   last message, activity time, waiting time and unread count miss it: the next message of the
  *   conversation sets all but the unread count, which the next `update_last_seen` resets;
- * - a new conversation with nothing else to write alongside (no state item, labels or extras) adds its
+ * - a new conversation with nothing else to write alongside (no state item, labels or companions) adds its
  *   counter with a creation mark, then is written on its own (`createPlainly`). A crash in between leaves
  *   the count one too high until a later creation on that counter settles the mark (counts.ts).
  */
@@ -256,7 +277,8 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   for (const l of after) if (!before.has(l)) labels.push({ item: put(labelItem(a, l, next.id)) });
   for (const l of before) if (!after.has(l)) labels.push({ item: del(keys.conversationLabel(a, l, next.id)) });
   const chat = messages.length === 1 && messages[0].message_type !== 2;
-  const alone = !!prev && !counters.length && !labels.length && !write.extra?.length && (chat || !messages.length);
+  const extra = companions(next, write);
+  const alone = !!prev && !counters.length && !labels.length && !extra.length && (chat || !messages.length);
 
   const ahead: Record<string, unknown>[] = [];
   if (!prev) {
@@ -267,7 +289,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
       inbox_id: next.inbox_id,
       source_id: next.source_id,
     };
-    ahead.push({ ...keys.contactConversation(a, next.contact_id, next.id), type: 'contact_conversation', ...link });
+    ahead.push(contactLinkItem(link));
   }
   // A new searchable message takes its `q` tail item along (shared/search/tail.ts).
   const tails = (ms: MessageRecord[]) => ms.map(tailItem).filter((x): x is Record<string, unknown> => !!x);
@@ -278,7 +300,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   }
 
   const state = stateChange(a, prev, next);
-  if (!prev && counters.length === 1 && !state && !labels.length && !write.extra?.length) return createPlainly(next);
+  if (!prev && counters.length === 1 && !state && !labels.length && !extra.length) return createPlainly(next);
 
   if (alone) {
     try {
@@ -307,7 +329,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     ...labels,
     ...(prev ? messages.filter((m) => !staged.has(m.id)).map((m) => putMessage(m, { ifNew: true })) : []),
     ...(prev ? tails(messages.filter((m) => !staged.has(m.id))).map((item) => ({ item: put(item) })) : []),
-    ...(write.extra ?? []),
+    ...extra,
   ];
   try {
     await transact(items);
@@ -326,7 +348,7 @@ const SETTLE_STALE_S = 86_400;
 const LOST_AFTER_S = 900;
 
 /**
- * A new conversation whose only companion is its counter (no state item, labels or extras): the counter
+ * A new conversation whose only companion is its counter (no state item, labels or companions): the counter
  * with the creation mark, then the conversation on its own (2 write units fewer than a transaction of the two).
  */
 async function createPlainly(next: ConversationRecord): Promise<void> {

@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../domain/conversations/model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { queryItems, record } from './common.ts';
 
 // Conversation counters: one item per (inbox, team, status, assignee) combination in use, kept in the

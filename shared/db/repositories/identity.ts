@@ -2,6 +2,8 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type PermissibleKind } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
+import { taken } from '../../errors.ts';
+import { purgeJobItem, type PurgeJobRecord } from './purge.ts';
 import type {
   AccountRecord,
   AccountUserRecord,
@@ -9,7 +11,7 @@ import type {
   PlatformAppRecord,
   TokenRecord,
   UserRecord,
-} from '../../domain/model.ts';
+} from '../../model/identity.ts';
 import { getItem, getItemNow, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChanges } from './versioned.ts';
 
@@ -169,4 +171,67 @@ export const agentBotItem = (b: AgentBotRecord) => ({
   ...b,
 });
 
-export { transact, put, del, type TxItem };
+// ── writes of several items at once (each all or nothing; long lists in transactions of 100) ─────────
+
+const inChunks = async (items: TxItem[]) => {
+  for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
+};
+
+const userItems = (user: UserRecord): TxItem[] => [
+  { item: put(userItem(user), { ifNew: true }) },
+  { item: put(tokenItem(user.token_hash, { owner_type: 'user', owner_id: user.id }), { ifNew: true }) },
+  { item: put({ ...userEmailKey(user.email), type: 'unique', owner_id: user.id }, { ifNew: true }), onConflict: () => taken('email') },
+];
+
+/** A platform app's new user: the user, its token, its email claim (`taken` when another user holds it) and the app's permission. */
+export async function createPlatformUser(user: UserRecord, appId: number): Promise<void> {
+  await transact([...userItems(user), { item: permissibleItem(appId, 'USER', user.id) }]);
+}
+
+/** Removes a user with its token, its email claim, the app's permission and its memberships. */
+export async function deletePlatformUser(appId: number, user: UserRecord, accountIds: number[]): Promise<void> {
+  await inChunks([
+    { item: del(keys.user(user.id)) },
+    { item: del(keys.token(user.token_hash)) },
+    { item: del(userEmailKey(user.email)) },
+    { item: del(keys.permissible(appId, 'USER', user.id)) },
+    ...accountIds.map((a) => ({ item: deleteAccountUserItem(a, user.id) })),
+  ]);
+}
+
+/** A platform app's new account, with the app's permission. */
+export async function createPlatformAccount(account: AccountRecord, appId: number): Promise<void> {
+  await transact([{ item: put(accountItem(account), { ifNew: true }) }, { item: permissibleItem(appId, 'ACCOUNT', account.id) }]);
+}
+
+/**
+ * Removes an account, the app's permission and its memberships; the purge job goes in the first transaction
+ * with the account item, so everything else of the account follows in the pipeline.
+ */
+export async function deletePlatformAccount(appId: number, accountId: number, memberIds: number[], job: Omit<PurgeJobRecord, 'step' | 'chunks' | 'deleted'>): Promise<void> {
+  await inChunks([
+    { item: del(keys.account(accountId)) },
+    purgeJobItem(job),
+    { item: del(keys.permissible(appId, 'ACCOUNT', accountId)) },
+    ...memberIds.map((u) => ({ item: deleteAccountUserItem(accountId, u) })),
+  ]);
+}
+
+/** Removes one membership (none is no error). */
+export async function deleteAccountUser(accountId: number, userId: number): Promise<void> {
+  await transact([{ item: deleteAccountUserItem(accountId, userId) }]);
+}
+
+/** A new agent bot with its token, and the permission of the platform app that made it (if one did). */
+export async function createAgentBot(bot: AgentBotRecord, appId?: number): Promise<void> {
+  await transact([
+    { item: put(agentBotItem(bot), { ifNew: true }) },
+    { item: put(tokenItem(bot.token_hash, { owner_type: 'agent_bot', owner_id: bot.id }), { ifNew: true }) },
+    ...(appId !== undefined ? [{ item: permissibleItem(appId, 'BOT', bot.id) }] : []),
+  ]);
+}
+
+/** Removes a platform app's bot with its token and the app's permission. */
+export async function deletePlatformBotItems(appId: number, bot: AgentBotRecord): Promise<void> {
+  await transact([{ item: del(keys.agentBot(bot.id)) }, { item: del(keys.token(bot.token_hash)) }, { item: del(keys.permissible(appId, 'BOT', bot.id)) }]);
+}

@@ -2,8 +2,8 @@ import { purgeJobItem } from './purge.ts';
 import { keys, type Key } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
-import { notFound } from '../../http/errors.ts';
-import type { InboxMemberRecord, InboxRecord } from '../../domain/inboxes/model.ts';
+import { notFound } from '../../errors.ts';
+import type { InboxMemberRecord, InboxRecord } from '../../model/inboxes.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
 

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import type { HookRecord } from '../../domain/integrations/model.ts';
-import { notFound, taken } from '../../http/errors.ts';
+import type { HookRecord } from '../../model/integrations.ts';
+import { notFound, taken } from '../../errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
 import { versionedDel, versionedPut } from './versioned.ts';

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { LabelRecord } from '../../domain/labels/model.ts';
-import { taken } from '../../http/errors.ts';
+import type { LabelRecord } from '../../model/labels.ts';
+import { taken } from '../../errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 

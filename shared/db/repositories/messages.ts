@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
-import type { MessageRecord } from '../../domain/messages/model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import { getItem, getMany, queryItems, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.

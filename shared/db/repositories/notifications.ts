@@ -3,7 +3,7 @@ import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../domain/notifications/model.ts';
+import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../model/notifications.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 
 // Access patterns of the notifications area (numbers as in the README's access-pattern table).

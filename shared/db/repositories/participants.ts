@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { queryPrefix } from './common.ts';
 
 // Conversation participants live in the conversation's partition (`PART#<user>`), so deleting the

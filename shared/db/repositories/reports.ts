@@ -3,8 +3,8 @@ import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../domain/reports/buckets.ts';
-import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../domain/reports/model.ts';
+import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../model/report-buckets.ts';
+import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../model/reports.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { log } from '../../log.ts';
 
@@ -314,4 +314,15 @@ export async function forEachReportFact(accountId: number, fn: (facts: ReportFac
 /** Overwrites one aggregate item (the rebuild). */
 export async function putAggregate(key: Key, attrs: Record<string, unknown>) {
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, ...attrs } }));
+}
+
+/** The keys of every item of one aggregate series partition (the rebuild). */
+export async function seriesItemKeys(pk: string): Promise<Key[]> {
+  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true });
+  return items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
+}
+
+/** Deletes one aggregate item no fact accounts for (the rebuild). */
+export async function deleteAggregate(key: Key) {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
 }

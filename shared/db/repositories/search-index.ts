@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
-import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../search/segment.ts';
+import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../codec/search-segment.ts';
 
 // Items of the `q` index (AP73-AP76; the formats are shared/search/segment.ts and pack.ts): the account's
 // head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,

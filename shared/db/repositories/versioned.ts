@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { HttpError } from '../../http/errors.ts';
+import { ServiceError } from '../../errors.ts';
 import type { Key } from '../keys.ts';
 import { del, put, type TxItem } from '../transact.ts';
 import { getItem, record } from './common.ts';
@@ -64,7 +64,7 @@ export async function retryStale<T>(run: (consistent: boolean) => Promise<T>, bu
     } catch (err) {
       if (!isLostRace(err)) throw err;
       if (Date.now() - started > budgetMs) {
-        throw new HttpError(429, 'Too many concurrent changes of this record', [{ field: '', message: 'Retry later', code: 'rate_limited' }], { 'Retry-After': '1' });
+        throw new ServiceError('rate_limited', 'Too many concurrent changes of this record', [{ field: '', message: 'Retry later', code: 'rate_limited' }], 1);
       }
     }
     await backoff(attempt);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { WebhookRecord } from '../../domain/webhooks/model.ts';
-import { taken } from '../../http/errors.ts';
+import type { WebhookRecord } from '../../model/webhooks.ts';
+import { taken } from '../../errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';

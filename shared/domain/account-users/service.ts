@@ -1,15 +1,14 @@
 import { nextId } from '../../db/ids.ts';
 import {
-  deleteAccountUserItem,
+  deleteAccountUser,
   getAccountUser,
   isPermissible,
   listAccountUsers,
   putAccountUser,
-  transact,
 } from '../../db/repositories/identity.ts';
-import { invalidField } from '../../http/errors.ts';
+import { invalidField } from '../../errors.ts';
 import { permittedAccount } from '../accounts/service.ts';
-import { now, type AccountUserRecord } from '../model.ts';
+import { now, type AccountUserRecord } from '../../model/identity.ts';
 import type { NewAccountUser } from './schemas.ts';
 
 /** Raw account_users row (reference §10.4). */
@@ -55,5 +54,5 @@ export async function upsertAccountUser(appId: number, accountId: number, input:
 /** Removes a membership; removing one that does not exist is not an error (as in Chatwoot). */
 export async function removeAccountUser(appId: number, accountId: number, userId: number): Promise<void> {
   await permittedAccount(appId, accountId);
-  await transact([{ item: deleteAccountUserItem(accountId, userId) }]);
+  await deleteAccountUser(accountId, userId);
 }

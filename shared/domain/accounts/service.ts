@@ -1,21 +1,16 @@
-import { purgeJobItem } from '../../db/repositories/purge.ts';
 import { nextId } from '../../db/ids.ts';
 import {
-  accountItem,
-  deleteAccountUserItem,
+  createPlatformAccount,
+  deletePlatformAccount,
   getAccount,
   getAccounts,
   isPermissible,
   listAccountUsers,
   listPermissible,
-  permissibleItem,
   putAccount,
-  transact,
 } from '../../db/repositories/identity.ts';
-import { del, put } from '../../db/transact.ts';
-import { keys } from '../../db/keys.ts';
-import { notFound } from '../../http/errors.ts';
-import { now, type AccountRecord } from '../model.ts';
+import { notFound } from '../../errors.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import type { AccountSettings, AccountUpdate, NewAccount } from './schemas.ts';
 import { accountJson } from './view.ts';
 
@@ -48,10 +43,7 @@ export async function createAccount(appId: number, input: NewAccount) {
     created_at: t,
     updated_at: t,
   };
-  await transact([
-    { item: put(accountItem(account), { ifNew: true }) },
-    { item: permissibleItem(appId, 'ACCOUNT', account.id) },
-  ]);
+  await createPlatformAccount(account, appId);
   return accountJson(account);
 }
 
@@ -102,14 +94,6 @@ async function applyAccountChanges(a: AccountRecord, input: AccountUpdate) {
  */
 export async function deleteAccount(appId: number, id: number): Promise<void> {
   await permittedAccount(appId, id);
-  const members = await listAccountUsers(id);
-  const items = [
-    { item: del(keys.account(id)) },
-    { item: del(keys.permissible(appId, 'ACCOUNT', id)) },
-    ...members.map((m) => ({ item: deleteAccountUserItem(id, m.user_id) })),
-  ];
-  // The purge job goes with the account item (first transaction): everything else of the account follows in the pipeline.
-  const job = purgeJobItem({ kind: 'account', account_id: id, app_id: appId, user_ids: members.map((m) => m.user_id), created_at: Math.floor(Date.now() / 1000) });
-  items.splice(1, 0, job);
-  for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
+  const memberIds = (await listAccountUsers(id)).map((m) => m.user_id);
+  await deletePlatformAccount(appId, id, memberIds, { kind: 'account', account_id: id, app_id: appId, user_ids: memberIds, created_at: now() });
 }

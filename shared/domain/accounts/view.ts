@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 
 /** Platform Account JSON (reference §10.2): features lists the enabled ones only. */
 export function accountJson(a: AccountRecord) {

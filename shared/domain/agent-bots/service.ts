@@ -1,26 +1,22 @@
 import { hashToken, ownerToken, seal, unseal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
-import { keys } from '../../db/keys.ts';
 import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '../../db/repositories/agent-bots.ts';
 import {
-  agentBotItem,
+  createAgentBot,
+  deletePlatformBotItems,
   getAccount,
   getAgentBot,
   getAgentBots,
   isPermissible,
   listAgentBots,
   listPermissible,
-  permissibleItem,
-  tokenItem,
-  transact,
 } from '../../db/repositories/identity.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { del, put } from '../../db/transact.ts';
-import type { Actor } from '../../http/auth.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { setInboxAgentBot } from '../inboxes/service.ts';
-import { now, type AgentBotRecord } from '../model.ts';
+import { now, type AgentBotRecord } from '../../model/identity.ts';
 import type { AccountAgentBotUpdate, NewAccountAgentBot, NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
 import { accountAgentBotJson, agentBotJson } from './view.ts';
 
@@ -61,15 +57,10 @@ export async function newBotRecord(
   return { bot, token };
 }
 
-export const botWriteItems = (bot: AgentBotRecord) => [
-  { item: put(agentBotItem(bot), { ifNew: true }) },
-  { item: put(tokenItem(bot.token_hash, { owner_type: 'agent_bot', owner_id: bot.id }), { ifNew: true }) },
-];
-
 export async function createPlatformBot(appId: number, input: NewPlatformAgentBot) {
   await requirePermittedAccount(appId, input.account_id);
   const { bot, token } = await newBotRecord({ ...input, account_id: input.account_id ?? null }, appId);
-  await transact([...botWriteItems(bot), { item: permissibleItem(appId, 'BOT', bot.id) }]);
+  await createAgentBot(bot, appId);
   return agentBotJson(bot, token);
 }
 
@@ -129,11 +120,7 @@ export async function updatePlatformBot(appId: number, id: number, input: Platfo
 
 export async function deletePlatformBot(appId: number, id: number): Promise<void> {
   const bot = await permittedBot(appId, id);
-  await transact([
-    { item: del(keys.agentBot(id)) },
-    { item: del(keys.token(bot.token_hash)) },
-    { item: del(keys.permissible(appId, 'BOT', id)) },
-  ]);
+  await deletePlatformBotItems(appId, bot);
 }
 
 // ── Account interface: /api/v1/accounts/{account_id}/agent_bots (reference §9.1) ──────────────────
@@ -160,7 +147,7 @@ export async function showAccountBot(accountId: number, actor: Actor, id: number
 
 export async function createAccountBot(accountId: number, input: NewAccountAgentBot) {
   const { bot, token } = await newBotRecord({ ...input, account_id: accountId }, null);
-  await transact(botWriteItems(bot));
+  await createAgentBot(bot);
   return agentBotJson(bot, token);
 }
 

@@ -1,4 +1,4 @@
-import type { AgentBotRecord } from '../model.ts';
+import type { AgentBotRecord } from '../../model/identity.ts';
 
 /**
  * Agent bot JSON (spec §2 "Agent bot"). Chatwoot 4.10 renders the bot's name into `outgoing_url`;

@@ -5,12 +5,12 @@ import { changeUser, getAccountUser, getUser, getUserIdByEmail, listAccountUsers
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { getInboxes, listAgentInboxIds, listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { notFound } from '../../errors.ts';
 import { agentJson } from '../conversations/view.ts';
 import { unassignUserConversations } from '../conversations/service.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { now, type AccountRecord, type AccountUserRecord, type UserRecord } from '../model.ts';
+import { now, type AccountRecord, type AccountUserRecord, type UserRecord } from '../../model/identity.ts';
 import type { AgentUpdate, NewAgent } from './schemas.ts';
 import { agentsJson } from './view.ts';
 

@@ -1,7 +1,7 @@
 import { getMany } from '../../db/repositories/common.ts';
 import { getUsers, listAccountUsers } from '../../db/repositories/identity.ts';
 import { keys } from '../../db/keys.ts';
-import type { AccountUserRecord } from '../model.ts';
+import type { AccountUserRecord } from '../../model/identity.ts';
 import { agentJson } from '../conversations/view.ts';
 
 // Agents (reference §2.7 agent JSON): the account's users, for the agents list, inbox and team members.

@@ -1,11 +1,11 @@
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { log } from '../../log.ts';
 import { updateContact } from '../contacts/service.ts';
-import type { ConversationActor, ConversationRecord, Priority } from '../conversations/model.ts';
+import type { ConversationActor, ConversationRecord, Priority } from '../../model/conversations.ts';
 import { applyLabels, assignConversation, changeStatus, setPriority } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
-import type { AccountRecord } from '../model.ts';
-import type { Action } from './catalog.ts';
+import type { AccountRecord } from '../../model/identity.ts';
+import type { Action } from '../../model/automation.ts';
 
 // The one runner of the catalog's actions on a conversation: automation rules (events pipeline, the rule
 // as actor) and macros (an agent's request, the agent as actor) both go through it.

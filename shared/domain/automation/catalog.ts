@@ -1,32 +1,11 @@
-import type { ErrorEntry } from '../../http/errors.ts';
+import type { ErrorEntry } from '../../errors.ts';
+import { CUSTOM_ATTRIBUTE_TYPES, type Action, type AutomationEvent, type Condition, type FilterOperator, type Scalar } from '../../model/automation.ts';
 
 // What an automation rule may say (reference §7, DESIGN.md §2 "Automation"), as data: the rule
 // validator below reads it now, and the evaluator reads the same tables (where each key's value lives,
 // which operators apply, what each action's params mean) when rules run.
 
-export const AUTOMATION_EVENTS = [
-  'conversation_created',
-  'conversation_updated',
-  'conversation_opened',
-  'conversation_resolved',
-  'message_created',
-] as const;
-export type AutomationEvent = (typeof AUTOMATION_EVENTS)[number];
 
-export const FILTER_OPERATORS = [
-  'equal_to',
-  'not_equal_to',
-  'contains',
-  'does_not_contain',
-  'starts_with',
-  'is_present',
-  'is_not_present',
-  'is_greater_than',
-  'is_less_than',
-  'days_before',
-  'attribute_changed',
-] as const;
-export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** Operators that look at no values. */
 export const VALUELESS_OPERATORS: readonly FilterOperator[] = ['is_present', 'is_not_present'];
@@ -90,7 +69,6 @@ export const CONDITION_ATTRIBUTES: Record<string, ConditionAttribute> = {
  * Keys outside the table are custom attributes and must say which record holds them (Chatwoot's
  * defaults for a missing type differ between validation and evaluation, so it is required here).
  */
-export const CUSTOM_ATTRIBUTE_TYPES = ['conversation_attribute', 'contact_attribute'] as const;
 export const CUSTOM_ATTRIBUTE_OPERATORS: readonly FilterOperator[] = [
   ...TEXT,
   'is_present',
@@ -129,20 +107,8 @@ export const ACTION_PRIORITIES = ['low', 'medium', 'high', 'urgent', 'nil'] as c
 
 // ── validation ────────────────────────────────────────────────────────────────────────────────────
 
-export type Scalar = string | number | boolean;
 
-export interface Condition {
-  attribute_key: string;
-  filter_operator: FilterOperator;
-  values: Scalar[] | { from: Scalar[]; to: Scalar[] };
-  query_operator?: string | null;
-  custom_attribute_type?: (typeof CUSTOM_ATTRIBUTE_TYPES)[number];
-}
 
-export interface Action {
-  action_name: string;
-  action_params: unknown[];
-}
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isScalar = (x: unknown): x is Scalar => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';

@@ -1,10 +1,11 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/automation-rules.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound, unprocessable } from '../../http/errors.ts';
-import { now } from '../model.ts';
-import { checkRule, type AutomationEvent } from './catalog.ts';
-import type { AutomationRuleRecord } from './model.ts';
+import { notFound, unprocessable } from '../../errors.ts';
+import { now } from '../../model/identity.ts';
+import { checkRule } from './catalog.ts';
+import { type AutomationEvent } from '../../model/automation.ts';
+import type { AutomationRuleRecord } from '../../model/automation.ts';
 import type { AutomationRuleUpdate, NewAutomationRule } from './schemas.ts';
 import { automationRuleJson } from './view.ts';
 

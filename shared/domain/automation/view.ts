@@ -1,4 +1,4 @@
-import type { AutomationRuleRecord } from './model.ts';
+import type { AutomationRuleRecord } from '../../model/automation.ts';
 
 /** Spec §2 "Automation rule" (Chatwoot's rule JSON has no created_at/updated_at). */
 export const automationRuleJson = (r: AutomationRuleRecord) => ({

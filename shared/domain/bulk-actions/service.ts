@@ -1,10 +1,10 @@
 import { getAccountUser } from '../../db/repositories/identity.ts';
 import { getTeam } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../http/auth.ts';
-import { HttpError, invalidField } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { ServiceError, invalidField } from '../../errors.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { applyLabels, assignConversation, changeStatus } from '../conversations/service.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import type { BulkAction } from './schemas.ts';
 
 // `POST /bulk_actions` (Chatwoot's BulkActionsJob, done within the request): each listed conversation
@@ -41,7 +41,7 @@ export async function bulkAction(account: AccountRecord, actor: Actor, input: Bu
     await Promise.all(
       ids.slice(i, i + PARALLEL).map((id) =>
         applyTo(account, actor, id, input).catch((err) => {
-          if (err instanceof HttpError && err.status === 404) return;
+          if (err instanceof ServiceError && err.kind === 'not_found') return;
           throw err;
         }),
       ),

@@ -4,13 +4,12 @@ import * as repo from '../../db/repositories/campaigns.ts';
 import { getAccountUser } from '../../db/repositories/identity.ts';
 import { getInbox } from '../../db/repositories/inboxes.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { inboxJson } from '../inboxes/view.ts';
-import { now, type AccountRecord } from '../model.ts';
-import type { CampaignRecord } from './model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import type { CampaignRecord } from '../../model/campaigns.ts';
 import type { CampaignUpdate, NewCampaign } from './schemas.ts';
 
 // Campaigns (Chatwoot's CampaignsController and Campaign model). Ongoing campaigns of website inboxes show
@@ -146,5 +145,4 @@ export async function updateCampaign(account: AccountRecord, id: number, input: 
 export async function deleteCampaign(account: AccountRecord, id: number) {
   // A concurrent change or delete of the campaign is a lost race: read again (a delete that lost is then 404).
   await retryStale(async () => repo.deleteCampaign(await find(account.id, id, true)));
-  return reply(200);
 }

@@ -1,8 +1,8 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/canned-responses.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound } from '../../http/errors.ts';
-import type { CannedResponseRecord } from './model.ts';
+import { notFound } from '../../errors.ts';
+import type { CannedResponseRecord } from '../../model/canned-responses.ts';
 import type { CannedResponseUpdate, NewCannedResponse } from './schemas.ts';
 import { cannedResponseJson } from './view.ts';
 

@@ -1,5 +1,5 @@
 import { config } from '../../config.ts';
-import { unprocessable } from '../../http/errors.ts';
+import { unprocessable } from '../../errors.ts';
 import { log } from '../../log.ts';
 
 // An OpenAI-compatible chat completion (`POST <endpoint>/v1/chat/completions`), as Chatwoot's Captain calls

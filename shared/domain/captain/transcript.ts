@@ -1,7 +1,7 @@
 import { listMessages } from '../../db/repositories/messages.ts';
-import type { ContactRecord } from '../contacts/model.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
-import type { MessageRecord } from '../messages/model.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import type { ChatMessage } from './openai.ts';
 
 // What the model reads of a conversation: its public incoming and outgoing messages, newest first until a

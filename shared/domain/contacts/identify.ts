@@ -1,5 +1,5 @@
 import { findContactIdBy, getContact } from '../../db/repositories/contacts.ts';
-import type { ContactRecord } from './model.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
 import { mergeContacts } from './merge.ts';
 import { updateContact } from './service.ts';
 

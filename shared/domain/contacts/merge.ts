@@ -1,16 +1,14 @@
 import * as repo from '../../db/repositories/contacts.ts';
 import { listContactConversationLinks, getConversation } from '../../db/repositories/conversations.ts';
 import { reassignContactMessages } from '../../db/repositories/messages.ts';
-import { keys } from '../../db/keys.ts';
-import { del, put } from '../../db/transact.ts';
-import { emitSignal } from '../../events/signals.ts';
+import { emitContactSignal } from '../../db/repositories/signals.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
-import type { MessageRecord } from '../messages/model.ts';
-import { now } from '../model.ts';
-import type { ContactRecord } from './model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { MessageRecord } from '../../model/messages.ts';
+import { now } from '../../model/identity.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
 import { contactJson } from './view.ts';
 
 // Merging two contacts (Chatwoot's ContactMergeAction; `POST actions/contact_merge`, and the public
@@ -76,24 +74,7 @@ async function moveConversation(accountId: number, displayId: number, from: numb
       last_message: sender(c.last_message, from, to),
       last_non_activity_message: sender(c.last_non_activity_message, from, to),
     });
-    return {
-      next,
-      extra: [
-        {
-          item: put({
-            ...keys.contactConversation(accountId, to, c.id),
-            type: 'contact_conversation',
-            account_id: accountId,
-            contact_id: to,
-            conversation_id: c.id,
-            inbox_id: c.inbox_id,
-            source_id: c.source_id,
-          }),
-        },
-        { item: del(keys.contactConversation(accountId, from, c.id)) },
-      ],
-      result: undefined,
-    };
+    return { next, leavesContact: from, result: undefined };
   });
 }
 
@@ -126,7 +107,7 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
   });
   await opts.afterStep?.('finish');
   // Chatwoot's contact.merged (sockets only): the surviving contact, in its own partition's order.
-  await emitSignal(keys.contactPartition(accountId, baseId), {
+  await emitContactSignal({
     name: 'contact_merged',
     account_id: accountId,
     conversation_id: null,

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { locatedPubsubToken, randomId } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
-import { transact, type TxItem } from '../../db/transact.ts';
 import * as repo from '../../db/repositories/contacts.ts';
 import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../http/auth.ts';
-import type { FilePart } from '../../http/multipart.ts';
+import type { Actor } from '../../model/actor.ts';
+import type { FilePart } from '../../model/uploads.ts';
 import { putObject } from '../../storage/objects.ts';
 import { storedRef } from '../../storage/file-urls.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { invalidField, notFound } from '../../errors.ts';
 import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import { now } from '../model.ts';
-import type { ContactInboxRecord, ContactRecord } from './model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import { now } from '../../model/identity.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { SORTS, type ContactUpdate, type DestroyCustomAttributes, type NewContact, type NewContactInbox, type SortField } from './schemas.ts';
 import { contactInboxesJson, contactJson, inboxRowJson, inboxSlimJson } from './view.ts';
 
@@ -110,7 +109,7 @@ export async function createContact(
     version: 1,
   });
   const plan = inbox ? await planContactInbox(contact, inbox, input.source_id ?? undefined, opts.hmacVerified ?? false) : undefined;
-  await repo.saveContact(undefined, contact, plan?.items ?? []);
+  await repo.saveContact(undefined, contact, plan?.write);
   return { contact, contactInbox: plan?.record };
 }
 
@@ -182,18 +181,13 @@ function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
   }
 }
 
-interface Plan {
-  record: ContactInboxRecord;
-  /** Nothing to write when the contact already has this source id in the inbox. */
-  items: TxItem[];
-  /** A new contact inbox of a source id nobody holds (`items` are its item and sentinel). */
-  fresh?: boolean;
-}
+/** The contact inbox to use, and whether to write it (not when the contact already has this source id in the inbox). */
+type Plan = { record: ContactInboxRecord; write?: repo.ContactInboxWrite };
 
 async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean): Promise<Plan> {
   const source = sourceId ?? generateSourceId(contact, inbox);
   const existing = await repo.findContactInbox(inbox.id, source);
-  if (existing?.contact_id === contact.id) return { record: existing, items: [] };
+  if (existing?.contact_id === contact.id) return { record: existing };
   const t = now();
   const record: ContactInboxRecord = {
     id: await nextId('contact_inbox'),
@@ -206,23 +200,24 @@ async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sour
     created_at: t,
     updated_at: t,
   };
-  if (!existing) return { record, items: repo.contactInboxWriteItems(record), fresh: true };
+  if (!existing) return { record, write: { record } };
   // An address that changed hands moves; so does a source id left by a contact deleted while its contact
   // inbox was being written (repo.writeContactInbox is not a transaction with a check of the contact).
   if (ADDRESS_CHANNELS.has(inbox.channel_type) || !(await repo.getContact(existing.account_id, existing.contact_id))) {
-    return { record, items: repo.takeOverSourceIdItems(existing, `${source}:${randomUUID()}`, record) };
+    return { record, write: { record, takeOver: { from: existing, renamedSourceId: `${source}:${randomUUID()}` } } };
   }
   throw invalidField('source_id', 'has already been taken', 'taken');
 }
 
 async function attachInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean) {
   const plan = await planContactInbox(contact, inbox, sourceId, hmacVerified);
-  if (!plan.items.length) return plan.record;
+  const takeOver = plan.write?.takeOver;
+  if (!plan.write) return plan.record;
   // A plain new contact inbox is two plain writes (repo.writeContactInbox says what a crash leaves);
   // taking a source id over from another contact stays one transaction.
-  if (plan.fresh) return repo.writeContactInbox(plan.record);
+  if (!takeOver) return repo.writeContactInbox(plan.record);
   try {
-    await transact([...plan.items, repo.contactExists(contact.account_id, contact.id)]);
+    await repo.takeOverSourceId({ record: plan.record, takeOver });
   } catch (err) {
     if (err instanceof repo.StaleContact) throw notFound('Contact');
     throw err;

@@ -1,6 +1,6 @@
-import type { AccountRecord } from '../model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import type { ContactInboxRecord, ContactRecord } from './model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 
 /** A contact's avatar as clients get it: a signed link of an uploaded file, or the URL a client gave. */

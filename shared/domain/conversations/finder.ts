@@ -15,12 +15,12 @@ import type { Hit } from '../../search/index.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { getTeam } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../http/auth.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import type { AccountRecord } from '../model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
-import { STATUSES, type ConversationRecord, type ConversationStatus } from './model.ts';
+import { STATUSES, type ConversationRecord, type ConversationStatus } from '../../model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
 
 // Lists and counts (reference §4.3). Counts without `labels`/`q` come from the counters (their cost is

@@ -1,8 +1,8 @@
-import { ConflictError, type TxItem } from '../../db/transact.ts';
+import { ConflictError } from '../../db/transact.ts';
 import { getConversation, saveConversation } from '../../db/repositories/conversations.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
-import type { MessageRecord } from '../messages/model.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from './model.ts';
+import { ServiceError, notFound } from '../../errors.ts';
+import type { MessageRecord } from '../../model/messages.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
 
 // Every change of a conversation goes through `mutate`: read, compute, write conditioned on the version
 // read, and on a concurrent change read again and recompute. Counters, labels and the messages the change
@@ -13,7 +13,10 @@ export interface Change<R> {
   next?: ConversationRecord;
   /** Messages the change adds (activity messages, the message that caused it), oldest first. */
   messages?: MessageRecord[];
-  extra?: TxItem[];
+  /** Stored messages the change rewrites (see ConversationWrite). */
+  rewrites?: MessageRecord[];
+  /** The contact the conversation leaves, when it moves to another (see ConversationWrite). */
+  leavesContact?: number;
   result: R;
 }
 
@@ -63,7 +66,7 @@ export async function mutate<R>(
     const messages = change.messages ?? [];
     const next = messages.reduce(withMessage, change.next);
     try {
-      await saveConversation(current, next, { messages, extra: change.extra, staged });
+      await saveConversation(current, next, { messages, rewrites: change.rewrites, leavesContact: change.leavesContact, staged });
       return { conversation: next, result: change.result, messages };
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
@@ -71,7 +74,7 @@ export async function mutate<R>(
       current = await getConversation(first.account_id, first.id, true);
     }
   }
-  throw new HttpError(409, 'The conversation is changing too quickly; retry', [
+  throw new ServiceError('conflict', 'The conversation is changing too quickly; retry', [
     { field: '', message: 'Concurrent changes; retry the request', code: 'conflict' },
   ]);
 }

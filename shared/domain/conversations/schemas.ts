@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Bool, Id, JsonObject, RequiredText } from '../schemas.ts';
 import { NewMessageSchema } from '../messages/schemas.ts';
-import { PRIORITIES, STATUSES } from './model.ts';
+import { PRIORITIES, STATUSES } from '../../model/conversations.ts';
 
 export const Status = v.picklist(STATUSES, `must be one of ${STATUSES.join(', ')}`);
 export const PriorityValue = v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`);

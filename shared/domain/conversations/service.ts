@@ -13,21 +13,20 @@ import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/iden
 import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../http/auth.ts';
-import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
-import { now, type AccountRecord } from '../model.ts';
-import { ensureContactInbox, ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
-import { reply } from '../../http/response.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { invalidField, notFound, unprocessable } from '../../errors.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import { ensureContactInboxOf, touchLastActivity, updateContact } from '../contacts/service.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
 import { activityIsStale, addMessage, deleteMessageFiles } from '../messages/service.ts';
-import type { MessageRecord } from '../messages/model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
 import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
-import { performerOf, type ConversationActor, type ConversationRecord, type ConversationStatus, type Priority } from './model.ts';
+import { performerOf, type ConversationActor, type ConversationRecord, type ConversationStatus, type Priority } from '../../model/conversations.ts';
 import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
 import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
 
@@ -479,7 +478,7 @@ export async function unassignUserConversations(accountId: number, userId: numbe
 
 // ── mute, unread ───────────────────────────────────────────────────────────────────────────────────
 
-async function addActivity(account: AccountRecord, actor: ConversationActor, c: ConversationRecord, text: string) {
+async function addActivity(actor: ConversationActor, c: ConversationRecord, text: string) {
   await mutate(c, async (cur) => ({ next: quietly(cur, {}), messages: [await activityMessage(cur, text, actor)], result: undefined }));
 }
 
@@ -492,7 +491,7 @@ export async function muteConversation(account: AccountRecord, actor: Actor, dis
   const { conversation } = await changeStatus(account, actor, c, { status: 'resolved' });
   await updateContact(account.id, c.contact_id, { blocked: true });
   const name = await actorName(account.id, actor);
-  if (name !== undefined) await addActivity(account, actor, conversation, `${name} has muted the conversation`);
+  if (name !== undefined) await addActivity(actor, conversation, `${name} has muted the conversation`);
 }
 
 /** `POST /conversations/{id}/unmute`: unblocks the contact. */
@@ -500,7 +499,7 @@ export async function unmuteConversation(account: AccountRecord, actor: Actor, d
   const c = await visibleConversation(account.id, actor, displayId, true);
   await updateContact(account.id, c.contact_id, { blocked: false });
   const name = await actorName(account.id, actor);
-  if (name !== undefined) await addActivity(account, actor, c, `${name} has unmuted the conversation`);
+  if (name !== undefined) await addActivity(actor, c, `${name} has unmuted the conversation`);
 }
 
 /**
@@ -513,5 +512,4 @@ export async function markUnread(account: AccountRecord, actor: Actor, displayId
     const seen = cur.last_incoming_at ? cur.last_incoming_at - 1 : null;
     return { next: quietly(cur, { agent_last_seen_at: seen, assignee_last_seen_at: seen, unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0 }), result: undefined };
   });
-  return reply(204);
 }

@@ -1,11 +1,10 @@
 import * as v from 'valibot';
-import { keys } from '../../db/keys.ts';
-import type { Actor } from '../../http/auth.ts';
-import { emitSignal } from '../../events/signals.ts';
+import type { Actor } from '../../model/actor.ts';
+import { emitConversationSignal } from '../../db/repositories/signals.ts';
 import { Bool } from '../schemas.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import { visibleConversation } from './access.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from './model.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
 
 export const TypingSchema = v.object({
   typing_status: v.picklist(['on', 'off'], 'must be on or off'),
@@ -19,7 +18,7 @@ export type Typing = v.InferOutput<typeof TypingSchema>;
  * among the conversation's events. The public interface calls this with the contact as actor.
  */
 export async function announceTyping(actor: ConversationActor, c: ConversationRecord, input: Typing): Promise<void> {
-  await emitSignal(keys.conversation(c.account_id, c.id).pk, {
+  await emitConversationSignal({
     name: input.typing_status === 'on' ? 'conversation_typing_on' : 'conversation_typing_off',
     account_id: c.account_id,
     conversation_id: c.id,

@@ -1,17 +1,17 @@
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../model/actor.ts';
 import { getAgentBots, getMembers } from '../../db/repositories/identity.ts';
 import { getContacts } from '../../db/repositories/contacts.ts';
 import { getInboxes } from '../../db/repositories/inboxes.ts';
 import { getTeams, listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { AccountUserRecord, AgentBotRecord, UserRecord } from '../model.ts';
-import type { ContactRecord } from '../contacts/model.ts';
+import type { AccountUserRecord, AgentBotRecord, UserRecord } from '../../model/identity.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
 import { contactJson, contactPushJson } from '../contacts/view.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import type { TeamRecord } from '../teams/model.ts';
-import type { AttachmentRecord, MessageRecord } from '../messages/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import type { TeamRecord } from '../../model/teams.ts';
+import type { AttachmentRecord, MessageRecord } from '../../model/messages.ts';
 import { getMessages } from '../../db/repositories/messages.ts';
 import type { Hit } from '../../search/index.ts';
-import type { ConversationRecord } from './model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { withRefsCache } from './refs-cache.ts';
 import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 

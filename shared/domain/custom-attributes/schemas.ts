@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Text } from '../schemas.ts';
-import { ATTRIBUTE_MODELS, DISPLAY_TYPES } from './model.ts';
+import { ATTRIBUTE_MODELS, DISPLAY_TYPES } from '../../model/custom-attributes.ts';
 
 /** A Rails enum: its name, or its integer (as a number or a digit string, which form clients send). */
 export const enumOf = <T extends readonly string[]>(names: T, what: string) =>

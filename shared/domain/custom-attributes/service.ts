@@ -1,9 +1,8 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/custom-attributes.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
-import { STANDARD_ATTRIBUTES, type AttributeDefinitionRecord, type AttributeModel } from './model.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import { STANDARD_ATTRIBUTES, type AttributeDefinitionRecord, type AttributeModel } from '../../model/custom-attributes.ts';
 import type { AttributeDefinitionUpdate, NewAttributeDefinition } from './schemas.ts';
 import { attributeDefinitionJson } from './view.ts';
 
@@ -75,5 +74,4 @@ export async function updateAttributeDefinition(accountId: number, id: number, i
 
 export async function deleteAttributeDefinition(accountId: number, id: number) {
   await retryStale(async (consistent) => repo.deleteAttributeDefinition(await requireDefinition(accountId, id, consistent)));
-  return reply(204);
 }

@@ -1,10 +1,9 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/custom-filters.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../http/auth.ts';
-import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
-import type { CustomFilterRecord, FilterType } from './model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { forbidden, notFound, unprocessable } from '../../errors.ts';
+import type { CustomFilterRecord, FilterType } from '../../model/custom-filters.ts';
 import type { CustomFilterUpdate, NewCustomFilter } from './schemas.ts';
 import { customFilterJson } from './view.ts';
 
@@ -70,5 +69,4 @@ export async function updateCustomFilter(accountId: number, actor: Actor, id: nu
 /** Spec endpoint 6: Chatwoot answers 204 without a body. */
 export async function deleteCustomFilter(accountId: number, actor: Actor, id: number) {
   await retryStale(async (consistent) => repo.deleteCustomFilter(await requireFilter(accountId, actor, id, consistent)));
-  return reply(204);
 }

@@ -1,11 +1,10 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/dashboard-apps.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
-import { now, type AccountRecord } from '../model.ts';
-import type { DashboardAppRecord } from './model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { notFound } from '../../errors.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import type { DashboardAppRecord } from '../../model/dashboard-apps.ts';
 import type { DashboardAppUpdate, NewDashboardApp } from './schemas.ts';
 
 // Dashboard apps (Chatwoot's DashboardAppsController): frames an account shows beside conversations.
@@ -56,5 +55,4 @@ export async function updateDashboardApp(account: AccountRecord, id: number, inp
 export async function deleteDashboardApp(account: AccountRecord, id: number) {
   // A concurrent change or delete of the app is a lost race: read again (a delete that lost is then 404).
   await retryStale(async () => repo.deleteDashboardApp(await find(account.id, id, true)));
-  return reply(204);
 }

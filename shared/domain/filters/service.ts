@@ -2,15 +2,15 @@ import * as contactsRepo from '../../db/repositories/contacts.ts';
 import { byActivityDesc, conversationsByInboxStatus, getConversations, type ConversationRow } from '../../db/repositories/conversations.ts';
 import { listAttributeDefinitions } from '../../db/repositories/custom-attributes.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../http/auth.ts';
-import { unprocessable } from '../../http/errors.ts';
-import type { ContactRecord } from '../contacts/model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { unprocessable } from '../../errors.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
 import { contactsJson, includeInboxes } from '../contacts/service.ts';
-import { STATUSES, type ConversationRecord } from '../conversations/model.ts';
+import { STATUSES, type ConversationRecord } from '../../model/conversations.ts';
 import { conversationsJson } from '../conversations/view.ts';
-import type { AttributeModel } from '../custom-attributes/model.ts';
+import type { AttributeModel } from '../../model/custom-attributes.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { now, type AccountRecord } from '../model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
 
 // POST contacts/filter and conversations/filter (reference §3.1, §4.3). Both first judge every item of

@@ -1,7 +1,7 @@
 import { getInbox, isInboxMember, listAgentInboxIds } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
-import type { InboxRecord } from './model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { notFound } from '../../errors.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 
 // Who sees which inbox (reference §1.2): administrators and agent bots the whole account, agents the
 // inboxes they are members of. An inbox one may not see answers 404, like an absent one.

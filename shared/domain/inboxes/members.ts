@@ -1,10 +1,10 @@
 import { getMany } from '../../db/repositories/common.ts';
 import { keys } from '../../db/keys.ts';
 import * as repo from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../http/auth.ts';
-import { notFound, unprocessable } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { notFound, unprocessable } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import { now, type AccountRecord } from '../model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import { visibleInbox } from './access.ts';
 
 // Inbox members (reference §2.7): add, replace, remove and list the agents of an inbox.

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type FilePart } from '../../http/multipart.ts';
+import { isUploadedFile, type FilePart } from '../../model/uploads.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Inbox bodies (spec §2 "Inbox create payload", reference §2.2-2.4). Multipart clients send every

@@ -5,16 +5,16 @@ import { keys, type Key } from '../../db/keys.ts';
 import { getAgentBot } from '../../db/repositories/identity.ts';
 import * as repo from '../../db/repositories/inboxes.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../http/auth.ts';
-import { HttpError, notFound, taken, unprocessable, type ErrorEntry } from '../../http/errors.ts';
-import type { FilePart } from '../../http/multipart.ts';
-import { parseOrThrow } from '../../http/validate.ts';
+import type { Actor } from '../../model/actor.ts';
+import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '../../errors.ts';
+import type { FilePart } from '../../model/uploads.ts';
+import { parseOrThrow } from '../../validate.ts';
 import { putObject } from '../../storage/objects.ts';
 import { storedRef } from '../../storage/file-urls.ts';
 import { accountAgentBotJson } from '../agent-bots/view.ts';
-import { now, type AccountRecord } from '../model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import { inboxScope, visibleInbox } from './access.ts';
-import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from './model.ts';
+import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from '../../model/inboxes.ts';
 import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
 import { inboxJson } from './view.ts';
 
@@ -171,7 +171,7 @@ async function checkInboxLimit(account: AccountRecord) {
   const limit = account.limits?.inboxes;
   if (typeof limit !== 'number') return;
   if ((await repo.listInboxes(account.id)).length >= limit) {
-    throw new HttpError(402, 'Account limit exceeded. Upgrade to a higher plan', [
+    throw new ServiceError('payment_required', 'Account limit exceeded. Upgrade to a higher plan', [
       { field: '', message: `The account may have at most ${limit} inboxes`, code: 'limit_exceeded' },
     ]);
   }

@@ -1,6 +1,6 @@
 import { config } from '../../config.ts';
 import { FEATURE_FLAGS } from './schemas.ts';
-import type { InboxRecord } from './model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { inboxAvatarUrl } from '../contacts/view.ts';
 
 // Inbox JSON (spec §2 "Inbox", reference §2.5): every field of the spec on every inbox, null where the

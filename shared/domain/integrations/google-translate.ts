@@ -1,6 +1,6 @@
 import { createHash, createSign } from 'node:crypto';
 import { config } from '../../config.ts';
-import { unprocessable } from '../../http/errors.ts';
+import { unprocessable } from '../../errors.ts';
 import { log } from '../../log.ts';
 
 // Google Cloud Translation (v3 translateText) for the google_translate integration, authenticated as the

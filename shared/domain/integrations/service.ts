@@ -3,12 +3,12 @@ import { getInbox, getInboxes } from '../../db/repositories/inboxes.ts';
 import * as repo from '../../db/repositories/integration-hooks.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { listWebhooks } from '../../db/repositories/webhooks.ts';
-import type { Actor } from '../../http/auth.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { parseOrThrow } from '../../http/validate.ts';
-import { now, type AccountRecord } from '../model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import { parseOrThrow } from '../../validate.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import { APPS, appById, type AppDefinition } from './catalog.ts';
-import type { HookRecord } from './model.ts';
+import type { HookRecord } from '../../model/integrations.ts';
 import type { HookUpdate, NewHook } from './schemas.ts';
 
 const isAdmin = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';

@@ -1,9 +1,9 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/labels.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound } from '../../http/errors.ts';
-import { now } from '../model.ts';
-import type { LabelRecord } from './model.ts';
+import { notFound } from '../../errors.ts';
+import { now } from '../../model/identity.ts';
+import type { LabelRecord } from '../../model/labels.ts';
 import type { LabelUpdate, NewLabel } from './schemas.ts';
 import { labelJson } from './view.ts';
 

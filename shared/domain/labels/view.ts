@@ -1,4 +1,4 @@
-import type { LabelRecord } from './model.ts';
+import type { LabelRecord } from '../../model/labels.ts';
 
 /** Chatwoot's label JSON (`_label.json.jbuilder`). */
 export const labelJson = (l: LabelRecord) => ({

@@ -1,14 +1,15 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/macros.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../http/auth.ts';
-import { forbidden, notFound, unprocessable } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { forbidden, notFound, unprocessable } from '../../errors.ts';
 import { runConversationAction } from '../automation/actions.ts';
-import { checkRule, type Action } from '../automation/catalog.ts';
+import { checkRule } from '../automation/catalog.ts';
+import { type Action } from '../../model/automation.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import { now, type AccountRecord } from '../model.ts';
-import type { MacroRecord, MacroVisibility } from './model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import type { MacroRecord, MacroVisibility } from '../../model/macros.ts';
 import type { MacroUpdate, NewMacro } from './schemas.ts';
 
 // Macros (Chatwoot's MacrosController and MacroPolicy): saved lists of conversation actions from the

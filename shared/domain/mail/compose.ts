@@ -1,12 +1,12 @@
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { listMessages } from '../../db/repositories/messages.ts';
 import { config } from '../../config.ts';
-import { MAX_MAIL_BYTES } from '../../events/mail-queue.ts';
-import { encodeQueueBody } from '../../events/queue-text.ts';
+import { MAX_MAIL_BYTES } from '../../queues/mail.ts';
+import { encodeQueueBody } from '../../codec/queue-text.ts';
 import { loadRefs } from '../conversations/view.ts';
-import type { MessageRecord } from '../messages/model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import { issuePasswordReset } from '../sessions/reset.ts';
-import type { Mail, MailRequestRecord, QueuedMail } from './model.ts';
+import type { Mail, MailRequestRecord, QueuedMail } from '../../model/mail.ts';
 import { sealMail } from './sealed.ts';
 import { passwordResetMail, transcriptMail, type TranscriptLine } from './render.ts';
 import { fileScope, fileUrl } from '../../storage/file-urls.ts';

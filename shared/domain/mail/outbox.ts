@@ -1,7 +1,7 @@
 import { randomId } from '../../crypto/tokens.ts';
 import { putMailRequest } from '../../db/repositories/mail.ts';
-import { now } from '../model.ts';
-import type { MailRequestRecord } from './model.ts';
+import { now } from '../../model/identity.ts';
+import type { MailRequestRecord } from '../../model/mail.ts';
 
 // Services ask for mail by writing an outbox item; the events pipeline renders and sends it (mail/compose.ts,
 // mail/send.ts). The request is answered at once, as Chatwoot's `deliver_later` is.

@@ -1,4 +1,4 @@
-import type { Mail } from './model.ts';
+import type { Mail } from '../../model/mail.ts';
 
 // The mails' text: Chatwoot's conversation transcript (ConversationReplyMailer#conversation_transcript and its
 // view: each chat message's sender in bold, its content, its attachments as links, its time in the inbox's time

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { decodeQueueBody } from '../../events/queue-text.ts';
+import { decodeQueueBody } from '../../codec/queue-text.ts';
 import { log } from '../../log.ts';
 import { openMail } from './sealed.ts';
-import type { Mail, QueuedMail } from './model.ts';
+import type { Mail, QueuedMail } from '../../model/mail.ts';
 
 // The mail function: mail queue → recipients. Deployed through Amazon SES (SESv2 SendEmail, from
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else

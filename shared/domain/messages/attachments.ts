@@ -1,8 +1,8 @@
 import { listMessages } from '../../db/repositories/messages.ts';
-import type { Actor } from '../../http/auth.ts';
+import type { Actor } from '../../model/actor.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { attachmentJson, loadRefs, senderJson } from '../conversations/view.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 
 // `GET conversations/{id}/attachments` (the mobile app's media gallery): every attachment of the
 // conversation's messages, newest first, 100 a page, each with its message's time and sender.

@@ -1,14 +1,14 @@
 import { nextId } from '../../db/ids.ts';
 import { getAgentBot } from '../../db/repositories/identity.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
-import { invalidField, unprocessable } from '../../http/errors.ts';
+import { invalidField, unprocessable } from '../../errors.ts';
 import { putObject } from '../../storage/objects.ts';
 import { storedRef } from '../../storage/file-urls.ts';
-import { now, type AccountRecord } from '../model.ts';
-import type { ContactRecord } from '../contacts/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
-import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderType } from './model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
+import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderType } from '../../model/messages.ts';
 import type { NewMessage, UploadedFile } from './schemas.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 

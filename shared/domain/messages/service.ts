@@ -1,22 +1,22 @@
-import { getMessage, listMessages, putMessage, writeMessage } from '../../db/repositories/messages.ts';
+import { getMessage, listMessages, writeMessage } from '../../db/repositories/messages.ts';
 import { getInbox } from '../../db/repositories/inboxes.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
-import type { Actor } from '../../http/auth.ts';
-import { forbidden, invalidField, notFound } from '../../http/errors.ts';
-import { now, type AccountRecord } from '../model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { forbidden, invalidField, notFound } from '../../errors.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
 import { contactPushJson } from '../contacts/view.ts';
 import { touchLastActivity } from '../contacts/service.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { mutate, quietly, touch } from '../conversations/mutation.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../conversations/model.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
 import { buildMessage, messageEffects } from './build.ts';
 import type { DirectUpload, MessageUpdate, NewMessage, TranslateRequest } from './schemas.ts';
 import { listHooks } from '../../db/repositories/integration-hooks.ts';
 import { translateText } from '../integrations/google-translate.ts';
 import { createDirectUpload } from '../../storage/direct-uploads.ts';
-import type { MessageRecord } from './model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import { deleteObjects } from '../../storage/objects.ts';
 import { fileScope, storedKeyOf } from '../../storage/file-urls.ts';
 
@@ -132,7 +132,7 @@ export async function saveMessage(c: ConversationRecord, m: MessageRecord) {
       last_message: shown(cur.last_message) ? m : cur.last_message,
       last_non_activity_message: shown(cur.last_non_activity_message) ? m : cur.last_non_activity_message,
     }),
-    extra: [putMessage(m)],
+    rewrites: [m],
     result: undefined,
   }));
 }

@@ -5,13 +5,13 @@ import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { createNotification, getNotificationSettings } from '../../db/repositories/notifications.ts';
 import { listParticipantIds } from '../../db/repositories/participants.ts';
 import { listTeamMemberIds } from '../../db/repositories/teams.ts';
-import type { DomainEvent } from '../../events/domain-events.ts';
-import { conversationPushData, type ConversationContext } from '../../events/payloads.ts';
+import type { DomainEvent } from '../events/domain-events.ts';
+import { conversationPushData, type ConversationContext } from '../events/payloads.ts';
 import { log } from '../../log.ts';
 import { messagePushJson, userPushJson } from '../conversations/view.ts';
-import type { MessageRecord } from '../messages/model.ts';
-import type { AccountUserRecord, UserRecord } from '../model.ts';
-import { defaultSettings, type NotificationRecord, type NotificationType } from './model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
+import type { AccountUserRecord, UserRecord } from '../../model/identity.ts';
+import { defaultSettings, type NotificationRecord, type NotificationType } from '../../model/notifications.ts';
 
 // The pipeline stage that creates notifications from domain events, as Chatwoot's NotificationListener
 // does: conversation created (inbox members), assigned to someone other than who assigned it, a private

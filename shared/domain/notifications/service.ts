@@ -1,9 +1,9 @@
 import { hashToken } from '../../crypto/tokens.ts';
 import * as repo from '../../db/repositories/notifications.ts';
-import type { Actor } from '../../http/auth.ts';
-import { forbidden, invalidField, notFound } from '../../http/errors.ts';
-import { now, type AccountRecord } from '../model.ts';
-import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from './model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { forbidden, invalidField, notFound } from '../../errors.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from '../../model/notifications.ts';
 import type { PushSubscriptionInput } from './schemas.ts';
 import { notificationJson, notificationModelJson, notificationSettingsJson, pushSubscriptionJson } from './view.ts';
 

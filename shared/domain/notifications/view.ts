@@ -1,5 +1,5 @@
-import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from './model.ts';
-import { EMAIL_FLAGS, PUSH_FLAGS } from './model.ts';
+import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../model/notifications.ts';
+import { EMAIL_FLAGS, PUSH_FLAGS } from '../../model/notifications.ts';
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
 

@@ -1,12 +1,12 @@
 import { getMany } from '../../db/repositories/common.ts';
 import { keys } from '../../db/keys.ts';
 import * as repo from '../../db/repositories/participants.ts';
-import type { Actor } from '../../http/auth.ts';
-import { unprocessable } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { unprocessable } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
-import { now, type AccountRecord, type AccountUserRecord } from '../model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import { now, type AccountRecord, type AccountUserRecord } from '../../model/identity.ts';
 
 // Conversation participants (Chatwoot's conversation_participants): agents who follow a conversation.
 // A participant must be able to reach the conversation: an administrator or a member of its inbox.

@@ -2,13 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { findContactInbox } from '../../db/repositories/contacts.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
 import { findInboxByIdentifier } from '../../db/repositories/inboxes.ts';
-import { hmacFailed, notFound } from '../../http/errors.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
-import type { ConversationActor, ConversationRecord } from '../conversations/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import { hmacFailed, notFound } from '../../errors.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ConversationActor, ConversationRecord } from '../../model/conversations.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import type { Identity } from './schemas.ts';
 import { activeAccount } from '../accounts/suspension.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 
 // Who the caller of the public interface is (reference §11): the identifiers in the path are the only
 // credential. The inbox identifier names an API inbox, the contact identifier a source id in that inbox,

@@ -2,18 +2,18 @@ import { randomInt } from 'node:crypto';
 import { findContactIdBy, findContactInbox, getContact, type UniqueField } from '../../db/repositories/contacts.ts';
 import { getConversations, listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { getMessage, listMessages } from '../../db/repositories/messages.ts';
-import { HttpError, invalidField, notFound } from '../../http/errors.ts';
-import { parseOrThrow } from '../../http/validate.ts';
-import { createContact, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
+import { invalidField, isTaken, notFound } from '../../errors.ts';
+import { parseOrThrow } from '../../validate.ts';
+import { createContact, ensureContactInbox, markContactInboxVerified } from '../contacts/service.ts';
 import { identifyContact } from '../contacts/identify.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { announceTyping } from '../conversations/typing.ts';
 import { loadRefs } from '../conversations/view.ts';
 import { addMessage, saveMessage } from '../messages/service.ts';
-import type { MessageRecord } from '../messages/model.ts';
-import { now } from '../model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
+import { now } from '../../model/identity.ts';
 import {
   accountOf,
   apiInbox,
@@ -111,7 +111,6 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
   return publicContactJson(contactInbox!, contact);
 }
 
-const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422 && err.errors.some((e) => e.code === 'taken');
 
 /**
  * `POST /contacts` (reference §11.2): a known `source_id` of this inbox returns its contact; otherwise the

@@ -1,8 +1,8 @@
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { attachmentJson, senderJson, type Refs } from '../conversations/view.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import type { MessageRecord } from '../messages/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 
 // JSON of the public interface (spec §2 "Public conversation" and "Message", reference §11). Where the
 // spec types a message field as string, object or integer, an absent value is "", {} or 0, never null,

@@ -17,8 +17,8 @@ import { webhookUrlKey } from '../../db/repositories/webhooks.ts';
 import { log } from '../../log.ts';
 import { deleteObjects, deleteObjectsUnder } from '../../storage/objects.ts';
 import { storedKeyOf } from '../../storage/file-urls.ts';
-import { STATUSES } from '../conversations/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import { STATUSES } from '../../model/conversations.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { sentinelsOf } from '../inboxes/service.ts';
 import { Budget, DEFAULT_CHUNK_DELETES, runSteps, seriesOfFacts, type Step } from './plan.ts';
 

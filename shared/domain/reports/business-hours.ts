@@ -1,4 +1,4 @@
-import type { WorkingHour } from '../inboxes/model.ts';
+import type { WorkingHour } from '../../model/inboxes.ts';
 
 // Business time between two instants, as Chatwoot's ReportingEventHelper computes it with the
 // business_time gem: only the inbox's open hours on its open weekdays count, read in the inbox's

@@ -5,14 +5,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   aggregateAdds, getConversationReportState, listConversationFacts, moveUnattended, recordFact, recordFacts, removeConversationReportItems, type FactWrite,
 } from '../../db/repositories/reports.ts';
-import type { DomainEvent } from '../../events/domain-events.ts';
-import type { ConversationContext } from '../../events/payloads.ts';
+import type { DomainEvent } from '../events/domain-events.ts';
+import type { ConversationContext } from '../events/payloads.ts';
 import { log } from '../../log.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { businessSeconds } from './business-hours.ts';
-import { addFigures, floorQuarter, type Figures } from './buckets.ts';
-import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from './model.ts';
+import { addFigures, floorQuarter, type Figures } from '../../model/report-buckets.ts';
+import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from '../../model/reports.ts';
 
 // The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
 // reporting events (first_response, reply_time, conversation_resolved, conversation_opened,

@@ -1,9 +1,6 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../db/client.ts';
 import { keys, type Key } from '../../db/keys.ts';
-import { aggregateAdds, forEachReportFact, putAggregate } from '../../db/repositories/reports.ts';
+import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '../../db/repositories/reports.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
-import { queryItems } from '../../db/repositories/common.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
@@ -14,11 +11,6 @@ export interface RebuildResult {
   facts: number;
   items: number;
   removed: number;
-}
-
-async function seriesItemKeys(pk: string): Promise<Key[]> {
-  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true });
-  return items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }
 
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
@@ -51,7 +43,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   for (const pk of partitions) {
     for (const key of await seriesItemKeys(pk)) {
       if (sums.has(`${key.pk}|${key.sk}`)) continue;
-      await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+      await deleteAggregate(key);
       removed++;
     }
   }

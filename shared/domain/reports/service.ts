@@ -7,13 +7,12 @@ import { getLabel, listLabels } from '../../db/repositories/labels.ts';
 import { listConversationReportingEvents, listReportingEvents, listUnattendedCounts } from '../../db/repositories/reports.ts';
 import { getTeam, listTeams } from '../../db/repositories/teams.ts';
 import { getConversation } from '../../db/repositories/conversations.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { TextReply } from '../../http/response.ts';
-import type { AccountRecord } from '../model.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import { agentsJson } from '../agents/view.ts';
 import { UTC_ZONE, zoneForOffset, type TimeZone } from './zones.ts';
-import { ceilQuarter, floorQuarter, GROUP_BYS, offsetSeconds, periodsOf, type Figures, type GroupBy } from './buckets.ts';
-import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from './model.ts';
+import { ceilQuarter, floorQuarter, GROUP_BYS, offsetSeconds, periodsOf, type Figures, type GroupBy } from '../../model/report-buckets.ts';
+import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '../../model/reports.ts';
 import { sumsBetween } from './reader.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
@@ -304,10 +303,7 @@ export async function csvReport(account: AccountRecord, which: keyof typeof CSV_
     body += csvLine(line);
   });
   body += csvLine([`Reporting period ${localDate(range.since, range.zone)} to ${localDate(range.until - 1, range.zone)}`]);
-  return new TextReply(body, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${which.replace(/s$/, '')}_report.csv"`,
-  });
+  return { filename: `${which.replace(/s$/, '')}_report.csv`, csv: body };
 }
 
 // ── reporting events (v1) ────────────────────────────────────────────────────────────────────────────

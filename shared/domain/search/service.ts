@@ -1,11 +1,11 @@
 import { getConversations, lastDisplayId, listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { listContactListings, type ContactListing } from '../../db/repositories/contacts.ts';
 import { getMessages, listMessages } from '../../db/repositories/messages.ts';
-import type { Actor } from '../../http/auth.ts';
-import { invalidField } from '../../http/errors.ts';
-import type { AccountRecord } from '../model.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
-import type { MessageRecord } from '../messages/model.ts';
+import type { Actor } from '../../model/actor.ts';
+import { invalidField } from '../../errors.ts';
+import type { AccountRecord } from '../../model/identity.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { MessageRecord } from '../../model/messages.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { botSlimJson, loadRefs, messageJson, type Refs } from '../conversations/view.ts';
 import { findMessages, type FoundMessage } from './messages.ts';

@@ -2,9 +2,9 @@ import { hashToken, resetToken, resetTokenUser, seal, unseal } from '../../crypt
 import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
 import { getPasswordReset, putPasswordReset, usePasswordReset } from '../../db/repositories/sessions.ts';
 import { requestMail } from '../mail/outbox.ts';
-import { now, type UserRecord } from '../model.ts';
+import { now, type UserRecord } from '../../model/identity.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
-import type { PasswordResetRecord } from './model.ts';
+import type { PasswordResetRecord } from '../../model/sessions.ts';
 
 // Devise's password reset (Recoverable) for `POST /auth/password` and `PUT /auth/password`.
 //

@@ -10,12 +10,11 @@ import {
   putSession,
   takeOneTimeToken,
 } from '../../db/repositories/sessions.ts';
-import { HttpError, invalidField, unprocessable } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
-import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../model.ts';
+import { ServiceError, invalidField, unprocessable } from '../../errors.ts';
+import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../../model/identity.ts';
 import { config } from '../../config.ts';
 import { permittedUser, profile, saveUser } from '../users/service.ts';
-import type { SessionRecord } from './model.ts';
+import type { SessionRecord } from '../../model/sessions.ts';
 import type { PasswordReset, SignIn } from './schemas.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { takePasswordReset } from './reset.ts';
@@ -38,12 +37,12 @@ export interface SessionCredentials {
 }
 
 const badCredentials = () =>
-  new HttpError(401, 'Invalid login credentials. Please try again.', [
+  new ServiceError('unauthorized', 'Invalid login credentials. Please try again.', [
     { field: '', message: 'Invalid login credentials. Please try again.', code: 'unauthorized' },
   ]);
 
 const notSignedIn = () =>
-  new HttpError(401, 'You need to sign in or sign up before continuing.', [
+  new ServiceError('unauthorized', 'You need to sign in or sign up before continuing.', [
     { field: '', message: 'You need to sign in or sign up before continuing.', code: 'unauthorized' },
   ]);
 
@@ -92,15 +91,11 @@ async function openSession(user: UserRecord, uid: string, viaSso = false) {
   };
   await putSession(session);
   await dropSurplusSessions(user.id, t);
-  const headers = {
-    'access-token': token,
-    'token-type': 'Bearer',
-    client: session.client,
-    expiry: String(session.expiry),
-    uid,
-  };
-  return reply(200, { data: await profile(user) }, headers);
+  return { credentials: { accessToken: token, client: session.client, uid, expiry: session.expiry }, data: await profile(user) };
 }
+
+/** A session just opened: the credentials its client sends from now on, and the user's profile. */
+export type OpenedSession = Awaited<ReturnType<typeof openSession>>;
 
 /** Expired sessions go, and beyond the device limit the oldest ones. */
 async function dropSurplusSessions(userId: number, at: number) {
@@ -154,7 +149,7 @@ export async function validateToken(c: SessionCredentials | undefined) {
 export async function signOut(c: SessionCredentials | undefined) {
   const session = c && (await sessionOf(c));
   if (!session || !(await deleteSession(session.token_hash, session.client))) {
-    throw new HttpError(404, 'User was not found or was not logged in.', [
+    throw new ServiceError('not_found', 'User was not found or was not logged in.', [
       { field: '', message: 'User was not found or was not logged in.', code: 'not_found' },
     ]);
   }

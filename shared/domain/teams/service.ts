@@ -1,12 +1,12 @@
 import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/teams.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
+import type { Actor } from '../../model/actor.ts';
+import { notFound } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import { requireAccountUsers } from '../inboxes/members.ts';
-import { now, type AccountRecord } from '../model.ts';
-import type { TeamRecord } from './model.ts';
+import { now, type AccountRecord } from '../../model/identity.ts';
+import type { TeamRecord } from '../../model/teams.ts';
 import type { NewTeam, TeamUpdate } from './schemas.ts';
 import { teamJson } from './view.ts';
 
@@ -31,7 +31,7 @@ export async function showTeam(account: AccountRecord, actor: Actor, id: number)
   return teamJson(team, mine.has(team.id));
 }
 
-export async function createTeam(account: AccountRecord, actor: Actor, input: NewTeam) {
+export async function createTeam(account: AccountRecord, input: NewTeam) {
   const at = now();
   const team: TeamRecord = {
     id: await nextId('team'),

@@ -1,10 +1,10 @@
 import { hashPassword, hashToken, randomId, verifyPassword } from '../../crypto/tokens.ts';
 import { getAccountUser, putAccountUser } from '../../db/repositories/identity.ts';
 import { cancelPasswordReset } from '../../db/repositories/sessions.ts';
-import { invalidField, notFound, unprocessable } from '../../http/errors.ts';
+import { invalidField, notFound, unprocessable } from '../../errors.ts';
 import { putObject } from '../../storage/objects.ts';
 import { storedRef } from '../../storage/file-urls.ts';
-import { now, type UserRecord } from '../model.ts';
+import { now, type UserRecord } from '../../model/identity.ts';
 import { revokeSessions } from '../sessions/service.ts';
 import type { ProfileUpdate } from './schemas.ts';
 import { present, saveUser } from './service.ts';

@@ -1,26 +1,20 @@
 import { hashPassword, hashToken, ownerToken, randomId, seal, unseal } from '../../crypto/tokens.ts';
 import { nextId } from '../../db/ids.ts';
-import { keys } from '../../db/keys.ts';
 import {
-  deleteAccountUserItem,
-  getAccounts,
   changeUser,
   changeUserEmail,
+  createPlatformUser,
+  deletePlatformUser,
+  getAccounts,
   getUser,
   getUserFresh,
   getUserIdByEmail,
   isPermissible,
   listUserAccounts,
-  permissibleItem,
-  tokenItem,
-  transact,
-  userEmailKey,
-  userItem,
 } from '../../db/repositories/identity.ts';
-import { del, put } from '../../db/transact.ts';
 import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '../../db/repositories/versioned.ts';
-import { notFound, taken } from '../../http/errors.ts';
-import { now, type UserRecord } from '../model.ts';
+import { notFound, taken } from '../../errors.ts';
+import { now, type UserRecord } from '../../model/identity.ts';
 import type { NewUser, UserUpdate } from './schemas.ts';
 import { tokenUserJson, userJson, type Membership } from './view.ts';
 
@@ -77,12 +71,7 @@ export async function createUser(appId: number, input: NewUser) {
     created_at: t,
     updated_at: t,
   };
-  await transact([
-    { item: put(userItem(user), { ifNew: true }) },
-    { item: put(tokenItem(user.token_hash, { owner_type: 'user', owner_id: user.id }), { ifNew: true }) },
-    { item: put({ ...userEmailKey(user.email), type: 'unique', owner_id: user.id }, { ifNew: true }), onConflict: emailTaken },
-    { item: permissibleItem(appId, 'USER', user.id) },
-  ]);
+  await createPlatformUser(user, appId);
   return userJson(user, token, []);
 }
 
@@ -154,14 +143,7 @@ export async function saveUser(user: UserRecord, updated: UserRecord): Promise<v
 export async function deleteUser(appId: number, id: number): Promise<void> {
   const user = await permittedUser(appId, id);
   const memberships = await listUserAccounts(id);
-  const items = [
-    { item: del(keys.user(id)) },
-    { item: del(keys.token(user.token_hash)) },
-    { item: del(userEmailKey(user.email)) },
-    { item: del(keys.permissible(appId, 'USER', id)) },
-    ...memberships.map((m) => ({ item: deleteAccountUserItem(m.account_id, id) })),
-  ];
-  for (let i = 0; i < items.length; i += 100) await transact(items.slice(i, i + 100));
+  await deletePlatformUser(appId, user, memberships.map((m) => m.account_id));
 }
 
 /** `POST /users/{id}/token`: the user's API token (the same one the record shows). */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { HttpUrl, Id, Text } from '../schemas.ts';
-import { WEBHOOK_EVENTS, type WebhookEvent } from './model.ts';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../model/webhooks.ts';
 
 const Subscriptions = v.pipe(
   v.array(v.unknown(), 'must be an array of event names'),

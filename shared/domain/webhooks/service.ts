@@ -3,10 +3,10 @@ import { nextId } from '../../db/ids.ts';
 import { getInbox, getInboxes } from '../../db/repositories/inboxes.ts';
 import * as repo from '../../db/repositories/webhooks.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
-import { now } from '../model.ts';
-import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from './model.ts';
+import { invalidField, notFound } from '../../errors.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import { now } from '../../model/identity.ts';
+import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from '../../model/webhooks.ts';
 import type { NewWebhook, WebhookUpdate } from './schemas.ts';
 import { webhookJson } from './view.ts';
 

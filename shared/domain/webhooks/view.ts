@@ -1,5 +1,5 @@
-import type { InboxRecord } from '../inboxes/model.ts';
-import type { WebhookRecord } from './model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import type { WebhookRecord } from '../../model/webhooks.ts';
 
 /**
  * Spec §2 "Webhook" plus the signing secret (DESIGN.md §2); bare, as spec endpoints 8 and 9 answer.

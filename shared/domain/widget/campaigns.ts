@@ -2,15 +2,15 @@ import { listCampaigns, getCampaign } from '../../db/repositories/campaigns.ts';
 import { listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { getAccountUser, getUser } from '../../db/repositories/identity.ts';
 import { getContact } from '../../db/repositories/contacts.ts';
-import type { CampaignRecord } from '../campaigns/model.ts';
-import type { ConversationActor } from '../conversations/model.ts';
+import type { CampaignRecord } from '../../model/campaigns.ts';
+import type { ConversationActor } from '../../model/conversations.ts';
 import { startConversation } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
 import { userAvatarUrl } from '../conversations/view.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import { contactActor } from '../public/access.ts';
-import type { ContactInboxRecord } from '../contacts/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { ContactInboxRecord } from '../../model/contacts.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { log } from '../../log.ts';
 
 // Ongoing campaigns in the widget: `GET /api/v1/widget/campaigns` lists the inbox's enabled ones (the widget

@@ -2,24 +2,22 @@ import { findContactInbox, getContact } from '../../db/repositories/contacts.ts'
 import { getConversation, listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
 import { listLabels } from '../../db/repositories/labels.ts';
-import { forbidden, HttpError, notFound } from '../../http/errors.ts';
-import { reply } from '../../http/response.ts';
+import { forbidden, notFound, ServiceError } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
-import type { ContactUpdate } from '../contacts/schemas.ts';
-import { createContact, destroyCustomAttributes, ensureContactInbox, markContactInboxVerified, updateContact } from '../contacts/service.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import { createContact, destroyCustomAttributes, markContactInboxVerified } from '../contacts/service.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { mutate, touch } from '../conversations/mutation.ts';
 import { applyLabels, changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import { announceTyping } from '../conversations/typing.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { addMessage } from '../messages/service.ts';
-import type { NewMessage, UploadedFile } from '../messages/schemas.ts';
+import type { NewMessage } from '../messages/schemas.ts';
 import { requestMail } from '../mail/outbox.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 import { assertMayChangeIdentity, checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, refsFor, submitAnswer } from '../public/service.ts';
 import { identifyContact, type IdentifyOptions, type Identity } from '../contacts/identify.ts';
@@ -103,8 +101,6 @@ function pageAttributes(req: WidgetRequest, page: { timestamp?: string | null; r
     referer: page?.referer_url ?? null,
   };
 }
-
-const isTaken = (err: unknown) => err instanceof HttpError && err.status === 422 && err.errors.some((e) => e.code === 'taken');
 
 // ── conversations ──────────────────────────────────────────────────────────────────────────────────
 
@@ -272,7 +268,7 @@ export async function updateWidgetMessage(req: WidgetRequest, messageId: number,
   const answer: Record<string, unknown> = {};
   if (input.message?.submitted_values !== undefined) answer.submitted_values = input.message.submitted_values;
   if (email) answer.submitted_email = email;
-  if (!Object.keys(answer).length) throw new HttpError(422, 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
+  if (!Object.keys(answer).length) throw new ServiceError('invalid', 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
   const updated = await submitAnswer(ci, c, messageId, answer);
   // An unproven visitor of an HMAC-mandatory inbox: the answer stays on the message only.
   if (email && (!inbox.hmac_mandatory || ci.hmac_verified)) {
@@ -391,17 +387,16 @@ export async function listWidgetCampaigns(req: WidgetRequest) {
 
 async function changeLabels(visitor: Visitor, next: (labels: string[]) => string[]) {
   const c = await currentConversation(visitor.ci, true);
-  if (!c) return reply(204);
+  if (!c) return;
   await applyLabels(visitor.account as AccountRecord, contactActor(visitor.ci), c, next(c.labels));
-  return reply(204);
 }
 
 /** `POST /labels`: adds a label the account defines to the visitor's conversation; 204 whatever happened. */
 export async function addWidgetLabel(req: WidgetRequest, label: string | null | undefined) {
   const visitor = await visitorSession(req.websiteToken, req.authToken);
-  if (!label) return reply(204);
+  if (!label) return;
   const defined = (await listLabels(visitor.inbox.account_id)).some((l) => l.title === label);
-  if (!defined) return reply(204);
+  if (!defined) return;
   return changeLabels(visitor, (labels) => (labels.includes(label) ? labels : [...labels, label]));
 }
 

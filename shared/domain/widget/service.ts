@@ -1,16 +1,15 @@
 import { config } from '../../config.ts';
 import { signJwt, verifyJwt } from '../../crypto/jwt.ts';
-import { keys } from '../../db/keys.ts';
 import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
 import { listContactConversationLinks } from '../../db/repositories/conversations.ts';
 import { getAccount, getAgentBot } from '../../db/repositories/identity.ts';
 import { findInboxByWebsiteToken } from '../../db/repositories/inboxes.ts';
-import { emitSignal } from '../../events/signals.ts';
-import { notFound, unauthorized } from '../../http/errors.ts';
-import { parseOrThrow } from '../../http/validate.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
+import { emitContactSignal } from '../../db/repositories/signals.ts';
+import { notFound, unauthorized } from '../../errors.ts';
+import { parseOrThrow } from '../../validate.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { createContact } from '../contacts/service.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { randomName } from '../public/service.ts';
 import { publicContactJson } from '../public/view.ts';
 import { browserOf, languageOf } from './browser.ts';
@@ -18,7 +17,7 @@ import { WidgetEventSchema } from './schemas.ts';
 import { widgetChannelJson } from './view.ts';
 import { assertAccountActive } from '../accounts/suspension.ts';
 import { runCampaign } from './campaigns.ts';
-import type { AccountRecord } from '../model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
 
 // The web widget's own API (Chatwoot's `api/v1/widget/*`). The inbox's `website_token` in the query
 // string names the inbox; the `X-Auth-Token` header, a JWT issued by `config`, names the visitor: its
@@ -137,7 +136,7 @@ export async function triggerWidgetEvent(websiteToken: string | undefined, authT
     .filter((l) => l.inbox_id === ci.inbox_id && l.source_id === ci.source_id)
     .at(-1);
   // In the contact's partition: the widget event concerns the visitor, with or without a conversation.
-  await emitSignal(keys.contactPartition(ci.account_id, ci.contact_id), {
+  await emitContactSignal({
     name: 'webwidget_triggered',
     account_id: ci.account_id,
     conversation_id: latest?.conversation_id ?? null,

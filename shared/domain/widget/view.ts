@@ -1,9 +1,9 @@
-import type { AccountRecord } from '../model.ts';
-import type { ContactInboxRecord, ContactRecord } from '../contacts/model.ts';
-import type { ConversationRecord } from '../conversations/model.ts';
+import type { AccountRecord } from '../../model/identity.ts';
+import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
 import { agentJson, attachmentJson, messagePushJson, senderJson, type Refs } from '../conversations/view.ts';
-import type { MessageRecord } from '../messages/model.ts';
-import type { InboxRecord } from '../inboxes/model.ts';
+import type { MessageRecord } from '../../model/messages.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
 import { contactAvatarUrl, inboxAvatarUrl } from '../contacts/view.ts';
 
 // JSON of `POST /api/v1/widget/config` (Chatwoot's `api/v1/widget/configs/create.json.jbuilder`).

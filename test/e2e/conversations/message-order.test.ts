@@ -6,7 +6,7 @@ import { keys } from '../../../shared/db/keys.ts';
 import { nextId } from '../../../shared/db/ids.ts';
 import { getConversation } from '../../../shared/db/repositories/conversations.ts';
 import { mutate } from '../../../shared/domain/conversations/mutation.ts';
-import type { MessageRecord } from '../../../shared/domain/messages/model.ts';
+import type { MessageRecord } from '../../../shared/model/messages.ts';
 import { newContact, newConversation, newInbox, ok } from './fixtures.ts';
 
 // Message ids come from blocks reserved per container, and deployed every function has its own

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { enqueueDeliveries, type Delivery } from '../../../shared/events/delivery.ts';
-import { sqs } from '../../../shared/events/queue.ts';
+import { enqueueDeliveries, type Delivery } from '../../../shared/queues/deliveries.ts';
+import { sqs } from '../../../shared/queues/client.ts';
 import { runtime, unique } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 

@@ -4,7 +4,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, type SendMessageBatchCommandInput, type SendMessageBatchCommandOutput } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
-import { sqs } from '../../../shared/events/queue.ts';
+import { sqs } from '../../../shared/queues/client.ts';
 import { noticedObjects, readFailureObject, recordsOf, type StreamFailure } from '../../../shared/events/stream-failures.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

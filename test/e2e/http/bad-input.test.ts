@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getUserIdByEmail } from '../../../shared/db/repositories/identity.ts';
-import { HttpError } from '../../../shared/http/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
 import { client, expectErrorBody, fieldsOf, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 
 // What the route-table fuzz (fuzz.test.ts) found, each as the client that met it: an email longer than any
@@ -40,8 +40,8 @@ describe('bad input answers 4xx in the error body', () => {
     }
     // Past the schemas, the table client itself refuses a key DynamoDB could not take: 422, not a 500.
     const err = await getUserIdByEmail(`${'c'.repeat(3000)}@example.com`).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect((err as HttpError).status).toBe(422);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).kind).toBe('invalid');
     // An ordinary unknown email is still the ordinary answer.
     expect((await anon.post('/auth/sign_in', { email: `${unique('nobody')}@example.com`, password: 'Passw0rd!' })).status).toBe(401);
   });

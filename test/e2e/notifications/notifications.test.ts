@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../../shared/events/domain-events.ts';
+import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
 import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { newBot, newConversation, ok, world, type World } from '../conversations/fixtures.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../../shared/config.ts';
 import { readiness, readinessChecks } from '../../../shared/domain/health.ts';
-import { HttpError } from '../../../shared/http/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
 import { client, runtime } from '../../support/runtime.ts';
 
 // `GET /health` as a deployed function answers it: every dependency it can reach probed side by side
@@ -26,9 +26,9 @@ describe('readiness (/health)', () => {
   it('answers 503 with Retry-After and the error body naming a queue that does not answer', async () => {
     const missing = config().eventsQueueUrl!.replace(/[^/]+$/, 'no-such-queue.fifo');
     const err = await readiness(readinessChecks({ events_queue: missing, deliveries_queue: config().deliveriesQueueUrl })).catch((e) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect(err.status).toBe(503);
-    expect(err.headers).toEqual({ 'retry-after': '5' });
+    expect(err).toBeInstanceOf(ServiceError);
+    expect(err.kind).toBe('unavailable');
+    expect(err.retryAfter).toBe(5);
     expect(err.body).toEqual({
       description: 'Not ready: events_queue did not answer',
       errors: [{ field: 'events_queue', message: 'did not answer within 1000 ms', code: 'unavailable' }],
@@ -38,7 +38,7 @@ describe('readiness (/health)', () => {
   it('counts a dependency that hangs as failing instead of waiting for it', async () => {
     const never = () => new Promise(() => undefined);
     const err = await readiness({ ...readinessChecks(), table: never }, 50).catch((e) => e);
-    expect(err).toBeInstanceOf(HttpError);
+    expect(err).toBeInstanceOf(ServiceError);
     expect(err.body.errors.map((e: { field: string }) => e.field)).toEqual(['table']);
     expect(err.body.errors[0].message).toBe('did not answer within 50 ms');
   });

@@ -9,7 +9,7 @@ import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { resetConfig } from '../../../shared/config.ts';
 import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '../../../shared/crypto/tokens.ts';
-import { resealAll, rotateKey } from '../../../shared/crypto/reseal.ts';
+import { resealAll, rotateKey } from '../../../shared/db/reseal.ts';
 import { getHook } from '../../../shared/db/repositories/integration-hooks.ts';
 
 

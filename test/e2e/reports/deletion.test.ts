@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../../shared/events/domain-events.ts';
+import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
 import { recordReports } from '../../../shared/domain/reports/pipeline.ts';
 import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts';
 import { expectErrorBody, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../../shared/events/domain-events.ts';
-import { conversationContext } from '../../../shared/events/payloads.ts';
+import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
+import { conversationContext } from '../../../shared/domain/events/payloads.ts';
 import { recordReports } from '../../../shared/domain/reports/pipeline.ts';
 import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts';
-import { dayKey } from '../../../shared/domain/reports/buckets.ts';
+import { dayKey } from '../../../shared/model/report-buckets.ts';
 import { putAggregate } from '../../../shared/db/repositories/reports.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { expectErrorBody, fieldsOf, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Client, Res } from '../../support/runtime.ts';
 import { unseal } from '../../../shared/crypto/tokens.ts';
 import { getPasswordReset } from '../../../shared/db/repositories/sessions.ts';
-import type { PasswordResetRecord } from '../../../shared/domain/sessions/model.ts';
+import type { PasswordResetRecord } from '../../../shared/model/sessions.ts';
 
 /**
  * An HTTP client that connects from a loopback address of its own (127.x.y.z), so that per-address

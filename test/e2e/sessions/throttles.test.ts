@@ -4,10 +4,10 @@ import { getItem } from '../../../shared/db/repositories/common.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { putPasswordReset } from '../../../shared/db/repositories/sessions.ts';
 import { composeMail } from '../../../shared/domain/mail/compose.ts';
-import type { QueuedMail } from '../../../shared/domain/mail/model.ts';
+import type { QueuedMail } from '../../../shared/model/mail.ts';
 import { openMail } from '../../../shared/domain/mail/sealed.ts';
 import { THROTTLES, type Throttle } from '../../../shared/domain/throttles.ts';
-import { decodeQueueBody, encodeQueueBody } from '../../../shared/events/queue-text.ts';
+import { decodeQueueBody, encodeQueueBody } from '../../../shared/codec/queue-text.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { fromAddress, resetLinkOf } from './fixtures.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '../../../shared/db/repositories/delivery-attempts.ts';
-import { sqs } from '../../../shared/events/queue.ts';
+import { sqs } from '../../../shared/queues/client.ts';
 import { REPLAY_SOURCES, replayQueue } from '../../../shared/events/replay.ts';
 import type { deliveryAttemptJson } from '../../../shared/domain/webhooks/deliveries.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

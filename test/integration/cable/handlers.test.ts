@@ -15,7 +15,7 @@ import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { getItem } from '../../../shared/db/repositories/common.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
-import { cableSender } from '../../../shared/events/broadcast.ts';
+import { cableSender } from '../../../shared/realtime/broadcast.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
 

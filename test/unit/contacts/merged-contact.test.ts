@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergedContact } from '../../../shared/domain/contacts/merge.ts';
-import type { ContactRecord } from '../../../shared/domain/contacts/model.ts';
+import type { ContactRecord } from '../../../shared/model/contacts.ts';
 
 // What the base contact becomes when another is merged into it: its own values kept, the mergee's
 // where the base's are blank, attribute hashes merged with the base winning, labels united.

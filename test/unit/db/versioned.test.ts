@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { HttpError } from '../../../shared/http/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
 import { mergeableByKey, mapsToCreate, retryStale, StaleWrite, updateParts } from '../../../shared/db/repositories/versioned.ts';
 
 // The update expressions that let concurrent writers change one item without reading it first.
@@ -66,8 +66,8 @@ describe('retryStale', () => {
 
   it('answers 429 with Retry-After, never 409, when the budget runs out', async () => {
     const err = await retryStale(async () => { throw new StaleWrite(); }, 30).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect((err as HttpError).status).toBe(429);
-    expect((err as HttpError).headers).toEqual({ 'Retry-After': '1' });
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).kind).toBe('rate_limited');
+    expect((err as ServiceError).retryAfter).toBe(1);
   });
 });

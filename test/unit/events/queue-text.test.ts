@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeQueueBody, encodeQueueBody, isQueueSafe, queueSafeText } from '../../../shared/events/queue-text.ts';
+import { decodeQueueBody, encodeQueueBody, isQueueSafe, queueSafeText } from '../../../shared/codec/queue-text.ts';
 
 // SQS's character set: #x9 | #xA | #xD | #x20–#xD7FF | #xE000–#xFFFD | #x10000–#x10FFFF; the emulator
 // refuses astral characters too, so an encoded body must be BMP-only and inside that set.

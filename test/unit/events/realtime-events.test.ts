@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../../../shared/events/change.ts';
-import { eventsOf, REALTIME_ONLY } from '../../../shared/events/domain-events.ts';
+import type { Change } from '../../../shared/model/change.ts';
+import { eventsOf, REALTIME_ONLY } from '../../../shared/domain/events/domain-events.ts';
 import { cableEventsOf } from '../../../shared/realtime/events.ts';
 
 // Changes that only sockets hear (Chatwoot's ActionCableListener): which changes raise them, that they

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MULTIPART_LIMITS, parseMultipart } from '../../../shared/http/multipart.ts';
-import { HttpError } from '../../../shared/http/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
 
 // The multipart parser on its own: every malformed body is a rejected promise with a 4xx, never an
 // error event that escapes.
@@ -17,8 +17,8 @@ async function failure(body: string | Buffer, contentType = type, maxBytes = 1 <
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(HttpError);
-  return err as HttpError;
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
 }
 
 describe('parseMultipart', () => {
@@ -34,18 +34,18 @@ describe('parseMultipart', () => {
   });
 
   it('answers 400 for a file part cut before its boundary, a cut header, a wrong boundary or none', async () => {
-    expect((await failure(file('a', 'half').slice(0, -2))).status).toBe(400);
-    expect((await failure(`--${B}\r\nContent-Disposition: form-da`)).status).toBe(400);
-    expect((await failure(file('a', 'x').replaceAll(B, 'other') + '--other--\r\n')).status).toBe(400);
-    expect((await failure(file('a', 'x') + end, 'multipart/form-data')).status).toBe(400);
+    expect((await failure(file('a', 'half').slice(0, -2))).kind).toBe('bad_request');
+    expect((await failure(`--${B}\r\nContent-Disposition: form-da`)).kind).toBe('bad_request');
+    expect((await failure(file('a', 'x').replaceAll(B, 'other') + '--other--\r\n')).kind).toBe('bad_request');
+    expect((await failure(file('a', 'x') + end, 'multipart/form-data')).kind).toBe('bad_request');
     expect((await failure(`--${B}\r\n\r\n\r\n${end}`)).errors[0].code).toBe('malformed');
   });
 
   it('answers 413 for too many parts or files, and for a file over the limit', async () => {
-    expect((await failure(field('a[]', 'x').repeat(MULTIPART_LIMITS.parts + 1) + end)).status).toBe(413);
-    expect((await failure(file('f[]', 'x').repeat(MULTIPART_LIMITS.files + 1) + end)).status).toBe(413);
+    expect((await failure(field('a[]', 'x').repeat(MULTIPART_LIMITS.parts + 1) + end)).kind).toBe('too_large');
+    expect((await failure(file('f[]', 'x').repeat(MULTIPART_LIMITS.files + 1) + end)).kind).toBe('too_large');
     const big = await failure(file('f', 'y'.repeat(2000)) + end, type, 1000);
-    expect(big.status).toBe(413);
+    expect(big.kind).toBe('too_large');
     expect(big.errors[0].code).toBe('too_large');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../shared/http/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
 import { assertStorable, MAX_DEPTH, storableErrors, textProblem } from '../../../shared/http/text.ts';
 
 describe('text rule', () => {
@@ -65,9 +65,9 @@ describe('text rule', () => {
       assertStorable({ content: '\u0000' });
       expect.unreachable();
     } catch (err) {
-      expect(err).toBeInstanceOf(HttpError);
-      expect((err as HttpError).status).toBe(422);
-      expect((err as HttpError).body.errors[0]).toMatchObject({ field: 'content', code: 'invalid' });
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).kind).toBe('invalid');
+      expect((err as ServiceError).body.errors[0]).toMatchObject({ field: 'content', code: 'invalid' });
     }
   });
 });

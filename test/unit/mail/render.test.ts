@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passwordResetMail, resetLink, transcriptMail, transcriptTime } from '../../../shared/domain/mail/render.ts';
 import { senderAddress } from '../../../shared/domain/mail/send.ts';
-import { changeOf } from '../../../shared/events/change.ts';
+import { changeOf } from '../../../shared/events/forward.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
 
 describe('mail rendering', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hears, needsInboxMembers } from '../../../shared/realtime/audience.ts';
-import type { CableSubscription } from '../../../shared/realtime/model.ts';
+import type { CableSubscription } from '../../../shared/model/cable.ts';
 import { frames, MAX_FRAME_BYTES, parseCommand, pickSubprotocol } from '../../../shared/realtime/protocol.ts';
 
 describe('ActionCable frames', () => {

@@ -1,6 +1,6 @@
 import { GetQueueUrlCommand, QueueDoesNotExist, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { isQueueSafe } from '../../../shared/events/queue-text.ts';
+import { isQueueSafe } from '../../../shared/codec/queue-text.ts';
 import { MAX_MESSAGE_BYTES, packMessages, taskOf, taskQueueName, taskQueueSender, type TaskMessage } from '../../../shared/realtime/task-queues.ts';
 
 // The Fargate transport's dispatcher side: frames grouped by task, packed into messages SQS takes, and a

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { businessSeconds, zoneOffset } from '../../../shared/domain/reports/business-hours.ts';
-import { dayKey, headPlan, hourHead, nextPeriod, offsetSeconds, periodsOf, periodStart, quarterOfHour } from '../../../shared/domain/reports/buckets.ts';
+import { dayKey, headPlan, hourHead, nextPeriod, offsetSeconds, periodsOf, periodStart, quarterOfHour } from '../../../shared/model/report-buckets.ts';
 import { csvField, readableDuration } from '../../../shared/domain/reports/service.ts';
-import type { WorkingHour } from '../../../shared/domain/inboxes/model.ts';
+import type { WorkingHour } from '../../../shared/model/inboxes.ts';
 
 const t = (iso: string) => Date.parse(iso) / 1000;
 const week = (open: Partial<WorkingHour> | null): WorkingHour[] =>

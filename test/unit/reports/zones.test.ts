@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodsOf, periodStart, nextPeriod, localDayStart } from '../../../shared/domain/reports/buckets.ts';
+import { periodsOf, periodStart, nextPeriod, localDayStart } from '../../../shared/model/report-buckets.ts';
 import { railsZone, zoneForOffset } from '../../../shared/domain/reports/zones.ts';
 
 // The zone Chatwoot reads timezone_offset as (TimezoneHelper#timezone_name_from_offset over

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodePack, encodePack, PACK_BYTES, packsOf } from '../../../shared/search/pack.ts';
-import type { SourceMessage } from '../../../shared/search/segment.ts';
+import { decodePack, encodePack, PACK_BYTES, packsOf } from '../../../shared/codec/search-pack.ts';
+import type { SourceMessage } from '../../../shared/codec/search-segment.ts';
 
 // Packs (the `q` index's level 0): tail messages kept together, deflated, each within one read unit.
 

@@ -16,8 +16,8 @@ import {
   type Follows,
   type Posting,
   type SourceMessage,
-} from '../../../shared/search/segment.ts';
-import { containsTerm, cover, startsOf, termWindows, trigramPositions } from '../../../shared/search/text.ts';
+} from '../../../shared/codec/search-segment.ts';
+import { containsTerm, cover, startsOf, termWindows, trigramPositions } from '../../../shared/codec/search-text.ts';
 
 // The `q` index's tokenising and item building (shared/search): what the writer stores must answer
 // exactly what a lower-cased substring scan answers.

@@ -1,4 +1,4 @@
-import { codePoints, GRAM, trigramPositions } from './text.ts';
+import { codePoints, GRAM, trigramPositions } from './search-text.ts';
 
 // Index items of a sealed segment: the trigram postings of a set of messages, packed so that a term
 // reads about one small item per trigram it needs, and written in few write units per message.

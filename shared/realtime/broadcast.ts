@@ -1,7 +1,7 @@
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config.ts';
-import { taskQueueSender } from '../realtime/task-queues.ts';
-import { sqs } from './queue.ts';
+import { taskQueueSender } from './task-queues.ts';
+import { sqs } from '../queues/client.ts';
 import { observed } from '../aws/observe.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
@@ -11,13 +11,33 @@ import { getNotificationCounts } from '../db/repositories/notifications.ts';
 import { contactPushJson } from '../domain/contacts/view.ts';
 import { userPushJson } from '../domain/conversations/view.ts';
 import { log } from '../log.ts';
-import { needsInboxMembers } from '../realtime/audience.ts';
-import type { CableSubscription } from '../realtime/model.ts';
-import { deliver, framesFor, type Sender } from '../realtime/cable.ts';
-import { cableEventsOf, conversationOf } from '../realtime/events.ts';
-import type { DomainEvent, DomainEventName } from './domain-events.ts';
-import { conversationContext, type ConversationContext } from './payloads.ts';
-import { subscriptionsCache } from './read-cache.ts';
+import { needsInboxMembers } from './audience.ts';
+import type { CableSubscription } from '../model/cable.ts';
+import { deliver, framesFor, type Sender } from './cable.ts';
+import { cableEventsOf, conversationOf } from './events.ts';
+import type { DomainEvent, DomainEventName } from '../domain/events/domain-events.ts';
+import { conversationContext, type ConversationContext } from '../domain/events/payloads.ts';
+import { onWrite } from '../db/client.ts';
+import { cableSubscriptionPartition } from '../db/keys.ts';
+import { ReadCache } from '../db/repositories/common.ts';
+
+
+/**
+ * How long a dispatcher container trusts the list of an account's live socket subscriptions (AP151). A
+ * socket that subscribed less than this long ago may miss the frames of events dispatched meanwhile by a
+ * container that read the list before; one that went away meanwhile costs a PostToConnection answered 410.
+ * Short, because a frame missed is gone for that socket; long enough that a busy account's events share
+ * one read (at 200 events/s, one Query per second instead of 200).
+ */
+export const SUBSCRIPTIONS_CACHE_TTL_MS = 1_000;
+
+/** This stage's cache of each account's subscriptions. */
+export const subscriptionsCache = new ReadCache(SUBSCRIPTIONS_CACHE_TTL_MS);
+
+// The container's own writes of subscriptions drop their cache at once.
+onWrite((written) => {
+  if (written.some((k) => cableSubscriptionPartition(k.pk))) subscriptionsCache.forget();
+});
 
 // The pipeline stage that turns domain events into socket frames. One interface, three transports:
 // deployed, the Fargate socket server's task queues (CABLE_QUEUE_PREFIX set, the default) or API Gateway's

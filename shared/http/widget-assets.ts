@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { chatScript, chatStyles, sdk, type WidgetAsset } from '../../../web/widget/dist/assets.ts';
-import { findInboxByWebsiteToken } from '../../db/repositories/inboxes.ts';
-import { jsonResult } from '../../http/response.ts';
-import { notFound } from '../../http/errors.ts';
+import { chatScript, chatStyles, sdk, type WidgetAsset } from '../../web/widget/dist/assets.ts';
+import { findInboxByWebsiteToken } from '../db/repositories/inboxes.ts';
+import { jsonResult } from './response.ts';
+import { notFound } from '../errors.ts';
 
 // Serving the widget's build (web/widget): the loader at Chatwoot's fixed URL, cached briefly so a new
 // release reaches sites within minutes; the chat page's script and styles under content-hashed names,

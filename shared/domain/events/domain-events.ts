@@ -1,14 +1,14 @@
-import type { ContactRecord } from '../domain/contacts/model.ts';
-import type { ConversationRecord } from '../domain/conversations/model.ts';
-import type { InboxRecord } from '../domain/inboxes/model.ts';
-import type { MessageRecord, Performer } from '../domain/messages/model.ts';
-import { conversationOf } from '../db/repositories/conversations.ts';
-import type { Change } from './change.ts';
-import type { SignalRecord } from './signals.ts';
-import { isSealed } from '../crypto/tokens.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import type { MessageRecord, Performer } from '../../model/messages.ts';
+import { conversationOf } from '../../db/repositories/conversations.ts';
+import type { Change } from '../../model/change.ts';
+import type { SignalRecord } from '../../model/signals.ts';
+import { isSealed } from '../../crypto/tokens.ts';
 
 const maskSealed = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'string' && isSealed(x) ? 'sealed' : x));
-import type { NotificationRecord } from '../domain/notifications/model.ts';
+import type { NotificationRecord } from '../../model/notifications.ts';
 
 // What a change of the table means (reference §1.8): item images in, named domain events out.
 // Pure: the dispatcher decides who hears about them.

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { docOrder, docReader, docWriter, Reader, Writer, type SourceMessage } from './segment.ts';
+import { docOrder, docReader, docWriter, Reader, Writer, type SourceMessage } from './search-segment.ts';
 
 // A pack: tail messages older than the seal lag that are not yet a segment, kept together in one item
 // (the `q` index's level 0). Each message is its doc (created_at and message id delta-coded, conversation,

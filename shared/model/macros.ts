@@ -1,4 +1,4 @@
-import type { Action } from '../automation/catalog.ts';
+import type { Action } from './automation.ts';
 
 export type MacroVisibility = 'personal' | 'global';
 

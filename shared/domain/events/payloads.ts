@@ -1,16 +1,16 @@
-import { getAccount, getUser } from '../db/repositories/identity.ts';
-import { findContactInbox, getContact } from '../db/repositories/contacts.ts';
-import { getInbox } from '../db/repositories/inboxes.ts';
-import { conversationOf, getConversation } from '../db/repositories/conversations.ts';
-import { getMany, record } from '../db/repositories/common.ts';
-import { keys } from '../db/keys.ts';
-import type { AccountRecord, UserRecord } from '../domain/model.ts';
-import type { ContactRecord } from '../domain/contacts/model.ts';
-import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../domain/contacts/view.ts';
-import type { ConversationRecord } from '../domain/conversations/model.ts';
-import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../domain/conversations/view.ts';
-import type { InboxRecord } from '../domain/inboxes/model.ts';
-import { messageTypeName, type MessageRecord } from '../domain/messages/model.ts';
+import { getAccount, getUser } from '../../db/repositories/identity.ts';
+import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
+import { getInbox } from '../../db/repositories/inboxes.ts';
+import { conversationOf, getConversation } from '../../db/repositories/conversations.ts';
+import { getMany, record } from '../../db/repositories/common.ts';
+import { keys } from '../../db/keys.ts';
+import type { AccountRecord, UserRecord } from '../../model/identity.ts';
+import type { ContactRecord } from '../../model/contacts.ts';
+import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../contacts/view.ts';
+import type { ConversationRecord } from '../../model/conversations.ts';
+import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../conversations/view.ts';
+import type { InboxRecord } from '../../model/inboxes.ts';
+import { messageTypeName, type MessageRecord } from '../../model/messages.ts';
 import type { ChangedAttributes, DomainEvent } from './domain-events.ts';
 
 // Webhook payloads (reference §8.4), built from the state at send time as Chatwoot does, with the

@@ -1,10 +1,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { HttpError, notFound } from '../http/errors.ts';
-import { enforceLimit, limitScope } from '../http/limits.ts';
-import { jsonResult } from '../http/response.ts';
+import { ServiceError, notFound } from '../errors.ts';
+import { errorResult } from './errors.ts';
+import { enforceLimit, limitScope } from './limits.ts';
+import { jsonResult } from './response.ts';
 import { log } from '../log.ts';
-import { verifiedFile } from './file-urls.ts';
-import { objectSize, signedObjectUrl } from './objects.ts';
+import { verifiedFile } from '../storage/file-urls.ts';
+import { objectSize, signedObjectUrl } from '../storage/objects.ts';
 
 /** How long the redirect's presigned GET lasts, and so at most how long a browser may keep the redirect. */
 const PRESIGNED_SECONDS = 300;
@@ -27,7 +28,7 @@ export async function fileRedirect(event: APIGatewayProxyEventV2): Promise<APIGa
       body: '',
     };
   } catch (err) {
-    if (err instanceof HttpError) return jsonResult(err.status, err.body, err.headers);
+    if (err instanceof ServiceError) return errorResult(err);
     log.error('file redirect failed', { error: err });
     return jsonResult(500, { description: 'Internal server error', errors: [{ field: '', message: 'Something went wrong', code: 'internal' }] });
   }

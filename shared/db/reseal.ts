@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { checkpointedScan, setIfUnchanged } from '../db/maintenance.ts';
+import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { config } from '../config.ts';
-import { db, tableName } from '../db/client.ts';
+import { db, tableName } from './client.ts';
 import { log } from '../log.ts';
-import { isClearSecret, resealValue, SEALED_FIELDS } from './secret-fields.ts';
-import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, sealedVersion } from './tokens.ts';
+import { isClearSecret, resealValue, SEALED_FIELDS } from '../crypto/secret-fields.ts';
+import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, sealedVersion } from '../crypto/tokens.ts';
 
 // Moves every sealed value of the table onto the current key version, and seals the secrets stored in
 // clear before sealing existed (the migration). One Scan, page by page; the position after each page is

@@ -1,4 +1,4 @@
-import type { Role } from '../domain/model.ts';
+import type { Role } from './identity.ts';
 
 // Stored records of the realtime area. Connection times are epoch milliseconds (the pinger orders by
 // them); presence times are Unix seconds like the rest of the table.

@@ -1,5 +1,5 @@
-import type { Actor } from '../../http/auth.ts';
-import type { MessageRecord, Performer } from '../messages/model.ts';
+import type { Actor } from './actor.ts';
+import type { MessageRecord, Performer } from './messages.ts';
 
 // Stored conversation record (reference §4.7 fields, snake_case). `id` is the per-account display id.
 // Timestamps are Unix seconds, except `updated_at`, which keeps its fraction as Chatwoot shows it.

@@ -1,4 +1,4 @@
-import type { Figures } from './buckets.ts';
+import type { Figures } from './report-buckets.ts';
 
 export const REPORTING_EVENT_NAMES = [
   'first_response', 'reply_time', 'conversation_resolved', 'conversation_opened', 'conversation_bot_handoff', 'conversation_bot_resolved',

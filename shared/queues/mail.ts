@@ -1,8 +1,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
-import type { QueuedMail } from '../domain/mail/model.ts';
-import { sqs } from './queue.ts';
-import { encodeQueueBody } from './queue-text.ts';
+import type { QueuedMail } from '../model/mail.ts';
+import { sqs } from './client.ts';
+import { encodeQueueBody } from '../codec/queue-text.ts';
 
 /** Largest mail body put on the mail queue (SQS takes 256 KiB; room for the attributes). */
 export const MAX_MAIL_BYTES = 240 * 1024;
