@@ -119,7 +119,7 @@ export interface Config {
   serviceName: string;
   /** Custom metrics are emitted only where a SERVICE_NAME is set. */
   metricsEnabled: boolean;
-  /** Which addresses deliveries may reach (see TargetPolicy in shared/webhooks/address-guard.ts). */
+  /** Which addresses deliveries may reach (see TargetPolicy in shared/outbound/address-guard.ts). */
   webhookTargets: 'public' | 'loopback' | 'private';
   cableEndpoint?: string;
   cableQueuePrefix?: string;

@@ -1,4 +1,4 @@
-import { cableSender } from '../../shared/realtime/broadcast.ts';
+import { cableSender } from '../../shared/realtime/senders.ts';
 import { runPinger } from '../../shared/realtime/pinger.ts';
 
 // Scheduled every minute: greets new connections and pings all of its shard for just under a minute.

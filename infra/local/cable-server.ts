@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import { admitSocket, closeConnection, handleFrame, openConnection, releaseSocket, type Sender } from '../../shared/realtime/cable.ts';
+import { admitSocket, closeConnection, handleFrame, openConnection, releaseSocket } from '../../shared/realtime/connections.ts';
+import { type Sender } from '../../shared/realtime/protocol.ts';
 import { frames, MAX_FRAMES_PER_MINUTE, pickSubprotocol, PING_INTERVAL_MS } from '../../shared/realtime/protocol.ts';
 
 // The local stand-in for the WebSocket API: `/cable` on the HTTP server's own port. The same RoomChannel

@@ -17,7 +17,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { closeGracefully, createHttpServer } from './http-server.ts';
 import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
-import { useLocalSockets } from '../../shared/realtime/broadcast.ts';
+import { useLocalSockets } from '../../shared/realtime/senders.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 import { asFunction, startRecording, type Recording } from './recorder.ts';
 import { observed } from '../../shared/aws/observe.ts';

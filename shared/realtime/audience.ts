@@ -1,4 +1,5 @@
 import type { CableSubscription } from '../model/cable.ts';
+import { frames, type Frame } from './protocol.ts';
 
 // Who hears an event (Chatwoot's ActionCableListener): administrators hear every conversation of their
 // account, agents those of the inboxes they are members of, a contact only its own conversations and
@@ -43,3 +44,12 @@ export function hears(sub: CableSubscription, audience: Audience, inboxMembers: 
 /** Agents (not administrators) among these subscriptions: only then are the inbox's members worth reading. */
 export const needsInboxMembers = (subs: CableSubscription[], audience: Audience) =>
   audience.inboxId !== undefined && !audience.allUsers && subs.some((s) => s.kind === 'user' && s.role !== 'administrator');
+
+/** The frames of some socket events for the subscriptions that hear them, in event order. */
+export function framesFor(events: CableEvent[], subs: CableSubscription[], inboxMembers: ReadonlySet<number>) {
+  const out: { sub: CableSubscription; frame: Frame }[] = [];
+  for (const e of events) {
+    for (const sub of subs) if (hears(sub, e.audience, inboxMembers)) out.push({ sub, frame: frames.event(sub.identifier, e.name, e.data) });
+  }
+  return out;
+}

@@ -1,26 +1,26 @@
-import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { config } from '../config.ts';
-import { taskQueueSender } from './task-queues.ts';
-import { sqs } from '../queues/client.ts';
-import { observed } from '../aws/observe.ts';
+import { onWrite } from '../db/client.ts';
+import { cableSubscriptionPartition } from '../db/keys.ts';
+import { listAccountSubscriptions } from '../db/repositories/cable.ts';
+import { ReadCache } from '../db/repositories/common.ts';
 import { getContact } from '../db/repositories/contacts.ts';
 import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
 import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
-import { listAccountSubscriptions } from '../db/repositories/cable.ts';
 import { getNotificationCounts } from '../db/repositories/notifications.ts';
 import { contactPushJson } from '../domain/contacts/view.ts';
 import { userPushJson } from '../domain/conversations/view.ts';
-import { log } from '../log.ts';
-import { needsInboxMembers } from './audience.ts';
-import type { CableSubscription } from '../model/cable.ts';
-import { deliver, framesFor, type Sender } from './cable.ts';
-import { cableEventsOf, conversationOf } from './events.ts';
 import type { DomainEvent, DomainEventName } from '../domain/events/domain-events.ts';
 import { conversationContext, type ConversationContext } from '../domain/events/payloads.ts';
-import { onWrite } from '../db/client.ts';
-import { cableSubscriptionPartition } from '../db/keys.ts';
-import { ReadCache } from '../db/repositories/common.ts';
+import { log } from '../log.ts';
+import type { CableSubscription } from '../model/cable.ts';
+import { framesFor, needsInboxMembers } from './audience.ts';
+import { cableEventsOf, conversationOf } from './cable-events.ts';
+import { cableSender, deliver } from './senders.ts';
 
+// The pipeline stage that turns one domain event into socket frames, in four steps:
+//   event    → what each listener is told (cable-events.ts: names, data, who may hear it),
+//   audience → the account's live subscriptions, with roles and inbox memberships as they stand now,
+//   frames   → one frame per subscription that hears an event (audience.ts),
+//   sender   → the transport of this deployment (senders.ts); connections found gone are removed.
 
 /**
  * How long a dispatcher container trusts the list of an account's live socket subscriptions (AP151). A
@@ -38,63 +38,6 @@ export const subscriptionsCache = new ReadCache(SUBSCRIPTIONS_CACHE_TTL_MS);
 onWrite((written) => {
   if (written.some((k) => cableSubscriptionPartition(k.pk))) subscriptionsCache.forget();
 });
-
-// The pipeline stage that turns domain events into socket frames. One interface, three transports:
-// deployed, the Fargate socket server's task queues (CABLE_QUEUE_PREFIX set, the default) or API Gateway's
-// PostToConnection (CABLE_ENDPOINT set); under `npm start`, the local server's own sockets, which it
-// registers here.
-
-let localSockets: Sender | undefined;
-
-/** The local runtime hands over its sockets (or takes them back with undefined). */
-export function useLocalSockets(sender: Sender | undefined): void {
-  localSockets = sender;
-}
-
-const isGone = (err: unknown) => {
-  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'GoneException' || e?.$metadata?.httpStatusCode === 410;
-};
-
-/** PostToConnection (and DeleteConnection) through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
-export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'send'>): Sender {
-  return {
-    async send(connectionId, frame) {
-      try {
-        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
-        return true;
-      } catch (err) {
-        if (isGone(err)) return false;
-        throw err;
-      }
-    },
-    async close(connectionId) {
-      try {
-        await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
-      } catch (err) {
-        if (!isGone(err)) throw err;
-      }
-    },
-  };
-}
-
-let deployed: { endpoint: string; sender: Sender } | undefined;
-
-/** The transport the configuration names, or none (nothing listens: no sockets to serve). */
-export function cableSender(): Sender | undefined {
-  const prefix = config().cableQueuePrefix;
-  if (prefix) {
-    const key = `queues:${prefix}`;
-    if (deployed?.endpoint !== key) deployed = { endpoint: key, sender: taskQueueSender(sqs(), prefix) };
-    return deployed.sender;
-  }
-  const endpoint = config().cableEndpoint;
-  if (!endpoint) return localSockets;
-  if (deployed?.endpoint !== endpoint) {
-    deployed = { endpoint, sender: apiGatewaySender(observed(new ApiGatewayManagementApiClient({ region: config().region, endpoint }))) };
-  }
-  return deployed.sender;
-}
 
 const CABLE_EVENTS = new Set<DomainEventName>([
   'message_created', 'message_updated', 'conversation_created', 'conversation_updated', 'conversation_status_changed',
@@ -151,25 +94,13 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
     // Nobody of the account connected: one small Query and done.
     const stored = await subscriptionsCache.get(String(event.accountId), () => listAccountSubscriptions(event.accountId));
     if (!stored.length) return 0;
-    const subs = await withCurrentRoles(event.accountId, stored);
-    const conversationId = conversationOf(event);
-    const context =
-      ctx ??
-      (conversationId !== undefined
-        ? await conversationContext(event.accountId, conversationId, event.conversation, event.message ? [event.message] : [])
-        : undefined);
-    const typing = event.name === 'conversation_typing_on' || event.name === 'conversation_typing_off';
+    // A notification concerns one user: only their connection makes it worth going on.
     const n = event.notification;
-    // A notification concerns one user: only their connection makes it worth reading the counts.
-    if (n && !subs.some((x) => x.kind === 'user' && x.user_id === n.user_id)) return 0;
-    const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
-    const merged = event.name === 'contact_merged' && event.signal?.contact_id != null ? await getContact(event.accountId, event.signal.contact_id) : undefined;
-    const events = cableEventsOf(event, context, {
-      typist: typing ? await typistOf(event, context) : undefined,
-      notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,
-      performer: await performerOf(event),
-      mergedContact: merged ? contactPushJson(merged) : null,
-    });
+    if (n && !stored.some((x) => x.kind === 'user' && x.user_id === n.user_id)) return 0;
+
+    const context = await contextOf(event, ctx);
+    const events = cableEventsOf(event, context, await extrasOf(event, context));
+    const subs = await withCurrentRoles(event.accountId, stored);
     const inboxId = events.find((e) => needsInboxMembers(subs, e.audience))?.audience.inboxId;
     const members = new Set(inboxId !== undefined ? await listInboxMemberIds(event.accountId, inboxId) : []);
     const sent = await deliver(sender, framesFor(events, subs, members));
@@ -179,4 +110,26 @@ export async function broadcastEvent(event: DomainEvent, ctx?: ConversationConte
     log.error('broadcast failed', { eventId: event.id, event: event.name, error });
     return 0;
   }
+}
+
+/** The conversation the event concerns, as the dispatcher read it or read now. */
+async function contextOf(event: DomainEvent, ctx: ConversationContext | undefined) {
+  if (ctx) return ctx;
+  const conversationId = conversationOf(event);
+  if (conversationId === undefined) return undefined;
+  return conversationContext(event.accountId, conversationId, event.conversation, event.message ? [event.message] : []);
+}
+
+/** What some events carry beyond their records: the typist, notification counts, the performer, a merged contact. */
+async function extrasOf(event: DomainEvent, context: ConversationContext | undefined) {
+  const typing = event.name === 'conversation_typing_on' || event.name === 'conversation_typing_off';
+  const n = event.notification;
+  const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
+  const merged = event.name === 'contact_merged' && event.signal?.contact_id != null ? await getContact(event.accountId, event.signal.contact_id) : undefined;
+  return {
+    typist: typing ? await typistOf(event, context) : undefined,
+    notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,
+    performer: await performerOf(event),
+    mergedContact: merged ? contactPushJson(merged) : null,
+  };
 }

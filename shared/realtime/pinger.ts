@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as repo from '../db/repositories/cable.ts';
 import { log } from '../log.ts';
-import type { Sender } from './cable.ts';
-import { CONNECTION_LIFETIME_MS } from './cable.ts';
+import type { Sender } from './protocol.ts';
+import { CONNECTION_LIFETIME_MS } from './connections.ts';
 import { frames, PING_INTERVAL_MS } from './protocol.ts';
 
 // Deployed, nothing speaks on an idle WebSocket API connection unless something posts to it: this loop

@@ -35,12 +35,26 @@ export const MAX_SOCKETS_PER_ADDRESS = 100;
 
 export type Frame = Record<string, unknown>;
 
+/** Sends one frame to one connection; false when the connection is gone for good. */
+export interface Sender {
+  send(connectionId: string, frame: Frame): Promise<boolean>;
+  /**
+   * Sends many connections' frames at once (each connection's in order) and answers the connections that are
+   * gone; a transport that batches (the Fargate tasks' queues) has it, `deliver` then uses it.
+   */
+  sendBatch?(items: { connectionId: string; frames: Frame[] }[]): Promise<Set<string>>;
+  /** Closes a connection (one over its frame limit); a transport that cannot leaves it out. */
+  close?(connectionId: string): Promise<void>;
+}
+
 export const frames = {
   welcome: (): Frame => ({ type: 'welcome' }),
   ping: (now = Date.now()): Frame => ({ type: 'ping', message: Math.floor(now / 1000) }),
   confirm: (identifier: string): Frame => ({ identifier, type: 'confirm_subscription' }),
   reject: (identifier: string): Frame => ({ identifier, type: 'reject_subscription' }),
   message: (identifier: string, message: unknown): Frame => ({ identifier, message }),
+  /** A RoomChannel broadcast: Chatwoot's `{event, data}` message. */
+  event: (identifier: string, name: string, data: unknown): Frame => ({ identifier, message: { event: name, data } }),
   disconnect: (reason: string, reconnect: boolean): Frame => ({ type: 'disconnect', reason, reconnect }),
 };
 

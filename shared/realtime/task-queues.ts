@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { encodeQueueBody } from '../codec/queue-text.ts';
 import type { Frame } from './protocol.ts';
-import type { Sender } from './cable.ts';
+import type { Sender } from './protocol.ts';
 
 // The Fargate transport's fan-out: every socket-server task owns one SQS queue, `<prefix>cable-<taskId>`,
 // and names its connections `<taskId>.<random>`. The dispatcher groups a broadcast's frames by task and

@@ -4,7 +4,7 @@ import { handler as cableConnect } from '../../functions/cable/connect.ts';
 import { handler as cableDefault } from '../../functions/cable/default.ts';
 import { handler as cableDisconnect } from '../../functions/cable/disconnect.ts';
 import { handler as cablePing } from '../../functions/cable/ping.ts';
-import type { WebSocketEvent } from '../../functions/cable/event.ts';
+import type { WebSocketEvent } from '../../shared/realtime/websocket-event.ts';
 import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
 import { asFunction, startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
 import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';

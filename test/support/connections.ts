@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, Socket } from 'node:net';
-import { isLoopbackAddress } from '../../shared/webhooks/address-guard.ts';
+import { isLoopbackAddress } from '../../shared/outbound/address-guard.ts';
 
 /**
  * Refuses, and records, every connection of this process to an address that `allowed` refuses (by default

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Resolver } from '../../shared/webhooks/address-guard.ts';
+import type { Resolver } from '../../shared/outbound/address-guard.ts';
 
 /**
  * A resolver that never leaves the machine: IP literals answer themselves, `localhost` and its

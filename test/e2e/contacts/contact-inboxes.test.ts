@@ -128,9 +128,9 @@ describe('contact inboxes', () => {
       expect(made.pubsub_token.length).toBeGreaterThanOrEqual(24);
       expect(await ensureContactInbox(s.accountId, c.id, api.id, made.source_id)).toEqual(made);
       expect(await findContactInbox(api.id, made.source_id)).toEqual(made);
-      await expect(ensureContactInbox(s.accountId, 999999999, api.id)).rejects.toMatchObject({ status: 404 });
-      await expect(ensureContactInbox(s.accountId, c.id, theirs.id)).rejects.toMatchObject({ status: 404 });
-      await expect(ensureContactInbox(other.accountId, c.id, theirs.id)).rejects.toMatchObject({ status: 404 });
+      await expect(ensureContactInbox(s.accountId, 999999999, api.id)).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(ensureContactInbox(s.accountId, c.id, theirs.id)).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(ensureContactInbox(other.accountId, c.id, theirs.id)).rejects.toMatchObject({ kind: 'not_found' });
     });
 
     it('uses the email as source id in email inboxes and hands it over when the address moves', async () => {
@@ -140,7 +140,7 @@ describe('contact inboxes', () => {
       const ci = await ensureContactInbox(s.accountId, a.id, email.id);
       expect(ci.source_id).toBe(address);
       const nameOnly = await create({ name: 'No email' });
-      await expect(ensureContactInbox(s.accountId, nameOnly.id, email.id)).rejects.toMatchObject({ status: 422 });
+      await expect(ensureContactInbox(s.accountId, nameOnly.id, email.id)).rejects.toMatchObject({ kind: 'invalid' });
 
       await s.admin.api.patch(`${s.base}/contacts/${a.id}`, { email: `${unique('new')}@example.com` });
       const b = await create({ email: address });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../../shared/config.ts';
-import { setDefaultResolver, type Resolver } from '../../../shared/webhooks/address-guard.ts';
+import { setDefaultResolver, type Resolver } from '../../../shared/outbound/address-guard.ts';
 import { refuseConnections } from '../../support/connections.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

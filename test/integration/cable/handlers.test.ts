@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { handler as connect } from '../../../functions/cable/connect.ts';
 import { handler as dflt } from '../../../functions/cable/default.ts';
 import { handler as disconnect } from '../../../functions/cable/disconnect.ts';
-import type { WebSocketEvent } from '../../../functions/cable/event.ts';
+import type { WebSocketEvent } from '../../../shared/realtime/websocket-event.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
-import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/cable.ts';
+import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/connections.ts';
 import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '../../../shared/realtime/protocol.ts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken } from '../../../shared/crypto/tokens.ts';
@@ -15,7 +15,7 @@ import { db, tableName } from '../../../shared/db/client.ts';
 import { keys } from '../../../shared/db/keys.ts';
 import { getItem } from '../../../shared/db/repositories/common.ts';
 import { runPinger } from '../../../shared/realtime/pinger.ts';
-import { cableSender } from '../../../shared/realtime/broadcast.ts';
+import { cableSender } from '../../../shared/realtime/senders.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
 

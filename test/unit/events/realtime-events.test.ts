@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../shared/model/change.ts';
 import { eventsOf, REALTIME_ONLY } from '../../../shared/domain/events/domain-events.ts';
-import { cableEventsOf } from '../../../shared/realtime/events.ts';
+import { cableEventsOf } from '../../../shared/realtime/cable-events.ts';
 
 // Changes that only sockets hear (Chatwoot's ActionCableListener): which changes raise them, that they
 // stay off webhooks, and who hears them.

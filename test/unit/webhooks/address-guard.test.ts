@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { config } from '../../../shared/config.ts';
-import { BlockedAddressError, guardedLookup, isAllowedTarget, isLoopbackAddress, isPublicAddress, type Resolver, type TargetPolicy } from '../../../shared/webhooks/address-guard.ts';
+import { BlockedAddressError, guardedLookup, isAllowedTarget, isLoopbackAddress, isPublicAddress, type Resolver, type TargetPolicy } from '../../../shared/outbound/address-guard.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { postJson } from '../../../shared/webhooks/send.ts';
+import { postJson } from '../../../shared/outbound/send.ts';
 import { backoffSeconds } from '../../../shared/events/deliver.ts';
 
 describe('webhook address guard', () => {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Resolver } from '../../../shared/webhooks/address-guard.ts';
-import { postJson } from '../../../shared/webhooks/send.ts';
+import type { Resolver } from '../../../shared/outbound/address-guard.ts';
+import { postJson } from '../../../shared/outbound/send.ts';
 import { loopbackOnlyResolver } from '../../support/resolver.ts';
 
 // The deployed-mode guard (private targets not allowed) against SSRF bypass payloads, each aimed at a

@@ -8,8 +8,7 @@ import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/rep
 import { isSuspended } from '../domain/accounts/suspension.ts';
 import { addressScope } from '../domain/throttles.ts';
 import { log } from '../log.ts';
-import type { CableEvent } from './audience.ts';
-import { hears } from './audience.ts';
+import { deliver } from './senders.ts';
 import type { CableSubscription } from '../model/cable.ts';
 import {
   frames,
@@ -20,23 +19,11 @@ import {
   MAX_SUBSCRIPTIONS,
   parseCommand,
   ROOM_CHANNEL,
-  type Frame,
+  type Sender,
 } from './protocol.ts';
 
-// Chatwoot's RoomChannel over any socket transport: the local server and the deployed $connect /
-// $disconnect / $default functions call these with a sender of their own.
-
-/** Sends one frame to one connection; false when the connection is gone for good. */
-export interface Sender {
-  send(connectionId: string, frame: Frame): Promise<boolean>;
-  /**
-   * Sends many connections' frames at once (each connection's in order) and answers the connections that are
-   * gone; a transport that batches (the Fargate tasks' queues) has it, `deliver` then uses it.
-   */
-  sendBatch?(items: { connectionId: string; frames: Frame[] }[]): Promise<Set<string>>;
-  /** Closes a connection (one over its frame limit); a transport that cannot leaves it out. */
-  close?(connectionId: string): Promise<void>;
-}
+// The socket side of Chatwoot's RoomChannel over any transport: admission, subscriptions, presence. The local
+// server and the deployed $connect / $disconnect / $default functions call these with a sender of their own.
 
 /** Chatwoot's OnlineStatusTracker: present for a minute after the last update_presence. */
 export const PRESENCE_SECONDS = 60;
@@ -151,7 +138,6 @@ async function suspendedAccount(accountId: number): Promise<boolean> {
   return !account || isSuspended(account);
 }
 
-const eventFrame = (identifier: string, name: string, data: unknown) => frames.message(identifier, { event: name, data });
 
 /** One client frame. Bad input is dropped or refused on this connection only; nothing here throws at the caller for it. */
 export async function handleFrame(connectionId: string, raw: string | Buffer, sender: Sender): Promise<void> {
@@ -236,50 +222,8 @@ export async function updatePresence(sub: CableSubscription, sender: Sender): Pr
   const before = await repo.touchPresence({ account_id: sub.account_id, kind: sub.kind, id, seen_at: now }, PRESENCE_SECONDS * 2);
   const cameOnline = before === undefined || before < now - PRESENCE_SECONDS;
   const data = await presenceData(sub.account_id);
-  await sender.send(sub.connection_id, eventFrame(sub.identifier, 'presence.update', presenceFor(sub, data)));
+  await sender.send(sub.connection_id, frames.event(sub.identifier, 'presence.update', presenceFor(sub, data)));
   if (!cameOnline) return;
   const others = (await repo.listAccountSubscriptions(sub.account_id)).filter((s) => s.kind === 'user' && s.connection_id !== sub.connection_id);
-  await deliver(sender, others.map((s) => ({ sub: s, frame: eventFrame(s.identifier, 'presence.update', data) })));
-}
-
-/**
- * Sends frames, each connection's in the given order and connections side by side; connections that are
- * gone are removed with their subscriptions.
- */
-export async function deliver(sender: Sender, out: { sub: CableSubscription; frame: Frame }[]): Promise<number> {
-  const byConnection = new Map<string, { subs: CableSubscription[]; frames: Frame[] }>();
-  for (const { sub, frame } of out) {
-    const c = byConnection.get(sub.connection_id) ?? { subs: [], frames: [] };
-    if (!c.subs.includes(sub)) c.subs.push(sub);
-    c.frames.push(frame);
-    byConnection.set(sub.connection_id, c);
-  }
-  const remove = async (connectionId: string) => {
-    await repo.deleteConnection(connectionId, byConnection.get(connectionId)!.subs);
-    log.info('cable connection gone', { connectionId });
-  };
-  if (sender.sendBatch) {
-    const gone = await sender.sendBatch([...byConnection].map(([connectionId, c]) => ({ connectionId, frames: c.frames })));
-    for (const connectionId of gone) await remove(connectionId);
-    return [...byConnection].filter(([id]) => !gone.has(id)).reduce((n, [, c]) => n + c.frames.length, 0);
-  }
-  let sent = 0;
-  await Promise.all(
-    [...byConnection].map(async ([connectionId, c]) => {
-      for (const frame of c.frames) {
-        if (!(await sender.send(connectionId, frame))) return remove(connectionId);
-        sent++;
-      }
-    }),
-  );
-  return sent;
-}
-
-/** The frames of some socket events for the subscriptions that hear them, in event order. */
-export function framesFor(events: CableEvent[], subs: CableSubscription[], inboxMembers: ReadonlySet<number>) {
-  const out: { sub: CableSubscription; frame: Frame }[] = [];
-  for (const e of events) {
-    for (const sub of subs) if (hears(sub, e.audience, inboxMembers)) out.push({ sub, frame: eventFrame(sub.identifier, e.name, e.data) });
-  }
-  return out;
+  await deliver(sender, others.map((s) => ({ sub: s, frame: frames.event(s.identifier, 'presence.update', data) })));
 }
