@@ -22,7 +22,7 @@ import { conversationPath, contactPath, inboxPath } from '../public/fixtures.ts'
 
 
 // Partitions whose first number is not an account id (users, bots, tokens, sessions, …).
-const NOT_ACCOUNT_SCOPED = new Set(['USER', 'BOT', 'PAPP', 'TOKEN', 'SESSION', 'USESSIONS', 'PUSHSUBS', 'MAINT', 'LIMIT', 'THROTTLE', 'OTT', 'MAIL', 'CABLE', 'CABLES', 'RULERUN', 'NOTIFRUN', 'PUBSUB']);
+const NOT_ACCOUNT_SCOPED = new Set(['USER', 'BOT', 'PAPP', 'TOKEN', 'SESSION', 'USESSIONS', 'PUSHSUBS', 'MAINT', 'LIMIT', 'THROTTLE', 'OTT', 'MAIL', 'CABLE', 'CABLES', 'RULERUN', 'NOTIFRUN', 'PUBSUB', 'RESET', 'CABLEADDR']);
 const KEY_ATTRS = ['pk', 'gsi1pk', 'gsi2pk', 'gsi3pk'];
 
 /** The account an item belongs to by its keys (the first number of an account-scoped partition) or its `account_id`. */
