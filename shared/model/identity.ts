@@ -82,5 +82,3 @@ export interface AgentBotRecord {
   /** Moves on with every write (absent on bots written before it existed). */
   version?: number;
 }
-
-export const now = () => Math.floor(Date.now() / 1000);

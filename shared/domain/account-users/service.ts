@@ -8,7 +8,8 @@ import {
 } from '../../db/repositories/identity.ts';
 import { invalidField } from '../../errors.ts';
 import { permittedAccount } from '../accounts/service.ts';
-import { now, type AccountUserRecord } from '../../model/identity.ts';
+import { type AccountUserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { NewAccountUser } from './schemas.ts';
 
 /** Raw account_users row (reference §10.4). */

@@ -10,7 +10,8 @@ import {
   putAccount,
 } from '../../db/repositories/identity.ts';
 import { notFound } from '../../errors.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { AccountSettings, AccountUpdate, NewAccount } from './schemas.ts';
 import { accountJson } from './view.ts';
 

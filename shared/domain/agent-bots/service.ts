@@ -16,7 +16,8 @@ import type { Actor } from '../../model/actor.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import { listInboxes } from '../../db/repositories/inboxes.ts';
 import { setInboxAgentBot } from '../inboxes/service.ts';
-import { now, type AgentBotRecord } from '../../model/identity.ts';
+import { type AgentBotRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { AccountAgentBotUpdate, NewAccountAgentBot, NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
 import { accountAgentBotJson, agentBotJson } from './view.ts';
 

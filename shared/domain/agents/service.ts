@@ -10,7 +10,8 @@ import { notFound } from '../../errors.ts';
 import { agentJson } from '../conversations/view.ts';
 import { unassignUserConversations } from '../conversations/service.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { now, type AccountRecord, type AccountUserRecord, type UserRecord } from '../../model/identity.ts';
+import { type AccountRecord, type AccountUserRecord, type UserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { AgentUpdate, NewAgent } from './schemas.ts';
 import { agentsJson } from './view.ts';
 

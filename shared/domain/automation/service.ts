@@ -2,7 +2,7 @@ import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/automation-rules.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { notFound, unprocessable } from '../../errors.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { checkRule } from './catalog.ts';
 import { type AutomationEvent } from '../../model/automation.ts';
 import type { AutomationRuleRecord } from '../../model/automation.ts';

@@ -8,7 +8,8 @@ import { invalidField, notFound } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import type { InboxRecord } from '../../model/inboxes.ts';
 import { inboxJson } from '../inboxes/view.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { CampaignRecord } from '../../model/campaigns.ts';
 import type { CampaignUpdate, NewCampaign } from './schemas.ts';
 

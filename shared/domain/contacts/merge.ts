@@ -7,7 +7,7 @@ import { invalidField, notFound } from '../../errors.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
 import type { ConversationRecord } from '../../model/conversations.ts';
 import type { MessageRecord } from '../../model/messages.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { ContactRecord } from '../../model/contacts.ts';
 import { contactJson } from './view.ts';
 

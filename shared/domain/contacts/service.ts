@@ -11,7 +11,7 @@ import { invalidField, notFound } from '../../errors.ts';
 import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '../../model/inboxes.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { SORTS, type ContactUpdate, type DestroyCustomAttributes, type NewContact, type NewContactInbox, type SortField } from './schemas.ts';
 import { contactInboxesJson, contactJson, inboxRowJson, inboxSlimJson } from './view.ts';

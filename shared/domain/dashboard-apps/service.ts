@@ -3,7 +3,8 @@ import * as repo from '../../db/repositories/dashboard-apps.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import type { Actor } from '../../model/actor.ts';
 import { notFound } from '../../errors.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { DashboardAppRecord } from '../../model/dashboard-apps.ts';
 import type { DashboardAppUpdate, NewDashboardApp } from './schemas.ts';
 

@@ -10,7 +10,8 @@ import { STATUSES, type ConversationRecord } from '../../model/conversations.ts'
 import { conversationsJson } from '../conversations/view.ts';
 import type { AttributeModel } from '../../model/custom-attributes.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
 
 // POST contacts/filter and conversations/filter (reference §3.1, §4.3). Both first judge every item of

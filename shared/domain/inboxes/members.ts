@@ -4,7 +4,8 @@ import * as repo from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../model/actor.ts';
 import { notFound, unprocessable } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { visibleInbox } from './access.ts';
 
 // Inbox members (reference §2.7): add, replace, remove and list the agents of an inbox.

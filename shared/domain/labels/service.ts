@@ -2,7 +2,7 @@ import { nextId } from '../../db/ids.ts';
 import * as repo from '../../db/repositories/labels.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { notFound } from '../../errors.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { LabelRecord } from '../../model/labels.ts';
 import type { LabelUpdate, NewLabel } from './schemas.ts';
 import { labelJson } from './view.ts';

@@ -8,7 +8,8 @@ import { checkRule } from '../automation/catalog.ts';
 import { type Action } from '../../model/automation.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import { now, type AccountRecord } from '../../model/identity.ts';
+import { type AccountRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { MacroRecord, MacroVisibility } from '../../model/macros.ts';
 import type { MacroUpdate, NewMacro } from './schemas.ts';
 

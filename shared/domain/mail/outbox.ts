@@ -1,6 +1,6 @@
 import { randomId } from '../../crypto/tokens.ts';
 import { putMailRequest } from '../../db/repositories/mail.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { MailRequestRecord } from '../../model/mail.ts';
 
 // Services ask for mail by writing an outbox item; the events pipeline renders and sends it (mail/compose.ts,

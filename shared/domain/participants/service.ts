@@ -6,7 +6,8 @@ import { unprocessable } from '../../errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import type { ConversationRecord } from '../../model/conversations.ts';
-import { now, type AccountRecord, type AccountUserRecord } from '../../model/identity.ts';
+import { type AccountRecord, type AccountUserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 
 // Conversation participants (Chatwoot's conversation_participants): agents who follow a conversation.
 // A participant must be able to reach the conversation: an administrator or a member of its inbox.

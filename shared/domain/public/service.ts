@@ -13,7 +13,7 @@ import { announceTyping } from '../conversations/typing.ts';
 import { loadRefs } from '../conversations/view.ts';
 import { addMessage, saveMessage } from '../messages/service.ts';
 import type { MessageRecord } from '../../model/messages.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import {
   accountOf,
   apiInbox,

@@ -2,7 +2,8 @@ import { hashToken, resetToken, resetTokenUser, seal, unseal } from '../../crypt
 import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
 import { getPasswordReset, putPasswordReset, usePasswordReset } from '../../db/repositories/sessions.ts';
 import { requestMail } from '../mail/outbox.ts';
-import { now, type UserRecord } from '../../model/identity.ts';
+import { type UserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import type { PasswordResetRecord } from '../../model/sessions.ts';
 

@@ -11,7 +11,8 @@ import {
   takeOneTimeToken,
 } from '../../db/repositories/sessions.ts';
 import { ServiceError, invalidField, unprocessable } from '../../errors.ts';
-import { now, type AccountRecord, type TokenRecord, type UserRecord } from '../../model/identity.ts';
+import { type AccountRecord, type TokenRecord, type UserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { config } from '../../config.ts';
 import { permittedUser, profile, saveUser } from '../users/service.ts';
 import type { SessionRecord } from '../../model/sessions.ts';

@@ -14,7 +14,8 @@ import {
 } from '../../db/repositories/identity.ts';
 import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '../../db/repositories/versioned.ts';
 import { notFound, taken } from '../../errors.ts';
-import { now, type UserRecord } from '../../model/identity.ts';
+import { type UserRecord } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import type { NewUser, UserUpdate } from './schemas.ts';
 import { tokenUserJson, userJson, type Membership } from './view.ts';
 

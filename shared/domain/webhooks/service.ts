@@ -5,7 +5,7 @@ import * as repo from '../../db/repositories/webhooks.ts';
 import { retryStale } from '../../db/repositories/versioned.ts';
 import { invalidField, notFound } from '../../errors.ts';
 import type { InboxRecord } from '../../model/inboxes.ts';
-import { now } from '../../model/identity.ts';
+import { now } from '../../model/time.ts';
 import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from '../../model/webhooks.ts';
 import type { NewWebhook, WebhookUpdate } from './schemas.ts';
 import { webhookJson } from './view.ts';
