@@ -144,7 +144,8 @@ export async function measureCounts(opts: {
   const { getInbox } = await import('../shared/db/repositories/inboxes.ts');
   const { getContact } = await import('../shared/db/repositories/contacts.ts');
   const { listConversationCounters } = await import('../shared/db/repositories/counts.ts');
-  const { ensureContactInbox, createContact } = await import('../shared/domain/contacts/service.ts');
+  const { createContact } = await import('../shared/domain/contacts/service.ts');
+  const { ensureContactInbox } = await import('../shared/domain/contacts/contact-inboxes.ts');
   const { startConversation } = await import('../shared/domain/conversations/service.ts');
   const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
   const { ConflictError } = await import('../shared/db/transact.ts');

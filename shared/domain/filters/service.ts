@@ -5,7 +5,7 @@ import { listInboxes } from '../../db/repositories/inboxes.ts';
 import type { Actor } from '../../model/actor.ts';
 import { unprocessable } from '../../errors.ts';
 import type { ContactRecord } from '../../model/contacts.ts';
-import { contactsJson, includeInboxes } from '../contacts/service.ts';
+import { contactsJson, includeInboxes } from '../contacts/listing.ts';
 import { STATUSES, type ConversationRecord } from '../../model/conversations.ts';
 import { conversationsJson } from '../conversations/view.ts';
 import type { AttributeModel } from '../../model/custom-attributes.ts';

@@ -4,7 +4,8 @@ import { getConversations, listContactConversationLinks } from '../../db/reposit
 import { getMessage, listMessages } from '../../db/repositories/messages.ts';
 import { invalidField, isTaken, notFound } from '../../errors.ts';
 import { parseOrThrow } from '../../validate.ts';
-import { createContact, ensureContactInbox, markContactInboxVerified } from '../contacts/service.ts';
+import { createContact } from '../contacts/service.ts';
+import { ensureContactInbox, markContactInboxVerified } from '../contacts/contact-inboxes.ts';
 import { identifyContact } from '../contacts/identify.ts';
 import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';

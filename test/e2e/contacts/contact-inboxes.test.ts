@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
-import { ensureContactInbox } from '../../../shared/domain/contacts/service.ts';
+import { ensureContactInbox } from '../../../shared/domain/contacts/contact-inboxes.ts';
 import { findContactInbox, listContactInboxes } from '../../../shared/db/repositories/contacts.ts';
 
 // Contact inboxes (reference §3.3, §3.5): a contact's source id per inbox, made on contact create,

@@ -1,5 +1,5 @@
 import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { createContactInboxPayload } from '../../../../shared/domain/contacts/service.ts';
+import { createContactInboxPayload } from '../../../../shared/domain/contacts/contact-inboxes.ts';
 import { NewContactInboxSchema } from '../../../../shared/domain/contacts/schemas.ts';
 
 export const handler = apiHandler({
