@@ -74,7 +74,6 @@ export const STREAM_SOURCE = {
   localRetryBaseMs: 100,
 } as const;
 
-export const STREAM_MAX_RETRIES = STREAM_SOURCE.retryAttempts;
 
 /** The SQS → function event source mappings (the local queue pollers read the same numbers). */
 export const QUEUE_SOURCES = {

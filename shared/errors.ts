@@ -85,8 +85,5 @@ export const refused = (description: string, field: string, message: string, cod
 export const rateLimited = (retryAfter: number, what: string) =>
   new ServiceError('rate_limited', `Too many requests for this ${what}`, [entry('', `Retry in ${retryAfter} seconds`, 'rate_limited')], retryAfter);
 
-/** A record changing faster than its writers can agree: the client retries. */
-export const contended = (description: string, message = 'Retry later') => new ServiceError('conflict', description, [entry('', message, 'conflict')]);
-
 /** True for a 422 whose only reason is a value another record holds (a unique field). */
 export const isTaken = (err: unknown) => err instanceof ServiceError && err.kind === 'invalid' && err.errors.some((e) => e.code === 'taken');

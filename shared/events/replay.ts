@@ -61,7 +61,6 @@ export const REPLAY_SOURCES = {
   },
 } satisfies Record<string, ReplaySource>;
 
-export type ReplaySourceName = keyof typeof REPLAY_SOURCES;
 
 export interface ReplayResult {
   replayed: number;

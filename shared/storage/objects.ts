@@ -53,17 +53,6 @@ export async function objectSize(key: string): Promise<number | undefined> {
   }
 }
 
-/** The bytes of an object, or undefined when there is none. */
-export async function getObject(key: string): Promise<Buffer | undefined> {
-  try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
-    return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : undefined;
-  } catch (err) {
-    if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-    throw err;
-  }
-}
-
 /** Deletes objects by key (a missing one is no error: S3 answers a delete of nothing with success). */
 export async function deleteObjects(list: string[]): Promise<void> {
   for (let i = 0; i < list.length; i += 10) {

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type PermissibleKind } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
@@ -22,9 +22,6 @@ export const getToken = (hash: string) => getItem<TokenRecord>(keys.token(hash))
 
 export const tokenItem = (hash: string, owner: TokenRecord) => ({ ...keys.token(hash), type: 'token', ...owner });
 
-/** AP2: a platform app. */
-export const getPlatformApp = (id: number) => getItem<PlatformAppRecord>(keys.platformApp(id));
-
 export async function createPlatformApp(app: PlatformAppRecord, tokenHash: string): Promise<void> {
   await transact([
     { item: put({ ...keys.platformApp(app.id), type: 'platform_app', ...app }, { ifNew: true }) },
@@ -46,9 +43,6 @@ export async function listPermissible(appId: number, kind: PermissibleKind): Pro
 
 export const permissibleItem = (appId: number, kind: PermissibleKind, id: number) =>
   put({ ...keys.permissible(appId, kind, id), type: 'permissible' });
-
-export const deletePermissible = (appId: number, kind: PermissibleKind, id: number) =>
-  db().send(new DeleteCommand({ TableName: tableName(), Key: keys.permissible(appId, kind, id) }));
 
 /** AP5: an account. */
 export const getAccount = (id: number) => getItem<AccountRecord>(keys.account(id));

@@ -4,7 +4,6 @@
 export const TONES = ['professional', 'casual', 'straightforward', 'confident', 'friendly'] as const;
 export type Tone = (typeof TONES)[number];
 export const REWRITE_OPERATIONS = [...TONES, 'fix_spelling_grammar', 'improve'] as const;
-export type RewriteOperation = (typeof REWRITE_OPERATIONS)[number];
 /** What a follow-up may refine: a rewrite, a summary, a reply or a label suggestion. */
 export const FOLLOW_UP_EVENTS = [...REWRITE_OPERATIONS, 'summarize', 'reply_suggestion', 'label_suggestion'] as const;
 

@@ -88,7 +88,6 @@ export const LabelsSchema = v.object({
     ),
   ),
 });
-export type LabelsInput = v.InferOutput<typeof LabelsSchema>;
 
 export const NewContactInboxSchema = v.object({
   inbox_id: Id,

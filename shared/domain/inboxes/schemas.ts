@@ -188,7 +188,6 @@ const NewChannelSchema = v.variant(
   ],
   'must be one of web_widget, api, email, line, telegram, whatsapp, sms',
 );
-export type NewChannel = v.InferOutput<typeof NewChannelSchema>;
 
 const inboxFields = {
   avatar: opt(Avatar),

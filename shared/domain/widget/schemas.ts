@@ -25,7 +25,6 @@ export const WidgetEventSchema = v.object({
   name: v.picklist(WIDGET_EVENTS, `must be one of ${WIDGET_EVENTS.join(', ')}`),
   event_info: v.optional(v.nullable(EventInfo)),
 });
-export type WidgetEvent = v.InferOutput<typeof WidgetEventSchema>;
 
 // Bodies of the widget's chat routes: only what Chatwoot's widget controllers permit.
 
