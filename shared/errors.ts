@@ -78,9 +78,6 @@ export const invalidField = (field: string, message: string, code = 'invalid') =
 
 export const taken = (field: string, message = 'has already been taken') => unprocessable([entry(field, message, 'taken')]);
 
-/** A 422 with one error of its own description (a rule about the whole request, not one field). */
-export const refused = (description: string, field: string, message: string, code: string) => new ServiceError('invalid', description, [entry(field, message, code)]);
-
 /** `what` names the limit that was reached; the answer says when to retry (whole seconds). */
 export const rateLimited = (retryAfter: number, what: string) =>
   new ServiceError('rate_limited', `Too many requests for this ${what}`, [entry('', `Retry in ${retryAfter} seconds`, 'rate_limited')], retryAfter);
