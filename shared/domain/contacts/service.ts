@@ -113,7 +113,10 @@ export async function createContact(
   return { contact, contactInbox: plan?.record };
 }
 
-/** Update: given fields replace, attribute hashes merge their top-level keys (reference §3.3). */
+/**
+ * Update: given fields replace, attribute hashes merge their top-level keys
+ * (docs/chatwoot.md#creating-and-updating-a-contact).
+ */
 export async function updateContact(accountId: number, contactId: number, input: ContactUpdate): Promise<ContactRecord> {
   let uploaded: string | undefined;
   if (input.avatar) {
@@ -226,9 +229,9 @@ async function attachInbox(contact: ContactRecord, inbox: InboxRecord, sourceId:
 }
 
 /**
- * The contact's contact inbox for a source id in an inbox, created when absent. Without a source id one
- * is generated per channel (reference §3.5): a UUID for API and web widget inboxes, the contact's email
- * for email inboxes, its phone for SMS (WhatsApp: without `+`); other channels need one (422).
+ * The contact's contact inbox for a source id in an inbox, created when absent. Without a source id one is generated
+ * per channel (docs/chatwoot.md#contact-inboxes-and-source-ids): a UUID for API and web widget inboxes, the contact's
+ * email for email inboxes, its phone for SMS (WhatsApp: without `+`); other channels need one (422).
  */
 export async function ensureContactInbox(
   accountId: number,
@@ -400,7 +403,10 @@ export async function contactLabels(accountId: number, contactId: number) {
   return { payload: contact.labels };
 }
 
-/** Spec endpoint 5 (rule 1): the submitted list replaces the contact's labels. */
+/**
+ * Contract endpoint 5 and rule 1 (docs/contract.md#endpoints, docs/contract.md#rules): the submitted list replaces
+ * the contact's labels.
+ */
 export async function replaceContactLabels(accountId: number, contactId: number, labels: string[] | null | undefined) {
   const contact = await changeContact(accountId, contactId, (c) => ({ ...c, labels: labels ?? [] }), () => ({ set: { labels: labels ?? [], updated_at: now() } }));
   return { payload: contact.labels };
