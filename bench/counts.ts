@@ -5,11 +5,10 @@ import type { Client } from '../test/support/http.ts';
 import { seedAccountVia, type SeededAccount } from '../test/support/http.ts';
 import type { instrument } from './instrument.ts';
 
-// Counts scale (spec endpoint 4): `GET /conversations/meta` on one account grown to 10, 1,000 and
-// 10,000 conversations. The conversations are written in-process by the conversations service (the
-// code `POST /conversations` runs, counters included), not through HTTP, to keep the load fast; each
-// carries one message, so `q` has text to search. Every measured answer is checked against the counts
-// expected from what was created.
+// Counts scale (contract endpoint 4, docs/contract.md#endpoints): `GET /conversations/meta` on one account grown to
+// 10, 1,000 and 10,000 conversations. The conversations are written in-process by the conversations service (the code
+// `POST /conversations` runs, counters included), not through HTTP, to keep the load fast; each carries one message,
+// so `q` has text to search. Every measured answer is checked against the counts expected from what was created.
 
 const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000').split(',').map(Number).filter((n) => n > 0);
 /**

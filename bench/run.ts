@@ -186,7 +186,7 @@ async function main() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.LOG_LEVEL = 'ERROR';
   // One credential drives every scenario, faster than any client should: limits far above it (and no
-  // shared-window writes among the calls measured). README "Limits" states what they cost.
+  // shared-window writes among the calls measured). docs/api.md#request-limits states what they cost.
   for (const name of ['LIMIT_ACCOUNT', 'LIMIT_CREDENTIAL', 'LIMIT_FILE']) {
     process.env[`${name}_PER_MINUTE`] ??= '1000000';
     process.env[`${name}_BURST`] ??= '100000';

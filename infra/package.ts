@@ -10,7 +10,7 @@ import { buildFunctions, ROOT } from './build.ts';
 //   <out>/package.json    name, version, exports, peer dependencies (aws-cdk-lib, constructs) only
 //   <out>/lib/index.js    the construct code (infra/index.ts), one ES module, CDK left to the app
 //   <out>/lib/functions/  every function bundle, found relative to lib/index.js wherever it is installed
-//   <out>/types/          declarations (infra/index.d.ts and what it names)
+//   <out>/types/          declarations (of infra/index.ts and what it names)
 // `npm publish dist/package` publishes it; `npm pack dist/package` makes a tarball.
 
 export const DEFAULT_PACKAGE_DIR = 'dist/package';

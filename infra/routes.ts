@@ -295,7 +295,7 @@ export const routes: Route[] = [
   { method: 'DELETE', path: '/api/v1/widget/labels/{id}', handler: 'functions/widget/labels/destroy.ts', api: 'public', access: 'tokens' },
   { method: 'POST', path: '/api/v1/widget/direct_uploads', handler: 'functions/widget/direct-uploads.ts', api: 'public', access: 'uploads' },
 
-  // Platform interface (spec endpoints 10-12, reference §10)
+  // Platform interface (contract endpoints 10-12, docs/contract.md#endpoints, docs/chatwoot.md#platform-api)
   { method: 'GET', path: `${P}/accounts`, handler: 'functions/platform/accounts/index.ts', api: 'platform', access: 'read' },
   { method: 'POST', path: `${P}/accounts`, handler: 'functions/platform/accounts/create.ts', api: 'platform', access: 'write' },
   { method: 'GET', path: `${P}/accounts/{account_id}`, handler: 'functions/platform/accounts/show.ts', api: 'platform', access: 'read' },

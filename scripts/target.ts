@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { LOCAL_DEFAULTS } from '../infra/local/runtime.ts';
 
-// The table a maintenance command works on: the local runtime's (`npm start -- --data-dir DIR`) or a
+// The table a maintenance command works on: the local runtime's (`DATA_DIR=DIR npm start`) or a
 // deployed one (AWS credentials from the environment). Sets the environment shared/config.ts reads.
 
 export const TARGET_OPTIONS = {

@@ -48,7 +48,7 @@ const EnvSchema = v.object({
   // ALLOW_PRIVATE_WEBHOOK_TARGETS=true.
   ALLOW_LOOPBACK_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
-  // Request limits (README "Limits"): sustained requests per minute and burst, per account and per
+  // Request limits (docs/api.md#request-limits): sustained requests per minute and burst, per account and per
   // credential (a public inbox counts as an account, a public contact as a credential); 0 turns one off.
   LIMIT_ACCOUNT_PER_MINUTE: Int(6000),
   LIMIT_ACCOUNT_BURST: Int(1000),

@@ -1,8 +1,8 @@
 import { client, type Client } from '../../test/support/http.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
-// The public interface (reference §11, spec endpoints 13-14): one scenario per route, called without a
-// credential as an end client does.
+// The public interface (docs/chatwoot.md#public-api, contract endpoints 13-14, docs/contract.md#endpoints): one
+// scenario per route, called without a credential as an end client does.
 
 const I = '/public/api/v1/inboxes/{inbox_identifier}';
 const C = `${I}/contacts/{contact_identifier}`;
@@ -79,7 +79,7 @@ export const publicInterface: Scenarios = {
     setup: (w) => caller(w),
     request: (_w, s: Caller) => ({ method: 'POST', path: `${contactPath(s)}/conversations`, body: { custom_attributes: { from: 'bench' } }, client: s.api }),
   },
-  // Spec endpoint 13: a conversation of 10 messages.
+  // Contract endpoint 13 (docs/contract.md#endpoints): a conversation of 10 messages.
   [`GET ${V}`]: { setup: (w) => caller(w, 10), request: (_w, s: Caller) => ({ method: 'GET', path: conversationPath(s), client: s.api }) },
   [`POST ${V}/toggle_status`]: {
     setup: (w) => caller(w),
@@ -91,7 +91,7 @@ export const publicInterface: Scenarios = {
     setup: (w) => caller(w),
     request: (_w, s: Caller, _p, i) => ({ method: 'POST', path: `${conversationPath(s)}/toggle_typing`, body: { typing_status: i % 2 ? 'off' : 'on' }, client: s.api }),
   },
-  // Spec endpoint 14.
+  // Contract endpoint 14 (docs/contract.md#endpoints).
   [`POST ${V}/update_last_seen`]: {
     setup: (w) => caller(w),
     request: (_w, s: Caller) => ({ method: 'POST', path: `${conversationPath(s)}/update_last_seen`, client: s.api }),

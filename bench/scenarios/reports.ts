@@ -4,7 +4,7 @@ import { FIELDS, type Figures } from '../../shared/model/report-buckets.ts';
 import type { Contribution } from '../../shared/model/reports.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
-// Reports: one scenario per route, over a range of BENCH_REPORT_DAYS days (365 unless set; the README
+// Reports: one scenario per route, over a range of BENCH_REPORT_DAYS days (365 unless set; docs/reports.md#cost
 // quotes 30 and 365) in India's offset (+5:30, so every local day cuts two UTC days), on aggregates
 // seeded as densely as they can be: every figure in every quarter hour of every day, for the account,
 // an inbox and an agent. Reads do not grow with volume, so this is the worst case per range.

@@ -62,7 +62,7 @@ export interface ChatwootServiceProps {
   memorySize?: number;
   /** Default route throttling of the API (the service's ceiling). @default 1000 requests/s, bursts of 2000 */
   throttle?: { rateLimit: number; burstLimit: number };
-  /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
+  /** Request limits per account and per credential (docs/api.md#request-limits). @default the configuration's defaults */
   limits?: RequestLimits;
   /**
    * The OpenAI-compatible model Captain's editor tasks call (Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT), with each
@@ -91,7 +91,7 @@ export interface ChatwootServiceProps {
   frontendUrl?: string;
   /**
    * How `/cable` is served: `'fargate'`, a socket server on Fargate behind a Network Load Balancer and
-   * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: README "Cost of idle connections"),
+   * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: docs/realtime.md#cost-of-idle-connections),
    * or `'websocket-api'`, an API Gateway WebSocket API with socket functions and a pinger. @default 'fargate'
    */
   cableTransport?: 'fargate' | 'websocket-api';

@@ -37,7 +37,7 @@ export const CABLE_SERVER_PORT = 8080;
 
 /**
  * Chatwoot's `/cable` on Fargate (the default transport: cheaper than the WebSocket API at every size the
- * README models): the socket server (infra/cable-server/main.ts) in tasks with public IPs (no NAT gateway)
+ * docs/realtime.md#cost-of-idle-connections models): the socket server (infra/cable-server/main.ts) in tasks with public IPs (no NAT gateway)
  * behind a Network Load Balancer, and a CloudFront distribution in front for TLS (`wss://<dist>/cable`).
  * The dispatcher sends frames to each task's own queue.
  */

@@ -60,7 +60,7 @@ export interface HttpApiRoutesProps {
    * fairness between tenants is the per-account and per-credential limits. @default rate 1000/s, burst 2000
    */
   throttle?: apigw.ThrottleSettings;
-  /** Request limits per account and per credential (README "Limits"). @default the configuration's defaults */
+  /** Request limits per account and per credential (docs/api.md#request-limits). @default the configuration's defaults */
   limits?: RequestLimits;
   /** The model of Captain's tasks. @default OpenAI's API and gpt-4o-mini */
   captain?: CaptainModel;

@@ -27,7 +27,7 @@
 //   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
 //   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
 //   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
-//   search pack      SIDX#<acctId>#<packId>        P                    (tail messages packed, deflated; shared/search/pack.ts)
+//   search pack      SIDX#<acctId>#<packId>        P                    (tail messages packed, deflated; shared/codec/search-pack.ts)
 //   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>

@@ -6,7 +6,10 @@ import type { MessageRecord } from '../model/messages.ts';
 // ~45 bytes plus the content, so reading the tail costs what its text costs. It has no `type`: nothing
 // reads one, and the stream forwarder leaves untyped items off the events queue.
 
-/** Incoming and outgoing messages are what `q` searches (reference §4.3); private notes are outgoing. */
+/**
+ * Incoming and outgoing messages are what `q` searches (docs/chatwoot.md#lists-counts-search-and-filters); private
+ * notes are outgoing.
+ */
 export const searchable = (m: Pick<MessageRecord, 'message_type'>) => m.message_type === 0 || m.message_type === 1;
 
 export function tailItem(m: MessageRecord): Record<string, unknown> | undefined {

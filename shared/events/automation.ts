@@ -16,9 +16,9 @@ import type { MessageRecord } from '../model/messages.ts';
 import { messageTypeName } from '../model/messages.ts';
 import type { DomainEvent } from '../domain/events/domain-events.ts';
 
-// Automation rules (reference §7, DESIGN.md §2): conditions chained left to right with AND binding
-// tighter than OR, each action run in order with the rule as the actor, and no rule ever triggered by
-// what a rule did.
+// Automation rules (docs/chatwoot.md#automation-rules, docs/decisions.md#automation): conditions chained left to
+// right with AND binding tighter than OR, each action run in order with the rule as the actor, and no rule ever
+// triggered by what a rule did.
 
 export interface Facts {
   conversation: ConversationRecord;
@@ -68,7 +68,7 @@ function matchesValue(c: Condition, value: unknown): boolean {
       if (isLabels) return (value as string[]).some((l) => sameValue(l, values[0]));
       return values.some((v) => (c.attribute_key === 'status' && v === 'all') || eq(v));
     case 'not_equal_to':
-      // On joined label rows, "not X" holds when any other label is there (reference §7.3).
+      // On joined label rows, "not X" holds when any other label is there (docs/chatwoot.md#conditions).
       if (isLabels) return (value as string[]).some((l) => !sameValue(l, values[0]));
       return !values.some(eq);
     case 'contains':
@@ -162,7 +162,7 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
           webhooks.push({ rule, url, conversation: c }),
         );
       } catch (err) {
-        // One failing action does not stop the next (reference §7.2).
+        // One failing action does not stop the next (docs/chatwoot.md#rule-events).
         log.warn('automation action failed', { eventId: event.id, ruleId: rule.id, action: action.action_name, error: err });
       }
     }

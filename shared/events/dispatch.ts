@@ -35,9 +35,9 @@ import {
   type ConversationContext,
 } from '../domain/events/payloads.ts';
 
-// Events queue → receivers (reference §8.2, §9.3): account webhooks subscribed to the event, the API
-// inbox's callback URL, and the agent bots of the inbox and of the conversation; automation rules run
-// first, so their own changes follow as new events.
+// Events queue → receivers (docs/chatwoot.md#who-receives-what, docs/chatwoot.md#events-delivered-to-bots): account
+// webhooks subscribed to the event, the API inbox's callback URL, and the agent bots of the inbox and of the
+// conversation; automation rules run first, so their own changes follow as new events.
 
 /** An API inbox's callback receives its conversations' events without subscribing. */
 const CALLBACK_EVENTS = new Set<DomainEventName>([
@@ -74,7 +74,7 @@ async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | un
     return { payload, inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
   }
   if (event.message) {
-    // Activity messages are never delivered (reference §8.2).
+    // Activity messages are never delivered (docs/chatwoot.md#who-receives-what).
     if (event.message.message_type === 2) return undefined;
     const ctx = await conversationContext(event.accountId, event.message.conversation_id, undefined, [event.message]);
     if (!ctx) return undefined;
@@ -123,7 +123,7 @@ async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeRead
   if (inbox?.channel_type === 'Channel::Api' && inbox.webhook_url && CALLBACK_EVENTS.has(event.name)) {
     out.push(delivery({ kind: 'api_inbox', id: inbox.id }, inbox.webhook_url));
   }
-  // The widget event reaches only the inbox's own bot (reference §9.3).
+  // The widget event reaches only the inbox's own bot (docs/chatwoot.md#events-delivered-to-bots).
   const bots =
     event.name === 'webwidget_triggered' ? await botsFor({ ...built, ctx: undefined }) : BOT_EVENTS.has(event.name) ? await botsFor(built) : [];
   for (const bot of bots) {
@@ -132,7 +132,10 @@ async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeRead
   return out;
 }
 
-/** `send_webhook_event`: the conversation's push data as `automation_event.<event_name>` (reference §8.4). */
+/**
+ * `send_webhook_event`: the conversation's push data as `automation_event.<event_name>`
+ * (docs/chatwoot.md#webhook-payloads).
+ */
 async function ruleDeliveries(event: DomainEvent, hooks: RuleWebhook[]): Promise<Delivery[]> {
   const out: Delivery[] = [];
   for (const h of hooks) {

@@ -5,7 +5,7 @@ import { log } from '../log.ts';
 import { rateLimited } from '../errors.ts';
 import { Limiter } from './limiter.ts';
 
-// The service's request limits (README "Limits"), checked in the one middy chain: per credential before
+// The service's request limits (docs/api.md#request-limits), checked in the one middy chain: per credential before
 // the credential is looked up (an unknown token hammering costs no read), per account once the caller is
 // known to belong to it (so nobody can spend another account's budget). Public and widget routes: the
 // inbox counts as the account, the contact (its identifier or widget token) as the credential. The file

@@ -9,7 +9,7 @@ import { unprocessable, type ErrorEntry } from '../errors.ts';
 // - Lone surrogates (a \uD800–\uDFFF escape without its partner): not Unicode text; they have no UTF-8
 //   form, so no store (PostgreSQL, DynamoDB) and no client could hold them.
 // - U+FFFE, U+FFFF and other noncharacters, C0 controls, bidi marks, astral characters: valid text that
-//   PostgreSQL stores, so accepted. What a queue cannot carry is escaped on the way (shared/events/queue-text.ts).
+//   PostgreSQL stores, so accepted. What a queue cannot carry is escaped on the way (shared/codec/queue-text.ts).
 //
 // Numbers, nesting and names, which DynamoDB and its client cannot store (where Chatwoot's jsonb could):
 // - A number beyond ±2^53 (a float like 1e21 included: the client refuses to round it) or nearer to zero

@@ -1,8 +1,8 @@
 import type { Actor } from './actor.ts';
 import type { MessageRecord, Performer } from './messages.ts';
 
-// Stored conversation record (reference §4.7 fields, snake_case). `id` is the per-account display id.
-// Timestamps are Unix seconds, except `updated_at`, which keeps its fraction as Chatwoot shows it.
+// Stored conversation record (docs/chatwoot.md#conversation-json fields, snake_case). `id` is the per-account display
+// id. Timestamps are Unix seconds, except `updated_at`, which keeps its fraction as Chatwoot shows it.
 
 export const STATUSES = ['open', 'resolved', 'pending', 'snoozed'] as const;
 export type ConversationStatus = (typeof STATUSES)[number];

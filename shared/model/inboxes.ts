@@ -1,5 +1,5 @@
 // Stored inbox record (snake_case, as the API shows it). The channel's attributes live flat on the
-// inbox: a channel type that lacks one stores null, which is what the inbox JSON shows (reference §2.5).
+// inbox: a channel type that lacks one stores null, which is what the inbox JSON shows (docs/chatwoot.md#inbox-json).
 
 export const CHANNEL_TYPES = {
   web_widget: 'Channel::WebWidget',

@@ -1,7 +1,7 @@
-// Stored message record: the fields of Chatwoot's message JSON (reference §4.7 MessagePush, §5.5), snake_case.
-// Timestamps are Unix seconds.
+// Stored message record: the fields of Chatwoot's message JSON (docs/chatwoot.md#conversation-json for a message
+// inside a conversation, docs/chatwoot.md#message-json), snake_case. Timestamps are Unix seconds.
 
-/** REST shows the integer, webhooks the name (reference §5.4). */
+/** REST shows the integer, webhooks the name (docs/chatwoot.md#message-enumerations). */
 export const MESSAGE_TYPES = ['incoming', 'outgoing', 'activity', 'template'] as const;
 export type MessageTypeName = (typeof MESSAGE_TYPES)[number];
 export type MessageType = 0 | 1 | 2 | 3;

@@ -1,4 +1,7 @@
-/** The spec's eight event kinds (spec §6); also the default subscription set, as in Chatwoot. */
+/**
+ * The contract's eight event kinds (docs/contract.md#webhook-event-kinds); also the default subscription set, as in
+ * Chatwoot.
+ */
 export const DEFAULT_SUBSCRIPTIONS = [
   'conversation_created',
   'conversation_status_changed',
@@ -10,7 +13,7 @@ export const DEFAULT_SUBSCRIPTIONS = [
   'webwidget_triggered',
 ] as const;
 
-/** Everything Chatwoot 4.10 accepts (reference §8.1). */
+/** Everything Chatwoot 4.10 accepts (docs/chatwoot.md#webhook-routes-and-fields). */
 export const WEBHOOK_EVENTS = [
   ...DEFAULT_SUBSCRIPTIONS,
   'conversation_typing_on',

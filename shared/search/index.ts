@@ -35,7 +35,7 @@ import {
 import { decodePack, PACK_BYTES, packsOf } from '../codec/search-pack.ts';
 import { containsTerm, cover, startsOf, termWindows, type Chosen } from '../codec/search-text.ts';
 
-// The `q` index of an account: sealed segments (trigram postings, shared/search/segment.ts) for the
+// The `q` index of an account: sealed segments (trigram postings, shared/codec/search-segment.ts) for the
 // messages created before the head's watermark, and the tail after it read straight from the
 // searchable-message index (AP72), so a message is found the moment its POST returned.
 //

@@ -4,7 +4,7 @@ import { config } from '../config.ts';
 import { observed } from '../aws/observe.ts';
 
 // Uploaded files (avatars, attachments) in the avatar bucket. Clients reach them only through signed
-// links (./file-urls.ts), whose route answers a redirect to a short-lived presigned GET (./serve.ts).
+// links (./file-urls.ts), whose route answers a redirect to a short-lived presigned GET (signedObjectUrl, below).
 
 let client: S3Client | undefined;
 

@@ -34,7 +34,7 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   CABLE_ENDPOINT: 'required',
   // The Fargate transport's task-queue prefix (the dispatcher, with cableTransport 'fargate'); absent, the
   // WebSocket API's endpoint or the local sockets. The proof synthesizes the WebSocket API stack, whose
-  // functions it runs; test/infra/fargate.test.ts checks the Fargate stack's dispatcher.
+  // functions it runs; test/infra/cable-transport.test.ts checks the Fargate stack's dispatcher.
   CABLE_QUEUE_PREFIX: 'default',
   MAIL_QUEUE_URL: 'required',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).
@@ -129,7 +129,7 @@ export function synthesize(): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'proof-out-'));
   const app = new App({ outdir, context });
   // The WebSocket API transport: its socket functions run in the tour (the Fargate server is no function;
-  // test/infra/fargate.test.ts checks the dispatcher's grant and variable for it).
+  // test/infra/cable-transport.test.ts checks the dispatcher's grant and variable for it).
   const stack = new ServiceStack(app, 'Proof', { bundles: fakeBundles(), alarmEmail: 'ops@example.com', cableTransport: 'websocket-api' });
   const asm = app.synth();
   const read = (s: Stack): Template => JSON.parse(readFileSync(join(asm.directory, s.templateFile), 'utf8'));

@@ -48,7 +48,7 @@ export async function seedAccount(name = unique('acct-')): Promise<SeededAccount
   return seedAccountVia(rt.baseUrl, app.api, name);
 }
 
-/** Asserts the spec's error body and returns it. */
+/** Asserts the error body (docs/contract.md#error-body) and returns it. */
 /** Reads until `done` holds (state, not a stopwatch), failing with the last value read after `timeoutMs`. */
 export async function untilState<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

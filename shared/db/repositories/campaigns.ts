@@ -4,7 +4,7 @@ import type { CampaignRecord } from '../../model/campaigns.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
-// Access patterns of campaigns (numbers as in the README's access-pattern table).
+// Access patterns of campaigns (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 /** AP156: a campaign of an account by display id. */
 export const getCampaign = (accountId: number, displayId: number, consistent = false) =>

@@ -9,7 +9,7 @@ import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts'
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
 
-// Access patterns of the contacts area (AP40-59; the README keeps the table).
+// Access patterns of the contacts area (AP40-59; the table is docs/data-model.md#keys-and-access-patterns).
 
 export type UniqueField = 'email' | 'phone_number' | 'identifier';
 export const UNIQUE_FIELDS: UniqueField[] = ['email', 'phone_number', 'identifier'];

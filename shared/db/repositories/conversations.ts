@@ -291,7 +291,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
     };
     ahead.push(contactLinkItem(link));
   }
-  // A new searchable message takes its `q` tail item along (shared/search/tail.ts).
+  // A new searchable message takes its `q` tail item along (shared/db/search-tail.ts).
   const tails = (ms: MessageRecord[]) => ms.map(tailItem).filter((x): x is Record<string, unknown> => !!x);
   if (!prev || alone) for (const m of messages) if (!staged.has(m.id)) ahead.push(messageItem(m), ...tails([m]));
   if (ahead.length) {

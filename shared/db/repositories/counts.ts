@@ -9,7 +9,7 @@ import { queryItems, record } from './common.ts';
 // Conversation counters: one item per (inbox, team, status, assignee) combination in use, kept in the
 // same transaction as every conversation change but a plain creation (below), so `/conversations/meta`
 // reads the combinations in use and never the conversations. A bot assignee counts as unassigned
-// (reference §4.3), so it is no part of the combination.
+// (docs/chatwoot.md#lists-counts-search-and-filters), so it is no part of the combination.
 
 export interface CounterRecord {
   account_id: number;

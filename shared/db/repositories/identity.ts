@@ -15,7 +15,7 @@ import type {
 import { getItem, getItemNow, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChanges } from './versioned.ts';
 
-// Access patterns of the identity area (numbers as in the README's access-pattern table).
+// Access patterns of the identity area (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 /** AP1: the owner of an access token, by the token's SHA-256. */
 export const getToken = (hash: string) => getItem<TokenRecord>(keys.token(hash));

@@ -4,7 +4,7 @@ import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 
-// Access patterns of request limits (numbers as in the README's access-pattern table).
+// Access patterns of request limits (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 /**
  * AP175: adds a container's lump of requests to a scope's window and answers the window's total, in one

@@ -4,7 +4,7 @@ import { keys } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { MailRequestRecord } from '../../model/mail.ts';
 
-// Access patterns of the mail outbox (numbers as in the README's access-pattern table).
+// Access patterns of the mail outbox (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 /**
  * AP155: writes a mail request (outbox item). Nothing reads it back: its INSERT on the table's stream is

@@ -6,7 +6,7 @@ import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../model/notifications.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 
-// Access patterns of the notifications area (numbers as in the README's access-pattern table).
+// Access patterns of the notifications area (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 const CLAIM_LIFETIME_SECONDS = 7 * 24 * 3600;
 

@@ -5,7 +5,7 @@ import { keys, type Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../codec/search-segment.ts';
 
-// Items of the `q` index (AP73-AP76; the formats are shared/search/segment.ts and pack.ts): the account's
+// Items of the `q` index (AP73-AP76; the formats are shared/codec/search-segment.ts and search-pack.ts): the account's
 // head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,
 // and the tail after the watermark read from the searchable-message index (AP72) by creation time.
 
@@ -16,7 +16,7 @@ export interface SegmentEntry extends SegmentDirectory {
 }
 
 /**
- * A pack (shared/search/pack.ts): `n` messages, `bytes` of data; `from` is the watermark its first run of
+ * A pack (shared/codec/search-pack.ts): `n` messages, `bytes` of data; `from` is the watermark its first run of
  * messages was sealed from (the first pack's is where a segment built from the packs starts).
  */
 export interface PackEntry {

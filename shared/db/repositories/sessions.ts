@@ -6,7 +6,7 @@ import { TTL_ATTRIBUTE } from '../table.ts';
 import type { OneTimeTokenRecord, PasswordResetRecord, SessionRecord } from '../../model/sessions.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 
-// Access patterns of the sessions area (numbers as in the README's access-pattern table).
+// Access patterns of the sessions area (numbers as in docs/data-model.md#keys-and-access-patterns).
 
 /** AP120: the session of an access token (by its SHA-256). */
 export const getSession = (tokenHash: string) => getItem<SessionRecord>(keys.session(tokenHash));

@@ -12,10 +12,10 @@ import { type AccountUserRecord } from '../../model/identity.ts';
 import { now } from '../../model/time.ts';
 import type { NewAccountUser } from './schemas.ts';
 
-/** Raw account_users row (reference §10.4). */
+/** Raw account_users row (docs/chatwoot.md#platform-account-users). */
 const accountUserJson = (m: AccountUserRecord) => ({ ...m });
 
-/** Spec endpoint 11. */
+/** Contract endpoint 11 (docs/contract.md#endpoints). */
 export async function listAccountUsersOf(appId: number, accountId: number) {
   await permittedAccount(appId, accountId);
   return (await listAccountUsers(accountId)).map(accountUserJson);

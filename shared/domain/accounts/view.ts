@@ -1,6 +1,6 @@
 import type { AccountRecord } from '../../model/identity.ts';
 
-/** Platform Account JSON (reference §10.2): features lists the enabled ones only. */
+/** Platform Account JSON (docs/chatwoot.md#platform-accounts): features lists the enabled ones only. */
 export function accountJson(a: AccountRecord) {
   return {
     id: a.id,

@@ -71,7 +71,7 @@ async function permittedBot(appId: number, id: number): Promise<AgentBotRecord> 
   return bot;
 }
 
-/** Spec endpoint 12: the bots this app created. */
+/** Contract endpoint 12 (docs/contract.md#endpoints): the bots this app created. */
 export async function listPlatformBots(appId: number) {
   const ids = await listPermissible(appId, 'BOT');
   const bots = (await getAgentBots(ids)).filter((b): b is AgentBotRecord => !!b);
@@ -124,7 +124,7 @@ export async function deletePlatformBot(appId: number, id: number): Promise<void
   await deletePlatformBotItems(appId, bot);
 }
 
-// ── Account interface: /api/v1/accounts/{account_id}/agent_bots (reference §9.1) ──────────────────
+// ── Account interface: /api/v1/accounts/{account_id}/agent_bots (docs/chatwoot.md#agent-bot-routes-and-json) ──
 
 const isAdministrator = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';
 

@@ -1,7 +1,7 @@
 import type { AgentBotRecord } from '../../model/identity.ts';
 
 /**
- * Agent bot JSON (spec §2 "Agent bot"). Chatwoot 4.10 renders the bot's name into `outgoing_url`;
+ * Agent bot JSON (docs/contract.md#agent-bot). Chatwoot 4.10 renders the bot's name into `outgoing_url`;
  * this renders the URL, which is what clients that read it back need.
  */
 export function agentBotJson(b: AgentBotRecord, accessToken: string | undefined) {
@@ -20,9 +20,9 @@ export function agentBotJson(b: AgentBotRecord, accessToken: string | undefined)
 }
 
 /**
- * Agent bot JSON on the account interface (reference §9.1): a system bot is shown without its
- * `outgoing_url` and token, which are its owner's; `accessToken` is passed only for the account's own
- * bots and only to administrators (the token acts for the bot in every conversation of the account).
+ * Agent bot JSON on the account interface (docs/chatwoot.md#agent-bot-routes-and-json): a system bot is shown without
+ * its `outgoing_url` and token, which are its owner's; `accessToken` is passed only for the account's own bots and
+ * only to administrators (the token acts for the bot in every conversation of the account).
  */
 export function accountAgentBotJson(b: AgentBotRecord, accessToken: string | undefined) {
   if (b.account_id !== null) return agentBotJson(b, accessToken);

@@ -4,7 +4,8 @@ import { keys } from '../../db/keys.ts';
 import type { AccountUserRecord } from '../../model/identity.ts';
 import { agentJson } from '../conversations/view.ts';
 
-// Agents (reference §2.7 agent JSON): the account's users, for the agents list, inbox and team members.
+// Agents (agent JSON, docs/chatwoot.md#inbox-members-and-agent-json): the account's users, for the agents list, inbox
+// and team members.
 
 /** Agent JSON of these users of the account, by id; users no longer in the account are left out. */
 export async function agentsJson(accountId: number, userIds: number[]) {

@@ -1,9 +1,9 @@
 import type { ErrorEntry } from '../../errors.ts';
 import { CUSTOM_ATTRIBUTE_TYPES, type Action, type AutomationEvent, type Condition, type FilterOperator, type Scalar } from '../../model/automation.ts';
 
-// What an automation rule may say (reference §7, DESIGN.md §2 "Automation"), as data: the rule
-// validator below reads it now, and the evaluator reads the same tables (where each key's value lives,
-// which operators apply, what each action's params mean) when rules run.
+// What an automation rule may say (docs/chatwoot.md#automation-rules, docs/decisions.md#automation), as data: the
+// rule validator below reads it now, and the evaluator reads the same tables (where each key's value lives, which
+// operators apply, what each action's params mean) when rules run.
 
 
 
@@ -17,7 +17,10 @@ export const VALUELESS_OPERATORS: readonly FilterOperator[] = ['is_present', 'is
 export const CHANGE_OPERATOR = 'attribute_changed';
 export const CHANGE_EVENTS: readonly AutomationEvent[] = ['conversation_updated'];
 
-/** `query_operator` joins a condition to the next one; AND binds tighter than OR (reference §7.4). */
+/**
+ * `query_operator` joins a condition to the next one; AND binds tighter than OR
+ * (docs/chatwoot.md#chaining-conditions).
+ */
 export const QUERY_OPERATORS = ['and', 'or'] as const;
 
 /**

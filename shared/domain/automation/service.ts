@@ -26,7 +26,7 @@ export async function listAutomationRules(accountId: number) {
   return { payload: (await repo.listAutomationRules(accountId)).map(automationRuleJson) };
 }
 
-/** Spec endpoint 7. */
+/** Contract endpoint 7 (docs/contract.md#endpoints). */
 export async function showAutomationRule(accountId: number, id: number) {
   return { payload: automationRuleJson(await requireRule(accountId, id)) };
 }

@@ -1,6 +1,6 @@
 import type { AutomationRuleRecord } from '../../model/automation.ts';
 
-/** Spec §2 "Automation rule" (Chatwoot's rule JSON has no created_at/updated_at). */
+/** docs/contract.md#automation-rule (Chatwoot's rule JSON has no created_at/updated_at). */
 export const automationRuleJson = (r: AutomationRuleRecord) => ({
   id: r.id,
   account_id: r.account_id,

@@ -85,9 +85,9 @@ async function attachInbox(contact: ContactRecord, inbox: InboxRecord, sourceId:
 }
 
 /**
- * The contact's contact inbox for a source id in an inbox, created when absent. Without a source id one
- * is generated per channel (reference §3.5): a UUID for API and web widget inboxes, the contact's email
- * for email inboxes, its phone for SMS (WhatsApp: without `+`); other channels need one (422).
+ * The contact's contact inbox for a source id in an inbox, created when absent. Without a source id one is generated
+ * per channel (docs/chatwoot.md#contact-inboxes-and-source-ids): a UUID for API and web widget inboxes, the contact's
+ * email for email inboxes, its phone for SMS (WhatsApp: without `+`); other channels need one (422).
  */
 export async function ensureContactInbox(
   accountId: number,

@@ -115,7 +115,10 @@ export async function createContact(
   return { contact, contactInbox: plan?.record };
 }
 
-/** Update: given fields replace, attribute hashes merge their top-level keys (reference §3.3). */
+/**
+ * Update: given fields replace, attribute hashes merge their top-level keys
+ * (docs/chatwoot.md#creating-and-updating-a-contact).
+ */
 export async function updateContact(accountId: number, contactId: number, input: ContactUpdate): Promise<ContactRecord> {
   let uploaded: string | undefined;
   if (input.avatar) {
@@ -200,7 +203,10 @@ export async function contactLabels(accountId: number, contactId: number) {
   return { payload: contact.labels };
 }
 
-/** Spec endpoint 5 (rule 1): the submitted list replaces the contact's labels. */
+/**
+ * Contract endpoint 5 and rule 1 (docs/contract.md#endpoints, docs/contract.md#rules): the submitted list replaces
+ * the contact's labels.
+ */
 export async function replaceContactLabels(accountId: number, contactId: number, labels: string[] | null | undefined) {
   const contact = await changeContact(accountId, contactId, (c) => ({ ...c, labels: labels ?? [] }), () => ({ set: { labels: labels ?? [], updated_at: now() } }));
   return { payload: contact.labels };

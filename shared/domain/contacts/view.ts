@@ -9,7 +9,7 @@ export const contactAvatarUrl = (c: Pick<ContactRecord, 'account_id' | 'thumbnai
 /** An inbox's avatar as clients get it (a signed link). */
 export const inboxAvatarUrl = (i: Pick<InboxRecord, 'account_id' | 'avatar_url'>) => fileUrl(i.avatar_url, fileScope.inboxAvatar(i.account_id));
 
-/** Contact JSON (reference §3.4); `last_activity_at` is omitted while null, as Chatwoot does. */
+/** Contact JSON (docs/chatwoot.md#contact-json); `last_activity_at` is omitted while null, as Chatwoot does. */
 export function contactJson(c: ContactRecord) {
   return {
     additional_attributes: c.additional_attributes,

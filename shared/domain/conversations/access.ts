@@ -5,7 +5,7 @@ import { listAgentInboxIds } from '../../db/repositories/inboxes.ts';
 import { listUserTeamIds } from '../../db/repositories/teams.ts';
 import type { ConversationRecord } from '../../model/conversations.ts';
 
-// Who sees which conversation (reference §1.2): administrators and agent bots every conversation of
+// Who sees which conversation (docs/chatwoot.md#roles): administrators and agent bots every conversation of
 // the account; agents those of inboxes they are members of, and (show and sub-resources) those of their
 // teams. Anything else answers 404, like an absent conversation.
 

@@ -23,10 +23,10 @@ import { accessTest } from './access.ts';
 import { STATUSES, type ConversationRecord, type ConversationStatus } from '../../model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
 
-// Lists and counts (reference §4.3). Counts without `labels`/`q` come from the counters (their cost is
-// the number of (inbox, team, status, assignee) combinations in use); a list page reads about one page
-// from the activity-ordered indexes. `labels` reads the label's members, `q` the searchable messages of
-// the inboxes in scope; both then count and sort the matching conversations.
+// Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
+// counters (their cost is the number of (inbox, team, status, assignee) combinations in use); a list page reads about
+// one page from the activity-ordered indexes. `labels` reads the label's members, `q` the searchable messages of the
+// inboxes in scope; both then count and sort the matching conversations.
 
 export const PAGE_SIZE = 25;
 
@@ -81,7 +81,8 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   const teamId = intOf('team_id', q.team_id);
   const [scope, team] = await Promise.all([inboxScope(account.id, actor), teamId !== undefined ? getTeam(account.id, teamId) : undefined]);
   if (teamId !== undefined && !team) throw notFound('Team');
-  // An inbox the caller may not see gives an empty result, not an error (reference §4.3).
+  // An inbox the caller may not see gives an empty result, not an error
+  // (docs/chatwoot.md#lists-counts-search-and-filters).
   const inboxes = inboxId !== undefined ? new Set(scope === 'all' || scope.has(inboxId) ? [inboxId] : []) : scope;
   return {
     // `q` searches every status.
@@ -170,7 +171,10 @@ async function countsOf(account: AccountRecord, f: Filters, selected: Selection 
   return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
 }
 
-/** `GET /conversations/meta` (spec endpoint 4): `{meta: {mine_count, unassigned_count, assigned_count, all_count}}`. */
+/**
+ * `GET /conversations/meta` (contract endpoint 4, docs/contract.md#endpoints): `{meta: {mine_count,
+ * unassigned_count, assigned_count, all_count}}`.
+ */
 export async function conversationMeta(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   const f = await filtersOf(account, actor, q);
   return { meta: await countsOf(account, f, await selectIds(account, f)) };
@@ -355,7 +359,7 @@ export async function listConversations(account: AccountRecord, actor: Actor, q:
 
 /**
  * `GET /conversations/search?q=`: the counts without `assigned_count`, and slim conversations with
- * their matching messages (reference §4.3).
+ * their matching messages (docs/chatwoot.md#lists-counts-search-and-filters).
  */
 export async function searchConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   if (!q.q?.trim()) throw invalidField('q', 'Specify search string with parameter q', 'required');

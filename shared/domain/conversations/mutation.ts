@@ -39,7 +39,10 @@ export const quietly = (c: ConversationRecord, changes: Partial<ConversationReco
   version: c.version + 1,
 });
 
-/** What a new message does to its conversation's denormalized fields (reference §5.2 "after commit"). */
+/**
+ * What a new message does to its conversation's denormalized fields (docs/chatwoot.md#creating-a-message "after
+ * commit").
+ */
 export function withMessage(c: ConversationRecord, m: MessageRecord): ConversationRecord {
   return {
     ...c,

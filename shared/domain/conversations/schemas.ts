@@ -21,8 +21,8 @@ export const Moment = v.union(
 );
 
 /**
- * Conversation attribute hashes (reference §1.7): string values at most 1500 characters, integers at
- * most 9 999 999 999.
+ * Conversation attribute hashes (docs/chatwoot.md#json-conventions): string values at most 1500 characters, integers
+ * at most 9 999 999 999.
  */
 export const Attributes = v.pipe(
   v.unknown(),

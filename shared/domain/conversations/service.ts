@@ -32,10 +32,13 @@ import { performerOf, type ConversationActor, type ConversationRecord, type Conv
 import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
 import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
 
-// Conversation use cases (reference §4). Status, assignment, team, label and priority changes write an
-// activity message in the same transaction, worded as Chatwoot words them.
+// Conversation use cases (docs/chatwoot.md#conversations). Status, assignment, team, label and priority changes write
+// an activity message in the same transaction, worded as Chatwoot words them.
 
-/** Spec rule 3: website, phone (SMS, WhatsApp), API and email inboxes take conversations from this API. */
+/**
+ * Contract rule 3 (docs/contract.md#rules): website, phone (SMS, WhatsApp), API and email inboxes take conversations
+ * from this API.
+ */
 const CONVERSATION_CHANNELS = ['Channel::WebWidget', 'Channel::Api', 'Channel::Email', 'Channel::Sms', 'Channel::Whatsapp'];
 
 const actorName = async (accountId: number, actor: ConversationActor | null): Promise<string | undefined> => {
@@ -63,8 +66,8 @@ export interface ConversationTarget {
 }
 
 /**
- * Which contact inbox a create request means (reference §4.2): `inbox_id` + `contact_id` (the source
- * id given or generated), or the `source_id` of an existing contact inbox of this account.
+ * Which contact inbox a create request means (docs/chatwoot.md#creating-a-conversation): `inbox_id` + `contact_id`
+ * (the source id given or generated), or the `source_id` of an existing contact inbox of this account.
  */
 async function resolveTarget(account: AccountRecord, actor: Actor, input: NewConversation): Promise<ConversationTarget> {
   if (input.inbox_id !== undefined && input.contact_id !== undefined) {
@@ -149,7 +152,8 @@ export async function startConversation(
   if (input.assignee_id && !assignee) throw invalidField('assignee_id', 'is not a member of this account');
   if (input.team_id && !team) throw invalidField('team_id', 'is not a team of this account');
 
-  // Blocked contacts start resolved; an inbox with an active bot starts pending (reference §4.2).
+  // Blocked contacts start resolved; an inbox with an active bot starts pending
+  // (docs/chatwoot.md#creating-a-conversation).
   const status: ConversationStatus = contact.blocked ? 'resolved' : inbox.agent_bot_id ? 'pending' : (input.status ?? 'open');
   const t = now();
   let conversation: ConversationRecord = {
@@ -194,7 +198,7 @@ export async function startConversation(
   return { conversation, created: true, message };
 }
 
-/** `POST /conversations` (spec endpoint 3). */
+/** `POST /conversations` (contract endpoint 3, docs/contract.md#endpoints). */
 export async function createConversation(account: AccountRecord, actor: Actor, input: NewConversation) {
   const target = await resolveTarget(account, actor, input);
   const { conversation } = await startConversation(account, actor, target, input);
@@ -218,9 +222,9 @@ export interface StatusChange {
 }
 
 /**
- * Sets (or, without `status`, toggles) a conversation's status (reference §4.4). An agent who leaves it
- * open takes it over; a bot opening a pending conversation hands it off (`success: null`). The public
- * interface calls this with the contact as actor.
+ * Sets (or, without `status`, toggles) a conversation's status (docs/chatwoot.md#status-changes). An agent who leaves
+ * it open takes it over; a bot opening a pending conversation hands it off (`success: null`). The public interface
+ * calls this with the contact as actor.
  */
 export async function changeStatus(
   account: AccountRecord,
@@ -291,14 +295,17 @@ export async function togglePriority(account: AccountRecord, actor: Actor, displ
   await setPriority(account, actor, await visibleConversation(account.id, actor, displayId, true), priority);
 }
 
-/** `PATCH /conversations/{id}`: only the priority is updatable (reference §4.1). */
+/** `PATCH /conversations/{id}`: only the priority is updatable (docs/chatwoot.md#conversation-routes). */
 export async function updateConversation(account: AccountRecord, actor: Actor, displayId: number, input: ConversationUpdate) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
   return renderOne(account.id, actor, after);
 }
 
-/** `POST /conversations/{id}/custom_attributes`: replaces the whole hash (reference §4.6). */
+/**
+ * `POST /conversations/{id}/custom_attributes`: replaces the whole hash
+ * (docs/chatwoot.md#labels-priority-custom-attributes-mute).
+ */
 export async function setCustomAttributes(account: AccountRecord, actor: Actor, displayId: number, attrs: Record<string, unknown>) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const { conversation } = await mutate(c, (cur) => ({
@@ -312,7 +319,10 @@ export async function listLabels(account: AccountRecord, actor: Actor, displayId
   return { payload: (await visibleConversation(account.id, actor, displayId)).labels };
 }
 
-/** `POST /conversations/{id}/labels`: replaces the label set (reference §4.6). */
+/**
+ * `POST /conversations/{id}/labels`: replaces the label set
+ * (docs/chatwoot.md#labels-priority-custom-attributes-mute).
+ */
 export async function setLabels(account: AccountRecord, actor: Actor, displayId: number, labels: string[]) {
   const conversation = await applyLabels(account, actor, await visibleConversation(account.id, actor, displayId, true), labels);
   return { payload: conversation.labels };
@@ -338,7 +348,7 @@ export async function applyLabels(account: AccountRecord, actor: ConversationAct
 // ── assignments ────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * `POST /conversations/{id}/assignments` (reference §4.5): a user of the account (an unknown one
+ * `POST /conversations/{id}/assignments` (docs/chatwoot.md#assignment): a user of the account (an unknown one
  * unassigns), an agent bot (`assignee_type: AgentBot`; an unknown one changes nothing), or a team (an
  * unknown one clears it; an assignee outside the new team is unassigned).
  */
@@ -485,8 +495,8 @@ async function addActivity(actor: ConversationActor, c: ConversationRecord, text
 }
 
 /**
- * `POST /conversations/{id}/mute` (reference §4.6): resolves the conversation and blocks its contact
- * (so new messages no longer reopen it), with Chatwoot's activity message.
+ * `POST /conversations/{id}/mute` (docs/chatwoot.md#labels-priority-custom-attributes-mute): resolves the
+ * conversation and blocks its contact (so new messages no longer reopen it), with Chatwoot's activity message.
  */
 export async function muteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
   const c = await visibleConversation(account.id, actor, displayId, true);

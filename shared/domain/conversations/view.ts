@@ -15,8 +15,9 @@ import type { ConversationRecord } from '../../model/conversations.ts';
 import { withRefsCache } from './refs-cache.ts';
 import { fileScope, fileUrl } from '../../storage/file-urls.ts';
 
-// JSON of conversations and messages (reference §4.7, §5.5) and the batch lookups they need, so a
-// page of conversations costs one BatchGet per kind of related record instead of queries per row.
+// JSON of conversations and messages (docs/chatwoot.md#conversation-json, docs/chatwoot.md#message-json) and the
+// batch lookups they need, so a page of conversations costs one BatchGet per kind of related record instead of
+// queries per row.
 
 export interface Member {
   user: UserRecord;
@@ -87,7 +88,10 @@ const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOS
 
 const availableName = (u: UserRecord) => u.display_name || u.name;
 
-/** Agent JSON (reference §2.7): the assignee in `meta.assignee` and the assignments response. */
+/**
+ * Agent JSON (docs/chatwoot.md#inbox-members-and-agent-json): the assignee in `meta.assignee` and the assignments
+ * response.
+ */
 /** A user's avatar as clients get it: a signed link of the uploaded file. */
 export const userAvatarUrl = (user: Pick<UserRecord, 'id' | 'avatar_url'>) => fileUrl(user.avatar_url, fileScope.userAvatar(user.id));
 
@@ -201,12 +205,12 @@ function messageFields(m: MessageRecord, refs: Refs) {
   };
 }
 
-/** Message JSON of the messages endpoints (reference §5.5); `echo_id` only in the create response. */
+/** Message JSON of the messages endpoints (docs/chatwoot.md#message-json); `echo_id` only in the create response. */
 export function messageJson(m: MessageRecord, refs: Refs, echoId?: string) {
   return { ...messageFields(m, refs), updated_at: m.updated_at, ...(echoId ? { echo_id: echoId } : {}) };
 }
 
-/** MessagePush (reference §4.7): a message inside conversation JSON. */
+/** MessagePush (docs/chatwoot.md#conversation-json): a message inside conversation JSON. */
 export function messagePushJson(m: MessageRecord, c: ConversationRecord, refs: Refs) {
   return {
     ...messageFields(m, refs),
@@ -237,7 +241,7 @@ function canReply(c: ConversationRecord, inbox: InboxRecord | undefined, at: num
   return c.last_incoming_at !== null && at - c.last_incoming_at < 24 * 3600;
 }
 
-/** Conversation JSON of the application API (reference §4.7); `id` is the display id. */
+/** Conversation JSON of the application API (docs/chatwoot.md#conversation-json); `id` is the display id. */
 export function conversationJson(c: ConversationRecord, refs: Refs) {
   const contact = refs.contacts.get(c.contact_id);
   const inbox = refs.inboxes.get(c.inbox_id);

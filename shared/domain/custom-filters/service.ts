@@ -66,7 +66,7 @@ export async function updateCustomFilter(accountId: number, actor: Actor, id: nu
   return customFilterJson(saved);
 }
 
-/** Spec endpoint 6: Chatwoot answers 204 without a body. */
+/** Contract endpoint 6 (docs/contract.md#endpoints): Chatwoot answers 204 without a body. */
 export async function deleteCustomFilter(accountId: number, actor: Actor, id: number) {
   await retryStale(async (consistent) => repo.deleteCustomFilter(await requireFilter(accountId, actor, id, consistent)));
 }

@@ -10,7 +10,7 @@ import { isSealed } from '../../crypto/tokens.ts';
 const maskSealed = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'string' && isSealed(x) ? 'sealed' : x));
 import type { NotificationRecord } from '../../model/notifications.ts';
 
-// What a change of the table means (reference §1.8): item images in, named domain events out.
+// What a change of the table means (docs/chatwoot.md#event-model): item images in, named domain events out.
 // Pure: the dispatcher decides who hears about them.
 
 export type DomainEventName =
@@ -68,7 +68,7 @@ export interface DomainEvent {
  */
 export const REALTIME_ONLY = new Set<DomainEventName>(['conversation_read', 'conversation_contact_changed', 'contact_deleted', 'contact_merged']);
 
-/** Changing one of these announces `conversation_updated` (reference §1.8). */
+/** Changing one of these announces `conversation_updated` (docs/chatwoot.md#event-model). */
 const CONVERSATION_ANNOUNCED = [
   'team_id', 'assignee_id', 'assignee_agent_bot_id', 'status', 'snoozed_until', 'custom_attributes', 'labels',
   'waiting_since', 'first_reply_created_at', 'priority',
@@ -150,7 +150,7 @@ export function eventsOf(change: Change): DomainEvent[] {
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);
       const lang = (img: Record<string, unknown>) => (img.additional_attributes as Record<string, unknown> | undefined)?.conversation_language;
       const announced = CONVERSATION_ANNOUNCED.some((k) => k in changes) || !same(lang(oldImage!), lang(newImage));
-      // Realtime only (reference §1.8): the contact read the conversation; the conversation moved to
+      // Realtime only (docs/chatwoot.md#event-model): the contact read the conversation; the conversation moved to
       // another contact (a contact merge).
       const realtime: DomainEvent[] = [];
       if ('contact_last_seen_at' in changes) realtime.push(event('conversation_read', { conversation, performedBy, changes }));

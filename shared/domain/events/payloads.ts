@@ -13,7 +13,7 @@ import type { InboxRecord } from '../../model/inboxes.ts';
 import { messageTypeName, type MessageRecord } from '../../model/messages.ts';
 import type { ChangedAttributes, DomainEvent } from './domain-events.ts';
 
-// Webhook payloads (reference §8.4), built from the state at send time as Chatwoot does, with the
+// Webhook payloads (docs/chatwoot.md#webhook-payloads), built from the state at send time as Chatwoot does, with the
 // views the REST API uses.
 
 const iso = (t: number | null | undefined) => (typeof t === 'number' ? new Date(t * 1000).toISOString() : null);
@@ -87,7 +87,7 @@ function assigneePush(c: ConversationRecord, refs: Refs) {
   return { assignee: null, assignee_type: null };
 }
 
-/** Conversation push data (reference §4.8), the body of conversation events. */
+/** Conversation push data (docs/chatwoot.md#conversation-push-data), the body of conversation events. */
 export function conversationPushData(ctx: ConversationContext) {
   const { conversation: c, refs, contactInbox: ci } = ctx;
   const contact = refs.contacts.get(c.contact_id);

@@ -1,6 +1,6 @@
-// Chatwoot's filter language (contacts/filter, conversations/filter), pure: parsing, validation and
-// evaluation, no I/O. What it follows (reference §4.3, §7.3, §7.4; Chatwoot's FilterService and
-// lib/filters/filter_keys.yml):
+// Chatwoot's filter language (contacts/filter, conversations/filter), pure: parsing, validation and evaluation, no
+// I/O. What it follows (docs/chatwoot.md#lists-counts-search-and-filters, docs/chatwoot.md#conditions,
+// docs/chatwoot.md#chaining-conditions; Chatwoot's FilterService and lib/filters/filter_keys.yml):
 // - a payload is a list of conditions `{attribute_key, filter_operator, values, query_operator}`;
 //   `query_operator` joins a condition to the next one, chained left to right with SQL precedence
 //   (AND binds tighter than OR: `A OR B AND C` is `A OR (B AND C)`), no grouping; the last one's is ignored;

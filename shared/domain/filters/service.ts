@@ -14,12 +14,12 @@ import { type AccountRecord } from '../../model/identity.ts';
 import { now } from '../../model/time.ts';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
 
-// POST contacts/filter and conversations/filter (reference §3.1, §4.3). Both first judge every item of
-// the account's compact projection (contacts: the listing partition AP46; conversations: the slim
-// activity-index rows AP63 of the inboxes and statuses the filter can match), which settles every
-// condition on a projected field; only items a condition on another field leaves open (custom and
-// additional attributes, a contact's blocked flag, country code or company) are read in full (AP41 /
-// AP61) and judged again. Then the page is read.
+// POST contacts/filter and conversations/filter (docs/chatwoot.md#contact-routes-and-lists,
+// docs/chatwoot.md#lists-counts-search-and-filters). Both first judge every item of the account's compact projection
+// (contacts: the listing partition AP46; conversations: the slim activity-index rows AP63 of the inboxes and statuses
+// the filter can match), which settles every condition on a projected field; only items a condition on another field
+// leaves open (custom and additional attributes, a contact's blocked flag, country code or company) are read in full
+// (AP41 / AP61) and judged again. Then the page is read.
 
 const CONTACTS_PAGE = 15;
 /** Contact fields unique per account whose holder one GetItem finds (AP45), compared exactly by the filter (email lower-cased). */

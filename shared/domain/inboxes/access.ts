@@ -3,7 +3,7 @@ import type { Actor } from '../../model/actor.ts';
 import { notFound } from '../../errors.ts';
 import type { InboxRecord } from '../../model/inboxes.ts';
 
-// Who sees which inbox (reference §1.2): administrators and agent bots the whole account, agents the
+// Who sees which inbox (docs/chatwoot.md#roles): administrators and agent bots the whole account, agents the
 // inboxes they are members of. An inbox one may not see answers 404, like an absent one.
 
 /** The user id whose inbox memberships limit what the actor sees; undefined when it sees everything. */

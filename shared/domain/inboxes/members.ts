@@ -8,7 +8,8 @@ import { type AccountRecord } from '../../model/identity.ts';
 import { now } from '../../model/time.ts';
 import { visibleInbox } from './access.ts';
 
-// Inbox members (reference §2.7): add, replace, remove and list the agents of an inbox.
+// Inbox members (docs/chatwoot.md#inbox-members-and-agent-json): add, replace, remove and list the agents of an
+// inbox.
 
 /** Every id must be a user of the account (422 on `user_ids` otherwise). */
 export async function requireAccountUsers(accountId: number, userIds: number[]): Promise<number[]> {

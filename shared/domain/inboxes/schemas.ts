@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { isUploadedFile, type FilePart } from '../../model/uploads.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
-// Inbox bodies (spec §2 "Inbox create payload", reference §2.2-2.4). Multipart clients send every
-// value as a string, so numbers and booleans accept their string forms, and arrays their JSON.
+// Inbox bodies (docs/contract.md#inbox-create-payload, docs/chatwoot.md#creating-and-updating-an-inbox). Multipart
+// clients send every value as a string, so numbers and booleans accept their string forms, and arrays their JSON.
 
 const Int = (min: number, max: number) =>
   v.pipe(

@@ -19,7 +19,7 @@ import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } f
 import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
 import { inboxJson } from './view.ts';
 
-// Inboxes (reference §2): create per channel type, update, delete, working hours, avatar, agent bot.
+// Inboxes (docs/chatwoot.md#inboxes): create per channel type, update, delete, working hours, avatar, agent bot.
 
 const isAdmin = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';
 
@@ -29,7 +29,7 @@ const secureToken = () => Array.from({ length: 24 }, () => BASE58[randomInt(BASE
 
 const kindOf = (i: InboxRecord) => (Object.keys(CHANNEL_TYPES) as ChannelKind[]).find((k) => CHANNEL_TYPES[k] === i.channel_type)!;
 
-// ── working hours (reference §2.4) ──
+// ── working hours (docs/chatwoot.md#working-hours) ──
 
 const closedDay = (day: number): WorkingHour => ({
   day_of_week: day,
@@ -319,7 +319,7 @@ export async function deleteInbox(account: AccountRecord, id: number) {
   return { message: 'Your inbox deletion request will be processed in some time.' };
 }
 
-// ── agent bot (reference §2.6) ──
+// ── agent bot (docs/chatwoot.md#agent-bot-of-an-inbox) ──
 
 /** The bot's access item, when no other inbox of the account still uses the bot. */
 async function unusedBotAccess(accountId: number, botId: number, inboxId: number): Promise<Key[]> {

@@ -3,8 +3,8 @@ import { FEATURE_FLAGS } from './schemas.ts';
 import type { InboxRecord } from '../../model/inboxes.ts';
 import { inboxAvatarUrl } from '../contacts/view.ts';
 
-// Inbox JSON (spec §2 "Inbox", reference §2.5): every field of the spec on every inbox, null where the
-// channel type lacks the attribute; channel-specific extras by type; credentials to administrators only.
+// Inbox JSON (docs/contract.md#inbox, docs/chatwoot.md#inbox-json): every field of the contract on every inbox, null
+// where the channel type lacks the attribute; channel-specific extras by type; credentials to administrators only.
 
 /** The snippet a website embeds to load the widget (Chatwoot's `web_widget_script`). */
 export function widgetScript(websiteToken: string): string {

@@ -13,8 +13,8 @@ import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderT
 import type { NewMessage, UploadedFile } from './schemas.ts';
 import { storedUploads } from '../../storage/direct-uploads.ts';
 
-// Building a message from a request (reference §5.2): type and sender rules, content attribute checks
-// per content type, the Liquid variables of outgoing content, attachments. Nothing here writes the table.
+// Building a message from a request (docs/chatwoot.md#creating-a-message): type and sender rules, content attribute
+// checks per content type, the Liquid variables of outgoing content, attachments. Nothing here writes the table.
 
 const TYPE_CODES = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const;
 
@@ -182,7 +182,7 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
     senderType = 'Contact';
     senderId = actor.contactId;
   } else {
-    // Automation messages have no sender (reference §7.5).
+    // Automation messages have no sender (docs/chatwoot.md#actions).
     senderType = null;
     senderId = null;
   }
@@ -237,9 +237,9 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
 }
 
 /**
- * What a new message does to its conversation besides activity times (reference §5.2): an incoming
- * message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when
- * the inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
+ * What a new message does to its conversation besides activity times (docs/chatwoot.md#creating-a-message): an
+ * incoming message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when the
+ * inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
  */
 export function messageEffects(c: ConversationRecord, m: MessageRecord, inbox: InboxRecord, contactBlocked: boolean): Partial<ConversationRecord> {
   if (m.message_type === 0) {

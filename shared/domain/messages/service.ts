@@ -85,8 +85,8 @@ const cursor = (field: string, raw: string | undefined) => {
 };
 
 /**
- * `GET .../messages` (reference §5.3): the latest 20 (or 20 before `before`), up to 100 after `after`,
- * up to 1000 in `after`..`before`; ascending.
+ * `GET .../messages` (docs/chatwoot.md#listing-messages): the latest 20 (or 20 before `before`), up to 100 after
+ * `after`, up to 1000 in `after`..`before`; ascending.
  */
 export async function listConversationMessages(account: AccountRecord, actor: Actor, displayId: number, q: MessageQuery) {
   const c = await visibleConversation(account.id, actor, displayId);
@@ -139,8 +139,8 @@ export async function saveMessage(c: ConversationRecord, m: MessageRecord) {
 }
 
 /**
- * `PATCH .../messages/{id}` (reference §5.6): delivery status reports of API-channel integrations.
- * `read` never goes back to `delivered`; `external_error` is kept only with `failed`.
+ * `PATCH .../messages/{id}` (docs/chatwoot.md#updating-and-deleting-a-message): delivery status reports of
+ * API-channel integrations. `read` never goes back to `delivered`; `external_error` is kept only with `failed`.
  */
 export async function updateMessageStatus(account: AccountRecord, actor: Actor, displayId: number, messageId: number, input: MessageUpdate) {
   const c = await visibleConversation(account.id, actor, displayId, true);
@@ -192,7 +192,10 @@ export async function deleteMessageFiles(accountId: number, messages: Pick<Messa
   await deleteObjects([...files].filter((k): k is string => !!k && scope.some((p) => k.startsWith(p))));
 }
 
-/** `DELETE .../messages/{id}`: soft delete (reference §5.6); attachments go, the message stays. */
+/**
+ * `DELETE .../messages/{id}`: soft delete (docs/chatwoot.md#updating-and-deleting-a-message); attachments go, the
+ * message stays.
+ */
 export async function deleteMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await messageOf(account.id, c, messageId);

@@ -10,7 +10,7 @@ import type { Identity } from './schemas.ts';
 import { activeAccount } from '../accounts/suspension.ts';
 import type { AccountRecord } from '../../model/identity.ts';
 
-// Who the caller of the public interface is (reference §11): the identifiers in the path are the only
+// Who the caller of the public interface is (docs/chatwoot.md#public-api): the identifiers in the path are the only
 // credential. The inbox identifier names an API inbox, the contact identifier a source id in that inbox,
 // the conversation must be the contact's. Anything else is 404, whichever part is wrong.
 
@@ -69,8 +69,8 @@ export async function caller(inboxIdentifier: string | undefined, sourceId: stri
 }
 
 /**
- * Which conversations a contact inbox sees (reference §11.2): an identity-verified one all conversations
- * of its contact, any other only those started on itself.
+ * Which conversations a contact inbox sees (docs/chatwoot.md#public-contacts): an identity-verified one all
+ * conversations of its contact, any other only those started on itself.
  */
 export const canSee = (ci: ContactInboxRecord, c: ConversationRecord) =>
   c.contact_id === ci.contact_id && (ci.hmac_verified || (c.inbox_id === ci.inbox_id && c.source_id === ci.source_id));
@@ -95,7 +95,7 @@ export const contactActor = (ci: ContactInboxRecord): ConversationActor => ({ ty
 
 
 /**
- * HMAC identity validation (reference §11.2): applies when a hash is sent or the inbox makes it
+ * HMAC identity validation (docs/chatwoot.md#public-contacts): applies when a hash is sent or the inbox makes it
  * mandatory; the hash must be the hex HMAC-SHA256 of `identifier` ("" when absent) under the inbox's
  * `hmac_token`. A wrong or missing hash is 401 with Chatwoot's words (Chatwoot's public API answers 500).
  * Returns the identifier the hash proves ("" proves no one), or undefined when no check applied.

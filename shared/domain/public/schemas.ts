@@ -4,7 +4,7 @@ import { Attributes } from '../conversations/schemas.ts';
 import { NewMessageSchema } from '../messages/schemas.ts';
 import { Text } from '../schemas.ts';
 
-// Bodies of the public interface (reference §11): only what Chatwoot's public controllers permit.
+// Bodies of the public interface (docs/chatwoot.md#public-api): only what Chatwoot's public controllers permit.
 
 /** The identity proof of HMAC identity validation (body on create/update, query string on show). */
 const identity = {

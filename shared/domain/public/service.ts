@@ -37,9 +37,9 @@ import {
 } from './schemas.ts';
 import { contactRowJson, inboxInfoJson, isChatMessage, publicContactJson, publicConversationJson, publicMessageJson } from './view.ts';
 
-// Use cases of the public interface (reference §11; spec endpoints 13-14). Every change goes through
-// the account interface's services with the contact as actor, so it makes the same item changes and
-// therefore the same events.
+// Use cases of the public interface (docs/chatwoot.md#public-api; contract endpoints 13-14,
+// docs/contract.md#endpoints). Every change goes through the account interface's services with the contact as
+// actor, so it makes the same item changes and therefore the same events.
 
 type Query = Record<string, string | undefined>;
 
@@ -114,11 +114,11 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
 
 
 /**
- * `POST /contacts` (reference §11.2): a known `source_id` of this inbox returns its contact; otherwise the
- * account's contact with that identifier, email or phone (in that order) gets a contact inbox here, or a
- * new contact is made. On an HMAC-mandatory inbox only the proven identifier finds a contact, and a new
- * contact leaves out an email or phone number another contact holds. A concurrent create of the same
- * contact is found on a second pass.
+ * `POST /contacts` (docs/chatwoot.md#public-contacts): a known `source_id` of this inbox returns its contact;
+ * otherwise the account's contact with that identifier, email or phone (in that order) gets a contact inbox here, or
+ * a new contact is made. On an HMAC-mandatory inbox only the proven identifier finds a contact, and a new contact
+ * leaves out an email or phone number another contact holds. A concurrent create of the same contact is found on a
+ * second pass.
  */
 export async function createPublicContact(inboxIdentifier: string | undefined, input: PublicNewContact) {
   const inbox = await apiInbox(inboxIdentifier);
@@ -142,11 +142,11 @@ export async function showPublicContact(inboxIdentifier: string | undefined, sou
 }
 
 /**
- * `PATCH /contacts/{contact_identifier}` (reference §11.2, Chatwoot's ContactIdentifyAction): blank values
- * change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
- * another contact of the account holds folds this contact into that one (it survives, with this contact
- * inbox), by the rules of contacts/identify.ts. On an HMAC-mandatory inbox it never does, and only a
- * caller proven as this contact may change its email or phone number.
+ * `PATCH /contacts/{contact_identifier}` (docs/chatwoot.md#public-contacts, Chatwoot's ContactIdentifyAction): blank
+ * values change nothing, custom attributes merge deeply; answers the raw contact row. An email or phone number
+ * another contact of the account holds folds this contact into that one (it survives, with this contact inbox), by
+ * the rules of contacts/identify.ts. On an HMAC-mandatory inbox it never does, and only a caller proven as this
+ * contact may change its email or phone number.
  */
 export async function updatePublicContact(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicContactUpdate) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
@@ -216,8 +216,8 @@ export async function listPublicConversations(inboxIdentifier: string | undefine
 }
 
 /**
- * `POST /contacts/{contact_identifier}/conversations`: only custom attributes are taken; the status
- * follows the inbox and contact (reference §11.3), and a single-conversation inbox returns the last one.
+ * `POST /contacts/{contact_identifier}/conversations`: only custom attributes are taken; the status follows the inbox
+ * and contact (docs/chatwoot.md#public-conversations), and a single-conversation inbox returns the last one.
  */
 export async function createPublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicNewConversation) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
@@ -228,7 +228,7 @@ export async function createPublicConversation(inboxIdentifier: string | undefin
   return conversationJson(conversation);
 }
 
-/** Spec endpoint 13. */
+/** Contract endpoint 13 (docs/contract.md#endpoints). */
 export async function showPublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number) {
   return conversationJson((await callerConversation(inboxIdentifier, sourceId, displayId)).conversation);
 }
@@ -247,7 +247,10 @@ export async function togglePublicTyping(inboxIdentifier: string | undefined, so
   await announceTyping(contactActor(ci), c, { typing_status: status, is_private: false });
 }
 
-/** Spec endpoint 14: sets the conversation's `contact_last_seen_at`; 200 with an empty body. */
+/**
+ * Contract endpoint 14 (docs/contract.md#endpoints): sets the conversation's `contact_last_seen_at`; 200 with an
+ * empty body.
+ */
 export async function markPublicConversationSeen(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number) {
   await markSeenByContact((await callerConversation(inboxIdentifier, sourceId, displayId, true)).conversation);
 }
@@ -281,8 +284,8 @@ const INTERACTIVE = new Set(['input_text', 'input_textarea', 'input_email', 'inp
 const CSAT_WINDOW_SECONDS = 14 * 24 * 3600;
 
 /**
- * `PATCH .../messages/{message_id}` (reference §11.4): the contact's answer to an interactive message,
- * kept in `content_attributes.submitted_values`.
+ * `PATCH .../messages/{message_id}` (docs/chatwoot.md#public-messages): the contact's answer to an interactive
+ * message, kept in `content_attributes.submitted_values`.
  */
 export async function submitPublicMessage(
   inboxIdentifier: string | undefined,

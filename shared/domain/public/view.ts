@@ -4,13 +4,13 @@ import { attachmentJson, senderJson, type Refs } from '../conversations/view.ts'
 import type { InboxRecord } from '../../model/inboxes.ts';
 import type { MessageRecord } from '../../model/messages.ts';
 
-// JSON of the public interface (spec §2 "Public conversation" and "Message", reference §11). Where the
-// spec types a message field as string, object or integer, an absent value is "", {} or 0, never null,
-// so that typed clients parse every message.
+// JSON of the public interface (docs/contract.md#public-conversation, docs/contract.md#public-message,
+// docs/chatwoot.md#public-api). Where the contract types a message field as string, object or integer, an absent
+// value is "", {} or 0, never null, so that typed clients parse every message.
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
 
-/** `GET /public/api/v1/inboxes/{inbox_identifier}` (reference §11.1). */
+/** `GET /public/api/v1/inboxes/{inbox_identifier}` (docs/chatwoot.md#public-routes-and-identifiers). */
 export function inboxInfoJson(inbox: InboxRecord) {
   return {
     identifier: inbox.inbox_identifier,
@@ -67,12 +67,12 @@ const conversationBrief = (c: ConversationRecord) => ({
   last_activity_at: c.last_activity_at,
 });
 
-/** Chat messages only: what the contact may see of a conversation (reference §11.3). */
+/** Chat messages only: what the contact may see of a conversation (docs/chatwoot.md#public-conversations). */
 export const isChatMessage = (m: MessageRecord) => !m.private && m.message_type !== 2;
 
 /**
- * A message as the public interface shows it: the 22 fields of the spec's message table (sender_type in
- * lower case, as the spec's `contact` value), plus Chatwoot's `attachments` when there are some.
+ * A message as the public interface shows it: the 22 fields of the contract's public message (sender_type in
+ * lower case, as the contract's `contact` value), plus Chatwoot's `attachments` when there are some.
  */
 export function publicMessageJson(m: MessageRecord, c: ConversationRecord, refs: Refs, echoId?: string) {
   const attachments = m.attachments.map(attachmentJson);
@@ -104,7 +104,7 @@ export function publicMessageJson(m: MessageRecord, c: ConversationRecord, refs:
   };
 }
 
-/** The spec's Public conversation: `inbox_id` is a string; `contact` the raw contacts row. */
+/** The contract's public conversation: `inbox_id` is a string; `contact` the raw contacts row. */
 export function publicConversationJson(c: ConversationRecord, messages: MessageRecord[], refs: Refs) {
   const contact = refs.contacts.get(c.contact_id);
   return {

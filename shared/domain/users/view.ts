@@ -13,7 +13,7 @@ export function activeMembership(memberships: Membership[]): Membership | undefi
   )[0];
 }
 
-/** User JSON (reference §10.3; also the profile): `access_token` is the user's own API token. */
+/** User JSON (docs/chatwoot.md#platform-users; also the profile): `access_token` is the user's own API token. */
 export function userJson(user: UserRecord, accessToken: string, memberships: Membership[]) {
   const active = activeMembership(memberships);
   return {

@@ -3,7 +3,8 @@ import { ATTEMPT_SLOTS, listDeliveryAttempts, type DeliveryAttempt } from '../..
 import { notFound } from '../../errors.ts';
 
 // What an operator sees of a webhook's deliveries: its recent attempts (the last ATTEMPT_SLOTS, a week at
-// most), newest first. Dead-lettered ones are replayed with `npm run replay -- deliveries` (README).
+// most), newest first. Dead-lettered ones are replayed with `npm run replay -- deliveries`
+// (docs/operations.md#replaying-dead-lettered-deliveries).
 
 export const deliveryAttemptJson = (a: DeliveryAttempt) => ({
   delivery_id: a.delivery_id,

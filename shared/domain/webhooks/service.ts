@@ -26,7 +26,7 @@ async function requireInbox(accountId: number, inboxId: number): Promise<InboxRe
   return inbox;
 }
 
-/** Chatwoot's list shape (reference §8.1); the spec shows no list. */
+/** Chatwoot's list shape (docs/chatwoot.md#webhook-routes-and-fields); the contract shows no list. */
 export async function listWebhooks(accountId: number) {
   const webhooks = await repo.listWebhooks(accountId);
   const inboxIds = [...new Set(webhooks.flatMap((w) => (w.inbox_id ? [w.inbox_id] : [])))];
@@ -34,7 +34,7 @@ export async function listWebhooks(accountId: number) {
   return { payload: { webhooks: webhooks.map((w) => webhookJson(w, w.inbox_id ? inboxes.get(w.inbox_id) : undefined)) } };
 }
 
-/** Spec endpoint 8. */
+/** Contract endpoint 8 (docs/contract.md#endpoints). */
 export async function createWebhook(accountId: number, input: NewWebhook) {
   const inbox = input.inbox_id ? await requireInbox(accountId, input.inbox_id) : undefined;
   const t = now();
@@ -54,7 +54,7 @@ export async function createWebhook(accountId: number, input: NewWebhook) {
   return webhookJson(webhook, inbox);
 }
 
-/** Spec endpoint 9: any subset of url, name and subscriptions. */
+/** Contract endpoint 9 (docs/contract.md#endpoints): any subset of url, name and subscriptions. */
 export async function updateWebhook(accountId: number, id: number, input: WebhookUpdate) {
   const named = input.inbox_id ? await requireInbox(accountId, input.inbox_id) : undefined;
   return retryStale(async (consistent) => {

@@ -2,7 +2,8 @@ import type { InboxRecord } from '../../model/inboxes.ts';
 import type { WebhookRecord } from '../../model/webhooks.ts';
 
 /**
- * Spec §2 "Webhook" plus the signing secret (DESIGN.md §2); bare, as spec endpoints 8 and 9 answer.
+ * The webhook of docs/contract.md#webhook plus its signing secret (docs/decisions.md#webhook-delivery); bare, as
+ * contract endpoints 8 and 9 answer (docs/contract.md#endpoints).
  * `inbox` only when the webhook names one (Chatwoot's `inbox: {id, name}`).
  */
 export const webhookJson = (w: WebhookRecord, inbox?: Pick<InboxRecord, 'id' | 'name'>) => ({

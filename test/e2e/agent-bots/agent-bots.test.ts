@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
 
-/** Spec §2 "Agent bot": every field with its type. */
+/** docs/contract.md#agent-bot: every field with its type. */
 function expectBot(body: any, expected: Record<string, unknown>) {
   expect(body).toEqual({
     id: expect.any(Number),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount } from '../../support/runtime.ts';
 
-// GET /agents: the users of the account, as agent JSON (reference §2.7).
+// GET /agents: the users of the account, as agent JSON (docs/chatwoot.md#inbox-members-and-agent-json).
 
 const ids = (agents: { id: number }[]) => agents.map((a) => a.id).sort((a, b) => a - b);
 

@@ -14,7 +14,7 @@ const rule = {
   actions: [{ action_name: 'add_label', action_params: ['support'] }],
 };
 
-/** Every field of spec §2 "Automation rule", with its type. */
+/** Every field of docs/contract.md#automation-rule, with its type. */
 function expectRule(body: any, expected: Record<string, unknown>) {
   expect(Object.keys(body).sort()).toEqual(['account_id', 'actions', 'active', 'conditions', 'created_on', 'description', 'event_name', 'id', 'name'].sort());
   expect(body).toMatchObject(expected);

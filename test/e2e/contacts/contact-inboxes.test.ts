@@ -3,8 +3,9 @@ import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } fro
 import { ensureContactInbox } from '../../../shared/domain/contacts/contact-inboxes.ts';
 import { findContactInbox, listContactInboxes } from '../../../shared/db/repositories/contacts.ts';
 
-// Contact inboxes (reference §3.3, §3.5): a contact's source id per inbox, made on contact create,
-// through POST /contacts/{id}/contact_inboxes, or by other areas through ensureContactInbox.
+// Contact inboxes (docs/chatwoot.md#creating-and-updating-a-contact,
+// docs/chatwoot.md#contact-inboxes-and-source-ids): a contact's source id per inbox, made on contact create, through
+// POST /contacts/{id}/contact_inboxes, or by other areas through ensureContactInbox.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -3,8 +3,8 @@ import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccou
 import { streamChanges } from '../../support/stream.ts';
 import { download, SIGNED_LINK } from '../../support/files.ts';
 
-// Contacts as a Chatwoot client uses them (reference §3): create, show, update, delete, list, search,
-// labels (spec endpoint 5).
+// Contacts as a Chatwoot client uses them (docs/chatwoot.md#contacts): create, show, update, delete, list, search,
+// labels (contract endpoint 5, docs/contract.md#endpoints).
 
 const CONTACT_TYPES = {
   additional_attributes: 'object',

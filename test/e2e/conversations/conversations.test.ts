@@ -14,8 +14,10 @@ import {
   type World,
 } from './fixtures.ts';
 
-// Spec endpoint 3 and reference §4.2, §4.4-§4.7: create, show, status, assignments, labels, priority,
-// custom attributes; who may do what.
+// Contract endpoint 3 (docs/contract.md#endpoints) and Chatwoot's rules (docs/chatwoot.md#creating-a-conversation,
+// docs/chatwoot.md#status-changes, docs/chatwoot.md#assignment, docs/chatwoot.md#labels-priority-custom-attributes-mute,
+// docs/chatwoot.md#conversation-json): create, show, status, assignments, labels, priority, custom attributes; who
+// may do what.
 
 describe('conversations', () => {
   let w: World;

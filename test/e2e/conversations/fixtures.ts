@@ -68,7 +68,7 @@ export async function world(): Promise<World> {
 
 const INT = expect.any(Number);
 
-/** The conversation JSON of reference §4.7: every field with its type. */
+/** The conversation JSON of docs/chatwoot.md#conversation-json: every field with its type. */
 export function expectConversationShape(c: Record<string, any>) {
   expect(c).toMatchObject({
     id: INT,
@@ -106,7 +106,7 @@ export function expectConversationShape(c: Record<string, any>) {
   expect(c.messages.length).toBeLessThanOrEqual(1);
 }
 
-/** Message JSON of reference §5.5. */
+/** Message JSON of docs/chatwoot.md#message-json. */
 export function expectMessageShape(m: Record<string, any>) {
   expect(m).toMatchObject({
     id: INT,

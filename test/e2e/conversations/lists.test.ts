@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { addInboxMembers, expectConversationShape, newBot, newContact, newConversation, newInbox, newTeam, ok } from './fixtures.ts';
 
-// GET /conversations and /conversations/meta (spec endpoint 4, reference §4.3): filters, agent scope,
-// counts before assignee_type, `q` over message content across statuses, pagination.
+// GET /conversations and /conversations/meta (contract endpoint 4, docs/contract.md#endpoints,
+// docs/chatwoot.md#lists-counts-search-and-filters): filters, agent scope, counts before assignee_type, `q` over
+// message content across statuses, pagination.
 
 describe('conversation lists and counts', () => {
   let s: SeededAccount;

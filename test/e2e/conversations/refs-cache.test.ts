@@ -10,7 +10,7 @@ import { newContact, newConversation, newInbox, newTeam, ok } from './fixtures.t
 // The JSON of conversations shows their inbox, assignee (user and membership), team and bot. Those change
 // like configuration, so a container keeps them REFS_CACHE_TTL_MS (refs-cache.ts): a list page after the
 // first reads only the conversations and their contacts. The container's own changes drop the cache at
-// once; another container's change shows once the TTL has passed (the bound the README states).
+// once; another container's change shows once the TTL has passed (the bound docs/data-model.md#caches states).
 
 describe('references of conversation JSON through the refs cache', () => {
   let s: SeededAccount;

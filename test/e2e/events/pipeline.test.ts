@@ -4,8 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Received, type Receiver } from '../../support/receiver.ts';
 
-// The whole path of DESIGN.md §3 under the local runtime: API write → table stream → events queue →
-// dispatcher (webhooks, API inbox callback, agent bots, automation rules) → deliveries → receivers.
+// The whole path of docs/architecture.md#one-events-path under the local runtime: API write → table stream → events
+// queue → dispatcher (webhooks, API inbox callback, agent bots, automation rules) → deliveries → receivers.
 
 const chatwootValid = (r: Received, secret: string) =>
   r.headers['x-chatwoot-signature'] ===

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 
-// The cross-cutting behaviour of DESIGN.md §2 on real routes: error body, status codes, auth, roles.
+// The cross-cutting decisions on real routes (docs/decisions.md#error-body, #status-codes, #credentials):
+// error body, status codes, auth, roles.
 
 describe('errors and access on every interface', () => {
   let base: string;

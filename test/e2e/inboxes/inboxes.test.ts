@@ -3,12 +3,15 @@ import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fiel
 import { streamChanges } from '../../support/stream.ts';
 import { findInboxByIdentifier } from '../../../shared/db/repositories/inboxes.ts';
 
-// Inboxes (spec §2 Inbox, endpoints 1-2; reference §2.1-2.5), as a Chatwoot client calls them.
+// Inboxes (docs/contract.md#inbox, contract endpoints 1-2; docs/chatwoot.md#inboxes), as a Chatwoot client calls
+// them.
 
 
 const STR_OR_NULL = (x: unknown) => x === null || typeof x === 'string';
 
-/** Every field of the spec's Inbox table, with its type (null where the channel lacks it, reference §2.5). */
+/**
+ * Every field of the contract's inbox, with its type (null where the channel lacks it, docs/chatwoot.md#inbox-json).
+ */
 function expectInboxShape(i: Record<string, any>) {
   const types: Record<string, 'number' | 'string' | 'boolean' | 'object' | 'string?'> = {
     id: 'number',

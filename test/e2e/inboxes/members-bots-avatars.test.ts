@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { download, SIGNED_LINK } from '../../support/files.ts';
 
-// Inbox members (reference §2.7), agent bot attachment (§2.6) and avatar uploads (spec rule 2).
+// Inbox members (docs/chatwoot.md#inbox-members-and-agent-json), agent bot attachment
+// (docs/chatwoot.md#agent-bot-of-an-inbox) and avatar uploads (contract rule 2, docs/contract.md#rules).
 
 
 // A 1×1 PNG.

@@ -5,7 +5,7 @@ import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/
 import { streamChanges } from '../../support/stream.ts';
 import { expectMessageShape, newBot, newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
 
-// Messages (reference §5): list with before/after cursors, create (outgoing, incoming on API inboxes,
+// Messages (docs/chatwoot.md#messages): list with before/after cursors, create (outgoing, incoming on API inboxes,
 // private notes, content types), status updates on API inboxes, soft delete.
 
 describe('messages', () => {

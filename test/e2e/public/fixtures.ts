@@ -57,7 +57,7 @@ export { seedAccount, unique, type SeededAccount };
 const kind = (x: unknown) =>
   x === null ? 'null' : Array.isArray(x) ? 'array' : Number.isInteger(x) ? 'integer' : typeof x;
 
-/** The spec's message table (inside the public conversation): every field, with its type. */
+/** The contract's public message (docs/contract.md#public-message): every field, with its type. */
 export const MESSAGE_FIELDS: Record<string, string> = {
   id: 'integer',
   content: 'string',
@@ -87,7 +87,10 @@ export function expectPublicMessage(m: Record<string, unknown>) {
   for (const [field, type] of Object.entries(MESSAGE_FIELDS)) expect(kind(m[field]), `message.${field}`).toBe(type);
 }
 
-/** The spec's Public conversation: `id` integer, `inbox_id` string, `messages` of full messages, `contact` object. */
+/**
+ * The contract's public conversation (docs/contract.md#public-conversation): `id` integer, `inbox_id` string,
+ * `messages` of full messages, `contact` object.
+ */
 export function expectPublicConversation(c: Record<string, any>) {
   expect(kind(c.id), 'id').toBe('integer');
   expect(kind(c.inbox_id), 'inbox_id').toBe('string');

@@ -16,9 +16,9 @@ import {
   type SeededAccount,
 } from './fixtures.ts';
 
-// Reference §11.2: HMAC identity validation on the contacts routes. The hash is the hex HMAC-SHA256 of
-// the identifier under the inbox's hmac_token; a wrong or missing one (when mandatory) is 401 with the
-// error body (Chatwoot: 500). A verified contact inbox sees all of its contact's conversations.
+// docs/chatwoot.md#public-contacts: HMAC identity validation on the contacts routes. The hash is the hex HMAC-SHA256
+// of the identifier under the inbox's hmac_token; a wrong or missing one (when mandatory) is 401 with the error body
+// (Chatwoot: 500). A verified contact inbox sees all of its contact's conversations.
 
 const sign = (inbox: ApiInbox, identifier: string) => createHmac('sha256', inbox.hmac_token).update(identifier).digest('hex');
 

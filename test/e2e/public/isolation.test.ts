@@ -17,9 +17,10 @@ import {
   type SeededAccount,
 } from './fixtures.ts';
 
-// Reference §11.1 and §12.3: the identifiers in the path are the credential. Every wrong combination
-// (another inbox's identifier, another contact's source id, another contact's or account's conversation,
-// a non-API inbox, garbage) answers 404 with the error body, changes nothing and shows nothing.
+// docs/chatwoot.md#public-routes-and-identifiers and docs/chatwoot.md#public-errors: the identifiers in the path are
+// the credential. Every wrong combination (another inbox's identifier, another contact's source id, another contact's
+// or account's conversation, a non-API inbox, garbage) answers 404 with the error body, changes nothing and shows
+// nothing.
 
 type Call = [method: string, path: string, body?: unknown];
 

@@ -20,9 +20,9 @@ import {
   type SeededAccount,
 } from './fixtures.ts';
 
-// Reference §11 and spec endpoints 13-14: an end client that knows only an inbox identifier creates a
-// contact, opens a conversation, sends messages, reads the conversation and marks it seen; agents see
-// it all on the account interface, and every change is on the table's stream.
+// docs/chatwoot.md#public-api and contract endpoints 13-14 (docs/contract.md#endpoints): an end client that knows
+// only an inbox identifier creates a contact, opens a conversation, sends messages, reads the conversation and marks
+// it seen; agents see it all on the account interface, and every change is on the table's stream.
 
 describe('public interface: the end client journey', () => {
   let s: SeededAccount;
@@ -89,7 +89,7 @@ describe('public interface: the end client journey', () => {
     const reply = ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'Hi Ada' }), 'reply');
     ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'internal', private: true }), 'note');
 
-    // Spec endpoint 13.
+    // Contract endpoint 13 (docs/contract.md#endpoints).
     const shown = ok(await api.get(conversationPath(inbox, contact.source_id, conv.id)), 'show');
     expectPublicConversation(shown);
     expect(shown.id).toBe(conv.id);
@@ -107,7 +107,7 @@ describe('public interface: the end client journey', () => {
       blocked: false,
     });
 
-    // Spec endpoint 14.
+    // Contract endpoint 14 (docs/contract.md#endpoints).
     const before = Math.floor(Date.now() / 1000);
     const seen = await api.post(`${conversationPath(inbox, contact.source_id, conv.id)}/update_last_seen`);
     expect(seen.status).toBe(200);

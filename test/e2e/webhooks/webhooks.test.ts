@@ -13,7 +13,7 @@ const SPEC_EVENTS = [
   'webwidget_triggered',
 ];
 
-/** Spec §2 "Webhook", with the types the spec names, and the signing secret. */
+/** docs/contract.md#webhook, with the types the contract names, and the signing secret. */
 function expectWebhook(body: any, expected: { url: string; name: string | null; subscriptions: string[]; account_id: number }) {
   expect(body).toEqual({ id: expect.any(Number), secret: expect.any(String), ...expected });
   expect(Number.isInteger(body.id)).toBe(true);

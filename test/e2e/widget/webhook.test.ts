@@ -3,8 +3,8 @@ import { seedAccount, type Client, type SeededAccount } from '../../support/runt
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { browser, EVENT_INFO, ok, openWidget, trigger, widgetInbox, type WidgetInbox } from './fixtures.ts';
 
-// End to end (reference §8.4 `webwidget_triggered`): the widget opens → events route → signal on the
-// table's stream → dispatcher → an account webhook subscribed to the event receives Chatwoot's payload.
+// End to end (docs/chatwoot.md#webhook-payloads `webwidget_triggered`): the widget opens → events route → signal on
+// the table's stream → dispatcher → an account webhook subscribed to the event receives Chatwoot's payload.
 
 async function until<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

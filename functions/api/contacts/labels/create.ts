@@ -2,7 +2,7 @@ import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
 import { replaceContactLabels } from '../../../../shared/domain/contacts/service.ts';
 import { LabelsSchema } from '../../../../shared/domain/contacts/schemas.ts';
 
-// Spec endpoint 5: the submitted list replaces the contact's labels.
+// Contract endpoint 5 (docs/contract.md#endpoints): the submitted list replaces the contact's labels.
 export const handler = apiHandler({
   access: 'member',
   body: LabelsSchema,
