@@ -6,6 +6,10 @@ import type { InboxRecord } from '../../../shared/model/inboxes.ts';
 import type { MessageRecord } from '../../../shared/model/messages.ts';
 import type { NotificationRecord } from '../../../shared/model/notifications.ts';
 import type { TeamRecord } from '../../../shared/model/teams.ts';
+import type { SignalRecord } from '../../../shared/model/signals.ts';
+import type { Refs } from '../../../shared/domain/conversations/view.ts';
+import type { ConversationContext } from '../../../shared/domain/events/payloads.ts';
+import type { DomainEvent, DomainEventName } from '../../../shared/domain/events/domain-events.ts';
 
 // Plain records as the table stores them, for unit tests of pure rules: one account (7), one inbox (2),
 // one contact (40) in one conversation (display id 3). File references are empty, so views render them
@@ -99,4 +103,44 @@ export const contactSub = (contactId: number, token: string, over: Partial<Cable
   connection_id: `conn-contact-${token}`, identifier: JSON.stringify({ channel: 'RoomChannel', pubsub_token: token }),
   identifier_hash: `hash-contact-${token}`, account_id: 7, kind: 'contact', user_id: null, role: null, contact_id: contactId,
   pubsub_token: token, hmac_verified: false, created_at: T0, ...over,
+});
+
+/** The records a conversation's views refer to: its contact, inbox, an agent (5, Bruno), a bot (9), a team (4). */
+export const refs = (over: Partial<Refs> = {}): Refs => ({
+  accountId: 7,
+  contacts: new Map([[40, contact()]]),
+  inboxes: new Map([[2, inbox()]]),
+  users: new Map([[5, { user: user(), membership: membership() }]]),
+  bots: new Map([[9, bot()]]),
+  teams: new Map([[4, team()]]),
+  myTeams: new Set(),
+  ...over,
+});
+
+/** What a payload about one conversation needs (the broadcast stage and the dispatcher load it). */
+export const context = (over: Partial<ConversationContext> = {}): ConversationContext => ({
+  account: account(),
+  conversation: conversation(),
+  refs: refs(),
+  contactInbox: contactInbox(),
+  ...over,
+});
+
+/** A domain event as `eventsOf` names it, about account 7. */
+export const domainEvent = (name: DomainEventName, over: Partial<DomainEvent> = {}): DomainEvent => ({
+  id: `rec-1:${name}`,
+  name,
+  accountId: 7,
+  scope: 'CONV#7#3',
+  at: T0 + 60,
+  performedBy: null,
+  changes: {},
+  changedAttributes: null,
+  ...over,
+});
+
+/** A short-lived event item (typing, widget opened). */
+export const signal = (over: Partial<SignalRecord> = {}): SignalRecord => ({
+  name: 'conversation_typing_on', account_id: 7, conversation_id: 3, contact_id: null, inbox_id: 2, performed_by: { type: 'user', id: 5 },
+  is_private: false, data: {}, created_at: T0 + 80, ...over,
 });
