@@ -60,11 +60,21 @@ export function addressScope(address: string): string {
 export const throttled = (retryAfter: number, description: string) =>
   new ServiceError('rate_limited', description, [{ field: '', message: `Retry in ${retryAfter} seconds`, code: 'rate_limited' }], retryAfter);
 
-interface Window {
+export interface ThrottleWindow {
   key: Key;
   max: number;
+  /** Epoch seconds at which the window ends. */
   end: number;
 }
+
+/** Where windows count: the table (one conditional UpdateItem per slot); tests give a stand-in. */
+export interface ThrottleSlots {
+  /** Takes a slot while fewer than `max` are taken; false when the window is full. */
+  take(key: Key, max: number, expiresAt: number): Promise<boolean>;
+  release(key: Key): Promise<void>;
+}
+
+const tableSlots: ThrottleSlots = { take: (key, max, expiresAt) => takeThrottleSlot(key, max, expiresAt), release: releaseThrottleSlot };
 
 /** Slots held by one request. */
 export interface Taken {
@@ -76,7 +86,8 @@ const full = new Map<string, number>();
 const MAX_REMEMBERED = 10_000;
 const memoKey = (k: Key) => `${k.pk} ${k.sk}`;
 
-function windowOf(t: Throttle, value: string, nowSeconds: number): Window {
+/** The window of a throttle that holds `nowSeconds`, for one value (kept hashed: no address or email in a key). */
+export function throttleWindow(t: Throttle, value: string, nowSeconds: number): ThrottleWindow {
   const start = nowSeconds - (nowSeconds % t.windowSeconds);
   return { key: keys.throttleWindow(t.scope, hashToken(value), start), max: t.max, end: start + t.windowSeconds };
 }
@@ -85,25 +96,30 @@ function windowOf(t: Throttle, value: string, nowSeconds: number): Window {
  * Takes a slot in each throttle's current window for its value, or throws 429 (`description`, Retry-After:
  * seconds to the end of the latest full window) without keeping any.
  */
-export async function takeSlots(what: readonly (readonly [Throttle, string])[], description: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<Taken> {
-  const windows = what.map(([t, value]) => windowOf(t, value, nowSeconds));
+export async function takeSlots(
+  what: readonly (readonly [Throttle, string])[],
+  description: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  slots: ThrottleSlots = tableSlots,
+): Promise<Taken> {
+  const windows = what.map(([t, value]) => throttleWindow(t, value, nowSeconds));
   for (const [k, end] of full) if (end <= nowSeconds) full.delete(k);
-  const refuse = (over: Window[]) => {
+  const refuse = (over: ThrottleWindow[]) => {
     if (full.size >= MAX_REMEMBERED) full.clear();
     for (const w of over) full.set(memoKey(w.key), w.end);
     return throttled(Math.max(1, Math.max(...over.map((w) => w.end)) - nowSeconds), description);
   };
   const known = windows.filter((w) => full.has(memoKey(w.key)));
   if (known.length) throw refuse(known);
-  const taken = await Promise.all(windows.map((w) => takeThrottleSlot(w.key, w.max, w.end + 60)));
+  const taken = await Promise.all(windows.map((w) => slots.take(w.key, w.max, w.end + 60)));
   const over = windows.filter((_, i) => !taken[i]);
   if (over.length) {
-    await Promise.all(windows.filter((_, i) => taken[i]).map((w) => releaseThrottleSlot(w.key)));
+    await Promise.all(windows.filter((_, i) => taken[i]).map((w) => slots.release(w.key)));
     throw refuse(over);
   }
   return {
     release: async () => {
-      await Promise.all(windows.map((w) => releaseThrottleSlot(w.key)));
+      await Promise.all(windows.map((w) => slots.release(w.key)));
     },
   };
 }

@@ -28,8 +28,9 @@ import {
   contactPayload,
   conversationContext,
   conversationPushData,
+  conversationWebhookPayload,
   inboxPayload,
-  messageWebhookData,
+  messageWebhookPayload,
   typingPayload,
   webwidgetPayload,
   type ConversationContext,
@@ -63,22 +64,17 @@ interface ChangeReads {
 }
 
 async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | undefined> {
-  const withEvent = (body: object) => ({ event: event.name, ...body });
   if (event.conversation) {
     const ctx = await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation));
     if (!ctx) return undefined;
-    const payload = withEvent({
-      ...conversationPushData(ctx),
-      ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
-    });
-    return { payload, inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
+    return { payload: conversationWebhookPayload(event, ctx), inbox: ctx.refs.inboxes.get(ctx.conversation.inbox_id), ctx };
   }
   if (event.message) {
     // Activity messages are never delivered (docs/chatwoot.md#who-receives-what).
     if (event.message.message_type === 2) return undefined;
     const ctx = await conversationContext(event.accountId, event.message.conversation_id, undefined, [event.message]);
     if (!ctx) return undefined;
-    return { payload: withEvent(messageWebhookData(event.message, ctx)), inbox: ctx.refs.inboxes.get(event.message.inbox_id), ctx };
+    return { payload: messageWebhookPayload(event, event.message, ctx), inbox: ctx.refs.inboxes.get(event.message.inbox_id), ctx };
   }
   if (event.name === 'webwidget_triggered') return webwidgetPayload(event);
   if (event.signal?.conversation_id != null) {

@@ -70,6 +70,26 @@ export function headPlan(tod: number): { mode: 'head' | 'tail'; hours: number[];
   return { mode: 'tail', hours: range(h + 1, 24), partialHour: h, partialQuarters: q };
 }
 
+/**
+ * Adds to `into` a UTC day's figures up to `tod` (seconds into the day, a multiple of 900), read as
+ * `headPlan` says: the whole hours before the cut and the cut hour's first quarters, or the day's total
+ * less its tail (the hours after the cut, and the cut hour from its quarter on). `hour(h)` is the day's
+ * hour item h, if there is one.
+ */
+export function addDayHead(into: Figures, tod: number, day: Figures, hour: (h: number) => Record<string, unknown> | undefined): Figures {
+  const plan = headPlan(tod);
+  if (plan.mode === 'head') {
+    for (const h of plan.hours) addFigures(into, hourHead(hour(h), 4));
+    addFigures(into, hourHead(hour(plan.partialHour), plan.partialQuarters));
+  } else {
+    addFigures(into, day);
+    for (const h of plan.hours) addFigures(into, hourHead(hour(h), 4), -1);
+    addFigures(into, hourHead(hour(plan.partialHour), 4), -1);
+    addFigures(into, hourHead(hour(plan.partialHour), plan.partialQuarters));
+  }
+  return into;
+}
+
 const range = (a: number, b: number) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
 
 /** Offsets (hours) Chatwoot's `timezone_offset` may carry: quarter hours from −12 to +14. */

@@ -172,9 +172,28 @@ export function messageWebhookData(m: MessageRecord, ctx: ConversationContext) {
   };
 }
 
+/** `conversation_*` webhooks: the conversation's push data, with what changed when the event says. */
+export function conversationWebhookPayload(event: DomainEvent, ctx: ConversationContext) {
+  return {
+    event: event.name,
+    ...conversationPushData(ctx),
+    ...(event.changedAttributes ? { changed_attributes: event.changedAttributes } : {}),
+  };
+}
+
+/** `message_created` / `message_updated` webhooks. */
+export function messageWebhookPayload(event: DomainEvent, m: MessageRecord, ctx: ConversationContext) {
+  return { event: event.name, ...messageWebhookData(m, ctx) };
+}
+
 export async function contactPayload(event: DomainEvent, contact: ContactRecord) {
   const account = await getAccount(event.accountId);
   if (!account) return undefined;
+  return contactWebhookPayload(event, contact, account);
+}
+
+/** `contact_created` / `contact_updated` webhooks: the contact's webhook data, moves of its avatar as links. */
+export function contactWebhookPayload(event: DomainEvent, contact: ContactRecord, account: Pick<AccountRecord, 'id' | 'name'>) {
   return {
     event: event.name,
     ...contactWebhookJson(contact, account),
@@ -186,16 +205,17 @@ export async function contactPayload(event: DomainEvent, contact: ContactRecord)
 
 /** `conversation_typing_on/off`: the typist, the conversation, and whether it was a private note. */
 export async function typingPayload(event: DomainEvent, ctx: ConversationContext) {
-  const s = event.signal!;
-  let user: unknown = null;
-  if (s.performed_by?.type === 'user') {
-    const u = await getUser(s.performed_by.id);
-    user = u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : null;
-  } else if (s.performed_by?.type === 'contact') {
-    const c = await getContact(event.accountId, s.performed_by.id);
-    user = c ? contactWebhookJson(c, ctx.account) : null;
-  }
-  return { event: event.name, user, conversation: conversationPushData(ctx), is_private: s.is_private };
+  const by = event.signal!.performed_by;
+  const typist =
+    by?.type === 'user' ? { user: await getUser(by.id) } : by?.type === 'contact' ? { contact: await getContact(event.accountId, by.id) } : {};
+  return typingWebhookPayload(event, ctx, typist);
+}
+
+/** The typing webhook from the typist's record (a user or a contact; none when it is gone or was neither). */
+export function typingWebhookPayload(event: DomainEvent, ctx: ConversationContext, typist: { user?: UserRecord; contact?: ContactRecord }) {
+  const u = typist.user;
+  const user = u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : typist.contact ? contactWebhookJson(typist.contact, ctx.account) : null;
+  return { event: event.name, user, conversation: conversationPushData(ctx), is_private: event.signal!.is_private };
 }
 
 /**
@@ -204,7 +224,6 @@ export async function typingPayload(event: DomainEvent, ctx: ConversationContext
  */
 export async function webwidgetPayload(event: DomainEvent) {
   const s = event.signal!;
-  const data = s.data as { contact_inbox_id?: number; source_id?: string; event_info?: unknown };
   const [account, contact, inbox, ctx] = await Promise.all([
     getAccount(event.accountId),
     s.contact_id !== null ? getContact(event.accountId, s.contact_id) : undefined,
@@ -212,18 +231,27 @@ export async function webwidgetPayload(event: DomainEvent) {
     s.conversation_id !== null ? conversationContext(event.accountId, s.conversation_id) : undefined,
   ]);
   if (!account || !contact) return undefined;
+  return { payload: webwidgetWebhookPayload(event, account, contact, inbox, ctx), inbox };
+}
+
+/** The `webwidget_triggered` webhook from the records its signal names. */
+export function webwidgetWebhookPayload(
+  event: DomainEvent,
+  account: AccountRecord,
+  contact: ContactRecord,
+  inbox: InboxRecord | undefined,
+  ctx: ConversationContext | undefined,
+) {
+  const data = event.signal!.data as { contact_inbox_id?: number; source_id?: string; event_info?: unknown };
   return {
-    payload: {
-      event: event.name,
-      id: data.contact_inbox_id ?? null,
-      contact: contactWebhookJson(contact, account),
-      inbox: inboxRef(inbox),
-      account: accountRef(account),
-      current_conversation: ctx ? conversationPushData(ctx) : null,
-      source_id: data.source_id ?? null,
-      event_info: data.event_info ?? {},
-    },
-    inbox,
+    event: event.name,
+    id: data.contact_inbox_id ?? null,
+    contact: contactWebhookJson(contact, account),
+    inbox: inboxRef(inbox),
+    account: accountRef(account),
+    current_conversation: ctx ? conversationPushData(ctx) : null,
+    source_id: data.source_id ?? null,
+    event_info: data.event_info ?? {},
   };
 }
 

@@ -1,5 +1,5 @@
 import { getReportHours, queryReportDays, queryReportHourOfDay } from '../../db/repositories/reports.ts';
-import { addFigures, DAY, dayKey, dayStart, headPlan, hourHead, type Figures } from '../../model/report-buckets.ts';
+import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures } from '../../model/report-buckets.ts';
 
 // Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
 // period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items of
@@ -52,19 +52,7 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
     const d = dayStart(t);
     const out = { ...before.get(d)! };
     if (t === d) return out;
-    const plan = headPlan(t - d);
-    const hour = (h: number) => hours.get(`${h}|${dayKey(d)}`);
-    if (plan.mode === 'head') {
-      for (const h of plan.hours) addFigures(out, hourHead(hour(h), 4));
-      addFigures(out, hourHead(hour(plan.partialHour), plan.partialQuarters));
-    } else {
-      // Head = the day − its tail (the hours after the cut, and the cut hour from its quarter on).
-      addFigures(out, days.get(dayKey(d)) ?? {});
-      for (const h of plan.hours) addFigures(out, hourHead(hour(h), 4), -1);
-      addFigures(out, hourHead(hour(plan.partialHour), 4), -1);
-      addFigures(out, hourHead(hour(plan.partialHour), plan.partialQuarters));
-    }
-    return out;
+    return addDayHead(out, t - d, days.get(dayKey(d)) ?? {}, (h) => hours.get(`${h}|${dayKey(d)}`));
   });
 }
 

@@ -204,3 +204,102 @@ describe('exactLookups', () => {
     expect(exactLookups([], keys)).toBeUndefined();
   });
 });
+
+describe('keys, values and types at the edges', () => {
+  const verdictOn = (model: 'contacts' | 'conversations', payload: unknown, thing: Record<string, unknown>, attrs: { attribute_key: string; attribute_display_type: string }[] = []) =>
+    evaluate(parseFilter(model, payload, attrs, NOW), readerOf(thing));
+
+  it('refuses keys that only an object’s prototype has, and conditions that are not objects', () => {
+    for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(refusal(() => contacts([{ attribute_key: key, filter_operator: 'equal_to', values: ['x'] }])).field, key).toBe('payload[0].attribute_key');
+    }
+    const err = refusal(() => contacts([{ attribute_key: 'labels', filter_operator: 'is_present', query_operator: 'and' }, 'email']));
+    expect([err.message, err.field]).toEqual(['Each condition must be an object', 'payload[1]']);
+  });
+
+  it('no payload filters nothing; a scalar value is a list of one; an empty one is no value', () => {
+    expect(parseFilter('contacts', undefined, [], NOW)).toEqual([]);
+    expect(parseFilter('contacts', null, [], NOW)).toEqual([]);
+    expect(contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: 'Ann@X.test' }])[0].values).toEqual(['ann@x.test']);
+    expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: '' }])).field).toBe('payload[0].values');
+    expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: [null, ''] }])).field).toBe('payload[0].values');
+  });
+
+  it('conversation status `all` is every status', () => {
+    const [c] = conversations([{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'] }]);
+    expect(c.values).toEqual(['open', 'resolved', 'pending', 'snoozed']);
+    for (const status of ['open', 'resolved', 'pending', 'snoozed']) expect(verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'] }], { status })).toBe(true);
+    expect(verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'not_equal_to', values: ['open', 'pending'] }], { status: 'pending' })).toBe(false);
+  });
+
+  it('days_before needs a number of days', () => {
+    expect(refusal(() => contacts([{ attribute_key: 'created_at', filter_operator: 'days_before', values: ['a week'] }])).field).toBe('payload[0].values');
+    // A fraction of a day counts whole days.
+    expect(contacts([{ attribute_key: 'created_at', filter_operator: 'days_before', values: [2.9] }])[0].values).toEqual(['2026-03-08']);
+  });
+
+  it('dates given as Unix seconds or ISO text compare by UTC day', () => {
+    const [c] = contacts([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: [day('2026-02-28T23:00:00Z')] }]);
+    expect(c.values).toEqual(['2026-02-28']);
+    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['2026-02-28'] }], { created_at: '2026-03-01T00:30:00Z' })).toBe(true);
+    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-01'] }], { created_at: day('2026-03-01T23:59:59Z') })).toBe(false);
+    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-02'] }], { created_at: day('2026-03-01T23:59:59Z') })).toBe(true);
+  });
+
+  it('custom attributes compare by their display type: checkbox, date, list and link as text, an unknown type as text', () => {
+    const attrs = [
+      { attribute_key: 'vip', attribute_display_type: 'checkbox' },
+      { attribute_key: 'renewal', attribute_display_type: 'date' },
+      { attribute_key: 'tier', attribute_display_type: 'list' },
+      { attribute_key: 'site', attribute_display_type: 'link' },
+      { attribute_key: 'odd', attribute_display_type: 'hologram' },
+      { attribute_key: 'score', attribute_display_type: 'percent' },
+    ];
+    const cs = contacts(
+      attrs.map((a, i) => ({ attribute_key: a.attribute_key, filter_operator: 'is_present', query_operator: i < attrs.length - 1 ? 'AND' : undefined })),
+      attrs,
+    );
+    expect(cs.map((c) => [c.key, c.type, c.custom])).toEqual([
+      ['vip', 'boolean', true], ['renewal', 'date', true], ['tier', 'text', true], ['site', 'text', true], ['odd', 'text', true], ['score', 'number', true],
+    ]);
+    const thing = { custom_attributes: { vip: true, renewal: '2026-06-30', tier: 'Gold', site: 'https://Acme.test', score: 87.5, odd: 'X' } };
+    const v = (payload: unknown) => verdictOn('contacts', payload, thing, attrs);
+    expect(v([{ attribute_key: 'vip', filter_operator: 'equal_to', values: [true] }])).toBe(true);
+    expect(v([{ attribute_key: 'vip', filter_operator: 'equal_to', values: ['false'] }])).toBe(false);
+    expect(v([{ attribute_key: 'renewal', filter_operator: 'is_greater_than', values: ['2026-06-29'] }])).toBe(true);
+    expect(v([{ attribute_key: 'renewal', filter_operator: 'is_less_than', values: ['2026-06-30'] }])).toBe(false);
+    expect(v([{ attribute_key: 'tier', filter_operator: 'contains', values: ['OL'] }])).toBe(true);
+    expect(v([{ attribute_key: 'site', filter_operator: 'equal_to', values: ['https://acme.test'] }])).toBe(true);
+    expect(v([{ attribute_key: 'score', filter_operator: 'is_greater_than', values: ['87'] }])).toBe(true);
+    expect(v([{ attribute_key: 'odd', filter_operator: 'equal_to', values: ['x'] }])).toBe(true);
+  });
+
+  it('a comparison between a number and text holds neither way', () => {
+    const attrs = [{ attribute_key: 'order_total', attribute_display_type: 'number' }];
+    const thing = { custom_attributes: { order_total: 'unknown' } };
+    expect(verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: [1] }], thing, attrs)).toBe(false);
+    expect(verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_less_than', values: [1] }], thing, attrs)).toBe(false);
+    expect(refusal(() => conversations([{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: ['lots'] }])).field).toBe('payload[0].values');
+  });
+
+  it('the contact’s blocked flag compares as true/false, however it is written', () => {
+    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: [false] }], { blocked: false })).toBe(true);
+    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: ['TRUE'] }], { blocked: true })).toBe(true);
+    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'not_equal_to', values: ['true'] }], { blocked: true })).toBe(false);
+  });
+
+  it('a conversation’s display id matches as text with contains, as a number with equal_to', () => {
+    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'contains', values: ['12'] }], { display_id: 4120 })).toBe(true);
+    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['4120.0'] }], { display_id: 4120 })).toBe(true);
+    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['412'] }], { display_id: 4120 })).toBe(false);
+  });
+
+  it('empty text is absent for presence', () => {
+    const plan = (value: unknown) => ({ custom_attributes: { plan: value } });
+    const attrs = [{ attribute_key: 'plan', attribute_display_type: 'text' }];
+    expect(verdictOn('contacts', [{ attribute_key: 'plan', filter_operator: 'is_present' }], plan(''), attrs)).toBe(false);
+    expect(verdictOn('contacts', [{ attribute_key: 'plan', filter_operator: 'is_not_present' }], plan(''), attrs)).toBe(true);
+    expect(verdictOn('contacts', [{ attribute_key: 'plan', filter_operator: 'is_present' }], plan('gold'), attrs)).toBe(true);
+    expect(verdictOn('contacts', [{ attribute_key: 'plan', filter_operator: 'is_present' }], plan(0), attrs)).toBe(true);
+  });
+});

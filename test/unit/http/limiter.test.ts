@@ -154,3 +154,97 @@ describe('shared window across containers', () => {
     expect(store.writes).toHaveLength(0);
   });
 });
+
+describe('limits at the edges', () => {
+  it('the window quota is the sustained rate over the window plus one burst', () => {
+    expect(new Limiter().quota({ perMinute: 600, burst: 400 })).toBe(1000);
+    expect(new Limiter({ windowSeconds: 30 }).quota({ perMinute: 61, burst: 5 })).toBe(36);
+    expect(new Limiter({ windowSeconds: 3600 }).quota({ perMinute: 1, burst: 0 })).toBe(60);
+  });
+
+  it('a burst of 0 still lets one request through at a time', async () => {
+    const c = clock();
+    const limiter = new Limiter({ now: c.now });
+    const limit = { perMinute: 60, burst: 0 };
+    expect((await limiter.take('a', limit)).allowed).toBe(true);
+    expect(await limiter.take('a', limit)).toEqual({ allowed: false, retryAfter: 1, reason: 'rate' });
+    c.advance(1000);
+    expect((await limiter.take('a', limit)).allowed).toBe(true);
+  });
+
+  it('tells at least one second to wait, rounding up', async () => {
+    const limit = { perMinute: 6, burst: 1 }; // a token every 10 s
+    const waitAfter = async (ms: number) => {
+      const c = clock();
+      const limiter = new Limiter({ now: c.now });
+      await limiter.take('a', limit);
+      c.advance(ms);
+      return limiter.take('a', limit);
+    };
+    expect(await waitAfter(9_990)).toEqual({ allowed: false, retryAfter: 1, reason: 'rate' });
+    expect(await waitAfter(1_000)).toEqual({ allowed: false, retryAfter: 9, reason: 'rate' });
+    expect(await waitAfter(999)).toEqual({ allowed: false, retryAfter: 10, reason: 'rate' });
+  });
+
+  it('forgets even busy scopes when every one in memory is busy (memory stays bounded)', async () => {
+    const limiter = new Limiter({ now: clock().now, maxScopes: 2 });
+    const limit = { perMinute: 1, burst: 1 };
+    await limiter.take('a', limit);
+    await limiter.take('b', limit);
+    await limiter.take('c', limit);
+    expect(limiter.size).toBe(1);
+    expect((await limiter.take('a', limit)).allowed).toBe(true);
+  });
+});
+
+describe('shared window at the edges', () => {
+  const limit = { perMinute: 600, burst: 400 }; // quota 1000, a lump every 50 at 5 %
+
+  it('a new window starts a new count: what the last one did not add yet is not carried over', async () => {
+    const start = Date.UTC(2030, 0, 1, 0, 0, 0);
+    const c = clock(start + 30_000);
+    const store = memoryWindows();
+    const limiter = new Limiter({ now: c.now, shared: store, syncShare: 0.05 });
+    for (let i = 0; i < 30; i++) await limiter.take('acct', limit);
+    c.advance(30_000);
+    for (let i = 0; i < 49; i++) await limiter.take('acct', limit);
+    expect(store.writes).toEqual([]);
+    await limiter.take('acct', limit);
+    expect(store.writes).toEqual([{ scope: 'acct', window: start / 1000 + 60, n: 50 }]);
+  });
+
+  it('one write at a time per scope: requests during a write add to the next lump', async () => {
+    const c = clock(Date.UTC(2030, 0, 1));
+    const store = memoryWindows();
+    let open: () => void = () => undefined;
+    const held: SharedWindows = {
+      add: (...a) => new Promise((resolve) => (open = () => resolve(store.add(...a)))),
+    };
+    const limiter = new Limiter({ now: c.now, shared: held, syncShare: 0.05 });
+    for (let i = 0; i < 49; i++) await limiter.take('acct', limit);
+    const lump = limiter.take('acct', limit);
+    // Sixty more while the first write is out: none of them writes.
+    for (let i = 0; i < 60; i++) expect(await limiter.take('acct', limit)).toEqual({ allowed: true });
+    open();
+    expect(await lump).toEqual({ allowed: true });
+    expect(store.writes.map((w) => w.n)).toEqual([50]);
+    const next = limiter.take('acct', limit);
+    open();
+    await next;
+    expect(store.writes.map((w) => w.n)).toEqual([50, 61]);
+  });
+
+  it('refuses once its own count since the last write tips a known total over the quota, without writing', async () => {
+    const start = Date.UTC(2030, 0, 1, 0, 0, 0);
+    const c = clock(start + 15_000);
+    const store = memoryWindows();
+    store.totals.set(`acct ${start / 1000}`, 985);
+    const limiter = new Limiter({ now: c.now, shared: store, syncShare: 0.01 }); // a lump of 10
+    const verdicts = [];
+    for (let i = 0; i < 17; i++) verdicts.push((await limiter.take('acct', limit)).allowed);
+    // 10 (written: 995 known), then 6 more reach 1001 > 1000; the next is refused.
+    expect(verdicts).toEqual([...Array(16).fill(true), false]);
+    expect(store.writes.map((w) => w.n)).toEqual([10]);
+    expect(await limiter.take('acct', limit)).toEqual({ allowed: false, retryAfter: 45, reason: 'window' });
+  });
+});
