@@ -12,7 +12,6 @@ const shared = {
   pool: 'forks' as const,
   // One runtime per worker process, shared by the files it runs (each test makes its own accounts).
   isolate: false,
-  maxWorkers: 2,
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // A failing test is reported, never retried into a pass.
