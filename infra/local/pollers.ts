@@ -194,7 +194,6 @@ export function pollQueue(opts: {
   concurrency?: number;
 }): Poller {
   let running = true;
-  const abort = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
   const handleBatch = async (messages: Message[]) => {
@@ -249,8 +248,8 @@ export function pollQueue(opts: {
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
-          { abortSignal: abort.signal },
         );
+        // Handled even when a stop came meanwhile: a receive is never abandoned (see stop).
         const messages = out.Messages ?? [];
         if (!messages.length) continue;
         const p: Promise<void> = handleBatch(messages)
@@ -266,9 +265,14 @@ export function pollQueue(opts: {
     await Promise.all(inFlight);
   })();
   return {
+    /**
+     * Waits for the receive under way (at most its one-second wait) and handles what it brings. Aborting
+     * it instead would end only this side: the queue still hands the next messages to the abandoned
+     * receive, and they stay invisible to every poller for the queue's visibility timeout (60 s for
+     * events, 120 s for deliveries). A pause and resume then lost the next writes' events for a minute.
+     */
     async stop() {
       running = false;
-      abort.abort();
       await loop;
     },
   };

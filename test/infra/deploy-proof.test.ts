@@ -17,6 +17,7 @@ import { overrideEnv } from '../support/env.ts';
 import { seedAccountVia } from '../support/http.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { client, runtime, unique } from '../support/runtime.ts';
+import { until } from '../support/until.ts';
 import { DEPLOYED_ENV, findings, synthesize, type LocalNames, type Synthesized } from './deploy-proof.ts';
 
 // Deploy proof: every AWS call each function makes and every environment variable it reads, recorded
@@ -126,9 +127,7 @@ describe('deploy proof', () => {
       const reply = await admin.post(`${seeded.base}/conversations/${visit.body.id}/messages`, { content: 'proof reply' });
       if (reply.status !== 200) throw new Error(`reply: ${reply.status} ${reply.text}`);
       const heard = () => mgmt.posted.some((p) => p.connectionId === id && p.frame?.message?.event === 'message.created' && p.frame.message.data?.id === reply.body.id);
-      for (const until = Date.now() + 60_000; !heard(); await new Promise((r) => setTimeout(r, 25))) {
-        if (Date.now() > until) throw new Error('the broadcast never reached the socket');
-      }
+      await until(heard, { what: 'the broadcast to reach the socket', timeoutMs: 60_000, everyMs: 25 });
       await asCable('ping', () => cablePing({}, { getRemainingTimeInMillis: () => 8_500 }));
       await asCable('disconnect', () => cableDisconnect(wsEvent('$disconnect', id)));
     } finally {

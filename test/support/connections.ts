@@ -6,9 +6,13 @@ import { isLoopbackAddress } from '../../shared/outbound/address-guard.ts';
  * Refuses, and records, every connection of this process to an address that `allowed` refuses (by default
  * any but loopback): a test of a guard against private targets must not send a packet there even when the
  * guard fails. An IP literal is refused before connecting; a name's addresses are checked as its lookup
- * answers, before the socket gets them. Fails closed on a call it does not understand.
+ * answers, before the socket gets them (by `lookup` when the caller gave none; the system's by default).
+ * Fails closed on a call it does not understand.
  */
-export function refuseConnections(allowed: (address: string) => boolean = isLoopbackAddress): { attempts: string[]; restore: () => void } {
+export function refuseConnections(
+  allowed: (address: string) => boolean = isLoopbackAddress,
+  opts: { lookup?: typeof dnsLookup } = {},
+): { attempts: string[]; restore: () => void } {
   const attempts: string[] = [];
   const original = Socket.prototype.connect;
   const refuse = (socket: Socket, target: string) => {
@@ -26,7 +30,7 @@ export function refuseConnections(allowed: (address: string) => boolean = isLoop
     const host = String(options.host || 'localhost').replace(/^\[|\]$/g, '');
     if (isIP(host)) return allowed(host) ? original.apply(this, args as never) : refuse(this, host);
     if (options !== first) return refuse(this, `${host} (named without options)`);
-    const lookup = first.lookup ?? dnsLookup;
+    const lookup = first.lookup ?? opts.lookup ?? dnsLookup;
     first.lookup = (name: string, opts: any, cb: (...a: any[]) => void) =>
       lookup(name, opts, (err: Error | null, address: any, family?: number) => {
         const list: string[] = err ? [] : Array.isArray(address) ? address.map((a: { address: string }) => a.address) : [address];

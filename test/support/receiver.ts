@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { until } from './until.ts';
 
 // A real webhook receiver on 127.0.0.1: records what arrives and answers as told.
 
@@ -60,11 +61,7 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     respond: (fn) => (answer = fn),
     async waitFor(count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} deliveries`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(() => received.length >= count, { what: () => `${count} deliveries (the receiver got ${received.length})`, timeoutMs, everyMs: 50 });
       return received;
     },
     close: () =>

@@ -5,19 +5,21 @@ import { client, seedAccountVia, type Client, type Res, type SeededAccount } fro
 
 export { client, type Client, type Res };
 
-// The local runtime for this worker: real HTTP, real DynamoDB Local, real queues.
+// The local runtime for this worker process: real HTTP, real DynamoDB Local, real queues.
 
 let shared: Promise<Runtime> | undefined;
 
 export function runtime(): Promise<Runtime> {
-  const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? '0';
-  shared ??= startRuntime({
-    dynamodbEndpoint: inject('dynamodbEndpoint'),
-    awsEndpoint: inject('awsEndpoint'),
-    accessKeyId: `worker${worker}`,
-    namePrefix: `w${worker}-`,
-    logLevel: process.env.LOG_LEVEL,
-  });
+  const dynamodbEndpoint = inject('dynamodbEndpoint');
+  const awsEndpoint = inject('awsEndpoint');
+  // Without them startRuntime would start a DynamoDB Local (Java) of its own: a unit test must not.
+  if (!dynamodbEndpoint || !awsEndpoint) {
+    throw new Error('this project starts no DynamoDB Local or emulator (unit tests run without them): a test of the local runtime belongs in test/integration or test/e2e');
+  }
+  // Named by the process, not the vitest worker number: a number is handed again to the next project's
+  // processes, which would find this one's items in the table and its messages in the queues.
+  const id = `p${process.pid}`;
+  shared ??= startRuntime({ dynamodbEndpoint, awsEndpoint, accessKeyId: id, namePrefix: `${id}-`, logLevel: process.env.LOG_LEVEL });
   return shared;
 }
 
@@ -48,22 +50,10 @@ export async function seedAccount(name = unique('acct-')): Promise<SeededAccount
   return seedAccountVia(rt.baseUrl, app.api, name);
 }
 
-/** Asserts the error body (docs/contract.md#error-body) and returns it. */
-/** Reads until `done` holds (state, not a stopwatch), failing with the last value read after `timeoutMs`. */
-export async function untilState<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`state not reached: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await read();
-  }
-  return last;
-}
-
 /** A 422 body's fields and their codes, `{field: code}`. */
 export const fieldsOf = (b: { errors: { field: string; code: string }[] }) => Object.fromEntries(b.errors.map((e) => [e.field, e.code]));
 
+/** Asserts the spec's error body and returns it. */
 export function expectErrorBody(res: Res, status: number) {
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
   const b = res.body;

@@ -6,6 +6,7 @@ import { enqueueDeliveries, type Delivery } from '../../../shared/queues/deliver
 import { sqs } from '../../../shared/queues/client.ts';
 import { runtime, unique } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { until } from '../../support/until.ts';
 
 // The deliveries queue → deliver function → real receivers on 127.0.0.1, through the local runtime's pollers.
 
@@ -125,13 +126,14 @@ describe('webhook deliveries', () => {
     const rt = await runtime();
     const old = delivery('http://127.0.0.1:1/never', 7, { created_at: Date.now() - 4 * 24 * 3600 * 1000, scope: unique('D') });
     await enqueueDeliveries([old]);
-    const deadline = Date.now() + 15_000;
-    let found: string | undefined;
-    while (!found && Date.now() < deadline) {
-      const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: rt.queueUrls.deliveriesDlq, WaitTimeSeconds: 1, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'] }));
-      found = out.Messages?.map((m) => m.Body ?? '').find((body) => body.includes(old.id));
-    }
-    expect(found).toBeTruthy();
-    expect(JSON.parse(found!)).toMatchObject({ id: old.id, url: old.url });
+    // Each read waits up to a second for a message (a long poll), so the reads follow each other at once.
+    const found = await until(
+      async () => {
+        const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: rt.queueUrls.deliveriesDlq, WaitTimeSeconds: 1, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'] }));
+        return out.Messages?.map((m) => m.Body ?? '').find((body) => body.includes(old.id));
+      },
+      { what: 'the delivery on the dead-letter queue', timeoutMs: 15_000, everyMs: 0 },
+    );
+    expect(JSON.parse(found)).toMatchObject({ id: old.id, url: old.url });
   }, 30_000);
 });

@@ -9,7 +9,8 @@ import { PIPELINE_CACHE_TTL_MS, pipelineCache } from '../../../shared/events/rea
 import { subscriptionsCache } from '../../../shared/realtime/broadcast.ts';
 import { scopedCallRecorder } from '../../support/calls.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { runtime, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 
 // What the dispatcher reads for a chat message (issue #15): the handler called as the events queue calls
 // it, its DynamoDB calls recorded in its own async scope (the local runtime's pollers share the client),

@@ -8,6 +8,7 @@ import { sqs } from '../../../shared/queues/client.ts';
 import { noticedObjects, readFailureObject, recordsOf, type StreamFailure } from '../../../shared/events/stream-failures.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { until } from '../../support/until.ts';
 
 // One record that cannot be forwarded costs no other record its event: the events queue refuses one
 // change for good; its neighbours (same conversation, other conversation) are delivered, the failed
@@ -38,16 +39,6 @@ function refuseMessagesContaining(marker: string) {
   );
 }
 
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The failure objects the failure queue announces, read without taking the entries (visibility 0). */
 async function peekFailures(queueUrl: string): Promise<(StreamFailure & { bucket: string; key: string })[]> {
   const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }));
@@ -57,6 +48,9 @@ async function peekFailures(queueUrl: string): Promise<(StreamFailure & { bucket
 }
 
 const created = (h: Receiver, id: number) => h.received.filter((r) => r.json?.event === 'message_created' && r.json.id === id);
+
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 60_000 };
 
 describe('a record that keeps failing goes alone to the failure queue and can be replayed', () => {
   let s: SeededAccount;
@@ -95,11 +89,11 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     const [before, failing, after, other1, other2] = sent.map((r) => r.body.id as number);
 
     // The neighbours arrive, the later message of the same conversation included.
-    await until(() => [before, after, other1, other2].every((id) => created(hook, id).length === 1));
+    await until(() => [before, after, other1, other2].every((id) => created(hook, id).length === 1), WAIT);
     const failures = await until(async () => {
       const all = (await peekFailures(rt.queueUrls.streamFailures)).filter((f) => JSON.stringify(f).includes(marker));
       return all.length ? all : undefined;
-    });
+    }, WAIT);
     expect(created(hook, failing)).toEqual([]);
 
     // Alone, with its content, in the shape of Lambda's S3 on-failure object (the invocation as `payload`).
@@ -133,7 +127,7 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     sqs().middlewareStack.remove(INJECTED);
     const { stdout } = await run('npx', args, { cwd: ROOT, env });
     expect(stdout).toMatch(/stream-failures: [1-9]\d* replayed, 0 still failing/);
-    const replayed = await until(() => (created(hook, failing).length ? created(hook, failing) : undefined));
+    const replayed = await until(() => (created(hook, failing).length ? created(hook, failing) : undefined), WAIT);
     expect(replayed[0].json).toMatchObject({ id: failing, content: `the one ${marker}`, account: { id: s.accountId } });
     expect((await peekFailures(rt.queueUrls.streamFailures)).filter((f) => JSON.stringify(f).includes(marker))).toEqual([]);
     // The replayed object is gone from the bucket.
@@ -141,7 +135,7 @@ describe('a record that keeps failing goes alone to the failure queue and can be
 
     // Once each: a last message in each conversation arrives after everything before it.
     const last = await Promise.all(convs.map((c) => s.admin.api.post(`${s.base}/conversations/${c}/messages`, { content: 'last' })));
-    await until(() => last.every((l) => created(hook, l.body.id).length === 1));
+    await until(() => last.every((l) => created(hook, l.body.id).length === 1), WAIT);
     for (const id of [before, failing, after, other1, other2]) expect(created(hook, id)).toHaveLength(1);
     // Retries with backoff, bisection and a replay in a child process: allow for a busy machine.
   }, 180_000);
@@ -152,7 +146,7 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     refuseMessagesContaining(marker);
     const r = await s.admin.api.post(`${s.base}/conversations/${convs[0]}/messages`, { content: marker });
     expect(r.status).toBe(200);
-    await until(async () => (await peekFailures(rt.queueUrls.streamFailures)).some((f) => JSON.stringify(f).includes(marker)));
+    await until(async () => (await peekFailures(rt.queueUrls.streamFailures)).some((f) => JSON.stringify(f).includes(marker)), WAIT);
     const { REPLAY_SOURCES, replayQueue } = await import('../../../shared/events/replay.ts');
     const result = await replayQueue(rt.queueUrls.streamFailures, REPLAY_SOURCES['stream-failures']);
     expect(result.failed.length).toBeGreaterThanOrEqual(1);

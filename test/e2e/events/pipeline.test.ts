@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Received, type Receiver } from '../../support/receiver.ts';
+import { until } from '../../support/until.ts';
 
 // The whole path of docs/architecture.md#one-events-path under the local runtime: API write → table stream → events
 // queue → dispatcher (webhooks, API inbox callback, agent bots, automation rules) → deliveries → receivers.
@@ -13,15 +14,8 @@ const chatwootValid = (r: Received, secret: string) =>
 
 const of = (r: Receiver, event: string, pred: (j: any) => boolean = () => true) => r.received.filter((x) => x.json?.event === event && pred(x.json));
 
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 15_000 };
 
 describe('events pipeline, end to end', () => {
   let s: SeededAccount;
@@ -59,7 +53,7 @@ describe('events pipeline, end to end', () => {
     expect(conv.status).toBe(200);
     const msg = await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: 'Hello there' });
     expect(msg.status).toBe(200);
-    const got = await until(() => of(hook, 'message_created', (j) => j.id === msg.body.id)[0]);
+    const got = await until(() => of(hook, 'message_created', (j) => j.id === msg.body.id)[0], WAIT);
 
     expect(chatwootValid(got, secret)).toBe(true);
     expect(() =>
@@ -87,7 +81,7 @@ describe('events pipeline, end to end', () => {
     expect(j.conversation.contact_inbox).toMatchObject({ inbox_id: inbox.id, contact_id: contactId });
 
     // The API inbox's callback gets it too, without subscribing, signed with the inbox's HMAC token.
-    const cb = await until(() => of(callback, 'message_created', (x) => x.id === msg.body.id)[0]);
+    const cb = await until(() => of(callback, 'message_created', (x) => x.id === msg.body.id)[0], WAIT);
     expect(chatwootValid(cb, inbox.hmac_token)).toBe(true);
     // Activity messages are never delivered.
     expect(hook.received.filter((r) => r.json?.message_type === 'activity')).toEqual([]);
@@ -95,19 +89,19 @@ describe('events pipeline, end to end', () => {
 
   it('announces conversation creation, status changes with their changed attributes, and contacts', async () => {
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
-    await until(() => of(hook, 'conversation_created', (j) => j.id === conv.body.id)[0]);
+    await until(() => of(hook, 'conversation_created', (j) => j.id === conv.body.id)[0], WAIT);
     await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_status`, { status: 'resolved' });
-    const changed = await until(() => of(hook, 'conversation_status_changed', (j) => j.id === conv.body.id)[0]);
+    const changed = await until(() => of(hook, 'conversation_status_changed', (j) => j.id === conv.body.id)[0], WAIT);
     expect(changed.json.status).toBe('resolved');
     expect(changed.json.changed_attributes).toEqual([{ status: { previous_value: 'open', current_value: 'resolved' } }]);
-    const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.status === 'resolved')[0]);
+    const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.status === 'resolved')[0], WAIT);
     expect(updated.json.changed_attributes).toEqual(expect.arrayContaining([{ status: { previous_value: 'open', current_value: 'resolved' } }]));
 
     const c = await s.admin.api.post(`${s.base}/contacts`, { name: 'Bob', email: `${unique('bob')}@example.com` });
-    const created = await until(() => of(hook, 'contact_created', (j) => j.id === c.body.payload.contact.id)[0]);
+    const created = await until(() => of(hook, 'contact_created', (j) => j.id === c.body.payload.contact.id)[0], WAIT);
     expect(created.json).toMatchObject({ name: 'Bob', account: { id: s.accountId } });
     await s.admin.api.patch(`${s.base}/contacts/${c.body.payload.contact.id}`, { name: 'Robert' });
-    const upd = await until(() => of(hook, 'contact_updated', (j) => j.id === c.body.payload.contact.id)[0]);
+    const upd = await until(() => of(hook, 'contact_updated', (j) => j.id === c.body.payload.contact.id)[0], WAIT);
     expect(upd.json.name).toBe('Robert');
     expect(upd.json.changed_attributes).toEqual(expect.arrayContaining([{ name: { previous_value: 'Bob', current_value: 'Robert' } }]));
   });
@@ -134,7 +128,7 @@ describe('events pipeline, end to end', () => {
 
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
     await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: 'I want a REFUND please', message_type: 'incoming' });
-    const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.labels?.includes('billing'))[0]);
+    const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.labels?.includes('billing'))[0], WAIT);
     expect(updated.json.changed_attributes).toEqual(expect.arrayContaining([{ label_list: { previous_value: [], current_value: ['billing'] } }]));
     expect((await s.admin.api.get(`${s.base}/conversations/${conv.body.id}/labels`)).body.payload).toEqual(['billing']);
 
@@ -142,7 +136,7 @@ describe('events pipeline, end to end', () => {
     const other = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
     await s.admin.api.post(`${s.base}/conversations/${other.body.id}/labels`, { labels: ['billing'] });
     const labelsOf = async (id: number) => (await s.admin.api.get(`${s.base}/conversations/${id}/labels`)).body.payload as string[];
-    expect(await until(async () => ((await labelsOf(other.body.id)).includes('looped') ? labelsOf(other.body.id) : undefined))).toEqual(['billing', 'looped']);
+    expect(await until(async () => ((await labelsOf(other.body.id)).includes('looped') ? labelsOf(other.body.id) : undefined), WAIT)).toEqual(['billing', 'looped']);
     // …while the rule-made change, dispatched well before, did not.
     expect(await labelsOf(conv.body.id)).toEqual(['billing']);
   });
@@ -155,14 +149,14 @@ describe('events pipeline, end to end', () => {
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: i.body.id, contact_id: contactId });
     expect(conv.body.status).toBe('pending');
     const msg = await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: 'hi bot', message_type: 'incoming' });
-    const got = await until(() => of(botHook, 'message_created', (j) => j.id === msg.body.id)[0]);
+    const got = await until(() => of(botHook, 'message_created', (j) => j.id === msg.body.id)[0], WAIT);
     expect(chatwootValid(got, bot.body.access_token)).toBe(true);
     expect(got.json).toMatchObject({ message_type: 'incoming', conversation: { id: conv.body.id, status: 'pending' } });
 
     const asBot = (await import('../../support/runtime.ts')).client((await runtime()).baseUrl, bot.body.access_token);
     const handoff = await asBot.post(`${s.base}/conversations/${conv.body.id}/toggle_status`, { status: 'open' });
     expect(handoff.status).toBe(200);
-    await until(() => of(botHook, 'conversation_opened', (j) => j.id === conv.body.id)[0]);
+    await until(() => of(botHook, 'conversation_opened', (j) => j.id === conv.body.id)[0], WAIT);
     expectErrorBody(await asBot.get(`${s.base}/conversations`), 403);
     expectErrorBody(await asBot.get(`${s.base}/contacts`), 403);
   });
@@ -174,7 +168,7 @@ describe('events pipeline, end to end', () => {
     const got = await until(() => {
       const list = of(hook, 'message_created', (j) => j.conversation?.id === conv.body.id);
       return list.length >= 6 ? list : undefined;
-    });
+    }, WAIT);
     expect(got.map((g) => g.json.id)).toEqual(ids);
   });
 
@@ -189,7 +183,7 @@ describe('events pipeline, end to end', () => {
       const got = await r.waitFor(2);
       expect(got.map((g) => g.json.event)).toEqual(['conversation_typing_on', 'conversation_typing_off']);
       expect(got[0].json).toMatchObject({ user: { id: s.admin.id, type: 'user' }, conversation: { id: conv.body.id }, is_private: true });
-      await until(() => of(callback, 'conversation_typing_off', (j) => j.conversation?.id === conv.body.id)[0]);
+      await until(() => of(callback, 'conversation_typing_off', (j) => j.conversation?.id === conv.body.id)[0], WAIT);
       expectErrorBody(await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'maybe' }), 422);
     } finally {
       await r.close();
@@ -229,10 +223,10 @@ describe('events pipeline, end to end', () => {
       expect(rule.status).toBe(200);
       await s.admin.api.post(`${s.base}/webhooks`, { url: r.url, subscriptions: ['inbox_created'] });
       const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
-      const sent = await until(() => of(r, 'automation_event.conversation_created', (j) => j.id === conv.body.id)[0]);
+      const sent = await until(() => of(r, 'automation_event.conversation_created', (j) => j.id === conv.body.id)[0], WAIT);
       expect(sent.json).toMatchObject({ id: conv.body.id, inbox_id: inbox.id, status: 'open', meta: { sender: { id: contactId } } });
       const created = await s.admin.api.post(`${s.base}/inboxes`, { name: 'Announced', channel: { type: 'api' } });
-      const announced = await until(() => of(r, 'inbox_created', (j) => j.id === created.body.id)[0]);
+      const announced = await until(() => of(r, 'inbox_created', (j) => j.id === created.body.id)[0], WAIT);
       expect(announced.json).toMatchObject({ name: 'Announced', channel_type: 'Channel::Api' });
       expect(announced.json).not.toHaveProperty('hmac_token');
     } finally {

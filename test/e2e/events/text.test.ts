@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { anonymous, apiInbox, conversationPath, inboxPath, publicContact, publicConversation, type ApiInbox } from '../public/fixtures.ts';
+import { until } from '../../support/until.ts';
 
 // Whatever text the API accepts reaches every receiver, and one message's text never costs another
 // message its event: emoji, other astral characters and U+FFFE/U+FFFF are escaped for the queues; NUL
@@ -16,16 +17,6 @@ const ACCEPTED = [
   'controls \u0001\u001f\u007f and BOM \ufeff',
 ];
 const REFUSED = ['nul \u0000 inside', 'lone high \ud83d here', 'lone low \udc4d here'];
-
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Setup {
   s: SeededAccount;
@@ -58,6 +49,9 @@ async function setup(): Promise<Setup> {
 }
 
 const created = (h: Receiver) => h.received.filter((r) => r.json?.event === 'message_created');
+
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 60_000 };
 
 describe('any accepted text reaches its webhook; forbidden text is refused', () => {
   let a: Setup;
@@ -121,7 +115,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
         lasts.push({ who, id: r.body.id });
       }
     }
-    await until(() => lasts.every((l) => created(l.who.hook).some((r) => r.json.id === l.id)));
+    await until(() => lasts.every((l) => created(l.who.hook).some((r) => r.json.id === l.id)), WAIT);
 
     for (const who of [a, b]) {
       const mine = acked.filter((m) => m.who === who);
@@ -173,7 +167,7 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
     });
     expect(ok.status).toBe(200);
     const id = ok.body.payload.contact.id;
-    const ev = await until(() => a.hook.received.find((r) => r.json?.event === 'contact_created' && r.json.id === id));
+    const ev = await until(() => a.hook.received.find((r) => r.json?.event === 'contact_created' && r.json.id === id), WAIT);
     expect(ev.json.name).toBe('Zoë 👩‍💻 \uffff');
     expect(ev.json.custom_attributes).toEqual({ note: '𝄞 \ufffe' });
   });

@@ -3,7 +3,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Method } from '../../../infra/routes.ts';
 import { db, tableName } from '../../../shared/db/client.ts';
-import { seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { world } from '../conversations/fixtures.ts';
 
 // Generated from the route table: a row added there is covered here the moment it exists. Every account

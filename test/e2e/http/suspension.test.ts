@@ -13,19 +13,10 @@ import { client, expectErrorBody, runtime, seedAccount, unique, type Client, typ
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { anonymous, apiInbox, contactPath, conversationPath, inboxPath, publicContact, publicConversation, type ApiInbox } from '../public/fixtures.ts';
 import { browser, configPath, eventsPath, openWidget, widgetInbox, EVENT_INFO } from '../widget/fixtures.ts';
+import { until } from '../../support/until.ts';
 
 // A suspended account (platform PATCH status) is refused on every interface with 403
 // `account_suspended`, and the event pipeline sends nothing for it; reactivated, all works again.
-
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const suspended = (res: Awaited<ReturnType<Client['get']>>) => {
   const err = expectErrorBody(res, 403);
@@ -38,6 +29,9 @@ function captureWarnings() {
   const spy = vi.spyOn(log, 'warn').mockImplementation((message, fields) => void lines.push({ message, ...fields }));
   return { lines, restore: () => spy.mockRestore() };
 }
+
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 60_000 };
 
 describe('a suspended account', () => {
   let s: SeededAccount;
@@ -75,7 +69,7 @@ describe('a suspended account', () => {
     expect(m.status).toBe(200);
     messageId = m.body.id;
     // Wired: the active account's message reaches the webhook, the inbox callback and the inbox's bot.
-    for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === messageId));
+    for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === messageId), WAIT);
   }, 180_000);
   afterEach(async () => {
     await setStatus('active');
@@ -142,13 +136,13 @@ describe('a suspended account', () => {
       const marker = unique('while-suspended-');
       const { message } = await addMessage(account, { type: 'contact', contactId: conversation.contact_id }, conversation, v.parse(NewMessageSchema, { content: marker }));
       // The dispatcher has taken it and sent nothing: no receiver ever sees it.
-      await until(() => warnings.lines.some((l) => l.message === 'event not dispatched: account suspended' && l.accountId === s.accountId && l.event === 'message_created'));
+      await until(() => warnings.lines.some((l) => l.message === 'event not dispatched: account suspended' && l.accountId === s.accountId && l.event === 'message_created'), WAIT);
       for (const r of [hook, callback, botHook]) expect(r.received.filter((x) => x.body.includes(marker))).toEqual([]);
 
       // Reactivated, the next message is delivered everywhere, and the suspended one still never is.
       await setStatus('active');
       const next = await (await anonymous()).post(`${conversationPath(inbox, sourceId, convId)}/messages`, { content: 'after reactivation' });
-      for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === next.body.id));
+      for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === next.body.id), WAIT);
       for (const r of [hook, callback, botHook]) expect(r.received.filter((x) => x.json?.event === 'message_created' && x.json.id === message.id)).toEqual([]);
     } finally {
       warnings.restore();

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilState as until } from '../../support/runtime.ts';
+import { untilState as until } from '../../support/until.ts';
 import { expectErrorBody, newPlatformApp, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { newContact, newConversation, ok } from '../conversations/fixtures.ts';
 
 // Behaviours that differed from Chatwoot's and that integrations rely on.
 
-/** Polls until `read` satisfies `done` (the pipeline works asynchronously); fails with the last value. */
 describe('Chatwoot behaviours integrations rely on', () => {
   let s: SeededAccount;
   let callback: Receiver;

@@ -7,7 +7,7 @@ import { freePort } from '../../../infra/local/net.ts';
 import { client, seedAccountVia } from '../../support/http.ts';
 import { killStarted, start, stop } from '../../support/npm-start.ts';
 import { startReceiver, type Received } from '../../support/receiver.ts';
-import { untilState } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 
 // `npm start` with DATA_DIR, stopped and started again while a webhook receiver is down: every write the
 // service acknowledged before the stop — one of them still being answered when the stop signal came — has

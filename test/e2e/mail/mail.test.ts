@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
-import { runtime, seedAccount, untilState, unique, type SeededAccount } from '../../support/runtime.ts';
+import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { smtpReceiver, type ReceivedMail } from '../../support/smtp.ts';
 import { fromAddress } from '../sessions/fixtures.ts';
 import { browser, ok, openWidget, widgetInbox } from '../widget/fixtures.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectErrorBody, runtime, seedAccount, untilState, type Client, type SeededAccount } from '../../support/runtime.ts';
+import { client, expectErrorBody, runtime, seedAccount, type Client, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { download, keyOfLink, linkParts, SIGNED_LINK, splitSignedId } from '../../support/files.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';

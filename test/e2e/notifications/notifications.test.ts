@@ -3,18 +3,7 @@ import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
 import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { newBot, newConversation, ok, world, type World } from '../conversations/fixtures.ts';
-
-
-/** Waits on state (the pipeline runs on its own time), never on a fixed sleep. */
-async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { until } from '../../support/until.ts';
 
 type N = { id: number; notification_type: string; primary_actor_id: number; read_at: string | null; secondary_actor: any; primary_actor: any };
 
@@ -203,7 +192,7 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     const ids: number[] = [];
     for (let i = 0; i < 16; i++) ids.push((await newConversation(t, { inbox_id: fresh.inbox.id, contact_id: fresh.contact.id })).id);
     for (const id of ids) ok(await t.admin.api.post(`${t.base}/conversations/${id}/assignments`, { assignee_id: t.agent.id }), 'assign');
-    await until(async () => ok(await t.agent.api.get(`${t.base}/notifications/unread_count`), 'count') === 16, 90_000);
+    await until(async () => ok(await t.agent.api.get(`${t.base}/notifications/unread_count`), 'count') === 16, { timeoutMs: 90_000 });
     const p1 = ok(await t.agent.api.get(`${t.base}/notifications?page=1`), 'p1').data;
     const p2 = ok(await t.agent.api.get(`${t.base}/notifications?page=2`), 'p2').data;
     expect(p1.payload).toHaveLength(15);

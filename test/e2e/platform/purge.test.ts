@@ -12,7 +12,8 @@ import { keyOfLink } from '../../support/files.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { scanAll, type Item } from '../../support/table.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { client, runtime, seedAccount, unique, untilState, type Client, type SeededAccount } from '../../support/runtime.ts';
+import { client, runtime, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newBot, newContact, ok } from '../conversations/fixtures.ts';
 import { conversationPath, contactPath, inboxPath } from '../public/fixtures.ts';
 

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
 import { recordReports } from '../../../shared/domain/reports/pipeline.ts';
 import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts';
-import { expectErrorBody, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, ok } from '../conversations/fixtures.ts';
 

@@ -6,7 +6,8 @@ import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts
 import { dayKey } from '../../../shared/model/report-buckets.ts';
 import { putAggregate } from '../../../shared/db/repositories/reports.ts';
 import { keys } from '../../../shared/db/keys.ts';
-import { expectErrorBody, fieldsOf, seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { addInboxMembers, newBot, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
 import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
-import { seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
 // `q` through the index (shared/search): messages sealed into segments and messages still in the tail

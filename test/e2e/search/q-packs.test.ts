@@ -3,7 +3,8 @@ import { keys } from '../../../shared/db/keys.ts';
 import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
 import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
 import { callRecorder } from '../../support/calls.ts';
-import { seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { newContact, newConversation, newInbox, ok } from '../conversations/fixtures.ts';
 
 // Packs, the `q` index's level 0: the sealer keeps tail messages too few for a segment together in one

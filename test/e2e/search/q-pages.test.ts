@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
-import { seedAccount, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
 // `conversations?q=` and `conversations/search?q=` with more matches than two pages: the page is found

@@ -2,16 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime } from '../../support/runtime.ts';
 import { newConversation, ok, world, type World } from '../conversations/fixtures.ts';
 import { fromAddress, sessionClient, sessionHeadersOf } from './fixtures.ts';
+import { until } from '../../support/until.ts';
 
-async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 60_000 };
 
 // An agent's day through the mobile app's calls, authenticated by nothing but the sign-in's session headers.
 // The machine running the suite may be busy: these wait on scrypt and on the pipeline.
@@ -57,7 +51,7 @@ describe("an agent's day with session headers only", { timeout: 120_000 }, () =>
     const notice = await until(async () => {
       const list = ok(await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`), 'notifications').data;
       return list.payload.find((n: { primary_actor_id: number; notification_type: string }) => n.primary_actor_id === conversation.id && n.notification_type === 'conversation_creation');
-    });
+    }, WAIT);
     expect(notice.primary_actor.id).toBe(conversation.id);
 
     // Conversations tab, then open it.
@@ -80,7 +74,7 @@ describe("an agent's day with session headers only", { timeout: 120_000 }, () =>
     await until(async () => {
       const list = ok(await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`), 'notifications').data;
       return list.payload.some((n: { notification_type: string; primary_actor_id: number }) => n.notification_type === 'assigned_conversation_new_message' && n.primary_actor_id === conversation.id);
-    });
+    }, WAIT);
     expect(ok(await app.get(`${base}/notifications/unread_count`), 'unread')).toBeGreaterThanOrEqual(2);
     ok(await app.post(`${base}/notifications/read_all`, { primary_actor_type: 'Conversation', primary_actor_id: conversation.id }), 'read conversation');
     expect(ok(await app.get(`${base}/notifications/unread_count`), 'unread')).toBe(0);

@@ -4,6 +4,7 @@ import type { Client, Res } from '../../support/runtime.ts';
 import { unseal } from '../../../shared/crypto/tokens.ts';
 import { getPasswordReset } from '../../../shared/db/repositories/sessions.ts';
 import type { PasswordResetRecord } from '../../../shared/model/sessions.ts';
+import { until } from '../../support/until.ts';
 
 /**
  * An HTTP client that connects from a loopback address of its own (127.x.y.z), so that per-address
@@ -79,11 +80,13 @@ export function sessionClient(baseUrl: string, headers: SessionHeaders): Client 
  * waiting until there is one issued by another request than `otherThan`.
  */
 export async function resetLinkOf(userId: number, otherThan?: string, timeoutMs = 30_000): Promise<{ token: string; item: PasswordResetRecord }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const item = await getPasswordReset(userId);
-    if (item?.sealed_token && item.request_id !== otherThan) return { token: await unseal(item.sealed_token), item };
-    if (Date.now() > deadline) throw new Error(`no reset link issued to user ${userId}: ${JSON.stringify(item)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: PasswordResetRecord | undefined;
+  const item = await until(
+    async () => {
+      last = await getPasswordReset(userId);
+      return last?.sealed_token && last.request_id !== otherThan ? last : undefined;
+    },
+    { what: () => `a reset link issued to user ${userId} (the item: ${JSON.stringify(last)})`, timeoutMs },
+  );
+  return { token: await unseal(item.sealed_token!), item };
 }

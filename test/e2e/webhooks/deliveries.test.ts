@@ -9,7 +9,8 @@ import { sqs } from '../../../shared/queues/client.ts';
 import { REPLAY_SOURCES, replayQueue } from '../../../shared/events/replay.ts';
 import type { deliveryAttemptJson } from '../../../shared/domain/webhooks/deliveries.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { expectErrorBody, runtime, seedAccount, untilState, unique, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 
 // A webhook's deliveries as an operator sees them: its recent attempts (status, latency, error, outcome)
 // through the API, administrators of its account only; and the dead-lettered ones replayed — all, or since a

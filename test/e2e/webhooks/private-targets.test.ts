@@ -5,7 +5,8 @@ import { refuseConnections } from '../../support/connections.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { loopbackOnlyResolver } from '../../support/resolver.ts';
-import { runtime, seedAccount, untilState, unique, type SeededAccount } from '../../support/runtime.ts';
+import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 
 // Under the local runtime an account's webhook reaches local receivers (loopback) and nothing else that is
 // not public: not the developer's network (10.x, 192.168.x) nor the cloud metadata address, whether named

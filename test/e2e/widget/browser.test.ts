@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumForSuite } from '../../support/chromium.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { until } from '../../support/until.ts';
 import { browser as browserClient, ok, widgetInbox, type WidgetInbox } from './fixtures.ts';
 
 // The widget in a real headless Chromium, embedded the way a website embeds it: a host page on an origin
@@ -12,9 +14,10 @@ import { browser as browserClient, ok, widgetInbox, type WidgetInbox } from './f
 // the account API, and what an agent does there must show up in the widget without a reload.
 // Screenshots of the open widget go to screenshots/ (git-ignored) for people to look at.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '../../../screenshots');
 const LONG = 120_000;
+// Waits on the service's state read through the API: every quarter second, for up to a minute.
+const PATIENCE = { timeoutMs: 60_000, everyMs: 250 };
 
 /** A website: one page with the snippet, on its own origin (127.0.0.1, port 0). */
 async function hostSite(baseUrl: string, websiteToken: string): Promise<{ url: string; server: Server }> {
@@ -34,18 +37,8 @@ async function hostSite(baseUrl: string, websiteToken: string): Promise<{ url: s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
 }
 
-/** Waits on a condition of the service's state (no fixed sleeps). */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
+describe('widget in a browser', () => {
+  const executablePath = chromiumForSuite();
   let s: SeededAccount;
   let inbox: WidgetInbox;
   let browser: Browser;
@@ -54,18 +47,20 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
   let chat: FrameLocator;
 
   beforeAll(async () => {
+    if (!executablePath) return;
     mkdirSync(SHOTS, { recursive: true });
     const rt = await runtime();
     s = await seedAccount();
     inbox = await widgetInbox(s, { widget_color: '#7c3aed', welcome_title: 'Hi there', welcome_tagline: 'Ask us anything' });
     ok(await s.admin.api.patch(`${s.base}/inboxes/${inbox.id}`, { greeting_enabled: true, greeting_message: 'Welcome to Acme! How can we help?' }), 'greeting');
     site = await hostSite(rt.baseUrl, inbox.website_token);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
     chat = page.frameLocator('iframe[title="Chat window"]');
   }, LONG);
 
   afterAll(async () => {
+    if (!executablePath) return;
     await browser?.close();
     await new Promise((r) => site?.server.close(r));
   });
@@ -87,7 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     await chat.getByRole('button', { name: 'Send message' }).click();
     await chat.getByRole('log').getByText('Hello from the browser').waitFor();
 
-    const conv = await until('the conversation', async () => (await conversations())[0]);
+    const conv = await until(async () => (await conversations())[0], { what: 'the conversation', ...PATIENCE });
     conversationId = conv.id;
     expect(conv.inbox_id).toBe(inbox.id);
     expect((await messages(conv.id)).map((m) => m.content)).toContain('Hello from the browser');
@@ -103,17 +98,17 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     const ident = unique('web-user-');
     await page.evaluate(([id]) => (globalThis as any).$chatwoot.setUser(id, { name: 'Browser User', email: `${id}@example.com` }), [ident]);
     const contactId = (await conversations()).find((c) => c.id === conversationId)!.meta.sender.id;
-    const contact = await until('the identified contact', async () => {
+    const contact = await until(async () => {
       const c = ok(await s.admin.api.get(`${s.base}/contacts/${contactId}`), 'contact').payload;
       return c.identifier === ident ? c : undefined;
-    });
+    }, { what: 'the identified contact', ...PATIENCE });
     expect(contact).toMatchObject({ name: 'Browser User', email: `${ident}@example.com` });
 
     await page.evaluate(() => (globalThis as any).$chatwoot.setCustomAttributes({ plan: 'enterprise' }));
-    await until('the custom attribute', async () => {
+    await until(async () => {
       const c = ok(await s.admin.api.get(`${s.base}/contacts/${contactId}`), 'contact').payload;
       return c.custom_attributes.plan === 'enterprise' ? true : undefined;
-    });
+    }, { what: 'the custom attribute', ...PATIENCE });
   }, LONG);
 
   it('keeps the conversation across a reload', async () => {
@@ -127,7 +122,7 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
 
   it('sends an attachment that the agent can download', async () => {
     await chat.locator('input[type=file]').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('attached from the widget') });
-    const withFile = await until('the attachment', async () => (await messages(conversationId)).find((m) => m.attachments?.length));
+    const withFile = await until(async () => (await messages(conversationId)).find((m) => m.attachments?.length), { what: 'the attachment', ...PATIENCE });
     const url = withFile.attachments[0].data_url as string;
     expect(await (await fetch(url)).text()).toBe('attached from the widget');
     await chat.getByRole('log').locator(`a[href="${url}"]`).waitFor();
@@ -152,17 +147,17 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     await box.fill('Hello from the app');
     await app.getByRole('button', { name: 'Send message' }).click();
     await app.getByRole('log').getByText('Hello from the app').waitFor();
-    const conv = await until('the app conversation', async () => (await conversations()).find((c) => c.id !== conversationId));
+    const conv = await until(async () => (await conversations()).find((c) => c.id !== conversationId), { what: 'the app conversation', ...PATIENCE });
     const ident = unique('app-user-');
     const say = (m: unknown) => app.evaluate((data) => (globalThis as any).postMessage(data, '*'), `chatwoot-widget:${JSON.stringify(m)}`);
     await say({ event: 'set-user', identifier: ident, user: { name: 'App User' } });
     await say({ event: 'set-custom-attributes', customAttributes: { app_version: '2.1' } });
     await say({ event: 'set-color-scheme', darkMode: 'dark' });
     await app.locator('.cw[data-theme="dark"]').waitFor();
-    const contact = await until('the app user', async () => {
+    const contact = await until(async () => {
       const c = ok(await s.admin.api.get(`${s.base}/contacts/${conv.meta.sender.id}`), 'contact').payload;
       return c.identifier === ident && c.custom_attributes.app_version === '2.1' ? c : undefined;
-    });
+    }, { what: 'the app user', ...PATIENCE });
     expect(contact.name).toBe('App User');
     await app.screenshot({ path: join(SHOTS, 'widget-webview.png') });
     await app.context().close();
@@ -190,10 +185,10 @@ describe.skipIf(!existsSync(CHROMIUM))('widget in a browser', () => {
     await app.getByRole('button', { name: 'Start conversation' }).click();
     await app.getByRole('log').getByText('I filled the form').waitFor();
     await app.getByRole('textbox', { name: 'Type your message' }).waitFor();
-    const conv = await until('the pre-chat conversation', async () => {
+    const conv = await until(async () => {
       const list = ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${asking.id}&status=all`), 'conversations').data.payload as any[];
       return list[0];
-    });
+    }, { what: 'the pre-chat conversation', ...PATIENCE });
     const contact = ok(await s.admin.api.get(`${s.base}/contacts/${conv.meta.sender.id}`), 'contact').payload;
     expect(contact).toMatchObject({ email, name: 'Pre Chat' });
     await app.context().close();

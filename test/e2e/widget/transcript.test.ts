@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THROTTLES, type Throttle } from '../../../shared/domain/throttles.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { expectErrorBody, runtime, seedAccount, untilState, unique, type Client, type Res, type SeededAccount } from '../../support/runtime.ts';
+import { expectErrorBody, runtime, seedAccount, unique, type Client, type Res, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { smtpReceiver } from '../../support/smtp.ts';
 import { fromAddress } from '../sessions/fixtures.ts';
 import { ok, openWidget, widgetInbox, type WidgetInbox } from './fixtures.ts';

@@ -2,19 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccount, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { browser, EVENT_INFO, ok, openWidget, trigger, widgetInbox, type WidgetInbox } from './fixtures.ts';
+import { until } from '../../support/until.ts';
 
 // End to end (docs/chatwoot.md#webhook-payloads `webwidget_triggered`): the widget opens → events route → signal on
 // the table's stream → dispatcher → an account webhook subscribed to the event receives Chatwoot's payload.
 
-async function until<T>(fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 15_000 };
 
 describe('webwidget_triggered webhook', () => {
   let s: SeededAccount;
@@ -36,7 +30,7 @@ describe('webwidget_triggered webhook', () => {
   it('delivers the visitor, inbox, account, source id and event info; then the latest conversation', async () => {
     const v = await openWidget(api, inbox);
     expect((await trigger(api, inbox, v.auth_token)).status).toBe(200);
-    const [first] = await until(() => (received(v.contact.id).length ? received(v.contact.id) : undefined));
+    const [first] = await until(() => (received(v.contact.id).length ? received(v.contact.id) : undefined), WAIT);
     expect(first.json).toMatchObject({
       event: 'webwidget_triggered',
       id: expect.any(Number),
@@ -50,7 +44,7 @@ describe('webwidget_triggered webhook', () => {
 
     const conv = ok(await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: v.contact.id, source_id: v.contact.source_id }), 'conversation');
     expect((await trigger(api, inbox, v.auth_token)).status).toBe(200);
-    const second = await until(() => received(v.contact.id)[1]);
+    const second = await until(() => received(v.contact.id)[1], WAIT);
     expect(second.json).toMatchObject({
       event: 'webwidget_triggered',
       id: first.json.id,

@@ -13,7 +13,8 @@ import { addSubscription } from '../../../shared/db/repositories/cable.ts';
 import { taskOf, taskQueueName } from '../../../shared/realtime/task-queues.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { client, runtime, seedAccount, unique, untilState, type SeededAccount } from '../../support/runtime.ts';
+import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { untilState } from '../../support/until.ts';
 import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
 
 // The Fargate transport of /cable, in process: two socket-server tasks (infra/cable-server/main.ts) on

@@ -18,6 +18,7 @@ import { runPinger } from '../../../shared/realtime/pinger.ts';
 import { cableSender } from '../../../shared/realtime/senders.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
+import { until } from '../../support/until.ts';
 
 // The deployed socket functions and the broadcast stage against DynamoDB Local, with API Gateway's
 // management API stubbed at the SDK boundary: every PostToConnection is recorded, and connections
@@ -36,15 +37,8 @@ const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocke
 
 const newId = () => `${randomBytes(9).toString('base64')}=`;
 const framesTo = (id: string) => posted.filter((p) => p.connectionId === id).map((p) => p.frame);
-async function until<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+// How long a wait of this file lasts before it fails.
+const WAIT = { timeoutMs: 15_000 };
 
 describe('deployed /cable functions', () => {
   let s: SeededAccount;
@@ -192,10 +186,10 @@ describe('deployed /cable functions', () => {
     const api = client(baseUrl);
     const conv = ok(await api.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}), 'conversation');
     const reply = ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'over the API' }), 'reply');
-    const frame = await until(() => framesTo(live).find((f) => f.message?.event === 'message.created' && f.message.data.id === reply.id));
+    const frame = await until(() => framesTo(live).find((f) => f.message?.event === 'message.created' && f.message.data.id === reply.id), WAIT);
     expect(frame).toMatchObject({ identifier, message: { data: { content: 'over the API', account_id: s.accountId, conversation_id: conv.id } } });
     // The gone connection was tried once, then forgotten with its subscriptions.
-    await until(async () => !(await getConnection(dead)));
+    await until(async () => !(await getConnection(dead)), WAIT);
     expect((await listAccountSubscriptions(s.accountId)).some((x) => x.connection_id === dead)).toBe(false);
     expect(await getConnection(live)).toBeDefined();
   });

@@ -1,29 +1,17 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startedRuntime } from '../../support/runtime.ts';
-import type { Runtime } from '../../../infra/local/runtime.ts';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
 import { addKeyVersion, isSealed, locatedPubsubToken, parseKeyMaterial, pubsubTokenLocation, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
 
 describe('versioned sealing', () => {
   const first = Buffer.alloc(32, 7).toString('base64');
-  // Put back for the files after this one: they may share this process with a runtime whose secrets its key sealed.
+  // Put back for the files after this one (a unit worker runs many files in one process).
   let restore = (): void => undefined;
-  // A runtime an earlier file of this worker started unseals webhook secrets in the background with the
-  // same process-wide keys this file changes: its pipeline waits until the keys are put back.
-  let paused: Runtime | undefined;
-  beforeAll(async () => {
-    paused = await startedRuntime();
-    await paused?.pipeline.pause();
-  });
   beforeEach(() => {
     restore();
     restore = overrideEnv({ TOKEN_KEY_FILE: undefined, TABLE_NAME: process.env.TABLE_NAME ?? 'unit', TOKEN_KEY: first });
   });
-  afterAll(async () => {
-    restore();
-    await paused?.pipeline.resume();
-  });
+  afterAll(() => restore());
 
   it('names the key version in the sealed value and opens the first format', async () => {
     const sealed = await seal('whsec_abc');

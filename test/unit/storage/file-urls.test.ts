@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../../infra/local/runtime.ts';
 import {
   fileScope,
   fileSigningReady,
@@ -12,19 +11,14 @@ import {
 } from '../../../shared/storage/file-urls.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { linkParts, splitSignedId } from '../../support/files.ts';
-import { startedRuntime } from '../../support/runtime.ts';
 
 const BASE = 'https://chat.example.com';
 const legacy = (key: string, base = BASE) => `${base}/avatars/${Buffer.from(key).toString('base64url')}`;
 
 describe('signed file links', () => {
+  // Put back for the files after this one (a unit worker runs many files in one process).
   let restore = (): void => undefined;
-  // A runtime an earlier file of this worker started renders links in the background with the same
-  // process-wide settings this file changes: its pipeline waits until they are put back.
-  let paused: Runtime | undefined;
   beforeAll(async () => {
-    paused = await startedRuntime();
-    await paused?.pipeline.pause();
     restore = overrideEnv({
       TABLE_NAME: process.env.TABLE_NAME ?? 'unit',
       TOKEN_KEY_FILE: undefined,
@@ -35,11 +29,7 @@ describe('signed file links', () => {
     });
     await fileSigningReady();
   });
-  afterAll(async () => {
-    // The runtime's entry points load its own key again (the configured source changed back).
-    restore();
-    await paused?.pipeline.resume();
-  });
+  afterAll(() => restore());
 
   const verify = (url: string, nowMs?: number) => {
     const { signedId, filename } = linkParts(url);
