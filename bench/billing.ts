@@ -36,19 +36,28 @@ export const itemSize = (item: Item | undefined) =>
   item ? Object.entries(item).reduce((t, [k, v]) => t + Buffer.byteLength(k) + valueSize(v), 0) : 0;
 
 /** Attribute order differs between reads; compare entries by content. */
-const canonical = (item: Item) => JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]]));
+const canonical = (item: Item) =>
+  JSON.stringify(
+    Object.keys(item)
+      .sort()
+      .map((k) => [k, item[k]]),
+  );
 
 const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 
 function entryOf(item: Item | undefined, ix: IndexShape, tableKeys: string[]): Item | undefined {
-  if (!item || !item[ix.pk] || !item[ix.sk]) return undefined;
+  if (!item?.[ix.pk] || !item[ix.sk]) return undefined;
   if (!ix.include) return item;
   const keep = new Set([ix.pk, ix.sk, ...tableKeys, ...ix.include]);
   return Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)));
 }
 
 /** Write units of one item's change (old → new; either may be absent). */
-export function writeUnits(oldItem: Item | undefined, newItem: Item | undefined, opts: { transactional: boolean; indexes: IndexShape[]; tableKeys: string[] }) {
+export function writeUnits(
+  oldItem: Item | undefined,
+  newItem: Item | undefined,
+  opts: { transactional: boolean; indexes: IndexShape[]; tableKeys: string[] },
+) {
   let table = kb(Math.max(itemSize(oldItem), itemSize(newItem)));
   if (opts.transactional) table *= 2;
   let index = 0;

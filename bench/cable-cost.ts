@@ -76,7 +76,9 @@ export function apiGatewayCost(n: number): CostLine {
     'ping messages': (pings * PRICES.wsMessagePerMillion) / 1e6,
     'connection minutes': ((n * SECONDS) / 60) * (PRICES.wsConnectionMinutePerMillion / 1e6),
     // Each update_presence is a message in, a $default invocation (256 MB, ~30 ms) and a message back.
-    'presence messages + $default': (presence * 2 * PRICES.wsMessagePerMillion) / 1e6 + (presence * (PRICES.lambdaRequestPerMillion / 1e6 + 0.25 * 0.03 * PRICES.lambdaGbSecondArm)),
+    'presence messages + $default':
+      (presence * 2 * PRICES.wsMessagePerMillion) / 1e6 +
+      presence * (PRICES.lambdaRequestPerMillion / 1e6 + 0.25 * 0.03 * PRICES.lambdaGbSecondArm),
     // The pinger runs all month, one function per shard, and looks for new connections once a second.
     pinger: shards * (SECONDS * memoryGb * PRICES.lambdaGbSecondArm + ((SECONDS * 0.5) / 1e6) * PRICES.ddbReadPerMillion),
     'presence (table)': presenceTable(n),
@@ -84,7 +86,12 @@ export function apiGatewayCost(n: number): CostLine {
     reconnects: n * 12 * 30 * ((4 * PRICES.wsMessagePerMillion + 2 * PRICES.lambdaRequestPerMillion + 6 * PRICES.ddbWritePerMillion) / 1e6),
     'data transfer out': traffic(n).outGb * PRICES.dataOutGbApiGateway,
   };
-  return { design: "API Gateway WebSocket API + pinger function (cableTransport 'websocket-api')", connections: n, parts, total: sum(parts) };
+  return {
+    design: "API Gateway WebSocket API + pinger function (cableTransport 'websocket-api')",
+    connections: n,
+    parts,
+    total: sum(parts),
+  };
 }
 
 export function fargateCost(n: number): CostLine {
@@ -104,24 +111,33 @@ export function fargateCost(n: number): CostLine {
     'task queues (long polls)': ((tasks * SECONDS) / 20) * (PRICES.sqsRequestPerMillion / 1e6),
     'presence (table)': presenceTable(n),
   };
-  return { design: "Fargate socket server (2 tasks) behind an NLB and CloudFront (cableTransport 'fargate', the default)", connections: n, parts, total: sum(parts) };
+  return {
+    design: "Fargate socket server (2 tasks) behind an NLB and CloudFront (cableTransport 'fargate', the default)",
+    connections: n,
+    parts,
+    total: sum(parts),
+  };
 }
 
 export const COST_SIZES = [100, 1_000, 10_000];
 
 export function costTable(sizes = COST_SIZES) {
-  return sizes.flatMap((n) => [apiGatewayCost(n), fargateCost(n)]).map((l) => ({ ...l, total: round(l.total), parts: Object.fromEntries(Object.entries(l.parts).map(([k, v]) => [k, round(v)])) }));
+  return sizes
+    .flatMap((n) => [apiGatewayCost(n), fargateCost(n)])
+    .map((l) => ({ ...l, total: round(l.total), parts: Object.fromEntries(Object.entries(l.parts).map(([k, v]) => [k, round(v)])) }));
 }
 
 export function costMarkdown(sizes = COST_SIZES): string[] {
   const rows = costTable(sizes);
   const lines = ['| idle connections | design | USD / month | of which |', '|---|---|---|---|'];
   for (const r of rows) {
-    const parts = Object.entries(r.parts).map(([k, v]) => `${k} ${v.toFixed(2)}`).join('; ');
+    const parts = Object.entries(r.parts)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join('; ');
     lines.push(`| ${r.connections.toLocaleString('en-US')} | ${r.design} | ${r.total.toFixed(2)} | ${parts} |`);
   }
   return lines;
 }
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
-if (isMain) process.stdout.write(costMarkdown().join('\n') + '\n');
+if (isMain) process.stdout.write(`${costMarkdown().join('\n')}\n`);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ConversationStatus } from '../shared/model/conversations.ts';
+import type { ConversationStatus } from '#shared/model/conversations.ts';
 import type { Runtime } from '../infra/local/runtime.ts';
 import type { Client } from '../test/support/http.ts';
 import { seedAccountVia, type SeededAccount } from '../test/support/http.ts';
@@ -10,7 +10,10 @@ import type { instrument } from './instrument.ts';
 // `POST /conversations` runs, counters included), not through HTTP, to keep the load fast; each carries one message,
 // so `q` has text to search. Every measured answer is checked against the counts expected from what was created.
 
-const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000').split(',').map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_COUNTS_SIZES ?? '10,1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 /**
  * Seconds the loading may take in all. DynamoDB Local runs one transaction at a time (~40-100 creates a
  * second on a small machine); a size that would not fit is lowered to the thousands that do, and said so.
@@ -139,17 +142,17 @@ export async function measureCounts(opts: {
 }): Promise<CountsResult> {
   const { recorder, log } = opts;
   await opts.pipeline.pause();
-  const { getAccount, getUser } = await import('../shared/db/repositories/identity.ts');
-  const { getInbox } = await import('../shared/db/repositories/inboxes.ts');
-  const { getContact } = await import('../shared/db/repositories/contacts.ts');
-  const { listConversationCounters } = await import('../shared/db/repositories/counts.ts');
-  const { createContact } = await import('../shared/domain/contacts/service.ts');
-  const { ensureContactInbox } = await import('../shared/domain/contacts/contact-inboxes.ts');
-  const { startConversation } = await import('../shared/domain/conversations/service.ts');
-  const { NewMessageSchema } = await import('../shared/domain/messages/schemas.ts');
-  const { ConflictError } = await import('../shared/db/transact.ts');
-  const { sealSearchIndex, SEAL_LAG_S } = await import('../shared/search/index.ts');
-  const { getSearchHead } = await import('../shared/db/repositories/search-index.ts');
+  const { getAccount, getUser } = await import('#shared/db/repositories/identity.ts');
+  const { getInbox } = await import('#shared/db/repositories/inboxes.ts');
+  const { getContact } = await import('#shared/db/repositories/contacts.ts');
+  const { listConversationCounters } = await import('#shared/db/repositories/counts.ts');
+  const { createContact } = await import('#shared/domain/contacts/service.ts');
+  const { ensureContactInbox } = await import('#shared/domain/contacts/contact-inboxes.ts');
+  const { startConversation } = await import('#shared/domain/conversations/service.ts');
+  const { NewMessageSchema } = await import('#shared/domain/messages/schemas.ts');
+  const { ConflictError } = await import('#shared/db/transact.ts');
+  const { sealSearchIndex, SEAL_LAG_S } = await import('#shared/search/index.ts');
+  const { getSearchHead } = await import('#shared/db/repositories/search-index.ts');
 
   const s: SeededAccount = await seedAccountVia(opts.baseUrl, opts.platform, 'Counts scale');
   const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -158,13 +161,22 @@ export async function measureCounts(opts: {
     return r.body;
   };
   const inboxIds: number[] = [];
-  for (let i = 0; i < 3; i++) inboxIds.push((await ok(s.admin.api.post(`${s.base}/inboxes`, { name: `Counts ${i}`, channel: { type: 'api' } }), 'inbox')).id);
+  for (let i = 0; i < 3; i++)
+    inboxIds.push((await ok(s.admin.api.post(`${s.base}/inboxes`, { name: `Counts ${i}`, channel: { type: 'api' } }), 'inbox')).id);
   // The agent sees inboxes 0 and 1.
-  for (const id of inboxIds.slice(0, 2)) await ok(s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: id, user_ids: [s.agent.id] }), 'members');
+  for (const id of inboxIds.slice(0, 2))
+    await ok(s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: id, user_ids: [s.agent.id] }), 'members');
   const teamId: number = (await ok(s.admin.api.post(`${s.base}/teams`, { name: `counts-${Date.now()}` }), 'team')).id;
   const contactIds: number[] = [];
   for (let i = 0; i < 5; i++) {
-    contactIds.push((await ok(s.admin.api.post(`${s.base}/contacts`, { name: `Customer ${i}`, email: `counts-${Date.now()}-${i}@bench.example` }), 'contact')).payload.contact.id);
+    contactIds.push(
+      (
+        await ok(
+          s.admin.api.post(`${s.base}/contacts`, { name: `Customer ${i}`, email: `counts-${Date.now()}-${i}@bench.example` }),
+          'contact',
+        )
+      ).payload.contact.id,
+    );
   }
 
   const account = (await getAccount(s.accountId))!;
@@ -173,14 +185,24 @@ export async function measureCounts(opts: {
   const contacts = await Promise.all(contactIds.map((id) => getContact(s.accountId, id)));
   const targets = await Promise.all(
     inboxes.map((inbox) =>
-      Promise.all(contacts.map(async (contact) => ({ inbox: inbox!, contact: contact!, contactInbox: await ensureContactInbox(s.accountId, contact!.id, inbox!.id) }))),
+      Promise.all(
+        contacts.map(async (contact) => ({
+          inbox: inbox!,
+          contact: contact!,
+          contactInbox: await ensureContactInbox(s.accountId, contact!.id, inbox!.id),
+        })),
+      ),
     ),
   );
   const userOf = (w: Who) => (w === 'admin' ? s.admin.id : w === 'agent' ? s.agent.id : null);
 
   // Filters: contacts with WhatsApp-style phone numbers, one in ten with a custom attribute `plan`.
   await ok(
-    s.admin.api.post(`${s.base}/custom_attribute_definitions`, { attribute_display_name: 'Plan', attribute_key: 'plan', attribute_model: 'contact_attribute' }),
+    s.admin.api.post(`${s.base}/custom_attribute_definitions`, {
+      attribute_display_name: 'Plan',
+      attribute_key: 'plan',
+      attribute_model: 'contact_attribute',
+    }),
     'definition',
   );
   const phoneOf = (i: number) => `+55119${String(i).padStart(8, '0')}`;
@@ -207,7 +229,12 @@ export async function measureCounts(opts: {
     for (let attempt = 0; ; attempt++) {
       try {
         const { conversation: c } = await startConversation(account, actor, targets[combo.inbox][i % contacts.length], input);
-        if (c.status !== combo.status || c.assignee_id !== input.assignee_id || c.team_id !== input.team_id || c.inbox_id !== inboxIds[combo.inbox]) {
+        if (
+          c.status !== combo.status ||
+          c.assignee_id !== input.assignee_id ||
+          c.team_id !== input.team_id ||
+          c.inbox_id !== inboxIds[combo.inbox]
+        ) {
           throw new Error(`conversation ${c.id} is not in its combination`);
         }
         break;
@@ -240,14 +267,23 @@ export async function measureCounts(opts: {
       ms.push(took);
       rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
       calls = recorded.map((c) => c.command.replace(/Command$/, ''));
-      if (process.env.BENCH_DEBUG && i === WARMUP) process.stdout.write(`    meta${query}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`);
-      for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / n;
+      if (process.env.BENCH_DEBUG && i === WARMUP)
+        process.stdout.write(
+          `    meta${query}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`,
+        );
+      for (const c of recorded)
+        byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / n;
     }
     for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
     return { rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)), calls };
   }
 
-  async function measureFilter(route: FilterVariant['route'], label: string, payload: unknown[], check: (body: any) => number): Promise<FilterVariant> {
+  async function measureFilter(
+    route: FilterVariant['route'],
+    label: string,
+    payload: unknown[],
+    check: (body: any) => number,
+  ): Promise<FilterVariant> {
     const rcu: number[] = [];
     const ms: number[] = [];
     const byCommand: Record<string, number> = {};
@@ -263,7 +299,8 @@ export async function measureCounts(opts: {
       if (i < WARMUP) continue;
       ms.push(took);
       rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
-      for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / FILTER_CALLS;
+      for (const c of recorded)
+        byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / FILTER_CALLS;
     }
     for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
     return { route, label, matches, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) };
@@ -329,29 +366,60 @@ export async function measureCounts(opts: {
     }
     // `q` ignores the status filter: every status counts.
     const qCheck = expected(made, (c) => c.term, 'admin');
-    const q = { query: `?q=${TERM}`, caller: 'administrator' as const, matches: qCheck.all_count, ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)) };
+    const q = {
+      query: `?q=${TERM}`,
+      caller: 'administrator' as const,
+      matches: qCheck.all_count,
+      ...(await measure(s.admin.api, `?q=${TERM}`, Q_CALLS, qCheck)),
+    };
     // Filters: EvolutionAPI's phone lookup (settled on the listing), a custom attribute (every listed
     // contact read in full), the n8n status filter and one needing the conversations' attributes.
     const target = Math.floor(size / 2);
     const local = phoneOf(target).slice(1);
     const filters: FilterVariant[] = [
-      await measureFilter('contacts/filter', 'phone_number equal_to (EvolutionAPI, 2 values OR\'ed)', [
-        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local], query_operator: 'OR' },
-        { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local.slice(0, 4) + local.slice(5)], query_operator: null },
-      ], (b) => expectCount('phone filter', b.meta.count, 1)),
-      await measureFilter('contacts/filter', 'custom attribute plan equal_to gold', [{ attribute_key: 'plan', filter_operator: 'equal_to', values: ['gold'] }], (b) =>
-        expectCount('plan filter', b.meta.count, planned),
+      await measureFilter(
+        'contacts/filter',
+        "phone_number equal_to (EvolutionAPI, 2 values OR'ed)",
+        [
+          { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [local], query_operator: 'OR' },
+          {
+            attribute_key: 'phone_number',
+            filter_operator: 'equal_to',
+            values: [local.slice(0, 4) + local.slice(5)],
+            query_operator: null,
+          },
+        ],
+        (b) => expectCount('phone filter', b.meta.count, 1),
       ),
-      await measureFilter('conversations/filter', 'status equal_to open (n8n)', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }], (b) =>
-        expectCount('status filter', b.meta.all_count, made.filter((c) => c.status === 'open').length),
+      await measureFilter(
+        'contacts/filter',
+        'custom attribute plan equal_to gold',
+        [{ attribute_key: 'plan', filter_operator: 'equal_to', values: ['gold'] }],
+        (b) => expectCount('plan filter', b.meta.count, planned),
       ),
-      await measureFilter('conversations/filter', `inbox_id equal_to one inbox AND browser_language equal_to en`, [
-        { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxIds[0]], query_operator: 'AND' },
-        { attribute_key: 'browser_language', filter_operator: 'equal_to', values: ['en'] },
-      ], (b) => expectCount('attribute filter', b.meta.all_count, 0)),
+      await measureFilter(
+        'conversations/filter',
+        'status equal_to open (n8n)',
+        [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }],
+        (b) => expectCount('status filter', b.meta.all_count, made.filter((c) => c.status === 'open').length),
+      ),
+      await measureFilter(
+        'conversations/filter',
+        `inbox_id equal_to one inbox AND browser_language equal_to en`,
+        [
+          { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [inboxIds[0]], query_operator: 'AND' },
+          { attribute_key: 'browser_language', filter_operator: 'equal_to', values: ['en'] },
+        ],
+        (b) => expectCount('attribute filter', b.meta.all_count, 0),
+      ),
     ];
     const rareCheck = expected(made, (c) => c.rare, 'admin');
-    const qRare = { query: `?q=${RARE}`, caller: 'administrator' as const, matches: rareCheck.all_count, ...(await measure(s.admin.api, `?q=${RARE}`, Q_CALLS, rareCheck)) };
+    const qRare = {
+      query: `?q=${RARE}`,
+      caller: 'administrator' as const,
+      matches: rareCheck.all_count,
+      ...(await measure(s.admin.api, `?q=${RARE}`, Q_CALLS, rareCheck)),
+    };
     // The list and search routes with `q`: page 1, its counts checked against what was created, and the
     // page's conversations all matching (the order is checked in test/e2e).
     const qRoutes: QRoute[] = [];
@@ -373,28 +441,50 @@ export async function measureCounts(opts: {
           if (route === 'search/messages') {
             // Global search (15 a page, newest first): one message per conversation here, so as many matches as conversations.
             const { messages, meta } = res.body.payload;
-            if (meta.total_count !== check.all_count || messages.length !== Math.min(15, check.all_count) || !messages.every((m: any) => isMatch(String(m.content)))) {
+            if (
+              meta.total_count !== check.all_count ||
+              messages.length !== Math.min(15, check.all_count) ||
+              !messages.every((m: any) => isMatch(String(m.content)))
+            ) {
               throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)} with ${messages.length} messages, expected ${check.all_count}`);
             }
           } else {
             const meta = route === 'conversations' ? res.body.data.meta : res.body.meta;
             const payload: any[] = route === 'conversations' ? res.body.data.payload : res.body.payload;
-            if (meta.all_count !== check.all_count || meta.mine_count !== check.mine_count || meta.unassigned_count !== check.unassigned_count) {
+            if (
+              meta.all_count !== check.all_count ||
+              meta.mine_count !== check.mine_count ||
+              meta.unassigned_count !== check.unassigned_count
+            ) {
               throw new Error(`${route}?q=${term}: ${JSON.stringify(meta)}, expected ${JSON.stringify(check)}`);
             }
-            if (payload.length !== Math.min(25, check.all_count)) throw new Error(`${route}?q=${term}: ${payload.length} conversations on page 1`);
-            if (route === 'conversations/search' && payload.some((c) => !c.messages?.length || !c.messages.every((m: any) => isMatch(String(m.content))))) {
+            if (payload.length !== Math.min(25, check.all_count))
+              throw new Error(`${route}?q=${term}: ${payload.length} conversations on page 1`);
+            if (
+              route === 'conversations/search' &&
+              payload.some((c) => !c.messages?.length || !c.messages.every((m: any) => isMatch(String(m.content))))
+            ) {
               throw new Error(`${route}?q=${term}: a conversation without its matching messages`);
             }
           }
           if (i < WARMUP) continue;
           ms.push(took);
           rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
-          for (const c of recorded) byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / Q_CALLS;
-          if (process.env.BENCH_DEBUG && i === WARMUP) process.stdout.write(`    ${route}?q=${term}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`);
+          for (const c of recorded)
+            byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / Q_CALLS;
+          if (process.env.BENCH_DEBUG && i === WARMUP)
+            process.stdout.write(
+              `    ${route}?q=${term}:\n${recorded.map((c) => `      ${c.command} ${c.rcu} ${String(c.body).slice(0, 300)}`).join('\n')}\n`,
+            );
         }
         for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
-        qRoutes.push({ route: `${route}?q=${term}`, matches: check.all_count, rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length), byCommand, p50: r2(pct50(ms)) });
+        qRoutes.push({
+          route: `${route}?q=${term}`,
+          matches: check.all_count,
+          rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
+          byCommand,
+          p50: r2(pct50(ms)),
+        });
       }
     }
     const counterItems = (await listConversationCounters(s.accountId)).length;
@@ -404,12 +494,36 @@ export async function measureCounts(opts: {
     const inSegments = head.segments.reduce((t, x) => t + x.n, 0);
     const packed = head.packs.reduce((t, x) => t + x.n, 0);
     const sealed = inSegments + packed;
-    const index = { segments: head.segments.length, packs: head.packs.length, packed, tail: made.length - sealed, wcuPerMessage: sealed ? r2(sealWcu / sealed) : 0 };
-    rows.push({ conversations: made.length, contacts: contactsMade + contactIds.length, counterItems, meta, q, qRare, qRoutes, index, filters, loadSeconds });
+    const index = {
+      segments: head.segments.length,
+      packs: head.packs.length,
+      packed,
+      tail: made.length - sealed,
+      wcuPerMessage: sealed ? r2(sealWcu / sealed) : 0,
+    };
+    rows.push({
+      conversations: made.length,
+      contacts: contactsMade + contactIds.length,
+      counterItems,
+      meta,
+      q,
+      qRare,
+      qRoutes,
+      index,
+      filters,
+      loadSeconds,
+    });
     log(
       `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
         `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, ${index.packs} packs (${index.packed} messages), tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
-        qRoutes.map((r) => `${r.route} ${r.rcu} RCU (${Object.entries(r.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ')}), p50 ${r.p50} ms`).join('; '),
+        qRoutes
+          .map(
+            (r) =>
+              `${r.route} ${r.rcu} RCU (${Object.entries(r.byCommand)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(' + ')}), p50 ${r.p50} ms`,
+          )
+          .join('; '),
     );
   }
   return { sizes, rows, note };
@@ -423,7 +537,8 @@ export function countsMarkdown(r: CountsResult): string[] {
     `their counters), in parallel batches of ${BATCH}, over 3 inboxes, 4 statuses, a team and 2 assignees plus unassigned, in`,
     `${COMBINATIONS.length} (inbox, team, status, assignee) combinations that the first ${COMBINATIONS.length} conversations already use; each has one incoming or`,
     `outgoing message, one in seven mentioning "${TERM}". Every answer measured equals the counts expected from what was created (default,`,
-    '`status=all`, an inbox, the agent\'s two inboxes, and `q` over every status). meta: ' + `${CALLS} calls per variant after ${WARMUP} warm-up calls; \`q\`: ${Q_CALLS} calls.`,
+    "`status=all`, an inbox, the agent's two inboxes, and `q` over every status). meta: " +
+      `${CALLS} calls per variant after ${WARMUP} warm-up calls; \`q\`: ${Q_CALLS} calls.`,
     'RCU per call from `ReturnConsumedCapacity`; in brackets the counter or message Query and the BatchGets (the credential lookup is',
     'cached from the warm-up calls on, so no measured call reads it).',
     '',
@@ -453,8 +568,12 @@ export function countsMarkdown(r: CountsResult): string[] {
     );
     for (const row of withRoutes) {
       for (const q of row.qRoutes!) {
-        const parts = Object.entries(q.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ');
-        lines.push(`| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`);
+        const parts = Object.entries(q.byCommand)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(' + ');
+        lines.push(
+          `| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`,
+        );
       }
     }
   }
@@ -474,8 +593,12 @@ export function countsMarkdown(r: CountsResult): string[] {
     );
     for (const row of withFilters) {
       for (const f of row.filters!) {
-        const parts = Object.entries(f.byCommand).map(([k, v]) => `${k} ${v}`).join(' + ');
-        lines.push(`| ${row.conversations.toLocaleString('en-US')} / ${(row.contacts ?? 0).toLocaleString('en-US')} | \`${f.route}\` ${f.label} | ${f.matches.toLocaleString('en-US')} | ${f.rcu} (${parts}) | ${f.p50} |`);
+        const parts = Object.entries(f.byCommand)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(' + ');
+        lines.push(
+          `| ${row.conversations.toLocaleString('en-US')} / ${(row.contacts ?? 0).toLocaleString('en-US')} | \`${f.route}\` ${f.label} | ${f.matches.toLocaleString('en-US')} | ${f.rcu} (${parts}) | ${f.p50} |`,
+        );
       }
     }
   }
@@ -484,13 +607,13 @@ export function countsMarkdown(r: CountsResult): string[] {
     "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
     '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use (plus creation marks until settled),',
     'changed with every conversation change (README Cost), so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
-    'combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent\'s inboxes) apply to those',
+    "combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent's inboxes) apply to those",
     "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
     '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
     '(hash-bucket items of ~3 KB or one item per common trigram, in one BatchGet with the packs, AP75) and the doc chunks of matches no bucket',
     'posting describes, the tail of messages not packed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77,',
     '~5 bytes each). The index is sealed here after every batch of creates, in-process, by the rules the pipeline applies after',
-    "`message_created` (a pack from 50 tail messages, a segment from 200 in packs and tail), the lag being the current second; the",
+    '`message_created` (a pack from 50 tail messages, a segment from 200 in packs and tail), the lag being the current second; the',
     'columns say what the segments, packs and tail held when measured. Seal WCU per message: the write units of packing, sealing and',
     'merging divided by the messages in segments and packs.',
   );

@@ -1,6 +1,6 @@
 import { BatchGetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INDEXES, KEY } from '../shared/db/table.ts';
+import { INDEXES, KEY } from '#shared/db/table.ts';
 import { writeUnits, type IndexShape, type Item } from './billing.ts';
 
 // Records every DynamoDB call the handlers make (command, wire body, time, capacity). Reads take the
@@ -83,7 +83,9 @@ async function readAll(raw: DynamoDBClient, written: Written[]): Promise<Map<str
   }
   for (const [table, list] of byTable) {
     for (let i = 0; i < list.length; i += 100) {
-      const res = await raw.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: list.slice(i, i + 100), ConsistentRead: true } } }));
+      const res = await raw.send(
+        new BatchGetItemCommand({ RequestItems: { [table]: { Keys: list.slice(i, i + 100), ConsistentRead: true } } }),
+      );
       for (const item of res.Responses?.[table] ?? []) out.set(`${table}:${keyId(item)}`, item);
     }
   }
@@ -115,7 +117,8 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       const rawBody = (args.request as { body?: unknown } | undefined)?.body;
       const command = String(context.commandName);
       // The wire body is the low-level input, so a recorded read can be replayed as is.
-      const body = typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? Buffer.from(rawBody).toString('utf8') : undefined;
+      const body =
+        typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? Buffer.from(rawBody).toString('utf8') : undefined;
       if (body !== undefined) sent.push({ command, body });
       (context as { wireBody?: string }).wireBody = body;
       if (!WRITES.has(command) || body === undefined) return next(args);

@@ -27,16 +27,23 @@ const DISPATCH_ROUNDS = 3;
  * and its table calls. New change ids, so their deliveries are new ones.
  */
 async function drainDispatch(rt: Runtime, accountId: number, conversationIds: number[], recorder: ReturnType<typeof instrument>) {
-  const { dispatchChanges } = await import('../shared/events/dispatch.ts');
-  const { getItem } = await import('../shared/db/repositories/common.ts');
-  const { keys } = await import('../shared/db/keys.ts');
-  const { listMessages } = await import('../shared/db/repositories/messages.ts');
+  const { dispatchChanges } = await import('#shared/events/dispatch.ts');
+  const { getItem } = await import('#shared/db/repositories/common.ts');
+  const { keys } = await import('#shared/db/keys.ts');
+  const { listMessages } = await import('#shared/db/repositories/messages.ts');
   const changes: Record<string, unknown>[] = [];
   for (const id of conversationIds) {
     for (const m of await listMessages(accountId, id, { limit: 100 })) {
       const key = keys.message(accountId, id, m.id);
       const item = await getItem<Record<string, unknown>>(key);
-      changes.push({ id: `bench-${Date.now()}-${m.id}`, action: 'INSERT', type: 'message', ...key, at: Math.floor(Date.now() / 1000), newImage: { ...item, ...key, type: 'message' } });
+      changes.push({
+        id: `bench-${Date.now()}-${m.id}`,
+        action: 'INSERT',
+        type: 'message',
+        ...key,
+        at: Math.floor(Date.now() / 1000),
+        newImage: { ...item, ...key, type: 'message' },
+      });
     }
   }
   const batches: Record<string, unknown>[][] = [];
@@ -59,9 +66,11 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
   const cpu = process.cpuUsage();
   const started = performance.now();
   const queue = [...batches];
-  await Promise.all(Array.from({ length: 5 }, async () => {
-    for (let b = queue.shift(); b; b = queue.shift()) await dispatchChanges(asEvent(b) as never);
-  }));
+  await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      for (let b = queue.shift(); b; b = queue.shift()) await dispatchChanges(asEvent(b) as never);
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   const taken = recorder.take();
@@ -70,16 +79,32 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
     const by = new Map<string, number>();
     for (const c of taken.sent) {
       const b = JSON.parse(c.body);
-      const what = `${c.command} ${JSON.stringify(b.Key ?? b.KeyConditionExpression ?? Object.values(b.RequestItems ?? {}).map((r: any) => (r.Keys ?? r).length) ?? '').replace(/[0-9]+/g, 'N')} ${JSON.stringify(b.ExpressionAttributeValues ?? {}).replace(/[0-9]+/g, 'N').slice(0, 120)}`;
+      const what = `${c.command} ${JSON.stringify(b.Key ?? b.KeyConditionExpression ?? Object.values(b.RequestItems ?? {}).map((r: any) => (r.Keys ?? r).length) ?? '').replace(/[0-9]+/g, 'N')} ${JSON.stringify(
+        b.ExpressionAttributeValues ?? {},
+      )
+        .replace(/[0-9]+/g, 'N')
+        .slice(0, 120)}`;
       by.set(what, (by.get(what) ?? 0) + 1);
     }
     for (const [what, n] of [...by].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${(n / events).toFixed(2)}/event  ${what}\n`);
   }
   void rt;
-  return { events, seconds: r1(seconds), perSecond: r1(events / seconds), cpuMsPerEvent: r1((used.user + used.system) / 1000 / events), dynamoCallsPerEvent: r1(calls / events) };
+  return {
+    events,
+    seconds: r1(seconds),
+    perSecond: r1(events / seconds),
+    cpuMsPerEvent: r1((used.user + used.system) / 1000 / events),
+    dynamoCallsPerEvent: r1(calls / events),
+  };
 }
 
-export async function benchPipeline(world: BenchWorld, rt: Runtime, recorder: ReturnType<typeof instrument>, samples = 40, burst = 200): Promise<PipelineResult> {
+export async function benchPipeline(
+  world: BenchWorld,
+  rt: Runtime,
+  recorder: ReturnType<typeof instrument>,
+  samples = 40,
+  burst = 200,
+): Promise<PipelineResult> {
   await rt.pipeline.resume();
   const receiver = await startReceiver();
   // An account of its own: the route scenarios left webhooks to unreachable hosts in the shared one.
@@ -114,7 +139,9 @@ export async function benchPipeline(world: BenchWorld, rt: Runtime, recorder: Re
 
     // A burst over many conversations: events delivered per second, end to end.
     const convs = await Promise.all(
-      Array.from({ length: 20 }, () => api.post(`${base}/conversations`, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id })),
+      Array.from({ length: 20 }, () =>
+        api.post(`${base}/conversations`, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id }),
+      ),
     );
     const before = receiver.received.length;
     const started = Date.now();
@@ -134,7 +161,12 @@ export async function benchPipeline(world: BenchWorld, rt: Runtime, recorder: Re
     const seconds = (Date.now() - started) / 1000;
     // The pipeline stops while the dispatch stage is measured alone: its own polling would share the CPU.
     await rt.pipeline.pause();
-    const dispatch = await drainDispatch(rt, seeded.accountId, convs.map((c) => c.body.id as number), recorder);
+    const dispatch = await drainDispatch(
+      rt,
+      seeded.accountId,
+      convs.map((c) => c.body.id as number),
+      recorder,
+    );
     return {
       dispatch,
       writeToWebhook: { samples: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), max: Math.max(...latencies) },

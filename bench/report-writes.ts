@@ -24,9 +24,9 @@ const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|REVT)#/;
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 async function streamTail(rt: Runtime, seen: Set<string>) {
-  const { recordChange } = await import('../shared/db/stream.ts');
-  const { eventsOf } = await import('../shared/domain/events/domain-events.ts');
-  const { toLambdaRecord } = await import('../shared/db/stream.ts');
+  const { recordChange } = await import('#shared/db/stream.ts');
+  const { eventsOf } = await import('#shared/domain/events/domain-events.ts');
+  const { toLambdaRecord } = await import('#shared/db/stream.ts');
   const cfg = { region: 'us-east-1', endpoint: rt.dynamodbEndpoint };
   const table = await new DynamoDBClient(cfg).send(new DescribeTableCommand({ TableName: rt.tableName }));
   const streamArn = table.Table!.LatestStreamArn!;
@@ -34,7 +34,9 @@ async function streamTail(rt: Runtime, seen: Set<string>) {
   const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
   const out: ReturnType<typeof recordChange>[] = [];
   for (const shard of desc.StreamDescription?.Shards ?? []) {
-    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+    let iterator = (
+      await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))
+    ).ShardIterator;
     while (iterator) {
       const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       for (const r of page.Records ?? []) {
@@ -50,8 +52,13 @@ async function streamTail(rt: Runtime, seen: Set<string>) {
   return out;
 }
 
-export async function benchReportWrites(world: BenchWorld, rt: Runtime, recorder: ReturnType<typeof instrument>, conversations = 10): Promise<ReportWritesResult> {
-  const { dispatchChanges } = await import('../shared/events/dispatch.ts');
+export async function benchReportWrites(
+  world: BenchWorld,
+  rt: Runtime,
+  recorder: ReturnType<typeof instrument>,
+  conversations = 10,
+): Promise<ReportWritesResult> {
+  const { dispatchChanges } = await import('#shared/events/dispatch.ts');
   await rt.pipeline.pause();
   const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('report-writes'));
   const { api } = seeded.admin;
@@ -60,12 +67,17 @@ export async function benchReportWrites(world: BenchWorld, rt: Runtime, recorder
   const contact = await api.post(`${base}/contacts`, { name: 'Report writes', email: `${world.unique('rw')}@bench.example` });
   const convs: number[] = [];
   for (let i = 0; i < conversations; i++) {
-    const c = await api.post(`${base}/conversations`, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id, assignee_id: seeded.admin.id });
+    const c = await api.post(`${base}/conversations`, {
+      inbox_id: inbox.body.id,
+      contact_id: contact.body.payload.contact.id,
+      assignee_id: seeded.admin.id,
+    });
     if (c.status !== 200) throw new Error(`report writes setup: ${c.status} ${c.text}`);
     convs.push(c.body.id);
   }
   const seen = new Set<string>();
-  const mine = (c: { newImage?: Record<string, unknown>; oldImage?: Record<string, unknown> }) => Number((c.newImage ?? c.oldImage)?.account_id) === seeded.accountId;
+  const mine = (c: { newImage?: Record<string, unknown>; oldImage?: Record<string, unknown> }) =>
+    Number((c.newImage ?? c.oldImage)?.account_id) === seeded.accountId;
   const dispatch = async (batchSize: number) => {
     const changes = (await streamTail(rt, seen)).filter(mine);
     recorder.take();
@@ -79,7 +91,9 @@ export async function benchReportWrites(world: BenchWorld, rt: Runtime, recorder
     const { calls } = recorder.take();
     if (process.env.BENCH_DEBUG) {
       for (const c of calls.filter((x) => x.wcu && REPORT_KEY.test(x.body ?? ''))) {
-        process.stdout.write(`${c.command} ${c.wcu} ${[...(c.body ?? '').matchAll(/"(?:pk|sk)":\{"S":"([^"]+)"/g)].map((m) => m[1]).join(' ')}\n`);
+        process.stdout.write(
+          `${c.command} ${c.wcu} ${[...(c.body ?? '').matchAll(/"(?:pk|sk)":\{"S":"([^"]+)"/g)].map((m) => m[1]).join(' ')}\n`,
+        );
       }
       process.stdout.write('--\n');
     }
@@ -87,7 +101,10 @@ export async function benchReportWrites(world: BenchWorld, rt: Runtime, recorder
   };
   const round = async (kind: 'incoming' | 'reply', batchSize: number) => {
     for (const id of convs) {
-      const res = await api.post(`${base}/conversations/${id}/messages`, kind === 'incoming' ? { content: 'question', message_type: 'incoming' } : { content: 'answer' });
+      const res = await api.post(
+        `${base}/conversations/${id}/messages`,
+        kind === 'incoming' ? { content: 'question', message_type: 'incoming' } : { content: 'answer' },
+      );
       if (res.status !== 200) throw new Error(`report writes message: ${res.status} ${res.text}`);
     }
     // Messages a second apart from the conversation's last activity, as real chats are.
@@ -104,7 +121,11 @@ export async function benchReportWrites(world: BenchWorld, rt: Runtime, recorder
   // At volume: the same, in batches of ten changes. New conversations for the first replies.
   const fresh: number[] = [];
   for (let i = 0; i < conversations; i++) {
-    const c = await api.post(`${base}/conversations`, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id, assignee_id: seeded.admin.id });
+    const c = await api.post(`${base}/conversations`, {
+      inbox_id: inbox.body.id,
+      contact_id: contact.body.payload.contact.id,
+      assignee_id: seeded.admin.id,
+    });
     fresh.push(c.body.id);
   }
   await dispatch(10);
@@ -129,7 +150,7 @@ export function reportWritesMarkdown(r: ReportWritesResult): string {
     '',
     `What the report aggregates write in the pipeline per chat message (\`bench/report-writes.ts\`): ${r.conversations} conversations of one API inbox, one`,
     'message per conversation per round, posted through the API, their queued changes dispatched alone (one change per batch) and at volume',
-    '(batches of ten changes in stream order, as the events queue hands them out). Write units of the report items only, by AWS\'s rules.',
+    "(batches of ten changes in stream order, as the events queue hands them out). Write units of the report items only, by AWS's rules.",
     '',
     '| WCU per chat message | alone | at volume (batches of 10) |',
     '|---|---|---|',

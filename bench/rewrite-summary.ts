@@ -13,7 +13,8 @@ import { replaceSummary, summaryMarkdown, type PreviousRun } from './summary.ts'
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = 'bench/results.json';
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+const git = (...args: string[]) =>
+  execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
 
 function previousFromGit(current: string): PreviousRun | undefined {
   let commits: string[];

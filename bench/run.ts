@@ -24,7 +24,8 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget` picks the parts. */
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget` picks the
+ * parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget').split(','));
 
@@ -64,7 +65,8 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
           const { calls, sent, overheadMs } = recorder.take();
           const ms = performance.now() - started - overheadMs;
           if (res.status !== (req.status ?? 200)) throw new Error(`${key} answered ${res.status}: ${res.text.slice(0, 300)}`);
-          if (process.env.BENCH_DEBUG) process.stdout.write(`    ${i}: ${calls.map((c) => `${c.command.replace(/Command$/, '')} r${c.rcu} w${c.wcu}`).join(', ')}\n`);
+          if (process.env.BENCH_DEBUG)
+            process.stdout.write(`    ${i}: ${calls.map((c) => `${c.command.replace(/Command$/, '')} r${c.rcu} w${c.wcu}`).join(', ')}\n`);
           if (i < WARMUP) continue;
           endpoint.push(ms);
           dynamo.push(calls.reduce((t, c) => t + c.ms, 0));
@@ -75,7 +77,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
         }
         // The same read calls, straight to DynamoDB with the SDK, in the same run.
         const reads = lastSent.filter((c) => isRead(c.command));
-        let rawTimes: number[] = [];
+        const rawTimes: number[] = [];
         if (reads.length) {
           for (let i = 0; i < WARMUP + ITERATIONS; i++) {
             const started = performance.now();
@@ -97,7 +99,16 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
         });
         process.stdout.write(`  ${key}: p50 ${r2(pct(endpoint, 50))} ms\n`);
       } catch (err) {
-        results.push({ route: key, iterations: 0, endpoint: { p50: NaN, p95: NaN, p99: NaN }, dynamo: { p50: NaN, p99: NaN, calls: [] }, raw: null, rcu: NaN, wcu: NaN, error: (err as Error).message });
+        results.push({
+          route: key,
+          iterations: 0,
+          endpoint: { p50: NaN, p95: NaN, p99: NaN },
+          dynamo: { p50: NaN, p99: NaN, calls: [] },
+          raw: null,
+          rcu: NaN,
+          wcu: NaN,
+          error: (err as Error).message,
+        });
         process.stdout.write(`  ${key}: FAILED ${(err as Error).message}\n`);
       }
     }
@@ -131,29 +142,53 @@ function benchBundles(): { functions: BundleResult[]; baseline: BundleResult } {
   return { functions: all.filter((b) => b !== baseline).sort((a, b) => a.name.localeCompare(b.name)), baseline };
 }
 
-function markdown(summary: string, routeResults: RouteResult[], missing: string[], bundles: ReturnType<typeof benchBundles>, meta: Record<string, string>, pipeline: PipelineResult, counts: CountsResult, cable: CableResult, web: WidgetWebResult, reportWrites: ReportWritesResult) {
+function markdown(
+  summary: string,
+  routeResults: RouteResult[],
+  missing: string[],
+  bundles: ReturnType<typeof benchBundles>,
+  meta: Record<string, string>,
+  pipeline: PipelineResult,
+  counts: CountsResult,
+  cable: CableResult,
+  web: WidgetWebResult,
+  reportWrites: ReportWritesResult,
+) {
   const lines: string[] = [];
-  lines.push('# Benchmarks', '', `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`, '');
+  lines.push(
+    '# Benchmarks',
+    '',
+    `Measured by \`npm run bench\` on ${meta.date} (${meta.machine}; Node ${process.version}; DynamoDB Local in memory).`,
+    '',
+  );
   lines.push(summary.trimEnd(), '');
   lines.push(
     `Each route: ${ITERATIONS} timed calls after ${WARMUP} warm-up calls, real HTTP through the local runtime (the same handler modules Lambda runs).`,
     '**DynamoDB in request** is the time the handler spent in its DynamoDB calls (recorded on the SDK client); **raw replay** sends the',
     'same read calls straight to DynamoDB Local with the SDK, in the same run (writes are not replayed: their conditions would fail).',
-    'RCU per call come from `ReturnConsumedCapacity: TOTAL`; WCU per call are computed by AWS\'s billing rules (`bench/billing.ts`) from each',
+    "RCU per call come from `ReturnConsumedCapacity: TOTAL`; WCU per call are computed by AWS's billing rules (`bench/billing.ts`) from each",
     'written item before and after the write (DynamoDB Local misreports transactions): 1 KB units per item, doubled in a transaction, plus',
     'one plain write per index copy (two when its key moves).',
     '',
   );
-  lines.push('## Routes', '', '| route | endpoint p50 / p95 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |', '|---|---|---|---|---|---|---|');
+  lines.push(
+    '## Routes',
+    '',
+    '| route | endpoint p50 / p95 / p99 ms | DynamoDB in request p50 / p99 ms | raw replay p50 / p99 ms | DynamoDB calls | RCU / call | WCU / call |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const r of routeResults) {
     if (r.error) {
       lines.push(`| \`${r.route}\` | failed: ${r.error.replace(/\|/g, '/').slice(0, 120)} | | | | | |`);
       continue;
     }
     const raw = r.raw ? `${r.raw.p50} / ${r.raw.p99}` : 'no reads';
-    lines.push(`| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p95} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`);
+    lines.push(
+      `| \`${r.route}\` | ${r.endpoint.p50} / ${r.endpoint.p95} / ${r.endpoint.p99} | ${r.dynamo.p50} / ${r.dynamo.p99} | ${raw} | ${r.dynamo.calls.join(', ') || 'none'} | ${r.rcu} | ${r.wcu} |`,
+    );
   }
-  if (missing.length) lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
+  if (missing.length)
+    lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
@@ -169,8 +204,11 @@ function markdown(summary: string, routeResults: RouteResult[], missing: string[
     '| function | KiB | cold import ms | vs. baseline KiB |',
     '|---|---|---|---|',
   );
-  for (const b of bundles.functions) lines.push(`| ${b.name} | ${b.kib} | ${b.coldImportMs} | ${b.kib >= bundles.baseline.kib ? '+' : ''}${r2(b.kib - bundles.baseline.kib)} |`);
-  return lines.join('\n') + '\n';
+  for (const b of bundles.functions)
+    lines.push(
+      `| ${b.name} | ${b.kib} | ${b.coldImportMs} | ${b.kib >= bundles.baseline.kib ? '+' : ''}${r2(b.kib - bundles.baseline.kib)} |`,
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 function readPrevious(file: string): PreviousRun | undefined {
@@ -193,7 +231,7 @@ async function main() {
   }
   const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
   try {
-    const { db } = await import('../shared/db/client.ts');
+    const { db } = await import('#shared/db/client.ts');
     const raw = new ddb.DynamoDBClient({ region: 'us-east-1', endpoint: rt.dynamodbEndpoint });
     const recorder = instrument(db(), raw);
     const platform = client(rt.baseUrl, rt.platformToken);
@@ -213,7 +251,7 @@ async function main() {
     process.stdout.write('Counts scale…\n');
     const counts = PARTS.has('counts')
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
-      : { sizes: [] } as unknown as CountsResult;
+      : ({ sizes: [] } as unknown as CountsResult);
     process.stdout.write('Event pipeline…\n');
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
     process.stdout.write('Report writes…\n');
@@ -233,9 +271,23 @@ async function main() {
     const file = join(ROOT, 'bench/results.json');
     // The results this run replaces are the summary's previous run; read before they are overwritten.
     const previous = readPrevious(file);
-    const next: BenchResults = { meta, iterations: ITERATIONS, routes: results, missing, counts, pipeline, reportWrites, cable, bundles, widget: web };
-    writeFileSync(file, JSON.stringify(next, null, 2) + '\n');
-    writeFileSync(join(ROOT, 'BENCHMARKS.md'), markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites));
+    const next: BenchResults = {
+      meta,
+      iterations: ITERATIONS,
+      routes: results,
+      missing,
+      counts,
+      pipeline,
+      reportWrites,
+      cable,
+      bundles,
+      widget: web,
+    };
+    writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+    writeFileSync(
+      join(ROOT, 'BENCHMARKS.md'),
+      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites),
+    );
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {

@@ -74,7 +74,10 @@ export function tailOf(results: BenchResults): 'p95' | 'p99' {
 
 function largestCountsRow(results: BenchResults) {
   const rows = results.counts?.rows ?? [];
-  return rows.reduce<(typeof rows)[number] | undefined>((best, row) => (!best || row.conversations > best.conversations ? row : best), undefined);
+  return rows.reduce<(typeof rows)[number] | undefined>(
+    (best, row) => (!best || row.conversations > best.conversations ? row : best),
+    undefined,
+  );
 }
 
 export function headlineFigures(results: BenchResults): Figure[] {
@@ -108,24 +111,67 @@ export function headlineFigures(results: BenchResults): Figure[] {
     add('widget-message.wcu', `${code(ROUTES.widgetMessage)} (visitor message), write units per call`, widgetMessage.wcu, 'WCU', 'units');
     add('widget-message.rcu', `${code(ROUTES.widgetMessage)} (visitor message), read units per call`, widgetMessage.rcu, 'RCU', 'units');
   }
-  add('reports.alone.wcu', 'report writes per chat message, each change alone in its batch', results.reportWrites?.alone?.mean, 'WCU', 'units');
+  add(
+    'reports.alone.wcu',
+    'report writes per chat message, each change alone in its batch',
+    results.reportWrites?.alone?.mean,
+    'WCU',
+    'units',
+  );
   add('reports.batched.wcu', 'report writes per chat message, at volume (batches of 10)', reports, 'WCU', 'units');
   const create = route(ROUTES.conversationCreate);
   if (create) {
-    add('conversation-create.wcu', `${code('POST …/conversations')} (with its first message), write units per call`, create.wcu, 'WCU', 'units');
-    add('conversation-create.rcu', `${code('POST …/conversations')} (with its first message), read units per call`, create.rcu, 'RCU', 'units');
+    add(
+      'conversation-create.wcu',
+      `${code('POST …/conversations')} (with its first message), write units per call`,
+      create.wcu,
+      'WCU',
+      'units',
+    );
+    add(
+      'conversation-create.rcu',
+      `${code('POST …/conversations')} (with its first message), read units per call`,
+      create.rcu,
+      'RCU',
+      'units',
+    );
   }
   const list = route(ROUTES.conversationList);
   if (list) {
-    add('conversation-list.rcu', `${code('GET …/conversations')} list page (the bench account), read units per call`, list.rcu, 'RCU', 'units');
+    add(
+      'conversation-list.rcu',
+      `${code('GET …/conversations')} list page (the bench account), read units per call`,
+      list.rcu,
+      'RCU',
+      'units',
+    );
     add('conversation-list.p50', `${code('GET …/conversations')} list page (the bench account), p50`, list.endpoint.p50, 'ms', 'time');
   }
   if (row) {
     const at = row.conversations;
-    add(`counts.${at}.meta.rcu`, `${code('conversations/meta')} at ${size} conversations`, row.meta?.find((m) => m.query === '' && m.caller === 'administrator')?.rcu, 'RCU', 'units');
-    add(`counts.${at}.meta-q.rcu`, `${code(`conversations/meta${row.q?.query ?? ''}`)} at ${size} conversations (${fmt(row.q?.matches ?? 0)} matches)`, row.q?.rcu, 'RCU', 'units');
+    add(
+      `counts.${at}.meta.rcu`,
+      `${code('conversations/meta')} at ${size} conversations`,
+      row.meta?.find((m) => m.query === '' && m.caller === 'administrator')?.rcu,
+      'RCU',
+      'units',
+    );
+    add(
+      `counts.${at}.meta-q.rcu`,
+      `${code(`conversations/meta${row.q?.query ?? ''}`)} at ${size} conversations (${fmt(row.q?.matches ?? 0)} matches)`,
+      row.q?.rcu,
+      'RCU',
+      'units',
+    );
     const listQ = row.qRoutes?.find((q) => q.route.startsWith('conversations?q='));
-    if (listQ) add(`counts.${at}.list-q.rcu`, `${code(listQ.route)} page 1 at ${size} conversations (${fmt(listQ.matches)} matches)`, listQ.rcu, 'RCU', 'units');
+    if (listQ)
+      add(
+        `counts.${at}.list-q.rcu`,
+        `${code(listQ.route)} page 1 at ${size} conversations (${fmt(listQ.matches)} matches)`,
+        listQ.rcu,
+        'RCU',
+        'units',
+      );
   }
 
   const ok = results.routes.filter(measured);
@@ -135,7 +181,16 @@ export function headlineFigures(results: BenchResults): Figure[] {
     const slowest = [...ok].sort(byDesc((r) => r.endpoint.p50, routeName))[0];
     add('latency.p50.median', `endpoint p50, median over ${ok.length} routes`, percentile(p50s, 50), 'ms', 'time');
     add('latency.p50.p95', `endpoint p50, 95th percentile over ${ok.length} routes`, percentile(p50s, 95), 'ms', 'time');
-    add(`latency.${tail}.median`, `endpoint ${tail}, median over ${ok.length} routes`, percentile(ok.map((r) => r.endpoint[tail]!), 50), 'ms', 'time');
+    add(
+      `latency.${tail}.median`,
+      `endpoint ${tail}, median over ${ok.length} routes`,
+      percentile(
+        ok.map((r) => r.endpoint[tail]!),
+        50,
+      ),
+      'ms',
+      'time',
+    );
     add('latency.p50.max', `endpoint p50, slowest route (${code(slowest.route)})`, slowest.endpoint.p50, 'ms', 'time');
   }
 
@@ -143,16 +198,34 @@ export function headlineFigures(results: BenchResults): Figure[] {
   add('pipeline.webhook.p50', 'write → signed webhook at a receiver, p50', p?.writeToWebhook?.p50, 'ms', 'time');
   add('pipeline.webhook.p95', 'write → signed webhook at a receiver, p95', p?.writeToWebhook?.p95, 'ms', 'time');
   add('pipeline.throughput', 'events delivered end to end (burst of 200 messages)', p?.throughput?.perSecond, 'events/s', 'rate');
-  add('pipeline.drain', 'pipeline drain after the burst\'s last write', p?.throughput?.drainMs, 'ms', 'time');
+  add('pipeline.drain', "pipeline drain after the burst's last write", p?.throughput?.drainMs, 'ms', 'time');
   add('pipeline.dispatch', 'dispatch stage alone, draining a backlog of 600 changes', p?.dispatch?.perSecond, 'events/s', 'rate');
-  add('cable.frame.p50', 'agent reply → `message.created` frame on the contact\'s socket, p50', results.cable?.writeToFrame?.p50, 'ms', 'time');
-  add('cable.frame.p95', 'agent reply → `message.created` frame on the contact\'s socket, p95', results.cable?.writeToFrame?.p95, 'ms', 'time');
+  add(
+    'cable.frame.p50',
+    "agent reply → `message.created` frame on the contact's socket, p50",
+    results.cable?.writeToFrame?.p50,
+    'ms',
+    'time',
+  );
+  add(
+    'cable.frame.p95',
+    "agent reply → `message.created` frame on the contact's socket, p95",
+    results.cable?.writeToFrame?.p95,
+    'ms',
+    'time',
+  );
   for (const line of results.cable?.cost ?? []) {
     if (line.connections !== 1000) continue;
     // Results from before the cableTransport prop name each design in words only.
     const transport = /cableTransport '([^']+)'/.exec(line.design)?.[1];
     const name = transport ? `cableTransport ${code(transport)}` : line.design;
-    add(`cable.cost.1000.${transport ?? line.design}`, `1,000 idle /cable connections, ${name} (cost model)`, line.total, 'USD/month', 'usd');
+    add(
+      `cable.cost.1000.${transport ?? line.design}`,
+      `1,000 idle /cable connections, ${name} (cost model)`,
+      line.total,
+      'USD/month',
+      'usd',
+    );
   }
 
   const fns = results.bundles?.functions ?? [];
@@ -160,7 +233,16 @@ export function headlineFigures(results: BenchResults): Figure[] {
     const bySize = [...fns].sort((a, b) => a.kib - b.kib);
     const cold = fns.map((b) => b.coldImportMs);
     add('bundles.kib.min', `function bundle, smallest (${bySize[0].name})`, bySize[0].kib, 'KiB', 'size');
-    add('bundles.kib.median', `function bundle, median of ${fns.length}`, percentile(bySize.map((b) => b.kib), 50), 'KiB', 'size');
+    add(
+      'bundles.kib.median',
+      `function bundle, median of ${fns.length}`,
+      percentile(
+        bySize.map((b) => b.kib),
+        50,
+      ),
+      'KiB',
+      'size',
+    );
     add('bundles.kib.max', `function bundle, largest (${bySize[bySize.length - 1].name})`, bySize[bySize.length - 1].kib, 'KiB', 'size');
     add('bundles.cold.min', 'cold import, fastest function', Math.min(...cold), 'ms', 'time');
     add('bundles.cold.median', `cold import, median of ${fns.length} functions`, percentile(cold, 50), 'ms', 'time');
@@ -280,28 +362,37 @@ export function compare(previous: BenchResults, next: BenchResults): Comparison 
   for (const now of common) {
     const was = before.get(now.route)!;
     if (measured(was) !== measured(now)) {
-      status.push(measured(now)
-        ? { route: now.route, measure: 'status', previous: 'failed', now: 'measured' }
-        : { route: now.route, measure: 'status', previous: 'measured', now: `failed: ${now.error ?? 'no figures'}` });
+      status.push(
+        measured(now)
+          ? { route: now.route, measure: 'status', previous: 'failed', now: 'measured' }
+          : { route: now.route, measure: 'status', previous: 'measured', now: `failed: ${now.error ?? 'no figures'}` },
+      );
       continue;
     }
     if (!measured(now)) continue;
-    for (const [measure, key] of [['RCU / call', 'rcu'], ['WCU / call', 'wcu']] as const) {
+    for (const [measure, key] of [
+      ['RCU / call', 'rcu'],
+      ['WCU / call', 'wcu'],
+    ] as const) {
       const x = excess('units', was[key], now[key]);
       if (x > 1) capacity.push({ route: now.route, measure, previous: was[key], now: now[key], excess: x });
     }
     const x = excess('time', was.endpoint.p50, now.endpoint.p50, factor);
     if (x > 1) latency.push({ route: now.route, measure: 'p50 ms', previous: was.endpoint.p50, now: now.endpoint.p50, excess: x });
   }
-  const ranked = (xs: (RouteChange & { excess: number })[]) =>
-    xs.sort(byDesc((c) => c.excess, routeName)).map(({ excess: _, ...c }) => c);
+  const ranked = (xs: (RouteChange & { excess: number })[]) => xs.sort(byDesc((c) => c.excess, routeName)).map(({ excess: _, ...c }) => c);
 
   const oldBundles = new Map((previous.bundles?.functions ?? []).map((b) => [b.name, b]));
   const newBundles = new Map((next.bundles?.functions ?? []).map((b) => [b.name, b]));
   const changedBundles = [...newBundles.values()]
     .filter((b) => oldBundles.has(b.name) && excess('size', oldBundles.get(b.name)!.kib, b.kib) > 1)
     .map((b) => ({ name: b.name, previous: oldBundles.get(b.name)!.kib, now: b.kib }))
-    .sort(byDesc((b) => Math.abs(b.now - b.previous), (b) => b.name));
+    .sort(
+      byDesc(
+        (b) => Math.abs(b.now - b.previous),
+        (b) => b.name,
+      ),
+    );
 
   return {
     speed,
@@ -346,11 +437,13 @@ export function summaryMarkdown(previous: PreviousRun | undefined, next: BenchRe
   const failed = next.routes.filter((r) => !measured(r));
   const tail = tailOf(next);
   lines.push(
-    [
+    `${[
       `${ok.length} routes measured (${next.iterations} timed calls each)`,
       failed.length ? `${failed.length} failed (${routeList(failed.map((r) => r.route))})` : 'none failed',
-      next.missing.length ? `${next.missing.length} without a bench scenario (${routeList(next.missing)})` : 'none without a bench scenario',
-    ].join(', ') + '.',
+      next.missing.length
+        ? `${next.missing.length} without a bench scenario (${routeList(next.missing)})`
+        : 'none without a bench scenario',
+    ].join(', ')}.`,
     previous ? `Compared with the run of ${previous.results.meta.date} (${previous.source}).` : 'No previous run to compare with.',
     '',
   );
@@ -376,13 +469,15 @@ export function summaryMarkdown(previous: PreviousRun | undefined, next: BenchRe
       continue;
     }
     const was = old.get(f.key);
-    const change = was === undefined ? 'not in the previous run' : moved.has(f.key) ? `**${signedPct(was, f.value)}**` : signedPct(was, f.value);
+    const change =
+      was === undefined ? 'not in the previous run' : moved.has(f.key) ? `**${signedPct(was, f.value)}**` : signedPct(was, f.value);
     lines.push(`| ${f.label} | ${value} | ${was === undefined ? '–' : `${fmt(was)} ${f.unit}`} | ${change} |`);
   }
 
   const worstTable = (title: string, by: 'latency' | 'rcu' | 'wcu') => {
     lines.push('', title, '', `| route | p50 ms | ${tail} ms | RCU / call | WCU / call |`, '|---|---|---|---|---|');
-    for (const r of worstRoutes(next, by, n)) lines.push(`| ${code(r.route)} | ${fmt(r.endpoint.p50)} | ${fmt(r.endpoint[tail]!)} | ${fmt(r.rcu)} | ${fmt(r.wcu)} |`);
+    for (const r of worstRoutes(next, by, n))
+      lines.push(`| ${code(r.route)} | ${fmt(r.endpoint.p50)} | ${fmt(r.endpoint[tail]!)} | ${fmt(r.rcu)} | ${fmt(r.wcu)} |`);
   };
   lines.push('', `### Worst ${n} routes`);
   worstTable(
@@ -397,7 +492,7 @@ export function summaryMarkdown(previous: PreviousRun | undefined, next: BenchRe
   lines.push('', '### Change since the previous run', '');
   if (!previous || !comparison) {
     lines.push('No previous run.', SUMMARY_END);
-    return lines.join('\n') + '\n';
+    return `${lines.join('\n')}\n`;
   }
   const c = comparison;
   lines.push(
@@ -409,7 +504,9 @@ export function summaryMarkdown(previous: PreviousRun | undefined, next: BenchRe
         : `not taken (fewer than ${NOISE.minRoutesForSpeed} routes measured in both runs), so times are compared as they are.`),
     '',
   );
-  lines.push(`Headline figures beyond noise: ${c.figures.length ? c.figures.map((x) => `${x.figure.label} ${fmt(x.previous)} → ${fmt(x.figure.value)} ${x.figure.unit}`).join('; ') : 'none'}.`);
+  lines.push(
+    `Headline figures beyond noise: ${c.figures.length ? c.figures.map((x) => `${x.figure.label} ${fmt(x.previous)} → ${fmt(x.figure.value)} ${x.figure.unit}`).join('; ') : 'none'}.`,
+  );
   if (c.newFigures.length) lines.push('', `Headline figures new in this run: ${c.newFigures.join('; ')}.`);
   if (c.goneFigures.length) lines.push('', `Headline figures the previous run had and this one has not: ${c.goneFigures.join('; ')}.`);
   lines.push('');
@@ -430,7 +527,7 @@ export function summaryMarkdown(previous: PreviousRun | undefined, next: BenchRe
       `${c.bundles.removed.length ? `; removed: ${capped(c.bundles.removed, (x) => x).join(', ')}` : ''}.`,
     SUMMARY_END,
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**

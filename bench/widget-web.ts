@@ -20,9 +20,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchWidgetWeb(w: BenchWorld): Promise<WidgetWebResult> {
   const [sdk, script, styles] = buildWidget().assets;
-  const result: WidgetWebResult = { loaderGzipBytes: sdk.gzipBytes, chatGzipBytes: script.gzipBytes + styles.gzipBytes, firstPaintMs: null, readyMs: null };
+  const result: WidgetWebResult = {
+    loaderGzipBytes: sdk.gzipBytes,
+    chatGzipBytes: script.gzipBytes + styles.gzipBytes,
+    firstPaintMs: null,
+    readyMs: null,
+  };
   if (!existsSync(CHROMIUM)) return result;
-  const inbox = await w.account.admin.api.post(`${w.account.base}/inboxes`, { name: w.unique('paint'), channel: { type: 'web_widget', website_url: 'https://bench.example.com' } });
+  const inbox = await w.account.admin.api.post(`${w.account.base}/inboxes`, {
+    name: w.unique('paint'),
+    channel: { type: 'web_widget', website_url: 'https://bench.example.com' },
+  });
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   try {

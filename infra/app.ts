@@ -30,7 +30,13 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   cableTasks: number('cableTasks'),
   cablePingerShards: number('cablePingerShards'),
   captain: { endpoint: ctx('captainOpenAiEndpoint'), model: ctx('captainOpenAiModel') },
-  tags: ctx('tags') ? Object.fromEntries(ctx('tags')!.split(',').map((pair) => pair.split('=') as [string, string])) : undefined,
+  tags: ctx('tags')
+    ? Object.fromEntries(
+        ctx('tags')!
+          .split(',')
+          .map((pair) => pair.split('=') as [string, string]),
+      )
+    : undefined,
   limits: {
     accountPerMinute: number('limitAccountPerMinute'),
     accountBurst: number('limitAccountBurst'),
@@ -40,5 +46,7 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
     fileBurst: number('limitFileBurst'),
     syncPercent: number('limitSyncPercent'),
   },
-  throttle: ctx('rateLimit') ? { rateLimit: number('rateLimit')!, burstLimit: number('burstLimit') ?? 2 * number('rateLimit')! } : undefined,
+  throttle: ctx('rateLimit')
+    ? { rateLimit: number('rateLimit')!, burstLimit: number('burstLimit') ?? 2 * number('rateLimit')! }
+    : undefined,
 });

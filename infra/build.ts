@@ -50,7 +50,11 @@ const BANNER = "import { createRequire as __createRequire } from 'node:module'; 
  *   built in the same pass with the same options
  * @returns functionName → { dir, bytes }
  */
-export function buildFunctions(outDir: string = DEFAULT_OUT_DIR, routeTable: Route[] = routes, extra: Record<string, string> = {}): FunctionBundles {
+export function buildFunctions(
+  outDir: string = DEFAULT_OUT_DIR,
+  routeTable: Route[] = routes,
+  extra: Record<string, string> = {},
+): FunctionBundles {
   const out = isAbsolute(outDir) ? outDir : join(ROOT, outDir);
   const entries = entryPoints(routeTable, extra);
   const result = buildSync({
@@ -83,7 +87,11 @@ export function buildFunctions(outDir: string = DEFAULT_OUT_DIR, routeTable: Rou
 }
 
 // esbuild keys metafile outputs by path relative to absWorkingDir, with forward slashes.
-const relativeOutput = (file: string) => file.slice(ROOT.length + 1).split('\\').join('/');
+const relativeOutput = (file: string) =>
+  file
+    .slice(ROOT.length + 1)
+    .split('\\')
+    .join('/');
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
 

@@ -8,4 +8,4 @@ export { ServiceTable, type ServiceTableProps } from './constructs/table.ts';
 export { SUPPORTED_RUNTIMES } from './constructs/logs.ts';
 export { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundle, type FunctionBundles } from './bundles.ts';
 export { routes, functionName, type Route, type AccessClass, type Interface, type Method } from './routes.ts';
-export { METRIC_NAMES, METRICS_NAMESPACE } from '../shared/metric-names.ts';
+export { METRIC_NAMES, METRICS_NAMESPACE } from '#shared/metric-names.ts';

@@ -39,7 +39,10 @@ export function buildPackage(outDir: string = DEFAULT_PACKAGE_DIR): { dir: strin
 
   const typescript = dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
   const tsc = join(typescript, JSON.parse(readFileSync(join(typescript, 'package.json'), 'utf8')).bin.tsc);
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.package.json'), '--outDir', join(out, 'types')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.package.json'), '--outDir', join(out, 'types')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   // Declarations keep the source's `.ts` specifiers; `.js` is what resolves to a `.d.ts` in any consumer.
   for (const file of walk(join(out, 'types'))) {
     writeFileSync(file, readFileSync(file, 'utf8').replace(/(from\s+'\.{1,2}\/[^']+)\.ts'/g, "$1.js'"));

@@ -74,7 +74,6 @@ export const STREAM_SOURCE = {
   localRetryBaseMs: 100,
 } as const;
 
-
 /** The SQS → function event source mappings (the local queue pollers read the same numbers). */
 export const QUEUE_SOURCES = {
   /**

@@ -16,7 +16,8 @@ export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     // Tags go on the construct (every resource of the service), not the stack.
     super(scope, id, { description: 'Chatwoot-compatible serverless messaging API', ...props, tags: undefined });
-    if (props.domainName && !props.certificateArn) throw new Error('domainName needs certificateArn (an ACM certificate in the stack region)');
+    if (props.domainName && !props.certificateArn)
+      throw new Error('domainName needs certificateArn (an ACM certificate in the stack region)');
     const domain =
       props.domain ??
       (props.domainName && props.certificateArn

@@ -13,9 +13,11 @@ async function main() {
     process.stderr.write(`${usage}\n`);
     process.exit(values.help ? 0 : 2);
   }
-  const { backfillAll } = await import('../shared/db/backfill.ts');
+  const { backfillAll } = await import('#shared/db/backfill.ts');
   const p = await backfillAll();
-  process.stdout.write(`backfill: ${p.scanned} items scanned, ${p.updated} given missing index keys, ${p.complete ? 'complete' : 'incomplete (run again)'}\n`);
+  process.stdout.write(
+    `backfill: ${p.scanned} items scanned, ${p.updated} given missing index keys, ${p.complete ? 'complete' : 'incomplete (run again)'}\n`,
+  );
 }
 
 main().catch((err) => {

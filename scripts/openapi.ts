@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ROOT } from '../infra/build.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routes, stackGroup, type Route } from '../infra/routes.ts';
-import type { RequestDocs } from '../shared/http/handler.ts';
-import type { AnySchema } from '../shared/validate.ts';
+import type { RequestDocs } from '#shared/http/handler.ts';
+import type { AnySchema } from '#shared/validate.ts';
 
 // The OpenAPI 3.1 document of the whole service (`npm run docs` writes it to openapi.json, the service
 // serves it at GET /api/openapi.json). Paths, methods and path parameters come from the route table;
@@ -26,7 +26,13 @@ function jsonSchemaOf(schema: AnySchema): Json {
   return out;
 }
 
-const WEBSITE_TOKEN = { name: 'website_token', in: 'query', required: false, description: "The web widget inbox's website token (or in the body).", schema: { type: 'string' } };
+const WEBSITE_TOKEN = {
+  name: 'website_token',
+  in: 'query',
+  required: false,
+  description: "The web widget inbox's website token (or in the body).",
+  schema: { type: 'string' },
+};
 
 const NUMERIC_PARAMS = new Set(['account_id', 'conversation_id', 'message_id', 'inbox_id', 'team_id']);
 
@@ -68,7 +74,8 @@ const NON_JSON: Record<string, string> = {
 
 /** Routes that answer a redirect instead. */
 const REDIRECTS: Record<string, string> = {
-  'functions/system/files/redirect.ts': 'Redirect to a short-lived presigned URL of the file (Location); 404 for a link that is not signed, expired, renamed, or whose file was deleted.',
+  'functions/system/files/redirect.ts':
+    'Redirect to a short-lived presigned URL of the file (Location); 404 for a link that is not signed, expired, renamed, or whose file was deleted.',
 };
 
 const ERROR_BODY = {
@@ -179,15 +186,33 @@ export async function buildOpenApi(): Promise<Json> {
     components: {
       schemas: components,
       responses: {
-        Error: { description: 'Refused: the error body.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+        Error: {
+          description: 'Refused: the error body.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+        },
       },
       securitySchemes: {
-        userToken: { type: 'apiKey', in: 'header', name: 'api_access_token', description: "A user's or agent bot's access token (also `Authorization: Bearer`)." },
+        userToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api_access_token',
+          description: "A user's or agent bot's access token (also `Authorization: Bearer`).",
+        },
         platformToken: { type: 'apiKey', in: 'header', name: 'api_access_token', description: "A platform app's access token." },
-        accessToken: { type: 'apiKey', in: 'header', name: 'access-token', description: 'devise_token_auth session (with client and uid), from POST /auth/sign_in.' },
+        accessToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'access-token',
+          description: 'devise_token_auth session (with client and uid), from POST /auth/sign_in.',
+        },
         client: { type: 'apiKey', in: 'header', name: 'client' },
         uid: { type: 'apiKey', in: 'header', name: 'uid' },
-        widgetToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token', description: "The web widget visitor's token, from POST /api/v1/widget/config." },
+        widgetToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Auth-Token',
+          description: "The web widget visitor's token, from POST /api/v1/widget/config.",
+        },
       },
     },
   };

@@ -40,7 +40,7 @@ async function main() {
     });
   }
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const { createPlatformApp } = await import('../shared/domain/platform/service.ts');
+  const { createPlatformApp } = await import('#shared/domain/platform/service.ts');
   const app = await createPlatformApp(values.name.trim());
   process.stdout.write(`Platform app ${app.id} "${app.name}" created.\nAPI token (shown once): ${app.token}\n`);
 }

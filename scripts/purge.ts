@@ -14,7 +14,7 @@ async function main() {
     process.stderr.write(`${usage}\n`);
     process.exit(values.help ? 0 : 2);
   }
-  const { resumePurges } = await import('../shared/domain/purge/service.ts');
+  const { resumePurges } = await import('#shared/domain/purge/service.ts');
   const r = await resumePurges();
   process.stdout.write(`purge: ${r.jobs} pending jobs finished, ${r.deleted} items deleted\n`);
 }

@@ -5,7 +5,8 @@ import { TARGET_OPTIONS, useTarget } from './target.ts';
 // Recomputes the report aggregates of the given accounts from their stored facts (see
 // shared/domain/reports/rebuild.ts), on the local runtime's table or a deployed one.
 
-const usage = 'Usage: npm run reports:rebuild -- --account ID [--account ID …] (--data-dir DIR [--dynamodb-endpoint URL] | --table NAME [--region R])\n';
+const usage =
+  'Usage: npm run reports:rebuild -- --account ID [--account ID …] (--data-dir DIR [--dynamodb-endpoint URL] | --table NAME [--region R])\n';
 
 async function main() {
   const { values } = parseArgs({
@@ -16,7 +17,7 @@ async function main() {
     process.stderr.write(usage);
     process.exit(values.help ? 0 : 2);
   }
-  const { rebuildAccountReports } = await import('../shared/domain/reports/rebuild.ts');
+  const { rebuildAccountReports } = await import('#shared/domain/reports/rebuild.ts');
   for (const id of ids) {
     const r = await rebuildAccountReports(id);
     process.stdout.write(`account ${id}: ${r.facts} facts, ${r.items} aggregate items written, ${r.removed} removed\n`);

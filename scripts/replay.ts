@@ -33,11 +33,13 @@ async function main() {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const { REPLAY_SOURCES, replayQueue } = await import('../shared/events/replay.ts');
+  const { REPLAY_SOURCES, replayQueue } = await import('#shared/events/replay.ts');
   const name = positionals[0] as keyof typeof REPLAY_SOURCES | undefined;
   const source = name ? REPLAY_SOURCES[name] : undefined;
   if (values.help || !source || !values['queue-url']) {
-    const list = Object.entries(REPLAY_SOURCES).map(([k, s]) => `  ${k}: ${s.description}`).join('\n');
+    const list = Object.entries(REPLAY_SOURCES)
+      .map(([k, s]) => `  ${k}: ${s.description}`)
+      .join('\n');
     process.stderr.write(`${usage}\n${list}\n`);
     process.exit(values.help ? 0 : 2);
   }
@@ -72,11 +74,16 @@ async function main() {
     account !== undefined || webhook !== undefined
       ? (body: string) => {
           const d = JSON.parse(body) as { account_id?: number; target?: { kind?: string; id?: number } };
-          return (account === undefined || d.account_id === account) && (webhook === undefined || (d.target?.kind === 'webhook' && d.target.id === webhook));
+          return (
+            (account === undefined || d.account_id === account) &&
+            (webhook === undefined || (d.target?.kind === 'webhook' && d.target.id === webhook))
+          );
         }
       : undefined;
   const result = await replayQueue(values['queue-url']!, source, { limit, since, accept });
-  process.stdout.write(`${name}: ${result.replayed} replayed, ${result.failed.length} still failing, ${result.skipped} left in the queue\n`);
+  process.stdout.write(
+    `${name}: ${result.replayed} replayed, ${result.failed.length} still failing, ${result.skipped} left in the queue\n`,
+  );
   for (const f of result.failed) process.stdout.write(`  ${f.messageId}: ${f.error}\n`);
   process.exit(result.failed.length ? 1 : 0);
 }

@@ -27,8 +27,8 @@ async function main() {
     process.stderr.write(`${usage}\n`);
     process.exit(values.help ? 0 : 2);
   }
-  const { config } = await import('../shared/config.ts');
-  const { resealAll, rotateKey } = await import('../shared/db/reseal.ts');
+  const { config } = await import('#shared/config.ts');
+  const { resealAll, rotateKey } = await import('#shared/db/reseal.ts');
   if (command === 'rotate') {
     const version = await rotateKey();
     process.stdout.write(`key version ${version} is current; older versions stay readable\n`);
@@ -38,7 +38,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, settle * 1000));
   }
   const p = await resealAll();
-  process.stdout.write(`re-seal to key version ${p.version}: ${p.scanned} items scanned, ${p.resealed} re-sealed, ${p.complete ? 'complete' : 'incomplete (run again)'}\n`);
+  process.stdout.write(
+    `re-seal to key version ${p.version}: ${p.scanned} items scanned, ${p.resealed} re-sealed, ${p.complete ? 'complete' : 'incomplete (run again)'}\n`,
+  );
 }
 
 main().catch((err) => {

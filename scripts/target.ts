@@ -36,7 +36,9 @@ export function useTarget(values: TargetArgs, needsKey: boolean): boolean {
           AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_DEFAULTS.accessKeyId,
           AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
         }
-      : values['secret-arn'] ? { TOKEN_KEY_SECRET_ARN: values['secret-arn'] } : {}),
+      : values['secret-arn']
+        ? { TOKEN_KEY_SECRET_ARN: values['secret-arn'] }
+        : {}),
   });
   return true;
 }

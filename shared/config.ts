@@ -3,13 +3,7 @@ import * as v from 'valibot';
 // The only reader of process.env. Read once, on first use, so that the local runtime and tests can
 // set the environment before any handler module asks for it.
 
-const Int = (fallback: number) =>
-  v.pipe(
-    v.optional(v.string(), String(fallback)),
-    v.transform(Number),
-    v.integer(),
-    v.minValue(0),
-  );
+const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
 
 const Optional = v.optional(v.pipe(v.string(), v.minLength(1)));
 
@@ -260,7 +254,8 @@ function load(): Config {
     logLevel: e.LOG_LEVEL,
     serviceName: e.SERVICE_NAME ?? 'chatwoot-serverless',
     metricsEnabled: e.SERVICE_NAME !== undefined,
-    webhookTargets: e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true' ? 'private' : e.ALLOW_LOOPBACK_WEBHOOK_TARGETS === 'true' ? 'loopback' : 'public',
+    webhookTargets:
+      e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true' ? 'private' : e.ALLOW_LOOPBACK_WEBHOOK_TARGETS === 'true' ? 'loopback' : 'public',
     cableEndpoint: e.CABLE_ENDPOINT,
     cableQueuePrefix: e.CABLE_QUEUE_PREFIX,
     limits: {
@@ -275,7 +270,10 @@ function load(): Config {
     purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
     mailerSenderEmail: e.MAILER_SENDER_EMAIL,
     mailTransport: e.MAIL_TRANSPORT,
-    smtp: e.SMTP_ADDRESS && e.SMTP_PORT ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD } : undefined,
+    smtp:
+      e.SMTP_ADDRESS && e.SMTP_PORT
+        ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD }
+        : undefined,
     mailDir: e.MAIL_DIR,
     frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,

@@ -65,11 +65,14 @@ export const forbidden = (message = 'You are not authorized to do this action', 
   new ServiceError('forbidden', message, [entry('', message, code)]);
 
 /** Absent, or not the caller's to see: the two are deliberately indistinguishable. */
-export const notFound = (what = 'Resource') => new ServiceError('not_found', `${what} not found`, [entry('', `${what} could not be found`, 'not_found')]);
+export const notFound = (what = 'Resource') =>
+  new ServiceError('not_found', `${what} not found`, [entry('', `${what} could not be found`, 'not_found')]);
 
-export const routeNotFound = () => new ServiceError('not_found', 'No route matches this method and path', [entry('', 'Unknown route', 'not_found')]);
+export const routeNotFound = () =>
+  new ServiceError('not_found', 'No route matches this method and path', [entry('', 'Unknown route', 'not_found')]);
 
-export const tooLarge = (limit: number) => new ServiceError('too_large', `Request body is larger than ${limit} bytes`, [entry('', 'Body too large', 'too_large')]);
+export const tooLarge = (limit: number) =>
+  new ServiceError('too_large', `Request body is larger than ${limit} bytes`, [entry('', 'Body too large', 'too_large')]);
 
 export const unprocessable = (errors: ErrorEntry[], description?: string) =>
   new ServiceError('invalid', description ?? errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '), errors);
@@ -80,7 +83,13 @@ export const taken = (field: string, message = 'has already been taken') => unpr
 
 /** `what` names the limit that was reached; the answer says when to retry (whole seconds). */
 export const rateLimited = (retryAfter: number, what: string) =>
-  new ServiceError('rate_limited', `Too many requests for this ${what}`, [entry('', `Retry in ${retryAfter} seconds`, 'rate_limited')], retryAfter);
+  new ServiceError(
+    'rate_limited',
+    `Too many requests for this ${what}`,
+    [entry('', `Retry in ${retryAfter} seconds`, 'rate_limited')],
+    retryAfter,
+  );
 
 /** True for a 422 whose only reason is a value another record holds (a unique field). */
-export const isTaken = (err: unknown) => err instanceof ServiceError && err.kind === 'invalid' && err.errors.some((e) => e.code === 'taken');
+export const isTaken = (err: unknown) =>
+  err instanceof ServiceError && err.kind === 'invalid' && err.errors.some((e) => e.code === 'taken');

@@ -14,11 +14,14 @@ const ok = async (w: BenchWorld, method: string, path: string, body?: unknown): 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-const inbox = async (w: BenchWorld): Promise<number> => (await ok(w, 'POST', '/inboxes', { name: w.unique('inbox'), channel: { type: 'api' } })).id;
+const inbox = async (w: BenchWorld): Promise<number> =>
+  (await ok(w, 'POST', '/inboxes', { name: w.unique('inbox'), channel: { type: 'api' } })).id;
 const team = async (w: BenchWorld): Promise<number> => (await ok(w, 'POST', '/teams', { name: w.unique('team') })).id;
 const contact = async (w: BenchWorld, fields: Record<string, unknown> = {}): Promise<number> =>
-  (await ok(w, 'POST', '/contacts', { name: 'Bench Contact', email: `${w.unique('contact')}@bench.example`, ...fields })).payload.contact.id;
-const members = (w: BenchWorld, inboxId: number, userIds: number[]) => ok(w, 'POST', '/inbox_members', { inbox_id: inboxId, user_ids: userIds });
+  (await ok(w, 'POST', '/contacts', { name: 'Bench Contact', email: `${w.unique('contact')}@bench.example`, ...fields })).payload.contact
+    .id;
+const members = (w: BenchWorld, inboxId: number, userIds: number[]) =>
+  ok(w, 'POST', '/inbox_members', { inbox_id: inboxId, user_ids: userIds });
 
 interface Conv {
   inbox: number;
@@ -32,12 +35,18 @@ async function conversation(w: BenchWorld, messages = 1): Promise<Conv> {
   await members(w, i, [w.account.agent.id]);
   const id = (await ok(w, 'POST', '/conversations', { inbox_id: i, contact_id: c })).id;
   for (let k = 0; k < messages; k++) {
-    await ok(w, 'POST', `/conversations/${id}/messages`, k % 2 ? { content: `Reply ${k}` } : { content: `Question ${k} about my order`, message_type: 'incoming' });
+    await ok(
+      w,
+      'POST',
+      `/conversations/${id}/messages`,
+      k % 2 ? { content: `Reply ${k}` } : { content: `Question ${k} about my order`, message_type: 'incoming' },
+    );
   }
   return { inbox: i, contact: c, id };
 }
 
-const message = async (w: BenchWorld, conv: number): Promise<number> => (await ok(w, 'POST', `/conversations/${conv}/messages`, { content: 'Bench message' })).id;
+const message = async (w: BenchWorld, conv: number): Promise<number> =>
+  (await ok(w, 'POST', `/conversations/${conv}/messages`, { content: 'Bench message' })).id;
 
 const avatarForm = () => {
   const f = new FormData();
@@ -58,16 +67,28 @@ const inboxes: Scenarios = {
   },
   [`GET ${A}/inboxes`]: { setup: inbox, request: (w) => ({ method: 'GET', path: `${w.account.base}/inboxes` }) },
   [`POST ${A}/inboxes`]: {
-    request: (w) => ({ method: 'POST', path: `${w.account.base}/inboxes`, body: { name: w.unique('inbox'), channel: { type: 'api', webhook_url: 'https://example.com/hook' } } }),
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/inboxes`,
+      body: { name: w.unique('inbox'), channel: { type: 'api', webhook_url: 'https://example.com/hook' } },
+    }),
   },
   [`GET ${A}/inboxes/{id}`]: { setup: inbox, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/inboxes/${id}` }) },
   [`PATCH ${A}/inboxes/{id}`]: {
     setup: inbox,
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/inboxes/${id}`, body: { name: `Inbox ${i}`, greeting_enabled: i % 2 === 0 } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/inboxes/${id}`,
+      body: { name: `Inbox ${i}`, greeting_enabled: i % 2 === 0 },
+    }),
   },
   [`PUT ${A}/inboxes/{id}`]: {
     setup: inbox,
-    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/inboxes/${id}`, body: { name: `Inbox ${i}`, greeting_enabled: i % 2 === 0 } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/inboxes/${id}`,
+      body: { name: `Inbox ${i}`, greeting_enabled: i % 2 === 0 },
+    }),
   },
   [`DELETE ${A}/inboxes/{id}`]: {
     prepare: async (w) => {
@@ -93,13 +114,21 @@ const inboxes: Scenarios = {
   },
   [`POST ${A}/inboxes/{id}/set_agent_bot`]: {
     setup: async (w) => ({ inbox: await inbox(w), bot: (await ok(w, 'POST', '/agent_bots', { name: 'Bench bot' })).id as number }),
-    request: (w, s, _p, i) => ({ method: 'POST', path: `${w.account.base}/inboxes/${s.inbox}/set_agent_bot`, body: { agent_bot: i % 2 ? null : s.bot } }),
+    request: (w, s, _p, i) => ({
+      method: 'POST',
+      path: `${w.account.base}/inboxes/${s.inbox}/set_agent_bot`,
+      body: { agent_bot: i % 2 ? null : s.bot },
+    }),
   },
 
   [`POST ${A}/inbox_members`]: {
     setup: inbox,
     prepare: (w, id) => ok(w, 'DELETE', '/inbox_members', { inbox_id: id, user_ids: [w.account.agent.id] }),
-    request: (w, id) => ({ method: 'POST', path: `${w.account.base}/inbox_members`, body: { inbox_id: id, user_ids: [w.account.agent.id] } }),
+    request: (w, id) => ({
+      method: 'POST',
+      path: `${w.account.base}/inbox_members`,
+      body: { inbox_id: id, user_ids: [w.account.agent.id] },
+    }),
   },
   [`PATCH ${A}/inbox_members`]: {
     setup: inbox,
@@ -120,7 +149,11 @@ const inboxes: Scenarios = {
   [`DELETE ${A}/inbox_members`]: {
     setup: inbox,
     prepare: (w, id) => members(w, id, [w.account.agent.id]),
-    request: (w, id) => ({ method: 'DELETE', path: `${w.account.base}/inbox_members`, body: { inbox_id: id, user_ids: [w.account.agent.id] } }),
+    request: (w, id) => ({
+      method: 'DELETE',
+      path: `${w.account.base}/inbox_members`,
+      body: { inbox_id: id, user_ids: [w.account.agent.id] },
+    }),
   },
   [`GET ${A}/inbox_members/{inbox_id}`]: {
     setup: async (w) => {
@@ -134,10 +167,18 @@ const inboxes: Scenarios = {
 
 const teams: Scenarios = {
   [`GET ${A}/teams`]: { setup: team, request: (w) => ({ method: 'GET', path: `${w.account.base}/teams` }) },
-  [`POST ${A}/teams`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/teams`, body: { name: w.unique('team'), description: 'Bench' } }) },
+  [`POST ${A}/teams`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/teams`, body: { name: w.unique('team'), description: 'Bench' } }),
+  },
   [`GET ${A}/teams/{id}`]: { setup: team, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/teams/${id}` }) },
-  [`PATCH ${A}/teams/{id}`]: { setup: team, request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/teams/${id}`, body: { description: `v${i}` } }) },
-  [`PUT ${A}/teams/{id}`]: { setup: team, request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/teams/${id}`, body: { description: `v${i}` } }) },
+  [`PATCH ${A}/teams/{id}`]: {
+    setup: team,
+    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/teams/${id}`, body: { description: `v${i}` } }),
+  },
+  [`PUT ${A}/teams/{id}`]: {
+    setup: team,
+    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/teams/${id}`, body: { description: `v${i}` } }),
+  },
   [`DELETE ${A}/teams/{id}`]: {
     prepare: async (w) => {
       const id = await team(w);
@@ -178,7 +219,11 @@ const teams: Scenarios = {
   [`DELETE ${A}/teams/{team_id}/team_members`]: {
     setup: team,
     prepare: (w, id) => ok(w, 'POST', `/teams/${id}/team_members`, { user_ids: [w.account.agent.id] }),
-    request: (w, id) => ({ method: 'DELETE', path: `${w.account.base}/teams/${id}/team_members`, body: { user_ids: [w.account.agent.id] } }),
+    request: (w, id) => ({
+      method: 'DELETE',
+      path: `${w.account.base}/teams/${id}/team_members`,
+      body: { user_ids: [w.account.agent.id] },
+    }),
   },
 
   [`GET ${A}/agents`]: { request: (w) => ({ method: 'GET', path: `${w.account.base}/agents` }) },
@@ -206,14 +251,25 @@ const contacts: Scenarios = {
       body: { name: 'New Contact', email: `${w.unique('new')}@bench.example`, custom_attributes: { plan: 'gold' } },
     }),
   },
-  [`GET ${A}/contacts/{id}`]: { setup: (w) => contact(w), request: (w, id) => ({ method: 'GET', path: `${w.account.base}/contacts/${id}` }) },
+  [`GET ${A}/contacts/{id}`]: {
+    setup: (w) => contact(w),
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/contacts/${id}` }),
+  },
   [`PATCH ${A}/contacts/{id}`]: {
     setup: (w) => contact(w),
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/contacts/${id}`, body: { name: `Contact ${i}`, custom_attributes: { i } } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/contacts/${id}`,
+      body: { name: `Contact ${i}`, custom_attributes: { i } },
+    }),
   },
   [`PUT ${A}/contacts/{id}`]: {
     setup: (w) => contact(w),
-    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/contacts/${id}`, body: { name: `Contact ${i}`, custom_attributes: { i } } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/contacts/${id}`,
+      body: { name: `Contact ${i}`, custom_attributes: { i } },
+    }),
   },
   [`DELETE ${A}/contacts/{id}`]: {
     prepare: async (w) => {
@@ -226,7 +282,11 @@ const contacts: Scenarios = {
   [`POST ${A}/contacts/{id}/destroy_custom_attributes`]: {
     setup: (w) => contact(w),
     prepare: (w, id) => ok(w, 'PATCH', `/contacts/${id}`, { custom_attributes: { plan: 'gold', seats: 3 } }),
-    request: (w, id) => ({ method: 'POST', path: `${w.account.base}/contacts/${id}/destroy_custom_attributes`, body: { custom_attributes: ['plan'] } }),
+    request: (w, id) => ({
+      method: 'POST',
+      path: `${w.account.base}/contacts/${id}/destroy_custom_attributes`,
+      body: { custom_attributes: ['plan'] },
+    }),
   },
   [`DELETE ${A}/contacts/{id}/avatar`]: {
     setup: (w) => contact(w),
@@ -243,12 +303,20 @@ const contacts: Scenarios = {
   },
   [`POST ${A}/contacts/{id}/labels`]: {
     setup: (w) => contact(w),
-    request: (w, id, _p, i) => ({ method: 'POST', path: `${w.account.base}/contacts/${id}/labels`, body: { labels: i % 2 ? ['vip'] : ['vip', 'billing'] } }),
+    request: (w, id, _p, i) => ({
+      method: 'POST',
+      path: `${w.account.base}/contacts/${id}/labels`,
+      body: { labels: i % 2 ? ['vip'] : ['vip', 'billing'] },
+    }),
   },
   [`POST ${A}/contacts/{id}/contact_inboxes`]: {
     setup: inbox,
     prepare: (w) => contact(w),
-    request: (w, inboxId, contactId) => ({ method: 'POST', path: `${w.account.base}/contacts/${contactId}/contact_inboxes`, body: { inbox_id: inboxId } }),
+    request: (w, inboxId, contactId) => ({
+      method: 'POST',
+      path: `${w.account.base}/contacts/${contactId}/contact_inboxes`,
+      body: { inbox_id: inboxId },
+    }),
   },
   [`GET ${A}/contacts/{id}/contactable_inboxes`]: {
     setup: async (w) => {
@@ -263,7 +331,10 @@ const contacts: Scenarios = {
 const conv = (w: BenchWorld, id: number, rest = '') => `${w.account.base}/conversations/${id}${rest}`;
 
 const conversations: Scenarios = {
-  [`GET ${A}/conversations`]: { setup: (w) => conversation(w, 2), request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations` }) },
+  [`GET ${A}/conversations`]: {
+    setup: (w) => conversation(w, 2),
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations` }),
+  },
   [`POST ${A}/conversations`]: {
     // Even calls: on the existing contact inbox of a source id; odd calls: a new contact inbox. Both with a first message.
     setup: async (w) => {
@@ -281,7 +352,10 @@ const conversations: Scenarios = {
       },
     }),
   },
-  [`GET ${A}/conversations/meta`]: { setup: (w) => conversation(w, 0), request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations/meta` }) },
+  [`GET ${A}/conversations/meta`]: {
+    setup: (w) => conversation(w, 0),
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/conversations/meta` }),
+  },
   [`GET ${A}/conversations/search`]: {
     setup: async (w) => {
       const s = await conversation(w, 0);
@@ -291,19 +365,31 @@ const conversations: Scenarios = {
     },
     request: (w, term) => ({ method: 'GET', path: `${w.account.base}/conversations/search?q=${term}` }),
   },
-  [`GET ${A}/conversations/{conversation_id}`]: { setup: (w) => conversation(w), request: (w, s: Conv) => ({ method: 'GET', path: conv(w, s.id) }) },
+  [`GET ${A}/conversations/{conversation_id}`]: {
+    setup: (w) => conversation(w),
+    request: (w, s: Conv) => ({ method: 'GET', path: conv(w, s.id) }),
+  },
   [`PATCH ${A}/conversations/{conversation_id}`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'PATCH', path: conv(w, s.id), body: { priority: ['low', 'medium', 'high', 'urgent'][i % 4] } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'PATCH',
+      path: conv(w, s.id),
+      body: { priority: ['low', 'medium', 'high', 'urgent'][i % 4] },
+    }),
   },
   [`PUT ${A}/conversations/{conversation_id}`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'PUT', path: conv(w, s.id), body: { priority: ['low', 'medium', 'high', 'urgent'][i % 4] } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'PUT',
+      path: conv(w, s.id),
+      body: { priority: ['low', 'medium', 'high', 'urgent'][i % 4] },
+    }),
   },
   [`DELETE ${A}/conversations/{conversation_id}`]: {
     setup: (w) => conversation(w, 0),
     prepare: async (w, s: Conv) => {
-      const id = (await ok(w, 'POST', '/conversations', { inbox_id: s.inbox, contact_id: s.contact, message: { content: 'Soon gone' } })).id;
+      const id = (await ok(w, 'POST', '/conversations', { inbox_id: s.inbox, contact_id: s.contact, message: { content: 'Soon gone' } }))
+        .id;
       await ok(w, 'POST', `/conversations/${id}/labels`, { labels: ['gone'] });
       return id;
     },
@@ -311,19 +397,35 @@ const conversations: Scenarios = {
   },
   [`POST ${A}/conversations/{conversation_id}/toggle_status`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/toggle_status'), body: { status: i % 2 ? 'open' : 'resolved' } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/toggle_status'),
+      body: { status: i % 2 ? 'open' : 'resolved' },
+    }),
   },
   [`POST ${A}/conversations/{conversation_id}/toggle_priority`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/toggle_priority'), body: { priority: i % 2 ? 'high' : 'low' } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/toggle_priority'),
+      body: { priority: i % 2 ? 'high' : 'low' },
+    }),
   },
   [`POST ${A}/conversations/{conversation_id}/custom_attributes`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/custom_attributes'), body: { custom_attributes: { order: i, plan: 'gold' } } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/custom_attributes'),
+      body: { custom_attributes: { order: i, plan: 'gold' } },
+    }),
   },
   [`POST ${A}/conversations/{conversation_id}/toggle_typing_status`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/toggle_typing_status'), body: { typing_status: i % 2 ? 'off' : 'on' } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/toggle_typing_status'),
+      body: { typing_status: i % 2 ? 'off' : 'on' },
+    }),
   },
   [`POST ${A}/conversations/{conversation_id}/update_last_seen`]: {
     setup: (w) => conversation(w),
@@ -331,7 +433,11 @@ const conversations: Scenarios = {
   },
   [`POST ${A}/conversations/{conversation_id}/assignments`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/assignments'), body: { assignee_id: i % 2 ? w.account.agent.id : w.account.admin.id } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/assignments'),
+      body: { assignee_id: i % 2 ? w.account.agent.id : w.account.admin.id },
+    }),
   },
   [`GET ${A}/conversations/{conversation_id}/labels`]: {
     setup: async (w) => {
@@ -343,7 +449,11 @@ const conversations: Scenarios = {
   },
   [`POST ${A}/conversations/{conversation_id}/labels`]: {
     setup: (w) => conversation(w),
-    request: (w, s: Conv, _p, i) => ({ method: 'POST', path: conv(w, s.id, '/labels'), body: { labels: i % 2 ? ['vip'] : ['vip', 'billing'] } }),
+    request: (w, s: Conv, _p, i) => ({
+      method: 'POST',
+      path: conv(w, s.id, '/labels'),
+      body: { labels: i % 2 ? ['vip'] : ['vip', 'billing'] },
+    }),
   },
   [`GET ${A}/conversations/{conversation_id}/messages`]: {
     setup: (w) => conversation(w, 25),
@@ -354,7 +464,9 @@ const conversations: Scenarios = {
     request: (w, s: Conv, _p, i) => ({
       method: 'POST',
       path: conv(w, s.id, '/direct_uploads'),
-      body: { blob: { filename: `scan-${i}.pdf`, byte_size: 2_000_000, checksum: 'XrY7u+Ae7tCTyyK7j1rNww==', content_type: 'application/pdf' } },
+      body: {
+        blob: { filename: `scan-${i}.pdf`, byte_size: 2_000_000, checksum: 'XrY7u+Ae7tCTyyK7j1rNww==', content_type: 'application/pdf' },
+      },
     }),
   },
   [`POST ${A}/conversations/{conversation_id}/messages/{message_id}/translate`]: {
@@ -365,7 +477,11 @@ const conversations: Scenarios = {
       const m = await ok(w, 'POST', `/conversations/${s.id}/messages`, { content: 'Hello, where is my order?' });
       return { ...s, message: m.id };
     },
-    request: (w, s: Conv & { message: number }) => ({ method: 'POST', path: conv(w, s.id, `/messages/${s.message}/translate`), body: { target_language: 'pt_BR' } }),
+    request: (w, s: Conv & { message: number }) => ({
+      method: 'POST',
+      path: conv(w, s.id, `/messages/${s.message}/translate`),
+      body: { target_language: 'pt_BR' },
+    }),
   },
   [`POST ${A}/conversations/{conversation_id}/messages`]: {
     // A conversation per call, each last active more than a second before: a message in the same second

@@ -44,7 +44,9 @@ function crud(
 
 export const accountInterface2: Scenarios = {
   ...crud('labels', label, (w) => ({ title: w.unique('l').replace(/[^\w-]/g, '-') })),
-  [`POST ${A}/labels`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/labels`, body: { title: w.unique('l').replace(/[^\w-]/g, '-') } }) },
+  [`POST ${A}/labels`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/labels`, body: { title: w.unique('l').replace(/[^\w-]/g, '-') } }),
+  },
 
   ...crud('custom_filters', filter, (_w, i) => ({ name: `Filter ${i}` }), { deleted: 204 }),
   [`POST ${A}/custom_filters`]: {
@@ -56,10 +58,17 @@ export const accountInterface2: Scenarios = {
     request: (w) => ({ method: 'POST', path: `${w.account.base}/custom_filters`, body: { name: 'Open', query: { payload: [] } } }),
   },
 
-  ...crud('webhooks', webhook, (w) => ({ url: `https://hooks.example.com/${w.unique('wh')}`, subscriptions: ['message_created'] }), { show: false }),
-  [`POST ${A}/webhooks`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/webhooks`, body: { url: `https://hooks.example.com/${w.unique('wh')}` } }) },
+  ...crud('webhooks', webhook, (w) => ({ url: `https://hooks.example.com/${w.unique('wh')}`, subscriptions: ['message_created'] }), {
+    show: false,
+  }),
+  [`POST ${A}/webhooks`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/webhooks`, body: { url: `https://hooks.example.com/${w.unique('wh')}` } }),
+  },
   // The webhook's recent attempts: one Query of its ring (at most 100 items).
-  [`GET ${A}/webhooks/{id}/deliveries`]: { setup: webhook, request: (w, id) => ({ method: 'GET', path: `${w.account.base}/webhooks/${id}/deliveries` }) },
+  [`GET ${A}/webhooks/{id}/deliveries`]: {
+    setup: webhook,
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/webhooks/${id}/deliveries` }),
+  },
 
   ...crud('automation_rules', rule, (_w, i) => ({ name: `Rule ${i}`, active: i % 2 === 0 })),
   [`POST ${A}/automation_rules`]: {
@@ -69,11 +78,17 @@ export const accountInterface2: Scenarios = {
     },
     request: (w, r) => ({ method: 'POST', path: `${w.account.base}/automation_rules`, body: { ...r, id: undefined } }),
   },
-  [`POST ${A}/automation_rules/{id}/clone`]: { setup: rule, request: (w, id) => ({ method: 'POST', path: `${w.account.base}/automation_rules/${id}/clone` }) },
+  [`POST ${A}/automation_rules/{id}/clone`]: {
+    setup: rule,
+    request: (w, id) => ({ method: 'POST', path: `${w.account.base}/automation_rules/${id}/clone` }),
+  },
 
   ...crud('agent_bots', bot, (_w, i) => ({ name: `Bot ${i}`, bot_config: { i } })),
   [`POST ${A}/agent_bots`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/agent_bots`, body: { name: 'Bench bot' } }) },
-  [`DELETE ${A}/agent_bots/{id}/avatar`]: { setup: bot, request: (w, id) => ({ method: 'DELETE', path: `${w.account.base}/agent_bots/${id}/avatar` }) },
+  [`DELETE ${A}/agent_bots/{id}/avatar`]: {
+    setup: bot,
+    request: (w, id) => ({ method: 'DELETE', path: `${w.account.base}/agent_bots/${id}/avatar` }),
+  },
   [`POST ${A}/agent_bots/{id}/reset_access_token`]: {
     setup: bot,
     request: (w, id) => ({ method: 'POST', path: `${w.account.base}/agent_bots/${id}/reset_access_token` }),

@@ -9,4 +9,13 @@ import type { Scenarios } from './types.ts';
 import { widget } from './widget.ts';
 
 /** Every route's scenario, keyed by route key: the bench (bench/run.ts) and the deploy proof's tour use this one list. */
-export const scenarios: Scenarios = { ...foundation, ...accountInterface1, ...accountInterface2, ...publicInterface, ...widget, ...integrations, ...agentApps, ...reports };
+export const scenarios: Scenarios = {
+  ...foundation,
+  ...accountInterface1,
+  ...accountInterface2,
+  ...publicInterface,
+  ...widget,
+  ...integrations,
+  ...agentApps,
+  ...reports,
+};

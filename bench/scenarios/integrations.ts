@@ -11,7 +11,11 @@ const post = async (w: BenchWorld, path: string, body: unknown): Promise<number>
 const key = (w: BenchWorld, prefix: string) => w.unique(prefix).replace(/[^\w]/g, '_');
 
 const definition = (w: BenchWorld) =>
-  post(w, '/custom_attribute_definitions', { attribute_display_name: 'Plan', attribute_key: key(w, 'plan'), attribute_model: 'contact_attribute' });
+  post(w, '/custom_attribute_definitions', {
+    attribute_display_name: 'Plan',
+    attribute_key: key(w, 'plan'),
+    attribute_model: 'contact_attribute',
+  });
 const agent = (w: BenchWorld) => post(w, '/agents', { name: 'Bench agent', email: `${key(w, 'agent')}@example.com`, role: 'agent' });
 const inbox = (w: BenchWorld) => post(w, '/inboxes', { name: 'Bench inbox', channel: { type: 'api' } });
 const C = `${A}/conversations/{conversation_id}`;
@@ -32,7 +36,8 @@ const canned = (w: BenchWorld) => post(w, '/canned_responses', { short_code: key
 
 /** A listed contact with a phone number (EvolutionAPI's WhatsApp contacts), answering its id. */
 const phoneContact = async (w: BenchWorld, phone: string): Promise<number> =>
-  (await w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Bench phone', phone_number: `+${phone}` })).body.payload.contact.id;
+  (await w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Bench phone', phone_number: `+${phone}` })).body.payload.contact
+    .id;
 const benchPhone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
 export const integrations: Scenarios = {
@@ -51,7 +56,12 @@ export const integrations: Scenarios = {
       body: {
         payload: [
           { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [phone], query_operator: 'OR' },
-          { attribute_key: 'phone_number', filter_operator: 'equal_to', values: [phone.slice(0, 4) + phone.slice(5)], query_operator: null },
+          {
+            attribute_key: 'phone_number',
+            filter_operator: 'equal_to',
+            values: [phone.slice(0, 4) + phone.slice(5)],
+            query_operator: null,
+          },
         ],
       },
     }),
@@ -69,13 +79,21 @@ export const integrations: Scenarios = {
   [`POST ${A}/actions/contact_merge`]: {
     prepare: async (w) => {
       const phone = benchPhone();
-      const [base, mergee, inboxId] = await Promise.all([phoneContact(w, phone), phoneContact(w, phone.slice(0, 4) + phone.slice(5)), inbox(w)]);
+      const [base, mergee, inboxId] = await Promise.all([
+        phoneContact(w, phone),
+        phoneContact(w, phone.slice(0, 4) + phone.slice(5)),
+        inbox(w),
+      ]);
       await post(w, '/conversations', { inbox_id: inboxId, contact_id: mergee });
       return { base, mergee };
     },
     request: (w, _s, prepared) => {
       const p = prepared as { base: number; mergee: number };
-      return { method: 'POST', path: `${w.account.base}/actions/contact_merge`, body: { base_contact_id: p.base, mergee_contact_id: p.mergee } };
+      return {
+        method: 'POST',
+        path: `${w.account.base}/actions/contact_merge`,
+        body: { base_contact_id: p.base, mergee_contact_id: p.mergee },
+      };
     },
   },
 
@@ -87,7 +105,13 @@ export const integrations: Scenarios = {
     request: (w) => ({
       method: 'POST',
       path: `${w.account.base}/custom_attribute_definitions`,
-      body: { attribute_display_name: 'Tier', attribute_key: key(w, 'tier'), attribute_model: 'contact_attribute', attribute_display_type: 'list', attribute_values: ['a', 'b'] },
+      body: {
+        attribute_display_name: 'Tier',
+        attribute_key: key(w, 'tier'),
+        attribute_model: 'contact_attribute',
+        attribute_display_type: 'list',
+        attribute_values: ['a', 'b'],
+      },
     }),
   },
   [`GET ${A}/custom_attribute_definitions/{id}`]: {
@@ -96,20 +120,35 @@ export const integrations: Scenarios = {
   },
   [`PATCH ${A}/custom_attribute_definitions/{id}`]: {
     setup: definition,
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/custom_attribute_definitions/${id}`, body: { attribute_display_name: `Plan ${i}` } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/custom_attribute_definitions/${id}`,
+      body: { attribute_display_name: `Plan ${i}` },
+    }),
   },
   [`PUT ${A}/custom_attribute_definitions/{id}`]: {
     setup: definition,
-    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/custom_attribute_definitions/${id}`, body: { attribute_description: `d${i}` } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/custom_attribute_definitions/${id}`,
+      body: { attribute_description: `d${i}` },
+    }),
   },
   [`DELETE ${A}/custom_attribute_definitions/{id}`]: {
     prepare: definition,
     request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/custom_attribute_definitions/${id}`, status: 204 }),
   },
 
-  [`GET ${A}/canned_responses`]: { setup: canned, request: (w) => ({ method: 'GET', path: `${w.account.base}/canned_responses?search=greet` }) },
+  [`GET ${A}/canned_responses`]: {
+    setup: canned,
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/canned_responses?search=greet` }),
+  },
   [`POST ${A}/canned_responses`]: {
-    request: (w) => ({ method: 'POST', path: `${w.account.base}/canned_responses`, body: { short_code: key(w, 'bye'), content: 'Goodbye' } }),
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/canned_responses`,
+      body: { short_code: key(w, 'bye'), content: 'Goodbye' },
+    }),
   },
   [`PATCH ${A}/canned_responses/{id}`]: {
     setup: canned,
@@ -125,15 +164,27 @@ export const integrations: Scenarios = {
   },
 
   [`POST ${A}/agents`]: {
-    request: (w) => ({ method: 'POST', path: `${w.account.base}/agents`, body: { name: 'New agent', email: `${key(w, 'new')}@example.com`, role: 'agent', availability_status: 'busy' } }),
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/agents`,
+      body: { name: 'New agent', email: `${key(w, 'new')}@example.com`, role: 'agent', availability_status: 'busy' },
+    }),
   },
   [`PATCH ${A}/agents/{id}`]: {
     setup: agent,
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/agents/${id}`, body: { role: i % 2 ? 'administrator' : 'agent', auto_offline: false } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/agents/${id}`,
+      body: { role: i % 2 ? 'administrator' : 'agent', auto_offline: false },
+    }),
   },
   [`PUT ${A}/agents/{id}`]: {
     setup: agent,
-    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/agents/${id}`, body: { availability: i % 2 ? 'busy' : 'online' } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/agents/${id}`,
+      body: { availability: i % 2 ? 'busy' : 'online' },
+    }),
   },
   [`DELETE ${A}/agents/{id}`]: { prepare: agent, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/agents/${id}` }) },
   [`GET ${A}/assignable_agents`]: {
@@ -142,7 +193,10 @@ export const integrations: Scenarios = {
       for (const id of ids) await w.account.admin.api.post(`${w.account.base}/inbox_members`, { inbox_id: id, user_ids: [a] });
       return ids;
     },
-    request: (w, ids: number[]) => ({ method: 'GET', path: `${w.account.base}/assignable_agents?${ids.map((id) => `inbox_ids[]=${id}`).join('&')}` }),
+    request: (w, ids: number[]) => ({
+      method: 'GET',
+      path: `${w.account.base}/assignable_agents?${ids.map((id) => `inbox_ids[]=${id}`).join('&')}`,
+    }),
   },
 
   [`POST ${C}/mute`]: { setup: conversation, request: (w, id) => ({ method: 'POST', path: conv(w, id, '/mute') }) },
@@ -163,11 +217,19 @@ export const integrations: Scenarios = {
   },
   [`PATCH ${C}/participants`]: {
     setup: conversation,
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: conv(w, id, '/participants'), body: { user_ids: i % 2 ? [w.account.admin.id] : [] } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: conv(w, id, '/participants'),
+      body: { user_ids: i % 2 ? [w.account.admin.id] : [] },
+    }),
   },
   [`PUT ${C}/participants`]: {
     setup: conversation,
-    request: (w, id, _p, i) => ({ method: 'PUT', path: conv(w, id, '/participants'), body: { user_ids: i % 2 ? [] : [w.account.admin.id] } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: conv(w, id, '/participants'),
+      body: { user_ids: i % 2 ? [] : [w.account.admin.id] },
+    }),
   },
   [`DELETE ${C}/participants`]: {
     setup: conversation,
@@ -194,13 +256,24 @@ export const integrations: Scenarios = {
   },
   [`PATCH ${A}/integrations/hooks/{id}`]: {
     setup: hook,
-    request: (w, id, _p, i) => ({ method: 'PATCH', path: `${w.account.base}/integrations/hooks/${id}`, body: { settings: { project_id: `p${i}`, credentials: {} } } }),
+    request: (w, id, _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/integrations/hooks/${id}`,
+      body: { settings: { project_id: `p${i}`, credentials: {} } },
+    }),
   },
   [`PUT ${A}/integrations/hooks/{id}`]: {
     setup: hook,
-    request: (w, id, _p, i) => ({ method: 'PUT', path: `${w.account.base}/integrations/hooks/${id}`, body: { status: i % 2 ? 'enabled' : 'disabled' } }),
+    request: (w, id, _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/integrations/hooks/${id}`,
+      body: { status: i % 2 ? 'enabled' : 'disabled' },
+    }),
   },
-  [`DELETE ${A}/integrations/hooks/{id}`]: { prepare: hook, request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/integrations/hooks/${id}` }) },
+  [`DELETE ${A}/integrations/hooks/{id}`]: {
+    prepare: hook,
+    request: (w, _s, id) => ({ method: 'DELETE', path: `${w.account.base}/integrations/hooks/${id}` }),
+  },
 
   // Global search: a contact named with a fresh term, a conversation of it with a message holding the term.
   ...Object.fromEntries(
@@ -216,8 +289,14 @@ export const integrations: Scenarios = {
 
 async function searchable(w: BenchWorld): Promise<string> {
   const term = key(w, 'needle').replace(/_/g, '');
-  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, { name: `Bench ${term}`, email: `${key(w, 'c')}@example.com` });
+  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, {
+    name: `Bench ${term}`,
+    email: `${key(w, 'c')}@example.com`,
+  });
   const id = await post(w, '/conversations', { inbox_id: await inbox(w), contact_id: contact.body.payload.contact.id });
-  await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, { content: `Looking for ${term}`, message_type: 'incoming' });
+  await w.account.admin.api.post(`${w.account.base}/conversations/${id}/messages`, {
+    content: `Looking for ${term}`,
+    message_type: 'incoming',
+  });
   return term;
 }

@@ -23,13 +23,23 @@ const ok = <T = any>(res: { status: number; text: string; body: T }, what: strin
 /** An API inbox, a contact in it and a conversation holding `messages` messages from the contact. */
 async function caller(w: BenchWorld, messages = 0): Promise<Caller> {
   const api = client(w.baseUrl);
-  const inbox = ok(await w.account.admin.api.post(`${w.account.base}/inboxes`, { name: w.unique('api'), channel: { type: 'api' } }), 'inbox')
-    .inbox_identifier as string;
-  const contact = ok(await api.post(`/public/api/v1/inboxes/${inbox}/contacts`, { name: 'Bench client', email: `${w.unique('c')}@bench.example` }), 'contact')
-    .source_id as string;
-  const conversation = ok(await api.post(`/public/api/v1/inboxes/${inbox}/contacts/${contact}/conversations`, {}), 'conversation').id as number;
+  const inbox = ok(
+    await w.account.admin.api.post(`${w.account.base}/inboxes`, { name: w.unique('api'), channel: { type: 'api' } }),
+    'inbox',
+  ).inbox_identifier as string;
+  const contact = ok(
+    await api.post(`/public/api/v1/inboxes/${inbox}/contacts`, { name: 'Bench client', email: `${w.unique('c')}@bench.example` }),
+    'contact',
+  ).source_id as string;
+  const conversation = ok(await api.post(`/public/api/v1/inboxes/${inbox}/contacts/${contact}/conversations`, {}), 'conversation')
+    .id as number;
   for (let i = 0; i < messages; i++) {
-    ok(await api.post(`/public/api/v1/inboxes/${inbox}/contacts/${contact}/conversations/${conversation}/messages`, { content: `message ${i}` }), 'message');
+    ok(
+      await api.post(`/public/api/v1/inboxes/${inbox}/contacts/${contact}/conversations/${conversation}/messages`, {
+        content: `message ${i}`,
+      }),
+      'message',
+    );
   }
   return { api, inbox, contact, conversation };
 }
@@ -43,7 +53,12 @@ async function selectMessage(w: BenchWorld, s: Caller) {
     await w.account.admin.api.post(`${w.account.base}/conversations/${s.conversation}/messages`, {
       content: 'Pick one',
       content_type: 'input_select',
-      content_attributes: { items: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }] },
+      content_attributes: {
+        items: [
+          { title: 'Yes', value: 'yes' },
+          { title: 'No', value: 'no' },
+        ],
+      },
     }),
     'select message',
   );
@@ -56,7 +71,12 @@ export const publicInterface: Scenarios = {
   [`GET ${I}`]: { setup: (w) => caller(w), request: (_w, s: Caller) => ({ method: 'GET', path: inboxPath(s), client: s.api }) },
   [`POST ${I}/contacts`]: {
     setup: (w) => caller(w),
-    request: (w, s: Caller) => ({ method: 'POST', path: `${inboxPath(s)}/contacts`, body: { name: 'New', email: `${w.unique('n')}@bench.example` }, client: s.api }),
+    request: (w, s: Caller) => ({
+      method: 'POST',
+      path: `${inboxPath(s)}/contacts`,
+      body: { name: 'New', email: `${w.unique('n')}@bench.example` },
+      client: s.api,
+    }),
   },
   [`GET ${C}`]: { setup: (w) => caller(w), request: (_w, s: Caller) => ({ method: 'GET', path: contactPath(s), client: s.api }) },
   [`PATCH ${C}`]: {
@@ -77,7 +97,12 @@ export const publicInterface: Scenarios = {
   },
   [`POST ${C}/conversations`]: {
     setup: (w) => caller(w),
-    request: (_w, s: Caller) => ({ method: 'POST', path: `${contactPath(s)}/conversations`, body: { custom_attributes: { from: 'bench' } }, client: s.api }),
+    request: (_w, s: Caller) => ({
+      method: 'POST',
+      path: `${contactPath(s)}/conversations`,
+      body: { custom_attributes: { from: 'bench' } },
+      client: s.api,
+    }),
   },
   // Contract endpoint 13 (docs/contract.md#endpoints): a conversation of 10 messages.
   [`GET ${V}`]: { setup: (w) => caller(w, 10), request: (_w, s: Caller) => ({ method: 'GET', path: conversationPath(s), client: s.api }) },
@@ -89,17 +114,30 @@ export const publicInterface: Scenarios = {
   },
   [`POST ${V}/toggle_typing`]: {
     setup: (w) => caller(w),
-    request: (_w, s: Caller, _p, i) => ({ method: 'POST', path: `${conversationPath(s)}/toggle_typing`, body: { typing_status: i % 2 ? 'off' : 'on' }, client: s.api }),
+    request: (_w, s: Caller, _p, i) => ({
+      method: 'POST',
+      path: `${conversationPath(s)}/toggle_typing`,
+      body: { typing_status: i % 2 ? 'off' : 'on' },
+      client: s.api,
+    }),
   },
   // Contract endpoint 14 (docs/contract.md#endpoints).
   [`POST ${V}/update_last_seen`]: {
     setup: (w) => caller(w),
     request: (_w, s: Caller) => ({ method: 'POST', path: `${conversationPath(s)}/update_last_seen`, client: s.api }),
   },
-  [`GET ${V}/messages`]: { setup: (w) => caller(w, 25), request: (_w, s: Caller) => ({ method: 'GET', path: `${conversationPath(s)}/messages`, client: s.api }) },
+  [`GET ${V}/messages`]: {
+    setup: (w) => caller(w, 25),
+    request: (_w, s: Caller) => ({ method: 'GET', path: `${conversationPath(s)}/messages`, client: s.api }),
+  },
   [`POST ${V}/messages`]: {
     setup: (w) => caller(w),
-    request: (_w, s: Caller, _p, i) => ({ method: 'POST', path: `${conversationPath(s)}/messages`, body: { content: `Hello ${i}` }, client: s.api }),
+    request: (_w, s: Caller, _p, i) => ({
+      method: 'POST',
+      path: `${conversationPath(s)}/messages`,
+      body: { content: `Hello ${i}` },
+      client: s.api,
+    }),
   },
   [`PATCH ${V}/messages/{message_id}`]: {
     setup: async (w) => selectMessage(w, await caller(w)),

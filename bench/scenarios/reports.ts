@@ -1,7 +1,7 @@
-import { recordFact } from '../../shared/db/repositories/reports.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { FIELDS, type Figures } from '../../shared/model/report-buckets.ts';
-import type { Contribution } from '../../shared/model/reports.ts';
+import { recordFact } from '#shared/db/repositories/reports.ts';
+import { keys } from '#shared/db/keys.ts';
+import { FIELDS, type Figures } from '#shared/model/report-buckets.ts';
+import type { Contribution } from '#shared/model/reports.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Reports: one scenario per route, over a range of BENCH_REPORT_DAYS days (365 unless set; docs/reports.md#cost
@@ -28,8 +28,14 @@ async function seed(w: BenchWorld): Promise<Seeded> {
   const res = await w.account.admin.api.post(`${w.account.base}/inboxes`, { name: w.unique('reports'), channel: { type: 'api' } });
   if (res.status !== 200) throw new Error(`bench inbox: ${res.status} ${res.text}`);
   const inboxId = res.body.id as number;
-  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, { name: 'Report contact', email: `${w.unique('r')}@example.com` });
-  const conv = await w.account.admin.api.post(`${w.account.base}/conversations`, { inbox_id: inboxId, contact_id: contact.body.payload.contact.id });
+  const contact = await w.account.admin.api.post(`${w.account.base}/contacts`, {
+    name: 'Report contact',
+    email: `${w.unique('r')}@example.com`,
+  });
+  const conv = await w.account.admin.api.post(`${w.account.base}/conversations`, {
+    inbox_id: inboxId,
+    contact_id: contact.body.payload.contact.id,
+  });
   const DAYS = days();
   const until = Math.floor(Date.now() / 1000 / DAY) * DAY;
   const since = until - DAYS * DAY;
@@ -40,7 +46,9 @@ async function seed(w: BenchWorld): Promise<Seeded> {
     for (const series of [s.account(), s.inbox(inboxId), s.agent(w.account.agent.id)]) {
       const contributions: Contribution[] = [];
       for (let q = 0; q < 96; q++) contributions.push({ series, at: d + q * 900, figures });
-      await recordFact({ fact: { id: `bench:${w.account.id}:${series}:${d}`, account_id: w.account.id, conversation_id: null, contributions, created_at: d } });
+      await recordFact({
+        fact: { id: `bench:${w.account.id}:${series}:${d}`, account_id: w.account.id, conversation_id: null, contributions, created_at: d },
+      });
     }
   }
   return { inboxId, since, until, conversationId: conv.body.id };
@@ -56,7 +64,9 @@ const v2 = (w: BenchWorld) => `/api/v2/accounts/${w.account.id}`;
 
 export const reports: Scenarios = {
   [`GET ${A}/reporting_events`]: get((w) => `${w.account.base}/reporting_events`),
-  [`GET ${A}/conversations/{conversation_id}/reporting_events`]: get((w, r) => `${w.account.base}/conversations/${r.conversationId}/reporting_events`),
+  [`GET ${A}/conversations/{conversation_id}/reporting_events`]: get(
+    (w, r) => `${w.account.base}/conversations/${r.conversationId}/reporting_events`,
+  ),
   [`GET ${V2}/reports`]: get((w, r) => `${v2(w)}/reports?metric=avg_first_response_time&type=account&group_by=day&${range(r)}`),
   [`GET ${V2}/reports/summary`]: get((w, r) => `${v2(w)}/reports/summary?type=account&${range(r)}`),
   [`GET ${V2}/reports/bot_summary`]: get((w, r) => `${v2(w)}/reports/bot_summary?type=account&${range(r)}`),

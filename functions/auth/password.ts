@@ -1,6 +1,6 @@
-import { publicHandler } from '../../shared/http/handler.ts';
-import { PasswordResetRequestSchema } from '../../shared/domain/sessions/schemas.ts';
-import { requestPasswordReset } from '../../shared/domain/sessions/reset.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { PasswordResetRequestSchema } from '#shared/domain/sessions/schemas.ts';
+import { requestPasswordReset } from '#shared/domain/sessions/reset.ts';
 
 export const handler = publicHandler({
   body: PasswordResetRequestSchema,

@@ -1,7 +1,7 @@
-import { sessionReply } from '../../shared/http/auth.ts';
-import { publicHandler } from '../../shared/http/handler.ts';
-import { SignInSchema } from '../../shared/domain/sessions/schemas.ts';
-import { signIn } from '../../shared/domain/sessions/service.ts';
+import { sessionReply } from '#shared/http/auth.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { SignInSchema } from '#shared/domain/sessions/schemas.ts';
+import { signIn } from '#shared/domain/sessions/service.ts';
 
 export const handler = publicHandler({
   body: SignInSchema,

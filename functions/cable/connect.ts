@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { admitSocket, openConnection } from '../../shared/realtime/connections.ts';
-import { pickSubprotocol } from '../../shared/realtime/protocol.ts';
-import type { WebSocketEvent } from '../../shared/realtime/websocket-event.ts';
+import { admitSocket, openConnection } from '#shared/realtime/connections.ts';
+import { pickSubprotocol } from '#shared/realtime/protocol.ts';
+import type { WebSocketEvent } from '#shared/realtime/websocket-event.ts';
 
 // $connect of the WebSocket API: admits the socket (a slot of its address's socket count; 429 refuses
 // the handshake), records the connection (the pinger greets it once it is open, since nothing can be sent

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
-import { cableSender } from '../../shared/realtime/senders.ts';
-import { admitFrame, handleFrame } from '../../shared/realtime/connections.ts';
-import type { WebSocketEvent } from '../../shared/realtime/websocket-event.ts';
+import { cableSender } from '#shared/realtime/senders.ts';
+import { admitFrame, handleFrame } from '#shared/realtime/connections.ts';
+import type { WebSocketEvent } from '#shared/realtime/websocket-event.ts';
 
 // $default: every client frame (subscribe, unsubscribe, message). Each is counted against the connection's
 // frame limit first (over it: dropped, and the connection closed). Answers go out through PostToConnection,

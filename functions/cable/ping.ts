@@ -1,5 +1,5 @@
-import { cableSender } from '../../shared/realtime/senders.ts';
-import { runPinger } from '../../shared/realtime/pinger.ts';
+import { cableSender } from '#shared/realtime/senders.ts';
+import { runPinger } from '#shared/realtime/pinger.ts';
 
 // Scheduled every minute: greets new connections and pings all of its shard for just under a minute.
 export const handler = async (event: { shard?: number; shards?: number }, context: { getRemainingTimeInMillis(): number }) => {

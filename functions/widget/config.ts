@@ -1,6 +1,6 @@
-import { publicHandler } from '../../shared/http/handler.ts';
-import { websiteTokenOf, widgetConfig } from '../../shared/domain/widget/service.ts';
-import { WebsiteTokenQuery } from '../../shared/http/query-docs.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { websiteTokenOf, widgetConfig } from '#shared/domain/widget/service.ts';
+import { WebsiteTokenQuery } from '#shared/http/query-docs.ts';
 
 export const handler = publicHandler({
   query: WebsiteTokenQuery,

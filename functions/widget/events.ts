@@ -1,6 +1,6 @@
-import { publicHandler } from '../../shared/http/handler.ts';
-import { triggerWidgetEvent, websiteTokenOf } from '../../shared/domain/widget/service.ts';
-import { WidgetEventQuery } from '../../shared/http/query-docs.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { triggerWidgetEvent, websiteTokenOf } from '#shared/domain/widget/service.ts';
+import { WidgetEventQuery } from '#shared/http/query-docs.ts';
 
 export const handler = publicHandler({
   query: WidgetEventQuery,

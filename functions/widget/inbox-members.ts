@@ -1,4 +1,4 @@
-import { publicHandler } from '../../shared/http/handler.ts';
-import { listWidgetInboxMembers, widgetRequest } from '../../shared/domain/widget/chat.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { listWidgetInboxMembers, widgetRequest } from '#shared/domain/widget/chat.ts';
 
 export const handler = publicHandler({ run: (ctx) => listWidgetInboxMembers(widgetRequest(ctx)) });

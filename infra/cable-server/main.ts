@@ -2,11 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CreateQueueCommand, DeleteMessageBatchCommand, DeleteQueueCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../../shared/config.ts';
-import { sqs } from '../../shared/queues/client.ts';
-import { log } from '../../shared/log.ts';
-import { taskQueueName, type TaskMessage } from '../../shared/realtime/task-queues.ts';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteQueueCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { config } from '#shared/config.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { log } from '#shared/log.ts';
+import { taskQueueName, type TaskMessage } from '#shared/realtime/task-queues.ts';
 import { attachCableServer, type CableServer } from '../local/cable-server.ts';
 
 // The Fargate socket server (the default deployed /cable): the local runtime's ActionCable server on its own
@@ -44,7 +50,11 @@ export interface CableTask {
  */
 export function viewerAddress(req: IncomingMessage): string | undefined {
   const header = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').map((a) => a.trim()).filter(Boolean).at(-1);
+  const last = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .at(-1);
   return last ?? req.socket.remoteAddress;
 }
 
@@ -94,7 +104,12 @@ export async function startCableTask(opts: CableTaskOptions = {}): Promise<Cable
           for (const { c, f } of body.frames ?? []) for (const frame of f) if (!(await cable.sender.send(c, frame))) break;
         }
         if (messages.length) {
-          await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+          await client.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
         }
       } catch (error) {
         if (stopping) break;
@@ -113,7 +128,9 @@ export async function startCableTask(opts: CableTaskOptions = {}): Promise<Cable
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
-        await client.send(new DeleteQueueCommand({ QueueUrl: queueUrl })).catch((error) => log.error('cable task: queue not deleted', { error }));
+        await client
+          .send(new DeleteQueueCommand({ QueueUrl: queueUrl }))
+          .catch((error) => log.error('cable task: queue not deleted', { error }));
         abort.abort();
         await poll;
         await cable.close();

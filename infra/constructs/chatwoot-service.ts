@@ -135,7 +135,9 @@ export class ChatwootService extends Construct {
     super(scope, id);
     const bundles = props.bundles ?? bundlesIn(PACKAGED_BUNDLES_DIR);
     if (Object.keys(bundles).length === 0) {
-      throw new Error(`No function bundles in ${PACKAGED_BUNDLES_DIR}: pass props.bundles (infra/build.ts buildFunctions) or use the built package`);
+      throw new Error(
+        `No function bundles in ${PACKAGED_BUNDLES_DIR}: pass props.bundles (infra/build.ts buildFunctions) or use the built package`,
+      );
     }
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const functions: FunctionSettings = {
@@ -158,7 +160,8 @@ export class ChatwootService extends Construct {
       removalPolicy,
     });
     acknowledge(this.tokenKey, {
-      'AwsSolutions::AwsSolutions-SMG4': 'Rotating the key would make every sealed token copy unreadable; it is random, never leaves Secrets Manager but to the functions that seal',
+      'AwsSolutions::AwsSolutions-SMG4':
+        'Rotating the key would make every sealed token copy unreadable; it is random, never leaves Secrets Manager but to the functions that seal',
     });
     const bucketDefaults = {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -171,11 +174,19 @@ export class ChatwootService extends Construct {
     const accessLogs = new s3.Bucket(this, 'AvatarAccessLogs', {
       ...bucketDefaults,
       // Apps without the bucket-policy flag grant log delivery by ACL, which needs object-writer ownership.
-      objectOwnership: FeatureFlags.of(this).isEnabled(S3_LOGS_USE_BUCKET_POLICY) ? s3.ObjectOwnership.BUCKET_OWNER_ENFORCED : s3.ObjectOwnership.OBJECT_WRITER,
+      objectOwnership: FeatureFlags.of(this).isEnabled(S3_LOGS_USE_BUCKET_POLICY)
+        ? s3.ObjectOwnership.BUCKET_OWNER_ENFORCED
+        : s3.ObjectOwnership.OBJECT_WRITER,
       lifecycleRules: [{ expiration: Duration.days(props.logRetention ?? logs.RetentionDays.ONE_MONTH) }],
     });
-    acknowledge(accessLogs, { 'AwsSolutions::AwsSolutions-S1': 'The access log bucket of the avatar bucket: logging it would log its own writes' });
-    this.avatars = new s3.Bucket(this, 'Avatars', { ...bucketDefaults, serverAccessLogsBucket: accessLogs, serverAccessLogsPrefix: 'avatars/' });
+    acknowledge(accessLogs, {
+      'AwsSolutions::AwsSolutions-S1': 'The access log bucket of the avatar bucket: logging it would log its own writes',
+    });
+    this.avatars = new s3.Bucket(this, 'Avatars', {
+      ...bucketDefaults,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'avatars/',
+    });
 
     const domain = props.domain;
     this.api = new HttpApiRoutes(this, 'Http', {
@@ -200,7 +211,9 @@ export class ChatwootService extends Construct {
         new route53.ARecord(this, 'DomainRecord', {
           zone: domain.hostedZone,
           recordName: domain.domainName,
-          target: route53.RecordTarget.fromAlias(new targets.ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId)),
+          target: route53.RecordTarget.fromAlias(
+            new targets.ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId),
+          ),
         });
       }
     }
@@ -270,7 +283,8 @@ export class ChatwootService extends Construct {
       const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
       topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
       acknowledge(topic, {
-        'Serverless::Serverless-SNSRedrivePolicy': 'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
+        'Serverless::Serverless-SNSRedrivePolicy':
+          'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
       });
       this.alarmTopic = topic;
     }
@@ -286,13 +300,22 @@ export class ChatwootService extends Construct {
     new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName });
     if (this.domainName && !domain?.hostedZone) {
-      new CfnOutput(this, 'ApiDomainTarget', { value: this.domainName.regionalDomainName, description: `CNAME target for ${domain!.domainName}` });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: this.domainName.regionalDomainName,
+        description: `CNAME target for ${domain!.domainName}`,
+      });
     }
     new CfnOutput(this, 'DashboardUrl', {
-      value: Fn.join('', ['https://console.aws.amazon.com/cloudwatch/home?region=', Stack.of(this).region, '#dashboards:name=', this.observability.dashboard.dashboardName]),
+      value: Fn.join('', [
+        'https://console.aws.amazon.com/cloudwatch/home?region=',
+        Stack.of(this).region,
+        '#dashboards:name=',
+        this.observability.dashboard.dashboardName,
+      ]),
     });
     new CfnOutput(this, 'ReplayStreamFailuresCommand', {
-      description: 'Forwards again the stream records the failure queue announces (objects in the failure bucket, with the records themselves)',
+      description:
+        'Forwards again the stream records the failure queue announces (objects in the failure bucket, with the records themselves)',
       value: Fn.join('', [
         'npm run replay -- stream-failures --queue-url ',
         this.pipeline.streamFailures.queueUrl,
@@ -345,25 +368,35 @@ export class ChatwootService extends Construct {
     for (const fn of this.allFunctions()) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaDLQ':
-          'Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues\' dead-letter queues and the stream\'s failure queue',
+          "Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues' dead-letter queues and the stream's failure queue",
       });
       if (runtime.name === 'nodejs22.x') {
-        const reason = 'nodejs22.x is the runtime the code is built for and tested on (npm test runs on Node 22); nodejs24.x is the runtime prop';
+        const reason =
+          'nodejs22.x is the runtime the code is built for and tested on (npm test runs on Node 22); nodejs24.x is the runtime prop';
         acknowledge(fn, { 'AwsSolutions::AwsSolutions-L1': reason, 'Serverless::Serverless-LambdaLatestVersion': reason });
       }
     }
-    for (const fn of [this.pipeline.streamFunction, this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction, ...Object.values(this.cable?.functions ?? {})]) {
+    for (const fn of [
+      this.pipeline.streamFunction,
+      this.pipeline.dispatchFunction,
+      this.pipeline.deliverFunction,
+      this.pipeline.mailFunction,
+      ...Object.values(this.cable?.functions ?? {}),
+    ]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
     if (this.fargateCable) this.acknowledgeFargate(this.fargateCable);
     if (this.cable) this.acknowledgeWebSocketApi(this.cable);
     for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction]) {
       acknowledge(fn, {
-        'Serverless::Serverless-LambdaEventSourceMappingDestination': "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
+        'Serverless::Serverless-LambdaEventSourceMappingDestination':
+          "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
       });
     }
     for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.mailDlq, this.pipeline.streamFailures]) {
-      acknowledge(queue, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own' });
+      acknowledge(queue, {
+        'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own',
+      });
     }
     acknowledge(this.pipeline.streamFailures, {
       'AwsSolutions::AwsSolutions-SQS3': "The stream event source's on-failure destination, which is a dead-letter queue by another name",
@@ -376,27 +409,37 @@ export class ChatwootService extends Construct {
     acknowledge(this.pipeline.dispatchFunction, { [queueRule]: queues });
     acknowledge(cable, { [queueRule]: queues });
     acknowledge(cable.vpc, {
-      'AwsSolutions::AwsSolutions-VPC7': 'The VPC holds only the socket-server tasks and their load balancer; flow logs would record every client ping for a cost per GB, and the tasks log every connection',
+      'AwsSolutions::AwsSolutions-VPC7':
+        'The VPC holds only the socket-server tasks and their load balancer; flow logs would record every client ping for a cost per GB, and the tasks log every connection',
     });
     acknowledge(cable.cluster, {
-      'AwsSolutions::AwsSolutions-ECS4': 'Container Insights bills per metric for one small service; the tasks log to CloudWatch Logs and the load balancer reports healthy targets',
+      'AwsSolutions::AwsSolutions-ECS4':
+        'Container Insights bills per metric for one small service; the tasks log to CloudWatch Logs and the load balancer reports healthy targets',
     });
     acknowledge(cable.taskDefinition, {
-      'AwsSolutions::AwsSolutions-ECS2': 'The environment holds names only (table name, secret ARN, queue prefix, port, log level); the token key is read from Secrets Manager at run time',
-      'AwsSolutions::AwsSolutions-IAM5[Resource::*]': "The execution role's ecr:GetAuthorizationToken (pulling the image) has no resource-level permissions",
+      'AwsSolutions::AwsSolutions-ECS2':
+        'The environment holds names only (table name, secret ARN, queue prefix, port, log level); the token key is read from Secrets Manager at run time',
+      'AwsSolutions::AwsSolutions-IAM5[Resource::*]':
+        "The execution role's ecr:GetAuthorizationToken (pulling the image) has no resource-level permissions",
     });
     acknowledge(cable.node.findChild('ServiceSecurityGroup'), {
-      'AwsSolutions::AwsSolutions-EC23': "Ingress is the VPC's own CIDR on the server port (the Network Load Balancer's nodes), not the internet; the rule reads it as a token",
+      'AwsSolutions::AwsSolutions-EC23':
+        "Ingress is the VPC's own CIDR on the server port (the Network Load Balancer's nodes), not the internet; the rule reads it as a token",
     });
     acknowledge(cable.loadBalancer, {
-      'AwsSolutions::AwsSolutions-ELB2': 'Network Load Balancers write access logs for TLS listeners only; this one is a TCP listener behind CloudFront (TLS ends there)',
+      'AwsSolutions::AwsSolutions-ELB2':
+        'Network Load Balancers write access logs for TLS listeners only; this one is a TCP listener behind CloudFront (TLS ends there)',
     });
     acknowledge(cable.distribution, {
       'AwsSolutions::AwsSolutions-CFR1': "Chatwoot's widget runs on customers' sites worldwide: no country may be blocked by default",
-      'AwsSolutions::AwsSolutions-CFR2': 'A socket is one request per connection; every channel subscription is authorised by its pubsub token on the server, and the HTTP API has its own throttling',
-      'AwsSolutions::AwsSolutions-CFR3': 'A socket is one request per connection: the server logs every connection, subscription and disconnection itself',
-      'AwsSolutions::AwsSolutions-CFR4': "The distribution's default *.cloudfront.net certificate takes no minimum protocol setting; CloudFront's own security policy applies",
-      'AwsSolutions::AwsSolutions-CFR5': 'TLS ends at CloudFront; a TLS listener on the load balancer would need a certificate for a domain the stack does not own (the hop to the origin stays on AWS edge-to-region paths)',
+      'AwsSolutions::AwsSolutions-CFR2':
+        'A socket is one request per connection; every channel subscription is authorised by its pubsub token on the server, and the HTTP API has its own throttling',
+      'AwsSolutions::AwsSolutions-CFR3':
+        'A socket is one request per connection: the server logs every connection, subscription and disconnection itself',
+      'AwsSolutions::AwsSolutions-CFR4':
+        "The distribution's default *.cloudfront.net certificate takes no minimum protocol setting; CloudFront's own security policy applies",
+      'AwsSolutions::AwsSolutions-CFR5':
+        'TLS ends at CloudFront; a TLS listener on the load balancer would need a certificate for a domain the stack does not own (the hop to the origin stays on AWS edge-to-region paths)',
     });
   }
 
@@ -414,7 +457,8 @@ export class ChatwootService extends Construct {
         'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
       'Serverless::Serverless-APIGWAccessLogging':
         'WebSocket access logs need the account-wide API Gateway CloudWatch role, an account setting a stack should not take over; the socket functions log every connect, subscribe and disconnect',
-      'Serverless::Serverless-EventBusDLQ': "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
+      'Serverless::Serverless-EventBusDLQ':
+        "A missed pinger run is replaced by the next minute's run; a dead-letter queue of stale schedule events would hold nothing useful",
     });
     acknowledge(this.pipeline.dispatchFunction, connections);
   }

@@ -8,14 +8,13 @@ import { functionOptions, type FunctionSettings } from './logs.ts';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
-import { EVENT_SOURCE_TYPES } from '../../shared/model/change.ts';
+import { TYPE_ATTRIBUTE } from '#shared/db/table.ts';
+import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
-
 
 /** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
 const consumerTimeout = (visibilityTimeoutSeconds: number) => Duration.seconds(Math.max(1, Math.floor(visibilityTimeoutSeconds / 6)));
@@ -92,7 +91,11 @@ export class EventPipeline extends Construct {
       visibilityTimeout: Duration.seconds(QUEUES.events.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.eventsDlq, maxReceiveCount: QUEUES.events.maxReceiveCount },
     });
-    this.deliveriesDlq = new sqs.Queue(this, 'DeliveriesDlq', { ...queueDefaults, fifo: QUEUES.deliveries.fifo, retentionPeriod: RETENTION });
+    this.deliveriesDlq = new sqs.Queue(this, 'DeliveriesDlq', {
+      ...queueDefaults,
+      fifo: QUEUES.deliveries.fifo,
+      retentionPeriod: RETENTION,
+    });
     this.deliveriesQueue = new sqs.Queue(this, 'Deliveries', {
       ...queueDefaults,
       // Ordered per receiver and conversation (message group); groups are independent.
@@ -187,7 +190,7 @@ export class EventPipeline extends Construct {
     const bucketId = Stack.of(this).resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId);
     acknowledge(this.streamFunction, {
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/aws/lambda/*]`]:
-        "Lambda names the failure objects itself (mapping, shard, time, random id): the grant covers its prefix of the one failure bucket",
+        'Lambda names the failure objects itself (mapping, shard, time, random id): the grant covers its prefix of the one failure bucket',
     });
     this.streamFunction.addEventSource(
       new DynamoEventSource(props.table, {
@@ -211,17 +214,24 @@ export class EventPipeline extends Construct {
     );
 
     // Events queue → deliveries. Role: table read/write, consume events, send deliveries.
-    this.dispatchFunction = fn('dispatch', consumerTimeout(QUEUES.events.visibilityTimeoutSeconds), 'Events to webhooks, automation rules, agent bots', {
-      TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
-      // Mail requests (outbox items) are rendered here and queued for the mail function.
-      MAIL_QUEUE_URL: this.mailQueue.queueUrl,
-      FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
-      // The purge of deleted accounts and inboxes (shared/domain/purge) runs here and removes their files.
-      AVATAR_BUCKET: props.files.bucketName,
-    });
+    this.dispatchFunction = fn(
+      'dispatch',
+      consumerTimeout(QUEUES.events.visibilityTimeoutSeconds),
+      'Events to webhooks, automation rules, agent bots',
+      {
+        TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+        // Mail requests (outbox items) are rendered here and queued for the mail function.
+        MAIL_QUEUE_URL: this.mailQueue.queueUrl,
+        FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
+        // The purge of deleted accounts and inboxes (shared/domain/purge) runs here and removes their files.
+        AVATAR_BUCKET: props.files.bucketName,
+      },
+    );
     this.mailQueue.grantSendMessages(this.dispatchFunction);
     // Delete only: the purge lists an account's prefixes and deletes what it finds (it never reads a file).
-    this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.files.arnForObjects('*')] }));
+    this.dispatchFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.files.arnForObjects('*')] }),
+    );
     this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.files.bucketArn] }));
     const filesId = Stack.of(this).resolve((props.files.node.defaultChild as s3.CfnBucket).logicalId);
     acknowledge(this.dispatchFunction, {
@@ -294,7 +304,11 @@ export class EventPipeline extends Construct {
     for (const [alarmId, queue, what] of [
       ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
       ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
-      ['StreamFailuresAlarm', this.streamFailures, 'stream records that could not be forwarded, one per object in the failure bucket (replay with npm run replay -- stream-failures)'],
+      [
+        'StreamFailuresAlarm',
+        this.streamFailures,
+        'stream records that could not be forwarded, one per object in the failure bucket (replay with npm run replay -- stream-failures)',
+      ],
       ['MailDlqAlarm', this.mailDlq, 'mails that could not be sent'],
     ] as const) {
       this.alarms.push(

@@ -37,7 +37,8 @@ export const CABLE_SERVER_PORT = 8080;
 
 /**
  * Chatwoot's `/cable` on Fargate (the default transport: cheaper than the WebSocket API at every size the
- * docs/realtime.md#cost-of-idle-connections models): the socket server (infra/cable-server/main.ts) in tasks with public IPs (no NAT gateway)
+ * docs/realtime.md#cost-of-idle-connections models): the socket server (infra/cable-server/main.ts) in tasks with public IPs (no NAT
+ * gateway)
  * behind a Network Load Balancer, and a CloudFront distribution in front for TLS (`wss://<dist>/cable`).
  * The dispatcher sends frames to each task's own queue.
  */
@@ -77,7 +78,10 @@ export class FargateCable extends Construct {
       memoryLimitMiB: props.memoryLimitMiB ?? 512,
       runtimePlatform: { cpuArchitecture: ecs.CpuArchitecture.ARM64, operatingSystemFamily: ecs.OperatingSystemFamily.LINUX },
     });
-    const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY });
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
+    });
     this.taskDefinition.addContainer('Server', {
       image: ecs.ContainerImage.fromAsset(props.bundle.dir, { platform: Platform.LINUX_ARM64 }),
       logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: 'cable' }),
@@ -96,12 +100,24 @@ export class FargateCable extends Construct {
     props.tokenKey.grantRead(role);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: ['sqs:CreateQueue', 'sqs:TagQueue', 'sqs:DeleteQueue', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'],
+        actions: [
+          'sqs:CreateQueue',
+          'sqs:TagQueue',
+          'sqs:DeleteQueue',
+          'sqs:ReceiveMessage',
+          'sqs:DeleteMessage',
+          'sqs:GetQueueAttributes',
+          'sqs:GetQueueUrl',
+        ],
         resources: [this.queueArns],
       }),
     );
 
-    const serviceSg = new ec2.SecurityGroup(this, 'ServiceSecurityGroup', { vpc: this.vpc, description: 'Socket server tasks: the load balancer only', allowAllOutbound: true });
+    const serviceSg = new ec2.SecurityGroup(this, 'ServiceSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Socket server tasks: the load balancer only',
+      allowAllOutbound: true,
+    });
     serviceSg.addIngressRule(ec2.Peer.ipv4(this.vpc.vpcCidrBlock), ec2.Port.tcp(CABLE_SERVER_PORT), 'From the Network Load Balancer');
     this.service = new ecs.FargateService(this, 'Service', {
       cluster: this.cluster,
@@ -114,21 +130,34 @@ export class FargateCable extends Construct {
       minHealthyPercent: 100,
     });
 
-    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', { vpc: this.vpc, internetFacing: true, vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } });
+    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', {
+      vpc: this.vpc,
+      internetFacing: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+    });
     const listener = this.loadBalancer.addListener('Tcp', { port: 80, protocol: elbv2.Protocol.TCP });
     listener.addTargets('Tasks', {
       port: CABLE_SERVER_PORT,
       protocol: elbv2.Protocol.TCP,
       targets: [this.service],
       deregistrationDelay: Duration.seconds(30),
-      healthCheck: { protocol: elbv2.Protocol.HTTP, path: '/health', interval: Duration.seconds(10), healthyThresholdCount: 2, unhealthyThresholdCount: 2 },
+      healthCheck: {
+        protocol: elbv2.Protocol.HTTP,
+        path: '/health',
+        interval: Duration.seconds(10),
+        healthyThresholdCount: 2,
+        unhealthyThresholdCount: 2,
+      },
     });
 
     // TLS at CloudFront (its own certificate): wss://<distribution>/cable; nothing cached, every header passed.
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: "Chatwoot's /cable (ActionCable) on Fargate",
       defaultBehavior: {
-        origin: new origins.LoadBalancerV2Origin(this.loadBalancer, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTP_ONLY, httpPort: 80 }),
+        origin: new origins.LoadBalancerV2Origin(this.loadBalancer, {
+          protocolPolicy: cloudfront.OriginProtocolPolicy.HTTP_ONLY,
+          httpPort: 80,
+        }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
         cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,

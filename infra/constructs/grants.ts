@@ -2,12 +2,19 @@ import { Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
-import { INDEXES } from '../../shared/db/table.ts';
+import { INDEXES } from '#shared/db/table.ts';
 
 // Grants narrower than CDK's helpers: the table's named indexes instead of `index/*`, and only the S3
 // object actions the code calls.
 
-const TABLE_READ = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'];
+const TABLE_READ = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+];
 const TABLE_WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 /** Table and index data access; `write` adds the write actions (transactions need no action of their own). */

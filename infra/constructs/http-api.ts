@@ -11,7 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { keys } from '../../shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
@@ -173,7 +173,8 @@ export class HttpApiRoutes extends Construct {
       for (const method of methods) {
         new apigw.HttpRoute(stack, `${name}-${method}`, {
           httpApi: this.api,
-          routeKey: route.path === DEFAULT_ROUTE ? apigw.HttpRouteKey.DEFAULT : apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[method]),
+          routeKey:
+            route.path === DEFAULT_ROUTE ? apigw.HttpRouteKey.DEFAULT : apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[method]),
           integration,
         });
       }
@@ -248,7 +249,8 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
   for (const role of Object.values(roles)) acknowledge(role, LAMBDA_ROLE_ACKNOWLEDGMENTS);
   const bucketId = Stack.of(props.avatars).resolve((props.avatars.node.defaultChild as CfnResource).logicalId);
   acknowledge(roles.uploads, {
-    [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]: 'Avatar objects have generated keys: the grant covers the objects of the one avatar bucket',
+    [`AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]:
+      'Avatar objects have generated keys: the grant covers the objects of the one avatar bucket',
   });
   return roles;
 }

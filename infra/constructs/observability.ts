@@ -4,7 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { METRIC_NAMES, METRICS_NAMESPACE } from '../../shared/metric-names.ts';
+import { METRIC_NAMES, METRICS_NAMESPACE } from '#shared/metric-names.ts';
 import type { EventPipeline } from './event-pipeline.ts';
 import type { HttpApiRoutes } from './http-api.ts';
 
@@ -65,7 +65,9 @@ export class Observability extends Construct {
         const chunk = fns.slice(i, i + METRICS_PER_ALARM);
         const suffix = `${i / METRICS_PER_ALARM + 1}`;
         for (const metricName of ['Errors', 'Throttles'] as const) {
-          const usingMetrics = Object.fromEntries(chunk.map((fn, n) => [`m${n}`, fn.metric(metricName, { period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM })]));
+          const usingMetrics = Object.fromEntries(
+            chunk.map((fn, n) => [`m${n}`, fn.metric(metricName, { period: FIVE_MINUTES, statistic: cloudwatch.Stats.SUM })]),
+          );
           const sum = new cloudwatch.MathExpression({
             expression: Object.keys(usingMetrics).join('+'),
             usingMetrics,
@@ -90,20 +92,35 @@ export class Observability extends Construct {
         description: `${fn.node.id} was throttled (account concurrency or its own cap)`,
       });
     }
-    this.alarm(this, 'StreamIteratorAge', pipeline.streamFunction.metric('IteratorAge', { period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }), {
-      threshold: Duration.minutes(5).toMilliseconds(),
-      description: 'Table changes wait more than 5 minutes before they reach the events queue',
-    });
-    this.alarm(this, 'EventsOldestMessage', pipeline.eventsQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }), {
-      threshold: Duration.minutes(15).toSeconds(),
-      description: 'An event has waited more than 15 minutes for the dispatcher',
-    });
+    this.alarm(
+      this,
+      'StreamIteratorAge',
+      pipeline.streamFunction.metric('IteratorAge', { period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }),
+      {
+        threshold: Duration.minutes(5).toMilliseconds(),
+        description: 'Table changes wait more than 5 minutes before they reach the events queue',
+      },
+    );
+    this.alarm(
+      this,
+      'EventsOldestMessage',
+      pipeline.eventsQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }),
+      {
+        threshold: Duration.minutes(15).toSeconds(),
+        description: 'An event has waited more than 15 minutes for the dispatcher',
+      },
+    );
     // Deliveries to a receiver that is down wait in the queue between retries (backoff capped at 6 h),
     // so only an age past the longest backoff means the deliver function itself is not keeping up.
-    this.alarm(this, 'DeliveriesOldestMessage', pipeline.deliveriesQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }), {
-      threshold: Duration.hours(7).toSeconds(),
-      description: 'A webhook delivery has waited more than 7 hours (longer than the longest retry backoff)',
-    });
+    this.alarm(
+      this,
+      'DeliveriesOldestMessage',
+      pipeline.deliveriesQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM }),
+      {
+        threshold: Duration.hours(7).toSeconds(),
+        description: 'A webhook delivery has waited more than 7 hours (longer than the longest retry backoff)',
+      },
+    );
     if (props.topic) {
       for (const alarm of pipeline.alarms) {
         alarm.addAlarmAction(new SnsAction(props.topic));
@@ -114,7 +131,12 @@ export class Observability extends Construct {
     this.dashboard = this.buildDashboard(props);
   }
 
-  private alarm(scope: Construct, id: string, metric: cloudwatch.IMetric, o: { threshold: number; description: string; evaluationPeriods?: number }) {
+  private alarm(
+    scope: Construct,
+    id: string,
+    metric: cloudwatch.IMetric,
+    o: { threshold: number; description: string; evaluationPeriods?: number },
+  ) {
     const alarm = new cloudwatch.Alarm(scope, id, {
       metric,
       threshold: o.threshold,
@@ -148,27 +170,47 @@ export class Observability extends Construct {
       ]),
     );
     dashboard.addWidgets(
-      graph('Deliveries', [custom(METRIC_NAMES.deliveriesSucceeded), custom(METRIC_NAMES.deliveriesFailed), custom(METRIC_NAMES.deliveriesDeadLettered)]),
+      graph('Deliveries', [
+        custom(METRIC_NAMES.deliveriesSucceeded),
+        custom(METRIC_NAMES.deliveriesFailed),
+        custom(METRIC_NAMES.deliveriesDeadLettered),
+      ]),
       graph('Events', [custom(METRIC_NAMES.eventsDispatched), custom(METRIC_NAMES.rulesRun)]),
     );
     dashboard.addWidgets(
-      graph('Pipeline functions: invocations and errors', pipelineFns.map((f) => f.metricInvocations(sum)), pipelineFns.map((f) => f.metricErrors(sum))),
-      graph('Pipeline lag', [
-        pipeline.streamFunction.metric('IteratorAge', { period: FIVE_MINUTES, statistic: cloudwatch.Stats.MAXIMUM, label: 'stream iterator age (ms)' }),
-      ], [
-        pipeline.eventsQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, label: 'oldest event (s)' }),
-        pipeline.deliveriesQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, label: 'oldest delivery (s)' }),
-      ]),
+      graph(
+        'Pipeline functions: invocations and errors',
+        pipelineFns.map((f) => f.metricInvocations(sum)),
+        pipelineFns.map((f) => f.metricErrors(sum)),
+      ),
+      graph(
+        'Pipeline lag',
+        [
+          pipeline.streamFunction.metric('IteratorAge', {
+            period: FIVE_MINUTES,
+            statistic: cloudwatch.Stats.MAXIMUM,
+            label: 'stream iterator age (ms)',
+          }),
+        ],
+        [
+          pipeline.eventsQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, label: 'oldest event (s)' }),
+          pipeline.deliveriesQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, label: 'oldest delivery (s)' }),
+        ],
+      ),
     );
     dashboard.addWidgets(
-      graph('Queues and dead-letter queues (messages)', [
-        pipeline.eventsQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'events' }),
-        pipeline.deliveriesQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'deliveries' }),
-      ], [
-        pipeline.eventsDlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'events DLQ' }),
-        pipeline.deliveriesDlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'deliveries DLQ' }),
-        pipeline.streamFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'stream failures' }),
-      ]),
+      graph(
+        'Queues and dead-letter queues (messages)',
+        [
+          pipeline.eventsQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'events' }),
+          pipeline.deliveriesQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'deliveries' }),
+        ],
+        [
+          pipeline.eventsDlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'events DLQ' }),
+          pipeline.deliveriesDlq.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'deliveries DLQ' }),
+          pipeline.streamFailures.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, label: 'stream failures' }),
+        ],
+      ),
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: [...pipeline.alarms, ...this.alarms], width: 12, height: 8 }),
     );
     return dashboard;
@@ -177,4 +219,3 @@ export class Observability extends Construct {
 
 const graph = (title: string, left: cloudwatch.IMetric[], right: cloudwatch.IMetric[] = []) =>
   new cloudwatch.GraphWidget({ title, left, right, width: 12, height: 6 });
-

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { INDEXES, KEY, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import { INDEXES, KEY, TTL_ATTRIBUTE } from '#shared/db/table.ts';
 
 const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 

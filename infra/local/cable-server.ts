@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import { admitSocket, closeConnection, handleFrame, openConnection, releaseSocket } from '../../shared/realtime/connections.ts';
-import { type Sender } from '../../shared/realtime/protocol.ts';
-import { frames, MAX_FRAMES_PER_MINUTE, pickSubprotocol, PING_INTERVAL_MS } from '../../shared/realtime/protocol.ts';
+import { admitSocket, closeConnection, handleFrame, openConnection, releaseSocket } from '#shared/realtime/connections.ts';
+import type { Sender } from '#shared/realtime/protocol.ts';
+import { frames, MAX_FRAMES_PER_MINUTE, pickSubprotocol, PING_INTERVAL_MS } from '#shared/realtime/protocol.ts';
 
 // The local stand-in for the WebSocket API: `/cable` on the HTTP server's own port. The same RoomChannel
 // code as the deployed $connect / $disconnect / $default functions; here the server itself greets and
@@ -96,7 +96,9 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frames.welcome()));
     });
     const queue = (next: () => Promise<unknown>) => {
-      const mine = (chain = chain.then(next).catch((err) => process.stderr.write(`local runtime: cable: ${(err as Error).stack ?? String(err)}\n`)));
+      const mine = (chain = chain
+        .then(next)
+        .catch((err) => process.stderr.write(`local runtime: cable: ${(err as Error).stack ?? String(err)}\n`)));
       work.set(id, mine);
       void mine.then(() => work.get(id) === mine && work.delete(id));
     };
@@ -149,7 +151,9 @@ export function attachCableServer(server: Server, opts: CableServerOptions = {})
       server.off('upgrade', onUpgrade);
       await Promise.all(admitting);
       // Each client's own 'close' listener (above) queues its removal before these resolve.
-      const closed = [...wss.clients].map((ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))));
+      const closed = [...wss.clients].map(
+        (ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))),
+      );
       for (const ws of wss.clients) ws.terminate();
       await Promise.all(closed);
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -68,12 +68,23 @@ const JAVA_STOP_MS = 3000;
 
 async function startOn(port: number, dataDir: string | undefined): Promise<DynamoDbLocal | 'port taken'> {
   const dir = jarDirectory();
-  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-disableTelemetry'];
+  const args = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-disableTelemetry',
+  ];
   args.push(...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']));
   // In a process group (and session) of its own: a Ctrl-C, or a signal to the group `npm start` runs in,
   // reaches the service but not its storage, which the service stops last, after everything that still
   // writes to it.
-  const child = spawn('/bin/sh', ['-c', WATCH_PARENT, 'dynamodb-local', 'java', ...args], { cwd: dir, stdio: ['pipe', 'ignore', 'pipe'], detached: true });
+  const child = spawn('/bin/sh', ['-c', WATCH_PARENT, 'dynamodb-local', 'java', ...args], {
+    cwd: dir,
+    stdio: ['pipe', 'ignore', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += String(d)));
   child.stdin?.on('error', () => undefined);

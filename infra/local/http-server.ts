@@ -60,7 +60,12 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason: string; description: string; code: string } {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, reason: 'Request Header Fields Too Large', description: `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`, code: 'too_large' };
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        description: `The request line and headers are larger than ${MAX_HEADER_BYTES} bytes`,
+        code: 'too_large',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'ERR_HTTP_HEADERS_TIMEOUT':
       return { status: 408, reason: 'Request Timeout', description: 'The request did not arrive in time', code: 'timeout' };
@@ -108,7 +113,13 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyRead> {
   });
 }
 
-export function buildEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): APIGatewayProxyEventV2 {
+export function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'cookie') continue;
@@ -175,10 +186,7 @@ export async function closeGracefully(server: Server, graceMs: number): Promise<
   server.closeIdleConnections();
   const state = inFlight.get(server);
   if (state?.count) {
-    await Promise.race([
-      new Promise<void>((res) => state.idle.push(res)),
-      new Promise<void>((res) => setTimeout(res, graceMs).unref()),
-    ]);
+    await Promise.race([new Promise<void>((res) => state.idle.push(res)), new Promise<void>((res) => setTimeout(res, graceMs).unref())]);
   }
   server.closeAllConnections();
   await closed;
@@ -218,7 +226,9 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       }
       const event = buildEvent(req, url, body, m.routeKey, m.pathParameters);
       // As the route's function: its module's loading and its run (the deploy proof's recording).
-      const out = await asFunction(functionName(m.route), async () => (await loadHandler(root, m.route))(event, lambdaContext(m.route.handler)));
+      const out = await asFunction(functionName(m.route), async () =>
+        (await loadHandler(root, m.route))(event, lambdaContext(m.route.handler)),
+      );
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = String(v);
       const payload = out.body === undefined ? '' : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body;

@@ -1,12 +1,12 @@
 import {
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
+  type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { toLambdaRecord } from '../../shared/db/stream.ts';
+import { toLambdaRecord } from '#shared/db/stream.ts';
 import { lambdaContext } from './http-server.ts';
 
 // In-process stand-ins for Lambda's event source mappings: the same event shapes, batch item
@@ -21,8 +21,8 @@ export interface Poller {
   drain?(timeoutMs: number): Promise<void>;
 }
 
-type StreamHandler = (event: DynamoDBStreamEvent, ctx: ReturnType<typeof lambdaContext>) => Promise<DynamoDBBatchResponse | void>;
-type QueueHandler = (event: SQSEvent, ctx: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
+type StreamHandler = (event: DynamoDBStreamEvent, ctx: ReturnType<typeof lambdaContext>) => Promise<DynamoDBBatchResponse | undefined>;
+type QueueHandler = (event: SQSEvent, ctx: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | undefined>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

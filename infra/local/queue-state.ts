@@ -2,7 +2,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 
 // The SQS/S3 emulator keeps its queues and buckets in memory. With DATA_DIR the runtime saves what the
-// pipeline's queues hold (and the stream's failure objects their entries name) when it stops (after the pollers have finished their batches) and sends it again when it starts, in
+// pipeline's queues hold (and the stream's failure objects their entries name) when it stops (after the pollers have finished their
+// batches) and sends it again when it starts, in
 // each queue's order, so a restart loses no queued event or delivery. What changes: a message hidden for a
 // retry's backoff is visible again at once, and receive counts start over (a delivery's next retry comes
 // sooner, and its backoff starts from the first step again).
@@ -18,9 +19,9 @@ export interface InspectedMessage {
 }
 
 export interface InspectableQueues {
-  inspectQueue(name: string):
-    | { messages: { ready: InspectedMessage[]; delayed: InspectedMessage[]; inflight: { message: InspectedMessage }[] } }
-    | undefined;
+  inspectQueue(
+    name: string,
+  ): { messages: { ready: InspectedMessage[]; delayed: InspectedMessage[]; inflight: { message: InspectedMessage }[] } } | undefined;
 }
 
 interface SavedQueue {
@@ -94,7 +95,11 @@ export async function restoreQueues(
                 MessageAttributes: Object.fromEntries(
                   Object.entries(m.messageAttributes).map(([k, v]) => [
                     k,
-                    { DataType: v.DataType, ...(v.StringValue !== undefined ? { StringValue: v.StringValue } : {}), ...(v.BinaryValue !== undefined ? { BinaryValue: Buffer.from(v.BinaryValue, 'base64') } : {}) },
+                    {
+                      DataType: v.DataType,
+                      ...(v.StringValue !== undefined ? { StringValue: v.StringValue } : {}),
+                      ...(v.BinaryValue !== undefined ? { BinaryValue: Buffer.from(v.BinaryValue, 'base64') } : {}),
+                    },
                   ]),
                 ),
               }

@@ -57,7 +57,9 @@ export function compileRoutes(routes: Route[] = allRoutes) {
       const m = c.regex.exec(path);
       if (!m) continue;
       const pathParameters: Record<string, string> = {};
-      c.names.forEach((n, i) => (pathParameters[n] = decodeSegment(m[i + 1])));
+      c.names.forEach((n, i) => {
+        pathParameters[n] = decodeSegment(m[i + 1]);
+      });
       return { route: c.route, routeKey: `${method} ${c.route.path}`, pathParameters };
     }
     return fallback && { route: fallback, routeKey: DEFAULT_ROUTE, pathParameters: {} };

@@ -9,18 +9,18 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSC
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
-import { createTableInput } from '../../shared/db/table.ts';
-import { resetConfig } from '../../shared/config.ts';
-import { failureNoticeBody, streamFailureKey, streamFailureObject } from '../../shared/events/stream-failures.ts';
-import { log } from '../../shared/log.ts';
+import { createTableInput } from '#shared/db/table.ts';
+import { resetConfig } from '#shared/config.ts';
+import { failureNoticeBody, streamFailureKey, streamFailureObject } from '#shared/events/stream-failures.ts';
+import { log } from '#shared/log.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { closeGracefully, createHttpServer } from './http-server.ts';
 import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
-import { useLocalSockets } from '../../shared/realtime/senders.ts';
+import { useLocalSockets } from '#shared/realtime/senders.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 import { asFunction, startRecording, type Recording } from './recorder.ts';
-import { observed } from '../../shared/aws/observe.ts';
+import { observed } from '#shared/aws/observe.ts';
 
 // `npm start` and the e2e tests: the whole service in one process, each AWS piece stood in for by a
 // local one, the handler modules unchanged.
@@ -68,7 +68,15 @@ export interface Runtime {
   dynamodbEndpoint: string;
   awsEndpoint: string;
   tableName: string;
-  queueUrls: { events: string; deliveries: string; eventsDlq: string; deliveriesDlq: string; streamFailures: string; mail: string; mailDlq: string };
+  queueUrls: {
+    events: string;
+    deliveries: string;
+    eventsDlq: string;
+    deliveriesDlq: string;
+    streamFailures: string;
+    mail: string;
+    mailDlq: string;
+  };
   /**
    * The event pipeline's pollers. Paused, writes still reach the stream but nothing consumes it; resumed,
    * the stream is read from its tip (the bench measures endpoints without the pipeline's own traffic).
@@ -234,9 +242,9 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
     });
     resetConfig();
-    (await import('../../shared/crypto/tokens.ts')).reloadKeyring();
+    (await import('#shared/crypto/tokens.ts')).reloadKeyring();
 
-    const { createPlatformApp } = await import('../../shared/domain/platform/service.ts');
+    const { createPlatformApp } = await import('#shared/domain/platform/service.ts');
     const app = await createPlatformApp('local', opts.platformToken || undefined);
 
     const load = async (file: string) => (await import(join(ROOT, file))).handler;
@@ -270,39 +278,69 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       mail: await asFunction(EVENT_FUNCTION_NAMES.mail, () => load(EVENT_HANDLERS.mail)),
     };
     const startPollers = (fromLatest: boolean): Poller[] => [
-      asFunction(EVENT_FUNCTION_NAMES.stream, () => pollStream({
-        client: observed(new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials })),
-        streamArn,
-        region,
-        name: 'stream',
-        handler: handlers.stream,
-        fromLatest,
-        settings: STREAM_SOURCE,
-        // Lambda's S3 on-failure destination: the invocation record with its payload as an object, and
-        // the bucket's notification of it on the failure queue.
-        onFailure: async (records, info) => {
-          log.error('stream records failed after retries, sent to the failure destination', {
-            eventIds: records.map((r) => r.eventID),
-            sequenceNumbers: records.map((r) => r.dynamodb?.SequenceNumber),
-            attempts: info.attempts,
-            error: info.error,
-          });
-          const key = streamFailureKey('local-stream', info.shardId);
-          const body = JSON.stringify(streamFailureObject(records, { ...info, streamArn, functionArn: 'local:stream' }));
-          await s3.send(new PutObjectCommand({ Bucket: failureBucket, Key: key, Body: body, ContentType: 'application/json' }));
-          await sqsClient.send(
-            new SendMessageCommand({ QueueUrl: streamFailures.url, MessageBody: failureNoticeBody(failureBucket, encodeURIComponent(key).replace(/%2F/g, '/'), Buffer.byteLength(body)) }),
-          );
-        },
-      })),
+      asFunction(EVENT_FUNCTION_NAMES.stream, () =>
+        pollStream({
+          client: observed(new DynamoDBStreamsClient({ region, endpoint: dynamodbEndpoint, credentials })),
+          streamArn,
+          region,
+          name: 'stream',
+          handler: handlers.stream,
+          fromLatest,
+          settings: STREAM_SOURCE,
+          // Lambda's S3 on-failure destination: the invocation record with its payload as an object, and
+          // the bucket's notification of it on the failure queue.
+          onFailure: async (records, info) => {
+            log.error('stream records failed after retries, sent to the failure destination', {
+              eventIds: records.map((r) => r.eventID),
+              sequenceNumbers: records.map((r) => r.dynamodb?.SequenceNumber),
+              attempts: info.attempts,
+              error: info.error,
+            });
+            const key = streamFailureKey('local-stream', info.shardId);
+            const body = JSON.stringify(streamFailureObject(records, { ...info, streamArn, functionArn: 'local:stream' }));
+            await s3.send(new PutObjectCommand({ Bucket: failureBucket, Key: key, Body: body, ContentType: 'application/json' }));
+            await sqsClient.send(
+              new SendMessageCommand({
+                QueueUrl: streamFailures.url,
+                MessageBody: failureNoticeBody(failureBucket, encodeURIComponent(key).replace(/%2F/g, '/'), Buffer.byteLength(body)),
+              }),
+            );
+          },
+        }),
+      ),
       asFunction(EVENT_FUNCTION_NAMES.dispatch, () =>
-        pollQueue({ client: sqsClient, queueUrl: events.main.url, queueArn: events.main.arn, region, name: 'dispatch', handler: handlers.dispatch, batchSize: QUEUE_SOURCES.dispatch.batchSize }),
+        pollQueue({
+          client: sqsClient,
+          queueUrl: events.main.url,
+          queueArn: events.main.arn,
+          region,
+          name: 'dispatch',
+          handler: handlers.dispatch,
+          batchSize: QUEUE_SOURCES.dispatch.batchSize,
+        }),
       ),
       asFunction(EVENT_FUNCTION_NAMES.deliver, () =>
-        pollQueue({ client: sqsClient, queueUrl: deliveries.main.url, queueArn: deliveries.main.arn, region, name: 'deliver', handler: handlers.deliver, batchSize: QUEUE_SOURCES.deliver.batchSize, concurrency: 25 }),
+        pollQueue({
+          client: sqsClient,
+          queueUrl: deliveries.main.url,
+          queueArn: deliveries.main.arn,
+          region,
+          name: 'deliver',
+          handler: handlers.deliver,
+          batchSize: QUEUE_SOURCES.deliver.batchSize,
+          concurrency: 25,
+        }),
       ),
       asFunction(EVENT_FUNCTION_NAMES.mail, () =>
-        pollQueue({ client: sqsClient, queueUrl: mail.main.url, queueArn: mail.main.arn, region, name: 'mail', handler: handlers.mail, batchSize: QUEUE_SOURCES.mail.batchSize }),
+        pollQueue({
+          client: sqsClient,
+          queueUrl: mail.main.url,
+          queueArn: mail.main.arn,
+          region,
+          name: 'mail',
+          handler: handlers.mail,
+          batchSize: QUEUE_SOURCES.mail.batchSize,
+        }),
       ),
     ];
     let pollers: Poller[] = startPollers(existed);
@@ -350,8 +388,13 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       awsEndpoint,
       tableName,
       queueUrls: {
-        events: events.main.url, deliveries: deliveries.main.url, eventsDlq: events.dlq.url, deliveriesDlq: deliveries.dlq.url,
-        streamFailures: streamFailures.url, mail: mail.main.url, mailDlq: mail.dlq.url,
+        events: events.main.url,
+        deliveries: deliveries.main.url,
+        eventsDlq: events.dlq.url,
+        deliveriesDlq: deliveries.dlq.url,
+        streamFailures: streamFailures.url,
+        mail: mail.main.url,
+        mailDlq: mail.dlq.url,
       },
       pipeline,
       recording,

@@ -21,7 +21,10 @@ export const observeAwsCalls = (fn: ((call: AwsCall) => void) | undefined): void
 
 interface Stack {
   add(
-    mw: (next: (args: { input: unknown }) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => (args: { input: unknown }) => Promise<unknown>,
+    mw: (
+      next: (args: { input: unknown }) => Promise<unknown>,
+      context: { clientName?: string; commandName?: string },
+    ) => (args: { input: unknown }) => Promise<unknown>,
     opts: { step: 'initialize'; name: string },
   ): void;
 }
@@ -29,7 +32,11 @@ interface Stack {
 export function observed<C extends { middlewareStack: unknown }>(client: C): C {
   (client.middlewareStack as Stack).add(
     (next, context) => async (args) => {
-      observer?.({ client: String(context.clientName), command: String(context.commandName), input: (args.input ?? {}) as Record<string, unknown> });
+      observer?.({
+        client: String(context.clientName),
+        command: String(context.commandName),
+        input: (args.input ?? {}) as Record<string, unknown>,
+      });
       return next(args);
     },
     { step: 'initialize', name: 'observeAwsCalls' },

@@ -269,7 +269,13 @@ function splitPosting(p: Posting): Uint8Array[] {
  * Builds a segment from postings over docs already in `docOrder` (used for sealing and for merging).
  * Format 3 needs `follows` for every trigram that goes to a bucket; one without them goes solo.
  */
-export function buildFromPostings(id: string, docs: Doc[], postings: Map<string, Posting>, format = FORMAT, follows?: Map<string, Follows>): BuiltSegment {
+export function buildFromPostings(
+  id: string,
+  docs: Doc[],
+  postings: Map<string, Posting>,
+  format = FORMAT,
+  follows?: Map<string, Follows>,
+): BuiltSegment {
   const solo: Record<string, SoloInfo> = {};
   const soloParts = new Map<string, Uint8Array[]>();
   const small: [string, Uint8Array][] = [];
@@ -321,7 +327,10 @@ export function buildSegment(id: string, messages: SourceMessage[], format = FOR
       if (format < 3) continue;
       let f = follows.get(gram);
       if (!f) follows.set(gram, (f = new Map()));
-      f.set(doc, positions.map((at) => cps.slice(at + GRAM, at + GRAM + FOLLOW).join('')));
+      f.set(
+        doc,
+        positions.map((at) => cps.slice(at + GRAM, at + GRAM + FOLLOW).join('')),
+      );
     }
   });
   return buildFromPostings(
@@ -357,7 +366,8 @@ export function readBucket(
   while (r.more) {
     const gram = fromUtf8.decode(r.bytes());
     const enc = r.bytes();
-    if (wanted.has(gram)) into.set(gram, decodePosting(enc, into.get(gram), format >= 2 ? inline : undefined, followsOf(format, follows, gram)));
+    if (wanted.has(gram))
+      into.set(gram, decodePosting(enc, into.get(gram), format >= 2 ? inline : undefined, followsOf(format, follows, gram)));
   }
 }
 
@@ -365,7 +375,12 @@ export function readBucket(
  * Every posting of a segment (for a merge): buckets (of `format`) and solo parts decoded; a format 3
  * segment's bucket grams leave their following code points in `follows`.
  */
-export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[]>, format = 1, follows = new Map<string, Follows>()): Map<string, Posting> {
+export function allPostings(
+  buckets: Uint8Array[],
+  solo: Map<string, Uint8Array[]>,
+  format = 1,
+  follows = new Map<string, Follows>(),
+): Map<string, Posting> {
   const out = new Map<string, Posting>();
   const inline = format >= 2 ? new Map<number, Doc>() : undefined;
   for (const b of buckets) {
@@ -388,11 +403,16 @@ export function allPostings(buckets: Uint8Array[], solo: Map<string, Uint8Array[
  * chance: docs are re-sorted) into one built segment: format 3 when every part brings its bucket grams'
  * following code points (`follows`), else format 2.
  */
-export function mergeSegments(id: string, parts: { docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }[]): BuiltSegment {
+export function mergeSegments(
+  id: string,
+  parts: { docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }[],
+): BuiltSegment {
   const all = parts.flatMap((p, k) => p.docs.map((d, local) => ({ d, k, local })));
   all.sort((x, y) => docOrder(x.d, y.d));
   const renumber = parts.map((p) => new Array<number>(p.docs.length));
-  all.forEach((x, doc) => (renumber[x.k][x.local] = doc));
+  all.forEach((x, doc) => {
+    renumber[x.k][x.local] = doc;
+  });
   const format = parts.every((p) => p.follows) ? 3 : 2;
   const postings = new Map<string, Posting>();
   const follows = new Map<string, Follows>();

@@ -13,7 +13,9 @@ const b64 = (x: string | Buffer) => Buffer.from(x).toString('base64url');
 const HEADER = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 const mac = async (purpose: string, signingInput: string) =>
-  createHmac('sha256', await derivedKey(`jwt:${purpose}`)).update(signingInput).digest();
+  createHmac('sha256', await derivedKey(`jwt:${purpose}`))
+    .update(signingInput)
+    .digest();
 
 function parseJson(part: string): Claims | undefined {
   try {

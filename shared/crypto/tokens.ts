@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { config } from '../config.ts';
-import { observed } from '../aws/observe.ts';
+import { config } from '#shared/config.ts';
+import { observed } from '#shared/aws/observe.ts';
 
 // Access tokens: 192 random bits (136 after an owner prefix, below), base64url. Only their SHA-256 is a key in the table; where a record
 // must show its token (user, agent bot), an AES-256-GCM sealed copy is kept on the record.
@@ -153,7 +153,8 @@ async function secretMaterial(arn: string, region: string, ttlSeconds: number, f
     secrets = {
       region,
       provider: Promise.all([import('@aws-lambda-powertools/parameters/secrets'), import('@aws-sdk/client-secrets-manager')]).then(
-        ([{ SecretsProvider }, { SecretsManagerClient }]) => new SecretsProvider({ awsSdkV3Client: observed(new SecretsManagerClient({ region })) }),
+        ([{ SecretsProvider }, { SecretsManagerClient }]) =>
+          new SecretsProvider({ awsSdkV3Client: observed(new SecretsManagerClient({ region })) }),
       ),
     };
   }
@@ -197,7 +198,10 @@ export function keyring(): Promise<Keyring> {
     loadedFrom = source;
     keyringPromise = readKeyMaterial()
       .then(toKeyring)
-      .catch((e) => ((keyringPromise = undefined), Promise.reject(e)));
+      .catch((e) => {
+        keyringPromise = undefined;
+        throw e;
+      });
   }
   return keyringPromise;
 }

@@ -1,8 +1,8 @@
 import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
-import { log } from '../log.ts';
+import { log } from '#shared/log.ts';
 import { keys } from './keys.ts';
 import { isListed, locates } from './repositories/contacts.ts';
-import type { ContactInboxRecord, ContactRecord } from '../model/contacts.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 
 // Index keys that later versions derive from an item's own fields, added to items written before those
 // versions existed: one checkpointed Scan (an interrupted run resumes), each item updated only while the
@@ -25,7 +25,10 @@ export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
     return Object.keys(add).length ? add : undefined;
   },
   // AP260: unlisted (anonymous) contacts, for the purge of a deleted account (added with the purge).
-  contact: (i) => (i.gsi2pk === undefined && !isListed(i as unknown as ContactRecord) ? keys.unlistedContactIndex(Number(i.account_id), Number(i.id)) : undefined),
+  contact: (i) =>
+    i.gsi2pk === undefined && !isListed(i as unknown as ContactRecord)
+      ? keys.unlistedContactIndex(Number(i.account_id), Number(i.id))
+      : undefined,
   // AP63: the slim activity index of conversation lists (added with the cost work).
   conversation: (i) =>
     i.gsi3pk === undefined && typeof i.status === 'string'

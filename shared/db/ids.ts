@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.ts';
+import { config } from '#shared/config.ts';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -53,7 +53,10 @@ export async function nextId(sequence: string, floor = 0): Promise<number> {
       // ids were written by hand): the next reservation reaches over it at once.
       const size = config().idBlockSize + (fresh > 0 && block ? Math.max(0, floor - block.end) : 0);
       inflight = reserve(sequence, size)
-        .then((b) => (blocks.set(sequence, b), b))
+        .then((b) => {
+          blocks.set(sequence, b);
+          return b;
+        })
         .finally(() => pending.delete(sequence));
       pending.set(sequence, inflight);
       fresh++;

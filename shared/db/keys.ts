@@ -12,9 +12,12 @@
 //   contact          CONTACT#<accountId>#<id>  CONTACT
 //   contact inbox    CONTACT#<accountId>#<id>  CI#<inboxId>#<sourceId>  (in the contact's partition: one Query reads both)
 //   contact listing  CONTACTS#<accountId>      <contactId>              (compact projection of listed contacts)
-//   contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>   (the purge's enumeration)
-//   contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an inbox's contact inboxes)
-//   purge job        PURGE#ACCOUNT#<acctId> | PURGE#INBOX#<acctId>#<inboxId>   PURGE   gsi1: PURGES / <pk>   (a deleted account's or inbox's data still to remove)
+// contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>
+// (the purge's enumeration)
+// contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an
+// inbox's contact inboxes)
+// purge job        PURGE#ACCOUNT#<acctId> | PURGE#INBOX#<acctId>#<inboxId>   PURGE   gsi1: PURGES / <pk>   (a deleted account's or inbox's
+// data still to remove)
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
 //   source id unique UNIQ#SOURCE#<inboxId>#<sourceId>          UNIQ      (account_id, contact_id of the contact inbox)
 //   id sequence      SEQ#<name>                SEQ
@@ -22,13 +25,16 @@
 //   maintenance      MAINT#<name>              MAINT                    (a scan's checkpoint: the re-seal)
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
-//   conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> / <lastActivity>#<displayId>
+// conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> /
+// <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>
-//   search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x; shared/search)
+// search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x;
+// shared/search)
 //   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
 //   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
 //   search pack      SIDX#<acctId>#<packId>        P                    (tail messages packed, deflated; shared/codec/search-pack.ts)
-//   conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks c<displayId>: "<assignee>|<team>" or "x" when deleted)
+// conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks
+// c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
@@ -50,13 +56,16 @@
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
-//   contact inbox    (above)                                                gsi1: PUBSUB#<pubsub_token> / CI   (the socket's lookup, only for a token naming no contact inbox)
+// contact inbox    (above)                                                gsi1: PUBSUB#<pubsub_token> / CI   (the socket's lookup, only for
+// a token naming no contact inbox)
 //   cable connection CABLE#<connectionId>          CONN                   gsi1: CABLES / <connected at, ms>#<connectionId>   (expires)
 //   cable subscr.    CABLESUBS#<acctId>            SUB#<connectionId>#<identifier hash>                    (expires)
 //   presence         PRESENCE#<acctId>             SEEN#USER#<id> | SEEN#CONTACT#<id>                              (expires)
 //   session          SESSION#<sha256 of access-token>  SESSION        gsi1: USESSIONS#<userId> / CLIENT#<client>   (expires)
-//   throttle window  THROTTLE#<scope>#<sha256>  W#<window start>        (attempts taken in a window: sign-in, reset, transcript, socket frames; expires)
-//   password reset   RESET#<userId>            RESET                  (the user's one live reset link, by its hash; a used one stays as a tombstone; expires)
+// throttle window  THROTTLE#<scope>#<sha256>  W#<window start>        (attempts taken in a window: sign-in, reset, transcript, socket
+// frames; expires)
+// password reset   RESET#<userId>            RESET                  (the user's one live reset link, by its hash; a used one stays as a
+// tombstone; expires)
 //   socket count     CABLEADDR#<sha256 of address>  COUNT             (open sockets of a client address; expires when quiet)
 //   macro            MACROS#<acctId>               MACRO#<id>
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
@@ -76,17 +85,31 @@
 //   integration hook HOOKS#<acctId>                HOOK#<id>
 //   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
-//   report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> | C#<channel type>)
-//   report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour of day across days)
-//   report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to the aggregates; the rebuild's input; a conversation's facts sort together)
-//   reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its event's fact)
+// report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> |
+// C#<channel type>)
+// report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour
+// of day across days)
+// report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
+// the aggregates; the rebuild's input; a conversation's facts sort together)
+// reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
+// event's fact)
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
-//   live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its assignee)
+// live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its
+// assignee)
 
 export type Key = { pk: string; sk: string };
 
 /** Throttles' scopes (sign-in's EMAIL and IP keep their first names). */
-export type ThrottleScope = 'EMAIL' | 'IP' | 'RESET_EMAIL' | 'RESET_IP' | 'TRANSCRIPT_CONV' | 'TRANSCRIPT_VISITOR' | 'TRANSCRIPT_IP' | 'TRANSCRIPT_TO' | 'CABLE_FRAMES';
+export type ThrottleScope =
+  | 'EMAIL'
+  | 'IP'
+  | 'RESET_EMAIL'
+  | 'RESET_IP'
+  | 'TRANSCRIPT_CONV'
+  | 'TRANSCRIPT_VISITOR'
+  | 'TRANSCRIPT_IP'
+  | 'TRANSCRIPT_TO'
+  | 'CABLE_FRAMES';
 
 /**
  * DynamoDB's limits on key attributes, table and index keys alike, in UTF-8 bytes: a partition key value
@@ -203,25 +226,40 @@ export const keys = {
   messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
   messageSk: (messageId: number) => join('MSG', pad(messageId)),
   /** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
-  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({ pk: join('STAIL', accountId), sk: join(pad(createdAt), pad(messageId)) }),
+  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({
+    pk: join('STAIL', accountId),
+    sk: join(pad(createdAt), pad(messageId)),
+  }),
   searchTailPartition: (accountId: number) => join('STAIL', accountId),
   /** Sort-key bounds of tail items created at or after / before a second. */
   searchTailFrom: (seconds: number) => join(pad(seconds), ''),
   searchHead: (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' }),
   searchSegment: (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId),
-  searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('B', bucket) }),
+  searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({
+    pk: join('SIDX', accountId, segmentId),
+    sk: join('B', bucket),
+  }),
   searchSolo: (accountId: number, segmentId: string, gram: string, part: number): Key => ({
     pk: join('SIDX', accountId, segmentId),
     sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
   }),
-  searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({ pk: join('SIDX', accountId, segmentId), sk: join('D', chunk) }),
+  searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({
+    pk: join('SIDX', accountId, segmentId),
+    sk: join('D', chunk),
+  }),
   searchDocsPrefix: join('D', ''),
   /** A pack of the `q` index (tail messages kept together until they become a segment). */
   searchPack: (accountId: number, packId: string): Key => ({ pk: join('SIDX', accountId, packId), sk: 'P' }),
   /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
-  conversationState: (accountId: number, displayId: number): Key => ({ pk: join('CSTATE', accountId), sk: join('B', pad(Math.floor(displayId / 64), 8)) }),
+  conversationState: (accountId: number, displayId: number): Key => ({
+    pk: join('CSTATE', accountId),
+    sk: join('B', pad(Math.floor(displayId / 64), 8)),
+  }),
   conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
-  conversationCounter: (accountId: number, c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null }): Key => ({
+  conversationCounter: (
+    accountId: number,
+    c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null },
+  ): Key => ({
     pk: join('CNT', accountId),
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
   }),
@@ -241,7 +279,10 @@ export const keys = {
   label: (accountId: number, id: number): Key => ({ pk: join('LABELS', accountId), sk: join('LABEL', pad(id)) }),
   labelsOf: (accountId: number) => ({ pk: join('LABELS', accountId), skPrefix: join('LABEL', '') }),
   labelTitleUnique: (accountId: number, title: string): Key => keys.unique(join('LABEL', accountId), title.toLowerCase()),
-  customFilter: (accountId: number, userId: number, id: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: join('CF', pad(id)) }),
+  customFilter: (accountId: number, userId: number, id: number): Key => ({
+    pk: join('CFILTER', accountId, userId),
+    sk: join('CF', pad(id)),
+  }),
   customFilterIndex: (accountId: number, userId: number, filterType: string, id: number) => ({
     gsi1pk: join('CFILTERS', accountId, userId, filterType),
     gsi1sk: join('CF', pad(id)),
@@ -253,9 +294,15 @@ export const keys = {
   customFilterCount: (accountId: number, userId: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: 'COUNT' }),
   automationRule: (accountId: number, id: number): Key => ({ pk: join('RULES', accountId), sk: join('RULE', pad(id)) }),
   /** Only active rules carry it, so the index answers "what runs on this event" without filtering. */
-  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({ gsi1pk: join('RULES', accountId, eventName), gsi1sk: join('RULE', pad(id)) }),
+  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({
+    gsi1pk: join('RULES', accountId, eventName),
+    gsi1sk: join('RULE', pad(id)),
+  }),
   automationRulesOf: (accountId: number) => ({ pk: join('RULES', accountId), skPrefix: join('RULE', '') }),
-  activeAutomationRulesFor: (accountId: number, eventName: string) => ({ gsi1pk: join('RULES', accountId, eventName), skPrefix: join('RULE', '') }),
+  activeAutomationRulesFor: (accountId: number, eventName: string) => ({
+    gsi1pk: join('RULES', accountId, eventName),
+    skPrefix: join('RULE', ''),
+  }),
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
   webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
@@ -263,7 +310,10 @@ export const keys = {
     pk: join('WHDELIVERIES', accountId, webhookId),
     sk: join('ATTEMPT', pad(slot, 4)),
   }),
-  webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({ pk: join('WHDELIVERIES', accountId, webhookId), skPrefix: join('ATTEMPT', '') }),
+  webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({
+    pk: join('WHDELIVERIES', accountId, webhookId),
+    skPrefix: join('ATTEMPT', ''),
+  }),
   /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
   webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
 
@@ -282,7 +332,8 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS', value: string): Key => keys.unique(join('CHANNEL', kind), value),
+  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS', value: string): Key =>
+    keys.unique(join('CHANNEL', kind), value),
   team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
   teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
   teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),
@@ -308,7 +359,10 @@ export const keys = {
     pk: join('CONV', accountId, displayId),
     sk: join('PART', pad(userId)),
   }),
-  conversationParticipants: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('PART', '') }),
+  conversationParticipants: (accountId: number, displayId: number) => ({
+    pk: join('CONV', accountId, displayId),
+    skPrefix: join('PART', ''),
+  }),
   integrationHookAppUnique: (accountId: number, appId: string): Key => keys.unique(join('HOOKAPP', accountId), appId),
   integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
 
@@ -321,14 +375,20 @@ export const keys = {
   cableConnection: (connectionId: string): Key => ({ pk: join('CABLE', connectionId), sk: 'CONN' }),
   cableAddressCount: (addressHash: string): Key => ({ pk: join('CABLEADDR', addressHash), sk: 'COUNT' }),
   /** Newest last, so the pinger picks up connections made since its last look with one small Query. */
-  cableConnectionIndex: (connectedAtMs: number, connectionId: string) => ({ gsi1pk: 'CABLES', gsi1sk: join(pad(connectedAtMs, 15), connectionId) }),
+  cableConnectionIndex: (connectedAtMs: number, connectionId: string) => ({
+    gsi1pk: 'CABLES',
+    gsi1sk: join(pad(connectedAtMs, 15), connectionId),
+  }),
   cableConnectionsAfter: (connectedAtMs: number) => ({ gsi1pk: 'CABLES', after: join(pad(connectedAtMs, 15), '~') }),
   cableSubscription: (accountId: number, connectionId: string, identifierHash: string): Key => ({
     pk: join('CABLESUBS', accountId),
     sk: join('SUB', connectionId, identifierHash),
   }),
   cableSubscriptionsOf: (accountId: number) => ({ pk: join('CABLESUBS', accountId), skPrefix: join('SUB', '') }),
-  presence: (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({ pk: join('PRESENCE', accountId), sk: join('SEEN', kind, pad(id)) }),
+  presence: (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({
+    pk: join('PRESENCE', accountId),
+    sk: join('SEEN', kind, pad(id)),
+  }),
   presenceOf: (accountId: number) => ({ pk: join('PRESENCE', accountId), skPrefix: join('SEEN', '') }),
 
   // ── sessions (devise_token_auth sign-in) ──
@@ -404,10 +464,16 @@ export const keys = {
     pk: join('RPTF', accountId),
     sk: join('C', pad(conversationId), factId, `E${n}`),
   }),
-  reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({ gsi1pk: join('REVT', accountId), gsi1sk: join(pad(createdAt), pad(id)) }),
+  reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({
+    gsi1pk: join('REVT', accountId),
+    gsi1sk: join(pad(createdAt), pad(id)),
+  }),
   reportingEventsIndexPartition: (accountId: number) => join('REVT', accountId),
   reportingEventSk: (createdAt: number) => pad(createdAt),
-  reportConversation: (accountId: number, conversationId: number): Key => ({ pk: join('RPTC', accountId), sk: join('CONV', pad(conversationId)) }),
+  reportConversation: (accountId: number, conversationId: number): Key => ({
+    pk: join('RPTC', accountId),
+    sk: join('CONV', pad(conversationId)),
+  }),
   liveUnattended: (accountId: number, assigneeId: number | null, conversationId: number): Key => ({
     pk: join('RPTL', accountId),
     sk: join('U', assigneeId ?? 0, pad(conversationId)),
@@ -442,10 +508,10 @@ export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
  */
 export function slowlyChanging(partition: string, sk?: string): boolean {
   const [kind] = partition.split(SEP);
-  if (kind === 'CONTACT') return sk !== undefined && sk.startsWith(join('CI', ''));
+  if (kind === 'CONTACT') return !!sk?.startsWith(join('CI', ''));
   // A conversation's participants (who follows it) change like configuration, by an agent's explicit
   // call; the conversation and its messages never count.
-  if (kind === 'CONV') return sk !== undefined && sk.startsWith(join('PART', ''));
+  if (kind === 'CONV') return !!sk?.startsWith(join('PART', ''));
   if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
   return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
 }

@@ -28,10 +28,15 @@ export async function checkpointedScan(
   opts: { run?: unknown; pageSize?: number; maxPages?: number } = {},
 ): Promise<ScanProgress> {
   const key = keys.maintenance(name);
-  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item as Checkpoint | undefined;
-  const cp: Checkpoint = saved && !saved.complete && saved.run === opts.run ? saved : { run: opts.run, scanned: 0, changed: 0, complete: false };
+  const saved = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item as
+    | Checkpoint
+    | undefined;
+  const cp: Checkpoint =
+    saved && !saved.complete && saved.run === opts.run ? saved : { run: opts.run, scanned: 0, changed: 0, complete: false };
   for (let page = 0; opts.maxPages === undefined || page < opts.maxPages; page++) {
-    const out = await db().send(new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 100, ExclusiveStartKey: cp.last_key, ConsistentRead: true }));
+    const out = await db().send(
+      new ScanCommand({ TableName: tableName(), Limit: opts.pageSize ?? 100, ExclusiveStartKey: cp.last_key, ConsistentRead: true }),
+    );
     for (const item of out.Items ?? []) {
       if (item.pk === key.pk) continue;
       cp.scanned++;

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
-import { config } from '../config.ts';
+import { config } from '#shared/config.ts';
 import { db, tableName } from './client.ts';
-import { log } from '../log.ts';
-import { isClearSecret, resealValue, SEALED_FIELDS } from '../crypto/secret-fields.ts';
-import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, sealedVersion } from '../crypto/tokens.ts';
+import { log } from '#shared/log.ts';
+import { isClearSecret, resealValue, SEALED_FIELDS } from '#shared/crypto/secret-fields.ts';
+import { addKeyVersion, isSealed, keyring, readKeyMaterial, reloadKeyring, sealedVersion } from '#shared/crypto/tokens.ts';
 
 // Moves every sealed value of the table onto the current key version, and seals the secrets stored in
 // clear before sealing existed (the migration). One Scan, page by page; the position after each page is
@@ -22,7 +22,8 @@ export interface ResealProgress {
   complete: boolean;
 }
 
-const isMap = (v: unknown): v is Item => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Set);
+const isMap = (v: unknown): v is Item =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Set);
 
 /** Where `item` holds a value to (re)seal: sealed with another version, or a known secret still in clear. */
 export function stalePaths(item: Item, current: number): Path[] {
@@ -103,7 +104,9 @@ export async function rotateKey(): Promise<number> {
     await rename(`${c.tokenKeyFile}.next`, c.tokenKeyFile);
   } else if (c.tokenKeySecretArn) {
     const { SecretsManagerClient, PutSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    await new SecretsManagerClient({ region: c.region }).send(new PutSecretValueCommand({ SecretId: c.tokenKeySecretArn, SecretString: text }));
+    await new SecretsManagerClient({ region: c.region }).send(
+      new PutSecretValueCommand({ SecretId: c.tokenKeySecretArn, SecretString: text }),
+    );
   } else {
     throw new Error('The key is given in TOKEN_KEY: rotate it where it is kept (TOKEN_KEY_FILE or TOKEN_KEY_SECRET_ARN)');
   }

@@ -1,5 +1,5 @@
 import { keys } from './keys.ts';
-import type { MessageRecord } from '../model/messages.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 
 // The `q` index's tail item: written with every new incoming or outgoing message (instead of an index
 // copy of the whole message), read by searches for what no segment or pack holds yet and by the sealer.

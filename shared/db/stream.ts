@@ -1,9 +1,9 @@
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
-import { config } from '../config.ts';
+import { config } from '#shared/config.ts';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Change } from '../model/change.ts';
+import type { Change } from '#shared/model/change.ts';
 
 // The table's stream: its records read as changes, and records read with the DynamoDB Streams API in the
 // shape Lambda hands a stream function (the local poller and the replay of failed records, which re-reads
@@ -34,7 +34,9 @@ export function toLambdaRecord(r: _Record, streamArn: string, region: string): D
     awsRegion: region,
     eventSourceARN: streamArn,
     dynamodb: {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000)
+        : undefined,
       Keys: d.Keys as never,
       NewImage: normalizeImage(d.NewImage) as never,
       OldImage: normalizeImage(d.OldImage) as never,

@@ -1,10 +1,10 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
-import { getItem } from '../db/repositories/common.ts';
-import { keys } from '../db/keys.ts';
-import { sqs } from '../queues/client.ts';
-import { keyring } from '../crypto/tokens.ts';
-import { ServiceError } from '../errors.ts';
+import { config } from '#shared/config.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { keyring } from '#shared/crypto/tokens.ts';
+import { ServiceError } from '#shared/errors.ts';
 
 /** The Chatwoot release whose API this service speaks (clients compare it to gate features). */
 export const CHATWOOT_API_VERSION = '4.10.0';
@@ -22,7 +22,13 @@ export async function probe(check: () => Promise<unknown>, timeoutMs = PROBE_TIM
     timer = setTimeout(() => resolve('failing'), timeoutMs);
   });
   try {
-    return await Promise.race([check().then((): Status => 'ok', (): Status => 'failing'), timeout]);
+    return await Promise.race([
+      check().then(
+        (): Status => 'ok',
+        (): Status => 'failing',
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -60,11 +66,17 @@ export type Checks = Record<string, () => Promise<unknown>>;
  * Secrets Manager deployed), and each queue it is told of (GetQueueAttributes). Locally the server answers
  * 503 before all of it has started (infra/local/http-server.ts); deployed, this is the readiness.
  */
-export function readinessChecks(queues: Record<string, string | undefined> = { events_queue: config().eventsQueueUrl, deliveries_queue: config().deliveriesQueueUrl }): Checks {
+export function readinessChecks(
+  queues: Record<string, string | undefined> = { events_queue: config().eventsQueueUrl, deliveries_queue: config().deliveriesQueueUrl },
+): Checks {
   return {
     table: () => getItem(keys.sequence('health')),
     token_key: () => keyring(),
-    ...Object.fromEntries(Object.entries(queues).filter(([, url]) => url).map(([name, url]) => [name, queueAnswers(url)])),
+    ...Object.fromEntries(
+      Object.entries(queues)
+        .filter(([, url]) => url)
+        .map(([name, url]) => [name, queueAnswers(url)]),
+    ),
   };
 }
 

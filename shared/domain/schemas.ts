@@ -29,7 +29,13 @@ export const HttpUrl = v.pipe(
 );
 
 export const Bool = v.union(
-  [v.boolean(), v.pipe(v.picklist(['true', 'false', '1', '0'], 'must be true or false'), v.transform((s) => s === 'true' || s === '1'))],
+  [
+    v.boolean(),
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'must be true or false'),
+      v.transform((s) => s === 'true' || s === '1'),
+    ),
+  ],
   'must be true or false',
 );
 

@@ -1,8 +1,8 @@
 import { isIPv6 } from 'node:net';
-import { hashToken } from '../crypto/tokens.ts';
-import { keys, type Key, type ThrottleScope } from '../db/keys.ts';
-import { releaseThrottleSlot, takeThrottleSlot } from '../db/repositories/limits.ts';
-import { ServiceError } from '../errors.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { keys, type Key, type ThrottleScope } from '#shared/db/keys.ts';
+import { releaseThrottleSlot, takeThrottleSlot } from '#shared/db/repositories/limits.ts';
+import { ServiceError } from '#shared/errors.ts';
 
 // Throttles of the routes an attacker would hammer (sign-in, password reset, transcript mail): fixed windows
 // whose count lives in one item per scope value and window. A request first takes a slot in every window
@@ -53,12 +53,20 @@ export function addressScope(address: string): string {
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** 429 with `Retry-After` and the error body (code `rate_limited`). */
 export const throttled = (retryAfter: number, description: string) =>
-  new ServiceError('rate_limited', description, [{ field: '', message: `Retry in ${retryAfter} seconds`, code: 'rate_limited' }], retryAfter);
+  new ServiceError(
+    'rate_limited',
+    description,
+    [{ field: '', message: `Retry in ${retryAfter} seconds`, code: 'rate_limited' }],
+    retryAfter,
+  );
 
 export interface ThrottleWindow {
   key: Key;

@@ -1,18 +1,18 @@
-import { getAccount } from '../db/repositories/identity.ts';
-import { getContact } from '../db/repositories/contacts.ts';
-import { getConversation } from '../db/repositories/conversations.ts';
-import { listMessages } from '../db/repositories/messages.ts';
-import { claimRuleRun, listActiveAutomationRules } from '../db/repositories/automation-rules.ts';
-import { log } from '../log.ts';
-import { METRIC_NAMES } from '../metric-names.ts';
-import { count } from '../metrics.ts';
-import { CONDITION_ATTRIBUTES } from '../domain/automation/catalog.ts';
-import { conditionsHold, type Facts } from '../domain/automation/conditions.ts';
-import { AUTOMATION_EVENTS, type AutomationEvent } from '../model/automation.ts';
-import type { AutomationRuleRecord } from '../model/automation.ts';
-import { runConversationAction } from '../domain/automation/actions.ts';
-import type { ConversationRecord } from '../model/conversations.ts';
-import type { DomainEvent } from '../domain/events/domain-events.ts';
+import { getAccount } from '#shared/db/repositories/identity.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import { claimRuleRun, listActiveAutomationRules } from '#shared/db/repositories/automation-rules.ts';
+import { log } from '#shared/log.ts';
+import { METRIC_NAMES } from '#shared/metric-names.ts';
+import { count } from '#shared/metrics.ts';
+import { CONDITION_ATTRIBUTES } from '#shared/domain/automation/catalog.ts';
+import { conditionsHold, type Facts } from '#shared/domain/automation/conditions.ts';
+import { AUTOMATION_EVENTS, type AutomationEvent } from '#shared/model/automation.ts';
+import type { AutomationRuleRecord } from '#shared/model/automation.ts';
+import { runConversationAction } from '#shared/domain/automation/actions.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { DomainEvent } from '#shared/domain/events/domain-events.ts';
 
 // Automation rules (docs/chatwoot.md#automation-rules, docs/decisions.md#automation): the rules whose conditions
 // hold (shared/domain/automation/conditions.ts) run each action in order with the rule as the actor, and no rule is

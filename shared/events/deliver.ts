@@ -1,22 +1,22 @@
 import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
-import { METRIC_NAMES } from '../metric-names.ts';
-import { count } from '../metrics.ts';
-import { postJson } from '../outbound/send.ts';
-import { signatureHeaders } from '../outbound/sign.ts';
-import { deliveryGroup, type Delivery } from '../queues/deliveries.ts';
-import { sqs } from '../queues/client.ts';
-import { decodeQueueBody, queueSafeText } from '../codec/queue-text.ts';
-import { markCallbackFailed } from '../domain/messages/service.ts';
-import { suspendedAccounts } from '../domain/accounts/suspension.ts';
-import { getWebhook } from '../db/repositories/webhooks.ts';
-import { recordDeliveryAttempt, type DeliveryAttempt } from '../db/repositories/delivery-attempts.ts';
-import { getInbox } from '../db/repositories/inboxes.ts';
-import { getAgentBots } from '../db/repositories/identity.ts';
-import { unseal } from '../crypto/tokens.ts';
+import { config } from '#shared/config.ts';
+import { log } from '#shared/log.ts';
+import { METRIC_NAMES } from '#shared/metric-names.ts';
+import { count } from '#shared/metrics.ts';
+import { postJson } from '#shared/outbound/send.ts';
+import { signatureHeaders } from '#shared/outbound/sign.ts';
+import { deliveryGroup, type Delivery } from '#shared/queues/deliveries.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { decodeQueueBody, queueSafeText } from '#shared/codec/queue-text.ts';
+import { markCallbackFailed } from '#shared/domain/messages/service.ts';
+import { suspendedAccounts } from '#shared/domain/accounts/suspension.ts';
+import { getWebhook } from '#shared/db/repositories/webhooks.ts';
+import { recordDeliveryAttempt, type DeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { getAgentBots } from '#shared/db/repositories/identity.ts';
+import { unseal } from '#shared/crypto/tokens.ts';
 
 const MAX_BACKOFF_SECONDS = 6 * 3600;
 
@@ -91,7 +91,12 @@ async function reportToMessage(delivery: Delivery, error: string): Promise<void>
 async function noteAttempt(delivery: Delivery, a: Omit<DeliveryAttempt, 'seq' | 'delivery_id' | 'event' | 'event_id'>): Promise<void> {
   if (delivery.target.kind !== 'webhook') return;
   try {
-    await recordDeliveryAttempt(delivery.account_id, delivery.target.id, { delivery_id: delivery.id, event: delivery.event, event_id: delivery.event_id, ...a });
+    await recordDeliveryAttempt(delivery.account_id, delivery.target.id, {
+      delivery_id: delivery.id,
+      event: delivery.event,
+      event_id: delivery.event_id,
+      ...a,
+    });
   } catch (err) {
     log.warn('could not record the delivery attempt', { deliveryId: delivery.id, error: err });
   }
@@ -103,7 +108,11 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
   // Queued before the account was suspended: not sent (nor kept for later).
   if (await suspended(delivery.account_id)) {
-    log.warn('delivery dropped: account suspended', { eventId: delivery.event_id, deliveryId: delivery.id, accountId: delivery.account_id });
+    log.warn('delivery dropped: account suspended', {
+      eventId: delivery.event_id,
+      deliveryId: delivery.id,
+      accountId: delivery.account_id,
+    });
     return 'dropped';
   }
   const secret = await signingSecret(delivery);
@@ -118,7 +127,13 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
     targets: c.webhookTargets,
   });
   const tried = { attempt: attemptNo, status: result.status ?? null, latency_ms: Date.now() - sentAt, at: sentAt };
-  const fields = { eventId: delivery.event_id, deliveryId: delivery.id, event: delivery.event, target: delivery.target, attempt: attemptNo };
+  const fields = {
+    eventId: delivery.event_id,
+    deliveryId: delivery.id,
+    event: delivery.event,
+    target: delivery.target,
+    attempt: attemptNo,
+  };
   if (result.ok) {
     log.info('delivered', { ...fields, status: result.status });
     count(METRIC_NAMES.deliveriesSucceeded);
@@ -172,7 +187,9 @@ export const deliverAll = async (event: SQSEvent): Promise<SQSBatchResponse> => 
   );
   // What waits behind a failed delivery of its group is visible again at once: FIFO still holds it behind
   // its head, so the group goes on after the head's backoff, not after the queue's visibility timeout.
-  const behind = event.Records.filter((r) => !heads.has(r.messageId) && res.batchItemFailures.some((f) => f.itemIdentifier === r.messageId));
+  const behind = event.Records.filter(
+    (r) => !heads.has(r.messageId) && res.batchItemFailures.some((f) => f.itemIdentifier === r.messageId),
+  );
   for (let i = 0; i < behind.length; i += 10) {
     await sqs()
       .send(

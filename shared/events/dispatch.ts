@@ -1,29 +1,29 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inGroupOrder } from './fifo.ts';
-import { notify } from '../domain/notifications/pipeline.ts';
-import { recordReports, withReportBatch } from '../domain/reports/pipeline.ts';
-import { getItem, withReadCache } from '../db/repositories/common.ts';
-import { getAgentBots } from '../db/repositories/identity.ts';
-import { listWebhooks } from '../db/repositories/webhooks.ts';
-import type { AgentBotRecord } from '../model/identity.ts';
-import type { InboxRecord } from '../model/inboxes.ts';
-import { log } from '../log.ts';
-import { METRIC_NAMES } from '../metric-names.ts';
-import { count } from '../metrics.ts';
+import { notify } from '#shared/domain/notifications/pipeline.ts';
+import { recordReports, withReportBatch } from '#shared/domain/reports/pipeline.ts';
+import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
+import { getAgentBots } from '#shared/db/repositories/identity.ts';
+import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
+import type { AgentBotRecord } from '#shared/model/identity.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { log } from '#shared/log.ts';
+import { METRIC_NAMES } from '#shared/metric-names.ts';
+import { count } from '#shared/metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
-import { broadcastEvent } from '../realtime/broadcast.ts';
-import { isMailRequest, isPurgeJob, type Change } from '../model/change.ts';
-import { purgeChunk, purgeSwitch } from '../domain/purge/service.ts';
-import { composeMail } from '../domain/mail/compose.ts';
-import type { MailRequestRecord, QueuedMail } from '../model/mail.ts';
-import { enqueueMails } from '../queues/mail.ts';
-import { enqueueDeliveries, type Delivery } from '../queues/deliveries.ts';
-import { decodeQueueBody } from '../codec/queue-text.ts';
-import { frozenAccounts } from '../domain/accounts/suspension.ts';
-import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '../domain/events/domain-events.ts';
+import { broadcastEvent } from '#shared/realtime/broadcast.ts';
+import { isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
+import { purgeChunk, purgeSwitch } from '#shared/domain/purge/service.ts';
+import { composeMail } from '#shared/domain/mail/compose.ts';
+import type { MailRequestRecord, QueuedMail } from '#shared/model/mail.ts';
+import { enqueueMails } from '#shared/queues/mail.ts';
+import { enqueueDeliveries, type Delivery } from '#shared/queues/deliveries.ts';
+import { decodeQueueBody } from '#shared/codec/queue-text.ts';
+import { frozenAccounts } from '#shared/domain/accounts/suspension.ts';
+import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '#shared/domain/events/domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
-import { sealWhenDue } from '../search/index.ts';
-import { fileSigningReady } from '../storage/file-urls.ts';
+import { sealWhenDue } from '#shared/search/index.ts';
+import { fileSigningReady } from '#shared/storage/file-urls.ts';
 import {
   contactPayload,
   conversationContext,
@@ -34,7 +34,7 @@ import {
   typingPayload,
   webwidgetPayload,
   type ConversationContext,
-} from '../domain/events/payloads.ts';
+} from '#shared/domain/events/payloads.ts';
 
 // Events queue → receivers (docs/chatwoot.md#who-receives-what, docs/chatwoot.md#events-delivered-to-bots): account
 // webhooks subscribed to the event, the API inbox's callback URL, and the agent bots of the inbox and of the
@@ -42,8 +42,13 @@ import {
 
 /** An API inbox's callback receives its conversations' events without subscribing. */
 const CALLBACK_EVENTS = new Set<DomainEventName>([
-  'conversation_created', 'conversation_updated', 'conversation_status_changed', 'message_created', 'message_updated',
-  'conversation_typing_on', 'conversation_typing_off',
+  'conversation_created',
+  'conversation_updated',
+  'conversation_status_changed',
+  'message_created',
+  'message_updated',
+  'conversation_typing_on',
+  'conversation_typing_off',
 ]);
 const BOT_EVENTS = new Set<DomainEventName>(['message_created', 'message_updated', 'conversation_opened', 'conversation_resolved']);
 
@@ -91,7 +96,9 @@ async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | un
 }
 
 async function botsFor(built: Built): Promise<AgentBotRecord[]> {
-  const ids = [built.inbox?.agent_bot_id, built.ctx?.conversation.assignee_agent_bot_id].filter((id): id is number => typeof id === 'number');
+  const ids = [built.inbox?.agent_bot_id, built.ctx?.conversation.assignee_agent_bot_id].filter(
+    (id): id is number => typeof id === 'number',
+  );
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   return (await getAgentBots(unique)).filter((b): b is AgentBotRecord => !!b && !!b.outgoing_url);
@@ -121,7 +128,11 @@ async function deliveriesFor(event: DomainEvent, built: Built, reads: ChangeRead
   }
   // The widget event reaches only the inbox's own bot (docs/chatwoot.md#events-delivered-to-bots).
   const bots =
-    event.name === 'webwidget_triggered' ? await botsFor({ ...built, ctx: undefined }) : BOT_EVENTS.has(event.name) ? await botsFor(built) : [];
+    event.name === 'webwidget_triggered'
+      ? await botsFor({ ...built, ctx: undefined })
+      : BOT_EVENTS.has(event.name)
+        ? await botsFor(built)
+        : [];
   for (const bot of bots) {
     out.push(delivery({ kind: 'agent_bot', id: bot.id }, bot.outgoing_url!));
   }
@@ -157,7 +168,11 @@ async function ruleDeliveries(event: DomainEvent, hooks: RuleWebhook[]): Promise
 async function complete(change: Change): Promise<Change> {
   if (!change.truncated) return change;
   const current = await getItem<Record<string, unknown>>({ pk: change.pk, sk: change.sk }, true);
-  return { ...change, newImage: current ? { ...current, type: change.type } : undefined, oldImage: current ? { ...current, type: change.type } : undefined };
+  return {
+    ...change,
+    newImage: current ? { ...current, type: change.type } : undefined,
+    oldImage: current ? { ...current, type: change.type } : undefined,
+  };
 }
 
 /** Accounts that got messages in the batch being dispatched: their `q` index tail is sealed when due (shared/search). */
@@ -176,7 +191,11 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
     const frozen = await suspended(event.accountId);
     if (frozen) {
       // A deleted account's purge itself removes contacts and notifications (their removal events end here): quietly.
-      (frozen === 'deleted' ? log.debug : log.warn)(`event not dispatched: account ${frozen}`, { eventId: event.id, event: event.name, accountId: event.accountId });
+      (frozen === 'deleted' ? log.debug : log.warn)(`event not dispatched: account ${frozen}`, {
+        eventId: event.id,
+        event: event.name,
+        accountId: event.accountId,
+      });
       continue;
     }
     // Reports only (Chatwoot destroys a deleted conversation's reporting events, messages and row).
@@ -185,7 +204,9 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {
-      const ctx = event.conversation ? await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation)) : undefined;
+      const ctx = event.conversation
+        ? await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation))
+        : undefined;
       await broadcastEvent(event, ctx);
       continue;
     }
@@ -230,7 +251,10 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               const mail = await composeMail(request);
               if (mail) mails.push(mail);
               // A reset for an email nobody has is no fault (anyone may ask): no warning to flood the logs with.
-              else if (request.kind === 'password_reset') log.info('password reset mailed to nobody: no user has the email, or a newer request issued the link', { eventId: change.id });
+              else if (request.kind === 'password_reset')
+                log.info('password reset mailed to nobody: no user has the email, or a newer request issued the link', {
+                  eventId: change.id,
+                });
               else log.warn('mail request dropped: its subject is gone', { eventId: change.id, pk: change.pk });
               return true;
             }

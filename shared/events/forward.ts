@@ -1,12 +1,12 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
-import { encodeQueueBody } from '../codec/queue-text.ts';
-import { recordChange } from '../db/stream.ts';
-import { eventsOf } from '../domain/events/domain-events.ts';
-import { EVENT_SOURCE_TYPES, isMailRequest, isPurgeJob, type Change } from '../model/change.ts';
-import { sqs } from '../queues/client.ts';
+import { config } from '#shared/config.ts';
+import { log } from '#shared/log.ts';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
+import { recordChange } from '#shared/db/stream.ts';
+import { eventsOf } from '#shared/domain/events/domain-events.ts';
+import { EVENT_SOURCE_TYPES, isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
+import { sqs } from '#shared/queues/client.ts';
 
 /**
  * The change the forwarder puts on the events queue, or nothing for a change that means no event: a

@@ -1,4 +1,4 @@
-import { slowlyChangingCache } from '../db/repositories/common.ts';
+import { slowlyChangingCache } from '#shared/db/repositories/common.ts';
 
 /**
  * How long a dispatcher container trusts what it read of an account, its users, bots, inboxes, teams,

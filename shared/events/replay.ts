@@ -7,11 +7,11 @@ import {
   type Message,
   type MessageAttributeValue,
 } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
-import { deliveryGroup, type Delivery } from '../queues/deliveries.ts';
-import { sqs } from '../queues/client.ts';
-import { decodeQueueBody, encodeQueueBody } from '../codec/queue-text.ts';
+import { config } from '#shared/config.ts';
+import { log } from '#shared/log.ts';
+import { deliveryGroup, type Delivery } from '#shared/queues/deliveries.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { decodeQueueBody, encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { replayStreamFailure } from './stream-failures.ts';
 
 // Replaying a failure queue: every entry is handed to its source's handler and deleted once handled;
@@ -60,7 +60,6 @@ export const REPLAY_SOURCES = {
     replay: (body) => replayDelivery(body),
   },
 } satisfies Record<string, ReplaySource>;
-
 
 export interface ReplayResult {
   replayed: number;
@@ -145,7 +144,9 @@ export async function replayQueue(queueUrl: string, source: ReplaySource, opts: 
     }
   } finally {
     for (const handle of hidden) {
-      await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: handle, VisibilityTimeout: 0 })).catch(() => undefined);
+      await sqs()
+        .send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: handle, VisibilityTimeout: 0 }))
+        .catch(() => undefined);
     }
   }
   return result;

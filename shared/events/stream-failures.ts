@@ -1,10 +1,10 @@
 import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { config } from '../config.ts';
-import { log } from '../log.ts';
+import { config } from '#shared/config.ts';
+import { log } from '#shared/log.ts';
 import { forwardChanges } from './forward.ts';
-import { decodeQueueBody, encodeQueueBody } from '../codec/queue-text.ts';
-import { readStreamRecords } from '../db/stream.ts';
+import { decodeQueueBody, encodeQueueBody } from '#shared/codec/queue-text.ts';
+import { readStreamRecords } from '#shared/db/stream.ts';
 
 // The stream's failure destination: what one entry says, and how it is replayed. The destination is a
 // bucket (infra/pipeline.ts STREAM_SOURCE.failureDestination): deployed, Lambda writes its invocation
@@ -61,7 +61,11 @@ export function streamFailureObject(
       condition: 'RetryAttemptsExhausted',
       approximateInvokeCount: info.attempts,
     },
-    responseContext: { statusCode: 200, executedVersion: '$LATEST', ...(info.error instanceof Error ? { functionError: info.error.message } : {}) },
+    responseContext: {
+      statusCode: 200,
+      executedVersion: '$LATEST',
+      ...(info.error instanceof Error ? { functionError: info.error.message } : {}),
+    },
     DDBStreamBatchInfo: {
       shardId: info.shardId,
       startSequenceNumber: records[0]?.dynamodb?.SequenceNumber ?? '',
@@ -102,7 +106,10 @@ export async function recordsOf(failure: StreamFailure): Promise<DynamoDBRecord[
 
 let s3: S3Client | undefined;
 const objects = () =>
-  (s3 ??= new S3Client({ region: config().region, ...(config().s3Endpoint ? { endpoint: config().s3Endpoint, forcePathStyle: true } : {}) }));
+  (s3 ??= new S3Client({
+    region: config().region,
+    ...(config().s3Endpoint ? { endpoint: config().s3Endpoint, forcePathStyle: true } : {}),
+  }));
 
 async function forward(failure: StreamFailure): Promise<number> {
   const records = await recordsOf(failure);
@@ -118,7 +125,9 @@ export function noticedObjects(body: string): { bucket: string; key: string }[] 
   if (notice.Event === 's3:TestEvent') return [];
   if (!Array.isArray(notice.Records) || !notice.Records[0]?.s3) return undefined;
   // Keys arrive URL-encoded, spaces as '+'.
-  return notice.Records.flatMap((r) => (r.s3 ? [{ bucket: r.s3.bucket.name, key: decodeURIComponent(r.s3.object.key.replace(/\+/g, ' ')) }] : []));
+  return notice.Records.flatMap((r) =>
+    r.s3 ? [{ bucket: r.s3.bucket.name, key: decodeURIComponent(r.s3.object.key.replace(/\+/g, ' ')) }] : [],
+  );
 }
 
 /** Reads a failure object from the destination bucket. */

@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { hashToken, tokenOwnerHint } from '../crypto/tokens.ts';
-import { getToken, getUser } from '../db/repositories/identity.ts';
-import { getMany } from '../db/repositories/common.ts';
-import { identityPartition, keys, type Key } from '../db/keys.ts';
-import { onWrite } from '../db/client.ts';
-import type { AccountRecord, AccountUserRecord, AgentBotRecord, TokenRecord, UserRecord } from '../model/identity.ts';
-import type { Actor } from '../model/actor.ts';
-import { forbidden, notFound, unauthorized } from '../errors.ts';
-import { assertAccountActive } from '../domain/accounts/suspension.ts';
-import { sessionOf, sessionTokenAndAccount, type OpenedSession, type SessionCredentials } from '../domain/sessions/service.ts';
+import { hashToken, tokenOwnerHint } from '#shared/crypto/tokens.ts';
+import { getToken, getUser } from '#shared/db/repositories/identity.ts';
+import { getMany } from '#shared/db/repositories/common.ts';
+import { identityPartition, keys, type Key } from '#shared/db/keys.ts';
+import { onWrite } from '#shared/db/client.ts';
+import type { AccountRecord, AccountUserRecord, AgentBotRecord, TokenRecord, UserRecord } from '#shared/model/identity.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { forbidden, notFound, unauthorized } from '#shared/errors.ts';
+import { assertAccountActive } from '#shared/domain/accounts/suspension.ts';
+import { sessionOf, sessionTokenAndAccount, type OpenedSession, type SessionCredentials } from '#shared/domain/sessions/service.ts';
 import { reply } from './response.ts';
 
 /** `api_access_token` (any case, underscore or dash), or `Authorization: Bearer <token>`. */
@@ -66,14 +66,19 @@ async function knownToken(hash: string) {
   return token;
 }
 
-const sameOwner = (a: TokenRecord | undefined, b: TokenRecord | undefined) => !!a && !!b && a.owner_type === b.owner_type && a.owner_id === b.owner_id;
+const sameOwner = (a: TokenRecord | undefined, b: TokenRecord | undefined) =>
+  !!a && !!b && a.owner_type === b.owner_type && a.owner_id === b.owner_id;
 
 async function accountCredential(hash: string, accountId: number, hint?: TokenRecord): Promise<{ account: AccountRecord; actor: Actor }> {
   const cached = credentials.get(`${hash}|token`);
   const known = cached && Date.now() - cached.at < CREDENTIAL_TTL_MS ? ((await cached.value) as TokenRecord | undefined) : undefined;
   if (!known) {
     // The token, the account and (when the token names its owner) the owner's items, in one BatchGet.
-    const [token, account, ...owner] = await getMany<object>([keys.token(hash), keys.account(accountId), ...(hint ? ownerKeys(hint, accountId) : [])]);
+    const [token, account, ...owner] = await getMany<object>([
+      keys.token(hash),
+      keys.account(accountId),
+      ...(hint ? ownerKeys(hint, accountId) : []),
+    ]);
     const found = { token: token as TokenRecord | undefined, account: account as AccountRecord | undefined };
     if (found.token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(found.token) });
     return ownerCredential(found, accountId, sameOwner(found.token, hint) ? owner : undefined);
@@ -115,7 +120,10 @@ const ownerKeys = (token: TokenRecord, accountId: number): Key[] =>
 export function sessionCredentialsOf(event: APIGatewayProxyEventV2): SessionCredentials | undefined {
   if (credentialOf(event)) return undefined;
   const h = event.headers ?? {};
-  const get = (name: string) => Object.entries(h).find(([n]) => n.toLowerCase() === name)?.[1]?.trim();
+  const get = (name: string) =>
+    Object.entries(h)
+      .find(([n]) => n.toLowerCase() === name)?.[1]
+      ?.trim();
   const [accessToken, client, uid] = [get('access-token'), get('client'), get('uid')];
   return accessToken && client && uid ? { accessToken, client, uid } : undefined;
 }
@@ -129,7 +137,6 @@ const requireCredential = (event: APIGatewayProxyEventV2) => {
   if (!token) throw unauthorized('You need to send an access token in the api_access_token header');
   return hashToken(token);
 };
-
 
 export type AccountAccess = 'administrator' | 'member';
 
@@ -193,7 +200,7 @@ export async function authenticateUser(event: APIGatewayProxyEventV2): Promise<U
       if (token) credentials.set(`${hash}|token`, { at: Date.now(), value: Promise.resolve(token) });
       if (sameOwner(token, hint)) [user, userRead] = [u as UserRecord | undefined, true];
     } else token = await knownToken(hash);
-    if (!token || token.owner_type !== 'user') throw unauthorized('Invalid access token');
+    if (token?.owner_type !== 'user') throw unauthorized('Invalid access token');
     if (!userRead) user = await getUser(token.owner_id);
     if (!user) throw unauthorized('Invalid access token');
     return user;
@@ -203,6 +210,6 @@ export async function authenticateUser(event: APIGatewayProxyEventV2): Promise<U
 /** Platform interface: platform app tokens only. */
 export async function authenticatePlatform(event: APIGatewayProxyEventV2): Promise<{ appId: number }> {
   const token: TokenRecord | undefined = await knownToken(requireCredential(event));
-  if (!token || token.owner_type !== 'platform_app') throw unauthorized('Invalid platform access token');
+  if (token?.owner_type !== 'platform_app') throw unauthorized('Invalid platform access token');
   return { appId: token.owner_id };
 }

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ServiceError, badRequest, tooLarge } from '../errors.ts';
+import { ServiceError, badRequest, tooLarge } from '#shared/errors.ts';
 
 export type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body: unknown };
 
@@ -70,7 +70,10 @@ const headerOf = (event: APIGatewayProxyEventV2, name: string) =>
 export const MAX_MULTIPART_BODY_BYTES = 4_700_000;
 
 /** The body limit of a request on a route: multipart bodies of upload routes may be larger. */
-export function bodyLimit(event: APIGatewayProxyEventV2, options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>): number {
+export function bodyLimit(
+  event: APIGatewayProxyEventV2,
+  options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>,
+): number {
   if (!options.multipart || !headerOf(event, 'content-type').toLowerCase().startsWith('multipart/form-data')) return options.maxBytes;
   return Math.max(options.maxBytes, options.maxMultipartBytes ?? MAX_MULTIPART_BODY_BYTES);
 }
@@ -79,7 +82,9 @@ export function bodyLimit(event: APIGatewayProxyEventV2, options: Pick<BodyOptio
  * Only the size, which costs nothing to check, before anything else runs (API Gateway and Rails' front
  * servers refuse an oversized body before the application sees it too).
  */
-export function bodySizeLimit(options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+export function bodySizeLimit(
+  options: Pick<BodyOptions, 'maxBytes' | 'multipart' | 'maxMultipartBytes'>,
+): middy.MiddlewareObj<APIGatewayProxyEventV2> {
   return {
     before: async (request) => {
       const event = request.event;

@@ -1,4 +1,4 @@
-import { ServiceError, type ErrorKind } from '../errors.ts';
+import type { ServiceError, ErrorKind } from '#shared/errors.ts';
 import { jsonResult, type HttpResult } from './response.ts';
 
 // The one place an error's kind becomes an HTTP status.

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ServiceError, notFound } from '../errors.ts';
+import { ServiceError, notFound } from '#shared/errors.ts';
 import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult } from './response.ts';
-import { log } from '../log.ts';
-import { verifiedFile } from '../storage/file-urls.ts';
-import { objectSize, signedObjectUrl } from '../storage/objects.ts';
+import { log } from '#shared/log.ts';
+import { verifiedFile } from '#shared/storage/file-urls.ts';
+import { objectSize, signedObjectUrl } from '#shared/storage/objects.ts';
 
 /** How long the redirect's presigned GET lasts, and so at most how long a browser may keep the redirect. */
 const PRESIGNED_SECONDS = 300;
@@ -24,12 +24,18 @@ export async function fileRedirect(event: APIGatewayProxyEventV2): Promise<APIGa
     const left = file.expires - Math.floor(Date.now() / 1000);
     return {
       statusCode: 302,
-      headers: { location: await signedObjectUrl(file.key, PRESIGNED_SECONDS), 'cache-control': `private, max-age=${Math.max(0, Math.min(REDIRECT_CACHE_SECONDS, left))}` },
+      headers: {
+        location: await signedObjectUrl(file.key, PRESIGNED_SECONDS),
+        'cache-control': `private, max-age=${Math.max(0, Math.min(REDIRECT_CACHE_SECONDS, left))}`,
+      },
       body: '',
     };
   } catch (err) {
     if (err instanceof ServiceError) return errorResult(err);
     log.error('file redirect failed', { error: err });
-    return jsonResult(500, { description: 'Internal server error', errors: [{ field: '', message: 'Something went wrong', code: 'internal' }] });
+    return jsonResult(500, {
+      description: 'Internal server error',
+      errors: [{ field: '', message: 'Something went wrong', code: 'internal' }],
+    });
   }
 }

@@ -1,20 +1,27 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import { config } from '../config.ts';
-import { hashToken } from '../crypto/tokens.ts';
-import { log, logContext } from '../log.ts';
-import type { AccountRecord, UserRecord } from '../model/identity.ts';
-import { authenticateAccount, authenticatePlatform, authenticateUser, credentialOf, sessionCredentialsOf, type AccountAccess } from './auth.ts';
-import { type Actor } from '../model/actor.ts';
+import { config } from '#shared/config.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { log, logContext } from '#shared/log.ts';
+import type { AccountRecord, UserRecord } from '#shared/model/identity.ts';
+import {
+  authenticateAccount,
+  authenticatePlatform,
+  authenticateUser,
+  credentialOf,
+  sessionCredentialsOf,
+  type AccountAccess,
+} from './auth.ts';
+import type { Actor } from '#shared/model/actor.ts';
 import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
-import { ServiceError, notFound } from '../errors.ts';
+import { ServiceError, notFound } from '#shared/errors.ts';
 import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { assertStorable } from './text.ts';
-import { parseOrThrow, type AnySchema } from '../validate.ts';
-import { fileSigningReady } from '../storage/file-urls.ts';
+import { parseOrThrow, type AnySchema } from '#shared/validate.ts';
+import { fileSigningReady } from '#shared/storage/file-urls.ts';
 
 // The one middy chain every HTTP route goes through: body size → credential limit → auth (headers only) →
 // account limit → body parsing → validation → run → JSON, and one place that turns failures into the error

@@ -137,7 +137,7 @@ export class Limiter {
   }
 
   private forgetIdle(now: number, limit: Limit) {
-    const refillMs = limit.perMinute > 0 ? ((capacity(limit)) / limit.perMinute) * 60_000 : 0;
+    const refillMs = limit.perMinute > 0 ? (capacity(limit) / limit.perMinute) * 60_000 : 0;
     for (const [scope, s] of this.states) {
       if (s.blockedUntil <= now && s.pending === 0 && now - s.at >= refillMs) this.states.delete(scope);
     }

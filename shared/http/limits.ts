@@ -1,8 +1,8 @@
-import { config } from '../config.ts';
-import { hashToken } from '../crypto/tokens.ts';
-import { addToRateWindow } from '../db/repositories/limits.ts';
-import { log } from '../log.ts';
-import { rateLimited } from '../errors.ts';
+import { config } from '#shared/config.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { addToRateWindow } from '#shared/db/repositories/limits.ts';
+import { log } from '#shared/log.ts';
+import { rateLimited } from '#shared/errors.ts';
 import { Limiter } from './limiter.ts';
 
 // The service's request limits (docs/api.md#request-limits), checked in the one middy chain: per credential before

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
-import { ServiceError, badRequest, tooLarge } from '../errors.ts';
+import { ServiceError, badRequest, tooLarge } from '#shared/errors.ts';
 import { setNested } from './body.ts';
-import type { FilePart } from '../model/uploads.ts';
+import type { FilePart } from '#shared/model/uploads.ts';
 
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
 // files become `UploadedFile` objects under their field names (`attachments[]` collects an array).
@@ -15,14 +15,20 @@ export const MULTIPART_LIMITS = { parts: 1024, files: 128, fields: 1024, headerP
 
 const malformed = (why: string) => badRequest(`The multipart body is malformed: ${why}`, 'malformed');
 const overLimit = (what: string) =>
-  new ServiceError('too_large', `The multipart body has ${what}`, [{ field: '', message: `Too many or too large parts: ${what}`, code: 'too_large' }]);
+  new ServiceError('too_large', `The multipart body has ${what}`, [
+    { field: '', message: `Too many or too large parts: ${what}`, code: 'too_large' },
+  ]);
 
 /**
  * Parses a complete multipart body. Every way it can fail (no boundary, cut inside a part or its
  * headers, wrong boundary, too many parts, a part over the limit) rejects with a 4xx; busboy reports
  * some of them on the file streams rather than on the parser, so every stream gets an error listener.
  */
-export function parseMultipart(raw: Buffer, contentType: string, limits: { maxBytes: number } = { maxBytes: raw.length }): Promise<Record<string, unknown>> {
+export function parseMultipart(
+  raw: Buffer,
+  contentType: string,
+  limits: { maxBytes: number } = { maxBytes: raw.length },
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const out: Record<string, unknown> = {};
     let failed: Error | undefined;
@@ -70,7 +76,8 @@ export function parseMultipart(raw: Buffer, contentType: string, limits: { maxBy
         pending--;
         if (failed) return;
         const data = Buffer.concat(chunks);
-        if (name) setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies FilePart);
+        if (name)
+          setNested(out, name, { filename: info.filename ?? '', content_type: info.mimeType, data, size: data.length } satisfies FilePart);
         settle();
       });
     });

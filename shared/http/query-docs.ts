@@ -16,11 +16,14 @@ export const PageQuery = v.object({ page });
 export const ContactListQuery = v.object({
   page,
   sort: param('Sort field (name, email, phone_number, last_activity_at, created_at, company, city, country); prefix - for descending.'),
-  include_contact_inboxes: param('`false` leaves out each contact\'s contact inboxes (default true).'),
+  include_contact_inboxes: param("`false` leaves out each contact's contact inboxes (default true)."),
   ...labels,
 });
 
-export const ContactSearchQuery = v.object({ q: param('Text searched in name, email, phone number and identifier.'), ...ContactListQuery.entries });
+export const ContactSearchQuery = v.object({
+  q: param('Text searched in name, email, phone number and identifier.'),
+  ...ContactListQuery.entries,
+});
 
 export const ContactShowQuery = v.object({ include_contact_inboxes: ContactListQuery.entries.include_contact_inboxes });
 

@@ -1,4 +1,4 @@
-import { unprocessable, type ErrorEntry } from '../errors.ts';
+import { unprocessable, type ErrorEntry } from '#shared/errors.ts';
 
 // The storable-value rule, once for every value of every request body (and query string): what the data
 // model must not hold is refused with 422 naming the field, before anything is stored. Everything else is
@@ -31,6 +31,7 @@ export function numberProblem(n: number): string | undefined {
 }
 
 /** Characters and unpaired surrogates a stored text must not contain. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it must find.
 const FORBIDDEN = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why a text cannot be stored, or undefined when it can. */
@@ -69,7 +70,9 @@ function collect(value: unknown, path: string, out: ErrorEntry[], depth: number)
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => collect(item, join(path, i), out, depth + 1));
+    value.forEach((item, i) => {
+      collect(item, join(path, i), out, depth + 1);
+    });
     return;
   }
   // Uploaded files (multipart) and other non-plain values are not text fields.

@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { chatScript, chatStyles, sdk, type WidgetAsset } from '../../web/widget/dist/assets.ts';
-import { findInboxByWebsiteToken } from '../db/repositories/inboxes.ts';
+import { findInboxByWebsiteToken } from '#shared/db/repositories/inboxes.ts';
 import { jsonResult } from './response.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '#shared/errors.ts';
 
 // Serving the widget's build (web/widget): the loader at Chatwoot's fixed URL, cached briefly so a new
 // release reaches sites within minutes; the chat page's script and styles under content-hashed names,
@@ -18,7 +18,12 @@ const gzipped = new Map<string, string>();
 const acceptsGzip = (acceptEncoding: string | undefined) => /\bgzip\b/.test(acceptEncoding ?? '');
 
 function serve(asset: WidgetAsset, cacheControl: string, acceptEncoding: string | undefined): Result {
-  const headers = { 'content-type': asset.type, 'cache-control': cacheControl, vary: 'accept-encoding', 'access-control-allow-origin': '*' };
+  const headers = {
+    'content-type': asset.type,
+    'cache-control': cacheControl,
+    vary: 'accept-encoding',
+    'access-control-allow-origin': '*',
+  };
   if (!acceptsGzip(acceptEncoding)) return { statusCode: 200, headers, body: asset.body };
   let body = gzipped.get(asset.name);
   if (body === undefined) gzipped.set(asset.name, (body = gzipSync(asset.body, { level: 9 }).toString('base64')));
@@ -46,7 +51,8 @@ const html = (body: string, cacheControl: string, status = 200): Result => ({
  * The pages' own 404 is a small HTML document for browsers; a client that asks for JSON (and not HTML)
  * gets the error body every other route answers.
  */
-const wantsJson = (accept: string | undefined) => /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
+const wantsJson = (accept: string | undefined) =>
+  /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
 
 const pageNotFound = (accept: string | undefined, text: string): Result =>
   wantsJson(accept)

@@ -1,4 +1,3 @@
-
 /** One item change from the table's stream, as it travels on the events queue. */
 export interface Change {
   /** The stream record's eventID: stable across retries, so it doubles as the event id. */

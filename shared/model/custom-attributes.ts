@@ -8,12 +8,32 @@ export type DisplayType = (typeof DISPLAY_TYPES)[number];
 /** Keys a definition may not take on create: Chatwoot's standard attributes of each model. */
 export const STANDARD_ATTRIBUTES: Record<AttributeModel, readonly string[]> = {
   conversation_attribute: [
-    'status', 'priority', 'assignee_id', 'inbox_id', 'team_id', 'display_id', 'campaign_id', 'labels',
-    'browser_language', 'country_code', 'referer', 'created_at', 'last_activity_at',
+    'status',
+    'priority',
+    'assignee_id',
+    'inbox_id',
+    'team_id',
+    'display_id',
+    'campaign_id',
+    'labels',
+    'browser_language',
+    'country_code',
+    'referer',
+    'created_at',
+    'last_activity_at',
   ],
   contact_attribute: [
-    'name', 'email', 'phone_number', 'identifier', 'country_code', 'city', 'company_name', 'created_at',
-    'last_activity_at', 'referer', 'blocked',
+    'name',
+    'email',
+    'phone_number',
+    'identifier',
+    'country_code',
+    'city',
+    'company_name',
+    'created_at',
+    'last_activity_at',
+    'referer',
+    'blocked',
   ],
 };
 

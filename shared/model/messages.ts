@@ -7,8 +7,19 @@ export type MessageTypeName = (typeof MESSAGE_TYPES)[number];
 export type MessageType = 0 | 1 | 2 | 3;
 
 export const CONTENT_TYPES = [
-  'text', 'input_text', 'input_textarea', 'input_email', 'input_select', 'cards', 'form', 'article',
-  'incoming_email', 'input_csat', 'integrations', 'sticker', 'voice_call',
+  'text',
+  'input_text',
+  'input_textarea',
+  'input_email',
+  'input_select',
+  'cards',
+  'form',
+  'article',
+  'incoming_email',
+  'input_csat',
+  'integrations',
+  'sticker',
+  'voice_call',
 ] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 

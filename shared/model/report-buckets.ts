@@ -16,12 +16,21 @@ export const FIELDS = [
   'cc', // conversations created
   'im', // incoming messages
   'om', // outgoing messages
-  'fr_n', 'fr_s', 'fr_b', // first responses: count, seconds, business seconds
-  'rs_n', 'rs_s', 'rs_b', // resolutions
-  'rt_n', 'rt_s', 'rt_b', // reply times
+  'fr_n',
+  'fr_s',
+  'fr_b', // first responses: count, seconds, business seconds
+  'rs_n',
+  'rs_s',
+  'rs_b', // resolutions
+  'rt_n',
+  'rt_s',
+  'rt_b', // reply times
   'br', // bot resolutions
   'bh', // bot handoffs
-  'st_open', 'st_resolved', 'st_pending', 'st_snoozed', // conversations created in the bucket, by current status (channel summary)
+  'st_open',
+  'st_resolved',
+  'st_pending',
+  'st_snoozed', // conversations created in the bucket, by current status (channel summary)
 ] as const;
 export type Field = (typeof FIELDS)[number];
 export type Figures = Partial<Record<Field, number>>;

@@ -1,7 +1,12 @@
 import type { Figures } from './report-buckets.ts';
 
 export const REPORTING_EVENT_NAMES = [
-  'first_response', 'reply_time', 'conversation_resolved', 'conversation_opened', 'conversation_bot_handoff', 'conversation_bot_resolved',
+  'first_response',
+  'reply_time',
+  'conversation_resolved',
+  'conversation_opened',
+  'conversation_bot_handoff',
+  'conversation_bot_resolved',
 ] as const;
 export type ReportingEventName = (typeof REPORTING_EVENT_NAMES)[number];
 

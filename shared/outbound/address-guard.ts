@@ -3,21 +3,43 @@ import { BlockList, isIP } from 'node:net';
 
 // Deliveries never reach private, loopback, link-local, metadata or other non-public addresses when
 // deployed; the local runtime lets them reach loopback (local receivers) and nothing else non-public unless
-// the developer opts in (ALLOW_PRIVATE_WEBHOOK_TARGETS). The check runs on the address the socket actually connects to (resolved at send time),
+// the developer opts in (ALLOW_PRIVATE_WEBHOOK_TARGETS). The check runs on the address the socket actually connects to (resolved at send
+// time),
 // so a DNS answer that changes after validation cannot redirect a delivery. (IPv4-mapped IPv6 is
 // unwrapped before the check: BlockList would match every IPv4 address against ::ffff:0:0/96.)
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   // ::/96 holds ::, ::1 and the IPv4-compatible form (::127.0.0.1); 2002::/16 (6to4) embeds any IPv4 address.
-  ['::', 96], ['64:ff9b::', 96], ['2002::', 16], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['2002::', 16],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);

@@ -19,6 +19,7 @@ export function signatureHeaders(secret: string | null, deliveryId: string, body
   if (!secret) return headers;
   headers['x-chatwoot-timestamp'] = ts;
   headers['x-chatwoot-signature'] = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`;
-  headers['webhook-signature'] = `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${deliveryId}.${ts}.${body}`).digest('base64')}`;
+  headers['webhook-signature'] =
+    `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${deliveryId}.${ts}.${body}`).digest('base64')}`;
   return headers;
 }

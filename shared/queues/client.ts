@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
-import { observed } from '../aws/observe.ts';
+import { config } from '#shared/config.ts';
+import { observed } from '#shared/aws/observe.ts';
 
 let client: SQSClient | undefined;
 

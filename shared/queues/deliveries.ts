@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
+import { config } from '#shared/config.ts';
 import { sqs } from './client.ts';
-import { encodeQueueBody } from '../codec/queue-text.ts';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 
 /** One event for one receiver, as it waits on the deliveries queue. */
 export interface Delivery {

@@ -1,8 +1,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { config } from '../config.ts';
-import type { QueuedMail } from '../model/mail.ts';
+import { config } from '#shared/config.ts';
+import type { QueuedMail } from '#shared/model/mail.ts';
 import { sqs } from './client.ts';
-import { encodeQueueBody } from '../codec/queue-text.ts';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 
 /** Largest mail body put on the mail queue (SQS takes 256 KiB; room for the attributes). */
 export const MAX_MAIL_BYTES = 240 * 1024;
@@ -19,7 +19,12 @@ export async function enqueueMails(mails: QueuedMail[]): Promise<void> {
     const out = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,
-        Entries: batch.map((m, n) => ({ Id: String(n), MessageBody: encodeQueueBody(m), MessageGroupId: m.id, MessageDeduplicationId: m.id })),
+        Entries: batch.map((m, n) => ({
+          Id: String(n),
+          MessageBody: encodeQueueBody(m),
+          MessageGroupId: m.id,
+          MessageDeduplicationId: m.id,
+        })),
       }),
     );
     if (out.Failed?.length) throw new Error(`mail queue refused ${out.Failed.length} messages: ${out.Failed[0].Message}`);

@@ -1,4 +1,4 @@
-import type { CableSubscription } from '../model/cable.ts';
+import type { CableSubscription } from '#shared/model/cable.ts';
 import { frames, type Frame } from './protocol.ts';
 
 // Who hears an event (Chatwoot's ActionCableListener): administrators hear every conversation of their
@@ -49,7 +49,8 @@ export const needsInboxMembers = (subs: CableSubscription[], audience: Audience)
 export function framesFor(events: CableEvent[], subs: CableSubscription[], inboxMembers: ReadonlySet<number>) {
   const out: { sub: CableSubscription; frame: Frame }[] = [];
   for (const e of events) {
-    for (const sub of subs) if (hears(sub, e.audience, inboxMembers)) out.push({ sub, frame: frames.event(sub.identifier, e.name, e.data) });
+    for (const sub of subs)
+      if (hears(sub, e.audience, inboxMembers)) out.push({ sub, frame: frames.event(sub.identifier, e.name, e.data) });
   }
   return out;
 }

@@ -1,17 +1,17 @@
-import { onWrite } from '../db/client.ts';
-import { cableSubscriptionPartition } from '../db/keys.ts';
-import { listAccountSubscriptions } from '../db/repositories/cable.ts';
-import { ReadCache } from '../db/repositories/common.ts';
-import { getContact } from '../db/repositories/contacts.ts';
-import { getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
-import { listInboxMemberIds } from '../db/repositories/inboxes.ts';
-import { getNotificationCounts } from '../db/repositories/notifications.ts';
-import { contactPushJson } from '../domain/contacts/view.ts';
-import { userPushJson } from '../domain/conversations/view.ts';
-import type { DomainEvent, DomainEventName } from '../domain/events/domain-events.ts';
-import { conversationContext, type ConversationContext } from '../domain/events/payloads.ts';
-import { log } from '../log.ts';
-import type { CableSubscription } from '../model/cable.ts';
+import { onWrite } from '#shared/db/client.ts';
+import { cableSubscriptionPartition } from '#shared/db/keys.ts';
+import { listAccountSubscriptions } from '#shared/db/repositories/cable.ts';
+import { ReadCache } from '#shared/db/repositories/common.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { getAccountUser, getUser, listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
+import { getNotificationCounts } from '#shared/db/repositories/notifications.ts';
+import { contactPushJson } from '#shared/domain/contacts/view.ts';
+import { userPushJson } from '#shared/domain/conversations/view.ts';
+import type { DomainEvent, DomainEventName } from '#shared/domain/events/domain-events.ts';
+import { conversationContext, type ConversationContext } from '#shared/domain/events/payloads.ts';
+import { log } from '#shared/log.ts';
+import type { CableSubscription } from '#shared/model/cable.ts';
 import { framesFor, needsInboxMembers } from './audience.ts';
 import { cableEventsOf, conversationOf } from './cable-events.ts';
 import { cableSender, deliver } from './senders.ts';
@@ -40,10 +40,22 @@ onWrite((written) => {
 });
 
 const CABLE_EVENTS = new Set<DomainEventName>([
-  'message_created', 'message_updated', 'conversation_created', 'conversation_updated', 'conversation_status_changed',
-  'conversation_typing_on', 'conversation_typing_off', 'contact_created', 'contact_updated',
-  'notification_created', 'notification_updated', 'notification_deleted',
-  'conversation_read', 'conversation_contact_changed', 'contact_deleted', 'contact_merged',
+  'message_created',
+  'message_updated',
+  'conversation_created',
+  'conversation_updated',
+  'conversation_status_changed',
+  'conversation_typing_on',
+  'conversation_typing_off',
+  'contact_created',
+  'contact_updated',
+  'notification_created',
+  'notification_updated',
+  'notification_deleted',
+  'conversation_read',
+  'conversation_contact_changed',
+  'contact_deleted',
+  'contact_merged',
 ]);
 
 /** Chatwoot's `performer`: the user whose request made the change (none for contacts, bots and rules). */
@@ -125,7 +137,10 @@ async function extrasOf(event: DomainEvent, context: ConversationContext | undef
   const typing = event.name === 'conversation_typing_on' || event.name === 'conversation_typing_off';
   const n = event.notification;
   const counts = n ? await getNotificationCounts(n.account_id, n.user_id) : undefined;
-  const merged = event.name === 'contact_merged' && event.signal?.contact_id != null ? await getContact(event.accountId, event.signal.contact_id) : undefined;
+  const merged =
+    event.name === 'contact_merged' && event.signal?.contact_id != null
+      ? await getContact(event.accountId, event.signal.contact_id)
+      : undefined;
   return {
     typist: typing ? await typistOf(event, context) : undefined,
     notificationCounts: counts ? { count: counts.total, unread_count: counts.unread } : undefined,

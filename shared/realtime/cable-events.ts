@@ -1,9 +1,9 @@
-import { contactPushJson } from '../domain/contacts/view.ts';
-import { messagePushJson } from '../domain/conversations/view.ts';
-import { notificationJson } from '../domain/notifications/view.ts';
-import type { MessageRecord } from '../model/messages.ts';
-import type { DomainEvent } from '../domain/events/domain-events.ts';
-import { conversationPushData, type ConversationContext } from '../domain/events/payloads.ts';
+import { contactPushJson } from '#shared/domain/contacts/view.ts';
+import { messagePushJson } from '#shared/domain/conversations/view.ts';
+import { notificationJson } from '#shared/domain/notifications/view.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import type { DomainEvent } from '#shared/domain/events/domain-events.ts';
+import { conversationPushData, type ConversationContext } from '#shared/domain/events/payloads.ts';
 import type { Audience, CableEvent } from './audience.ts';
 
 // Domain events as socket events (Chatwoot's ActionCableListener): names, payloads (push_event_data with
@@ -56,7 +56,11 @@ export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | und
     case 'conversation_created':
       if (!ctx) return [];
       return [
-        { name: 'conversation.created', data: withAccount(conversationPushData(ctx)), audience: { inboxId: ctx.conversation.inbox_id, ...contactAudience(ctx) } },
+        {
+          name: 'conversation.created',
+          data: withAccount(conversationPushData(ctx)),
+          audience: { inboxId: ctx.conversation.inbox_id, ...contactAudience(ctx) },
+        },
       ];
     case 'conversation_status_changed':
       if (!ctx) return [];
@@ -73,11 +77,13 @@ export function cableEventsOf(event: DomainEvent, ctx: ConversationContext | und
       const audience: Audience = { inboxId: ctx.conversation.inbox_id };
       const changed = Object.keys(event.changes);
       const out: CableEvent[] = [];
-      if (changed.includes('assignee_id') || changed.includes('assignee_agent_bot_id')) out.push({ name: 'assignee.changed', data, audience });
+      if (changed.includes('assignee_id') || changed.includes('assignee_agent_bot_id'))
+        out.push({ name: 'assignee.changed', data, audience });
       if (changed.includes('team_id')) out.push({ name: 'team.changed', data, audience });
       // Status changes travel as conversation.status_changed (their own domain event). The contact hears
       // conversation.updated too (its widget shows the conversation's state), never who it is assigned to.
-      if (changed.some((k) => !OWN_EVENT.has(k))) out.push({ name: 'conversation.updated', data, audience: { ...audience, ...contactAudience(ctx) } });
+      if (changed.some((k) => !OWN_EVENT.has(k)))
+        out.push({ name: 'conversation.updated', data, audience: { ...audience, ...contactAudience(ctx) } });
       return out;
     }
     case 'conversation_read':

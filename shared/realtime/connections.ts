@@ -1,15 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { hashToken } from '../crypto/tokens.ts';
-import { getItem } from '../db/repositories/common.ts';
-import { takeThrottleSlot } from '../db/repositories/limits.ts';
-import { keys } from '../db/keys.ts';
-import * as repo from '../db/repositories/cable.ts';
-import { getAccount, getAccountUser, getUser, listAccountUsers } from '../db/repositories/identity.ts';
-import { isSuspended } from '../domain/accounts/suspension.ts';
-import { addressScope } from '../domain/throttles.ts';
-import { log } from '../log.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
+import { takeThrottleSlot } from '#shared/db/repositories/limits.ts';
+import { keys } from '#shared/db/keys.ts';
+import * as repo from '#shared/db/repositories/cable.ts';
+import { getAccount, getAccountUser, getUser, listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { isSuspended } from '#shared/domain/accounts/suspension.ts';
+import { addressScope } from '#shared/domain/throttles.ts';
+import { log } from '#shared/log.ts';
 import { deliver } from './senders.ts';
-import type { CableSubscription } from '../model/cable.ts';
+import type { CableSubscription } from '#shared/model/cable.ts';
 import {
   frames,
   isFailure,
@@ -65,7 +65,10 @@ export async function admitFrame(connectionId: string, nowSeconds = Math.floor(D
   return takeThrottleSlot(keys.throttleWindow('CABLE_FRAMES', hashToken(connectionId), start), MAX_FRAMES_PER_MINUTE, start + 120);
 }
 
-export async function openConnection(connectionId: string, opts: { welcomed: boolean; lifetimeMs?: number; addressHash?: string }): Promise<void> {
+export async function openConnection(
+  connectionId: string,
+  opts: { welcomed: boolean; lifetimeMs?: number; addressHash?: string },
+): Promise<void> {
   const now = Date.now();
   await repo.putConnection({
     connection_id: connectionId,
@@ -138,7 +141,6 @@ async function suspendedAccount(accountId: number): Promise<boolean> {
   return !account || isSuspended(account);
 }
 
-
 /** One client frame. Bad input is dropped or refused on this connection only; nothing here throws at the caller for it. */
 export async function handleFrame(connectionId: string, raw: string | Buffer, sender: Sender): Promise<void> {
   const cmd = parseCommand(raw);
@@ -165,7 +167,13 @@ export async function handleFrame(connectionId: string, raw: string | Buffer, se
     const principal = await authorize(cmd.params);
     // A suspended account is refused on every interface, the socket included (issue: suspension).
     if (!principal || (await suspendedAccount(principal.account_id))) return void (await reject());
-    const sub: CableSubscription = { ...principal, connection_id: connectionId, identifier: cmd.identifier, identifier_hash: hash, created_at: nowSeconds() };
+    const sub: CableSubscription = {
+      ...principal,
+      connection_id: connectionId,
+      identifier: cmd.identifier,
+      identifier_hash: hash,
+      created_at: nowSeconds(),
+    };
     try {
       await repo.addSubscription(sub, MAX_SUBSCRIPTIONS, connection.expires_at);
     } catch (err) {
@@ -224,6 +232,11 @@ export async function updatePresence(sub: CableSubscription, sender: Sender): Pr
   const data = await presenceData(sub.account_id);
   await sender.send(sub.connection_id, frames.event(sub.identifier, 'presence.update', presenceFor(sub, data)));
   if (!cameOnline) return;
-  const others = (await repo.listAccountSubscriptions(sub.account_id)).filter((s) => s.kind === 'user' && s.connection_id !== sub.connection_id);
-  await deliver(sender, others.map((s) => ({ sub: s, frame: frames.event(s.identifier, 'presence.update', data) })));
+  const others = (await repo.listAccountSubscriptions(sub.account_id)).filter(
+    (s) => s.kind === 'user' && s.connection_id !== sub.connection_id,
+  );
+  await deliver(
+    sender,
+    others.map((s) => ({ sub: s, frame: frames.event(s.identifier, 'presence.update', data) })),
+  );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import * as repo from '../db/repositories/cable.ts';
-import { log } from '../log.ts';
+import * as repo from '#shared/db/repositories/cable.ts';
+import { log } from '#shared/log.ts';
 import type { Sender } from './protocol.ts';
 import { CONNECTION_LIFETIME_MS } from './connections.ts';
 import { frames, PING_INTERVAL_MS } from './protocol.ts';
@@ -74,7 +74,8 @@ export async function runPinger(opts: PingerOptions): Promise<PingerStats> {
     const found = await repo.listConnectionsAfter(cursor);
     for (const c of found) {
       cursor = Math.max(cursor, c.connected_at);
-      if (shardOf(c.connection_id, shards) === shard && !live.has(c.connection_id)) live.set(c.connection_id, { connectedAt: c.connected_at, welcomed: c.welcomed });
+      if (shardOf(c.connection_id, shards) === shard && !live.has(c.connection_id))
+        live.set(c.connection_id, { connectedAt: c.connected_at, welcomed: c.welcomed });
     }
     const greet = [...live].filter(([, c]) => !c.welcomed);
     await eachLimited(greet, concurrency, async ([id, c]) => {
@@ -87,10 +88,14 @@ export async function runPinger(opts: PingerOptions): Promise<PingerStats> {
     if (now() - lastPing >= pingEvery) {
       lastPing = now();
       const ping = frames.ping(lastPing);
-      await eachLimited([...live].filter(([, c]) => c.welcomed), concurrency, async ([id]) => {
-        if (await opts.sender.send(id, ping)) stats.pings++;
-        else await drop(id);
-      });
+      await eachLimited(
+        [...live].filter(([, c]) => c.welcomed),
+        concurrency,
+        async ([id]) => {
+          if (await opts.sender.send(id, ping)) stats.pings++;
+          else await drop(id);
+        },
+      );
     }
     await sleep(Math.max(0, Math.min(discoverEvery, lastPing + pingEvery - now())));
   }

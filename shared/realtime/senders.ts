@@ -1,10 +1,10 @@
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { observed } from '../aws/observe.ts';
-import { config } from '../config.ts';
-import * as repo from '../db/repositories/cable.ts';
-import { log } from '../log.ts';
-import type { CableSubscription } from '../model/cable.ts';
-import { sqs } from '../queues/client.ts';
+import { observed } from '#shared/aws/observe.ts';
+import { config } from '#shared/config.ts';
+import * as repo from '#shared/db/repositories/cable.ts';
+import { log } from '#shared/log.ts';
+import type { CableSubscription } from '#shared/model/cable.ts';
+import { sqs } from '#shared/queues/client.ts';
 import type { Frame, Sender } from './protocol.ts';
 import { taskQueueSender } from './task-queues.ts';
 
@@ -63,7 +63,6 @@ export function cableSender(): Sender | undefined {
   }
   return deployed.sender;
 }
-
 
 /**
  * Sends frames, each connection's in the given order and connections side by side; connections that are

@@ -1,9 +1,5 @@
-import {
-  GetQueueUrlCommand,
-  SendMessageBatchCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
-import { encodeQueueBody } from '../codec/queue-text.ts';
+import { GetQueueUrlCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import type { Frame } from './protocol.ts';
 import type { Sender } from './protocol.ts';
 
@@ -114,7 +110,9 @@ export function taskQueueSender(client: Pick<SQSClient, 'send'>, prefix: string)
     if (!url) return false;
     try {
       for (const batch of batches(packMessages(list))) {
-        const res = await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((MessageBody, i) => ({ Id: String(i), MessageBody })) }));
+        const res = await client.send(
+          new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((MessageBody, i) => ({ Id: String(i), MessageBody })) }),
+        );
         if (res.Failed?.length) throw new Error(`cable queue ${taskId}: ${res.Failed.map((f) => f.Code).join(', ')}`);
       }
       return true;

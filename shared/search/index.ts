@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { keys, type Key } from '../db/keys.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
 import {
   deleteSegment,
   getSearchHead,
@@ -13,8 +13,8 @@ import {
   type PackEntry,
   type SearchHead,
   type SegmentEntry,
-} from '../db/repositories/search-index.ts';
-import { log } from '../log.ts';
+} from '#shared/db/repositories/search-index.ts';
+import { log } from '#shared/log.ts';
 import {
   allPostings,
   bucketOf,
@@ -31,9 +31,9 @@ import {
   type Follows,
   type Posting,
   type SourceMessage,
-} from '../codec/search-segment.ts';
-import { decodePack, PACK_BYTES, packsOf } from '../codec/search-pack.ts';
-import { containsTerm, cover, startsOf, termWindows, type Chosen } from '../codec/search-text.ts';
+} from '#shared/codec/search-segment.ts';
+import { decodePack, PACK_BYTES, packsOf } from '#shared/codec/search-pack.ts';
+import { containsTerm, cover, startsOf, termWindows, type Chosen } from '#shared/codec/search-text.ts';
 
 // The `q` index of an account: sealed segments (trigram postings, shared/codec/search-segment.ts) for the
 // messages created before the head's watermark, and the tail after it read straight from the
@@ -89,7 +89,10 @@ export function newestToMerge(sizes: number[]): number {
 
 const newSegmentId = (to: number) => `${String(to).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
 
-async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }> {
+async function readSegment(
+  accountId: number,
+  s: SegmentEntry,
+): Promise<{ docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }> {
   const items = await getWholeSegment(accountId, s.id);
   const buckets: Uint8Array[] = [];
   const solo = new Map<string, Uint8Array[]>();
@@ -98,7 +101,10 @@ async function readSegment(accountId: number, s: SegmentEntry): Promise<{ docs: 
   for (let k = 0; k < chunks; k++) docs.push(...decodeDocs(items.get(keys.searchDocs(accountId, s.id, k).sk) ?? new Uint8Array()));
   for (let b = 0; b < s.b; b++) buckets.push(items.get(keys.searchBucket(accountId, s.id, b).sk) ?? new Uint8Array());
   for (const [gram, info] of Object.entries(s.solo)) {
-    solo.set(gram, Array.from({ length: info.parts }, (_, p) => items.get(keys.searchSolo(accountId, s.id, gram, p).sk) ?? new Uint8Array()));
+    solo.set(
+      gram,
+      Array.from({ length: info.parts }, (_, p) => items.get(keys.searchSolo(accountId, s.id, gram, p).sk) ?? new Uint8Array()),
+    );
   }
   const follows = new Map<string, Follows>();
   const postings = allPostings(buckets, solo, s.v, follows);
@@ -166,7 +172,10 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
   }
   const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
   const gone = [...replaced, ...merged];
-  const garbage = [...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S), ...gone.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS }))];
+  const garbage = [
+    ...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S),
+    ...gone.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS })),
+  ];
   // Segments written and merged away in this same run were never named by a head: drop them now.
   const transient = gone.filter((id) => written.includes(id));
   const ok = await putSearchHead(accountId, head, { watermark: to, segments, packs, garbage });
@@ -229,7 +238,9 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   const windows = termWindows(term);
   const none = inboxIds !== 'all' && !inboxIds.length;
   if (none) return [];
-  const head: Pick<SearchHead, 'watermark' | 'segments' | 'packs'> = windows ? await cachedHead(accountId) : { watermark: 0, segments: [], packs: [] };
+  const head: Pick<SearchHead, 'watermark' | 'segments' | 'packs'> = windows
+    ? await cachedHead(accountId)
+    : { watermark: 0, segments: [], packs: [] };
   const scope = inboxIds === 'all' ? undefined : new Set(inboxIds);
   const inScope = { has: (i: number) => !scope || scope.has(i) };
 
@@ -263,7 +274,10 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   for (const p of plans) for (const list of p.keys.values()) for (const k of list) wanted.set(`${k.pk}|${k.sk}`, k);
   const packKeys = head.packs.map((p) => keys.searchPack(accountId, p.id));
   const keyList = [...wanted.values()];
-  const [tail, items] = await Promise.all([searchableMessagesBetween(accountId, head.watermark), getSegmentItems([...packKeys, ...keyList])]);
+  const [tail, items] = await Promise.all([
+    searchableMessagesBetween(accountId, head.watermark),
+    getSegmentItems([...packKeys, ...keyList]),
+  ]);
   const scanned = [...items.slice(0, packKeys.length).flatMap((d) => decodePack(d)), ...tail];
   const hits: Hit[] = scanned.filter((m) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
   if (!plans.length) return hits;
@@ -292,7 +306,14 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     const smallest = lists.reduce((a, b) => (b.size < a.size ? b : a));
     const docs: number[] = [];
     for (const doc of smallest.keys()) {
-      if (!startsOf(plan.chosen, lists.map((l) => l.get(doc)), after.map((f) => f?.get(doc))).length) continue;
+      if (
+        !startsOf(
+          plan.chosen,
+          lists.map((l) => l.get(doc)),
+          after.map((f) => f?.get(doc)),
+        ).length
+      )
+        continue;
       const known = inline.get(doc);
       if (!known) docs.push(doc);
       else if (inScope.has(known.i)) hits.push(known);
@@ -312,9 +333,14 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     }
     for (const chunk of wanted) chunkKeys.push(keys.searchDocs(accountId, plan.seg.id, chunk));
   }
-  const [batch, whole] = await Promise.all([getSegmentItems(chunkKeys), Promise.all(wholeDocs.map((seg) => getSegmentDocs(accountId, seg.id)))]);
+  const [batch, whole] = await Promise.all([
+    getSegmentItems(chunkKeys),
+    Promise.all(wholeDocs.map((seg) => getSegmentDocs(accountId, seg.id))),
+  ]);
   const chunks = new Map<string, Doc[]>();
-  chunkKeys.forEach((k, n) => chunks.set(`${k.pk}|${k.sk}`, decodeDocs(batch[n])));
+  chunkKeys.forEach((k, n) => {
+    chunks.set(`${k.pk}|${k.sk}`, decodeDocs(batch[n]));
+  });
   wholeDocs.forEach((seg, n) => {
     for (const [sk, data] of whole[n]) chunks.set(`${keys.searchSegment(accountId, seg.id)}|${sk}`, decodeDocs(data));
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { signJwt, verifyJwt } from '../crypto/jwt.ts';
-import { invalidField } from '../errors.ts';
-import type { UploadedFile } from '../model/uploads.ts';
+import { signJwt, verifyJwt } from '#shared/crypto/jwt.ts';
+import { invalidField } from '#shared/errors.ts';
+import type { UploadedFile } from '#shared/model/uploads.ts';
 import { objectSize, signedUploadUrl } from './objects.ts';
 
 // Direct uploads (ActiveStorage's protocol, as Chatwoot's dashboard, mobile app and widget use it): the

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '../config.ts';
-import { derivedKey } from '../crypto/tokens.ts';
+import { config } from '#shared/config.ts';
+import { derivedKey } from '#shared/crypto/tokens.ts';
 
 // Stored files (attachments, avatars) reach clients only through signed links that expire:
 // `/rails/active_storage/blobs/redirect/<signed id>/<filename>`, Chatwoot's path, where the signed id
@@ -106,6 +106,7 @@ export function linkExpiry(nowMs: number, ttlSeconds: number): number {
 }
 
 /** A file name as the link's last segment shows it (never a path). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters never reach a link.
 const linkName = (name: string) => name.replace(/[/\\\u0000-\u001f]+/g, '_').slice(0, 255) || 'file';
 
 /** The signed link of a storage key (no scope check: callers hold the key of a file they may show). */

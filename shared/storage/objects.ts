@@ -1,7 +1,14 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { config } from '../config.ts';
-import { observed } from '../aws/observe.ts';
+import { config } from '#shared/config.ts';
+import { observed } from '#shared/aws/observe.ts';
 
 // Uploaded files (avatars, attachments) in the avatar bucket. Clients reach them only through signed
 // links (./file-urls.ts), whose route answers a redirect to a short-lived presigned GET (signedObjectUrl, below).
@@ -37,7 +44,13 @@ export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
 export const signedUploadUrl = (key: string, file: { contentType: string; length: number; md5?: string }, seconds = 600): Promise<string> =>
   getSignedUrl(
     s3(),
-    new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: file.contentType, ContentLength: file.length, ...(file.md5 ? { ContentMD5: file.md5 } : {}) }),
+    new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      ContentType: file.contentType,
+      ContentLength: file.length,
+      ...(file.md5 ? { ContentMD5: file.md5 } : {}),
+    }),
     { expiresIn: seconds, signableHeaders: new Set(['content-type', 'content-length', ...(file.md5 ? ['content-md5'] : [])]) },
   );
 

@@ -51,7 +51,14 @@ describe("cableTransport 'fargate' (the default)", () => {
     });
     const [task] = Object.values(t.findResources('AWS::ECS::TaskDefinition')) as any[];
     const env = Object.fromEntries(task.Properties.ContainerDefinitions[0].Environment.map((e: any) => [e.Name, e.Value]));
-    expect(Object.keys(env).sort()).toEqual(['AWS_REGION', 'CABLE_QUEUE_PREFIX', 'LOG_LEVEL', 'PORT', 'TABLE_NAME', 'TOKEN_KEY_SECRET_ARN']);
+    expect(Object.keys(env).sort()).toEqual([
+      'AWS_REGION',
+      'CABLE_QUEUE_PREFIX',
+      'LOG_LEVEL',
+      'PORT',
+      'TABLE_NAME',
+      'TOKEN_KEY_SECRET_ARN',
+    ]);
     expect(env).toMatchObject({ PORT: '8080', CABLE_QUEUE_PREFIX: 'Cable-', LOG_LEVEL: 'INFO' });
     t.hasResourceProperties('AWS::ECS::Service', {
       DesiredCount: 2,
@@ -60,7 +67,10 @@ describe("cableTransport 'fargate' (the default)", () => {
     });
     t.resourceCountIs('AWS::EC2::NatGateway', 0);
     t.resourceCountIs('AWS::EC2::Subnet', 2);
-    t.hasResourceProperties('AWS::EC2::VPCEndpoint', { VpcEndpointType: 'Gateway', ServiceName: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith(['.dynamodb'])]) }) });
+    t.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+      VpcEndpointType: 'Gateway',
+      ServiceName: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith(['.dynamodb'])]) }),
+    });
     expect(synth({ cableTasks: 4 }).t.findResources('AWS::ECS::Service', { Properties: { DesiredCount: 4 } })).not.toEqual({});
   });
 
@@ -68,7 +78,13 @@ describe("cableTransport 'fargate' (the default)", () => {
     const { t } = fargate;
     t.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', { Type: 'network', Scheme: 'internet-facing' });
     t.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'TCP', Port: 80 });
-    t.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', { Port: 8080, Protocol: 'TCP', TargetType: 'ip', HealthCheckPath: '/health', HealthCheckProtocol: 'HTTP' });
+    t.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Port: 8080,
+      Protocol: 'TCP',
+      TargetType: 'ip',
+      HealthCheckPath: '/health',
+      HealthCheckProtocol: 'HTTP',
+    });
     t.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         DefaultCacheBehavior: Match.objectLike({
@@ -85,7 +101,7 @@ describe("cableTransport 'fargate' (the default)", () => {
     expect(out).toContain(logicalId(fargate.stack.service.fargateCable!.distribution));
   });
 
-  it("lets the tasks use the table, read the token key and manage only their own queues; the dispatcher only sends to them", () => {
+  it('lets the tasks use the table, read the token key and manage only their own queues; the dispatcher only sends to them', () => {
     const { t, stack } = fargate;
     const json = t.toJSON().Resources as Record<string, any>;
     const taskRole = logicalId(stack.service.fargateCable!.taskDefinition.taskRole as never);
@@ -95,7 +111,15 @@ describe("cableTransport 'fargate' (the default)", () => {
         .flatMap((r) => r.Properties.PolicyDocument.Statement as any[]);
     const task = statementsOf(taskRole);
     const sqsTask = task.find((st) => [st.Action].flat().includes('sqs:CreateQueue'));
-    expect([sqsTask.Action].flat().sort()).toEqual(['sqs:CreateQueue', 'sqs:DeleteMessage', 'sqs:DeleteQueue', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage', 'sqs:TagQueue']);
+    expect([sqsTask.Action].flat().sort()).toEqual([
+      'sqs:CreateQueue',
+      'sqs:DeleteMessage',
+      'sqs:DeleteQueue',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+      'sqs:TagQueue',
+    ]);
     expect(JSON.stringify(sqsTask.Resource)).toContain(':Cable-cable-*');
     expect(task.some((st) => [st.Action].flat().includes('dynamodb:PutItem'))).toBe(true);
     expect(task.some((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'))).toBe(true);
@@ -116,7 +140,9 @@ describe("cableTransport 'fargate' (the default)", () => {
     expect(readFileSync(join(imageDir, 'Dockerfile'), 'utf8')).toMatch(/^FROM node:22-alpine/);
     expect(readFileSync(join(testBundles()[CABLE_SERVER.name].dir, 'index.mjs'), 'utf8')).toContain('/health');
     expect(readFileSync(join(testBundles()[CABLE_SERVER.name].dir, 'Dockerfile'), 'utf8')).toContain('CMD ["node", "/app/index.mjs"]');
-    expect(Object.values(t.findResources('AWS::ApiGatewayV2::Api')).filter((a: any) => a.Properties.ProtocolType === 'WEBSOCKET')).toHaveLength(0);
+    expect(
+      Object.values(t.findResources('AWS::ApiGatewayV2::Api')).filter((a: any) => a.Properties.ProtocolType === 'WEBSOCKET'),
+    ).toHaveLength(0);
     t.resourceCountIs('AWS::Events::Rule', 0);
   });
 });
@@ -134,6 +160,8 @@ describe("cableTransport 'websocket-api'", () => {
     const vars = (t.toJSON().Resources as Record<string, any>)[logicalId(stack.pipeline.dispatchFunction)].Properties.Environment.Variables;
     expect(JSON.stringify(vars.CABLE_ENDPOINT)).toContain('/cable');
     expect(vars.CABLE_QUEUE_PREFIX).toBeUndefined();
-    t.hasResourceProperties('AWS::IAM::Policy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'execute-api:ManageConnections' })]) } });
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'execute-api:ManageConnections' })]) },
+    });
   });
 });

@@ -4,14 +4,14 @@ import { handler as cableConnect } from '../../functions/cable/connect.ts';
 import { handler as cableDefault } from '../../functions/cable/default.ts';
 import { handler as cableDisconnect } from '../../functions/cable/disconnect.ts';
 import { handler as cablePing } from '../../functions/cable/ping.ts';
-import type { WebSocketEvent } from '../../shared/realtime/websocket-event.ts';
+import type { WebSocketEvent } from '#shared/realtime/websocket-event.ts';
 import { CABLE_FUNCTION_NAMES } from '../../infra/cable.ts';
 import { asFunction, startRecording, stopRecording, type Recording } from '../../infra/local/recorder.ts';
 import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes } from '../../infra/routes.ts';
 import { scenarios } from '../../bench/scenarios/index.ts';
 import type { BenchWorld } from '../../bench/scenarios/types.ts';
-import { ENV_NAMES } from '../../shared/config.ts';
+import { ENV_NAMES } from '#shared/config.ts';
 import { startManagementApi } from '../support/cable.ts';
 import { overrideEnv } from '../support/env.ts';
 import { seedAccountVia } from '../support/http.ts';
@@ -31,7 +31,21 @@ import { DEPLOYED_ENV, findings, synthesize, type LocalNames, type Synthesized }
 /** An API Gateway WebSocket event for one connection. */
 const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}): WebSocketEvent =>
   ({
-    requestContext: { routeKey, connectionId, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', stage: 'cable', domainName: 'x.execute-api.local', apiId: 'x', requestId: 'r', connectedAt: Date.now(), requestTimeEpoch: Date.now(), messageDirection: 'IN', extendedRequestId: 'e', messageId: 'm', identity: { sourceIp: '127.0.0.1' } } as never,
+    requestContext: {
+      routeKey,
+      connectionId,
+      eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE',
+      stage: 'cable',
+      domainName: 'x.execute-api.local',
+      apiId: 'x',
+      requestId: 'r',
+      connectedAt: Date.now(),
+      requestTimeEpoch: Date.now(),
+      messageDirection: 'IN',
+      extendedRequestId: 'e',
+      messageId: 'm',
+      identity: { sourceIp: '127.0.0.1' },
+    } as never,
     isBase64Encoded: false,
     ...extra,
   }) as WebSocketEvent;
@@ -113,20 +127,33 @@ describe('deploy proof', () => {
       const api = await admin.post(`${seeded.base}/inboxes`, { name: unique('proof-cable'), channel: { type: 'api' } });
       const pub = client(rt.baseUrl);
       const visitor = await pub.post(`/public/api/v1/inboxes/${api.body.inbox_identifier}/contacts`, { name: 'Proof visitor' });
-      const visit = await pub.post(`/public/api/v1/inboxes/${api.body.inbox_identifier}/contacts/${visitor.body.source_id}/conversations`, {});
+      const visit = await pub.post(
+        `/public/api/v1/inboxes/${api.body.inbox_identifier}/contacts/${visitor.body.source_id}/conversations`,
+        {},
+      );
       if (visit.status !== 200) throw new Error(`visitor conversation: ${visit.status} ${visit.text}`);
       const id = `${randomBytes(9).toString('base64')}=`;
       const identifier = JSON.stringify({ channel: 'RoomChannel', pubsub_token: visitor.body.pubsub_token });
       const asCable = <T>(fn: keyof typeof CABLE_FUNCTION_NAMES, f: () => Promise<T>) => asFunction(CABLE_FUNCTION_NAMES[fn], f);
-      await asCable('connect', () => cableConnect(wsEvent('$connect', id, { headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json' } })));
+      await asCable('connect', () =>
+        cableConnect(wsEvent('$connect', id, { headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json' } })),
+      );
       await asCable('default', () => cableDefault(wsEvent('$default', id, { body: JSON.stringify({ command: 'subscribe', identifier }) })));
       await asCable('default', () =>
-        cableDefault(wsEvent('$default', id, { body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }) })),
+        cableDefault(
+          wsEvent('$default', id, {
+            body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }),
+          }),
+        ),
       );
-      if (!mgmt.posted.some((p) => p.connectionId === id && p.frame?.type === 'confirm_subscription')) throw new Error(`no subscription: ${JSON.stringify(mgmt.posted)}`);
+      if (!mgmt.posted.some((p) => p.connectionId === id && p.frame?.type === 'confirm_subscription'))
+        throw new Error(`no subscription: ${JSON.stringify(mgmt.posted)}`);
       const reply = await admin.post(`${seeded.base}/conversations/${visit.body.id}/messages`, { content: 'proof reply' });
       if (reply.status !== 200) throw new Error(`reply: ${reply.status} ${reply.text}`);
-      const heard = () => mgmt.posted.some((p) => p.connectionId === id && p.frame?.message?.event === 'message.created' && p.frame.message.data?.id === reply.body.id);
+      const heard = () =>
+        mgmt.posted.some(
+          (p) => p.connectionId === id && p.frame?.message?.event === 'message.created' && p.frame.message.data?.id === reply.body.id,
+        );
       await until(heard, { what: 'the broadcast to reach the socket', timeoutMs: 60_000, everyMs: 25 });
       await asCable('ping', () => cablePing({}, { getRemainingTimeInMillis: () => 8_500 }));
       await asCable('disconnect', () => cableDisconnect(wsEvent('$disconnect', id)));
@@ -158,7 +185,9 @@ describe('deploy proof', () => {
     const calls = [...recording.values()].reduce((n, r) => n + r.calls.size, 0);
     expect(calls).toBeGreaterThan(routes.length);
     if (process.env.PROOF_DUMP) {
-      const dump = Object.fromEntries([...recording].map(([fn, r]) => [fn, { calls: [...r.calls.keys()], variables: [...r.variables].sort() }]));
+      const dump = Object.fromEntries(
+        [...recording].map(([fn, r]) => [fn, { calls: [...r.calls.keys()], variables: [...r.variables].sort() }]),
+      );
       (await import('node:fs')).writeFileSync(process.env.PROOF_DUMP, JSON.stringify({ tourMs: timings, functions: dump }, null, 1));
     }
     expect(findings(recording, synth, local)).toEqual([]);
@@ -182,7 +211,11 @@ describe('deploy proof', () => {
     delete d.env.CABLE_ENDPOINT;
     const found = findings(new Map([[fn, recording.get(fn)!]]), broken, local);
     expect(found).toContain(`${fn}: reads CABLE_ENDPOINT, which its environment does not set`);
-    expect(found.some((f) => f.startsWith(`${fn}: ApiGatewayManagementApi.PostToConnection`) && f.includes('needs execute-api:ManageConnections'))).toBe(true);
+    expect(
+      found.some(
+        (f) => f.startsWith(`${fn}: ApiGatewayManagementApi.PostToConnection`) && f.includes('needs execute-api:ManageConnections'),
+      ),
+    ).toBe(true);
   });
 
   it('names the function and the call when a permission or a variable is missing', () => {

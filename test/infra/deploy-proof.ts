@@ -9,7 +9,7 @@ import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, routes } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import type { RecordedCall, Recording } from '../../infra/local/recorder.ts';
-import { ENV_NAMES } from '../../shared/config.ts';
+import type { ENV_NAMES } from '#shared/config.ts';
 
 // The deploy proof's two halves: what the synthesized template gives each function (its environment
 // variables and its role's statements, nested-stack parameters resolved), and the check of a recording
@@ -89,9 +89,15 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
 /** A read that stands for a deployed variable and call the local runtime does not make. */
 const IMPLIED: Record<string, { variable: string; call: RecordedCall }> = {
   // Locally the key is in the environment; deployed it is fetched from the secret.
-  TOKEN_KEY: { variable: 'TOKEN_KEY_SECRET_ARN', call: { client: 'SecretsManagerClient', command: 'GetSecretValueCommand', target: { secret: true } } },
+  TOKEN_KEY: {
+    variable: 'TOKEN_KEY_SECRET_ARN',
+    call: { client: 'SecretsManagerClient', command: 'GetSecretValueCommand', target: { secret: true } },
+  },
   // Locally broadcasts go to the local server's sockets; deployed through the WebSocket API.
-  CABLE_ENDPOINT: { variable: 'CABLE_ENDPOINT', call: { client: 'ApiGatewayManagementApiClient', command: 'PostToConnectionCommand', target: { connection: true } } },
+  CABLE_ENDPOINT: {
+    variable: 'CABLE_ENDPOINT',
+    call: { client: 'ApiGatewayManagementApiClient', command: 'PostToConnectionCommand', target: { connection: true } },
+  },
 };
 
 // ── the template ────────────────────────────────────────────────────────────────────────────────────
@@ -182,7 +188,8 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
-  for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES)) add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
+  for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES))
+    add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 
   const p = stack.pipeline;
   return {
@@ -234,10 +241,27 @@ interface Needed {
   resource: string;
 }
 
-const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+const glob = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
 
-const DDB_ITEM_OPS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
-const SQS_BATCH: Record<string, string> = { SendMessageBatch: 'SendMessage', DeleteMessageBatch: 'DeleteMessage', ChangeMessageVisibilityBatch: 'ChangeMessageVisibility' };
+const DDB_ITEM_OPS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+  Get: 'GetItem',
+};
+const SQS_BATCH: Record<string, string> = {
+  SendMessageBatch: 'SendMessage',
+  DeleteMessageBatch: 'DeleteMessage',
+  ChangeMessageVisibilityBatch: 'ChangeMessageVisibility',
+};
 const S3_ACTION: Record<string, string> = { HeadObject: 'GetObject', ListObjectsV2: 'ListBucket' };
 /** S3 calls authorized on the bucket itself rather than on an object (IAM's ListBucket covers ListObjectsV2). */
 const S3_BUCKET_OPS = new Set(['ListObjectsV2']);
@@ -258,8 +282,13 @@ export function needs(call: RecordedCall, local: LocalNames, ids: Synthesized['i
   try {
     switch (call.client) {
       case 'DynamoDBClient': {
-        if (t.TransactItems) return (t.TransactItems as { op: string; table: string }[]).map((i) => ({ action: `dynamodb:${DDB_ITEM_OPS[i.op] ?? i.op}`, resource: table(i.table) }));
-        if (t.RequestItems) return (t.RequestItems as { table: string }[]).map((i) => ({ action: `dynamodb:${op}`, resource: table(i.table) }));
+        if (t.TransactItems)
+          return (t.TransactItems as { op: string; table: string }[]).map((i) => ({
+            action: `dynamodb:${DDB_ITEM_OPS[i.op] ?? i.op}`,
+            resource: table(i.table),
+          }));
+        if (t.RequestItems)
+          return (t.RequestItems as { table: string }[]).map((i) => ({ action: `dynamodb:${op}`, resource: table(i.table) }));
         const base = table(t.TableName);
         return [{ action: `dynamodb:${op}`, resource: t.IndexName ? `${base}/index/${t.IndexName}` : base }];
       }
@@ -269,11 +298,18 @@ export function needs(call: RecordedCall, local: LocalNames, ids: Synthesized['i
         return [{ action: `sqs:${SQS_BATCH[op] ?? op}`, resource: queue(t.QueueUrl) }];
       case 'S3Client':
         if (t.Bucket !== local.bucket) throw new Error(`unknown bucket ${t.Bucket}`);
-        return [{ action: `s3:${S3_ACTION[op] ?? op}`, resource: S3_BUCKET_OPS.has(op) ? `arn(${ids.bucket})` : `arn(${ids.bucket})/some/key` }];
+        return [
+          { action: `s3:${S3_ACTION[op] ?? op}`, resource: S3_BUCKET_OPS.has(op) ? `arn(${ids.bucket})` : `arn(${ids.bucket})/some/key` },
+        ];
       case 'SecretsManagerClient':
         return [{ action: `secretsmanager:${op}`, resource: `ref(${ids.secret})` }];
       case 'ApiGatewayManagementApiClient':
-        return [{ action: 'execute-api:ManageConnections', resource: `arn:aws:execute-api:us-east-1:123456789012:ref(${ids.cableApi})/$default/POST/@connections/abc=` }];
+        return [
+          {
+            action: 'execute-api:ManageConnections',
+            resource: `arn:aws:execute-api:us-east-1:123456789012:ref(${ids.cableApi})/$default/POST/@connections/abc=`,
+          },
+        ];
       default:
         return `unknown client ${call.client}`;
     }
@@ -296,7 +332,8 @@ const POINTS_AT = (ids: Synthesized['ids']): Record<string, string> => ({
   TOKEN_KEY_SECRET_ARN: `ref(${ids.secret})`,
 });
 
-const describeCall = (c: RecordedCall) => `${c.client.replace(/Client$/, '')}.${c.command.replace(/Command$/, '')} ${JSON.stringify(c.target)}`;
+const describeCall = (c: RecordedCall) =>
+  `${c.client.replace(/Client$/, '')}.${c.command.replace(/Command$/, '')} ${JSON.stringify(c.target)}`;
 
 /** Every recorded call or read the function's deployed role or environment does not allow, as sentences. */
 export function findings(recording: Recording, synth: Synthesized, local: LocalNames): string[] {
@@ -317,7 +354,8 @@ export function findings(recording: Recording, synth: Synthesized, local: LocalN
       const need = kind === 'required' ? v : implied?.variable;
       if (!need) continue;
       if (!(need in d.env)) out.push(`${fn}: reads ${v}${need !== v ? ` (deployed: ${need})` : ''}, which its environment does not set`);
-      else if (points[need] && render(d.env[need]) !== points[need]) out.push(`${fn}: ${need} is ${render(d.env[need])}, not ${points[need]}`);
+      else if (points[need] && render(d.env[need]) !== points[need])
+        out.push(`${fn}: ${need} is ${render(d.env[need])}, not ${points[need]}`);
     }
     for (const call of calls) {
       const n = needs(call, local, synth.ids);
@@ -325,7 +363,8 @@ export function findings(recording: Recording, synth: Synthesized, local: LocalN
         out.push(`${fn}: ${describeCall(call)}: ${n}`);
         continue;
       }
-      for (const x of n) if (!allows(d, x)) out.push(`${fn}: ${describeCall(call)} needs ${x.action} on ${x.resource}, which its role does not allow`);
+      for (const x of n)
+        if (!allows(d, x)) out.push(`${fn}: ${describeCall(call)} needs ${x.action} on ${x.resource}, which its role does not allow`);
     }
   }
   return [...new Set(out)].sort();

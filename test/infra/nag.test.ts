@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, type Stack, Validations } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
@@ -33,7 +33,9 @@ function findings(props: ServiceStackProps, extra?: (stack: Stack) => void): str
   } catch (err) {
     if (!existsSync(join(outdir, 'validation-report.json'))) throw err;
     const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as Report;
-    return report.pluginReports.flatMap((p) => p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)));
+    return report.pluginReports.flatMap((p) =>
+      p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)),
+    );
   }
 }
 
@@ -60,7 +62,10 @@ describe('cdk-nag (AwsSolutions and Serverless)', () => {
       new s3.Bucket(stack, 'Careless');
     });
     expect(left.length).toBeGreaterThan(0);
-    expect(left.every((f) => f.includes('/Careless/')), left.join('\n')).toBe(true);
+    expect(
+      left.every((f) => f.includes('/Careless/')),
+      left.join('\n'),
+    ).toBe(true);
     expect(left).toContain('AwsSolutions-S1 at Nag/Careless/Resource');
   }, 180_000);
 

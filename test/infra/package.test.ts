@@ -37,7 +37,16 @@ app.synth();
 `;
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: [] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    types: [],
+  },
   files: ['app.ts'],
 };
 
@@ -85,7 +94,7 @@ describe('the published construct, used from another CDK app', () => {
     expect(run()).toBe('');
   }, 120_000);
 
-  it('synthesizes every function with the code shipped in the package and the app\'s settings', () => {
+  it("synthesizes every function with the code shipped in the package and the app's settings", () => {
     const fns = ofType('AWS::Lambda::Function');
     // /cable on Fargate by default: no socket functions, one container image of the packaged server bundle.
     expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
@@ -104,7 +113,9 @@ describe('the published construct, used from another CDK app', () => {
   });
 
   it('notifies the alarm email, tags resources and allows only the given origin', () => {
-    expect(ofType('AWS::SNS::Subscription').map((s) => s.Properties)).toEqual([expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' })]);
+    expect(ofType('AWS::SNS::Subscription').map((s) => s.Properties)).toEqual([
+      expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
+    ]);
     const [table] = ofType('AWS::DynamoDB::Table');
     expect(table.Properties!.Tags).toContainEqual({ Key: 'cost-center', Value: 'support' });
     const [api] = ofType('AWS::ApiGatewayV2::Api');

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { testBundles } from './bundles.ts';
-import { EVENT_SOURCE_TYPES } from '../../shared/model/change.ts';
+import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
-import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '../../shared/db/table.ts';
-import { changeOf } from '../../shared/events/forward.ts';
+import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '#shared/db/table.ts';
+import { changeOf } from '#shared/events/forward.ts';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
 
@@ -104,7 +104,10 @@ describe('route functions', () => {
     // Function logical id in its own template → function name.
     const names = new Map([...real.stack.api.functions].map(([name, fn]) => [`${Stack.of(fn).node.path}/${logicalId(fn)}`, name]));
     const seen = new Map<string, string>();
-    const templates: [Stack, Template][] = [[real.stack, real.parent], ...[...real.nested].map(([g, t]): [Stack, Template] => [real.stack.api.groups.get(g)!, t])];
+    const templates: [Stack, Template][] = [
+      [real.stack, real.parent],
+      ...[...real.nested].map(([g, t]): [Stack, Template] => [real.stack.api.groups.get(g)!, t]),
+    ];
     for (const [stack, template] of templates) {
       const res = resources(template);
       for (const [, route] of ofType(template, 'AWS::ApiGatewayV2::Route')) {
@@ -138,8 +141,11 @@ describe('route functions', () => {
     for (const route of routes) {
       const group = real.stack.api.groups.get(stackGroup(route))!;
       const nestedParams = parentResources[logicalId({ node: { defaultChild: group.nestedStackResource } })].Properties!.Parameters;
-      const fnProps = resources(real.nested.get(stackGroup(route))!)[logicalId(real.stack.api.functions.get(functionName(route))!)].Properties!;
-      expect(nestedParams[fnProps.Role.Ref], route.handler).toEqual({ 'Fn::GetAtt': [logicalId(real.stack.api.roles[route.access]), 'Arn'] });
+      const fnProps = resources(real.nested.get(stackGroup(route))!)[logicalId(real.stack.api.functions.get(functionName(route))!)]
+        .Properties!;
+      expect(nestedParams[fnProps.Role.Ref], route.handler).toEqual({
+        'Fn::GetAtt': [logicalId(real.stack.api.roles[route.access]), 'Arn'],
+      });
       expect(fnProps.Timeout).toBe(29);
       expect(fnProps.MemorySize).toBe(512);
       expect(fnProps.Handler).toBe('index.handler');
@@ -221,7 +227,11 @@ describe('observability', () => {
     const [, stage] = ofType(real.parent, 'AWS::ApiGatewayV2::Stage')[0];
     const format = JSON.parse(stage.Properties!.AccessLogSettings.Format);
     expect(format).toEqual(ACCESS_LOG_FIELDS);
-    expect(format).toMatchObject({ routeKey: '$context.routeKey', status: '$context.status', integrationError: '$context.integrationErrorMessage' });
+    expect(format).toMatchObject({
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      integrationError: '$context.integrationErrorMessage',
+    });
   });
 
   it('notifies the alarm topic from every alarm, in every stack', () => {
@@ -234,8 +244,21 @@ describe('observability', () => {
       expect(alarm.Properties!.AlarmActions, id).toHaveLength(1);
       expect(JSON.stringify(alarm.Properties!.AlarmActions), id).toMatch(topicId.slice(0, 10));
     }
-    const metrics = new Set(alarms.flatMap(([, a]) => [a.Properties!.MetricName, ...(a.Properties!.Metrics ?? []).map((m: any) => m.MetricStat?.Metric?.MetricName)]));
-    for (const name of ['5xx', 'Latency', 'Errors', 'Throttles', 'IteratorAge', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']) {
+    const metrics = new Set(
+      alarms.flatMap(([, a]) => [
+        a.Properties!.MetricName,
+        ...(a.Properties!.Metrics ?? []).map((m: any) => m.MetricStat?.Metric?.MetricName),
+      ]),
+    );
+    for (const name of [
+      '5xx',
+      'Latency',
+      'Errors',
+      'Throttles',
+      'IteratorAge',
+      'ApproximateAgeOfOldestMessage',
+      'ApproximateNumberOfMessagesVisible',
+    ]) {
       expect(metrics.has(name), name).toBe(true);
     }
     real.parent.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
@@ -280,21 +303,30 @@ describe('data', () => {
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection:
-          'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
+        Projection: 'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
       })),
     });
   });
 
   it('has a private, encrypted, TLS-only avatar bucket and a retained token key', () => {
     real.parent.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       BucketEncryption: Match.objectLike({}),
     });
     real.parent.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
-    real.parent.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ GenerateSecretString: Match.anyValue() }) });
+    real.parent.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ GenerateSecretString: Match.anyValue() }),
+    });
   });
 });
 
@@ -328,7 +360,9 @@ describe('event pipeline', () => {
   });
 
   it('alarms on every dead-letter queue', () => {
-    const dlqs = new Set(queues().flatMap(([, q]) => (q.Properties!.RedrivePolicy ? [q.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [])));
+    const dlqs = new Set(
+      queues().flatMap(([, q]) => (q.Properties!.RedrivePolicy ? [q.Properties!.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]] : [])),
+    );
     // The stream's failures land in a bucket that notifies a queue: that queue is alarmed on.
     for (const [, m] of ofType(real.parent, 'AWS::Lambda::EventSourceMapping')) {
       const onFailure = m.Properties!.DestinationConfig?.OnFailure?.Destination;
@@ -379,20 +413,31 @@ describe('event pipeline', () => {
     expect(bucket.Type).toBe('AWS::S3::Bucket');
     expect(bucket.Properties).toMatchObject({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LifecycleConfiguration: { Rules: [{ ExpirationInDays: STREAM_SOURCE.failureDestination.retentionDays, Status: 'Enabled' }] },
-      NotificationConfiguration: { QueueConfigurations: [{ Event: 's3:ObjectCreated:*', Queue: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } }] },
+      NotificationConfiguration: {
+        QueueConfigurations: [{ Event: 's3:ObjectCreated:*', Queue: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } }],
+      },
     });
     // Each object is announced on the failure queue, which S3 may send to (the policy exists before the bucket).
     const queueId = bucket.Properties!.NotificationConfiguration.QueueConfigurations[0].Queue['Fn::GetAtt'][0];
     expect(byId(queueId).Type).toBe('AWS::SQS::Queue');
-    const [policyId, policy] = ofType(real.parent, 'AWS::SQS::QueuePolicy').find(([, p]) => p.Properties!.Queues.some((q: any) => q.Ref === queueId))!;
+    const [policyId, policy] = ofType(real.parent, 'AWS::SQS::QueuePolicy').find(([, p]) =>
+      p.Properties!.Queues.some((q: any) => q.Ref === queueId),
+    )!;
     expect(policy.Properties!.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Allow', Principal: { Service: 's3.amazonaws.com' }, Action: 'sqs:SendMessage' }),
     );
     expect((resources(real.parent)[bucketId] as { DependsOn?: string[] }).DependsOn).toContain(policyId);
     // The stream function may write the objects.
-    const writes = ofType(real.parent, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes(bucketId));
+    const writes = ofType(real.parent, 'AWS::IAM::Policy').filter(([, p]) =>
+      JSON.stringify(p.Properties!.PolicyDocument).includes(bucketId),
+    );
     expect(JSON.stringify(writes.map(([, p]) => p.Properties!.PolicyDocument))).toContain('s3:PutObject');
     const patterns = mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
     expect(patterns).toHaveLength(2);
@@ -436,11 +481,19 @@ describe('mail (Amazon SES)', () => {
 
   it('with mailerSenderEmail: SendEmail from that address only, on its identities, granted to the mail function alone', () => {
     const app = new App({ outdir: join(workDir, 'cdk.out.mail'), context });
-    const stack = new ServiceStack(app, 'Mail', { bundles, routes: routes.slice(0, 1), mailerSenderEmail: 'Support <help@mail.example.com>', frontendUrl: 'https://app.example.com/' });
+    const stack = new ServiceStack(app, 'Mail', {
+      bundles,
+      routes: routes.slice(0, 1),
+      mailerSenderEmail: 'Support <help@mail.example.com>',
+      frontendUrl: 'https://app.example.com/',
+    });
     const t = Template.fromStack(stack);
     const fns = resources(t);
     const mailFn = fns[logicalId(stack.pipeline.mailFunction)];
-    expect(mailFn.Properties!.Environment.Variables).toMatchObject({ MAIL_TRANSPORT: 'ses', MAILER_SENDER_EMAIL: 'Support <help@mail.example.com>' });
+    expect(mailFn.Properties!.Environment.Variables).toMatchObject({
+      MAIL_TRANSPORT: 'ses',
+      MAILER_SENDER_EMAIL: 'Support <help@mail.example.com>',
+    });
     expect(mailFn.Properties!.Environment.Variables.TABLE_NAME).toBeDefined();
     const dispatch = fns[logicalId(stack.pipeline.dispatchFunction)];
     expect(dispatch.Properties!.Environment.Variables.FRONTEND_URL).toBe('https://app.example.com');
@@ -450,7 +503,11 @@ describe('mail (Amazon SES)', () => {
     expect(policy.Properties!.Roles).toEqual([{ Ref: mailFn.Properties!.Role['Fn::GetAtt'][0] }]);
     const ses = policy.Properties!.PolicyDocument.Statement.filter((st: any) => JSON.stringify(st.Action).includes('ses:'));
     expect(ses).toHaveLength(1);
-    expect(ses[0]).toMatchObject({ Effect: 'Allow', Action: 'ses:SendEmail', Condition: { StringEquals: { 'ses:FromAddress': 'help@mail.example.com' } } });
+    expect(ses[0]).toMatchObject({
+      Effect: 'Allow',
+      Action: 'ses:SendEmail',
+      Condition: { StringEquals: { 'ses:FromAddress': 'help@mail.example.com' } },
+    });
     const arns = JSON.stringify(ses[0].Resource);
     expect(arns).toContain(':identity/help@mail.example.com');
     expect(arns).toContain(':identity/mail.example.com');
@@ -476,7 +533,9 @@ describe('realtime (/cable)', () => {
     expect(ofType(real.parent, 'AWS::ElasticLoadBalancingV2::LoadBalancer')).toHaveLength(1);
     expect(ofType(real.parent, 'AWS::CloudFront::Distribution')).toHaveLength(1);
     expect(real.stack.cable).toBeUndefined();
-    const widget = [...real.nested.values()].flatMap((t) => ofType(t, 'AWS::Lambda::Function')).find(([, f]) => f.Properties!.Environment?.Variables?.CABLE_URL);
+    const widget = [...real.nested.values()]
+      .flatMap((t) => ofType(t, 'AWS::Lambda::Function'))
+      .find(([, f]) => f.Properties!.Environment?.Variables?.CABLE_URL);
     expect(widget).toBeDefined();
     const output = real.parent.toJSON().Outputs.CableUrl;
     expect(JSON.stringify(output.Value)).toContain(logicalId(real.stack.service.fargateCable!.distribution));
@@ -488,20 +547,26 @@ describe('growth', () => {
   it('fits 150 routes: every stack stays under the resource limit', () => {
     // Worst cases at once: one group of 60 rows (half with two methods) and 90 single-row groups.
     const synthetic: Route[] = [
-      ...Array.from({ length: 60 }, (_, i): Route => ({
-        method: i % 2 ? ['PATCH', 'PUT'] : 'GET',
-        path: `/api/v1/accounts/{account_id}/big/${i}`,
-        handler: `functions/synthetic/big/action-${i}.ts`,
-        api: 'account',
-        access: 'write',
-      })),
-      ...Array.from({ length: 90 }, (_, i): Route => ({
-        method: 'POST',
-        path: `/api/v1/accounts/{account_id}/r${i}`,
-        handler: `functions/synthetic/r${i}/create.ts`,
-        api: 'account',
-        access: (['read', 'write', 'tokens', 'uploads'] as const)[i % 4],
-      })),
+      ...Array.from(
+        { length: 60 },
+        (_, i): Route => ({
+          method: i % 2 ? ['PATCH', 'PUT'] : 'GET',
+          path: `/api/v1/accounts/{account_id}/big/${i}`,
+          handler: `functions/synthetic/big/action-${i}.ts`,
+          api: 'account',
+          access: 'write',
+        }),
+      ),
+      ...Array.from(
+        { length: 90 },
+        (_, i): Route => ({
+          method: 'POST',
+          path: `/api/v1/accounts/{account_id}/r${i}`,
+          handler: `functions/synthetic/r${i}/create.ts`,
+          api: 'account',
+          access: (['read', 'write', 'tokens', 'uploads'] as const)[i % 4],
+        }),
+      ),
     ];
     // All synthetic functions share one real bundle: the template does not depend on the code.
     const anyBundle = bundles[functionName(routes[0])];

@@ -39,14 +39,23 @@ const fnLogicalId = (key: keyof typeof CABLE_FUNCTION_NAMES) => stack.getLogical
 describe('WebSocket API', () => {
   it('is a WebSocket API routing on $request.body.action with $connect, $disconnect and $default to their functions', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET', RouteSelectionExpression: '$request.body.action' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'WEBSOCKET',
+      RouteSelectionExpression: '$request.body.action',
+    });
     const routes = template.findResources('AWS::ApiGatewayV2::Route');
-    expect(Object.values(routes).map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    expect(
+      Object.values(routes)
+        .map((r) => r.Properties.RouteKey)
+        .sort(),
+    ).toEqual(['$connect', '$default', '$disconnect']);
     const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
     expect(integrations).toHaveLength(3);
     for (const key of ['connect', 'disconnect', 'default'] as const) {
       expect(
-        integrations.some((i) => JSON.stringify(i.Properties.IntegrationUri).includes(fnLogicalId(key)) && i.Properties.IntegrationType === 'AWS_PROXY'),
+        integrations.some(
+          (i) => JSON.stringify(i.Properties.IntegrationUri).includes(fnLogicalId(key)) && i.Properties.IntegrationType === 'AWS_PROXY',
+        ),
         key,
       ).toBe(true);
     }
@@ -70,7 +79,8 @@ describe('WebSocket API', () => {
       expect(JSON.stringify(env.CABLE_ENDPOINT)).toContain(CABLE_STAGE);
       expect(env.TABLE_NAME).toBeDefined();
     }
-    for (const key of ['connect', 'disconnect'] as const) expect(fns[fnLogicalId(key)].Properties.Environment.Variables.CABLE_ENDPOINT).toBeUndefined();
+    for (const key of ['connect', 'disconnect'] as const)
+      expect(fns[fnLogicalId(key)].Properties.Environment.Variables.CABLE_ENDPOINT).toBeUndefined();
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     const manage = policies.filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('execute-api:ManageConnections'));
     const roles = manage.flatMap((p) => p.Properties.Roles.map((r: any) => r.Ref));

@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../../shared/db/client.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { getItem } from '../../shared/db/repositories/common.ts';
-import { applyChanges, StaleWrite } from '../../shared/db/repositories/versioned.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
+import { applyChanges, StaleWrite } from '#shared/db/repositories/versioned.ts';
 import { runtime } from '../support/runtime.ts';
 
 // applyChanges against DynamoDB Local: merges into maps that are missing or null, never creates an
@@ -37,8 +37,13 @@ describe('applyChanges', () => {
   it('throws StaleWrite when the caller’s condition does not hold, and changes nothing', async () => {
     const key = freshKey();
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, name: 'a', version: 4 } }));
-    await expect(applyChanges(key, { set: { name: 'b' }, condition: { expression: 'version = :v', values: { ':v': 3 } } })).rejects.toBeInstanceOf(StaleWrite);
+    await expect(
+      applyChanges(key, { set: { name: 'b' }, condition: { expression: 'version = :v', values: { ':v': 3 } } }),
+    ).rejects.toBeInstanceOf(StaleWrite);
     expect(await getItem(key, true)).toMatchObject({ name: 'a', version: 4 });
-    expect(await applyChanges(key, { set: { name: 'b' }, condition: { expression: 'version = :v', values: { ':v': 4 } } })).toMatchObject({ name: 'b', version: 5 });
+    expect(await applyChanges(key, { set: { name: 'b' }, condition: { expression: 'version = :v', values: { ':v': 4 } } })).toMatchObject({
+      name: 'b',
+      version: 5,
+    });
   });
 });

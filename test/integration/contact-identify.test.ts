@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getContact } from '../../shared/db/repositories/contacts.ts';
-import { createContact } from '../../shared/domain/contacts/service.ts';
-import { identifyContact } from '../../shared/domain/contacts/identify.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { createContact } from '#shared/domain/contacts/service.ts';
+import { identifyContact } from '#shared/domain/contacts/identify.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../support/runtime.ts';
 
 // Chatwoot's ContactIdentifyAction as identifyContact runs it, rule by rule, on DynamoDB Local: which
@@ -37,7 +37,11 @@ describe('identifyContact', () => {
   it('leaves out an email or phone whose holder has another identifier than the one sent or the contact’s own', async () => {
     const holder = await make({ email: `${unique('h')}@x.test`, phone_number: phone(), identifier: unique('h-') });
     const sent = await make();
-    const a = await identifyContact(s.accountId, sent, { identifier: unique('me-'), email: holder.email!, phone_number: holder.phone_number! });
+    const a = await identifyContact(s.accountId, sent, {
+      identifier: unique('me-'),
+      email: holder.email!,
+      phone_number: holder.phone_number!,
+    });
     expect(a).toMatchObject({ id: sent.id, email: null, phone_number: null });
     const own = await make({ identifier: unique('own-') });
     const b = await identifyContact(s.accountId, own, { email: holder.email! });
@@ -60,11 +64,23 @@ describe('identifyContact', () => {
   it('identifierOnly: an email or phone another contact holds is left out, the identifier still joins', async () => {
     const holder = await make({ name: 'Holder', email: `${unique('o')}@x.test`, phone_number: phone() });
     const visitor = await make();
-    const after = await identifyContact(s.accountId, visitor, { email: holder.email!, phone_number: holder.phone_number!, name: 'Mallory' }, { identifierOnly: true });
+    const after = await identifyContact(
+      s.accountId,
+      visitor,
+      { email: holder.email!, phone_number: holder.phone_number!, name: 'Mallory' },
+      { identifierOnly: true },
+    );
     expect(after).toMatchObject({ id: visitor.id, email: null, phone_number: null, name: 'Mallory' });
-    expect(await getContact(s.accountId, holder.id, true)).toMatchObject({ name: 'Holder', email: holder.email, phone_number: holder.phone_number });
+    expect(await getContact(s.accountId, holder.id, true)).toMatchObject({
+      name: 'Holder',
+      email: holder.email,
+      phone_number: holder.phone_number,
+    });
     const fresh = `${unique('f')}@x.test`;
-    expect(await identifyContact(s.accountId, visitor, { email: fresh }, { identifierOnly: true })).toMatchObject({ id: visitor.id, email: fresh });
+    expect(await identifyContact(s.accountId, visitor, { email: fresh }, { identifierOnly: true })).toMatchObject({
+      id: visitor.id,
+      email: fresh,
+    });
 
     const user = await make({ identifier: unique('u-') });
     const other = await make();
@@ -76,6 +92,8 @@ describe('identifyContact', () => {
     const after = await identifyContact(s.accountId, await make(), { email: holder.email!, name: 'Pre-chat Name' }, { retainName: true });
     expect(after).toMatchObject({ id: holder.id, name: 'Original' });
     const alone = await make({ name: 'Anon' });
-    expect(await identifyContact(s.accountId, alone, { email: `${unique('n')}@x.test`, name: 'Named' }, { retainName: true })).toMatchObject({ id: alone.id, name: 'Named' });
+    expect(
+      await identifyContact(s.accountId, alone, { email: `${unique('n')}@x.test`, name: 'Named' }, { retainName: true }),
+    ).toMatchObject({ id: alone.id, name: 'Named' });
   });
 });

@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../../shared/db/client.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { findContactInbox } from '../../shared/db/repositories/contacts.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { findContactInbox } from '#shared/db/repositories/contacts.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../support/runtime.ts';
 import { ok } from '../e2e/conversations/fixtures.ts';
 import { apiInbox, type ApiInbox } from '../e2e/public/fixtures.ts';
@@ -19,7 +19,12 @@ describe('contact inbox written without a transaction', () => {
   const newContactId = async () => ok(await post('/contacts', { name: unique('Repair ') }), 'contact').payload.contact.id as number;
   /** What a crash between the two writes leaves: the sentinel alone. */
   const crashedClaim = (contactId: number, sourceId: string) =>
-    db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.sourceIdUnique(inbox.id, sourceId), type: 'unique', account_id: s.accountId, contact_id: contactId } }));
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.sourceIdUnique(inbox.id, sourceId), type: 'unique', account_id: s.accountId, contact_id: contactId },
+      }),
+    );
 
   beforeAll(async () => {
     await runtime();
@@ -32,9 +37,17 @@ describe('contact inbox written without a transaction', () => {
     const sourceId = unique('src-');
     await crashedClaim(contactId, sourceId);
     expect(await findContactInbox(inbox.id, sourceId)).toBeUndefined();
-    const c = ok(await post('/conversations', { inbox_id: inbox.id, contact_id: contactId, source_id: sourceId, message: { content: 'hello' } }), 'conversation');
+    const c = ok(
+      await post('/conversations', { inbox_id: inbox.id, contact_id: contactId, source_id: sourceId, message: { content: 'hello' } }),
+      'conversation',
+    );
     expect(c).toMatchObject({ inbox_id: inbox.id, meta: { sender: { id: contactId } } });
-    expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({ contact_id: contactId, inbox_id: inbox.id, source_id: sourceId, account_id: s.accountId });
+    expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({
+      contact_id: contactId,
+      inbox_id: inbox.id,
+      source_id: sourceId,
+      account_id: s.accountId,
+    });
     const shown = ok(await s.admin.api.get(`${s.base}/contacts/${contactId}`), 'show').payload.contact_inboxes as { source_id: string }[];
     expect(shown.map((x) => x.source_id)).toContain(sourceId);
   });
@@ -51,8 +64,23 @@ describe('contact inbox written without a transaction', () => {
     const gone = 900_000_000 + Math.floor(Math.random() * 1e6);
     const sourceId = unique('src-');
     await crashedClaim(gone, sourceId);
-    const orphan = { account_id: s.accountId, contact_id: gone, inbox_id: inbox.id, source_id: sourceId, id: gone, pubsub_token: unique('pt'), hmac_verified: false, created_at: 1, updated_at: 1 };
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.contactInbox(s.accountId, gone, inbox.id, sourceId), type: 'contact_inbox', ...orphan } }));
+    const orphan = {
+      account_id: s.accountId,
+      contact_id: gone,
+      inbox_id: inbox.id,
+      source_id: sourceId,
+      id: gone,
+      pubsub_token: unique('pt'),
+      hmac_verified: false,
+      created_at: 1,
+      updated_at: 1,
+    };
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.contactInbox(s.accountId, gone, inbox.id, sourceId), type: 'contact_inbox', ...orphan },
+      }),
+    );
     expect(await findContactInbox(inbox.id, sourceId)).toMatchObject({ contact_id: gone });
     const other = await newContactId();
     ok(await post(`/contacts/${other}/contact_inboxes`, { inbox_id: inbox.id, source_id: sourceId }), 'take over');
@@ -62,7 +90,9 @@ describe('contact inbox written without a transaction', () => {
   it('a source id with its contact inbox stays taken for another contact, and one contact claiming it twice at once stores one', async () => {
     const [owner, other] = [await newContactId(), await newContactId()];
     const sourceId = unique('src-');
-    const twice = await Promise.all([1, 2].map(() => post(`/contacts/${owner}/contact_inboxes`, { inbox_id: inbox.id, source_id: sourceId })));
+    const twice = await Promise.all(
+      [1, 2].map(() => post(`/contacts/${owner}/contact_inboxes`, { inbox_id: inbox.id, source_id: sourceId })),
+    );
     expect(twice.map((r) => r.status)).toEqual([200, 200]);
     const stored = await findContactInbox(inbox.id, sourceId);
     expect(stored).toMatchObject({ contact_id: owner });

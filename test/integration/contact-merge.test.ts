@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergeContacts, type MergeStep } from '../../shared/domain/contacts/merge.ts';
+import { mergeContacts, type MergeStep } from '#shared/domain/contacts/merge.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../support/runtime.ts';
 import { anonymous, apiInbox, contactPath, ok, type ApiInbox } from '../e2e/public/fixtures.ts';
 
@@ -20,7 +20,9 @@ describe('contact merge interrupted', () => {
   async function pair() {
     const inboxes: ApiInbox[] = [await apiInbox(s), await apiInbox(s)];
     const baseId = (await post('/contacts', { name: 'Base', email: `${unique('base')}@fault.test` })).payload.contact.id as number;
-    const mergeeId = (await post('/contacts', { name: 'Mergee', phone_number: `+1202${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` })).payload.contact.id as number;
+    const mergeeId = (
+      await post('/contacts', { name: 'Mergee', phone_number: `+1202${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` })
+    ).payload.contact.id as number;
     const sources: string[] = [];
     const conversations: number[] = [];
     for (const inbox of inboxes) {
@@ -42,7 +44,11 @@ describe('contact merge interrupted', () => {
     };
   };
 
-  for (const [step, nth] of [['contact_inbox', 1], ['conversation', 1], ['conversation', 2]] as [MergeStep, number][]) {
+  for (const [step, nth] of [
+    ['contact_inbox', 1],
+    ['conversation', 1],
+    ['conversation', 2],
+  ] as [MergeStep, number][]) {
     it(`after ${step} #${nth}: both contacts work, then a retry completes the merge`, async () => {
       const p = await pair();
       const metaBefore = await get('/conversations/meta?status=all');
@@ -74,7 +80,9 @@ describe('contact merge interrupted', () => {
       const after = (await get(`/contacts/${p.baseId}`)).payload;
       expect(after.contact_inboxes.map((ci: { source_id: string }) => ci.source_id).sort()).toEqual([...p.sources].sort());
       for (const id of p.conversations) expect((await get(`/conversations/${id}`)).meta.sender.id).toBe(p.baseId);
-      expect((await get(`/contacts/${p.baseId}/conversations`)).payload.map((c: { id: number }) => c.id).sort()).toEqual([...p.conversations].sort());
+      expect((await get(`/contacts/${p.baseId}/conversations`)).payload.map((c: { id: number }) => c.id).sort()).toEqual(
+        [...p.conversations].sort(),
+      );
       expect(await get('/conversations/meta?status=all')).toEqual(metaBefore);
     });
   }

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../../shared/db/client.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { getConversationStates, slotOf } from '../../shared/db/repositories/conversation-state.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getConversationStates, slotOf } from '#shared/db/repositories/conversation-state.ts';
 import { runtime, seedAccount, type SeededAccount } from '../support/runtime.ts';
 import { newContact, newConversation, newInbox, newTeam, ok } from '../e2e/conversations/fixtures.ts';
 
@@ -18,7 +18,8 @@ describe('conversation state blocks', () => {
   });
 
   const block = async (id: number) =>
-    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.conversationState(s.accountId, id), ConsistentRead: true }))).Item ?? {};
+    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.conversationState(s.accountId, id), ConsistentRead: true })))
+      .Item ?? {};
 
   it('keeps assignee and team under the slot, across blocks, and reads the older names', async () => {
     const [inbox, contact, team] = await Promise.all([newInbox(s), newContact(s), newTeam(s, [s.agent.id])]);
@@ -39,13 +40,15 @@ describe('conversation state blocks', () => {
 
     // A block as written before slots: the conversation under `c<id>` only.
     const c = created[2].id;
-    await db().send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.conversationState(s.accountId, c),
-      UpdateExpression: 'SET #c = :v',
-      ExpressionAttributeNames: { '#c': `c${c}` },
-      ExpressionAttributeValues: { ':v': `${s.admin.id}|${team.id}` },
-    }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.conversationState(s.accountId, c),
+        UpdateExpression: 'SET #c = :v',
+        ExpressionAttributeNames: { '#c': `c${c}` },
+        ExpressionAttributeValues: { ':v': `${s.admin.id}|${team.id}` },
+      }),
+    );
     expect((await getConversationStates(s.accountId, [c])).get(c)).toEqual({ assignee_id: s.admin.id, team_id: team.id, deleted: false });
     // Its next change writes the slot and drops the older name.
     ok(await s.admin.api.post(`${s.base}/conversations/${c}/assignments`, { assignee_id: s.agent.id }), 'assign c');

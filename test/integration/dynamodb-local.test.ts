@@ -28,7 +28,11 @@ describe('starting DynamoDB Local', () => {
     const d = await startDynamoDbLocal();
     started.push(d);
     expect(d.process.exitCode).toBeNull();
-    const client = new DynamoDBClient({ endpoint: d.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      endpoint: d.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
     client.destroy();
   });

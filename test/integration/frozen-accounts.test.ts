@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ReadCache, withReadCache } from '../../shared/db/repositories/common.ts';
-import { getAccount } from '../../shared/db/repositories/identity.ts';
-import { frozenAccounts } from '../../shared/domain/accounts/suspension.ts';
+import { ReadCache, withReadCache } from '#shared/db/repositories/common.ts';
+import { getAccount } from '#shared/db/repositories/identity.ts';
+import { frozenAccounts } from '#shared/domain/accounts/suspension.ts';
 import { runtime, seedAccount } from '../support/runtime.ts';
 
 // The dispatcher skips events of deleted accounts. Its read cache may hold an account's absence from

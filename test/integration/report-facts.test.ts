@@ -1,8 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../shared/db/client.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { getConversationReportState, listConversationReportingEvents, queryReportDays, recordFacts, type FactWrite } from '../../shared/db/repositories/reports.ts';
-import { dayKey } from '../../shared/model/report-buckets.ts';
+import { db } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import {
+  getConversationReportState,
+  listConversationReportingEvents,
+  queryReportDays,
+  recordFacts,
+  type FactWrite,
+} from '#shared/db/repositories/reports.ts';
+import { dayKey } from '#shared/model/report-buckets.ts';
 import { runtime } from '../support/runtime.ts';
 
 // A dispatcher batch's figure-only report facts written together (DynamoDB Local): the facts of one
@@ -55,7 +61,7 @@ describe('report facts of a batch (recordFacts)', () => {
     expect(await incoming(keys.reportSeries.inbox(7))).toBe(12);
   });
 
-  it('writes a reply\'s reporting event and report memory with the batch, once', async () => {
+  it("writes a reply's reporting event and report memory with the batch, once", async () => {
     const reply: FactWrite = {
       fact: {
         id: `batch-test:${accountId}:reply`,
@@ -64,13 +70,26 @@ describe('report facts of a batch (recordFacts)', () => {
         contributions: [{ series: keys.reportSeries.account(), at: t, figures: { rt_n: 1, rt_s: 30, rt_b: 30 } }],
         created_at: t,
       },
-      reportingEvents: [{
-        id: 900_000_001, name: 'reply_time', value: 30, value_in_business_hours: 30, account_id: accountId, inbox_id: 7, user_id: 3,
-        conversation_id: 2, event_start_time: t - 30, event_end_time: t, created_at: t, updated_at: t,
-      }],
+      reportingEvents: [
+        {
+          id: 900_000_001,
+          name: 'reply_time',
+          value: 30,
+          value_in_business_hours: 30,
+          account_id: accountId,
+          inbox_id: 7,
+          user_id: 3,
+          conversation_id: 2,
+          event_start_time: t - 30,
+          event_end_time: t,
+          created_at: t,
+          updated_at: t,
+        },
+      ],
       conversationState: { account_id: accountId, conversation_id: 2, bot_handoff_at: null, last_resolved_at: t },
     };
-    const replyTimes = async () => (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t))).get(dayKey(t))?.rt_n ?? 0;
+    const replyTimes = async () =>
+      (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t))).get(dayKey(t))?.rt_n ?? 0;
     calls.length = 0;
     await recordFacts([fact(20), reply]);
     expect(calls).toEqual(['TransactWriteItemsCommand']);

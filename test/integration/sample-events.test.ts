@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/http-server.ts';
-import { changeOf } from '../../shared/events/forward.ts';
-import { eventsOf } from '../../shared/domain/events/domain-events.ts';
+import { changeOf } from '#shared/events/forward.ts';
+import { eventsOf } from '#shared/domain/events/domain-events.ts';
 import { runtime } from '../support/runtime.ts';
 
 // The sample events under events/ (for `sam local invoke`) are real inputs of the handlers.

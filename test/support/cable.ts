@@ -33,14 +33,21 @@ export const roomIdentifier = (params: Record<string, unknown>) => JSON.stringif
 
 /** A refused handshake: the HTTP status the server answered instead of 101. */
 export class HandshakeRefused extends Error {
-  constructor(readonly status: number, readonly retryAfter: string | undefined) {
+  constructor(
+    readonly status: number,
+    readonly retryAfter: string | undefined,
+  ) {
     super(`handshake refused: ${status}`);
   }
 }
 
 export async function connectCable(baseUrl: string, opts: { protocols?: string[]; localAddress?: string } = {}): Promise<CableClient> {
   const protocols = opts.protocols ?? ['actioncable-v1-json', 'actioncable-unsupported'];
-  const ws = new WebSocket(cableUrl(baseUrl), protocols.length ? protocols : undefined, opts.localAddress ? { localAddress: opts.localAddress } : {});
+  const ws = new WebSocket(
+    cableUrl(baseUrl),
+    protocols.length ? protocols : undefined,
+    opts.localAddress ? { localAddress: opts.localAddress } : {},
+  );
   const received: Received[] = [];
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
@@ -90,7 +97,11 @@ export async function connectCable(baseUrl: string, opts: { protocols?: string[]
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out; received: ${JSON.stringify(received.map((r) => r.frame).filter((f) => f.type !== 'ping')).slice(0, 2000)}`));
+          reject(
+            new Error(
+              `timed out; received: ${JSON.stringify(received.map((r) => r.frame).filter((f) => f.type !== 'ping')).slice(0, 2000)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -115,7 +126,11 @@ export async function connectCable(baseUrl: string, opts: { protocols?: string[]
  * answers `POST /@connections/{id}` with 200 and keeps each frame, so the socket functions make real SDK
  * calls (the deploy proof records them) without AWS.
  */
-export async function startManagementApi(): Promise<{ url: string; posted: { connectionId: string; frame: any }[]; close(): Promise<void> }> {
+export async function startManagementApi(): Promise<{
+  url: string;
+  posted: { connectionId: string; frame: any }[];
+  close(): Promise<void>;
+}> {
   const posted: { connectionId: string; frame: any }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

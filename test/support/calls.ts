@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { db } from '../../shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
 
 // The DynamoDB calls the handlers make, read from the SDK client they share with the test (the local
 // runtime runs in the test's process): what a request costs in calls and which items it touches.

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, Socket } from 'node:net';
-import { isLoopbackAddress } from '../../shared/outbound/address-guard.ts';
+import { isLoopbackAddress } from '#shared/outbound/address-guard.ts';
 
 /**
  * Refuses, and records, every connection of this process to an address that `allowed` refuses (by default
@@ -24,8 +24,10 @@ export function refuseConnections(
     // net.createConnection passes its normalized [options, callback] as one array.
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
     // A path (a string, or a non-empty `path` option: http.request passes null) is a Unix socket.
-    if (typeof first === 'string' || (typeof first === 'object' && first !== null && first.path)) return original.apply(this, args as never);
-    const options = typeof first === 'object' && first !== null ? first : typeof first === 'number' ? { port: first, host: args[1] } : undefined;
+    if (typeof first === 'string' || (typeof first === 'object' && first !== null && first.path))
+      return original.apply(this, args as never);
+    const options =
+      typeof first === 'object' && first !== null ? first : typeof first === 'number' ? { port: first, host: args[1] } : undefined;
     if (!options) return refuse(this, `unknown connect(${String(first)})`);
     const host = String(options.host || 'localhost').replace(/^\[|\]$/g, '');
     if (isIP(host)) return allowed(host) ? original.apply(this, args as never) : refuse(this, host);

@@ -1,5 +1,5 @@
-import { resetConfig } from '../../shared/config.ts';
-import { reloadKeyring } from '../../shared/crypto/tokens.ts';
+import { resetConfig } from '#shared/config.ts';
+import { reloadKeyring } from '#shared/crypto/tokens.ts';
 
 /**
  * Sets environment variables for one file's tests and returns what puts every one of them back.

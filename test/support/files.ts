@@ -1,4 +1,4 @@
-import { FILE_ROUTE, verifiedFile } from '../../shared/storage/file-urls.ts';
+import { FILE_ROUTE, verifiedFile } from '#shared/storage/file-urls.ts';
 
 // Signed file links (shared/storage/file-urls.ts) as tests read them.
 

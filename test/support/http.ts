@@ -28,7 +28,7 @@ export function client(baseUrl: string, token?: string): Client {
     }
     const res = await fetch(baseUrl + path, { method, headers: h, body: payload as never, redirect: 'manual' });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -45,7 +45,6 @@ export function client(baseUrl: string, token?: string): Client {
     delete: (p, b, h) => request('DELETE', p, b, h),
   };
 }
-
 
 export interface SeededAccount {
   accountId: number;
@@ -84,4 +83,3 @@ export async function seedAccountVia(baseUrl: string, platform: Client, name: st
     base: `/api/v1/accounts/${accountId}`,
   };
 }
-

@@ -1,6 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { afterEach } from 'vitest';
-import { isLoopbackAddress } from '../../shared/outbound/address-guard.ts';
+import { isLoopbackAddress } from '#shared/outbound/address-guard.ts';
 import { refuseConnections } from './connections.ts';
 import { loopbackOnlyResolver } from './resolver.ts';
 
@@ -33,5 +33,8 @@ const { take } = guard();
 
 afterEach(() => {
   const tried = take();
-  if (tried.length) throw new Error(`a unit test reached for the network (${tried.join(', ')}): it belongs in test/integration or test/e2e, or its dependency takes a stand-in`);
+  if (tried.length)
+    throw new Error(
+      `a unit test reached for the network (${tried.join(', ')}): it belongs in test/integration or test/e2e, or its dependency takes a stand-in`,
+    );
 });

@@ -61,7 +61,11 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     respond: (fn) => (answer = fn),
     async waitFor(count, timeoutMs = 15_000) {
-      await until(() => received.length >= count, { what: () => `${count} deliveries (the receiver got ${received.length})`, timeoutMs, everyMs: 50 });
+      await until(() => received.length >= count, {
+        what: () => `${count} deliveries (the receiver got ${received.length})`,
+        timeoutMs,
+        everyMs: 50,
+      });
       return received;
     },
     close: () =>

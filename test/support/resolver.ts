@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Resolver } from '../../shared/outbound/address-guard.ts';
+import type { Resolver } from '#shared/outbound/address-guard.ts';
 
 /**
  * A resolver that never leaves the machine: IP literals answer themselves, `localhost` and its
@@ -17,6 +17,10 @@ export const loopbackOnlyResolver: Resolver = (hostname, options, callback) => {
     queueMicrotask(() => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []));
   };
   if (family) return answer([{ address: literal, family }]);
-  if (name === 'localhost' || name.endsWith('.localhost')) return answer([{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+  if (name === 'localhost' || name.endsWith('.localhost'))
+    return answer([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
   answer([]);
 };

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { startRuntime, type Runtime } from '../../infra/local/runtime.ts';
-import { createPlatformApp } from '../../shared/domain/platform/service.ts';
+import { createPlatformApp } from '#shared/domain/platform/service.ts';
 import { client, seedAccountVia, type Client, type Res, type SeededAccount } from './http.ts';
 
 export { client, type Client, type Res };
@@ -14,7 +14,9 @@ export function runtime(): Promise<Runtime> {
   const awsEndpoint = inject('awsEndpoint');
   // Without them startRuntime would start a DynamoDB Local (Java) of its own: a unit test must not.
   if (!dynamodbEndpoint || !awsEndpoint) {
-    throw new Error('this project starts no DynamoDB Local or emulator (unit tests run without them): a test of the local runtime belongs in test/integration or test/e2e');
+    throw new Error(
+      'this project starts no DynamoDB Local or emulator (unit tests run without them): a test of the local runtime belongs in test/integration or test/e2e',
+    );
   }
   // Named by the process, not the vitest worker number: a number is handed again to the next project's
   // processes, which would find this one's items in the table and its messages in the queues.

@@ -1,4 +1,4 @@
-import { setDefaultResolver } from '../../shared/outbound/address-guard.ts';
+import { setDefaultResolver } from '#shared/outbound/address-guard.ts';
 import { loopbackOnlyResolver } from './resolver.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

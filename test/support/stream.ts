@@ -1,9 +1,9 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { recordChange } from '../../shared/db/stream.ts';
-import type { Change } from '../../shared/model/change.ts';
+import { recordChange } from '#shared/db/stream.ts';
+import type { Change } from '#shared/model/change.ts';
 import { runtime } from './runtime.ts';
-import { toLambdaRecord } from '../../shared/db/stream.ts';
+import { toLambdaRecord } from '#shared/db/stream.ts';
 
 // What the table's stream carries, read independently of the pipeline's own poller (stream reads do
 // not consume), as the event pipeline will see it.
@@ -55,7 +55,9 @@ async function catchUp(): Promise<void> {
         new GetShardIteratorCommand({
           StreamArn: streamArn,
           ShardId: ShardId!,
-          ...(shard.lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: shard.lastSequence } : { ShardIteratorType: 'TRIM_HORIZON' }),
+          ...(shard.lastSequence
+            ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: shard.lastSequence }
+            : { ShardIteratorType: 'TRIM_HORIZON' }),
         }),
       )
     ).ShardIterator;

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../../shared/db/client.ts';
+import { db, tableName } from '#shared/db/client.ts';
 
 export type Item = Record<string, unknown>;
 

@@ -33,7 +33,10 @@ export async function until<T>(probe: () => Maybe<T> | Promise<Maybe<T>>, opts: 
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new TimedOut(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what} (last read: ${shown(value)})`);
+    if (Date.now() > deadline)
+      throw new TimedOut(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what} (last read: ${shown(value)})`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

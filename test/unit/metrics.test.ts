@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resetConfig } from '../../shared/config.ts';
-import { METRIC_NAMES, METRICS_NAMESPACE } from '../../shared/metric-names.ts';
-import * as metrics from '../../shared/metrics.ts';
+import { resetConfig } from '#shared/config.ts';
+import { METRIC_NAMES, METRICS_NAMESPACE } from '#shared/metric-names.ts';
+import * as metrics from '#shared/metrics.ts';
 
 // The counters as CloudWatch reads them: one embedded-metric-format line per invocation.
 async function emitted(env: Record<string, string | undefined>, run: (m: typeof metrics) => Promise<void>) {
@@ -21,7 +21,10 @@ async function emitted(env: Record<string, string | undefined>, run: (m: typeof 
     process.env = saved;
     resetConfig();
   }
-  return lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('_aws')).map((l) => JSON.parse(l));
+  return lines
+    .flatMap((l) => l.split('\n'))
+    .filter((l) => l.includes('_aws'))
+    .map((l) => JSON.parse(l));
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -45,13 +48,22 @@ describe('custom metrics', () => {
 
   it('flushes even when the invocation fails, and writes nothing without counters or without SERVICE_NAME', async () => {
     const failed = await emitted({ SERVICE_NAME: 'Support', LOG_LEVEL: 'SILENT' }, async ({ count, observed }) => {
-      await expect(observed(async () => {
-        count(METRIC_NAMES.eventsDispatched);
-        throw new Error('boom');
-      })({})).rejects.toThrow('boom');
+      await expect(
+        observed(async () => {
+          count(METRIC_NAMES.eventsDispatched);
+          throw new Error('boom');
+        })({}),
+      ).rejects.toThrow('boom');
     });
     expect(failed.map((l) => l[METRIC_NAMES.eventsDispatched])).toEqual([1]);
-    expect(await emitted({ SERVICE_NAME: 'Support', LOG_LEVEL: 'SILENT' }, async ({ observed }) => void (await observed(async () => 1)({})))).toEqual([]);
-    expect(await emitted({ SERVICE_NAME: undefined, LOG_LEVEL: 'SILENT' }, async ({ count, observed }) => void (await observed(async () => count(METRIC_NAMES.rulesRun))({})))).toEqual([]);
+    expect(
+      await emitted({ SERVICE_NAME: 'Support', LOG_LEVEL: 'SILENT' }, async ({ observed }) => void (await observed(async () => 1)({}))),
+    ).toEqual([]);
+    expect(
+      await emitted(
+        { SERVICE_NAME: undefined, LOG_LEVEL: 'SILENT' },
+        async ({ count, observed }) => void (await observed(async () => count(METRIC_NAMES.rulesRun))({})),
+      ),
+    ).toEqual([]);
   });
 });

@@ -5,12 +5,16 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE, methodsOf, routes } from '../../infra/routes.ts';
 import { buildOpenApi, OPENAPI_FILE, renderOpenApi } from '../../scripts/openapi.ts';
-import type { RequestDocs } from '../../shared/http/handler.ts';
+import type { RequestDocs } from '#shared/http/handler.ts';
 
 // The committed OpenAPI document is what the route table and the handlers' schemas generate, it is a
 // valid OpenAPI 3.1 document, and it describes every row with its parameters and body.
 
-type Op = { parameters?: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, unknown> }; operationId: string };
+type Op = {
+  parameters?: { name: string; in: string; required: boolean }[];
+  requestBody?: { content: Record<string, unknown> };
+  operationId: string;
+};
 type Doc = { openapi: string; paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, unknown> } };
 
 describe('OpenAPI document', () => {
@@ -55,7 +59,8 @@ describe('OpenAPI document', () => {
     process.env.TABLE_NAME ??= 'openapi';
     let bodies = 0;
     for (const r of routes.filter((x) => x.path !== DEFAULT_ROUTE)) {
-      const docs = ((await import(pathToFileURL(join(import.meta.dirname, '../..', r.handler)).href)).handler as { docs?: RequestDocs }).docs;
+      const docs = ((await import(pathToFileURL(join(import.meta.dirname, '../..', r.handler)).href)).handler as { docs?: RequestDocs })
+        .docs;
       for (const m of methodsOf(r)) {
         const op = doc.paths[r.path][m.toLowerCase()];
         const query = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
@@ -74,7 +79,10 @@ describe('OpenAPI document', () => {
     }
     expect(bodies).toBeGreaterThan(100);
     // Spot checks of the conversion: required fields, bounds and patterns survive.
-    const label = doc.components.schemas.ApiLabelsCreateBody as { required: string[]; properties: Record<string, { maxLength?: number; pattern?: string }> };
+    const label = doc.components.schemas.ApiLabelsCreateBody as {
+      required: string[];
+      properties: Record<string, { maxLength?: number; pattern?: string }>;
+    };
     expect(label.required).toEqual(['title']);
     expect(label.properties.title).toMatchObject({ maxLength: 255, pattern: expect.any(String) });
     const list = doc.paths['/api/v1/accounts/{account_id}/conversations'].get.parameters!.map((p) => p.name);

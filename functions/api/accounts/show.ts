@@ -1,4 +1,4 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { accountJson } from '../../../shared/domain/accounts/view.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { accountJson } from '#shared/domain/accounts/view.ts';
 
 export const handler = apiHandler({ access: 'member', run: ({ account }) => accountJson(account) });

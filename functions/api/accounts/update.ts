@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { updateAccountSettings } from '../../../shared/domain/accounts/service.ts';
-import { AccountSettingsSchema } from '../../../shared/domain/accounts/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { updateAccountSettings } from '#shared/domain/accounts/service.ts';
+import { AccountSettingsSchema } from '#shared/domain/accounts/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

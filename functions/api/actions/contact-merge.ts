@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { Id } from '../../../shared/domain/schemas.ts';
-import { contactMergePayload } from '../../../shared/domain/contacts/merge.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { Id } from '#shared/domain/schemas.ts';
+import { contactMergePayload } from '#shared/domain/contacts/merge.ts';
 
 const ContactMergeSchema = v.object({ base_contact_id: Id, mergee_contact_id: Id });
 

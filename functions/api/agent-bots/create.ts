@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createAccountBot } from '../../../shared/domain/agent-bots/service.ts';
-import { NewAccountAgentBotSchema } from '../../../shared/domain/agent-bots/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createAccountBot } from '#shared/domain/agent-bots/service.ts';
+import { NewAccountAgentBotSchema } from '#shared/domain/agent-bots/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

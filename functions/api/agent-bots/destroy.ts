@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { deleteAccountBot } from '../../../shared/domain/agent-bots/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteAccountBot } from '#shared/domain/agent-bots/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateAccountBot } from '../../../shared/domain/agent-bots/service.ts';
-import { AccountAgentBotUpdateSchema } from '../../../shared/domain/agent-bots/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateAccountBot } from '#shared/domain/agent-bots/service.ts';
+import { AccountAgentBotUpdateSchema } from '#shared/domain/agent-bots/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

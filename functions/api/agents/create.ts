@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createAgent } from '../../../shared/domain/agents/service.ts';
-import { NewAgentSchema } from '../../../shared/domain/agents/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createAgent } from '#shared/domain/agents/service.ts';
+import { NewAgentSchema } from '#shared/domain/agents/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

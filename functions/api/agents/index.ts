@@ -1,5 +1,5 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { listAgents } from '../../../shared/domain/agents/view.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { listAgents } from '#shared/domain/agents/view.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateAgent } from '../../../shared/domain/agents/service.ts';
-import { AgentUpdateSchema } from '../../../shared/domain/agents/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateAgent } from '#shared/domain/agents/service.ts';
+import { AgentUpdateSchema } from '#shared/domain/agents/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

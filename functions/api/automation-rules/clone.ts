@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { cloneAutomationRule } from '../../../shared/domain/automation/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { cloneAutomationRule } from '#shared/domain/automation/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createAutomationRule } from '../../../shared/domain/automation/service.ts';
-import { NewAutomationRuleSchema } from '../../../shared/domain/automation/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createAutomationRule } from '#shared/domain/automation/service.ts';
+import { NewAutomationRuleSchema } from '#shared/domain/automation/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateAutomationRule } from '../../../shared/domain/automation/service.ts';
-import { AutomationRuleUpdateSchema } from '../../../shared/domain/automation/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateAutomationRule } from '#shared/domain/automation/service.ts';
+import { AutomationRuleUpdateSchema } from '#shared/domain/automation/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

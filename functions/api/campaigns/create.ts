@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createCampaign } from '../../../shared/domain/campaigns/service.ts';
-import { NewCampaignSchema } from '../../../shared/domain/campaigns/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createCampaign } from '#shared/domain/campaigns/service.ts';
+import { NewCampaignSchema } from '#shared/domain/campaigns/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateCampaign } from '../../../shared/domain/campaigns/service.ts';
-import { CampaignUpdateSchema } from '../../../shared/domain/campaigns/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateCampaign } from '#shared/domain/campaigns/service.ts';
+import { CampaignUpdateSchema } from '#shared/domain/campaigns/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createCannedResponse } from '../../../shared/domain/canned-responses/service.ts';
-import { NewCannedResponseSchema } from '../../../shared/domain/canned-responses/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createCannedResponse } from '#shared/domain/canned-responses/service.ts';
+import { NewCannedResponseSchema } from '#shared/domain/canned-responses/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

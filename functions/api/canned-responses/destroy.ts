@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { deleteCannedResponse } from '../../../shared/domain/canned-responses/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteCannedResponse } from '#shared/domain/canned-responses/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

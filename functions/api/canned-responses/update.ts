@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateCannedResponse } from '../../../shared/domain/canned-responses/service.ts';
-import { CannedResponseUpdateSchema } from '../../../shared/domain/canned-responses/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateCannedResponse } from '#shared/domain/canned-responses/service.ts';
+import { CannedResponseUpdateSchema } from '#shared/domain/canned-responses/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,7 +1,7 @@
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createContactPayload } from '../../../shared/domain/contacts/service.ts';
-import { NewContactSchema } from '../../../shared/domain/contacts/schemas.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createContactPayload } from '#shared/domain/contacts/service.ts';
+import { NewContactSchema } from '#shared/domain/contacts/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { destroyCustomAttributes } from '../../../shared/domain/contacts/service.ts';
-import { DestroyCustomAttributesSchema } from '../../../shared/domain/contacts/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { destroyCustomAttributes } from '#shared/domain/contacts/service.ts';
+import { DestroyCustomAttributesSchema } from '#shared/domain/contacts/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { deleteContact } from '../../../shared/domain/contacts/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteContact } from '#shared/domain/contacts/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { showContact } from '../../../shared/domain/contacts/service.ts';
-import { ContactShowQuery } from '../../../shared/http/query-docs.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { showContact } from '#shared/domain/contacts/service.ts';
+import { ContactShowQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
   query: ContactShowQuery,

@@ -1,7 +1,7 @@
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateContactPayload } from '../../../shared/domain/contacts/service.ts';
-import { ContactUpdateSchema } from '../../../shared/domain/contacts/schemas.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateContactPayload } from '#shared/domain/contacts/service.ts';
+import { ContactUpdateSchema } from '#shared/domain/contacts/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

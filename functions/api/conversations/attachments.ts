@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { conversationAttachments } from '../../../shared/domain/messages/attachments.ts';
-import { PageQuery } from '../../../shared/http/query-docs.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { conversationAttachments } from '#shared/domain/messages/attachments.ts';
+import { PageQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
   query: PageQuery,

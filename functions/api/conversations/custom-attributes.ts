@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { setCustomAttributes } from '../../../shared/domain/conversations/service.ts';
-import { CustomAttributesSchema } from '../../../shared/domain/conversations/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { setCustomAttributes } from '#shared/domain/conversations/service.ts';
+import { CustomAttributesSchema } from '#shared/domain/conversations/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

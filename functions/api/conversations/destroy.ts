@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { destroyConversation } from '../../../shared/domain/conversations/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { destroyConversation } from '#shared/domain/conversations/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

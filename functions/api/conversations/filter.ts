@@ -1,4 +1,4 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { filterConversations } from '../../../shared/domain/filters/service.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { filterConversations } from '#shared/domain/filters/service.ts';
 
 export const handler = apiHandler({ access: 'member', run: ({ account, actor, body }) => filterConversations(account, actor, body) });

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { conversationMeta, labelsOf } from '../../../shared/domain/conversations/finder.ts';
-import { ConversationListQuery } from '../../../shared/http/query-docs.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { conversationMeta, labelsOf } from '#shared/domain/conversations/finder.ts';
+import { ConversationListQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
   query: ConversationListQuery,

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { listConversationEvents } from '../../../shared/domain/reports/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { listConversationEvents } from '#shared/domain/reports/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { toggleTyping, TypingSchema } from '../../../shared/domain/conversations/typing.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { toggleTyping, TypingSchema } from '#shared/domain/conversations/typing.ts';
 
 export const handler = apiHandler({
   access: 'member',

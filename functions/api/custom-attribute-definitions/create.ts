@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createAttributeDefinition } from '../../../shared/domain/custom-attributes/service.ts';
-import { NewAttributeDefinitionSchema } from '../../../shared/domain/custom-attributes/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createAttributeDefinition } from '#shared/domain/custom-attributes/service.ts';
+import { NewAttributeDefinitionSchema } from '#shared/domain/custom-attributes/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { deleteAttributeDefinition } from '../../../shared/domain/custom-attributes/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteAttributeDefinition } from '#shared/domain/custom-attributes/service.ts';
 
 export const handler = apiHandler({
   emptyStatus: 204,

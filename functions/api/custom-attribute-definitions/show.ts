@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { showAttributeDefinition } from '../../../shared/domain/custom-attributes/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { showAttributeDefinition } from '#shared/domain/custom-attributes/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateAttributeDefinition } from '../../../shared/domain/custom-attributes/service.ts';
-import { AttributeDefinitionUpdateSchema } from '../../../shared/domain/custom-attributes/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateAttributeDefinition } from '#shared/domain/custom-attributes/service.ts';
+import { AttributeDefinitionUpdateSchema } from '#shared/domain/custom-attributes/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

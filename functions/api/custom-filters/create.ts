@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createCustomFilter } from '../../../shared/domain/custom-filters/service.ts';
-import { NewCustomFilterSchema } from '../../../shared/domain/custom-filters/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createCustomFilter } from '#shared/domain/custom-filters/service.ts';
+import { NewCustomFilterSchema } from '#shared/domain/custom-filters/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

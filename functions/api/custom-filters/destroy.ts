@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { deleteCustomFilter } from '../../../shared/domain/custom-filters/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteCustomFilter } from '#shared/domain/custom-filters/service.ts';
 
 export const handler = apiHandler({
   emptyStatus: 204,

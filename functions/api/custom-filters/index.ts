@@ -1,7 +1,7 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { parseOrThrow } from '../../../shared/validate.ts';
-import { listCustomFilters } from '../../../shared/domain/custom-filters/service.ts';
-import { CustomFilterListQuery } from '../../../shared/domain/custom-filters/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { parseOrThrow } from '#shared/validate.ts';
+import { listCustomFilters } from '#shared/domain/custom-filters/service.ts';
+import { CustomFilterListQuery } from '#shared/domain/custom-filters/schemas.ts';
 
 export const handler = apiHandler({
   query: CustomFilterListQuery,

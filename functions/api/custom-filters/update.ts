@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateCustomFilter } from '../../../shared/domain/custom-filters/service.ts';
-import { CustomFilterUpdateSchema } from '../../../shared/domain/custom-filters/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateCustomFilter } from '#shared/domain/custom-filters/service.ts';
+import { CustomFilterUpdateSchema } from '#shared/domain/custom-filters/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createDashboardApp } from '../../../shared/domain/dashboard-apps/service.ts';
-import { NewDashboardAppSchema } from '../../../shared/domain/dashboard-apps/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createDashboardApp } from '#shared/domain/dashboard-apps/service.ts';
+import { NewDashboardAppSchema } from '#shared/domain/dashboard-apps/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateDashboardApp } from '../../../shared/domain/dashboard-apps/service.ts';
-import { DashboardAppUpdateSchema } from '../../../shared/domain/dashboard-apps/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateDashboardApp } from '#shared/domain/dashboard-apps/service.ts';
+import { DashboardAppUpdateSchema } from '#shared/domain/dashboard-apps/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

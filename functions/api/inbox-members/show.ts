@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { listInboxMembers } from '../../../shared/domain/inboxes/members.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { listInboxMembers } from '#shared/domain/inboxes/members.ts';
 
 export const handler = apiHandler({
   access: 'member',

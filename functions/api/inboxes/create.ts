@@ -1,7 +1,7 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { createInbox } from '../../../shared/domain/inboxes/service.ts';
-import { NewInboxSchema, MAX_UPLOAD_BODY_BYTES } from '../../../shared/domain/inboxes/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { createInbox } from '#shared/domain/inboxes/service.ts';
+import { NewInboxSchema, MAX_UPLOAD_BODY_BYTES } from '#shared/domain/inboxes/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,5 +1,5 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { listInboxesFor } from '../../../shared/domain/inboxes/service.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { listInboxesFor } from '#shared/domain/inboxes/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,7 +1,7 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { updateInbox } from '../../../shared/domain/inboxes/service.ts';
-import { InboxUpdateSchema, MAX_UPLOAD_BODY_BYTES } from '../../../shared/domain/inboxes/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { updateInbox } from '#shared/domain/inboxes/service.ts';
+import { InboxUpdateSchema, MAX_UPLOAD_BODY_BYTES } from '#shared/domain/inboxes/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

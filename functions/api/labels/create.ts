@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createLabel } from '../../../shared/domain/labels/service.ts';
-import { NewLabelSchema } from '../../../shared/domain/labels/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createLabel } from '#shared/domain/labels/service.ts';
+import { NewLabelSchema } from '#shared/domain/labels/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

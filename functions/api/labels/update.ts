@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateLabel } from '../../../shared/domain/labels/service.ts';
-import { LabelUpdateSchema } from '../../../shared/domain/labels/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateLabel } from '#shared/domain/labels/service.ts';
+import { LabelUpdateSchema } from '#shared/domain/labels/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

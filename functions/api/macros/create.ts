@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createMacro } from '../../../shared/domain/macros/service.ts';
-import { NewMacroSchema } from '../../../shared/domain/macros/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createMacro } from '#shared/domain/macros/service.ts';
+import { NewMacroSchema } from '#shared/domain/macros/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

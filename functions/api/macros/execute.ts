@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { executeMacro } from '../../../shared/domain/macros/service.ts';
-import { MacroExecutionSchema } from '../../../shared/domain/macros/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { executeMacro } from '#shared/domain/macros/service.ts';
+import { MacroExecutionSchema } from '#shared/domain/macros/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { updateSettings } from '../../../shared/domain/notifications/service.ts';
-import { NotificationSettingsSchema } from '../../../shared/domain/notifications/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { updateSettings } from '#shared/domain/notifications/service.ts';
+import { NotificationSettingsSchema } from '#shared/domain/notifications/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { userHandler } from '../../../shared/http/handler.ts';
-import { subscribe } from '../../../shared/domain/notifications/service.ts';
-import { PushSubscriptionSchema } from '../../../shared/domain/notifications/schemas.ts';
+import { userHandler } from '#shared/http/handler.ts';
+import { subscribe } from '#shared/domain/notifications/service.ts';
+import { PushSubscriptionSchema } from '#shared/domain/notifications/schemas.ts';
 
 export const handler = userHandler({
   body: PushSubscriptionSchema,

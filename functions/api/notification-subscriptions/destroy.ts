@@ -1,5 +1,5 @@
-import { userHandler } from '../../../shared/http/handler.ts';
-import { unsubscribe } from '../../../shared/domain/notifications/service.ts';
-import { PushUnsubscribeSchema } from '../../../shared/domain/notifications/schemas.ts';
+import { userHandler } from '#shared/http/handler.ts';
+import { unsubscribe } from '#shared/domain/notifications/service.ts';
+import { PushUnsubscribeSchema } from '#shared/domain/notifications/schemas.ts';
 
 export const handler = userHandler({ body: PushUnsubscribeSchema, run: ({ user, body }) => unsubscribe(user.id, body.push_token) });

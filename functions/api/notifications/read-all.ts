@@ -1,5 +1,9 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { readAll } from '../../../shared/domain/notifications/service.ts';
-import { ReadAllSchema } from '../../../shared/domain/notifications/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { readAll } from '#shared/domain/notifications/service.ts';
+import { ReadAllSchema } from '#shared/domain/notifications/schemas.ts';
 
-export const handler = apiHandler({ access: 'member', body: ReadAllSchema, run: ({ account, actor, body }) => readAll(account, actor, body) });
+export const handler = apiHandler({
+  access: 'member',
+  body: ReadAllSchema,
+  run: ({ account, actor, body }) => readAll(account, actor, body),
+});

@@ -1,4 +1,4 @@
-import { userHandler } from '../../../shared/http/handler.ts';
-import { profile } from '../../../shared/domain/users/service.ts';
+import { userHandler } from '#shared/http/handler.ts';
+import { profile } from '#shared/domain/users/service.ts';
 
 export const handler = userHandler({ run: ({ user }) => profile(user) });

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { removeTeamMembers } from '../../../shared/domain/teams/service.ts';
-import { TeamMembersSchema } from '../../../shared/domain/teams/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { removeTeamMembers } from '#shared/domain/teams/service.ts';
+import { TeamMembersSchema } from '#shared/domain/teams/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createTeam } from '../../../shared/domain/teams/service.ts';
-import { NewTeamSchema } from '../../../shared/domain/teams/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createTeam } from '#shared/domain/teams/service.ts';
+import { NewTeamSchema } from '#shared/domain/teams/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

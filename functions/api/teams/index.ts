@@ -1,5 +1,5 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { listTeamsFor } from '../../../shared/domain/teams/service.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { listTeamsFor } from '#shared/domain/teams/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { showTeam } from '../../../shared/domain/teams/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { showTeam } from '#shared/domain/teams/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateTeam } from '../../../shared/domain/teams/service.ts';
-import { TeamUpdateSchema } from '../../../shared/domain/teams/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateTeam } from '#shared/domain/teams/service.ts';
+import { TeamUpdateSchema } from '#shared/domain/teams/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../shared/http/handler.ts';
-import { createWebhook } from '../../../shared/domain/webhooks/service.ts';
-import { NewWebhookSchema } from '../../../shared/domain/webhooks/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createWebhook } from '#shared/domain/webhooks/service.ts';
+import { NewWebhookSchema } from '#shared/domain/webhooks/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { listWebhookDeliveries } from '../../../shared/domain/webhooks/deliveries.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { listWebhookDeliveries } from '#shared/domain/webhooks/deliveries.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../shared/http/handler.ts';
-import { updateWebhook } from '../../../shared/domain/webhooks/service.ts';
-import { WebhookUpdateSchema } from '../../../shared/domain/webhooks/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateWebhook } from '#shared/domain/webhooks/service.ts';
+import { WebhookUpdateSchema } from '#shared/domain/webhooks/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

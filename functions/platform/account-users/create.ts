@@ -1,6 +1,6 @@
-import { intParam, platformHandler } from '../../../shared/http/handler.ts';
-import { upsertAccountUser } from '../../../shared/domain/account-users/service.ts';
-import { NewAccountUserSchema } from '../../../shared/domain/account-users/schemas.ts';
+import { intParam, platformHandler } from '#shared/http/handler.ts';
+import { upsertAccountUser } from '#shared/domain/account-users/service.ts';
+import { NewAccountUserSchema } from '#shared/domain/account-users/schemas.ts';
 
 export const handler = platformHandler({
   body: NewAccountUserSchema,

@@ -1,6 +1,6 @@
-import { intParam, platformHandler } from '../../../shared/http/handler.ts';
-import { removeAccountUser } from '../../../shared/domain/account-users/service.ts';
-import { AccountUserRemovalSchema } from '../../../shared/domain/account-users/schemas.ts';
+import { intParam, platformHandler } from '#shared/http/handler.ts';
+import { removeAccountUser } from '#shared/domain/account-users/service.ts';
+import { AccountUserRemovalSchema } from '#shared/domain/account-users/schemas.ts';
 
 export const handler = platformHandler({
   body: AccountUserRemovalSchema,

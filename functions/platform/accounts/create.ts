@@ -1,6 +1,6 @@
-import { platformHandler } from '../../../shared/http/handler.ts';
-import { createAccount } from '../../../shared/domain/accounts/service.ts';
-import { NewAccountSchema } from '../../../shared/domain/accounts/schemas.ts';
+import { platformHandler } from '#shared/http/handler.ts';
+import { createAccount } from '#shared/domain/accounts/service.ts';
+import { NewAccountSchema } from '#shared/domain/accounts/schemas.ts';
 
 export const handler = platformHandler({
   body: NewAccountSchema,

@@ -1,4 +1,4 @@
-import { platformHandler } from '../../../shared/http/handler.ts';
-import { listAccounts } from '../../../shared/domain/accounts/service.ts';
+import { platformHandler } from '#shared/http/handler.ts';
+import { listAccounts } from '#shared/domain/accounts/service.ts';
 
 export const handler = platformHandler({ run: ({ appId }) => listAccounts(appId) });

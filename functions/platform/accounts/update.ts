@@ -1,6 +1,6 @@
-import { intParam, platformHandler } from '../../../shared/http/handler.ts';
-import { updateAccount } from '../../../shared/domain/accounts/service.ts';
-import { AccountUpdateSchema } from '../../../shared/domain/accounts/schemas.ts';
+import { intParam, platformHandler } from '#shared/http/handler.ts';
+import { updateAccount } from '#shared/domain/accounts/service.ts';
+import { AccountUpdateSchema } from '#shared/domain/accounts/schemas.ts';
 
 export const handler = platformHandler({
   body: AccountUpdateSchema,

@@ -1,4 +1,4 @@
-import { platformHandler } from '../../../shared/http/handler.ts';
-import { listPlatformBots } from '../../../shared/domain/agent-bots/service.ts';
+import { platformHandler } from '#shared/http/handler.ts';
+import { listPlatformBots } from '#shared/domain/agent-bots/service.ts';
 
 export const handler = platformHandler({ run: ({ appId }) => listPlatformBots(appId) });

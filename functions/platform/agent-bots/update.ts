@@ -1,6 +1,6 @@
-import { intParam, platformHandler } from '../../../shared/http/handler.ts';
-import { updatePlatformBot } from '../../../shared/domain/agent-bots/service.ts';
-import { PlatformAgentBotUpdateSchema } from '../../../shared/domain/agent-bots/schemas.ts';
+import { intParam, platformHandler } from '#shared/http/handler.ts';
+import { updatePlatformBot } from '#shared/domain/agent-bots/service.ts';
+import { PlatformAgentBotUpdateSchema } from '#shared/domain/agent-bots/schemas.ts';
 
 export const handler = platformHandler({
   body: PlatformAgentBotUpdateSchema,

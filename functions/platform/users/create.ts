@@ -1,6 +1,6 @@
-import { platformHandler } from '../../../shared/http/handler.ts';
-import { createUser } from '../../../shared/domain/users/service.ts';
-import { NewUserSchema } from '../../../shared/domain/users/schemas.ts';
+import { platformHandler } from '#shared/http/handler.ts';
+import { createUser } from '#shared/domain/users/service.ts';
+import { NewUserSchema } from '#shared/domain/users/schemas.ts';
 
 export const handler = platformHandler({
   body: NewUserSchema,

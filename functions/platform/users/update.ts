@@ -1,6 +1,6 @@
-import { intParam, platformHandler } from '../../../shared/http/handler.ts';
-import { updateUser } from '../../../shared/domain/users/service.ts';
-import { UserUpdateSchema } from '../../../shared/domain/users/schemas.ts';
+import { intParam, platformHandler } from '#shared/http/handler.ts';
+import { updateUser } from '#shared/domain/users/service.ts';
+import { UserUpdateSchema } from '#shared/domain/users/schemas.ts';
 
 export const handler = platformHandler({
   body: UserUpdateSchema,

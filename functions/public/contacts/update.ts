@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { updatePublicContact } from '../../../shared/domain/public/service.ts';
-import { PublicContactUpdateSchema } from '../../../shared/domain/public/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { updatePublicContact } from '#shared/domain/public/service.ts';
+import { PublicContactUpdateSchema } from '#shared/domain/public/schemas.ts';
 
 export const handler = publicHandler({
   body: PublicContactUpdateSchema,

@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { createPublicConversation } from '../../../shared/domain/public/service.ts';
-import { PublicNewConversationSchema } from '../../../shared/domain/public/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { createPublicConversation } from '#shared/domain/public/service.ts';
+import { PublicNewConversationSchema } from '#shared/domain/public/schemas.ts';
 
 export const handler = publicHandler({
   body: PublicNewConversationSchema,

@@ -1,5 +1,5 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { showPublicConversation } from '../../../shared/domain/public/service.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { showPublicConversation } from '#shared/domain/public/service.ts';
 
 // Contract endpoint 13 (docs/contract.md#endpoints).
 export const handler = publicHandler({

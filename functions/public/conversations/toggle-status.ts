@@ -1,5 +1,5 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { resolvePublicConversation } from '../../../shared/domain/public/service.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { resolvePublicConversation } from '#shared/domain/public/service.ts';
 
 export const handler = publicHandler({
   run: (ctx) =>

@@ -1,6 +1,6 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { togglePublicTyping } from '../../../shared/domain/public/service.ts';
-import { TypingSchema } from '../../../shared/domain/public/schemas.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { togglePublicTyping } from '#shared/domain/public/service.ts';
+import { TypingSchema } from '#shared/domain/public/schemas.ts';
 
 export const handler = publicHandler({
   body: TypingSchema,

@@ -1,7 +1,7 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { createPublicMessage } from '../../../shared/domain/public/service.ts';
-import { PublicNewMessageSchema } from '../../../shared/domain/public/schemas.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { createPublicMessage } from '#shared/domain/public/service.ts';
+import { PublicNewMessageSchema } from '#shared/domain/public/schemas.ts';
 
 export const handler = publicHandler({
   body: PublicNewMessageSchema,
@@ -9,5 +9,10 @@ export const handler = publicHandler({
   // `attachments[]` arrive as uploaded files.
   multipart: parseMultipart,
   run: (ctx) =>
-    createPublicMessage(ctx.params.inbox_identifier, ctx.params.contact_identifier, intParam(ctx, 'conversation_id', 'Conversation'), ctx.body),
+    createPublicMessage(
+      ctx.params.inbox_identifier,
+      ctx.params.contact_identifier,
+      intParam(ctx, 'conversation_id', 'Conversation'),
+      ctx.body,
+    ),
 });

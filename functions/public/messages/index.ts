@@ -1,9 +1,14 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { listPublicMessages } from '../../../shared/domain/public/service.ts';
-import { BeforeQuery } from '../../../shared/http/query-docs.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { listPublicMessages } from '#shared/domain/public/service.ts';
+import { BeforeQuery } from '#shared/http/query-docs.ts';
 
 export const handler = publicHandler({
   query: BeforeQuery,
   run: (ctx) =>
-    listPublicMessages(ctx.params.inbox_identifier, ctx.params.contact_identifier, intParam(ctx, 'conversation_id', 'Conversation'), ctx.query),
+    listPublicMessages(
+      ctx.params.inbox_identifier,
+      ctx.params.contact_identifier,
+      intParam(ctx, 'conversation_id', 'Conversation'),
+      ctx.query,
+    ),
 });

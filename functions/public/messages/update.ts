@@ -1,6 +1,6 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { submitPublicMessage } from '../../../shared/domain/public/service.ts';
-import { SubmitSchema } from '../../../shared/domain/public/schemas.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { submitPublicMessage } from '#shared/domain/public/service.ts';
+import { SubmitSchema } from '#shared/domain/public/schemas.ts';
 
 export const handler = publicHandler({
   body: SubmitSchema,

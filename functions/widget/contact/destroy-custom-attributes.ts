@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { destroyWidgetContactAttributes, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { DestroyContactAttributesSchema } from '../../../shared/domain/widget/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { destroyWidgetContactAttributes, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { DestroyContactAttributesSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   body: DestroyContactAttributesSchema,

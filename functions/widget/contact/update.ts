@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { updateWidgetContact, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { WidgetContactSchema } from '../../../shared/domain/widget/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { updateWidgetContact, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { WidgetContactSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   body: WidgetContactSchema,

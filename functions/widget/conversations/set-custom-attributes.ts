@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { setWidgetConversationAttributes, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { WidgetCustomAttributesSchema } from '../../../shared/domain/widget/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { setWidgetConversationAttributes, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { WidgetCustomAttributesSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   body: WidgetCustomAttributesSchema,

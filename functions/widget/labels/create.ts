@@ -1,6 +1,6 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { addWidgetLabel, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { WidgetLabelSchema } from '../../../shared/domain/widget/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { addWidgetLabel, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { WidgetLabelSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   emptyStatus: 204,

@@ -1,7 +1,7 @@
-import { publicHandler } from '../../../shared/http/handler.ts';
-import { parseMultipart } from '../../../shared/http/multipart.ts';
-import { createWidgetMessage, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { WidgetNewMessageSchema } from '../../../shared/domain/widget/schemas.ts';
+import { publicHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
+import { createWidgetMessage, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { WidgetNewMessageSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   body: WidgetNewMessageSchema,

@@ -1,6 +1,6 @@
-import { intParam, publicHandler } from '../../../shared/http/handler.ts';
-import { updateWidgetMessage, widgetRequest } from '../../../shared/domain/widget/chat.ts';
-import { WidgetMessageUpdateSchema } from '../../../shared/domain/widget/schemas.ts';
+import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { updateWidgetMessage, widgetRequest } from '#shared/domain/widget/chat.ts';
+import { WidgetMessageUpdateSchema } from '#shared/domain/widget/schemas.ts';
 
 export const handler = publicHandler({
   body: WidgetMessageUpdateSchema,

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import type { AccountUserRecord, UserRecord } from '../../model/identity.ts';
-import { notFound, taken } from '../../errors.ts';
+import type { AccountUserRecord, UserRecord } from '#shared/model/identity.ts';
+import { notFound, taken } from '#shared/errors.ts';
 import { accountUserItem, permissibleItem, tokenItem, userEmailKey, userItem } from './identity.ts';
 import { StaleWrite } from './versioned.ts';
 import { getItem } from './common.ts';
@@ -9,7 +9,8 @@ import { getItem } from './common.ts';
 // Writes of the agents area: a membership (and, for a new person, the user) in one transaction.
 
 /** AP8 after a lost race: one membership, strongly consistent. */
-export const getMembershipFresh = (accountId: number, userId: number) => getItem<AccountUserRecord>(keys.accountUser(accountId, userId), true);
+export const getMembershipFresh = (accountId: number, userId: number) =>
+  getItem<AccountUserRecord>(keys.accountUser(accountId, userId), true);
 
 /** A new user and its first membership, all or nothing; the email sentinel refuses a second user. */
 export async function createUserWithMembership(user: UserRecord, membership: AccountUserRecord): Promise<void> {

@@ -4,8 +4,8 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import { transact } from '../transact.ts';
-import type { AutomationEvent } from '../../model/automation.ts';
-import type { AutomationRuleRecord } from '../../model/automation.ts';
+import type { AutomationEvent } from '#shared/model/automation.ts';
+import type { AutomationRuleRecord } from '#shared/model/automation.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 

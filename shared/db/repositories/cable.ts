@@ -4,9 +4,9 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { transact, put } from '../transact.ts';
-import { pubsubTokenLocation } from '../../crypto/tokens.ts';
-import type { ContactInboxRecord } from '../../model/contacts.ts';
-import type { CableConnection, CableSubscription, PresenceRecord } from '../../model/cable.ts';
+import { pubsubTokenLocation } from '#shared/crypto/tokens.ts';
+import type { ContactInboxRecord } from '#shared/model/contacts.ts';
+import type { CableConnection, CableSubscription, PresenceRecord } from '#shared/model/cable.ts';
 import { batchWriteAll, getItem, queryPrefix, record } from './common.ts';
 import { releaseThrottleSlot, takeThrottleSlot } from './limits.ts';
 
@@ -62,27 +62,28 @@ export class SubscriptionRefused extends Error {}
 export async function addSubscription(sub: CableSubscription, max: number, expiresAtMs: number): Promise<void> {
   const ref = `${sub.account_id}|${sub.identifier_hash}`;
   await transact([
-      {
-        item: {
-          Update: {
-            TableName: '',
-            Key: keys.cableConnection(sub.connection_id),
-            UpdateExpression: 'SET subscriptions = list_append(if_not_exists(subscriptions, :empty), :ref)',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(subscriptions) OR size(subscriptions) < :max) AND NOT contains(subscriptions, :one)',
-            ExpressionAttributeValues: { ':empty': [], ':ref': [ref], ':max': max, ':one': ref },
-          },
+    {
+      item: {
+        Update: {
+          TableName: '',
+          Key: keys.cableConnection(sub.connection_id),
+          UpdateExpression: 'SET subscriptions = list_append(if_not_exists(subscriptions, :empty), :ref)',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(subscriptions) OR size(subscriptions) < :max) AND NOT contains(subscriptions, :one)',
+          ExpressionAttributeValues: { ':empty': [], ':ref': [ref], ':max': max, ':one': ref },
         },
-        onConflict: () => new SubscriptionRefused(),
       },
-      {
-        item: put({
-          ...keys.cableSubscription(sub.account_id, sub.connection_id, sub.identifier_hash),
-          type: 'cable_subscription',
-          ...sub,
-          [TTL_ATTRIBUTE]: ttlOf(expiresAtMs),
-        }),
-      },
-    ]);
+      onConflict: () => new SubscriptionRefused(),
+    },
+    {
+      item: put({
+        ...keys.cableSubscription(sub.account_id, sub.connection_id, sub.identifier_hash),
+        type: 'cable_subscription',
+        ...sub,
+        [TTL_ATTRIBUTE]: ttlOf(expiresAtMs),
+      }),
+    },
+  ]);
 }
 
 /** Removes one subscription of a connection (unsubscribe); true when it was there. */
@@ -97,7 +98,7 @@ export async function removeSubscription(connection: CableConnection, accountId:
           TableName: '',
           Key: keys.cableConnection(connection.connection_id),
           UpdateExpression: `REMOVE subscriptions[${index}]`,
-          ConditionExpression: 'subscriptions[' + index + '] = :ref',
+          ConditionExpression: `subscriptions[${index}] = :ref`,
           ExpressionAttributeValues: { ':ref': ref },
         },
       },
@@ -114,10 +115,12 @@ export async function removeSubscription(connection: CableConnection, accountId:
  */
 export async function deleteConnection(connectionId: string, known: { account_id: number; identifier_hash: string }[] = []): Promise<void> {
   const remove = (refs: string[]) =>
-    batchWriteAll(refs.map((ref) => {
-      const [account, hash] = ref.split('|');
-      return { DeleteRequest: { Key: keys.cableSubscription(Number(account), connectionId, hash) } };
-    }));
+    batchWriteAll(
+      refs.map((ref) => {
+        const [account, hash] = ref.split('|');
+        return { DeleteRequest: { Key: keys.cableSubscription(Number(account), connectionId, hash) } };
+      }),
+    );
   const done = new Set(known.map((s) => `${s.account_id}|${s.identifier_hash}`));
   await remove([...done]);
   const out = await db().send(

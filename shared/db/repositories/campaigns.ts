@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { transact } from '../transact.ts';
-import type { CampaignRecord } from '../../model/campaigns.ts';
+import type { CampaignRecord } from '#shared/model/campaigns.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { CannedResponseRecord } from '../../model/canned-responses.ts';
-import { taken } from '../../errors.ts';
+import type { CannedResponseRecord } from '#shared/model/canned-responses.ts';
+import { taken } from '#shared/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
@@ -31,5 +31,8 @@ export async function saveCannedResponse(before: CannedResponseRecord | undefine
 }
 
 export async function deleteCannedResponse(c: CannedResponseRecord): Promise<void> {
-  await transact([versionedDel(keys.cannedResponse(c.account_id, c.id), c.version), { item: del(keys.shortCodeUnique(c.account_id, c.short_code)) }]);
+  await transact([
+    versionedDel(keys.cannedResponse(c.account_id, c.id), c.version),
+    { item: del(keys.shortCodeUnique(c.account_id, c.short_code)) },
+  ]);
 }

@@ -24,7 +24,10 @@ export class ReadCache {
   private entries = new Map<string, { at: number; value: Promise<unknown> }>();
   /** The clock entries age by (tests stop it to tell the TTL's effect apart from the machine's speed). */
   now: () => number = () => Date.now();
-  constructor(readonly ttlMs: number, private readonly maxEntries = 5000) {}
+  constructor(
+    readonly ttlMs: number,
+    private readonly maxEntries = 5000,
+  ) {}
 
   get<T>(id: string, load: () => Promise<T>): Promise<T> {
     const now = this.now();
@@ -162,12 +165,20 @@ function queryAll(
 }
 
 /** Every item a Query answers, page after page, or only the first `limit` (each page asks for what is still missing). */
-export async function queryItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>, limit?: number): Promise<Record<string, unknown>[]> {
+export async function queryItems(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>,
+  limit?: number,
+): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: QueryCommandInput['ExclusiveStartKey'];
   do {
     const out = await db().send(
-      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start, Limit: limit === undefined ? undefined : limit - items.length }),
+      new QueryCommand({
+        ...input,
+        TableName: tableName(),
+        ExclusiveStartKey: start,
+        Limit: limit === undefined ? undefined : limit - items.length,
+      }),
     );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;

@@ -3,9 +3,9 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import { taken } from '../../errors.ts';
-import { pubsubTokenLocation } from '../../crypto/tokens.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import { taken } from '#shared/errors.ts';
+import { pubsubTokenLocation } from '#shared/crypto/tokens.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, StaleWrite, updateItem, type AttributeChanges } from './versioned.ts';
 
@@ -19,8 +19,7 @@ export const getContact = (accountId: number, contactId: number, consistent = fa
   getItem<ContactRecord>(keys.contact(accountId, contactId), consistent);
 
 /** AP41: several contacts by id (BatchGet); results keep the order of `ids`. */
-export const getContacts = (accountId: number, ids: number[]) =>
-  getMany<ContactRecord>(ids.map((id) => keys.contact(accountId, id)));
+export const getContacts = (accountId: number, ids: number[]) => getMany<ContactRecord>(ids.map((id) => keys.contact(accountId, id)));
 
 /** AP42: a contact and its contact inboxes in one Query (they share the contact's partition). */
 export async function getContactWithInboxes(accountId: number, contactId: number) {
@@ -186,7 +185,9 @@ export async function changeContactAttributes(before: ContactRecord, changes: At
         Update: {
           TableName: '',
           Key: keys.contactListing(before.account_id, before.id),
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+            .join(' ')
+            .trim(),
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: listingNames,
           ...(sets.length ? { ExpressionAttributeValues: listingValues } : {}),
@@ -213,7 +214,11 @@ const uniqueValue = (c: ContactRecord, f: UniqueField) => c[f] ?? null;
  * kept in step, and its new contact inbox when one is given, in one transaction. The contact's version guards
  * against lost updates; a taken email, phone number, identifier or source id throws 422 `taken`.
  */
-export async function saveContact(before: ContactRecord | undefined, after: ContactRecord, contactInbox?: ContactInboxWrite): Promise<void> {
+export async function saveContact(
+  before: ContactRecord | undefined,
+  after: ContactRecord,
+  contactInbox?: ContactInboxWrite,
+): Promise<void> {
   const items: TxItem[] = [
     {
       item: before
@@ -277,7 +282,9 @@ export function contactInboxWriteItems(ci: ContactInboxRecord): TxItem[] {
 /** A plain conditional put; false when its condition failed. */
 async function putIf(item: Record<string, unknown>, condition: string, values?: Record<string, unknown>): Promise<boolean> {
   try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: condition, ExpressionAttributeValues: values }),
+    );
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
@@ -416,8 +423,14 @@ export async function moveContactInbox(ci: ContactInboxRecord, toContactId: numb
 export async function finishMerge(base: ContactRecord, after: ContactRecord, mergee: ContactRecord): Promise<void> {
   const a = base.account_id;
   const items: TxItem[] = [
-    { item: put(contactItem(after), { condition: { expression: 'version = :v', values: { ':v': base.version } } }), onConflict: () => new StaleContact() },
-    { item: del(keys.contact(a, mergee.id), { expression: 'version = :v', values: { ':v': mergee.version } }), onConflict: () => new StaleContact() },
+    {
+      item: put(contactItem(after), { condition: { expression: 'version = :v', values: { ':v': base.version } } }),
+      onConflict: () => new StaleContact(),
+    },
+    {
+      item: del(keys.contact(a, mergee.id), { expression: 'version = :v', values: { ':v': mergee.version } }),
+      onConflict: () => new StaleContact(),
+    },
   ];
   for (const f of UNIQUE_FIELDS) {
     const old = uniqueValue(base, f);
@@ -428,12 +441,18 @@ export async function finishMerge(base: ContactRecord, after: ContactRecord, mer
       items.push(
         now === theirs
           ? {
-              item: put({ ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id }, {
-                condition: { expression: 'owner_id = :m', values: { ':m': mergee.id } },
-              }),
+              item: put(
+                { ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id },
+                {
+                  condition: { expression: 'owner_id = :m', values: { ':m': mergee.id } },
+                },
+              ),
               onConflict: () => new StaleContact(),
             }
-          : { item: put({ ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id }, { ifNew: true }), onConflict: () => taken(f) },
+          : {
+              item: put({ ...keys.contactUnique(a, f, now), type: 'unique', owner_id: after.id }, { ifNew: true }),
+              onConflict: () => taken(f),
+            },
       );
     }
     if (theirs !== null && theirs !== now) items.push({ item: del(keys.contactUnique(a, f, theirs)) });

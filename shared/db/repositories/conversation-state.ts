@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { getMany, queryItems } from './common.ts';
 
 // AP77: the assignee and team of conversations, 64 to an item, kept in the transaction of every change of
@@ -24,7 +24,7 @@ const SLOTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 export const slotOf = (id: number) => SLOTS[id % 64];
 /** The attribute blocks written before slot names used. */
 const olderName = (id: number) => `c${id}`;
-const valueOf = (s: State) => `${s.assignee_id ?? ''}|${s.team_id ?? ''}`;
+const stateValue = (s: State) => `${s.assignee_id ?? ''}|${s.team_id ?? ''}`;
 
 function setState(accountId: number, id: number, value: string | undefined): TxItem {
   return {
@@ -42,8 +42,8 @@ function setState(accountId: number, id: number, value: string | undefined): TxI
 
 /** The state update a conversation change needs (none when assignee and team stay, or a new one has neither). */
 export function stateChange(accountId: number, prev: State | undefined, next: State): TxItem | undefined {
-  const before = prev ? valueOf(prev) : '|';
-  const after = valueOf(next);
+  const before = prev ? stateValue(prev) : '|';
+  const after = stateValue(next);
   if (before === after) return undefined;
   return setState(accountId, next.id, after === '|' ? undefined : after);
 }
@@ -74,7 +74,9 @@ export async function getConversationStates(accountId: number, ids: number[]): P
   const span = ids.reduce((a, b) => Math.max(a, b)) / 64 - ids.reduce((a, b) => Math.min(a, b)) / 64 + 1;
   if (blocks.length <= Math.ceil((span * BLOCK_BYTES) / 4096)) {
     const items = await getMany<Record<string, unknown>>(blocks.map((sk) => ({ pk: keys.conversationStatePartition(accountId), sk })));
-    items.forEach((item, n) => item && bySk.set(blocks[n], item));
+    items.forEach((item, n) => {
+      if (item) bySk.set(blocks[n], item);
+    });
   } else {
     const items = await queryItems({
       KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',

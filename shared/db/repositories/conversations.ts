@@ -5,13 +5,13 @@ import { nextDenseId } from '../ids.ts';
 import { keys } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../search-tail.ts';
 import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { clearMarks, counterChanges, counterRemoval, countCreation, type CreationMark } from './counts.ts';
-import { log } from '../../log.ts';
+import { log } from '#shared/log.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
 
 // Access patterns of conversations (AP60-AP69). A conversation and its messages share one partition,
@@ -35,7 +35,8 @@ const MESSAGE_DEFAULTS: Partial<MessageRecord> = {
   sentiment: {},
   attachments: [],
 };
-const isDefault = (k: string, v: unknown) => k in MESSAGE_DEFAULTS && JSON.stringify(MESSAGE_DEFAULTS[k as keyof MessageRecord]) === JSON.stringify(v);
+const isDefault = (k: string, v: unknown) =>
+  k in MESSAGE_DEFAULTS && JSON.stringify(MESSAGE_DEFAULTS[k as keyof MessageRecord]) === JSON.stringify(v);
 
 function slimMessage(m: MessageRecord): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -107,19 +108,34 @@ export const getConversations = async (accountId: number, displayIds: number[]) 
 /** What the activity index (gsi3) holds of a conversation: enough to filter, count and sort a list. */
 export type ConversationRow = Pick<
   ConversationRecord,
-  | 'id' | 'account_id' | 'inbox_id' | 'contact_id' | 'status' | 'assignee_id' | 'assignee_agent_bot_id' | 'team_id' | 'priority'
-  | 'labels' | 'created_at' | 'last_activity_at' | 'waiting_since'
+  | 'id'
+  | 'account_id'
+  | 'inbox_id'
+  | 'contact_id'
+  | 'status'
+  | 'assignee_id'
+  | 'assignee_agent_bot_id'
+  | 'team_id'
+  | 'priority'
+  | 'labels'
+  | 'created_at'
+  | 'last_activity_at'
+  | 'waiting_since'
 >;
 
 /** Newest activity first, then highest display id: the order of the activity index. */
-export const byActivityDesc = (a: ConversationRow, b: ConversationRow) =>
-  b.last_activity_at - a.last_activity_at || b.id - a.id;
+export const byActivityDesc = (a: ConversationRow, b: ConversationRow) => b.last_activity_at - a.last_activity_at || b.id - a.id;
 
 /**
  * AP63: the conversations of one status in one inbox, newest activity first (gsi3, read lazily): index
  * rows of ~250 bytes, so reading a whole inbox's status costs ~1 RCU per 30 conversations.
  */
-export async function* conversationsByInboxStatus(accountId: number, inboxId: number, status: string, firstChunk: number): AsyncGenerator<ConversationRow> {
+export async function* conversationsByInboxStatus(
+  accountId: number,
+  inboxId: number,
+  status: string,
+  firstChunk: number,
+): AsyncGenerator<ConversationRow> {
   const ix = INDEXES.gsi3;
   let start: QueryCommandInput['ExclusiveStartKey'];
   let limit = Math.min(Math.max(firstChunk, 1), 500);
@@ -150,13 +166,22 @@ export async function* conversationsByInboxStatus(accountId: number, inboxId: nu
  * order (gsi3, `gsi3sk >= <since>#<id>`), newest first: what a `q` list page needs once it knows how
  * recent its page's conversations are.
  */
-export async function conversationsActiveSince(accountId: number, inboxId: number, status: string, since: number, sinceId?: number): Promise<ConversationRow[]> {
+export async function conversationsActiveSince(
+  accountId: number,
+  inboxId: number,
+  status: string,
+  since: number,
+  sinceId?: number,
+): Promise<ConversationRow[]> {
   const ix = INDEXES.gsi3;
   const items = await queryItems({
     IndexName: ix.name,
     KeyConditionExpression: '#p = :p AND #s >= :lo',
     ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
-    ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk, ':lo': keys.activitySince(since, sinceId) },
+    ExpressionAttributeValues: {
+      ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk,
+      ':lo': keys.activitySince(since, sinceId),
+    },
     ScanIndexForward: false,
   });
   return items.map((item) => {
@@ -321,7 +346,9 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   }
   const items: TxItem[] = [
     {
-      item: prev ? put(conversationItem(next), { condition: versionCondition(prev.version) }) : put(conversationItem(next), { ifNew: true }),
+      item: prev
+        ? put(conversationItem(next), { condition: versionCondition(prev.version) })
+        : put(conversationItem(next), { ifNew: true }),
       onConflict: () => new ConflictError(0),
     },
     ...counters,
@@ -355,13 +382,18 @@ async function createPlainly(next: ConversationRecord): Promise<void> {
   const t = Math.floor(Date.now() / 1000);
   const marks = await countCreation(next.account_id, next, t);
   try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: conversationItem(next), ConditionExpression: 'attribute_not_exists(pk)' }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: conversationItem(next), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
   } catch (err) {
     // The item is there when an earlier attempt of this same put landed and only its answer was lost.
-    if (!(err instanceof ConditionalCheckFailedException) || (await getConversation(next.account_id, next.id, true))?.uuid !== next.uuid) throw err;
+    if (!(err instanceof ConditionalCheckFailedException) || (await getConversation(next.account_id, next.id, true))?.uuid !== next.uuid)
+      throw err;
   }
   // The conversation is written: a failed settlement is left to the next creation, never the caller's error.
-  await settleCreations(next, marks, t).catch((error) => log.warn('conversation counter marks not settled', { accountId: next.account_id, error: String(error) }));
+  await settleCreations(next, marks, t).catch((error) =>
+    log.warn('conversation counter marks not settled', { accountId: next.account_id, error: String(error) }),
+  );
 }
 
 /** Settles a counter's creation marks when due (above); `marks` were read with `c`'s creation at `t`. */
@@ -394,7 +426,10 @@ export async function deleteConversation(c: ConversationRecord): Promise<Message
   ]);
   const p = keys.messagesPrefix(a, c.id);
   const participants = keys.conversationParticipants(a, c.id);
-  const messages = [...(await queryPrefix({ pk: p.pk }, p.skPrefix)), ...(await queryPrefix({ pk: participants.pk }, participants.skPrefix))];
+  const messages = [
+    ...(await queryPrefix({ pk: p.pk }, p.skPrefix)),
+    ...(await queryPrefix({ pk: participants.pk }, participants.skPrefix)),
+  ];
   for (let i = 0; i < messages.length; i += 100) {
     await transact(messages.slice(i, i + 100).map((m) => ({ item: del({ pk: String(m.pk), sk: String(m.sk) }) })));
   }

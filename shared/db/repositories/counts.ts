@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import type { TxItem } from '../transact.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { queryItems, record } from './common.ts';
 
 // Conversation counters: one item per (inbox, team, status, assignee) combination in use, kept in the
@@ -113,7 +113,9 @@ export async function clearMarks(accountId: number, c: Combination, written: num
         TableName: tableName(),
         Key: keys.conversationCounter(accountId, c),
         UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}${lost.length ? ' ADD #n :d' : ''}`,
-        ConditionExpression: Object.keys(names).map((n) => `attribute_exists(${n})`).join(' AND '),
+        ConditionExpression: Object.keys(names)
+          .map((n) => `attribute_exists(${n})`)
+          .join(' AND '),
         ExpressionAttributeNames: { ...names, ...(lost.length ? { '#n': 'count' } : {}) },
         ...(lost.length ? { ExpressionAttributeValues: { ':d': -lost.length } } : {}),
       }),

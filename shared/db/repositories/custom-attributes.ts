@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { AttributeDefinitionRecord } from '../../model/custom-attributes.ts';
-import { taken } from '../../errors.ts';
+import type { AttributeDefinitionRecord } from '#shared/model/custom-attributes.ts';
+import { taken } from '#shared/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
@@ -15,11 +15,18 @@ export async function listAttributeDefinitions(accountId: number): Promise<Attri
   return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<AttributeDefinitionRecord>(i)!);
 }
 
-const definitionItem = (d: AttributeDefinitionRecord) => ({ ...keys.attributeDefinition(d.account_id, d.id), type: 'custom_attribute_definition', ...d });
+const definitionItem = (d: AttributeDefinitionRecord) => ({
+  ...keys.attributeDefinition(d.account_id, d.id),
+  type: 'custom_attribute_definition',
+  ...d,
+});
 const keyOf = (d: AttributeDefinitionRecord) => keys.attributeKeyUnique(d.account_id, d.attribute_model, d.attribute_key);
 
 /** Writes a definition (new when `before` is undefined), moving its key-per-model sentinel when either changes. */
-export async function saveAttributeDefinition(before: AttributeDefinitionRecord | undefined, after: AttributeDefinitionRecord): Promise<void> {
+export async function saveAttributeDefinition(
+  before: AttributeDefinitionRecord | undefined,
+  after: AttributeDefinitionRecord,
+): Promise<void> {
   const items: TxItem[] = [versionedPut(definitionItem(after), before?.version)];
   const moved = !before || before.attribute_key !== after.attribute_key || before.attribute_model !== after.attribute_model;
   if (moved) {

@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { transact, type TxItem } from '../transact.ts';
-import type { CustomFilterRecord, FilterType } from '../../model/custom-filters.ts';
+import type { CustomFilterRecord, FilterType } from '#shared/model/custom-filters.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut } from './versioned.ts';
 

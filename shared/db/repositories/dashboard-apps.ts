@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { transact } from '../transact.ts';
-import type { DashboardAppRecord } from '../../model/dashboard-apps.ts';
+import type { DashboardAppRecord } from '#shared/model/dashboard-apps.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 

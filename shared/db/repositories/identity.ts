@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type PermissibleKind } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import { taken } from '../../errors.ts';
+import { taken } from '#shared/errors.ts';
 import { purgeJobItem, type PurgeJobRecord } from './purge.ts';
 import type {
   AccountRecord,
@@ -11,7 +11,7 @@ import type {
   PlatformAppRecord,
   TokenRecord,
   UserRecord,
-} from '../../model/identity.ts';
+} from '#shared/model/identity.ts';
 import { getItem, getItemNow, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, ensureMaps, mapsToCreate, updateItem, type AttributeChanges } from './versioned.ts';
 
@@ -80,7 +80,12 @@ export const changeUser = (id: number, changes: AttributeChanges) => applyChange
  * The same with the email's uniqueness claim moved in one transaction, on condition that the email is
  * still the one read (else StaleWrite); `onTaken` names the error when another user holds the new one.
  */
-export async function changeUserEmail(before: UserRecord, email: string, changes: AttributeChanges, onTaken: () => Error): Promise<UserRecord | undefined> {
+export async function changeUserEmail(
+  before: UserRecord,
+  email: string,
+  changes: AttributeChanges,
+  onTaken: () => Error,
+): Promise<UserRecord | undefined> {
   const key = keys.user(before.id);
   const missing = mapsToCreate(before as unknown as Record<string, unknown>, changes);
   if (missing.length) await ensureMaps(key, missing);
@@ -113,13 +118,18 @@ export async function getUserIdByEmail(email: string): Promise<number | undefine
 }
 
 /** AP8: one membership. */
-export const getAccountUser = (accountId: number, userId: number) =>
-  getItem<AccountUserRecord>(keys.accountUser(accountId, userId));
+export const getAccountUser = (accountId: number, userId: number) => getItem<AccountUserRecord>(keys.accountUser(accountId, userId));
 
 /** AP6 with AP8: users with their memberships of an account, in one BatchGet, in the order asked. */
-export async function getMembers(accountId: number, userIds: number[]): Promise<{ user: UserRecord | undefined; membership: AccountUserRecord | undefined }[]> {
+export async function getMembers(
+  accountId: number,
+  userIds: number[],
+): Promise<{ user: UserRecord | undefined; membership: AccountUserRecord | undefined }[]> {
   const items = await getMany<object>(userIds.flatMap((id) => [keys.user(id), keys.accountUser(accountId, id)]));
-  return userIds.map((_, n) => ({ user: items[2 * n] as UserRecord | undefined, membership: items[2 * n + 1] as AccountUserRecord | undefined }));
+  return userIds.map((_, n) => ({
+    user: items[2 * n] as UserRecord | undefined,
+    membership: items[2 * n + 1] as AccountUserRecord | undefined,
+  }));
 }
 
 /** AP9: the memberships of an account. */
@@ -202,7 +212,12 @@ export async function createPlatformAccount(account: AccountRecord, appId: numbe
  * Removes an account, the app's permission and its memberships; the purge job goes in the first transaction
  * with the account item, so everything else of the account follows in the pipeline.
  */
-export async function deletePlatformAccount(appId: number, accountId: number, memberIds: number[], job: Omit<PurgeJobRecord, 'step' | 'chunks' | 'deleted'>): Promise<void> {
+export async function deletePlatformAccount(
+  appId: number,
+  accountId: number,
+  memberIds: number[],
+  job: Omit<PurgeJobRecord, 'step' | 'chunks' | 'deleted'>,
+): Promise<void> {
   await inChunks([
     { item: del(keys.account(accountId)) },
     purgeJobItem(job),
@@ -227,5 +242,9 @@ export async function createAgentBot(bot: AgentBotRecord, appId?: number): Promi
 
 /** Removes a platform app's bot with its token and the app's permission. */
 export async function deletePlatformBotItems(appId: number, bot: AgentBotRecord): Promise<void> {
-  await transact([{ item: del(keys.agentBot(bot.id)) }, { item: del(keys.token(bot.token_hash)) }, { item: del(keys.permissible(appId, 'BOT', bot.id)) }]);
+  await transact([
+    { item: del(keys.agentBot(bot.id)) },
+    { item: del(keys.token(bot.token_hash)) },
+    { item: del(keys.permissible(appId, 'BOT', bot.id)) },
+  ]);
 }

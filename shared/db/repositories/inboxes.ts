@@ -2,10 +2,10 @@ import { purgeJobItem } from './purge.ts';
 import { keys, type Key } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
-import { notFound } from '../../errors.ts';
-import type { InboxMemberRecord, InboxRecord } from '../../model/inboxes.ts';
+import { notFound } from '#shared/errors.ts';
+import type { InboxMemberRecord, InboxRecord } from '#shared/model/inboxes.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
-import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
+import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
 
 // Access patterns of the inboxes area (AP20-29). An account's inboxes and their memberships share one
 // partition; a membership also carries gsi1 so that a user's inboxes are one Query.
@@ -21,7 +21,10 @@ export const getInboxes = async (accountId: number, ids: number[]) =>
 /** AP22: the inboxes of an account, by id. */
 export async function listInboxes(accountId: number): Promise<InboxRecord[]> {
   const p = keys.inboxesOf(accountId);
-  return openAll('inbox', (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!));
+  return openAll(
+    'inbox',
+    (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!),
+  );
 }
 
 /** AP23: ids of the inboxes a user is a member of (gsi1). */
@@ -70,7 +73,12 @@ export async function createInbox(inbox: InboxRecord, sentinels: InboxSentinel[]
 }
 
 /** Writes the next version of an inbox, swapping the sentinels whose values changed. */
-export async function updateInbox(before: InboxRecord, after: InboxRecord, removed: Key[] = [], added: InboxSentinel[] = []): Promise<void> {
+export async function updateInbox(
+  before: InboxRecord,
+  after: InboxRecord,
+  removed: Key[] = [],
+  added: InboxSentinel[] = [],
+): Promise<void> {
   await transact([
     versionedPut(await inboxItem(after), before.version),
     ...removed.map((k) => ({ item: del(k) })),
@@ -96,7 +104,9 @@ export const changeInboxAttributes = async (accountId: number, inboxId: number, 
 export async function setInboxAgentBot(before: InboxRecord, after: InboxRecord, grant: Key | undefined, revoke: Key[]): Promise<void> {
   await transact([
     versionedPut(await inboxItem(after), before.version),
-    ...(grant ? [{ item: put({ ...grant, type: 'agent_bot_access', account_id: after.account_id, agent_bot_id: after.agent_bot_id }) }] : []),
+    ...(grant
+      ? [{ item: put({ ...grant, type: 'agent_bot_access', account_id: after.account_id, agent_bot_id: after.agent_bot_id }) }]
+      : []),
     ...revoke.map((k) => ({ item: del(k) })),
   ]);
 }

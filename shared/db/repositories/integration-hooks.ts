@@ -1,9 +1,9 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import type { HookRecord } from '../../model/integrations.ts';
-import { notFound, taken } from '../../errors.ts';
+import type { HookRecord } from '#shared/model/integrations.ts';
+import { notFound, taken } from '#shared/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
-import { openAll, openFields, sealFields } from '../../crypto/secret-fields.ts';
+import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
 /** AP115: an integration hook of an account. */
@@ -13,11 +13,18 @@ export const getHook = async (accountId: number, id: number, consistent = false)
 /** AP116: the integration hooks of an account, by id. */
 export async function listHooks(accountId: number): Promise<HookRecord[]> {
   const p = keys.integrationHooksOf(accountId);
-  return openAll('integration_hook', (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<HookRecord>(i)!));
+  return openAll(
+    'integration_hook',
+    (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<HookRecord>(i)!),
+  );
 }
 
 // API keys, tokens and credentials are sealed at rest (shared/crypto/secret-fields.ts).
-const hookItem = async (h: HookRecord) => ({ ...keys.integrationHook(h.account_id, h.id), type: 'integration_hook', ...(await sealFields('integration_hook', h)) });
+const hookItem = async (h: HookRecord) => ({
+  ...keys.integrationHook(h.account_id, h.id),
+  type: 'integration_hook',
+  ...(await sealFields('integration_hook', h)),
+});
 
 /**
  * A new hook: for an app that allows one hook per account its sentinel refuses a second; an inbox hook
@@ -32,7 +39,10 @@ export async function createHook(h: HookRecord, single: boolean): Promise<void> 
     });
   }
   if (h.inbox_id !== null) {
-    items.push({ item: check(keys.inbox(h.account_id, h.inbox_id), { expression: 'attribute_exists(pk)' }), onConflict: () => notFound('Inbox') });
+    items.push({
+      item: check(keys.inbox(h.account_id, h.inbox_id), { expression: 'attribute_exists(pk)' }),
+      onConflict: () => notFound('Inbox'),
+    });
   }
   await transact(items);
 }
@@ -42,5 +52,8 @@ export async function updateHook(before: HookRecord, after: HookRecord): Promise
 }
 
 export async function deleteHook(h: HookRecord): Promise<void> {
-  await transact([versionedDel(keys.integrationHook(h.account_id, h.id), h.version), { item: del(keys.integrationHookAppUnique(h.account_id, h.app_id)) }]);
+  await transact([
+    versionedDel(keys.integrationHook(h.account_id, h.id), h.version),
+    { item: del(keys.integrationHookAppUnique(h.account_id, h.app_id)) },
+  ]);
 }

@@ -1,13 +1,12 @@
 import { keys } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
-import type { LabelRecord } from '../../model/labels.ts';
-import { taken } from '../../errors.ts';
+import type { LabelRecord } from '#shared/model/labels.ts';
+import { taken } from '#shared/errors.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 
 /** AP90: a label of an account. */
-export const getLabel = (accountId: number, id: number, consistent = false) =>
-  getItem<LabelRecord>(keys.label(accountId, id), consistent);
+export const getLabel = (accountId: number, id: number, consistent = false) => getItem<LabelRecord>(keys.label(accountId, id), consistent);
 
 /** AP91: the labels of an account, by id. */
 export async function listLabels(accountId: number): Promise<LabelRecord[]> {
@@ -37,8 +36,5 @@ export const changeLabelAttributes = (accountId: number, id: number, changes: At
   applyChanges<LabelRecord>(keys.label(accountId, id), changes);
 
 export async function deleteLabel(l: LabelRecord): Promise<void> {
-  await transact([
-    versionedDel(keys.label(l.account_id, l.id), l.version),
-    { item: del(keys.labelTitleUnique(l.account_id, l.title)) },
-  ]);
+  await transact([versionedDel(keys.label(l.account_id, l.id), l.version), { item: del(keys.labelTitleUnique(l.account_id, l.title)) }]);
 }

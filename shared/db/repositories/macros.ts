@@ -1,6 +1,6 @@
 import { keys } from '../keys.ts';
 import { transact } from '../transact.ts';
-import type { MacroRecord } from '../../model/macros.ts';
+import type { MacroRecord } from '#shared/model/macros.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 

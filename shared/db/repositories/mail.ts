@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
-import type { MailRequestRecord } from '../../model/mail.ts';
+import type { MailRequestRecord } from '#shared/model/mail.ts';
 
 // Access patterns of the mail outbox (numbers as in docs/data-model.md#keys-and-access-patterns).
 

@@ -3,7 +3,7 @@ import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import { getItem, getMany, queryItems, record } from './common.ts';
 
 // Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
@@ -52,7 +52,11 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
   const forward = w.after !== undefined;
   const out = (
     await queryItems(
-      { KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi', ExpressionAttributeValues: { ':p': p.pk, ':lo': lo, ':hi': hi }, ScanIndexForward: forward },
+      {
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':p': p.pk, ':lo': lo, ':hi': hi },
+        ScanIndexForward: forward,
+      },
       w.limit,
     )
   ).map((item) => record<MessageRecord>(item)!);
@@ -64,7 +68,12 @@ export async function listMessages(accountId: number, displayId: number, w: Mess
  * Reads the conversation's messages, rewrites those of `fromContactId` conditioned on that sender, so it
  * can run again (a message already moved is left alone). Returns how many moved.
  */
-export async function reassignContactMessages(accountId: number, displayId: number, fromContactId: number, toContactId: number): Promise<number> {
+export async function reassignContactMessages(
+  accountId: number,
+  displayId: number,
+  fromContactId: number,
+  toContactId: number,
+): Promise<number> {
   const p = keys.messagesPrefix(accountId, displayId);
   let moved = 0;
   let start: QueryCommandInput['ExclusiveStartKey'];

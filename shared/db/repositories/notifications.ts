@@ -3,7 +3,7 @@ import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../model/notifications.ts';
+import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '#shared/model/notifications.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 
 // Access patterns of the notifications area (numbers as in docs/data-model.md#keys-and-access-patterns).
@@ -11,7 +11,11 @@ import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 const CLAIM_LIFETIME_SECONDS = 7 * 24 * 3600;
 
 type Raw = TxItem['item'];
-const update = (Key: Key, UpdateExpression: string, opts: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {}): Raw => ({
+const update = (
+  Key: Key,
+  UpdateExpression: string,
+  opts: { condition?: string; names?: Record<string, string>; values?: Record<string, unknown> } = {},
+): Raw => ({
   Update: {
     TableName: '',
     Key,
@@ -42,7 +46,16 @@ const notificationItem = (n: NotificationRecord) => ({
 export async function createNotification(n: NotificationRecord, eventId: string): Promise<boolean> {
   try {
     await transact([
-      { item: put({ ...keys.notificationClaim(eventId, n.user_id), type: 'notification_claim', [TTL_ATTRIBUTE]: n.created_at + CLAIM_LIFETIME_SECONDS }, { ifNew: true }) },
+      {
+        item: put(
+          {
+            ...keys.notificationClaim(eventId, n.user_id),
+            type: 'notification_claim',
+            [TTL_ATTRIBUTE]: n.created_at + CLAIM_LIFETIME_SECONDS,
+          },
+          { ifNew: true },
+        ),
+      },
       { item: put(notificationItem(n), { ifNew: true }) },
       { item: counterMove(n, 1, 1) },
     ]);
@@ -63,7 +76,11 @@ export async function listNotifications(accountId: number, userId: number, limit
   const items = await queryItems(
     {
       ...(unreadOnly
-        ? { IndexName: INDEXES.gsi1.name, KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': INDEXES.gsi1.pk, '#s': INDEXES.gsi1.sk } }
+        ? {
+            IndexName: INDEXES.gsi1.name,
+            KeyConditionExpression: '#p = :p AND begins_with(#s, :s)',
+            ExpressionAttributeNames: { '#p': INDEXES.gsi1.pk, '#s': INDEXES.gsi1.sk },
+          }
         : { KeyConditionExpression: '#p = :p AND begins_with(#s, :s)', ExpressionAttributeNames: { '#p': 'pk', '#s': 'sk' } }),
       ExpressionAttributeValues: { ':p': 'gsi1pk' in p ? p.gsi1pk : p.pk, ':s': p.skPrefix },
       ScanIndexForward: !newestFirst,
@@ -125,7 +142,7 @@ export async function deleteNotification(n: NotificationRecord): Promise<boolean
           Delete: {
             TableName: '',
             Key: keys.notification(n.account_id, n.user_id, n.id),
-            ConditionExpression: 'attribute_exists(pk) AND ' + (n.read_at === null ? 'attribute_type(read_at, :null)' : 'NOT attribute_type(read_at, :null)'),
+            ConditionExpression: `attribute_exists(pk) AND ${n.read_at === null ? 'attribute_type(read_at, :null)' : 'NOT attribute_type(read_at, :null)'}`,
             ExpressionAttributeValues: { ':null': 'NULL' },
           },
         },
@@ -144,12 +161,22 @@ export const getNotificationSettings = (accountId: number, userIds: number[]) =>
   getMany<NotificationSettingsRecord>(userIds.map((id) => keys.notificationSettings(accountId, id)));
 
 export async function putNotificationSettings(s: NotificationSettingsRecord): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.notificationSettings(s.account_id, s.user_id), type: 'notification_settings', ...s } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.notificationSettings(s.account_id, s.user_id), type: 'notification_settings', ...s },
+    }),
+  );
 }
 
 /** AP145: one push subscription of a user, by the hash of its identifier (endpoint or device token). */
 export async function putPushSubscription(s: PushSubscriptionRecord, identifierHash: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.pushSubscription(s.user_id, identifierHash), type: 'push_subscription', ...s } }));
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.pushSubscription(s.user_id, identifierHash), type: 'push_subscription', ...s },
+    }),
+  );
 }
 
 export const getPushSubscription = (userId: number, identifierHash: string) =>

@@ -3,10 +3,10 @@ import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '../../model/report-buckets.ts';
-import type { ConversationReportState, ReportFact, ReportingEventRecord } from '../../model/reports.ts';
+import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '#shared/model/report-buckets.ts';
+import type { ConversationReportState, ReportFact, ReportingEventRecord } from '#shared/model/reports.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
-import { log } from '../../log.ts';
+import { log } from '#shared/log.ts';
 
 // Report aggregates (AP200–AP208). The pipeline adds each event's figures in one transaction with the
 // event's fact item (attribute_not_exists), so a redelivered event changes nothing; the API reads day
@@ -38,7 +38,11 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
 
 function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ? E : never): TxItem {
   const names: Record<string, string> = { '#t': 'type', '#a': 'account_id', '#s': 'series' };
-  const values: Record<string, unknown> = { ':t': entry.kind === 'day' ? 'report_day' : 'report_hour', ':a': accountId, ':s': entry.series };
+  const values: Record<string, unknown> = {
+    ':t': entry.kind === 'day' ? 'report_day' : 'report_hour',
+    ':a': accountId,
+    ':s': entry.series,
+  };
   const parts: string[] = [];
   let i = 0;
   for (const [attr, v] of entry.values) {
@@ -175,7 +179,12 @@ export async function recordFacts(writes: FactWrite[]): Promise<void> {
  * it starts waiting, deleted when it stops or moves): idempotent, so written at once, outside any
  * transaction — a redelivered event puts or deletes the same item again.
  */
-export async function moveUnattended(accountId: number, conversationId: number, from: number | null | undefined, to: number | null | undefined) {
+export async function moveUnattended(
+  accountId: number,
+  conversationId: number,
+  from: number | null | undefined,
+  to: number | null | undefined,
+) {
   if (from !== undefined && from !== to) {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.liveUnattended(accountId, from, conversationId) }));
   }
@@ -183,7 +192,13 @@ export async function moveUnattended(accountId: number, conversationId: number, 
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.liveUnattended(accountId, to, conversationId), type: 'report_live', account_id: accountId, assignee_id: to, conversation_id: conversationId },
+        Item: {
+          ...keys.liveUnattended(accountId, to, conversationId),
+          type: 'report_live',
+          account_id: accountId,
+          assignee_id: to,
+          conversation_id: conversationId,
+        },
       }),
     );
   }
@@ -206,7 +221,11 @@ export async function listConversationFacts(accountId: number, conversationId: n
  * stays as a fact, since its figures count in the rebuild with the deletion's negation), and its report
  * memory is deleted. Idempotent.
  */
-export async function removeConversationReportItems(accountId: number, conversationId: number, reportingEvents: { pk: string; sk: string }[]) {
+export async function removeConversationReportItems(
+  accountId: number,
+  conversationId: number,
+  reportingEvents: { pk: string; sk: string }[],
+) {
   for (const key of reportingEvents) {
     await db().send(
       new UpdateCommand({
@@ -249,7 +268,11 @@ export async function queryReportDays(accountId: number, series: string, fromDay
 
 /** AP203: one hour of day of a series across days in [fromDay, toDay] (hour-first sort keys make it one range). */
 export async function queryReportHourOfDay(accountId: number, series: string, hour: number, fromDay: string, toDay: string) {
-  const items = await queryBetween(keys.reportSeriesPartition(accountId, series), keys.reportHourSk(hour, fromDay), keys.reportHourSk(hour, toDay));
+  const items = await queryBetween(
+    keys.reportSeriesPartition(accountId, series),
+    keys.reportHourSk(hour, fromDay),
+    keys.reportHourSk(hour, toDay),
+  );
   return new Map(items.map((i) => [String(i.sk).split('#')[2]!, i]));
 }
 
@@ -261,7 +284,13 @@ export async function getReportHours(accountId: number, series: string, wanted: 
 
 /** AP205: an account's reporting events created in [since, until], newest first. */
 export async function listReportingEvents(accountId: number, since: number, until: number): Promise<ReportingEventRecord[]> {
-  const items = await queryBetween(keys.reportingEventsIndexPartition(accountId), keys.reportingEventSk(Math.max(0, since)), `${keys.reportingEventSk(until)}~`, INDEXES.gsi1, false);
+  const items = await queryBetween(
+    keys.reportingEventsIndexPartition(accountId),
+    keys.reportingEventSk(Math.max(0, since)),
+    `${keys.reportingEventSk(until)}~`,
+    INDEXES.gsi1,
+    false,
+  );
   return items.map(reportingEventOf);
 }
 
@@ -318,7 +347,12 @@ export async function putAggregate(key: Key, attrs: Record<string, unknown>) {
 
 /** The keys of every item of one aggregate series partition (the rebuild). */
 export async function seriesItemKeys(pk: string): Promise<Key[]> {
-  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true });
+  const items = await queryItems({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': pk },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+  });
   return items.map((i) => ({ pk: String(i.pk), sk: String(i.sk) }));
 }
 

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
-import type { BuiltSegment, SegmentDirectory, SourceMessage } from '../../codec/search-segment.ts';
+import type { BuiltSegment, SegmentDirectory, SourceMessage } from '#shared/codec/search-segment.ts';
 
 // Items of the `q` index (AP73-AP76; the formats are shared/codec/search-segment.ts and search-pack.ts): the account's
 // head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,
@@ -107,7 +107,10 @@ export async function getSegmentItems(keyList: Key[]): Promise<Uint8Array[]> {
 
 /** AP76: every item of a segment (a merge reads them all), by sort key. */
 export async function getWholeSegment(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
-  const items = await queryItems({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId) } });
+  const items = await queryItems({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': keys.searchSegment(accountId, segmentId) },
+  });
   return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 

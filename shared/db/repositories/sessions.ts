@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys, type Key } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
-import type { OneTimeTokenRecord, PasswordResetRecord, SessionRecord } from '../../model/sessions.ts';
+import type { OneTimeTokenRecord, PasswordResetRecord, SessionRecord } from '#shared/model/sessions.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 
 // Access patterns of the sessions area (numbers as in docs/data-model.md#keys-and-access-patterns).

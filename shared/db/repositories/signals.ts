@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
-import type { SignalRecord } from '../../model/signals.ts';
+import type { SignalRecord } from '#shared/model/signals.ts';
 
 const SIGNAL_LIFETIME_SECONDS = 24 * 3600;
 
@@ -17,7 +17,8 @@ export const emitConversationSignal = (signal: NewSignal & { conversation_id: nu
   emitSignal(keys.conversation(signal.account_id, signal.conversation_id).pk, signal);
 
 /** Raises a signal about a contact in the contact's partition (with or without a conversation). */
-export const emitContactSignal = (signal: NewSignal & { contact_id: number }) => emitSignal(keys.contactPartition(signal.account_id, signal.contact_id), signal);
+export const emitContactSignal = (signal: NewSignal & { contact_id: number }) =>
+  emitSignal(keys.contactPartition(signal.account_id, signal.contact_id), signal);
 
 async function emitSignal(partitionPk: string, signal: NewSignal): Promise<void> {
   const now = Math.floor(Date.now() / 1000);

@@ -1,7 +1,7 @@
 import { keys } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
-import type { TeamMemberRecord, TeamRecord } from '../../model/teams.ts';
-import { notFound, taken } from '../../errors.ts';
+import type { TeamMemberRecord, TeamRecord } from '#shared/model/teams.ts';
+import { notFound, taken } from '#shared/errors.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 

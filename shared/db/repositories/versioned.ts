@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { ServiceError } from '../../errors.ts';
+import { ServiceError } from '#shared/errors.ts';
 import type { Key } from '../keys.ts';
 import { del, put, type TxItem } from '../transact.ts';
 import { getItem, record } from './common.ts';
@@ -48,8 +48,7 @@ export const isLostRace = (err: unknown) =>
   (err instanceof TransactionCanceledException && (err.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict'));
 
 /** Full jitter over an exponentially growing window (so many writers spread out instead of colliding again). */
-export const backoff = (attempt: number) =>
-  new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt)));
+export const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt)));
 
 /**
  * Runs a read-change-write until it wins; `consistent` asks the read after a lost race to be strongly
@@ -64,7 +63,12 @@ export async function retryStale<T>(run: (consistent: boolean) => Promise<T>, bu
     } catch (err) {
       if (!isLostRace(err)) throw err;
       if (Date.now() - started > budgetMs) {
-        throw new ServiceError('rate_limited', 'Too many concurrent changes of this record', [{ field: '', message: 'Retry later', code: 'rate_limited' }], 1);
+        throw new ServiceError(
+          'rate_limited',
+          'Too many concurrent changes of this record',
+          [{ field: '', message: 'Retry later', code: 'rate_limited' }],
+          1,
+        );
       }
     }
     await backoff(attempt);
@@ -168,7 +172,9 @@ export async function ensureMaps(key: Key, attrs: string[]): Promise<void> {
 export async function applyChanges<T>(key: Key, changes: AttributeChanges): Promise<T | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = await db().send(new UpdateCommand({ TableName: tableName(), Key: key, ...updateParts(changes), ReturnValues: 'ALL_NEW' }));
+      const out = await db().send(
+        new UpdateCommand({ TableName: tableName(), Key: key, ...updateParts(changes), ReturnValues: 'ALL_NEW' }),
+      );
       return record<T>(out.Attributes);
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;

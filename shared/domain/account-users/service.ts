@@ -1,15 +1,9 @@
-import { nextId } from '../../db/ids.ts';
-import {
-  deleteAccountUser,
-  getAccountUser,
-  isPermissible,
-  listAccountUsers,
-  putAccountUser,
-} from '../../db/repositories/identity.ts';
-import { invalidField } from '../../errors.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { deleteAccountUser, getAccountUser, isPermissible, listAccountUsers, putAccountUser } from '#shared/db/repositories/identity.ts';
+import { invalidField } from '#shared/errors.ts';
 import { permittedAccount } from '../accounts/service.ts';
-import { type AccountUserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AccountUserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import type { NewAccountUser } from './schemas.ts';
 
 /** Raw account_users row (docs/chatwoot.md#platform-account-users). */

@@ -3,9 +3,58 @@ import { Email, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Locales Chatwoot ships (config/initializers/languages.rb).
 export const LOCALES = [
-  'en', 'ar', 'az', 'bg', 'ca', 'cs', 'da', 'de', 'el', 'es', 'et', 'fa', 'fi', 'fr', 'he', 'hi', 'hr', 'hu', 'hy',
-  'id', 'is', 'it', 'ja', 'ka', 'ko', 'lt', 'lv', 'ml', 'ms', 'ne', 'nl', 'no', 'pl', 'pt', 'pt_BR', 'ro', 'ru',
-  'sh', 'sk', 'sl', 'sq', 'sr', 'sv', 'ta', 'th', 'tl', 'tr', 'uk', 'ur', 'vi', 'zh_CN', 'zh_TW',
+  'en',
+  'ar',
+  'az',
+  'bg',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'es',
+  'et',
+  'fa',
+  'fi',
+  'fr',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'hy',
+  'id',
+  'is',
+  'it',
+  'ja',
+  'ka',
+  'ko',
+  'lt',
+  'lv',
+  'ml',
+  'ms',
+  'ne',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'pt_BR',
+  'ro',
+  'ru',
+  'sh',
+  'sk',
+  'sl',
+  'sq',
+  'sr',
+  'sv',
+  'ta',
+  'th',
+  'tl',
+  'tr',
+  'uk',
+  'ur',
+  'vi',
+  'zh_CN',
+  'zh_TW',
 ] as const;
 
 const LIMIT_KEYS = ['inboxes', 'agents', 'captain_responses', 'captain_documents'] as const;
@@ -13,7 +62,10 @@ const LIMIT_KEYS = ['inboxes', 'agents', 'captain_responses', 'captain_documents
 const Limits = v.pipe(
   JsonObject,
   v.check(
-    (o) => Object.entries(o).every(([k, n]) => (LIMIT_KEYS as readonly string[]).includes(k) && typeof n === 'number' && Number.isInteger(n) && n >= 0),
+    (o) =>
+      Object.entries(o).every(
+        ([k, n]) => (LIMIT_KEYS as readonly string[]).includes(k) && typeof n === 'number' && Number.isInteger(n) && n >= 0,
+      ),
     `may only hold non-negative integers for ${LIMIT_KEYS.join(', ')}`,
   ),
   v.transform((o) => o as Record<string, number>),
@@ -21,7 +73,10 @@ const Limits = v.pipe(
 
 const Features = v.pipe(
   JsonObject,
-  v.check((o) => Object.values(o).every((b) => typeof b === 'boolean' || b === null || b === 'true' || b === 'false'), 'values must be booleans'),
+  v.check(
+    (o) => Object.values(o).every((b) => typeof b === 'boolean' || b === null || b === 'true' || b === 'false'),
+    'values must be booleans',
+  ),
 );
 
 const fields = {

@@ -1,4 +1,4 @@
-import { nextId } from '../../db/ids.ts';
+import { nextId } from '#shared/db/ids.ts';
 import {
   createPlatformAccount,
   deletePlatformAccount,
@@ -8,17 +8,29 @@ import {
   listAccountUsers,
   listPermissible,
   putAccount,
-} from '../../db/repositories/identity.ts';
-import { notFound } from '../../errors.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+} from '#shared/db/repositories/identity.ts';
+import { notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import type { AccountSettings, AccountUpdate, NewAccount } from './schemas.ts';
 import { accountJson } from './view.ts';
 
 // Features a new account starts with (installation defaults), before the request's own `features`.
 const DEFAULT_FEATURES = [
-  'agent_bots', 'agent_management', 'automations', 'canned_responses', 'channel_website', 'crm', 'custom_attributes',
-  'inbox_management', 'integrations', 'labels', 'macros', 'reports', 'team_management', 'voice_recorder',
+  'agent_bots',
+  'agent_management',
+  'automations',
+  'canned_responses',
+  'channel_website',
+  'crm',
+  'custom_attributes',
+  'inbox_management',
+  'integrations',
+  'labels',
+  'macros',
+  'reports',
+  'team_management',
+  'voice_recorder',
 ];
 
 const truthy = (b: unknown) => b === true || b === 'true';
@@ -96,5 +108,11 @@ async function applyAccountChanges(a: AccountRecord, input: AccountUpdate) {
 export async function deleteAccount(appId: number, id: number): Promise<void> {
   await permittedAccount(appId, id);
   const memberIds = (await listAccountUsers(id)).map((m) => m.user_id);
-  await deletePlatformAccount(appId, id, memberIds, { kind: 'account', account_id: id, app_id: appId, user_ids: memberIds, created_at: now() });
+  await deletePlatformAccount(appId, id, memberIds, {
+    kind: 'account',
+    account_id: id,
+    app_id: appId,
+    user_ids: memberIds,
+    created_at: now(),
+  });
 }

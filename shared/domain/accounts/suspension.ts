@@ -1,6 +1,6 @@
-import { getAccount, getAccountNow } from '../../db/repositories/identity.ts';
-import { forbidden, notFound } from '../../errors.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import { getAccount, getAccountNow } from '#shared/db/repositories/identity.ts';
+import { forbidden, notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 // A suspended account (platform PATCH `status: "suspended"`) is refused on every interface with one
 // answer (Chatwoot: 401 "Account is suspended"; here 403 with code `account_suspended`, like every other

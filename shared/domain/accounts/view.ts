@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 /** Platform Account JSON (docs/chatwoot.md#platform-accounts): features lists the enabled ones only. */
 export function accountJson(a: AccountRecord) {
@@ -11,7 +11,11 @@ export function accountJson(a: AccountRecord) {
     status: a.status,
     limits: a.limits,
     custom_attributes: a.custom_attributes,
-    features: Object.fromEntries(Object.entries(a.features).filter(([, on]) => on).map(([k]) => [k, true])),
+    features: Object.fromEntries(
+      Object.entries(a.features)
+        .filter(([, on]) => on)
+        .map(([k]) => [k, true]),
+    ),
     created_at: a.created_at,
   };
 }

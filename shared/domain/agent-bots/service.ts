@@ -1,6 +1,6 @@
-import { hashToken, ownerToken, seal, unseal } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
-import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '../../db/repositories/agent-bots.ts';
+import { hashToken, ownerToken, seal, unseal } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { deleteAgentBot, getAgentBotFresh, saveAgentBot } from '#shared/db/repositories/agent-bots.ts';
 import {
   createAgentBot,
   deletePlatformBotItems,
@@ -10,14 +10,14 @@ import {
   isPermissible,
   listAgentBots,
   listPermissible,
-} from '../../db/repositories/identity.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
+} from '#shared/db/repositories/identity.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 import { setInboxAgentBot } from '../inboxes/service.ts';
-import { type AgentBotRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AgentBotRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import type { AccountAgentBotUpdate, NewAccountAgentBot, NewPlatformAgentBot, PlatformAgentBotUpdate } from './schemas.ts';
 import { accountAgentBotJson, agentBotJson } from './view.ts';
 
@@ -167,7 +167,12 @@ export async function deleteAccountBotAvatar(accountId: number, id: number) {
 export async function resetAccountBotToken(accountId: number, id: number) {
   const token = ownerToken('agent_bot', id);
   const sealed = await seal(token);
-  const bot = await changeBot(id, ownedBy(accountId), (b) => ({ ...b, sealed_token: sealed, token_hash: hashToken(token), updated_at: now() }));
+  const bot = await changeBot(id, ownedBy(accountId), (b) => ({
+    ...b,
+    sealed_token: sealed,
+    token_hash: hashToken(token),
+    updated_at: now(),
+  }));
   return agentBotJson(bot, token);
 }
 

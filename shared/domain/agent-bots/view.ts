@@ -1,4 +1,4 @@
-import type { AgentBotRecord } from '../../model/identity.ts';
+import type { AgentBotRecord } from '#shared/model/identity.ts';
 
 /**
  * Agent bot JSON (docs/contract.md#agent-bot). Chatwoot 4.10 renders the bot's name into `outgoing_url`;

@@ -1,17 +1,24 @@
-import { hashToken, ownerToken, randomId, seal } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/agents.ts';
-import { changeUser, getAccountUser, getUser, getUserIdByEmail, listAccountUsers, listUserAccounts } from '../../db/repositories/identity.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { getInboxes, listAgentInboxIds, listInboxMemberIds } from '../../db/repositories/inboxes.ts';
-import { listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../model/actor.ts';
-import { notFound } from '../../errors.ts';
+import { hashToken, ownerToken, randomId, seal } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/agents.ts';
+import {
+  changeUser,
+  getAccountUser,
+  getUser,
+  getUserIdByEmail,
+  listAccountUsers,
+  listUserAccounts,
+} from '#shared/db/repositories/identity.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { getInboxes, listAgentInboxIds, listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
+import { listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound } from '#shared/errors.ts';
 import { agentJson } from '../conversations/view.ts';
 import { unassignUserConversations } from '../conversations/service.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { type AccountRecord, type AccountUserRecord, type UserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AccountRecord, AccountUserRecord, UserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import type { AgentUpdate, NewAgent } from './schemas.ts';
 import { agentsJson } from './view.ts';
 
@@ -91,7 +98,8 @@ export async function updateAgent(account: AccountRecord, userId: number, input:
     return after;
   });
   // The name is the user's own, changed on its attributes like every other user change.
-  const user = input.name !== undefined ? await changeUser(userId, { set: { name: input.name, updated_at: now() } }) : await getUser(userId);
+  const user =
+    input.name !== undefined ? await changeUser(userId, { set: { name: input.name, updated_at: now() } }) : await getUser(userId);
   if (!user) throw notFound('Agent');
   return agentJson({ user, membership }, account.id);
 }

@@ -1,7 +1,7 @@
-import { getMany } from '../../db/repositories/common.ts';
-import { getUsers, listAccountUsers } from '../../db/repositories/identity.ts';
-import { keys } from '../../db/keys.ts';
-import type { AccountUserRecord } from '../../model/identity.ts';
+import { getMany } from '#shared/db/repositories/common.ts';
+import { getUsers, listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { AccountUserRecord } from '#shared/model/identity.ts';
 import { agentJson } from '../conversations/view.ts';
 
 // Agents (agent JSON, docs/chatwoot.md#inbox-members-and-agent-json): the account's users, for the agents list, inbox
@@ -24,5 +24,8 @@ export async function agentsJson(accountId: number, userIds: number[]) {
 
 /** `GET /agents`: every user of the account. */
 export async function listAgents(accountId: number) {
-  return agentsJson(accountId, (await listAccountUsers(accountId)).map((m) => m.user_id));
+  return agentsJson(
+    accountId,
+    (await listAccountUsers(accountId)).map((m) => m.user_id),
+  );
 }

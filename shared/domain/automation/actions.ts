@@ -1,11 +1,11 @@
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { log } from '../../log.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { log } from '#shared/log.ts';
 import { updateContact } from '../contacts/service.ts';
-import type { ConversationActor, ConversationRecord, Priority } from '../../model/conversations.ts';
+import type { ConversationActor, ConversationRecord, Priority } from '#shared/model/conversations.ts';
 import { applyLabels, assignConversation, changeStatus, setPriority } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
-import type { AccountRecord } from '../../model/identity.ts';
-import type { Action } from '../../model/automation.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import type { Action } from '#shared/model/automation.ts';
 
 // The one runner of the catalog's actions on a conversation: automation rules (events pipeline, the rule
 // as actor) and macros (an agent's request, the agent as actor) both go through it.
@@ -31,13 +31,20 @@ export async function runConversationAction(
       await applyLabels(account, actor, c, [...c.labels, ...params.map(String).filter((l) => !c.labels.includes(l))]);
       return;
     case 'remove_label':
-      await applyLabels(account, actor, c, c.labels.filter((l) => !params.map(String).includes(l)));
+      await applyLabels(
+        account,
+        actor,
+        c,
+        c.labels.filter((l) => !params.map(String).includes(l)),
+      );
       return;
     case 'assign_agent':
       await assignConversation(account, actor, c, { assignee_id: first === 'nil' ? null : Number(first) });
       return;
     case 'assign_team':
-      await assignConversation(account, actor, c, { team_id: first === undefined || first === 'nil' || Number(first) === 0 ? null : Number(first) });
+      await assignConversation(account, actor, c, {
+        team_id: first === undefined || first === 'nil' || Number(first) === 0 ? null : Number(first),
+      });
       return;
     case 'send_message':
       await addMessage(account, actor, c, { content: String(first), message_type: 'outgoing' });

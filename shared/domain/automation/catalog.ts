@@ -1,11 +1,16 @@
-import type { ErrorEntry } from '../../errors.ts';
-import { CUSTOM_ATTRIBUTE_TYPES, type Action, type AutomationEvent, type Condition, type FilterOperator, type Scalar } from '../../model/automation.ts';
+import type { ErrorEntry } from '#shared/errors.ts';
+import {
+  CUSTOM_ATTRIBUTE_TYPES,
+  type Action,
+  type AutomationEvent,
+  type Condition,
+  type FilterOperator,
+  type Scalar,
+} from '#shared/model/automation.ts';
 
 // What an automation rule may say (docs/chatwoot.md#automation-rules, docs/decisions.md#automation), as data: the
 // rule validator below reads it now, and the evaluator reads the same tables (where each key's value lives, which
 // operators apply, what each action's params mean) when rules run.
-
-
 
 /** Operators that look at no values. */
 export const VALUELESS_OPERATORS: readonly FilterOperator[] = ['is_present', 'is_not_present'];
@@ -64,7 +69,12 @@ export const CONDITION_ATTRIBUTES: Record<string, ConditionAttribute> = {
   city: { source: 'contact_attributes', field: 'city', operators: TEXT },
   company: { source: 'contact_attributes', field: 'company', operators: TEXT },
   // Names as the dashboard sends them; the REST integer codes 0-3 mean the same.
-  message_type: { source: 'message', field: 'message_type', operators: EQUALITY, values: ['incoming', 'outgoing', 'activity', 'template', 0, 1, 2, 3] },
+  message_type: {
+    source: 'message',
+    field: 'message_type',
+    operators: EQUALITY,
+    values: ['incoming', 'outgoing', 'activity', 'template', 0, 1, 2, 3],
+  },
   content: { source: 'message', field: 'processed_message_content', operators: TEXT },
 };
 
@@ -110,9 +120,6 @@ export const ACTION_PRIORITIES = ['low', 'medium', 'high', 'urgent', 'nil'] as c
 
 // ── validation ────────────────────────────────────────────────────────────────────────────────────
 
-
-
-
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isScalar = (x: unknown): x is Scalar => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
 const isId = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) && x > 0) || (typeof x === 'string' && /^\d{1,15}$/.test(x));
@@ -131,7 +138,13 @@ const listed = (list: readonly unknown[]) => (x: unknown) => list.includes(x);
 type Problems = ErrorEntry[];
 const add = (out: Problems, field: string, message: string, code = 'invalid') => out.push({ field, message, code });
 
-function checkValues(out: Problems, at: string, attr: ConditionAttribute | undefined, op: FilterOperator, values: unknown): Condition['values'] | undefined {
+function checkValues(
+  out: Problems,
+  at: string,
+  attr: ConditionAttribute | undefined,
+  op: FilterOperator,
+  values: unknown,
+): Condition['values'] | undefined {
   const field = `${at}.values`;
   if (op === CHANGE_OPERATOR) {
     if (!isObject(values) || !Array.isArray(values.from) || !Array.isArray(values.to)) {
@@ -169,13 +182,18 @@ function checkCondition(out: Problems, i: number, raw: unknown, event: Automatio
     else add(out, `${at}.custom_attribute_type`, `must be one of ${CUSTOM_ATTRIBUTE_TYPES.join(', ')}`);
   } else if ((attr = CONDITION_ATTRIBUTES[key])) allowed = attr.operators;
   else {
-    add(out, `${at}.attribute_key`, `is not supported (use one of ${Object.keys(CONDITION_ATTRIBUTES).join(', ')}, or a custom attribute with custom_attribute_type)`);
+    add(
+      out,
+      `${at}.attribute_key`,
+      `is not supported (use one of ${Object.keys(CONDITION_ATTRIBUTES).join(', ')}, or a custom attribute with custom_attribute_type)`,
+    );
   }
 
   const op = raw.filter_operator;
   if (typeof op !== 'string' || op === '') add(out, `${at}.filter_operator`, 'is required', 'required');
   else if (op === CHANGE_OPERATOR) {
-    if (event && !CHANGE_EVENTS.includes(event)) add(out, `${at}.filter_operator`, `attribute_changed only applies to ${CHANGE_EVENTS.join(', ')}`);
+    if (event && !CHANGE_EVENTS.includes(event))
+      add(out, `${at}.filter_operator`, `attribute_changed only applies to ${CHANGE_EVENTS.join(', ')}`);
   } else if (allowed && !allowed.includes(op as FilterOperator)) {
     add(out, `${at}.filter_operator`, `is not valid for ${String(key)} (use one of ${[...allowed, CHANGE_OPERATOR].join(', ')})`);
   }

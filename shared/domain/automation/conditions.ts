@@ -1,9 +1,9 @@
 import { CHANGE_OPERATOR, CONDITION_ATTRIBUTES } from './catalog.ts';
-import type { Condition, Scalar } from '../../model/automation.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import { messageTypeName } from '../../model/messages.ts';
+import type { Condition, Scalar } from '#shared/model/automation.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { messageTypeName } from '#shared/model/messages.ts';
 
 // When an automation rule's conditions hold for an event (pure: the pipeline loads the facts): each
 // condition reads its key where the catalog says the value lives, conditions chain left to right with AND

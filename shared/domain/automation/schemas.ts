@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Bool, maxJsonBytes, RequiredText, Text } from '../schemas.ts';
-import { AUTOMATION_EVENTS } from '../../model/automation.ts';
+import { AUTOMATION_EVENTS } from '#shared/model/automation.ts';
 
 // The shapes here; what conditions and actions may say is checked against the catalog by the service,
 // which knows the rule's event also on updates that do not send it.

@@ -1,11 +1,11 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/automation-rules.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound, unprocessable } from '../../errors.ts';
-import { now } from '../../model/time.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/automation-rules.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
+import { now } from '#shared/model/time.ts';
 import { checkRule } from './catalog.ts';
-import { type AutomationEvent } from '../../model/automation.ts';
-import type { AutomationRuleRecord } from '../../model/automation.ts';
+import type { AutomationEvent } from '#shared/model/automation.ts';
+import type { AutomationRuleRecord } from '#shared/model/automation.ts';
 import type { AutomationRuleUpdate, NewAutomationRule } from './schemas.ts';
 import { automationRuleJson } from './view.ts';
 

@@ -1,4 +1,4 @@
-import type { AutomationRuleRecord } from '../../model/automation.ts';
+import type { AutomationRuleRecord } from '#shared/model/automation.ts';
 
 /** docs/contract.md#automation-rule (Chatwoot's rule JSON has no created_at/updated_at). */
 export const automationRuleJson = (r: AutomationRuleRecord) => ({

@@ -6,7 +6,10 @@ import { Label, Moment, Status } from '../conversations/schemas.ts';
 // labels: {add, remove}}`. A team id of 0 (or "0", from forms) removes the team, as the dashboard sends.
 
 const Labels = v.pipe(v.array(Label, 'must be an array of strings'), v.maxLength(100));
-const NoTeam = v.pipe(v.union([v.literal(0), v.literal('0')]), v.transform(() => null));
+const NoTeam = v.pipe(
+  v.union([v.literal(0), v.literal('0')]),
+  v.transform(() => null),
+);
 
 export const BulkActionSchema = v.object({
   type: v.pipe(

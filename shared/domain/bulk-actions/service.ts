@@ -1,10 +1,10 @@
-import { getAccountUser } from '../../db/repositories/identity.ts';
-import { getTeam } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../model/actor.ts';
-import { ServiceError, invalidField } from '../../errors.ts';
+import { getAccountUser } from '#shared/db/repositories/identity.ts';
+import { getTeam } from '#shared/db/repositories/teams.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { ServiceError, invalidField } from '#shared/errors.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { applyLabels, assignConversation, changeStatus } from '../conversations/service.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import type { BulkAction } from './schemas.ts';
 
 // `POST /bulk_actions` (Chatwoot's BulkActionsJob, done within the request): each listed conversation
@@ -22,7 +22,12 @@ async function applyTo(account: AccountRecord, actor: Actor, displayId: number, 
   }
   const fields = input.fields ?? {};
   if (fields.status) {
-    c = (await changeStatus(account, actor, c, { status: fields.status, ...(input.snoozed_until !== undefined ? { snoozed_until: input.snoozed_until } : {}) })).conversation;
+    c = (
+      await changeStatus(account, actor, c, {
+        status: fields.status,
+        ...(input.snoozed_until !== undefined ? { snoozed_until: input.snoozed_until } : {}),
+      })
+    ).conversation;
   }
   if (fields.assignee_id !== undefined) {
     await assignConversation(account, actor, c, { assignee_id: fields.assignee_id });

@@ -1,16 +1,16 @@
-import { nextDenseId } from '../../db/ids.ts';
-import { keys } from '../../db/keys.ts';
-import * as repo from '../../db/repositories/campaigns.ts';
-import { getAccountUser } from '../../db/repositories/identity.ts';
-import { getInbox } from '../../db/repositories/inboxes.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import { nextDenseId } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import * as repo from '#shared/db/repositories/campaigns.ts';
+import { getAccountUser } from '#shared/db/repositories/identity.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { inboxJson } from '../inboxes/view.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import type { CampaignRecord } from '../../model/campaigns.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import type { CampaignRecord } from '#shared/model/campaigns.ts';
 import type { CampaignUpdate, NewCampaign } from './schemas.ts';
 
 // Campaigns (Chatwoot's CampaignsController and Campaign model). Ongoing campaigns of website inboxes show
@@ -130,7 +130,9 @@ export async function updateCampaign(account: AccountRecord, id: number, input: 
       ...(set('inbox_id') ? { inbox_id: input.inbox_id! } : {}),
       ...(set('sender_id') ? { sender_id: input.sender_id ?? null } : {}),
       ...(set('enabled') ? { enabled: input.enabled! } : {}),
-      ...(set('trigger_only_during_business_hours') ? { trigger_only_during_business_hours: input.trigger_only_during_business_hours! } : {}),
+      ...(set('trigger_only_during_business_hours')
+        ? { trigger_only_during_business_hours: input.trigger_only_during_business_hours! }
+        : {}),
       ...(set('trigger_rules') ? { trigger_rules: input.trigger_rules ?? {} } : {}),
       ...(set('scheduled_at') ? { scheduled_at: input.scheduled_at ?? null } : {}),
       ...(set('audience') ? { audience: input.audience ?? [] } : {}),

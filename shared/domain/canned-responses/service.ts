@@ -1,8 +1,8 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/canned-responses.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound } from '../../errors.ts';
-import type { CannedResponseRecord } from '../../model/canned-responses.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/canned-responses.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { notFound } from '#shared/errors.ts';
+import type { CannedResponseRecord } from '#shared/model/canned-responses.ts';
 import type { CannedResponseUpdate, NewCannedResponse } from './schemas.ts';
 import { cannedResponseJson } from './view.ts';
 

@@ -1,4 +1,4 @@
-import type { CannedResponseRecord } from '../../model/canned-responses.ts';
+import type { CannedResponseRecord } from '#shared/model/canned-responses.ts';
 
 /** Chatwoot renders the row itself (`render json: canned_response`). */
 export const cannedResponseJson = (c: CannedResponseRecord) => ({

@@ -1,6 +1,6 @@
-import { config } from '../../config.ts';
-import { unprocessable } from '../../errors.ts';
-import { log } from '../../log.ts';
+import { config } from '#shared/config.ts';
+import { unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
 
 // An OpenAI-compatible chat completion (`POST <endpoint>/v1/chat/completions`), as Chatwoot's Captain calls
 // it through RubyLLM: the account's key, the installation's endpoint and model. A failure of the provider is

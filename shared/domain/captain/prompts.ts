@@ -40,4 +40,4 @@ const ACTIONS: Record<string, string> = {
 };
 
 export const followUpPrompt = (event: string) =>
-  `You just produced a ${(TONES as readonly string[]).includes(event) ? `${event} tone rewrite` : ACTIONS[event] ?? event} for a customer support agent. Refine it as the agent asks next, keeping to what they ask. ${ONLY_OUTPUT}`;
+  `You just produced a ${(TONES as readonly string[]).includes(event) ? `${event} tone rewrite` : (ACTIONS[event] ?? event)} for a customer support agent. Refine it as the agent asks next, keeping to what they ask. ${ONLY_OUTPUT}`;

@@ -1,12 +1,12 @@
-import { getContact } from '../../db/repositories/contacts.ts';
-import { getInbox } from '../../db/repositories/inboxes.ts';
-import { listHooks } from '../../db/repositories/integration-hooks.ts';
-import { listLabels } from '../../db/repositories/labels.ts';
-import { listMessages } from '../../db/repositories/messages.ts';
-import type { Actor } from '../../model/actor.ts';
-import { unprocessable } from '../../errors.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { listHooks } from '#shared/db/repositories/integration-hooks.ts';
+import { listLabels } from '#shared/db/repositories/labels.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { unprocessable } from '#shared/errors.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { complete, type ChatMessage } from './openai.ts';
 import * as prompts from './prompts.ts';
 import type { ConversationTaskRequest, FollowUpContext, FollowUpRequest, RewriteRequest } from './schemas.ts';
@@ -75,8 +75,20 @@ export async function replySuggestion(account: AccountRecord, actor: Actor, inpu
   const c = await visibleConversation(account.id, actor, input.conversation_display_id);
   const [inbox, messages] = await Promise.all([getInbox(account.id, c.inbox_id), exchange(c)]);
   const user = actor.type === 'user' ? actor.user : undefined;
-  const system = prompts.replyPrompt(inbox?.channel_type ?? 'chat', user?.display_name || user?.name || 'the agent', user?.message_signature || null);
-  return run(key, 'reply_suggestion', [{ role: 'system', content: system }, { role: 'user', content: transcript(c, messages) }], REPLY_MAX_TOKENS);
+  const system = prompts.replyPrompt(
+    inbox?.channel_type ?? 'chat',
+    user?.display_name || user?.name || 'the agent',
+    user?.message_signature || null,
+  );
+  return run(
+    key,
+    'reply_suggestion',
+    [
+      { role: 'system', content: system },
+      { role: 'user', content: transcript(c, messages) },
+    ],
+    REPLY_MAX_TOKENS,
+  );
 }
 
 /**

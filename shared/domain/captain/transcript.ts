@@ -1,7 +1,7 @@
-import { listMessages } from '../../db/repositories/messages.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import type { ChatMessage } from './openai.ts';
 
 // What the model reads of a conversation: its public incoming and outgoing messages, newest first until a
@@ -50,7 +50,8 @@ export async function exchange(c: ConversationRecord, budget = CHAR_BUDGET): Pro
 }
 
 /** `Customer:` and `Agent:` lines. */
-export const dialogue = (messages: ChatMessage[]) => messages.map((m) => `${m.role === 'user' ? 'Customer' : 'Agent'}: ${m.content}`).join('\n');
+export const dialogue = (messages: ChatMessage[]) =>
+  messages.map((m) => `${m.role === 'user' ? 'Customer' : 'Agent'}: ${m.content}`).join('\n');
 
 /** The exchange as one text: `Customer:` and `Agent:` lines, with the contact's details when asked. */
 export function transcript(c: ConversationRecord, messages: ChatMessage[], contact?: ContactRecord): string {

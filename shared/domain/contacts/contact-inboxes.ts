@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { locatedPubsubToken } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/contacts.ts';
-import { getInbox, getInboxes, listInboxes } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import { locatedPubsubToken } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/contacts.ts';
+import { getInbox, getInboxes, listInboxes } from '#shared/db/repositories/inboxes.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { now } from '../../model/time.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { now } from '#shared/model/time.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import type { NewContactInbox } from './schemas.ts';
 import { contactInboxesJson, contactJson, inboxSlimJson } from './view.ts';
 
@@ -20,8 +20,7 @@ import { contactInboxesJson, contactJson, inboxSlimJson } from './view.ts';
 const ADDRESS_CHANNELS = new Set(['Channel::Email', 'Channel::Sms', 'Channel::Whatsapp']);
 
 function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
-  const missing = (what: string) =>
-    invalidField('source_id', `cannot be generated: the contact has no ${what}`, 'required');
+  const missing = (what: string) => invalidField('source_id', `cannot be generated: the contact has no ${what}`, 'required');
   switch (inbox.channel_type) {
     case 'Channel::Api':
     case 'Channel::WebWidget':
@@ -43,7 +42,12 @@ function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
 /** The contact inbox to use, and whether to write it (not when the contact already has this source id in the inbox). */
 export type Plan = { record: ContactInboxRecord; write?: repo.ContactInboxWrite };
 
-export async function planContactInbox(contact: ContactRecord, inbox: InboxRecord, sourceId: string | undefined, hmacVerified: boolean): Promise<Plan> {
+export async function planContactInbox(
+  contact: ContactRecord,
+  inbox: InboxRecord,
+  sourceId: string | undefined,
+  hmacVerified: boolean,
+): Promise<Plan> {
   const source = sourceId ?? generateSourceId(contact, inbox);
   const existing = await repo.findContactInbox(inbox.id, source);
   if (existing?.contact_id === contact.id) return { record: existing };
@@ -103,8 +107,12 @@ export async function ensureContactInbox(
 }
 
 /** `ensureContactInbox` for a caller that already read the contact and the inbox (no second read). */
-export const ensureContactInboxOf = (contact: ContactRecord, inbox: InboxRecord, sourceId?: string, opts: { hmacVerified?: boolean } = {}) =>
-  attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
+export const ensureContactInboxOf = (
+  contact: ContactRecord,
+  inbox: InboxRecord,
+  sourceId?: string,
+  opts: { hmacVerified?: boolean } = {},
+) => attachInbox(contact, inbox, sourceId, opts.hmacVerified ?? false);
 
 /** The public interface's identity check (HMAC) passed for this contact inbox; 404 once it is gone. */
 export async function markContactInboxVerified(ci: ContactInboxRecord): Promise<ContactInboxRecord> {
@@ -122,7 +130,16 @@ export async function inboxesById(accountId: number, ids: number[]): Promise<Map
 }
 
 export async function withInboxesJson(c: ContactRecord, cis: ContactInboxRecord[]) {
-  return { ...contactJson(c), contact_inboxes: contactInboxesJson(cis, await inboxesById(c.account_id, cis.map((ci) => ci.inbox_id))) };
+  return {
+    ...contactJson(c),
+    contact_inboxes: contactInboxesJson(
+      cis,
+      await inboxesById(
+        c.account_id,
+        cis.map((ci) => ci.inbox_id),
+      ),
+    ),
+  };
 }
 
 /** `POST /contacts/{id}/contact_inboxes`: the caller must see the inbox. */

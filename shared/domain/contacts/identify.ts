@@ -1,5 +1,5 @@
-import { findContactIdBy, getContact } from '../../db/repositories/contacts.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import { findContactIdBy, getContact } from '#shared/db/repositories/contacts.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { mergeContacts } from './merge.ts';
 import { updateContact } from './service.ts';
 
@@ -46,7 +46,12 @@ export interface IdentifyOptions {
 }
 
 /** The contact after identifying it: possibly another contact (the one it was merged into). */
-export async function identifyContact(accountId: number, start: ContactRecord, input: Identity, opts: IdentifyOptions = {}): Promise<ContactRecord> {
+export async function identifyContact(
+  accountId: number,
+  start: ContactRecord,
+  input: Identity,
+  opts: IdentifyOptions = {},
+): Promise<ContactRecord> {
   let contact = start;
   const change = {
     identifier: given(input.identifier),

@@ -1,6 +1,6 @@
-import * as repo from '../../db/repositories/contacts.ts';
-import { invalidField } from '../../errors.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import * as repo from '#shared/db/repositories/contacts.ts';
+import { invalidField } from '#shared/errors.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { SORTS, type SortField } from './schemas.ts';
 import { contactInboxesJson, contactJson } from './view.ts';
 
@@ -56,7 +56,12 @@ function comparator(sort: { field: SortField; desc: boolean }) {
 /** `labels[]=a&labels[]=b` (joined with commas by the gateway) or `labels=a`; any-of, ignoring case. */
 function labelFilter(q: Query) {
   const raw = [q['labels[]'], q.labels].filter((s): s is string => !!s).join(',');
-  const wanted = new Set(raw.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean));
+  const wanted = new Set(
+    raw
+      .split(',')
+      .map((l) => l.trim().toLowerCase())
+      .filter(Boolean),
+  );
   return wanted.size ? (l: repo.ContactListing) => l.labels.some((x) => wanted.has(x.toLowerCase())) : undefined;
 }
 
@@ -81,7 +86,10 @@ export async function contactsJson(accountId: number, ids: number[], withInboxes
     return (await repo.getContacts(accountId, ids)).filter((c): c is ContactRecord => !!c).map(contactJson);
   }
   const parts = (await Promise.all(ids.map((id) => repo.getContactWithInboxes(accountId, id)))).filter((p) => p.contact);
-  const inboxes = await inboxesById(accountId, parts.flatMap((p) => p.inboxes.map((ci) => ci.inbox_id)));
+  const inboxes = await inboxesById(
+    accountId,
+    parts.flatMap((p) => p.inboxes.map((ci) => ci.inbox_id)),
+  );
   return parts.map((p) => ({ ...contactJson(p.contact!), contact_inboxes: contactInboxesJson(p.inboxes, inboxes) }));
 }
 

@@ -1,14 +1,14 @@
-import * as repo from '../../db/repositories/contacts.ts';
-import { listContactConversationLinks, getConversation } from '../../db/repositories/conversations.ts';
-import { reassignContactMessages } from '../../db/repositories/messages.ts';
-import { emitContactSignal } from '../../db/repositories/signals.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../errors.ts';
+import * as repo from '#shared/db/repositories/contacts.ts';
+import { listContactConversationLinks, getConversation } from '#shared/db/repositories/conversations.ts';
+import { reassignContactMessages } from '#shared/db/repositories/messages.ts';
+import { emitContactSignal } from '#shared/db/repositories/signals.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import { now } from '../../model/time.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { now } from '#shared/model/time.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactJson } from './view.ts';
 
 // Merging two contacts (Chatwoot's ContactMergeAction; `POST actions/contact_merge`, and the public
@@ -38,8 +38,14 @@ const blank = (v: unknown) => v === null || v === undefined || v === '';
 /** The base as it is after the merge: its values, the mergee's where the base's are blank. */
 export function mergedContact(base: ContactRecord, mergee: ContactRecord): ContactRecord {
   const pick = <K extends keyof ContactRecord>(k: K) => (blank(base[k]) ? mergee[k] : base[k]);
-  const additional = { ...mergee.additional_attributes, ...Object.fromEntries(Object.entries(base.additional_attributes).filter(([, v]) => !blank(v))) };
-  const custom = { ...mergee.custom_attributes, ...Object.fromEntries(Object.entries(base.custom_attributes).filter(([, v]) => !blank(v))) };
+  const additional = {
+    ...mergee.additional_attributes,
+    ...Object.fromEntries(Object.entries(base.additional_attributes).filter(([, v]) => !blank(v))),
+  };
+  const custom = {
+    ...mergee.custom_attributes,
+    ...Object.fromEntries(Object.entries(base.custom_attributes).filter(([, v]) => !blank(v))),
+  };
   const merged: ContactRecord = {
     ...base,
     name: pick('name'),
@@ -51,7 +57,11 @@ export function mergedContact(base: ContactRecord, mergee: ContactRecord): Conta
     custom_attributes: custom,
     labels: [...new Set([...base.labels, ...mergee.labels])],
     last_activity_at:
-      base.last_activity_at === null ? mergee.last_activity_at : mergee.last_activity_at === null ? base.last_activity_at : Math.max(base.last_activity_at, mergee.last_activity_at),
+      base.last_activity_at === null
+        ? mergee.last_activity_at
+        : mergee.last_activity_at === null
+          ? base.last_activity_at
+          : Math.max(base.last_activity_at, mergee.last_activity_at),
     location: pick('location'),
     country_code: pick('country_code'),
   };
@@ -100,7 +110,8 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
     if (!b || !m) throw notFound('Contact');
     // Contact inboxes and conversations made meanwhile move too (the mergee must leave nothing behind).
     for (const ci of await repo.listContactInboxes(accountId, mergeeId)) await repo.moveContactInbox(ci, baseId);
-    for (const link of await listContactConversationLinks(accountId, mergeeId)) await moveConversation(accountId, link.conversation_id, mergeeId, baseId);
+    for (const link of await listContactConversationLinks(accountId, mergeeId))
+      await moveConversation(accountId, link.conversation_id, mergeeId, baseId);
     const merged = { ...mergedContact(b, m), updated_at: now(), version: b.version + 1 };
     await repo.finishMerge(b, merged, m);
     return merged;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type FilePart } from '../../model/uploads.ts';
+import { isUploadedFile, type FilePart } from '#shared/model/uploads.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, Text } from '../schemas.ts';
 
 // Empty strings clear a field (Chatwoot stores blank email/phone/identifier as null).

@@ -1,24 +1,23 @@
-import { randomId } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/contacts.ts';
-import type { Actor } from '../../model/actor.ts';
-import type { FilePart } from '../../model/uploads.ts';
-import { putObject } from '../../storage/objects.ts';
-import { storedRef } from '../../storage/file-urls.ts';
-import { notFound } from '../../errors.ts';
-import { mergeableByKey, retryStale, type AttributeChanges } from '../../db/repositories/versioned.ts';
+import { randomId } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/contacts.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import type { FilePart } from '#shared/model/uploads.ts';
+import { putObject } from '#shared/storage/objects.ts';
+import { storedRef } from '#shared/storage/file-urls.ts';
+import { notFound } from '#shared/errors.ts';
+import { mergeableByKey, retryStale, type AttributeChanges } from '#shared/db/repositories/versioned.ts';
 import { visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { now } from '../../model/time.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
-import { type ContactUpdate, type DestroyCustomAttributes, type NewContact } from './schemas.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { now } from '#shared/model/time.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
+import type { ContactUpdate, DestroyCustomAttributes, NewContact } from './schemas.ts';
 import { contactInboxesJson, contactJson, inboxRowJson } from './view.ts';
 
 import { includeInboxes, type Query } from './listing.ts';
 import { planContactInbox, withInboxesJson } from './contact-inboxes.ts';
 
 // Contacts: their records (create, update, delete, labels, attributes, avatar) and the routes that show them.
-
 
 // ── records ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -142,22 +141,34 @@ export async function updateContact(accountId: number, contactId: number, input:
           merge: { additional_attributes: additional, custom_attributes: input.custom_attributes ?? {} },
         }
       : undefined;
-  return changeContact(accountId, contactId, (c) => ({
-    ...c,
-    name: input.name !== undefined ? (input.name ?? '') : c.name,
-    email: input.email !== undefined ? input.email : c.email,
-    phone_number: input.phone_number !== undefined ? input.phone_number : c.phone_number,
-    identifier: input.identifier !== undefined ? input.identifier : c.identifier,
-    blocked: input.blocked ?? c.blocked,
-    thumbnail: uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail),
-    additional_attributes: input.additional_attributes ? { ...c.additional_attributes, ...input.additional_attributes } : c.additional_attributes,
-    custom_attributes: input.custom_attributes ? { ...c.custom_attributes, ...input.custom_attributes } : c.custom_attributes,
-  }), onAttributes);
+  return changeContact(
+    accountId,
+    contactId,
+    (c) => ({
+      ...c,
+      name: input.name !== undefined ? (input.name ?? '') : c.name,
+      email: input.email !== undefined ? input.email : c.email,
+      phone_number: input.phone_number !== undefined ? input.phone_number : c.phone_number,
+      identifier: input.identifier !== undefined ? input.identifier : c.identifier,
+      blocked: input.blocked ?? c.blocked,
+      thumbnail: uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail),
+      additional_attributes: input.additional_attributes
+        ? { ...c.additional_attributes, ...input.additional_attributes }
+        : c.additional_attributes,
+      custom_attributes: input.custom_attributes ? { ...c.custom_attributes, ...input.custom_attributes } : c.custom_attributes,
+    }),
+    onAttributes,
+  );
 }
 
 /** For other areas: an incoming message makes the contact active (Chatwoot then announces contact_updated). */
 export const touchLastActivity = (accountId: number, contactId: number, at = now()) =>
-  changeContact(accountId, contactId, (c) => ({ ...c, last_activity_at: at }), () => ({ set: { last_activity_at: at, updated_at: now() } }));
+  changeContact(
+    accountId,
+    contactId,
+    (c) => ({ ...c, last_activity_at: at }),
+    () => ({ set: { last_activity_at: at, updated_at: now() } }),
+  );
 
 // ── routes ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -208,7 +219,12 @@ export async function contactLabels(accountId: number, contactId: number) {
  * the contact's labels.
  */
 export async function replaceContactLabels(accountId: number, contactId: number, labels: string[] | null | undefined) {
-  const contact = await changeContact(accountId, contactId, (c) => ({ ...c, labels: labels ?? [] }), () => ({ set: { labels: labels ?? [], updated_at: now() } }));
+  const contact = await changeContact(
+    accountId,
+    contactId,
+    (c) => ({ ...c, labels: labels ?? [] }),
+    () => ({ set: { labels: labels ?? [], updated_at: now() } }),
+  );
   return { payload: contact.labels };
 }
 
@@ -222,5 +238,12 @@ export async function destroyCustomAttributes(accountId: number, contactId: numb
 }
 
 export async function removeAvatar(accountId: number, contactId: number) {
-  return payloadWithInboxes(await changeContact(accountId, contactId, (c) => ({ ...c, thumbnail: '' }), () => ({ set: { thumbnail: '', updated_at: now() } })));
+  return payloadWithInboxes(
+    await changeContact(
+      accountId,
+      contactId,
+      (c) => ({ ...c, thumbnail: '' }),
+      () => ({ set: { thumbnail: '', updated_at: now() } }),
+    ),
+  );
 }

@@ -1,13 +1,15 @@
-import type { AccountRecord } from '../../model/identity.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
-import { fileScope, fileUrl } from '../../storage/file-urls.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 
 /** A contact's avatar as clients get it: a signed link of an uploaded file, or the URL a client gave. */
-export const contactAvatarUrl = (c: Pick<ContactRecord, 'account_id' | 'thumbnail'>) => fileUrl(c.thumbnail, fileScope.contactAvatar(c.account_id));
+export const contactAvatarUrl = (c: Pick<ContactRecord, 'account_id' | 'thumbnail'>) =>
+  fileUrl(c.thumbnail, fileScope.contactAvatar(c.account_id));
 
 /** An inbox's avatar as clients get it (a signed link). */
-export const inboxAvatarUrl = (i: Pick<InboxRecord, 'account_id' | 'avatar_url'>) => fileUrl(i.avatar_url, fileScope.inboxAvatar(i.account_id));
+export const inboxAvatarUrl = (i: Pick<InboxRecord, 'account_id' | 'avatar_url'>) =>
+  fileUrl(i.avatar_url, fileScope.inboxAvatar(i.account_id));
 
 /** Contact JSON (docs/chatwoot.md#contact-json); `last_activity_at` is omitted while null, as Chatwoot does. */
 export function contactJson(c: ContactRecord) {
@@ -74,10 +76,29 @@ const iso = (t: unknown) => (typeof t === 'number' ? new Date(t * 1000).toISOStr
 
 // Columns of Chatwoot's `inboxes` table, in its order.
 const INBOX_ROW_COLUMNS = [
-  'id', 'channel_id', 'account_id', 'name', 'created_at', 'updated_at', 'channel_type', 'enable_auto_assignment',
-  'greeting_enabled', 'greeting_message', 'email_address', 'working_hours_enabled', 'out_of_office_message', 'timezone',
-  'enable_email_collect', 'csat_survey_enabled', 'allow_messages_after_resolved', 'auto_assignment_config',
-  'lock_to_single_conversation', 'portal_id', 'sender_name_type', 'business_name', 'csat_config',
+  'id',
+  'channel_id',
+  'account_id',
+  'name',
+  'created_at',
+  'updated_at',
+  'channel_type',
+  'enable_auto_assignment',
+  'greeting_enabled',
+  'greeting_message',
+  'email_address',
+  'working_hours_enabled',
+  'out_of_office_message',
+  'timezone',
+  'enable_email_collect',
+  'csat_survey_enabled',
+  'allow_messages_after_resolved',
+  'auto_assignment_config',
+  'lock_to_single_conversation',
+  'portal_id',
+  'sender_name_type',
+  'business_name',
+  'csat_config',
 ] as const;
 
 /** The raw inbox row Chatwoot puts in `payload.contact_inbox.inbox` on contact create (ISO timestamps). */

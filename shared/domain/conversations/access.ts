@@ -1,9 +1,9 @@
-import type { Actor } from '../../model/actor.ts';
-import { notFound } from '../../errors.ts';
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { listAgentInboxIds } from '../../db/repositories/inboxes.ts';
-import { listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound } from '#shared/errors.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { listAgentInboxIds } from '#shared/db/repositories/inboxes.ts';
+import { listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 
 // Who sees which conversation (docs/chatwoot.md#roles): administrators and agent bots every conversation of
 // the account; agents those of inboxes they are members of, and (show and sub-resources) those of their

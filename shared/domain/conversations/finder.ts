@@ -7,20 +7,20 @@ import {
   listContactConversationLinks,
   listLabelledConversationIds,
   mergeNewestFirst,
-} from '../../db/repositories/conversations.ts';
-import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { getConversationStates, type ConversationState } from '../../db/repositories/conversation-state.ts';
+} from '#shared/db/repositories/conversations.ts';
+import { listConversationCounters } from '#shared/db/repositories/counts.ts';
+import { getConversationStates, type ConversationState } from '#shared/db/repositories/conversation-state.ts';
 import { findMessages } from '../search/messages.ts';
-import type { Hit } from '../../search/index.ts';
-import { getContact } from '../../db/repositories/contacts.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
-import { getTeam } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { Hit } from '#shared/search/index.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getTeam } from '#shared/db/repositories/teams.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
-import { STATUSES, type ConversationRecord, type ConversationStatus } from '../../model/conversations.ts';
+import { STATUSES, type ConversationRecord, type ConversationStatus } from '#shared/model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
 
 // Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
@@ -68,7 +68,14 @@ const intOf = (field: string, raw: string | undefined) => {
 /** API Gateway joins repeated query keys with commas: `labels[]=a&labels[]=b` arrives as "a,b". */
 export function labelsOf(query: Record<string, string | undefined>): string[] {
   const raw = [query['labels[]'], query.labels].filter((x): x is string => !!x).join(',');
-  return [...new Set(raw.split(',').map((l) => l.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQuery): Promise<Filters> {
@@ -161,14 +168,26 @@ function countsOfStates(f: Filters, ids: number[], states: Map<number, Conversat
   return tally(f, rows);
 }
 
-async function countsOf(account: AccountRecord, f: Filters, selected: Selection | undefined, records?: ConversationRecord[]): Promise<Counts> {
+async function countsOf(
+  account: AccountRecord,
+  f: Filters,
+  selected: Selection | undefined,
+  records?: ConversationRecord[],
+): Promise<Counts> {
   if (selected && f.q && !records) {
     // `q` counts every status; the inbox comes with each match, assignee and team from the state items
     // (AP77), so the matching conversations themselves are not read.
     return countsOfStates(f, selected.ids, await getConversationStates(account.id, selected.ids));
   }
-  if (selected) return tally(f, (records ?? (await selectedRecords(account, f, selected))).map((c) => ({ assignee_id: c.assignee_id, count: 1 })));
-  return tally(f, (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)));
+  if (selected)
+    return tally(
+      f,
+      (records ?? (await selectedRecords(account, f, selected))).map((c) => ({ assignee_id: c.assignee_id, count: 1 })),
+    );
+  return tally(
+    f,
+    (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)),
+  );
 }
 
 /**
@@ -206,9 +225,12 @@ const SORTS: Record<string, Sorter> = {
   created_at_desc: (a, b) => b.created_at - a.created_at || b.id - a.id,
   created_at_asc: (a, b) => a.created_at - b.created_at || a.id - b.id,
   sort_on_created_at: (a, b) => a.created_at - b.created_at || a.id - b.id,
-  priority_desc: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
-  sort_on_priority: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
-  priority_asc: (a, b) => nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, 1) || byActivityDesc(a, b),
+  priority_desc: (a, b) =>
+    nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
+  sort_on_priority: (a, b) =>
+    nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, -1) || byActivityDesc(a, b),
+  priority_asc: (a, b) =>
+    nullsLast(PRIORITY_RANK[a.priority ?? ''] ?? null, PRIORITY_RANK[b.priority ?? ''] ?? null, 1) || byActivityDesc(a, b),
   waiting_since_asc: (a, b) => nullsLast(a.waiting_since, b.waiting_since, 1) || byActivityDesc(a, b),
   sort_on_waiting_since: (a, b) => nullsLast(a.waiting_since, b.waiting_since, 1) || byActivityDesc(a, b),
   waiting_since_desc: (a, b) => nullsLast(a.waiting_since, b.waiting_since, -1) || byActivityDesc(a, b),
@@ -251,7 +273,10 @@ const statesOf = (ids: number[], records: Map<number, ConversationRecord>) =>
   new Map<number, ConversationState>(
     ids.map((id) => {
       const c = records.get(id);
-      return [id, c ? { assignee_id: c.assignee_id, team_id: c.team_id, deleted: false } : { assignee_id: null, team_id: null, deleted: true }];
+      return [
+        id,
+        c ? { assignee_id: c.assignee_id, team_id: c.team_id, deleted: false } : { assignee_id: null, team_id: null, deleted: true },
+      ];
     }),
   );
 
@@ -288,7 +313,9 @@ async function qPageByActivity(
   });
   const passes = (c: ConversationRow) => inScope(f, c) && keep(c) && (!f.labels.length || c.labels.some((l) => f.labels.includes(l)));
   const direct = async (ids: number[]) =>
-    (known ? ids.map((id) => known.get(id)) : await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c && passes(c));
+    (known ? ids.map((id) => known.get(id)) : await getConversations(account.id, ids)).filter(
+      (c): c is ConversationRecord => !!c && passes(c),
+    );
   const slice = (pool: ConversationRow[]) => pool.sort(byActivityDesc).slice(want - PAGE_SIZE, want);
   if (candidates.length <= 2 * want) return slice(await direct(candidates));
 
@@ -312,9 +339,7 @@ async function qPageByActivity(
   const found = new Map<number, ConversationRow>();
   for (const r of rows) if (wanted.has(r.id) && !found.has(r.id)) found.set(r.id, r);
   // Matches at or after the bound whose row says otherwise (or is missing): read them.
-  const stale = byNewest
-    .filter((c) => atOrAfter(c.t, c.id) && (found.get(c.id)?.last_activity_at ?? -1) < c.t)
-    .map((c) => c.id);
+  const stale = byNewest.filter((c) => atOrAfter(c.t, c.id) && (found.get(c.id)?.last_activity_at ?? -1) < c.t).map((c) => c.id);
   const pool = new Map<number, ConversationRow>();
   for (const r of found.values()) if (passes(r)) pool.set(r.id, r);
   for (const c of await direct(stale)) pool.set(c.id, c);
@@ -343,7 +368,10 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     // Orders other than the index's read the whole scope's index rows (never the conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     const pool: ConversationRow[] = selectedRows ?? (await everything(account, f));
-    rows = pool.filter(keep).sort(sorter).slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+    rows = pool
+      .filter(keep)
+      .sort(sorter)
+      .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     counts = await countsOf(account, f, selected, selectedRows);
   } else {
     [rows, counts] = await Promise.all([pageFromIndexes(account, f, keep, page), countsOf(account, f, selected)]);
@@ -373,7 +401,10 @@ export async function contactConversations(account: AccountRecord, actor: Actor,
   const contact = await getContact(account.id, contactId);
   if (!contact) throw notFound('Contact');
   const links = await listContactConversationLinks(account.id, contactId);
-  const records = await getConversations(account.id, links.map((l) => l.conversation_id));
+  const records = await getConversations(
+    account.id,
+    links.map((l) => l.conversation_id),
+  );
   const may = await accessTest(account.id, actor);
   const visible = records.filter((c): c is ConversationRecord => !!c && may(c));
   return { payload: await conversationsJson(account.id, actor, visible.sort(byActivityDesc).slice(0, 20)) };

@@ -1,8 +1,8 @@
-import { ConflictError } from '../../db/transact.ts';
-import { getConversation, saveConversation } from '../../db/repositories/conversations.ts';
-import { ServiceError, notFound } from '../../errors.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
+import { ConflictError } from '#shared/db/transact.ts';
+import { getConversation, saveConversation } from '#shared/db/repositories/conversations.ts';
+import { ServiceError, notFound } from '#shared/errors.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '#shared/model/conversations.ts';
 
 // Every change of a conversation goes through `mutate`: read, compute, write conditioned on the version
 // read, and on a concurrent change read again and recompute. Counters, labels and the messages the change

@@ -1,4 +1,4 @@
-import { slowlyChangingCache, withReadCache } from '../../db/repositories/common.ts';
+import { slowlyChangingCache, withReadCache } from '#shared/db/repositories/common.ts';
 
 /**
  * How long a container trusts the inboxes, users with their memberships, agent bots and teams that the

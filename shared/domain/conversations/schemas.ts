@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Bool, Id, JsonObject, RequiredText } from '../schemas.ts';
 import { NewMessageSchema } from '../messages/schemas.ts';
-import { PRIORITIES, STATUSES } from '../../model/conversations.ts';
+import { PRIORITIES, STATUSES } from '#shared/model/conversations.ts';
 
 export const Status = v.picklist(STATUSES, `must be one of ${STATUSES.join(', ')}`);
 export const PriorityValue = v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`);
@@ -29,10 +29,7 @@ export const Attributes = v.pipe(
   // valibot's record takes an array for an object with index keys.
   v.check((x) => !Array.isArray(x), 'must be an object'),
   JsonObject,
-  v.check(
-    (o) => Object.values(o).every((x) => typeof x !== 'string' || x.length <= 1500),
-    'string values must be at most 1500 characters',
-  ),
+  v.check((o) => Object.values(o).every((x) => typeof x !== 'string' || x.length <= 1500), 'string values must be at most 1500 characters'),
   v.check(
     (o) => Object.values(o).every((x) => typeof x !== 'number' || Math.abs(x) <= 9_999_999_999),
     'numbers must be at most 9999999999',
@@ -74,7 +71,10 @@ export const AssignmentSchema = v.object({
 });
 export type Assignment = v.InferOutput<typeof AssignmentSchema>;
 
-export const Label = v.pipe(RequiredText(255), v.check((s) => !s.includes(','), 'must not contain commas'));
+export const Label = v.pipe(
+  RequiredText(255),
+  v.check((s) => !s.includes(','), 'must not contain commas'),
+);
 
 export const LabelsSchema = v.object({
   labels: v.optional(v.nullable(v.pipe(v.array(Label, 'must be an array of strings'), v.maxLength(100))), []),

@@ -6,29 +6,35 @@ import {
   listContactConversationLinks,
   nextDisplayId,
   saveConversation,
-} from '../../db/repositories/conversations.ts';
-import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { ConflictError } from '../../db/transact.ts';
-import { getAccountUser, getAgentBot, getUser } from '../../db/repositories/identity.ts';
-import { getContact, findContactInbox } from '../../db/repositories/contacts.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
-import { getTeam, listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField, notFound, unprocessable } from '../../errors.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+} from '#shared/db/repositories/conversations.ts';
+import { listConversationCounters } from '#shared/db/repositories/counts.ts';
+import { ConflictError } from '#shared/db/transact.ts';
+import { getAccountUser, getAgentBot, getUser } from '#shared/db/repositories/identity.ts';
+import { getContact, findContactInbox } from '#shared/db/repositories/contacts.ts';
+import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getTeam, listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { touchLastActivity, updateContact } from '../contacts/service.ts';
 import { ensureContactInboxOf } from '../contacts/contact-inboxes.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
 import { activityIsStale, addMessage, deleteMessageFiles } from '../messages/service.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
 import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
-import { performerOf, type ConversationActor, type ConversationRecord, type ConversationStatus, type Priority } from '../../model/conversations.ts';
+import {
+  performerOf,
+  type ConversationActor,
+  type ConversationRecord,
+  type ConversationStatus,
+  type Priority,
+} from '#shared/model/conversations.ts';
 import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
 import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
 
@@ -194,7 +200,8 @@ export async function startConversation(
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
   await saveConversation(undefined, conversation, { messages: message ? [message] : [] });
-  if (message?.message_type === 0 && activityIsStale(contact, message.created_at)) await touchLastActivity(account.id, contact.id, message.created_at);
+  if (message?.message_type === 0 && activityIsStale(contact, message.created_at))
+    await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
 }
 
@@ -247,9 +254,10 @@ export async function changeStatus(
     if (unchanged) return { result: handoff ? null : true };
     const messages: MessageRecord[] = [];
     if (status !== c.status && name !== undefined) {
-      const text = actor.type === 'contact' && status === 'resolved'
-        ? `Conversation was resolved by ${name}`
-        : STATUS_ACTIVITY[status].replace('%s', name);
+      const text =
+        actor.type === 'contact' && status === 'resolved'
+          ? `Conversation was resolved by ${name}`
+          : STATUS_ACTIVITY[status].replace('%s', name);
       messages.push(await activityMessage(c, text, actor));
     }
     if (selfAssign && name !== undefined) messages.push(await activityMessage(c, `${name} self-assigned this conversation`, actor));
@@ -438,7 +446,10 @@ export async function updateLastSeen(account: AccountRecord, actor: Actor, displ
  */
 export async function markSeenByContact(conversation: ConversationRecord): Promise<ConversationRecord> {
   const t = now();
-  const { conversation: after } = await mutate(conversation, (cur) => ({ next: quietly(cur, { contact_last_seen_at: t }), result: undefined }));
+  const { conversation: after } = await mutate(conversation, (cur) => ({
+    next: quietly(cur, { contact_last_seen_at: t }),
+    result: undefined,
+  }));
   return after;
 }
 
@@ -522,6 +533,13 @@ export async function markUnread(account: AccountRecord, actor: Actor, displayId
   const c = await visibleConversation(account.id, actor, displayId, true);
   await mutate(c, (cur) => {
     const seen = cur.last_incoming_at ? cur.last_incoming_at - 1 : null;
-    return { next: quietly(cur, { agent_last_seen_at: seen, assignee_last_seen_at: seen, unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0 }), result: undefined };
+    return {
+      next: quietly(cur, {
+        agent_last_seen_at: seen,
+        assignee_last_seen_at: seen,
+        unread_count: cur.last_incoming_at ? Math.max(cur.unread_count, 1) : 0,
+      }),
+      result: undefined,
+    };
   });
 }

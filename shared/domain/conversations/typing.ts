@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { Actor } from '../../model/actor.ts';
-import { emitConversationSignal } from '../../db/repositories/signals.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { emitConversationSignal } from '#shared/db/repositories/signals.ts';
 import { Bool } from '../schemas.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { visibleConversation } from './access.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '#shared/model/conversations.ts';
 
 export const TypingSchema = v.object({
   typing_status: v.picklist(['on', 'off'], 'must be on or off'),

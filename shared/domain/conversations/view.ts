@@ -1,19 +1,19 @@
-import type { Actor } from '../../model/actor.ts';
-import { getAgentBots, getMembers } from '../../db/repositories/identity.ts';
-import { getContacts } from '../../db/repositories/contacts.ts';
-import { getInboxes } from '../../db/repositories/inboxes.ts';
-import { getTeams, listUserTeamIds } from '../../db/repositories/teams.ts';
-import type { AccountUserRecord, AgentBotRecord, UserRecord } from '../../model/identity.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { getAgentBots, getMembers } from '#shared/db/repositories/identity.ts';
+import { getContacts } from '#shared/db/repositories/contacts.ts';
+import { getInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getTeams, listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import type { AccountUserRecord, AgentBotRecord, UserRecord } from '#shared/model/identity.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactJson, contactPushJson } from '../contacts/view.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import type { TeamRecord } from '../../model/teams.ts';
-import type { AttachmentRecord, MessageRecord } from '../../model/messages.ts';
-import { getMessages } from '../../db/repositories/messages.ts';
-import type { Hit } from '../../search/index.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { TeamRecord } from '#shared/model/teams.ts';
+import type { AttachmentRecord, MessageRecord } from '#shared/model/messages.ts';
+import { getMessages } from '#shared/db/repositories/messages.ts';
+import type { Hit } from '#shared/search/index.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { withRefsCache } from './refs-cache.ts';
-import { fileScope, fileUrl } from '../../storage/file-urls.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 
 // JSON of conversations and messages (docs/chatwoot.md#conversation-json, docs/chatwoot.md#message-json) and the
 // batch lookups they need, so a page of conversations costs one BatchGet per kind of related record instead of
@@ -338,7 +338,13 @@ export async function searchResultsJson(accountId: number, cs: ConversationRecor
       inbox: { id: c.inbox_id, name: inbox?.name ?? '', channel_type: inbox?.channel_type ?? null },
       messages: (matches.get(c.id) ?? []).map((m) => {
         const name = senderName(m);
-        return { content: m.content, id: m.id, ...(name !== undefined ? { sender_name: name } : {}), message_type: m.message_type, created_at: m.created_at };
+        return {
+          content: m.content,
+          id: m.id,
+          ...(name !== undefined ? { sender_name: name } : {}),
+          message_type: m.message_type,
+          created_at: m.created_at,
+        };
       }),
       account_id: c.account_id,
     };

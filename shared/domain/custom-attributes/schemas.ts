@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Text } from '../schemas.ts';
-import { ATTRIBUTE_MODELS, DISPLAY_TYPES } from '../../model/custom-attributes.ts';
+import { ATTRIBUTE_MODELS, DISPLAY_TYPES } from '#shared/model/custom-attributes.ts';
 
 /** A Rails enum: its name, or its integer (as a number or a digit string, which form clients send). */
 export const enumOf = <T extends readonly string[]>(names: T, what: string) =>
@@ -32,20 +32,30 @@ const Key = v.pipe(
 const DisplayName = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1), v.maxLength(255));
 
 const Values = v.pipe(
-  v.array(v.pipe(v.union([v.string(), v.number()], 'must be strings'), v.transform(String), v.maxLength(255)), 'must be an array of strings'),
+  v.array(
+    v.pipe(v.union([v.string(), v.number()], 'must be strings'), v.transform(String), v.maxLength(255)),
+    'must be an array of strings',
+  ),
   v.maxLength(1000),
 );
 
 const fields = {
   attribute_description: v.optional(v.nullable(Text(20000))),
-  regex_pattern: v.optional(v.nullable(v.pipe(Text(255), v.check((s) => {
-    try {
-      new RegExp(s, 'u');
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not a valid regular expression')))),
+  regex_pattern: v.optional(
+    v.nullable(
+      v.pipe(
+        Text(255),
+        v.check((s) => {
+          try {
+            new RegExp(s, 'u');
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'is not a valid regular expression'),
+      ),
+    ),
+  ),
   regex_cue: v.optional(v.nullable(Text(255))),
   attribute_values: v.optional(v.nullable(Values)),
 };

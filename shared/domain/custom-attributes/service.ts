@@ -1,8 +1,8 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/custom-attributes.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import { STANDARD_ATTRIBUTES, type AttributeDefinitionRecord, type AttributeModel } from '../../model/custom-attributes.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/custom-attributes.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import { STANDARD_ATTRIBUTES, type AttributeDefinitionRecord, type AttributeModel } from '#shared/model/custom-attributes.ts';
 import type { AttributeDefinitionUpdate, NewAttributeDefinition } from './schemas.ts';
 import { attributeDefinitionJson } from './view.ts';
 

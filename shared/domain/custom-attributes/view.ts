@@ -1,4 +1,4 @@
-import type { AttributeDefinitionRecord } from '../../model/custom-attributes.ts';
+import type { AttributeDefinitionRecord } from '#shared/model/custom-attributes.ts';
 
 /** Chatwoot's `_custom_attribute_definition.json.jbuilder` (`default_value` is never set through the API). */
 export const attributeDefinitionJson = (d: AttributeDefinitionRecord) => ({

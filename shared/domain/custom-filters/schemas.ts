@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { JsonObject, RequiredText } from '../schemas.ts';
-import { FILTER_TYPES } from '../../model/custom-filters.ts';
+import { FILTER_TYPES } from '#shared/model/custom-filters.ts';
 
 const FilterTypeField = v.picklist(FILTER_TYPES, `must be one of ${FILTER_TYPES.join(', ')}`);
 

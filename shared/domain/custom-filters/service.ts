@@ -1,9 +1,9 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/custom-filters.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { forbidden, notFound, unprocessable } from '../../errors.ts';
-import type { CustomFilterRecord, FilterType } from '../../model/custom-filters.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/custom-filters.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { forbidden, notFound, unprocessable } from '#shared/errors.ts';
+import type { CustomFilterRecord, FilterType } from '#shared/model/custom-filters.ts';
 import type { CustomFilterUpdate, NewCustomFilter } from './schemas.ts';
 import { customFilterJson } from './view.ts';
 
@@ -60,7 +60,12 @@ export async function createCustomFilter(accountId: number, actor: Actor, input:
 
 export async function updateCustomFilter(accountId: number, actor: Actor, id: number, input: CustomFilterUpdate) {
   // Every field is replaced as sent (the last writer wins): applied on the stored item, no read.
-  const set = { name: input.name ?? undefined, filter_type: input.filter_type ?? undefined, query: input.query ?? undefined, updated_at: iso() };
+  const set = {
+    name: input.name ?? undefined,
+    filter_type: input.filter_type ?? undefined,
+    query: input.query ?? undefined,
+    updated_at: iso(),
+  };
   const saved = await repo.changeCustomFilterAttributes(accountId, ownerOf(actor), id, set);
   if (!saved) throw notFound('Custom filter');
   return customFilterJson(saved);

@@ -1,4 +1,4 @@
-import type { CustomFilterRecord } from '../../model/custom-filters.ts';
+import type { CustomFilterRecord } from '#shared/model/custom-filters.ts';
 
 /** Chatwoot's `_custom_filter.json.jbuilder`. */
 export const customFilterJson = (f: CustomFilterRecord) => ({

@@ -1,17 +1,22 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/dashboard-apps.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { notFound } from '../../errors.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import type { DashboardAppRecord } from '../../model/dashboard-apps.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/dashboard-apps.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import type { DashboardAppRecord } from '#shared/model/dashboard-apps.ts';
 import type { DashboardAppUpdate, NewDashboardApp } from './schemas.ts';
 
 // Dashboard apps (Chatwoot's DashboardAppsController): frames an account shows beside conversations.
 // Everyone in the account reads them; administrators change them.
 
-const json = (d: DashboardAppRecord) => ({ id: d.id, title: d.title, content: d.content, created_at: new Date(d.created_at * 1000).toISOString() });
+const json = (d: DashboardAppRecord) => ({
+  id: d.id,
+  title: d.title,
+  content: d.content,
+  created_at: new Date(d.created_at * 1000).toISOString(),
+});
 
 async function find(accountId: number, id: number, consistent = false) {
   const d = await repo.getDashboardApp(accountId, id, consistent);
@@ -46,7 +51,13 @@ export async function createDashboardApp(account: AccountRecord, actor: Actor, i
 export async function updateDashboardApp(account: AccountRecord, id: number, input: DashboardAppUpdate) {
   return retryStale(async (consistent) => {
     const before = await find(account.id, id, consistent);
-    const after = { ...before, title: input.title ?? before.title, content: input.content ?? before.content, updated_at: now(), version: before.version + 1 };
+    const after = {
+      ...before,
+      title: input.title ?? before.title,
+      content: input.content ?? before.content,
+      updated_at: now(),
+      version: before.version + 1,
+    };
     await repo.saveDashboardApp(before, after);
     return json(after);
   });

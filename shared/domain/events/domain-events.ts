@@ -1,14 +1,14 @@
-import type { ContactRecord } from '../../model/contacts.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import type { MessageRecord, Performer } from '../../model/messages.ts';
-import { conversationOf } from '../../db/repositories/conversations.ts';
-import type { Change } from '../../model/change.ts';
-import type { SignalRecord } from '../../model/signals.ts';
-import { isSealed } from '../../crypto/tokens.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { MessageRecord, Performer } from '#shared/model/messages.ts';
+import { conversationOf } from '#shared/db/repositories/conversations.ts';
+import type { Change } from '#shared/model/change.ts';
+import type { SignalRecord } from '#shared/model/signals.ts';
+import { isSealed } from '#shared/crypto/tokens.ts';
 
 const maskSealed = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'string' && isSealed(x) ? 'sealed' : x));
-import type { NotificationRecord } from '../../model/notifications.ts';
+import type { NotificationRecord } from '#shared/model/notifications.ts';
 
 // What a change of the table means (docs/chatwoot.md#event-model): item images in, named domain events out.
 // Pure: the dispatcher decides who hears about them.
@@ -66,22 +66,46 @@ export interface DomainEvent {
  * Events only sockets hear (Chatwoot's ActionCableListener has them; its webhooks, automation rules, bots
  * and notifications do not): the dispatcher broadcasts them and does nothing else.
  */
-export const REALTIME_ONLY = new Set<DomainEventName>(['conversation_read', 'conversation_contact_changed', 'contact_deleted', 'contact_merged']);
+export const REALTIME_ONLY = new Set<DomainEventName>([
+  'conversation_read',
+  'conversation_contact_changed',
+  'contact_deleted',
+  'contact_merged',
+]);
 
 /** Changing one of these announces `conversation_updated` (docs/chatwoot.md#event-model). */
 const CONVERSATION_ANNOUNCED = [
-  'team_id', 'assignee_id', 'assignee_agent_bot_id', 'status', 'snoozed_until', 'custom_attributes', 'labels',
-  'waiting_since', 'first_reply_created_at', 'priority',
+  'team_id',
+  'assignee_id',
+  'assignee_agent_bot_id',
+  'status',
+  'snoozed_until',
+  'custom_attributes',
+  'labels',
+  'waiting_since',
+  'first_reply_created_at',
+  'priority',
 ];
 
 /** Columns of Chatwoot's conversation row; denormalized and bookkeeping fields are not part of a change. */
 const CONVERSATION_COLUMNS = [
-  ...CONVERSATION_ANNOUNCED, 'additional_attributes', 'agent_last_seen_at', 'assignee_last_seen_at', 'contact_last_seen_at',
-  'last_activity_at', 'updated_at',
+  ...CONVERSATION_ANNOUNCED,
+  'additional_attributes',
+  'agent_last_seen_at',
+  'assignee_last_seen_at',
+  'contact_last_seen_at',
+  'last_activity_at',
+  'updated_at',
 ];
 const CONVERSATION_TIMES = new Set([
-  'snoozed_until', 'waiting_since', 'first_reply_created_at', 'agent_last_seen_at', 'assignee_last_seen_at', 'contact_last_seen_at',
-  'last_activity_at', 'updated_at',
+  'snoozed_until',
+  'waiting_since',
+  'first_reply_created_at',
+  'agent_last_seen_at',
+  'assignee_last_seen_at',
+  'contact_last_seen_at',
+  'last_activity_at',
+  'updated_at',
 ]);
 
 const MESSAGE_IGNORED = new Set(['updated_at', 'performed_by', 'echo_id']);
@@ -96,10 +120,14 @@ function diff(oldImage: Record<string, unknown>, newImage: Record<string, unknow
   return out;
 }
 
-const iso = (v: unknown) => (typeof v === 'number' ? new Date(v * 1000).toISOString() : v ?? null);
+const iso = (v: unknown) => (typeof v === 'number' ? new Date(v * 1000).toISOString() : (v ?? null));
 
 /** Chatwoot's list of single-key objects; datetimes as ISO strings, labels under their column names. */
-function changedList(changes: Record<string, [unknown, unknown]>, times: Set<string>, rename: Record<string, string[]> = {}): ChangedAttributes {
+function changedList(
+  changes: Record<string, [unknown, unknown]>,
+  times: Set<string>,
+  rename: Record<string, string[]> = {},
+): ChangedAttributes {
   const out: ChangedAttributes = [];
   for (const [key, [before, after]] of Object.entries(changes)) {
     const value = times.has(key)
@@ -131,7 +159,8 @@ export function eventsOf(change: Change): DomainEvent[] {
   });
   if (change.type === 'notification') {
     const notification = (newImage ?? oldImage) as unknown as NotificationRecord;
-    const name = change.action === 'INSERT' ? 'notification_created' : change.action === 'REMOVE' ? 'notification_deleted' : 'notification_updated';
+    const name =
+      change.action === 'INSERT' ? 'notification_created' : change.action === 'REMOVE' ? 'notification_deleted' : 'notification_updated';
     return [event(name, { notification })];
   }
   if (change.action === 'REMOVE' && change.type === 'contact' && oldImage) {
@@ -148,14 +177,21 @@ export function eventsOf(change: Change): DomainEvent[] {
       const performedBy = performer(newImage, 'updated_by');
       if (change.action === 'INSERT') return [event('conversation_created', { conversation, performedBy })];
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);
-      const lang = (img: Record<string, unknown>) => (img.additional_attributes as Record<string, unknown> | undefined)?.conversation_language;
+      const lang = (img: Record<string, unknown>) =>
+        (img.additional_attributes as Record<string, unknown> | undefined)?.conversation_language;
       const announced = CONVERSATION_ANNOUNCED.some((k) => k in changes) || !same(lang(oldImage!), lang(newImage));
       // Realtime only (docs/chatwoot.md#event-model): the contact read the conversation; the conversation moved to
       // another contact (a contact merge).
       const realtime: DomainEvent[] = [];
       if ('contact_last_seen_at' in changes) realtime.push(event('conversation_read', { conversation, performedBy, changes }));
       if (!same(oldImage!.contact_id, newImage.contact_id)) {
-        realtime.push(event('conversation_contact_changed', { conversation, performedBy, changes: { contact_id: [oldImage!.contact_id, newImage.contact_id] } }));
+        realtime.push(
+          event('conversation_contact_changed', {
+            conversation,
+            performedBy,
+            changes: { contact_id: [oldImage!.contact_id, newImage.contact_id] },
+          }),
+        );
       }
       if (!announced) return realtime;
       const changedAttributes = changedList(changes, CONVERSATION_TIMES, { labels: ['label_list', 'cached_label_list'] });
@@ -189,7 +225,11 @@ export function eventsOf(change: Change): DomainEvent[] {
     case 'inbox': {
       const inbox = newImage as unknown as InboxRecord;
       if (change.action === 'INSERT') return [event('inbox_created', { inbox })];
-      const changes = diff(oldImage!, newImage, Object.keys({ ...oldImage, ...newImage }).filter((k) => k !== 'version'));
+      const changes = diff(
+        oldImage!,
+        newImage,
+        Object.keys({ ...oldImage, ...newImage }).filter((k) => k !== 'version'),
+      );
       // A re-seal (migration, key rotation) rewrites sealed secrets only: nothing a receiver can see changed.
       const meaningful = Object.keys(changes).filter((k) => k !== 'updated_at' && maskSealed(oldImage![k]) !== maskSealed(newImage[k]));
       return meaningful.length ? [event('inbox_updated', { inbox, changes, changedAttributes: changedList(changes, CONTACT_TIMES) })] : [];

@@ -1,16 +1,16 @@
-import { getAccount, getUser } from '../../db/repositories/identity.ts';
-import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
-import { getInbox } from '../../db/repositories/inboxes.ts';
-import { conversationOf, getConversation } from '../../db/repositories/conversations.ts';
-import { getMany, record } from '../../db/repositories/common.ts';
-import { keys } from '../../db/keys.ts';
-import type { AccountRecord, UserRecord } from '../../model/identity.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import { getAccount, getUser } from '#shared/db/repositories/identity.ts';
+import { findContactInbox, getContact } from '#shared/db/repositories/contacts.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { conversationOf, getConversation } from '#shared/db/repositories/conversations.ts';
+import { getMany, record } from '#shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { AccountRecord, UserRecord } from '#shared/model/identity.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../contacts/view.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../conversations/view.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { messageTypeName, type MessageRecord } from '../../model/messages.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { messageTypeName, type MessageRecord } from '#shared/model/messages.ts';
 import type { ChangedAttributes, DomainEvent } from './domain-events.ts';
 
 // Webhook payloads (docs/chatwoot.md#webhook-payloads), built from the state at send time as Chatwoot does, with the
@@ -71,7 +71,10 @@ const contactOfConversation = new Map<string, number>();
 
 async function conversationAndContact(accountId: number, displayId: number, contactId: number | undefined) {
   if (contactId === undefined) return [await getConversation(accountId, displayId), undefined] as const;
-  const [conversation, contact] = await getMany<Record<string, unknown>>([keys.conversation(accountId, displayId), keys.contact(accountId, contactId)]);
+  const [conversation, contact] = await getMany<Record<string, unknown>>([
+    keys.conversation(accountId, displayId),
+    keys.contact(accountId, contactId),
+  ]);
   return [conversationOf(conversation), record<ContactRecord>(contact)] as const;
 }
 
@@ -198,7 +201,11 @@ export function contactWebhookPayload(event: DomainEvent, contact: ContactRecord
     event: event.name,
     ...contactWebhookJson(contact, account),
     ...(event.changedAttributes
-      ? { changed_attributes: shownChanges(event.changedAttributes, 'thumbnail', (ref) => contactAvatarUrl({ account_id: contact.account_id, thumbnail: ref })) }
+      ? {
+          changed_attributes: shownChanges(event.changedAttributes, 'thumbnail', (ref) =>
+            contactAvatarUrl({ account_id: contact.account_id, thumbnail: ref }),
+          ),
+        }
       : {}),
   };
 }
@@ -207,14 +214,22 @@ export function contactWebhookPayload(event: DomainEvent, contact: ContactRecord
 export async function typingPayload(event: DomainEvent, ctx: ConversationContext) {
   const by = event.signal!.performed_by;
   const typist =
-    by?.type === 'user' ? { user: await getUser(by.id) } : by?.type === 'contact' ? { contact: await getContact(event.accountId, by.id) } : {};
+    by?.type === 'user'
+      ? { user: await getUser(by.id) }
+      : by?.type === 'contact'
+        ? { contact: await getContact(event.accountId, by.id) }
+        : {};
   return typingWebhookPayload(event, ctx, typist);
 }
 
 /** The typing webhook from the typist's record (a user or a contact; none when it is gone or was neither). */
 export function typingWebhookPayload(event: DomainEvent, ctx: ConversationContext, typist: { user?: UserRecord; contact?: ContactRecord }) {
   const u = typist.user;
-  const user = u ? { id: u.id, name: u.name, email: u.email, type: 'user' } : typist.contact ? contactWebhookJson(typist.contact, ctx.account) : null;
+  const user = u
+    ? { id: u.id, name: u.name, email: u.email, type: 'user' }
+    : typist.contact
+      ? contactWebhookJson(typist.contact, ctx.account)
+      : null;
   return { event: event.name, user, conversation: conversationPushData(ctx), is_private: event.signal!.is_private };
 }
 
@@ -264,7 +279,11 @@ export function inboxPayload(event: DomainEvent, inbox: InboxRecord) {
     created_at: iso(inbox.created_at as unknown as number),
     updated_at: iso(inbox.updated_at as unknown as number),
     ...(event.changedAttributes
-      ? { changed_attributes: shownChanges(event.changedAttributes, 'avatar_url', (ref) => inboxAvatarUrl({ account_id: inbox.account_id, avatar_url: ref })) }
+      ? {
+          changed_attributes: shownChanges(event.changedAttributes, 'avatar_url', (ref) =>
+            inboxAvatarUrl({ account_id: inbox.account_id, avatar_url: ref }),
+          ),
+        }
       : {}),
   };
 }

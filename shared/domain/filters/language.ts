@@ -20,8 +20,16 @@
 export type FilterModel = 'contacts' | 'conversations';
 
 export const OPERATORS = [
-  'equal_to', 'not_equal_to', 'contains', 'does_not_contain', 'is_present', 'is_not_present',
-  'is_greater_than', 'is_less_than', 'days_before', 'starts_with',
+  'equal_to',
+  'not_equal_to',
+  'contains',
+  'does_not_contain',
+  'is_present',
+  'is_not_present',
+  'is_greater_than',
+  'is_less_than',
+  'days_before',
+  'starts_with',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
@@ -82,7 +90,14 @@ export interface FilterAttribute {
 
 /** Chatwoot's ATTRIBUTE_TYPES: how a custom attribute's display type compares. */
 const CUSTOM_TYPES: Record<string, DataType> = {
-  text: 'text', link: 'text', list: 'text', number: 'number', currency: 'number', percent: 'number', date: 'date', checkbox: 'boolean',
+  text: 'text',
+  link: 'text',
+  list: 'text',
+  number: 'number',
+  currency: 'number',
+  percent: 'number',
+  date: 'date',
+  checkbox: 'boolean',
 };
 
 export interface Condition {
@@ -128,7 +143,15 @@ function dateOf(v: unknown): string | undefined {
   return Number.isNaN(t) ? undefined : new Date(t).toISOString().slice(0, 10);
 }
 
-function normalize(model: FilterModel, key: string, type: DataType, operator: Operator, raw: unknown[], field: string, now: number): unknown[] {
+function normalize(
+  model: FilterModel,
+  key: string,
+  type: DataType,
+  operator: Operator,
+  raw: unknown[],
+  field: string,
+  now: number,
+): unknown[] {
   const bad = () => new FilterError(`Invalid value. The values provided for ${key} are invalid`, field);
   switch (operator) {
     case 'is_present':
@@ -170,7 +193,11 @@ function normalize(model: FilterModel, key: string, type: DataType, operator: Op
         }
         if (type === 'date') return dateOf(v) ?? String(v).toLowerCase();
         if (type === 'boolean') return String(v).toLowerCase();
-        return typeof v === 'string' ? v.toLowerCase() : typeof v === 'number' || typeof v === 'boolean' ? String(v).toLowerCase() : JSON.stringify(v);
+        return typeof v === 'string'
+          ? v.toLowerCase()
+          : typeof v === 'number' || typeof v === 'boolean'
+            ? String(v).toLowerCase()
+            : JSON.stringify(v);
       });
     }
   }
@@ -186,42 +213,53 @@ export function parseFilter(model: FilterModel, payload: unknown, attributes: Fi
   if (!Array.isArray(payload)) throw new FilterError('payload must be an array of conditions', 'payload');
   const standard = STANDARD_KEYS[model];
   const custom = new Map(attributes.map((a) => [a.attribute_key, a]));
-  return payload.map((raw, index): Condition => {
-    const field = `payload[${index}]`;
-    if (!isObject(raw)) throw new FilterError('Each condition must be an object', field);
-    const key = typeof raw.attribute_key === 'string' ? raw.attribute_key : String(raw.attribute_key ?? '');
-    const spec = Object.hasOwn(standard, key) ? standard[key] : undefined;
-    const def = spec ? undefined : custom.get(key);
-    if (!spec && !def) {
-      throw new FilterError(
-        `Invalid attribute key - [${key}]. The key should be one of [${Object.keys(standard).join(',')}] or a custom attribute defined in the account.`,
-        `${field}.attribute_key`,
-      );
-    }
-    const operator = raw.filter_operator;
-    const allowed: readonly Operator[] = spec ? spec.operators : OPERATORS;
-    if (typeof operator !== 'string' || !(allowed as readonly string[]).includes(operator)) {
-      throw new FilterError(`Invalid operator. The allowed operators for ${key} are [${allowed.join(',')}].`, `${field}.filter_operator`);
-    }
-    const op = operator as Operator;
-    const values = valueList(raw.values);
-    if (op !== 'is_present' && op !== 'is_not_present' && !values.length) {
-      throw new FilterError(`Invalid value. The values provided for ${key} are invalid`, `${field}.values`);
-    }
-    const q = raw.query_operator;
-    let join: Condition['join'] = null;
-    if (q !== undefined && q !== null && q !== '') {
-      const upper = typeof q === 'string' ? q.toUpperCase() : '';
-      if (upper !== 'AND' && upper !== 'OR') throw new FilterError('Query operator must be either "AND" or "OR".', `${field}.query_operator`);
-      join = upper;
-    }
-    const type = spec ? spec.type : (CUSTOM_TYPES[def!.attribute_display_type] ?? 'text');
-    return { index, key, custom: !spec, type, operator: op, values: normalize(model, key, type, op, values, `${field}.values`, now), join };
-  }).map((c, i, all) => {
-    // A condition without an operator to the next one is ANDed (the last one's operator is ignored).
-    if (i === all.length - 1) return { ...c, join: null };
-    return c.join ? c : { ...c, join: 'AND' };
-  });
+  return payload
+    .map((raw, index): Condition => {
+      const field = `payload[${index}]`;
+      if (!isObject(raw)) throw new FilterError('Each condition must be an object', field);
+      const key = typeof raw.attribute_key === 'string' ? raw.attribute_key : String(raw.attribute_key ?? '');
+      const spec = Object.hasOwn(standard, key) ? standard[key] : undefined;
+      const def = spec ? undefined : custom.get(key);
+      if (!spec && !def) {
+        throw new FilterError(
+          `Invalid attribute key - [${key}]. The key should be one of [${Object.keys(standard).join(',')}] or a custom attribute defined in the account.`,
+          `${field}.attribute_key`,
+        );
+      }
+      const operator = raw.filter_operator;
+      const allowed: readonly Operator[] = spec ? spec.operators : OPERATORS;
+      if (typeof operator !== 'string' || !(allowed as readonly string[]).includes(operator)) {
+        throw new FilterError(`Invalid operator. The allowed operators for ${key} are [${allowed.join(',')}].`, `${field}.filter_operator`);
+      }
+      const op = operator as Operator;
+      const values = valueList(raw.values);
+      if (op !== 'is_present' && op !== 'is_not_present' && !values.length) {
+        throw new FilterError(`Invalid value. The values provided for ${key} are invalid`, `${field}.values`);
+      }
+      const q = raw.query_operator;
+      let join: Condition['join'] = null;
+      if (q !== undefined && q !== null && q !== '') {
+        const upper = typeof q === 'string' ? q.toUpperCase() : '';
+        if (upper !== 'AND' && upper !== 'OR')
+          throw new FilterError('Query operator must be either "AND" or "OR".', `${field}.query_operator`);
+        join = upper;
+      }
+      const type = spec ? spec.type : (CUSTOM_TYPES[def!.attribute_display_type] ?? 'text');
+      return {
+        index,
+        key,
+        custom: !spec,
+        type,
+        operator: op,
+        values: normalize(model, key, type, op, values, `${field}.values`, now),
+        join,
+      };
+    })
+    .map((c, i, all) => {
+      // A condition without an operator to the next one is ANDed (the last one's operator is ignored).
+      if (i === all.length - 1) return { ...c, join: null };
+      return c.join ? c : { ...c, join: 'AND' };
+    });
 }
 
 /** The field a projection does not hold: conditions on it evaluate to undefined. */

@@ -1,17 +1,22 @@
-import * as contactsRepo from '../../db/repositories/contacts.ts';
-import { byActivityDesc, conversationsByInboxStatus, getConversations, type ConversationRow } from '../../db/repositories/conversations.ts';
-import { listAttributeDefinitions } from '../../db/repositories/custom-attributes.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../model/actor.ts';
-import { unprocessable } from '../../errors.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
+import * as contactsRepo from '#shared/db/repositories/contacts.ts';
+import {
+  byActivityDesc,
+  conversationsByInboxStatus,
+  getConversations,
+  type ConversationRow,
+} from '#shared/db/repositories/conversations.ts';
+import { listAttributeDefinitions } from '#shared/db/repositories/custom-attributes.ts';
+import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { unprocessable } from '#shared/errors.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactsJson, includeInboxes } from '../contacts/listing.ts';
-import { STATUSES, type ConversationRecord } from '../../model/conversations.ts';
+import { STATUSES, type ConversationRecord } from '#shared/model/conversations.ts';
 import { conversationsJson } from '../conversations/view.ts';
-import type { AttributeModel } from '../../model/custom-attributes.ts';
+import type { AttributeModel } from '#shared/model/custom-attributes.ts';
 import { inboxScope } from '../inboxes/access.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
 
 // POST contacts/filter and conversations/filter (docs/chatwoot.md#contact-routes-and-lists,
@@ -97,7 +102,9 @@ export async function filterContacts(accountId: number, body: Body, query: Recor
   if (lookups) {
     // Every way to match pins an email or phone number (EvolutionAPI's lookup): their holders (AP45) are
     // the only candidates, read in full and judged; the listing is not read.
-    const holders = await Promise.all(lookups.map((l) => contactsRepo.findContactIdBy(accountId, l.key as contactsRepo.UniqueField, l.value)));
+    const holders = await Promise.all(
+      lookups.map((l) => contactsRepo.findContactIdBy(accountId, l.key as contactsRepo.UniqueField, l.value)),
+    );
     const candidates = [...new Set(holders.filter((id): id is number => id !== undefined))];
     const found = (await contactsRepo.getContacts(accountId, candidates)).filter(
       (r): r is ContactRecord => !!r && contactsRepo.isListed(r) && evaluate(conditions, contactReader(r)) === true,
@@ -174,9 +181,10 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
   const inboxIds = scope === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...scope];
   // Index partitions (inbox × status) the conditions cannot match are never read.
   const partitions = inboxIds.flatMap((inbox) =>
-    STATUSES.filter((status) => evaluate(conditions, (c) => (c.custom ? UNKNOWN : c.key === 'inbox_id' ? inbox : c.key === 'status' ? status : UNKNOWN)) !== false).map(
-      (status) => ({ inbox, status }),
-    ),
+    STATUSES.filter(
+      (status) =>
+        evaluate(conditions, (c) => (c.custom ? UNKNOWN : c.key === 'inbox_id' ? inbox : c.key === 'status' ? status : UNKNOWN)) !== false,
+    ).map((status) => ({ inbox, status })),
   );
   const rows = (
     await Promise.all(
@@ -196,7 +204,10 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
   }
   const read = new Map<number, ConversationRecord>();
   if (open.length) {
-    for (const r of await getConversations(account.id, open.map((o) => o.id))) {
+    for (const r of await getConversations(
+      account.id,
+      open.map((o) => o.id),
+    )) {
       if (r && evaluate(conditions, conversationReader(r))) {
         read.set(r.id, r);
         matched.push(r);

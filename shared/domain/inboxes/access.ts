@@ -1,7 +1,7 @@
-import { getInbox, isInboxMember, listAgentInboxIds } from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../model/actor.ts';
-import { notFound } from '../../errors.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import { getInbox, isInboxMember, listAgentInboxIds } from '#shared/db/repositories/inboxes.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound } from '#shared/errors.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 
 // Who sees which inbox (docs/chatwoot.md#roles): administrators and agent bots the whole account, agents the
 // inboxes they are members of. An inbox one may not see answers 404, like an absent one.

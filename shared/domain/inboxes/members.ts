@@ -1,11 +1,11 @@
-import { getMany } from '../../db/repositories/common.ts';
-import { keys } from '../../db/keys.ts';
-import * as repo from '../../db/repositories/inboxes.ts';
-import type { Actor } from '../../model/actor.ts';
-import { notFound, unprocessable } from '../../errors.ts';
+import { getMany } from '#shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import * as repo from '#shared/db/repositories/inboxes.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { visibleInbox } from './access.ts';
 
 // Inbox members (docs/chatwoot.md#inbox-members-and-agent-json): add, replace, remove and list the agents of an

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type FilePart } from '../../model/uploads.ts';
+import { isUploadedFile, type FilePart } from '#shared/model/uploads.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Inbox bodies (docs/contract.md#inbox-create-payload, docs/chatwoot.md#creating-and-updating-an-inbox). Multipart
@@ -7,25 +7,18 @@ import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../sch
 
 const Int = (min: number, max: number) =>
   v.pipe(
-    v.union(
-      [v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,9}$/), v.transform(Number))],
-      `must be an integer between ${min} and ${max}`,
-    ),
+    v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,9}$/), v.transform(Number))], `must be an integer between ${min} and ${max}`),
     v.integer(`must be an integer between ${min} and ${max}`),
     v.minValue(min, `must be an integer between ${min} and ${max}`),
     v.maxValue(max, `must be an integer between ${min} and ${max}`),
   );
 
 /** "null" (Chatwoot's inbox controller turns top-level "null" strings into null) or empty means none. */
-const nullStrings = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x === 'null' ? null : x]));
+const nullStrings = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x === 'null' ? null : x]));
 
 /** An array, or its JSON (multipart). */
 const JsonArray = <S extends v.GenericSchema>(item: S) =>
-  v.pipe(
-    v.union([v.array(v.unknown()), v.pipe(v.string(), v.parseJson(), v.array(v.unknown()))], 'must be an array'),
-    v.array(item),
-  );
+  v.pipe(v.union([v.array(v.unknown()), v.pipe(v.string(), v.parseJson(), v.array(v.unknown()))], 'must be an array'), v.array(item));
 
 const TIMEZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC', 'GMT']);
 
@@ -75,7 +68,11 @@ const Avatar = v.pipe(
   v.check((f) => f.size <= MAX_AVATAR_BYTES, 'is larger than 4 MB'),
 );
 
-const HexColor = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour like #1f93ff'));
+const HexColor = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour like #1f93ff'),
+);
 const Phone = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\+[1-9]\d{1,14}$/, 'must be in E.164 format, like +14155550100'));
 
 export const FEATURE_FLAGS = ['attachments', 'emoji_picker', 'end_conversation', 'use_inbox_avatar_for_bot'] as const;
@@ -164,9 +161,9 @@ const channelFields = {
 };
 
 /** What `channel` may change on update, per the inbox's (fixed) channel type. */
-export const ChannelUpdateSchemas = Object.fromEntries(
-  Object.entries(channelFields).map(([kind, fields]) => [kind, v.object(fields)]),
-) as { [K in keyof typeof channelFields]: v.ObjectSchema<(typeof channelFields)[K], undefined> };
+export const ChannelUpdateSchemas = Object.fromEntries(Object.entries(channelFields).map(([kind, fields]) => [kind, v.object(fields)])) as {
+  [K in keyof typeof channelFields]: v.ObjectSchema<(typeof channelFields)[K], undefined>;
+};
 
 const required = <S extends v.GenericSchema>(s: v.OptionalSchema<S, undefined>) => s.wrapped;
 
@@ -232,7 +229,9 @@ export const InboxUpdateSchema = v.pipe(
 );
 export type InboxUpdate = v.InferOutput<typeof InboxUpdateSchema>;
 
-export const SetAgentBotSchema = v.object({ agent_bot: v.optional(v.nullable(v.union([v.literal(''), Id], 'must be an agent bot id or null'))) });
+export const SetAgentBotSchema = v.object({
+  agent_bot: v.optional(v.nullable(v.union([v.literal(''), Id], 'must be an agent bot id or null'))),
+});
 
 export const InboxMembersSchema = v.object({
   inbox_id: Id,

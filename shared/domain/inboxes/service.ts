@@ -1,21 +1,21 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { config } from '../../config.ts';
-import { nextId } from '../../db/ids.ts';
-import { keys, type Key } from '../../db/keys.ts';
-import { getAgentBot } from '../../db/repositories/identity.ts';
-import * as repo from '../../db/repositories/inboxes.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '../../errors.ts';
-import type { FilePart } from '../../model/uploads.ts';
-import { parseOrThrow } from '../../validate.ts';
-import { putObject } from '../../storage/objects.ts';
-import { storedRef } from '../../storage/file-urls.ts';
+import { config } from '#shared/config.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import { getAgentBot } from '#shared/db/repositories/identity.ts';
+import * as repo from '#shared/db/repositories/inboxes.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
+import type { FilePart } from '#shared/model/uploads.ts';
+import { parseOrThrow } from '#shared/validate.ts';
+import { putObject } from '#shared/storage/objects.ts';
+import { storedRef } from '#shared/storage/file-urls.ts';
 import { accountAgentBotJson } from '../agent-bots/view.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { inboxScope, visibleInbox } from './access.ts';
-import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from '../../model/inboxes.ts';
+import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from '#shared/model/inboxes.ts';
 import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
 import { inboxJson } from './view.ts';
 
@@ -117,9 +117,12 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.inbox_identifier) out.push(s(keys.inboxIdentifierUnique(i.inbox_identifier), 'channel.identifier'));
   if (i.website_token) out.push(s(keys.websiteTokenUnique(i.website_token), 'channel.website_token'));
   if (i.channel_type === 'Channel::Email' && i.email) out.push(s(keys.channelUnique('EMAIL', i.email.toLowerCase()), 'channel.email'));
-  if (i.channel_type === 'Channel::Line' && i.line_channel_id) out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
-  if (i.channel_type === 'Channel::Telegram' && i.bot_token) out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
-  if (i.channel_type === 'Channel::Whatsapp' && i.phone_number) out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
+  if (i.channel_type === 'Channel::Line' && i.line_channel_id)
+    out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
+  if (i.channel_type === 'Channel::Telegram' && i.bot_token)
+    out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
+  if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
+    out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
   return out;
 }

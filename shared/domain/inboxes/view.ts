@@ -1,6 +1,6 @@
-import { config } from '../../config.ts';
+import { config } from '#shared/config.ts';
 import { FEATURE_FLAGS } from './schemas.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { inboxAvatarUrl } from '../contacts/view.ts';
 
 // Inbox JSON (docs/contract.md#inbox, docs/chatwoot.md#inbox-json): every field of the contract on every inbox, null
@@ -29,8 +29,7 @@ export function widgetScript(websiteToken: string): string {
     `;
 }
 
-const featureFlags = (enabled: string[] | null) =>
-  enabled ? Object.fromEntries(FEATURE_FLAGS.map((f) => [f, enabled.includes(f)])) : {};
+const featureFlags = (enabled: string[] | null) => (enabled ? Object.fromEntries(FEATURE_FLAGS.map((f) => [f, enabled.includes(f)])) : {});
 
 function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> {
   switch (i.channel_type) {
@@ -60,7 +59,9 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
     case 'Channel::Whatsapp':
       return { message_templates: [], reauthorization_required: false, ...(admin ? { provider_config: i.provider_config } : {}) };
     case 'Channel::Line':
-      return admin ? { line_channel_id: i.line_channel_id, line_channel_secret: i.line_channel_secret, line_channel_token: i.line_channel_token } : {};
+      return admin
+        ? { line_channel_id: i.line_channel_id, line_channel_secret: i.line_channel_secret, line_channel_token: i.line_channel_token }
+        : {};
     case 'Channel::Sms':
       return admin ? { provider_config: i.provider_config } : {};
   }

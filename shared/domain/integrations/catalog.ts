@@ -76,7 +76,10 @@ export const APPS: AppDefinition[] = [
     allow_multiple_hooks: false,
     action: 'https://slack.com/oauth/v2/authorize',
     visible_properties: ['channel_name', 'message_mode'],
-    settings: v.object({ channel_name: v.optional(Str), message_mode: v.optional(v.picklist(['two_way', 'alert'], 'must be two_way or alert')) }),
+    settings: v.object({
+      channel_name: v.optional(Str),
+      message_mode: v.optional(v.picklist(['two_way', 'alert'], 'must be two_way or alert')),
+    }),
   },
   {
     id: 'dialogflow',

@@ -1,7 +1,7 @@
 import { createHash, createSign } from 'node:crypto';
-import { config } from '../../config.ts';
-import { unprocessable } from '../../errors.ts';
-import { log } from '../../log.ts';
+import { config } from '#shared/config.ts';
+import { unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
 
 // Google Cloud Translation (v3 translateText) for the google_translate integration, authenticated as the
 // hook's service account: a JWT signed with its private key is exchanged for an access token (OAuth 2.0
@@ -22,14 +22,25 @@ const tokens = new Map<string, { token: string; expiresAt: number }>();
 function serviceAccount(credentials: unknown): ServiceAccount {
   const c = credentials as Partial<ServiceAccount> | null;
   if (!c || typeof c.client_email !== 'string' || typeof c.private_key !== 'string') {
-    throw unprocessable([{ field: 'credentials', message: 'The Google Translate integration has no service-account key', code: 'invalid' }]);
+    throw unprocessable([
+      { field: 'credentials', message: 'The Google Translate integration has no service-account key', code: 'invalid' },
+    ]);
   }
   return { client_email: c.client_email, private_key: c.private_key };
 }
 
 const failed = (message: string) => unprocessable([{ field: '', message, code: 'translation_failed' }]);
 
-async function post(url: string, init: RequestInit): Promise<Record<string, any>> {
+/** What Google's token and translation endpoints answer (the fields read here). */
+interface GoogleAnswer {
+  access_token?: unknown;
+  expires_in?: unknown;
+  translations?: { translatedText?: unknown }[];
+  error?: { message?: string } | string;
+  error_description?: string;
+}
+
+async function post(url: string, init: RequestInit): Promise<GoogleAnswer> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -37,8 +48,9 @@ async function post(url: string, init: RequestInit): Promise<Record<string, any>
     log.warn('google request failed', { url, error });
     throw failed('Google Translate could not be reached');
   }
-  const body = (await res.json().catch(() => ({}))) as Record<string, any>;
-  if (!res.ok) throw failed(String(body?.error?.message ?? body?.error_description ?? body?.error ?? `Google answered ${res.status}`));
+  const body = (await res.json().catch(() => ({}))) as GoogleAnswer;
+  const error = typeof body?.error === 'object' ? body.error.message : body?.error;
+  if (!res.ok) throw failed(String(error ?? body?.error_description ?? `Google answered ${res.status}`));
   return body;
 }
 
@@ -59,7 +71,10 @@ async function accessToken(sa: ServiceAccount): Promise<string> {
   const body = await post(tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${signature}` }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: `${unsigned}.${signature}`,
+    }).toString(),
   });
   if (typeof body.access_token !== 'string') throw failed('Google gave no access token');
   tokens.set(id, { token: body.access_token, expiresAt: now + Number(body.expires_in ?? 3600) });
@@ -67,10 +82,16 @@ async function accessToken(sa: ServiceAccount): Promise<string> {
 }
 
 /** The text translated to `target` (Chatwoot's locale names, `pt_BR`, become BCP-47 `pt-BR`), or null. */
-export async function translateText(settings: Record<string, unknown>, text: string, target: string, mimeType: 'text/plain' | 'text/html'): Promise<string | null> {
+export async function translateText(
+  settings: Record<string, unknown>,
+  text: string,
+  target: string,
+  mimeType: 'text/plain' | 'text/html',
+): Promise<string | null> {
   const sa = serviceAccount(settings.credentials);
   const project = String(settings.project_id ?? '');
-  if (!/^[a-z][a-z0-9-]{0,62}$/.test(project)) throw unprocessable([{ field: 'project_id', message: 'is not a Google Cloud project id', code: 'invalid' }]);
+  if (!/^[a-z][a-z0-9-]{0,62}$/.test(project))
+    throw unprocessable([{ field: 'project_id', message: 'is not a Google Cloud project id', code: 'invalid' }]);
   const token = await accessToken(sa);
   const body = await post(`${config().googleTranslateUrl}/v3/projects/${project}:translateText`, {
     method: 'POST',

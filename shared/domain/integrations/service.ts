@@ -1,15 +1,15 @@
-import { nextId } from '../../db/ids.ts';
-import { getInbox, getInboxes } from '../../db/repositories/inboxes.ts';
-import * as repo from '../../db/repositories/integration-hooks.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { listWebhooks } from '../../db/repositories/webhooks.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import { parseOrThrow } from '../../validate.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { getInbox, getInboxes } from '#shared/db/repositories/inboxes.ts';
+import * as repo from '#shared/db/repositories/integration-hooks.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import { parseOrThrow } from '#shared/validate.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { APPS, appById, type AppDefinition } from './catalog.ts';
-import type { HookRecord } from '../../model/integrations.ts';
+import type { HookRecord } from '#shared/model/integrations.ts';
 import type { HookUpdate, NewHook } from './schemas.ts';
 
 const isAdmin = (actor: Actor) => actor.type === 'user' && actor.role === 'administrator';
@@ -56,7 +56,12 @@ export async function listApps(account: AccountRecord, actor: Actor) {
         description: app.description,
         enabled: app.id === 'webhook' ? webhooks.length > 0 : own.length > 0,
         ...(admin
-          ? { hook_type: app.hook_type, allow_multiple_hooks: app.allow_multiple_hooks, action: app.action ?? null, button: app.action ?? null }
+          ? {
+              hook_type: app.hook_type,
+              allow_multiple_hooks: app.allow_multiple_hooks,
+              action: app.action ?? null,
+              button: app.action ?? null,
+            }
           : {}),
         hooks: own.map((h) => hookJson(h, names, admin)),
       };

@@ -1,9 +1,9 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/labels.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { notFound } from '../../errors.ts';
-import { now } from '../../model/time.ts';
-import type { LabelRecord } from '../../model/labels.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/labels.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { notFound } from '#shared/errors.ts';
+import { now } from '#shared/model/time.ts';
+import type { LabelRecord } from '#shared/model/labels.ts';
 import type { LabelUpdate, NewLabel } from './schemas.ts';
 import { labelJson } from './view.ts';
 
@@ -48,7 +48,12 @@ export async function updateLabel(accountId: number, id: number, input: LabelUpd
     const before = await requireLabel(accountId, id, consistent);
     if (input.title === undefined || input.title === before.title) {
       // The rest is replaced as sent (the last writer wins), on the stored item.
-      const set = { description: input.description, color: input.color ?? undefined, show_on_sidebar: input.show_on_sidebar ?? undefined, updated_at: now() };
+      const set = {
+        description: input.description,
+        color: input.color ?? undefined,
+        show_on_sidebar: input.show_on_sidebar ?? undefined,
+        updated_at: now(),
+      };
       const saved = await repo.changeLabelAttributes(accountId, id, { set });
       if (!saved) throw notFound('Label');
       return labelJson(saved);

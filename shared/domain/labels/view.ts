@@ -1,4 +1,4 @@
-import type { LabelRecord } from '../../model/labels.ts';
+import type { LabelRecord } from '#shared/model/labels.ts';
 
 /** Chatwoot's label JSON (`_label.json.jbuilder`). */
 export const labelJson = (l: LabelRecord) => ({

@@ -6,7 +6,11 @@ import { Id, maxJsonBytes, RequiredText } from '../schemas.ts';
 const Visibility = v.picklist(['personal', 'global'], 'must be personal or global');
 /** Room for long message actions; the macro item stays far below DynamoDB's 400 KB. */
 const MAX_ACTIONS_BYTES = 64 * 1024;
-const Actions = v.pipe(v.array(v.unknown(), 'must be an array'), v.minLength(1, 'must not be empty'), maxJsonBytes<unknown[]>(MAX_ACTIONS_BYTES));
+const Actions = v.pipe(
+  v.array(v.unknown(), 'must be an array'),
+  v.minLength(1, 'must not be empty'),
+  maxJsonBytes<unknown[]>(MAX_ACTIONS_BYTES),
+);
 
 export const NewMacroSchema = v.object({
   name: RequiredText(255),

@@ -1,16 +1,16 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/macros.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { forbidden, notFound, unprocessable } from '../../errors.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/macros.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { forbidden, notFound, unprocessable } from '#shared/errors.ts';
 import { runConversationAction } from '../automation/actions.ts';
 import { checkRule } from '../automation/catalog.ts';
-import { type Action } from '../../model/automation.ts';
+import type { Action } from '#shared/model/automation.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import type { MacroRecord, MacroVisibility } from '../../model/macros.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import type { MacroRecord, MacroVisibility } from '#shared/model/macros.ts';
 import type { MacroUpdate, NewMacro } from './schemas.ts';
 
 // Macros (Chatwoot's MacrosController and MacroPolicy): saved lists of conversation actions from the
@@ -28,7 +28,11 @@ function checkedActions(actions: unknown[]): Action[] {
   out.actions.forEach((a, i) => {
     // A macro runs inside the request, where there is no delivery queue to hand a webhook to.
     if (a?.action_name === 'send_webhook_event') {
-      problems.push({ field: `actions[${i}].action_name`, message: 'send_webhook_event is available to automation rules only', code: 'invalid' });
+      problems.push({
+        field: `actions[${i}].action_name`,
+        message: 'send_webhook_event is available to automation rules only',
+        code: 'invalid',
+      });
     }
   });
   if (problems.length) throw unprocessable(problems);

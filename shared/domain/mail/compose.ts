@@ -1,15 +1,15 @@
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { listMessages } from '../../db/repositories/messages.ts';
-import { config } from '../../config.ts';
-import { MAX_MAIL_BYTES } from '../../queues/mail.ts';
-import { encodeQueueBody } from '../../codec/queue-text.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import { config } from '#shared/config.ts';
+import { MAX_MAIL_BYTES } from '#shared/queues/mail.ts';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { loadRefs } from '../conversations/view.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import { issuePasswordReset } from '../sessions/reset.ts';
-import type { Mail, MailRequestRecord, QueuedMail } from '../../model/mail.ts';
+import type { Mail, MailRequestRecord, QueuedMail } from '#shared/model/mail.ts';
 import { sealMail } from './sealed.ts';
 import { passwordResetMail, transcriptMail, type TranscriptLine } from './render.ts';
-import { fileScope, fileUrl } from '../../storage/file-urls.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 
 // Outbox item → mail, in the pipeline's dispatcher (it reads the table and holds the token key); the mail
 // function only opens what was sealed and sends it.
@@ -37,7 +37,10 @@ async function transcript(r: Extract<MailRequestRecord, { kind: 'conversation_tr
   const lines: TranscriptLine[] = messages.map((m) => ({
     sender: senderName(m),
     content: m.content,
-    attachments: m.attachments.map((a) => ({ name: a.filename || `attachment-${a.id}`, url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename) })),
+    attachments: m.attachments.map((a) => ({
+      name: a.filename || `attachment-${a.id}`,
+      url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename),
+    })),
     created_at: m.created_at,
   }));
   const inbox = refs.inboxes.get(c.inbox_id);
@@ -60,7 +63,9 @@ export async function composeMail(r: MailRequestRecord): Promise<QueuedMail | un
     case 'password_reset': {
       const issued = await issuePasswordReset(r);
       // The link is a credential: it travels sealed on the mail queue and its dead-letter queue.
-      return issued && sealMail(passwordResetMail({ id: r.id, to: issued.user.email, token: issued.token, frontendUrl: config().frontendUrl }));
+      return (
+        issued && sealMail(passwordResetMail({ id: r.id, to: issued.user.email, token: issued.token, frontendUrl: config().frontendUrl }))
+      );
     }
     case 'conversation_transcript':
       return transcript(r);

@@ -1,7 +1,7 @@
-import { randomId } from '../../crypto/tokens.ts';
-import { putMailRequest } from '../../db/repositories/mail.ts';
-import { now } from '../../model/time.ts';
-import type { MailRequestRecord } from '../../model/mail.ts';
+import { randomId } from '#shared/crypto/tokens.ts';
+import { putMailRequest } from '#shared/db/repositories/mail.ts';
+import { now } from '#shared/model/time.ts';
+import type { MailRequestRecord } from '#shared/model/mail.ts';
 
 // Services ask for mail by writing an outbox item; the events pipeline renders and sends it (mail/compose.ts,
 // mail/send.ts). The request is answered at once, as Chatwoot's `deliver_later` is.
@@ -9,7 +9,11 @@ import type { MailRequestRecord } from '../../model/mail.ts';
 /** Outbox items live three days: long enough for the stream (24 h) and a stalled pipeline's replay. */
 export const MAIL_REQUEST_TTL_SECONDS = 3 * 24 * 3600;
 
-type NewRequest = MailRequestRecord extends infer R ? (R extends MailRequestRecord ? Omit<R, 'id' | 'created_at' | 'expires_at'> : never) : never;
+type NewRequest = MailRequestRecord extends infer R
+  ? R extends MailRequestRecord
+    ? Omit<R, 'id' | 'created_at' | 'expires_at'>
+    : never
+  : never;
 
 export async function requestMail(r: NewRequest): Promise<string> {
   const t = now();

@@ -1,4 +1,4 @@
-import type { Mail } from '../../model/mail.ts';
+import type { Mail } from '#shared/model/mail.ts';
 
 // The mails' text: Chatwoot's conversation transcript (ConversationReplyMailer#conversation_transcript and its
 // view: each chat message's sender in bold, its content, its attachments as links, its time in the inbox's time
@@ -17,7 +17,13 @@ const layout = (body: string) =>
 export function transcriptTime(unixSeconds: number, timeZone: string | null | undefined): string {
   const fmt = (tz: string) =>
     new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: true, timeZoneName: 'short',
+      timeZone: tz,
+      month: 'short',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: true,
+      timeZoneName: 'short',
     }).formatToParts(new Date(unixSeconds * 1000));
   let parts: Intl.DateTimeFormatPart[];
   try {
@@ -39,7 +45,13 @@ export interface TranscriptLine {
 export const TRANSCRIPT_SUBJECT = 'Conversation Transcript';
 
 /** `[#<display id>] Conversation Transcript`, one block per chat message, oldest first. */
-export function transcriptMail(m: { id: string; to: string; displayId: number; timeZone: string | null | undefined; lines: TranscriptLine[] }): Mail {
+export function transcriptMail(m: {
+  id: string;
+  to: string;
+  displayId: number;
+  timeZone: string | null | undefined;
+  lines: TranscriptLine[];
+}): Mail {
   const html = m.lines
     .map((l) => {
       const content = l.content ? `<p>${escapeHtml(l.content).replace(/\r?\n/g, '<br>')}</p>` : '';
@@ -55,10 +67,22 @@ export function transcriptMail(m: { id: string; to: string; displayId: number; t
     .join('');
   const text = m.lines
     .map((l) =>
-      [l.sender, ...(l.content ? [l.content] : []), ...(l.attachments.length ? ['Attachments:', ...l.attachments.map((a) => `${a.name}: ${a.url}`)] : []), transcriptTime(l.created_at, m.timeZone)].join('\n'),
+      [
+        l.sender,
+        ...(l.content ? [l.content] : []),
+        ...(l.attachments.length ? ['Attachments:', ...l.attachments.map((a) => `${a.name}: ${a.url}`)] : []),
+        transcriptTime(l.created_at, m.timeZone),
+      ].join('\n'),
     )
     .join('\n\n');
-  return { id: m.id, kind: 'conversation_transcript', to: m.to, subject: `[#${m.displayId}] ${TRANSCRIPT_SUBJECT}`, html: layout(html), text: `${text}\n` };
+  return {
+    id: m.id,
+    kind: 'conversation_transcript',
+    to: m.to,
+    subject: `[#${m.displayId}] ${TRANSCRIPT_SUBJECT}`,
+    html: layout(html),
+    text: `${text}\n`,
+  };
 }
 
 export const RESET_SUBJECT = 'Reset password instructions';

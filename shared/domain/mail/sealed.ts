@@ -1,5 +1,5 @@
-import { seal, unseal } from '../../crypto/tokens.ts';
-import type { Mail, QueuedMail, SealedMail } from '../../model/mail.ts';
+import { seal, unseal } from '#shared/crypto/tokens.ts';
+import type { Mail, QueuedMail, SealedMail } from '#shared/model/mail.ts';
 
 // Mails that carry a secret go on the mail queue sealed with the token key (AES-256-GCM): a message read
 // off the queue or its dead-letter queue shows its id and kind only.

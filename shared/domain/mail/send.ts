@@ -2,11 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { config } from '../../config.ts';
-import { decodeQueueBody } from '../../codec/queue-text.ts';
-import { log } from '../../log.ts';
+import { config } from '#shared/config.ts';
+import { decodeQueueBody } from '#shared/codec/queue-text.ts';
+import { log } from '#shared/log.ts';
 import { openMail } from './sealed.ts';
-import type { Mail, QueuedMail } from '../../model/mail.ts';
+import type { Mail, QueuedMail } from '#shared/model/mail.ts';
 
 // The mail function: mail queue → recipients. Deployed through Amazon SES (SESv2 SendEmail, from
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else
@@ -52,17 +52,36 @@ async function viaSmtp(mail: Mail, smtp: NonNullable<ReturnType<typeof config>['
     }) as Transporter;
     transporters.set(key, t);
   }
-  await t.sendMail({ from: config().mailerSenderEmail, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `<${mail.id}@mail.local>` });
+  await t.sendMail({
+    from: config().mailerSenderEmail,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: `<${mail.id}@mail.local>`,
+  });
 }
 
 async function toFolder(mail: Mail, dir: string) {
   await mkdir(dir, { recursive: true });
   const boundary = `b-${mail.id}`;
   const eml = [
-    `From: ${config().mailerSenderEmail}`, `To: ${mail.to}`, `Subject: ${mail.subject}`, 'MIME-Version: 1.0',
-    `Content-Type: multipart/alternative; boundary="${boundary}"`, '',
-    `--${boundary}`, 'Content-Type: text/plain; charset=utf-8', '', mail.text,
-    `--${boundary}`, 'Content-Type: text/html; charset=utf-8', '', mail.html, `--${boundary}--`, '',
+    `From: ${config().mailerSenderEmail}`,
+    `To: ${mail.to}`,
+    `Subject: ${mail.subject}`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    mail.text,
+    `--${boundary}`,
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    mail.html,
+    `--${boundary}--`,
+    '',
   ].join('\r\n');
   await writeFile(join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.kind}-${mail.id}.eml`), eml);
 }
@@ -77,7 +96,12 @@ export async function sendMail(mail: Mail): Promise<void> {
   if (c.smtp) return viaSmtp(mail, c.smtp);
   if (c.mailDir) return toFolder(mail, c.mailDir);
   // No way to send: the mail is logged whole (locally only), so a developer can follow the reset link.
-  log.info('mail (no SMTP_ADDRESS or MAIL_DIR set: logged, not sent)', { kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text });
+  log.info('mail (no SMTP_ADDRESS or MAIL_DIR set: logged, not sent)', {
+    kind: mail.kind,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+  });
 }
 
 /** One batch of the mail queue; a mail that could not be sent returns to the queue (then its DLQ). */

@@ -1,8 +1,8 @@
-import { listMessages } from '../../db/repositories/messages.ts';
-import type { Actor } from '../../model/actor.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import type { Actor } from '#shared/model/actor.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { attachmentJson, loadRefs, senderJson } from '../conversations/view.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 // `GET conversations/{id}/attachments` (the mobile app's media gallery): every attachment of the
 // conversation's messages, newest first, 100 a page, each with its message's time and sender.
@@ -18,7 +18,12 @@ export async function conversationAttachments(account: AccountRecord, actor: Act
   messages.sort((a, b) => b.created_at - a.created_at || b.id - a.id);
   const all = messages.flatMap((m) => [...m.attachments].reverse().map((a) => ({ a, m })));
   const slice = all.slice((page - 1) * ATTACHMENTS_PER_PAGE, page * ATTACHMENTS_PER_PAGE);
-  const refs = await loadRefs(account.id, actor, [conversation], slice.map(({ m }) => m));
+  const refs = await loadRefs(
+    account.id,
+    actor,
+    [conversation],
+    slice.map(({ m }) => m),
+  );
   return {
     meta: { total_count: all.length },
     payload: slice.map(({ a, m }) => {

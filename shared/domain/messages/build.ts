@@ -1,17 +1,17 @@
-import { nextId } from '../../db/ids.ts';
-import { getAgentBot } from '../../db/repositories/identity.ts';
-import { getContact } from '../../db/repositories/contacts.ts';
-import { invalidField, unprocessable } from '../../errors.ts';
-import { putObject } from '../../storage/objects.ts';
-import { storedRef } from '../../storage/file-urls.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import type { ContactRecord } from '../../model/contacts.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
-import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderType } from '../../model/messages.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { getAgentBot } from '#shared/db/repositories/identity.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { invalidField, unprocessable } from '#shared/errors.ts';
+import { putObject } from '#shared/storage/objects.ts';
+import { storedRef } from '#shared/storage/file-urls.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '#shared/model/conversations.ts';
+import type { AttachmentRecord, ContentType, MessageRecord, MessageType, SenderType } from '#shared/model/messages.ts';
 import type { NewMessage, UploadedFile } from './schemas.ts';
-import { storedUploads } from '../../storage/direct-uploads.ts';
+import { storedUploads } from '#shared/storage/direct-uploads.ts';
 
 // Building a message from a request (docs/chatwoot.md#creating-a-message): type and sender rules, content attribute
 // checks per content type, the Liquid variables of outgoing content, attachments. Nothing here writes the table.
@@ -46,7 +46,9 @@ export function checkContentAttributes(contentType: ContentType, attrs: Record<s
     if (objects.some((i) => !Array.isArray(i.actions) || i.actions.length === 0)) fail('contains items missing actions');
     const actions = objects.flatMap((i) => i.actions as unknown[]);
     if (!actions.every(isObject)) fail('actions should be hashes');
-    const bad = [...new Set((actions as Record<string, unknown>[]).flatMap((a) => Object.keys(a)).filter((k) => !CARD_ACTION_KEYS.includes(k)))];
+    const bad = [
+      ...new Set((actions as Record<string, unknown>[]).flatMap((a) => Object.keys(a)).filter((k) => !CARD_ACTION_KEYS.includes(k))),
+    ];
     if (bad.length) fail(`contains invalid keys for actions: ${bad.join(', ')}`);
   }
 }
@@ -88,9 +90,7 @@ export function renderLiquid(content: string, ctx: LiquidContext): string {
   return content
     .split(/(`[^`]*`)/)
     .map((part) =>
-      part.startsWith('`')
-        ? part
-        : part.replace(/\{\{\s*([a-z_]+(?:\.[a-z_]+)+)\s*\}\}/g, (_m, name: string) => String(vars[name] ?? '')),
+      part.startsWith('`') ? part : part.replace(/\{\{\s*([a-z_]+(?:\.[a-z_]+)+)\s*\}\}/g, (_m, name: string) => String(vars[name] ?? '')),
     )
     .join('');
 }
@@ -104,7 +104,7 @@ async function storeAttachments(accountId: number, messageId: number, files: Upl
   return Promise.all(
     files.map(async (f) => {
       const id = await nextId('attachment');
-      const name = f.filename.replace(/[^\w.\-]+/g, '_') || 'file';
+      const name = f.filename.replace(/[^\w.-]+/g, '_') || 'file';
       // A direct upload is already stored: the message takes its object as it is.
       const key = f.key ?? `attachments/${accountId}/${messageId}/${id}/${name}`;
       if (!f.key) await putObject(key, f.data ?? Buffer.alloc(0), f.content_type || 'application/octet-stream');
@@ -130,7 +130,13 @@ async function storeAttachments(accountId: number, messageId: number, files: Upl
   );
 }
 
-const splitEmails = (s: string | undefined) => (s ? s.split(',').map((e) => e.trim()).filter(Boolean) : undefined);
+const splitEmails = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)
+    : undefined;
 
 export interface MessageTarget {
   account: AccountRecord;
@@ -169,7 +175,8 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
     senderId = conversation.contact_id;
   } else if (input.sender_type === 'AgentBot' && input.sender_id !== undefined) {
     const bot = await getAgentBot(input.sender_id);
-    if (!bot || (bot.account_id !== null && bot.account_id !== account.id)) throw invalidField('sender_id', 'is not an agent bot of this account');
+    if (!bot || (bot.account_id !== null && bot.account_id !== account.id))
+      throw invalidField('sender_id', 'is not an agent bot of this account');
     senderType = 'AgentBot';
     senderId = bot.id;
   } else if (actor.type === 'user') {
@@ -190,7 +197,12 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   let content = input.content ?? null;
   if (content && (typeName === 'outgoing' || typeName === 'template') && content.includes('{{')) {
     const contact = await getContact(account.id, conversation.contact_id);
-    const agent = actor.type === 'user' ? { name: actor.user.name, email: actor.user.email } : actor.type === 'agent_bot' ? { name: actor.bot.name } : undefined;
+    const agent =
+      actor.type === 'user'
+        ? { name: actor.user.name, email: actor.user.email }
+        : actor.type === 'agent_bot'
+          ? { name: actor.bot.name }
+          : undefined;
     content = renderLiquid(content, { account, inbox, conversation, contact, agent });
   }
 
@@ -241,7 +253,12 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
  * incoming message counts as unread, starts the wait and reopens a snoozed or resolved conversation (pending when the
  * inbox has a bot; not for a blocked contact); a human's public reply is the first reply and ends the wait.
  */
-export function messageEffects(c: ConversationRecord, m: MessageRecord, inbox: InboxRecord, contactBlocked: boolean): Partial<ConversationRecord> {
+export function messageEffects(
+  c: ConversationRecord,
+  m: MessageRecord,
+  inbox: InboxRecord,
+  contactBlocked: boolean,
+): Partial<ConversationRecord> {
   if (m.message_type === 0) {
     const reopen = !contactBlocked && (c.status === 'snoozed' || c.status === 'resolved');
     return {

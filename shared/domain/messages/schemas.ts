@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Bool, Id, JsonObject, JsonValue, maxJsonBytes, Text } from '../schemas.ts';
-import { isUploadedFile, type FilePart, type UploadedFile } from '../../model/uploads.ts';
-import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from '../../model/messages.ts';
+import { isUploadedFile, type FilePart, type UploadedFile } from '#shared/model/uploads.ts';
+import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from '#shared/model/messages.ts';
 
 export const MAX_CONTENT = 150_000;
 /**
@@ -50,7 +50,7 @@ const ContentAttributes = v.pipe(
   maxJsonBytes<Record<string, unknown>>(),
 );
 
-export type { UploadedFile } from '../../model/uploads.ts';
+export type { UploadedFile } from '#shared/model/uploads.ts';
 
 const File = v.custom<FilePart>(isUploadedFile, 'must be an uploaded file');
 /** A file in the body, or the `signed_id` of a direct upload (ActiveStorage), as Chatwoot accepts both. */

@@ -1,25 +1,25 @@
-import { getMessage, listMessages, writeMessage } from '../../db/repositories/messages.ts';
-import { getInbox } from '../../db/repositories/inboxes.ts';
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { getContact } from '../../db/repositories/contacts.ts';
-import type { Actor } from '../../model/actor.ts';
-import { forbidden, invalidField, notFound } from '../../errors.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import { getMessage, listMessages, writeMessage } from '#shared/db/repositories/messages.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { forbidden, invalidField, notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { contactPushJson } from '../contacts/view.ts';
 import { touchLastActivity } from '../contacts/service.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { mutate, quietly, touch } from '../conversations/mutation.ts';
-import { performerOf, type ConversationActor, type ConversationRecord } from '../../model/conversations.ts';
+import { performerOf, type ConversationActor, type ConversationRecord } from '#shared/model/conversations.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
 import { buildMessage, messageEffects } from './build.ts';
 import type { DirectUpload, MessageUpdate, NewMessage, TranslateRequest } from './schemas.ts';
-import { listHooks } from '../../db/repositories/integration-hooks.ts';
+import { listHooks } from '#shared/db/repositories/integration-hooks.ts';
 import { translateText } from '../integrations/google-translate.ts';
-import { createDirectUpload } from '../../storage/direct-uploads.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import { deleteObjects } from '../../storage/objects.ts';
-import { fileScope, storedKeyOf } from '../../storage/file-urls.ts';
+import { createDirectUpload } from '#shared/storage/direct-uploads.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { deleteObjects } from '#shared/storage/objects.ts';
+import { fileScope, storedKeyOf } from '#shared/storage/file-urls.ts';
 
 /** A contact's `last_activity_at` is kept to this many seconds. */
 export const CONTACT_ACTIVITY_GRANULARITY_S = 60;
@@ -142,7 +142,13 @@ export async function saveMessage(c: ConversationRecord, m: MessageRecord) {
  * `PATCH .../messages/{id}` (docs/chatwoot.md#updating-and-deleting-a-message): delivery status reports of
  * API-channel integrations. `read` never goes back to `delivered`; `external_error` is kept only with `failed`.
  */
-export async function updateMessageStatus(account: AccountRecord, actor: Actor, displayId: number, messageId: number, input: MessageUpdate) {
+export async function updateMessageStatus(
+  account: AccountRecord,
+  actor: Actor,
+  displayId: number,
+  messageId: number,
+  input: MessageUpdate,
+) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const inbox = await inboxOf(c);
   if (inbox.channel_type !== 'Channel::Api') throw forbidden('Message status update is only allowed for API inboxes');
@@ -165,14 +171,22 @@ export async function updateMessageStatus(account: AccountRecord, actor: Actor, 
  * `content_attributes.translations` so a second request reads it back; `{content: null}` without the
  * integration or text.
  */
-export async function translateMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number, input: TranslateRequest) {
+export async function translateMessage(
+  account: AccountRecord,
+  actor: Actor,
+  displayId: number,
+  messageId: number,
+  input: TranslateRequest,
+) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await messageOf(account.id, c, messageId);
   const target = input.target_language;
   const known = (m.content_attributes.translations as Record<string, string> | undefined)?.[target];
   if (known) return { content: known };
   const hook = (await listHooks(account.id)).find((h) => h.app_id === 'google_translate' && h.status === 'enabled');
-  const email = m.content_type === 'incoming_email' && typeof (m.content_attributes.email as { html_content?: { full?: unknown } })?.html_content?.full === 'string';
+  const email =
+    m.content_type === 'incoming_email' &&
+    typeof (m.content_attributes.email as { html_content?: { full?: unknown } })?.html_content?.full === 'string';
   const text = email ? String((m.content_attributes.email as { html_content: { full: string } }).html_content.full) : m.content;
   if (!hook || !text) return { content: null };
   const translated = await translateText(hook.settings, text, target, email ? 'text/html' : 'text/plain');
@@ -180,7 +194,12 @@ export async function translateMessage(account: AccountRecord, actor: Actor, dis
     // Read again: the call took a while, and the message may have changed meanwhile.
     const fresh = await messageOf(account.id, c, messageId);
     const translations = { ...((fresh.content_attributes.translations as Record<string, string> | undefined) ?? {}), [target]: translated };
-    await saveMessage(c, { ...fresh, content_attributes: { ...fresh.content_attributes, translations }, updated_at: now(), performed_by: performerOf(actor) });
+    await saveMessage(c, {
+      ...fresh,
+      content_attributes: { ...fresh.content_attributes, translations },
+      updated_at: now(),
+      performed_by: performerOf(actor),
+    });
   }
   return { content: translated };
 }
@@ -188,7 +207,9 @@ export async function translateMessage(account: AccountRecord, actor: Actor, dis
 /** Deletes the stored files of messages of the account (their references outside its attachments are not its files). */
 export async function deleteMessageFiles(accountId: number, messages: Pick<MessageRecord, 'attachments'>[]): Promise<void> {
   const scope = fileScope.attachment(accountId);
-  const files = new Set(messages.flatMap((m) => (m.attachments ?? []).flatMap((a) => [storedKeyOf(a.data_url, true), storedKeyOf(a.thumb_url, true)])));
+  const files = new Set(
+    messages.flatMap((m) => (m.attachments ?? []).flatMap((a) => [storedKeyOf(a.data_url, true), storedKeyOf(a.thumb_url, true)])),
+  );
   await deleteObjects([...files].filter((k): k is string => !!k && scope.some((p) => k.startsWith(p))));
 }
 
@@ -227,6 +248,11 @@ export async function markCallbackFailed(accountId: number, displayId: number, m
   if (!c || !m) return false;
   const reason = error.slice(0, 1000);
   if (m.status === 'failed' && m.content_attributes?.external_error === reason) return false;
-  await saveMessage(c, { ...m, status: 'failed', content_attributes: { ...m.content_attributes, external_error: reason }, updated_at: now() });
+  await saveMessage(c, {
+    ...m,
+    status: 'failed',
+    content_attributes: { ...m.content_attributes, external_error: reason },
+    updated_at: now(),
+  });
   return true;
 }

@@ -1,22 +1,23 @@
-import { getMany } from '../../db/repositories/common.ts';
-import { nextId } from '../../db/ids.ts';
-import { keys } from '../../db/keys.ts';
-import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
-import { createNotification, getNotificationSettings } from '../../db/repositories/notifications.ts';
-import { listParticipantIds } from '../../db/repositories/participants.ts';
-import { listTeamMemberIds } from '../../db/repositories/teams.ts';
+import { getMany } from '#shared/db/repositories/common.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
+import { createNotification, getNotificationSettings } from '#shared/db/repositories/notifications.ts';
+import { listParticipantIds } from '#shared/db/repositories/participants.ts';
+import { listTeamMemberIds } from '#shared/db/repositories/teams.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import { conversationPushData, type ConversationContext } from '../events/payloads.ts';
-import { log } from '../../log.ts';
+import { log } from '#shared/log.ts';
 import { messagePushJson, userPushJson } from '../conversations/view.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import type { AccountUserRecord, UserRecord } from '../../model/identity.ts';
-import { defaultSettings, type NotificationRecord, type NotificationType } from '../../model/notifications.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import type { AccountUserRecord, UserRecord } from '#shared/model/identity.ts';
+import { defaultSettings, type NotificationRecord, type NotificationType } from '#shared/model/notifications.ts';
 
 // The pipeline stage that creates notifications from domain events, as Chatwoot's NotificationListener
 // does: conversation created (inbox members), assigned to someone other than who assigned it, a private
 // note mentioning users or teams (`mention://user/<id>/…`, `mention://team/<id>/…`), a new message in a
-// conversation assigned to you, and a new message in a conversation you take part in (participants). Each is created only for users whose settings in that account ask for the
+// conversation assigned to you, and a new message in a conversation you take part in (participants). Each is created only for users whose
+// settings in that account ask for the
 // type (email or push flag, NotificationBuilder's rule), and at most once per event and user.
 
 const ACTIVITY = 2;
@@ -85,7 +86,9 @@ async function wantedFor(event: DomainEvent, ctx: ConversationContext): Promise<
         out.push({ type: 'assigned_conversation_new_message', userIds: [assignee], message: m });
       }
       // Everyone else taking part hears of it once, unless this message already told them.
-      const participants = (await listParticipantIds(c.account_id, c.id)).filter((id) => id !== sender && id !== assignee && !mentioned.includes(id));
+      const participants = (await listParticipantIds(c.account_id, c.id)).filter(
+        (id) => id !== sender && id !== assignee && !mentioned.includes(id),
+      );
       if (participants.length) out.push({ type: 'participating_conversation_new_message', userIds: participants, message: m });
       return out;
     }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Id } from '../schemas.ts';
-import { EMAIL_FLAGS, PUSH_FLAGS } from '../../model/notifications.ts';
+import { EMAIL_FLAGS, PUSH_FLAGS } from '#shared/model/notifications.ts';
 
 const Flags = (all: string[]) =>
   v.pipe(

@@ -1,10 +1,10 @@
-import { hashToken } from '../../crypto/tokens.ts';
-import * as repo from '../../db/repositories/notifications.ts';
-import type { Actor } from '../../model/actor.ts';
-import { forbidden, invalidField, notFound } from '../../errors.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from '../../model/notifications.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import * as repo from '#shared/db/repositories/notifications.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { forbidden, invalidField, notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from '#shared/model/notifications.ts';
 import type { PushSubscriptionInput } from './schemas.ts';
 import { notificationJson, notificationModelJson, notificationSettingsJson, pushSubscriptionJson } from './view.ts';
 
@@ -65,7 +65,11 @@ export async function markUnread(account: AccountRecord, actor: Actor, id: numbe
 }
 
 /** `POST notifications/read_all`, optionally only those about one conversation. */
-export async function readAll(account: AccountRecord, actor: Actor, input: { primary_actor_type?: string | null; primary_actor_id?: number | null }) {
+export async function readAll(
+  account: AccountRecord,
+  actor: Actor,
+  input: { primary_actor_type?: string | null; primary_actor_id?: number | null },
+) {
   const user = userOf(actor);
   let unread = await repo.listUnreadNotifications(account.id, user.id);
   if (input.primary_actor_type && input.primary_actor_id) {
@@ -88,7 +92,11 @@ export async function showSettings(account: AccountRecord, actor: Actor) {
   return notificationSettingsJson(s ?? defaultSettings(account.id, user.id));
 }
 
-export async function updateSettings(account: AccountRecord, actor: Actor, input: { selected_email_flags?: string[]; selected_push_flags?: string[] }) {
+export async function updateSettings(
+  account: AccountRecord,
+  actor: Actor,
+  input: { selected_email_flags?: string[]; selected_push_flags?: string[] },
+) {
   const user = userOf(actor);
   const [before] = await repo.getNotificationSettings(account.id, [user.id]);
   const current = before ?? defaultSettings(account.id, user.id);
@@ -110,7 +118,11 @@ export async function subscribe(userId: number, input: PushSubscriptionInput) {
   const a = input.subscription_attributes;
   const identifier = input.subscription_type === 'fcm' ? a.push_token : a.endpoint;
   if (!identifier) {
-    throw invalidField(`subscription_attributes.${input.subscription_type === 'fcm' ? 'push_token' : 'endpoint'}`, 'is required', 'required');
+    throw invalidField(
+      `subscription_attributes.${input.subscription_type === 'fcm' ? 'push_token' : 'endpoint'}`,
+      'is required',
+      'required',
+    );
   }
   const hash = hashToken(identifier);
   const before = await repo.getPushSubscription(userId, hash);

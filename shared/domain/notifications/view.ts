@@ -1,5 +1,5 @@
-import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '../../model/notifications.ts';
-import { EMAIL_FLAGS, PUSH_FLAGS } from '../../model/notifications.ts';
+import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '#shared/model/notifications.ts';
+import { EMAIL_FLAGS, PUSH_FLAGS } from '#shared/model/notifications.ts';
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
 

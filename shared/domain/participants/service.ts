@@ -1,13 +1,13 @@
-import { getMany } from '../../db/repositories/common.ts';
-import { keys } from '../../db/keys.ts';
-import * as repo from '../../db/repositories/participants.ts';
-import type { Actor } from '../../model/actor.ts';
-import { unprocessable } from '../../errors.ts';
+import { getMany } from '#shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import * as repo from '#shared/db/repositories/participants.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { unprocessable } from '#shared/errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import { visibleConversation } from '../conversations/access.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import { type AccountRecord, type AccountUserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { AccountRecord, AccountUserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 
 // Conversation participants (Chatwoot's conversation_participants): agents who follow a conversation.
 // A participant must be able to reach the conversation: an administrator or a member of its inbox.
@@ -20,7 +20,9 @@ async function requireParticipants(accountId: number, c: ConversationRecord, use
   ]);
   const refused = ids.filter((_, i) => !memberships[i] || (memberships[i]!.role !== 'administrator' && !inboxMembers[i]));
   if (refused.length) {
-    throw unprocessable([{ field: 'user_ids', message: `have no access to this conversation's inbox: ${refused.join(', ')}`, code: 'invalid' }]);
+    throw unprocessable([
+      { field: 'user_ids', message: `have no access to this conversation's inbox: ${refused.join(', ')}`, code: 'invalid' },
+    ]);
   }
 }
 
@@ -40,7 +42,12 @@ async function change(account: AccountRecord, actor: Actor, displayId: number, u
   await requireParticipants(account.id, c, add);
   const at = now();
   if (add.length || remove.length) {
-    await repo.changeParticipants(account.id, c.id, add.map((user_id) => ({ account_id: account.id, conversation_id: c.id, user_id, created_at: at })), remove);
+    await repo.changeParticipants(
+      account.id,
+      c.id,
+      add.map((user_id) => ({ account_id: account.id, conversation_id: c.id, user_id, created_at: at })),
+      remove,
+    );
   }
   return { added: add, after: [...current.filter((u) => !remove.includes(u)), ...add] };
 }

@@ -1,7 +1,7 @@
-import { hashToken, newToken } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
-import { createPlatformApp as storePlatformApp, getToken } from '../../db/repositories/identity.ts';
-import { now } from '../../model/time.ts';
+import { hashToken, newToken } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { createPlatformApp as storePlatformApp, getToken } from '#shared/db/repositories/identity.ts';
+import { now } from '#shared/model/time.ts';
 
 /**
  * Creates a platform app and returns its token, the only time the token is ever shown. With a given

@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { findContactInbox } from '../../db/repositories/contacts.ts';
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { findInboxByIdentifier } from '../../db/repositories/inboxes.ts';
-import { hmacFailed, notFound } from '../../errors.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
-import type { ConversationActor, ConversationRecord } from '../../model/conversations.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import { findContactInbox } from '#shared/db/repositories/contacts.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { findInboxByIdentifier } from '#shared/db/repositories/inboxes.ts';
+import { hmacFailed, notFound } from '#shared/errors.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationActor, ConversationRecord } from '#shared/model/conversations.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { Identity } from './schemas.ts';
 import { activeAccount } from '../accounts/suspension.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 // Who the caller of the public interface is (docs/chatwoot.md#public-api): the identifiers in the path are the only
 // credential. The inbox identifier names an API inbox, the contact identifier a source id in that inbox,
@@ -20,7 +20,7 @@ const MAX_IDENTIFIER = 255;
 async function findApiInbox(identifier: string | undefined): Promise<InboxRecord> {
   if (!identifier || identifier.length > MAX_IDENTIFIER) throw notFound('Inbox');
   const inbox = await findInboxByIdentifier(identifier);
-  if (!inbox || inbox.channel_type !== 'Channel::Api') throw notFound('Inbox');
+  if (inbox?.channel_type !== 'Channel::Api') throw notFound('Inbox');
   return inbox;
 }
 
@@ -93,7 +93,6 @@ export async function callerConversation(
 
 export const contactActor = (ci: ContactInboxRecord): ConversationActor => ({ type: 'contact', contactId: ci.contact_id });
 
-
 /**
  * HMAC identity validation (docs/chatwoot.md#public-contacts): applies when a hash is sent or the inbox makes it
  * mandatory; the hash must be the hex HMAC-SHA256 of `identifier` ("" when absent) under the inbox's
@@ -116,8 +115,7 @@ export function checkIdentity(inbox: InboxRecord, proof: Identity): string | und
  * Whether a proven identifier is this contact's. Only then does the contact inbox become verified (and
  * see the contact's other conversations): a valid hash for someone else's identifier proves nothing here.
  */
-export const proves = (proven: string | undefined, contact: Pick<ContactRecord, 'identifier'>) =>
-  !!proven && proven === contact.identifier;
+export const proves = (proven: string | undefined, contact: Pick<ContactRecord, 'identifier'>) => !!proven && proven === contact.identifier;
 
 // On an inbox that makes the identity hash mandatory, an email or phone number is no proof of who the
 // caller is: whoever knows a customer's address could otherwise become that customer (Chatwoot lets
@@ -127,7 +125,10 @@ export const proves = (proven: string | undefined, contact: Pick<ContactRecord, 
 // (ContactIdentifyAction's `identifierOnly`).
 
 /** The email and phone number a request would set on a contact (blank values change nothing). */
-export function identityChanges(contact: Pick<ContactRecord, 'email' | 'phone_number'>, fields: { email?: string | null; phone_number?: string | null }) {
+export function identityChanges(
+  contact: Pick<ContactRecord, 'email' | 'phone_number'>,
+  fields: { email?: string | null; phone_number?: string | null },
+) {
   const changed: ('email' | 'phone_number')[] = [];
   if (fields.email && fields.email.toLowerCase() !== contact.email) changed.push('email');
   if (fields.phone_number && fields.phone_number !== contact.phone_number) changed.push('phone_number');

@@ -58,6 +58,9 @@ const SubmittedValue = v.object({
  * (the widget sends `{csat_survey_response: {rating, feedback_message}}` for CSAT).
  */
 export const SubmitSchema = v.object({
-  submitted_values: v.union([v.pipe(v.array(SubmittedValue), v.maxLength(100)), SubmittedValue], 'must be an object or an array of objects'),
+  submitted_values: v.union(
+    [v.pipe(v.array(SubmittedValue), v.maxLength(100)), SubmittedValue],
+    'must be an object or an array of objects',
+  ),
 });
 export type Submit = v.InferOutput<typeof SubmitSchema>;

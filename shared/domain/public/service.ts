@@ -1,20 +1,20 @@
 import { randomInt } from 'node:crypto';
-import { findContactIdBy, findContactInbox, getContact, type UniqueField } from '../../db/repositories/contacts.ts';
-import { getConversations, listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { getMessage, listMessages } from '../../db/repositories/messages.ts';
-import { invalidField, isTaken, notFound } from '../../errors.ts';
-import { parseOrThrow } from '../../validate.ts';
+import { findContactIdBy, findContactInbox, getContact, type UniqueField } from '#shared/db/repositories/contacts.ts';
+import { getConversations, listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { getMessage, listMessages } from '#shared/db/repositories/messages.ts';
+import { invalidField, isTaken, notFound } from '#shared/errors.ts';
+import { parseOrThrow } from '#shared/validate.ts';
 import { createContact } from '../contacts/service.ts';
 import { ensureContactInbox, markContactInboxVerified } from '../contacts/contact-inboxes.ts';
 import { identifyContact } from '../contacts/identify.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { announceTyping } from '../conversations/typing.ts';
 import { loadRefs } from '../conversations/view.ts';
 import { addMessage, saveMessage } from '../messages/service.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import { now } from '../../model/time.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { now } from '#shared/model/time.ts';
 import {
   accountOf,
   apiInbox,
@@ -47,8 +47,78 @@ export const inboxInfo = async (inboxIdentifier: string | undefined) => inboxInf
 
 // ── contacts ───────────────────────────────────────────────────────────────────────────────────────
 
-const ADJECTIVES = ['autumn', 'hidden', 'bitter', 'misty', 'silent', 'dry', 'dark', 'summer', 'icy', 'quiet', 'white', 'cool', 'spring', 'winter', 'twilight', 'crimson', 'blue', 'broken', 'cold', 'frosty', 'green', 'late', 'bold', 'little', 'morning', 'old', 'red', 'still', 'small', 'shy', 'wild', 'young', 'proud', 'purple'];
-const NOUNS = ['waterfall', 'river', 'breeze', 'moon', 'rain', 'wind', 'sea', 'snow', 'lake', 'sunset', 'pine', 'shadow', 'leaf', 'dawn', 'forest', 'hill', 'cloud', 'meadow', 'sun', 'bird', 'brook', 'field', 'fire', 'flower', 'feather', 'grass', 'haze', 'mountain', 'night', 'pond', 'sky', 'star', 'wave', 'frog'];
+const ADJECTIVES = [
+  'autumn',
+  'hidden',
+  'bitter',
+  'misty',
+  'silent',
+  'dry',
+  'dark',
+  'summer',
+  'icy',
+  'quiet',
+  'white',
+  'cool',
+  'spring',
+  'winter',
+  'twilight',
+  'crimson',
+  'blue',
+  'broken',
+  'cold',
+  'frosty',
+  'green',
+  'late',
+  'bold',
+  'little',
+  'morning',
+  'old',
+  'red',
+  'still',
+  'small',
+  'shy',
+  'wild',
+  'young',
+  'proud',
+  'purple',
+];
+const NOUNS = [
+  'waterfall',
+  'river',
+  'breeze',
+  'moon',
+  'rain',
+  'wind',
+  'sea',
+  'snow',
+  'lake',
+  'sunset',
+  'pine',
+  'shadow',
+  'leaf',
+  'dawn',
+  'forest',
+  'hill',
+  'cloud',
+  'meadow',
+  'sun',
+  'bird',
+  'brook',
+  'field',
+  'fire',
+  'flower',
+  'feather',
+  'grass',
+  'haze',
+  'mountain',
+  'night',
+  'pond',
+  'sky',
+  'star',
+  'wave',
+  'frog',
+];
 
 /** Chatwoot names a contact created without a name like `dark-sun-1234`. */
 export const randomName = () => `${ADJECTIVES[randomInt(ADJECTIVES.length)]}-${NOUNS[randomInt(NOUNS.length)]}-${randomInt(1000, 10000)}`;
@@ -95,7 +165,9 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
   if (contactId !== undefined) {
     const contact = await getContact(accountId, contactId);
     if (!contact) throw notFound('Contact');
-    const ci = await ensureContactInbox(accountId, contactId, inbox.id, input.source_id ?? undefined, { hmacVerified: proves(proven, contact) });
+    const ci = await ensureContactInbox(accountId, contactId, inbox.id, input.source_id ?? undefined, {
+      hmacVerified: proves(proven, contact),
+    });
     return publicContactJson(ci, contact);
   }
   const identifying = inbox.hmac_mandatory ? await unheld(accountId, input) : input;
@@ -108,10 +180,11 @@ async function createOnce(inbox: Caller['inbox'], input: PublicNewContact, prove
     custom_attributes: input.custom_attributes,
     source_id: input.source_id,
   };
-  const { contact, contactInbox } = await createContact(accountId, fields, inbox, { hmacVerified: proves(proven, { identifier: fields.identifier ?? null }) });
+  const { contact, contactInbox } = await createContact(accountId, fields, inbox, {
+    hmacVerified: proves(proven, { identifier: fields.identifier ?? null }),
+  });
   return publicContactJson(contactInbox!, contact);
 }
-
 
 /**
  * `POST /contacts` (docs/chatwoot.md#public-contacts): a known `source_id` of this inbox returns its contact;
@@ -192,10 +265,12 @@ export async function chatMessages(c: ConversationRecord, want: number, before?:
 
 /** Senders of the messages and the conversations' contacts, in one batch of reads. */
 export const refsFor = (accountId: number, conversations: ConversationRecord[], messages: MessageRecord[]) =>
-  loadRefs(accountId, undefined, [], [
-    ...messages,
-    ...conversations.map((c) => ({ sender_type: 'Contact' as const, sender_id: c.contact_id })),
-  ]);
+  loadRefs(
+    accountId,
+    undefined,
+    [],
+    [...messages, ...conversations.map((c) => ({ sender_type: 'Contact' as const, sender_id: c.contact_id }))],
+  );
 
 async function conversationsJson(accountId: number, conversations: ConversationRecord[]) {
   const messages = await Promise.all(conversations.map((c) => chatMessages(c, EMBEDDED_MESSAGES)));
@@ -211,20 +286,35 @@ export async function listPublicConversations(inboxIdentifier: string | undefine
   const links = (await listContactConversationLinks(ci.account_id, ci.contact_id)).filter(
     (l) => ci.hmac_verified || (l.inbox_id === ci.inbox_id && l.source_id === ci.source_id),
   );
-  const found = await getConversations(ci.account_id, links.map((l) => l.conversation_id));
-  return conversationsJson(ci.account_id, found.filter((c): c is ConversationRecord => !!c && canSee(ci, c)));
+  const found = await getConversations(
+    ci.account_id,
+    links.map((l) => l.conversation_id),
+  );
+  return conversationsJson(
+    ci.account_id,
+    found.filter((c): c is ConversationRecord => !!c && canSee(ci, c)),
+  );
 }
 
 /**
  * `POST /contacts/{contact_identifier}/conversations`: only custom attributes are taken; the status follows the inbox
  * and contact (docs/chatwoot.md#public-conversations), and a single-conversation inbox returns the last one.
  */
-export async function createPublicConversation(inboxIdentifier: string | undefined, sourceId: string | undefined, input: PublicNewConversation) {
+export async function createPublicConversation(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  input: PublicNewConversation,
+) {
   const { inbox, ci } = await caller(inboxIdentifier, sourceId);
   const [account, contact] = await Promise.all([accountOf(inbox), contactOf(ci)]);
-  const { conversation } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
-    custom_attributes: input.custom_attributes ?? undefined,
-  });
+  const { conversation } = await startConversation(
+    account,
+    contactActor(ci),
+    { inbox, contact, contactInbox: ci },
+    {
+      custom_attributes: input.custom_attributes ?? undefined,
+    },
+  );
   return conversationJson(conversation);
 }
 
@@ -241,7 +331,12 @@ export async function resolvePublicConversation(inboxIdentifier: string | undefi
 }
 
 /** `toggle_typing`: `on`/`off` raise the typing events; any other value does nothing (200 either way). */
-export async function togglePublicTyping(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, status: unknown) {
+export async function togglePublicTyping(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  displayId: number,
+  status: unknown,
+) {
   const { ci, conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId);
   if (status !== 'on' && status !== 'off') return;
   await announceTyping(contactActor(ci), c, { typing_status: status, is_private: false });
@@ -264,7 +359,12 @@ export function beforeCursor(raw: string | undefined) {
 }
 
 /** `GET .../messages`: the latest 20 chat messages (before `before`), oldest first. */
-export async function listPublicMessages(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, query: Query) {
+export async function listPublicMessages(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  displayId: number,
+  query: Query,
+) {
   const before = beforeCursor(query.before);
   const { conversation: c } = await callerConversation(inboxIdentifier, sourceId, displayId);
   const messages = await chatMessages(c, PAGE, before);
@@ -273,7 +373,12 @@ export async function listPublicMessages(inboxIdentifier: string | undefined, so
 }
 
 /** `POST .../messages`: always an incoming message from the contact (reopens a resolved conversation). */
-export async function createPublicMessage(inboxIdentifier: string | undefined, sourceId: string | undefined, displayId: number, input: PublicNewMessage) {
+export async function createPublicMessage(
+  inboxIdentifier: string | undefined,
+  sourceId: string | undefined,
+  displayId: number,
+  input: PublicNewMessage,
+) {
   const { inbox, ci, conversation } = await callerConversation(inboxIdentifier, sourceId, displayId, true);
   const { conversation: after, message } = await addMessage(await accountOf(inbox), contactActor(ci), conversation, input);
   return publicMessageJson(message, after, await refsFor(after.account_id, [], [message]), input.echo_id);

@@ -1,8 +1,8 @@
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { attachmentJson, senderJson, type Refs } from '../conversations/view.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 
 // JSON of the public interface (docs/contract.md#public-conversation, docs/contract.md#public-message,
 // docs/chatwoot.md#public-api). Where the contract types a message field as string, object or integer, an absent

@@ -64,4 +64,3 @@ export function seriesOfFacts(facts: { contributions?: { series?: unknown }[] }[
   for (const f of facts) for (const c of f.contributions ?? []) if (typeof c.series === 'string' && c.series) out.add(c.series);
   return [...out];
 }
-

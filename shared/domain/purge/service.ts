@@ -1,5 +1,5 @@
-import { config } from '../../config.ts';
-import { keys, type Key } from '../../db/keys.ts';
+import { config } from '#shared/config.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
 import {
   deleteKeys,
   deletePurgeJob,
@@ -10,15 +10,15 @@ import {
   savePurgeProgress,
   type Partition,
   type PurgeJobRecord,
-} from '../../db/repositories/purge.ts';
-import { listAccountUsers } from '../../db/repositories/identity.ts';
-import { deleteNotification, listAllNotifications } from '../../db/repositories/notifications.ts';
-import { webhookUrlKey } from '../../db/repositories/webhooks.ts';
-import { log } from '../../log.ts';
-import { deleteObjects, deleteObjectsUnder } from '../../storage/objects.ts';
-import { storedKeyOf } from '../../storage/file-urls.ts';
-import { STATUSES } from '../../model/conversations.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+} from '#shared/db/repositories/purge.ts';
+import { listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { deleteNotification, listAllNotifications } from '#shared/db/repositories/notifications.ts';
+import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
+import { log } from '#shared/log.ts';
+import { deleteObjects, deleteObjectsUnder } from '#shared/storage/objects.ts';
+import { storedKeyOf } from '#shared/storage/file-urls.ts';
+import { STATUSES } from '#shared/model/conversations.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { sentinelsOf } from '../inboxes/service.ts';
 import { Budget, DEFAULT_CHUNK_DELETES, runSteps, seriesOfFacts, type Step } from './plan.ts';
 
@@ -140,8 +140,15 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
         ),
     },
     { name: 'counters', run: (_c, budget) => drain({ pk: keys.conversationCounters(accountId).pk, prefix: `${inboxId}#` }, budget) },
-    { name: 'members', run: (_c, budget) => drain({ pk: keys.inboxMembersOf(accountId, inboxId).pk, prefix: keys.inboxMembersOf(accountId, inboxId).skPrefix }, budget) },
-    { name: 'report series', run: (_c, budget) => drain({ pk: keys.reportSeriesPartition(accountId, keys.reportSeries.inbox(inboxId)) }, budget) },
+    {
+      name: 'members',
+      run: (_c, budget) =>
+        drain({ pk: keys.inboxMembersOf(accountId, inboxId).pk, prefix: keys.inboxMembersOf(accountId, inboxId).skPrefix }, budget),
+    },
+    {
+      name: 'report series',
+      run: (_c, budget) => drain({ pk: keys.reportSeriesPartition(accountId, keys.reportSeries.inbox(inboxId)) }, budget),
+    },
     { name: 'files', run: (_c, budget) => storage(`avatars/inboxes/${accountId}/${inboxId}/`, budget) },
   ];
 }
@@ -154,7 +161,9 @@ async function storage(prefix: string, budget: Budget): Promise<boolean> {
 /** One contact: its contact inboxes (and their sentinels), its conversation links, its unique values, then it. */
 async function purgeContact(accountId: number, contactId: number, budget: Budget): Promise<boolean> {
   const pk = keys.contactPartition(accountId, contactId);
-  const cisDone = await drain({ pk, prefix: 'CI#' }, budget, async (cis) => cis.map((ci) => keys.sourceIdUnique(Number(ci.inbox_id), String(ci.source_id))));
+  const cisDone = await drain({ pk, prefix: 'CI#' }, budget, async (cis) =>
+    cis.map((ci) => keys.sourceIdUnique(Number(ci.inbox_id), String(ci.source_id))),
+  );
   if (!cisDone) return false;
   if (!(await drain({ pk: keys.contactConversations(accountId, contactId).pk }, budget))) return false;
   if (budget.spent) return false;
@@ -167,7 +176,8 @@ async function purgeContact(accountId: number, contactId: number, budget: Budget
 }
 
 /** A partition of items that each own a uniqueness sentinel (or more) built from their fields. */
-const withSentinels = (p: Partition, sentinels: (i: Item) => Key[], extra?: (i: Item, budget: Budget) => Promise<boolean>): Step<Ctx>['run'] =>
+const withSentinels =
+  (p: Partition, sentinels: (i: Item) => Key[], extra?: (i: Item, budget: Budget) => Promise<boolean>): Step<Ctx>['run'] =>
   async (_c, budget) => {
     while (!budget.spent) {
       const items = await firstItems(p, budget.page());
@@ -192,7 +202,11 @@ function accountSteps(a: number): Step<Ctx>[] {
           const steps = inboxSteps(a, id);
           if ((await runSteps(steps, 0, undefined, budget)) < steps.length) return false;
           if (budget.spent) return false;
-          await remove(budget, sentinelsOf(inbox as unknown as InboxRecord).map((s) => s.key), [keyOf(inbox)]);
+          await remove(
+            budget,
+            sentinelsOf(inbox as unknown as InboxRecord).map((s) => s.key),
+            [keyOf(inbox)],
+          );
         }
         return false;
       },
@@ -235,17 +249,27 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: withSentinels(
         { pk: keys.teamsOf(a).pk },
         (t) => (String(t.sk).startsWith('TEAM#') && typeof t.name === 'string' ? [keys.teamNameUnique(a, t.name)] : []),
-        (t, budget) => (String(t.sk).startsWith('TEAM#') ? drain({ pk: keys.reportSeriesPartition(a, keys.reportSeries.team(Number(t.id))) }, budget) : Promise.resolve(true)),
+        (t, budget) =>
+          String(t.sk).startsWith('TEAM#')
+            ? drain({ pk: keys.reportSeriesPartition(a, keys.reportSeries.team(Number(t.id))) }, budget)
+            : Promise.resolve(true),
       ),
     },
     {
       name: 'attribute definitions',
-      run: withSentinels({ pk: keys.attributeDefinitionsOf(a).pk }, (d) => [keys.attributeKeyUnique(a, String(d.attribute_model), String(d.attribute_key))]),
+      run: withSentinels({ pk: keys.attributeDefinitionsOf(a).pk }, (d) => [
+        keys.attributeKeyUnique(a, String(d.attribute_model), String(d.attribute_key)),
+      ]),
     },
-    { name: 'canned responses', run: withSentinels({ pk: keys.cannedResponsesOf(a).pk }, (c) => [keys.shortCodeUnique(a, String(c.short_code))]) },
+    {
+      name: 'canned responses',
+      run: withSentinels({ pk: keys.cannedResponsesOf(a).pk }, (c) => [keys.shortCodeUnique(a, String(c.short_code))]),
+    },
     {
       name: 'integration hooks',
-      run: withSentinels({ pk: keys.integrationHooksOf(a).pk }, (h) => (typeof h.app_id === 'string' ? [keys.integrationHookAppUnique(a, h.app_id)] : [])),
+      run: withSentinels({ pk: keys.integrationHooksOf(a).pk }, (h) =>
+        typeof h.app_id === 'string' ? [keys.integrationHookAppUnique(a, h.app_id)] : [],
+      ),
     },
     {
       name: 'report facts',
@@ -274,7 +298,8 @@ function accountSteps(a: number): Step<Ctx>[] {
         const [head] = await firstItems({ pk: keys.searchHead(a).pk, prefix: 'HEAD' }, 1);
         if (head) {
           // The head keeps its lists as JSON text (search-index.ts putSearchHead).
-          const listed = (field: string) => (typeof head[field] === 'string' ? JSON.parse(head[field] as string) : (head[field] ?? [])) as Item[];
+          const listed = (field: string) =>
+            (typeof head[field] === 'string' ? JSON.parse(head[field] as string) : (head[field] ?? [])) as Item[];
           const ids = [...listed('segments'), ...listed('packs'), ...listed('garbage')].map((s) => String(s.id));
           for (const id of ids) if (!(await drain({ pk: keys.searchSegment(a, id) }, budget))) return false;
           if (budget.spent) return false;
@@ -370,11 +395,23 @@ export async function purgeChunk(key: Key, opts: { deletes?: number; failAfter?:
   const step = await runSteps(steps, job.step, { job }, budget);
   if (step >= steps.length) {
     await deletePurgeJob(key);
-    log.info('purge finished', { kind: job.kind, accountId: job.account_id, inboxId: job.inbox_id, deleted: job.deleted + budget.deleted, chunks: job.chunks + 1 });
+    log.info('purge finished', {
+      kind: job.kind,
+      accountId: job.account_id,
+      inboxId: job.inbox_id,
+      deleted: job.deleted + budget.deleted,
+      chunks: job.chunks + 1,
+    });
     return { done: true, deleted: budget.deleted, step };
   }
   await savePurgeProgress(key, { step, deleted: budget.deleted });
-  log.info('purge chunk', { kind: job.kind, accountId: job.account_id, inboxId: job.inbox_id, step: steps[step].name, deleted: budget.deleted });
+  log.info('purge chunk', {
+    kind: job.kind,
+    accountId: job.account_id,
+    inboxId: job.inbox_id,
+    step: steps[step].name,
+    deleted: budget.deleted,
+  });
   return { done: false, deleted: budget.deleted, step };
 }
 

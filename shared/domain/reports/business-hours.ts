@@ -1,4 +1,4 @@
-import type { WorkingHour } from '../../model/inboxes.ts';
+import type { WorkingHour } from '#shared/model/inboxes.ts';
 
 // Business time between two instants, as Chatwoot's ReportingEventHelper computes it with the
 // business_time gem: only the inbox's open hours on its open weekdays count, read in the inbox's
@@ -19,7 +19,14 @@ function formatter(tz: string): Intl.DateTimeFormat | null {
       formatters.set(
         tz,
         new Intl.DateTimeFormat('en-US', {
-          timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+          timeZone: tz,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
         }),
       );
     } catch {

@@ -1,18 +1,25 @@
-import { nextId } from '../../db/ids.ts';
-import { getInbox } from '../../db/repositories/inboxes.ts';
-import { keys } from '../../db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { keys } from '#shared/db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  aggregateAdds, getConversationReportState, listConversationFacts, moveUnattended, recordFact, recordFacts, removeConversationReportItems, type FactWrite,
-} from '../../db/repositories/reports.ts';
+  aggregateAdds,
+  getConversationReportState,
+  listConversationFacts,
+  moveUnattended,
+  recordFact,
+  recordFacts,
+  removeConversationReportItems,
+  type FactWrite,
+} from '#shared/db/repositories/reports.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import type { ConversationContext } from '../events/payloads.ts';
-import { log } from '../../log.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import { log } from '#shared/log.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { businessSeconds } from './business-hours.ts';
-import { addFigures, floorQuarter, type Figures } from '../../model/report-buckets.ts';
-import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from '../../model/reports.ts';
+import { addFigures, floorQuarter, type Figures } from '#shared/model/report-buckets.ts';
+import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from '#shared/model/reports.ts';
 
 // The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
 // reporting events (first_response, reply_time, conversation_resolved, conversation_opened,
@@ -85,13 +92,18 @@ function reportingEvent(
 
 function onCreated(c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
   out.contributions.push(...spread(seriesOf(c, c.assignee_id), c.created_at, { cc: 1 }));
-  out.contributions.push({ series: keys.reportSeries.channel(inbox?.channel_type ?? 'unknown'), at: c.created_at, figures: { [STATUS_FIELD[c.status]]: 1 } });
+  out.contributions.push({
+    series: keys.reportSeries.channel(inbox?.channel_type ?? 'unknown'),
+    at: c.created_at,
+    figures: { [STATUS_FIELD[c.status]]: 1 },
+  });
   if (isUnattended(c)) out.unattended = { from: undefined, to: c.assignee_id };
 }
 
 async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
   const ch = event.changes;
-  const before = <K extends keyof ConversationRecord>(k: K): ConversationRecord[K] => (k in ch ? (ch[k]![0] as ConversationRecord[K]) : c[k]);
+  const before = <K extends keyof ConversationRecord>(k: K): ConversationRecord[K] =>
+    k in ch ? (ch[k]![0] as ConversationRecord[K]) : c[k];
   const s = keys.reportSeries;
   const at = c.created_at;
   // The conversation's count follows its assignee, team and labels.
@@ -110,7 +122,11 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
     for (const l of a) if (!b.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: -1 } });
     for (const l of b) if (!a.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: 1 } });
   }
-  const previous = { status: before('status'), first_reply_created_at: before('first_reply_created_at'), waiting_since: before('waiting_since') };
+  const previous = {
+    status: before('status'),
+    first_reply_created_at: before('first_reply_created_at'),
+    waiting_since: before('waiting_since'),
+  };
   if ('status' in ch) {
     const channel = s.channel(inbox?.channel_type ?? 'unknown');
     out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[previous.status]]: -1 } });
@@ -126,21 +142,36 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
   const opened = 'status' in ch && c.status === 'open';
   if (!firstReply && !replied && !resolved && !opened) return;
 
-  const state: ConversationReportState = { ...((await reportState(c.account_id, c.id)) ?? {
-    account_id: c.account_id,
-    conversation_id: c.id,
-    bot_handoff_at: null,
-    last_resolved_at: null,
-  }) };
+  const state: ConversationReportState = {
+    ...((await reportState(c.account_id, c.id)) ?? {
+      account_id: c.account_id,
+      conversation_id: c.id,
+      bot_handoff_at: null,
+      last_resolved_at: null,
+    }),
+  };
   const end = Math.floor(c.updated_at);
   const reply = c.last_non_activity_message;
   const replier = reply && reply.message_type === 1 && reply.sender_type === 'User' ? reply.sender_id : null;
   const metric = (e: Omit<ReportingEventRecord, 'id'>, prefix: 'fr' | 'rs' | 'rt', agentId: number | null) =>
-    out.contributions.push(...spread(seriesOf(c, agentId), e.created_at, { [`${prefix}_n`]: 1, [`${prefix}_s`]: e.value, [`${prefix}_b`]: e.value_in_business_hours }));
+    out.contributions.push(
+      ...spread(seriesOf(c, agentId), e.created_at, {
+        [`${prefix}_n`]: 1,
+        [`${prefix}_s`]: e.value,
+        [`${prefix}_b`]: e.value_in_business_hours,
+      }),
+    );
 
   if (firstReply) {
     // Measured from the bot's handoff when there was one (Chatwoot's last_non_human_activity).
-    const e = reportingEvent('first_response', c, inbox, state.bot_handoff_at ?? c.created_at, c.first_reply_created_at!, replier ?? c.assignee_id);
+    const e = reportingEvent(
+      'first_response',
+      c,
+      inbox,
+      state.bot_handoff_at ?? c.created_at,
+      c.first_reply_created_at!,
+      replier ?? c.assignee_id,
+    );
     out.events.push(e);
     metric(e, 'fr', e.user_id);
   }
@@ -163,7 +194,9 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
   }
   if (opened) {
     const reopened = state.last_resolved_at != null;
-    out.events.push(reportingEvent('conversation_opened', c, inbox, reopened ? state.last_resolved_at! : c.created_at, end, c.assignee_id, !reopened));
+    out.events.push(
+      reportingEvent('conversation_opened', c, inbox, reopened ? state.last_resolved_at! : c.created_at, end, c.assignee_id, !reopened),
+    );
     if (previous.status === 'pending' && event.performedBy?.type === 'agent_bot' && state.bot_handoff_at == null) {
       const e = reportingEvent('conversation_bot_handoff', c, inbox, c.created_at, end, c.assignee_id);
       out.events.push(e);
@@ -177,7 +210,8 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
 function onMessage(event: DomainEvent, c: Dims, out: Pending) {
   const m = event.message!;
   if (m.message_type === 0) out.contributions.push(...spread(seriesOf(c, null), m.created_at, { im: 1 }));
-  if (m.message_type === 1) out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
+  if (m.message_type === 1)
+    out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
 }
 
 interface Batch {
@@ -189,7 +223,9 @@ const pendingFacts = new AsyncLocalStorage<Batch>();
 
 /** A conversation's report memory as the batch's earlier events left it, else as stored. */
 async function reportState(accountId: number, conversationId: number) {
-  return pendingFacts.getStore()?.states.get(`${accountId}:${conversationId}`) ?? (await getConversationReportState(accountId, conversationId));
+  return (
+    pendingFacts.getStore()?.states.get(`${accountId}:${conversationId}`) ?? (await getConversationReportState(accountId, conversationId))
+  );
 }
 
 /**
@@ -247,10 +283,21 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
   }
   for (const [n, contributions] of chunks.entries()) {
     await recordFact({
-      fact: { id: `${event.id}#${n}`, account_id: c.account_id, conversation_id: c.id, contributions, created_at: event.at, kind: 'deletion' },
+      fact: {
+        id: `${event.id}#${n}`,
+        account_id: c.account_id,
+        conversation_id: c.id,
+        contributions,
+        created_at: event.at,
+        kind: 'deletion',
+      },
     });
   }
-  await removeConversationReportItems(c.account_id, c.id, stored.filter((f) => f.type === 'reporting_event'));
+  await removeConversationReportItems(
+    c.account_id,
+    c.id,
+    stored.filter((f) => f.type === 'reporting_event'),
+  );
   if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined);
   log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
 }
@@ -273,10 +320,17 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
     return;
   }
   // Unattended: one item per waiting conversation, put or deleted at once (idempotent, no fact needed).
-  if (out.unattended && conversationId != null) await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to);
+  if (out.unattended && conversationId != null)
+    await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to);
   // The state item is written only when it changes (a resolution or a handoff), not on every reply.
   if (!out.contributions.length && !out.events.length && !out.state) return;
-  const fact = { id: event.id, account_id: event.accountId, conversation_id: conversationId, contributions: out.contributions, created_at: event.at };
+  const fact = {
+    id: event.id,
+    account_id: event.accountId,
+    conversation_id: conversationId,
+    contributions: out.contributions,
+    created_at: event.at,
+  };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
   const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state };

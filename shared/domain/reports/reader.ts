@@ -1,5 +1,5 @@
-import { getReportHours, queryReportDays, queryReportHourOfDay } from '../../db/repositories/reports.ts';
-import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures } from '../../model/report-buckets.ts';
+import { getReportHours, queryReportDays, queryReportHourOfDay } from '#shared/db/repositories/reports.ts';
+import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures } from '#shared/model/report-buckets.ts';
 
 // Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
 // period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items of

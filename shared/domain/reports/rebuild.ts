@@ -1,6 +1,6 @@
-import { keys, type Key } from '../../db/keys.ts';
-import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '../../db/repositories/reports.ts';
-import { listInboxes } from '../../db/repositories/inboxes.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '#shared/db/repositories/reports.ts';
+import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
@@ -49,4 +49,3 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   }
   return { facts, items: sums.size, removed };
 }
-

@@ -1,18 +1,26 @@
-import { keys } from '../../db/keys.ts';
-import { listConversationCounters } from '../../db/repositories/counts.ts';
-import { getMembershipFresh } from '../../db/repositories/agents.ts';
-import { listAccountUsers } from '../../db/repositories/identity.ts';
-import { getInbox, listInboxes } from '../../db/repositories/inboxes.ts';
-import { getLabel, listLabels } from '../../db/repositories/labels.ts';
-import { listConversationReportingEvents, listReportingEvents, listUnattendedCounts } from '../../db/repositories/reports.ts';
-import { getTeam, listTeams } from '../../db/repositories/teams.ts';
-import { getConversation } from '../../db/repositories/conversations.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import { keys } from '#shared/db/keys.ts';
+import { listConversationCounters } from '#shared/db/repositories/counts.ts';
+import { getMembershipFresh } from '#shared/db/repositories/agents.ts';
+import { listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { getInbox, listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getLabel, listLabels } from '#shared/db/repositories/labels.ts';
+import { listConversationReportingEvents, listReportingEvents, listUnattendedCounts } from '#shared/db/repositories/reports.ts';
+import { getTeam, listTeams } from '#shared/db/repositories/teams.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { agentsJson } from '../agents/view.ts';
 import { UTC_ZONE, zoneForOffset, type TimeZone } from './zones.ts';
-import { ceilQuarter, floorQuarter, GROUP_BYS, offsetSeconds, periodsOf, type Figures, type GroupBy } from '../../model/report-buckets.ts';
-import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '../../model/reports.ts';
+import {
+  ceilQuarter,
+  floorQuarter,
+  GROUP_BYS,
+  offsetSeconds,
+  periodsOf,
+  type Figures,
+  type GroupBy,
+} from '#shared/model/report-buckets.ts';
+import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
 import { sumsBetween } from './reader.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
@@ -101,7 +109,7 @@ function metricOf(raw: string | undefined): Metric {
 }
 
 /** A metric's value from summed figures: counts as is, averages in seconds (business seconds when asked). */
-function valueOf(metric: Metric, f: Figures, businessHours: boolean, emptyAverage: 0 | null): { value: number | null; count?: number } {
+function metricValue(metric: Metric, f: Figures, businessHours: boolean, emptyAverage: 0 | null): { value: number | null; count?: number } {
   if (metric in COUNTS) return { value: f[COUNTS[metric as keyof typeof COUNTS]] ?? 0 };
   const p = AVERAGES[metric as keyof typeof AVERAGES];
   const n = f[`${p}_n` as const] ?? 0;
@@ -119,13 +127,19 @@ export async function timeseries(account: AccountRecord, q: Query) {
   const periods = periodsOf(range.since, range.until, group, range.zone);
   const sums = await sumsBetween(account.id, series, [periods[0]!.from, ...periods.map((p) => p.to)]);
   return periods.map((p, i) => {
-    const v = valueOf(metric, sums[i]!, range.businessHours, 0);
+    const v = metricValue(metric, sums[i]!, range.businessHours, 0);
     return metric in AVERAGES ? { value: v.value, timestamp: p.timestamp, count: v.count } : { value: v.value, timestamp: p.timestamp };
   });
 }
 
 const SUMMARY_METRICS: Metric[] = [
-  'conversations_count', 'incoming_messages_count', 'outgoing_messages_count', 'avg_first_response_time', 'avg_resolution_time', 'resolutions_count', 'reply_time',
+  'conversations_count',
+  'incoming_messages_count',
+  'outgoing_messages_count',
+  'avg_first_response_time',
+  'avg_resolution_time',
+  'resolutions_count',
+  'reply_time',
 ];
 const BOT_SUMMARY_METRICS: Metric[] = ['bot_resolutions_count', 'bot_handoffs_count'];
 
@@ -135,7 +149,7 @@ async function summaryOf(account: AccountRecord, q: Query, metrics: Metric[]) {
   // The previous period: as long as this one, ending where it starts (Chatwoot's `previous`).
   const previousSince = range.since - (range.until - range.since);
   const [previous, current] = await sumsBetween(account.id, series, [previousSince, range.since, range.until]);
-  const shape = (f: Figures) => Object.fromEntries(metrics.map((m) => [m, valueOf(m, f, range.businessHours, null).value]));
+  const shape = (f: Figures) => Object.fromEntries(metrics.map((m) => [m, metricValue(m, f, range.businessHours, null).value]));
   return { ...shape(current!), previous: shape(previous!) };
 }
 
@@ -196,7 +210,7 @@ async function rowsFor(accountId: number, series: string[], range: Range): Promi
   return Promise.all(
     series.map(async (s) => {
       const [f] = await sumsBetween(accountId, s, [range.since, range.until]);
-      const avg = (m: Metric) => valueOf(m, f!, range.businessHours, null).value;
+      const avg = (m: Metric) => metricValue(m, f!, range.businessHours, null).value;
       return {
         conversations_count: f!.cc ?? 0,
         resolved_conversations_count: f!.rs_n ?? 0,
@@ -219,7 +233,12 @@ async function entities(account: AccountRecord, kind: 'agent' | 'inbox' | 'team'
       return agents.map((a) => ({ id: a.id, name: a.name as string, series: keys.reportSeries.agent(a.id), extra: {} }));
     }
     case 'inbox':
-      return (await listInboxes(account.id)).map((i) => ({ id: i.id, name: i.name, series: keys.reportSeries.inbox(i.id), extra: { channel_type: i.channel_type } }));
+      return (await listInboxes(account.id)).map((i) => ({
+        id: i.id,
+        name: i.name,
+        series: keys.reportSeries.inbox(i.id),
+        extra: { channel_type: i.channel_type },
+      }));
     case 'team':
       return (await listTeams(account.id)).map((t) => ({ id: t.id, name: t.name, series: keys.reportSeries.team(t.id), extra: {} }));
     case 'label':
@@ -231,7 +250,11 @@ async function entities(account: AccountRecord, kind: 'agent' | 'inbox' | 'team'
 export async function summaryReport(account: AccountRecord, kind: 'agent' | 'inbox' | 'team' | 'label', q: Query) {
   const range = rangeOf(q);
   const list = await entities(account, kind);
-  const rows = await rowsFor(account.id, list.map((e) => e.series), range);
+  const rows = await rowsFor(
+    account.id,
+    list.map((e) => e.series),
+    range,
+  );
   return list.map((e, i) => (kind === 'label' ? { id: e.id, name: e.name, ...rowJson(rows[i]!) } : { id: e.id, ...rowJson(rows[i]!) }));
 }
 
@@ -239,7 +262,9 @@ export async function summaryReport(account: AccountRecord, kind: 'agent' | 'inb
 export async function channelSummary(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
   const types = [...new Set((await listInboxes(account.id)).map((i) => i.channel_type))].sort();
-  const sums = await Promise.all(types.map(async (t) => (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until]))[0]!));
+  const sums = await Promise.all(
+    types.map(async (t) => (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until]))[0]!),
+  );
   const out: Record<string, { open: number; resolved: number; pending: number; snoozed: number; total: number }> = {};
   types.forEach((t, i) => {
     const f = sums[i]!;
@@ -262,7 +287,10 @@ export function readableDuration(seconds: number | null): string {
     [Math.floor((s % 3_600) / 60), 'minute'],
     [s % 60, 'second'],
   ];
-  return parts.filter(([n]) => n > 0).map(([n, u]) => `${n} ${u}${n === 1 ? '' : 's'}`).join(' ');
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, u]) => `${n} ${u}${n === 1 ? '' : 's'}`)
+    .join(' ');
 }
 
 /** One CSV field: quoted when needed, and (CSVSafe) a leading formula character neutralised. */
@@ -275,10 +303,24 @@ export function csvField(v: unknown): string {
 const csvLine = (fields: unknown[]) => `${fields.map(csvField).join(',')}\n`;
 
 const CSV_HEADERS = {
-  agents: ['Agent name', 'Assigned conversations', 'Avg first response time', 'Avg resolution time', 'Resolution Count', 'Avg customer waiting time'],
+  agents: [
+    'Agent name',
+    'Assigned conversations',
+    'Avg first response time',
+    'Avg resolution time',
+    'Resolution Count',
+    'Avg customer waiting time',
+  ],
   inboxes: ['Inbox name', 'Inbox type', 'No. of conversations', 'Avg first response time', 'Avg resolution time'],
   labels: ['Label', 'No. of conversations', 'Avg first response time', 'Avg resolution time'],
-  teams: ['Team name', 'No. of conversations', 'Avg first response time', 'Avg resolution time', 'Resolution Count', 'Avg customer waiting time'],
+  teams: [
+    'Team name',
+    'No. of conversations',
+    'Avg first response time',
+    'Avg resolution time',
+    'Resolution Count',
+    'Avg customer waiting time',
+  ],
 } as const;
 const CSV_KIND = { agents: 'agent', inboxes: 'inbox', labels: 'label', teams: 'team' } as const;
 
@@ -288,7 +330,11 @@ const localDate = (t: number, zone: TimeZone) => new Date((t + zone.offsetAt(t))
 export async function csvReport(account: AccountRecord, which: keyof typeof CSV_HEADERS, q: Query) {
   const range = rangeOf(q);
   const list = await entities(account, CSV_KIND[which]);
-  const rows = await rowsFor(account.id, list.map((e) => e.series), range);
+  const rows = await rowsFor(
+    account.id,
+    list.map((e) => e.series),
+    range,
+  );
   let body = csvLine([...CSV_HEADERS[which]]);
   list.forEach((e, i) => {
     const r = rows[i]!;
@@ -342,10 +388,12 @@ export async function listAccountReportingEvents(account: AccountRecord, q: Quer
   const inboxId = id('inbox_id');
   const userId = id('user_id');
   const name = q.event_name || undefined;
-  if (name && !(REPORTING_EVENT_NAMES as readonly string[]).includes(name)) throw invalidField('event_name', `must be one of ${REPORTING_EVENT_NAMES.join(', ')}`);
+  if (name && !(REPORTING_EVENT_NAMES as readonly string[]).includes(name))
+    throw invalidField('event_name', `must be one of ${REPORTING_EVENT_NAMES.join(', ')}`);
   const page = Math.max(1, Number(q.page) || 1);
   const all = (await listReportingEvents(account.id, since, until)).filter(
-    (e) => (inboxId === undefined || e.inbox_id === inboxId) && (userId === undefined || e.user_id === userId) && (!name || e.name === name),
+    (e) =>
+      (inboxId === undefined || e.inbox_id === inboxId) && (userId === undefined || e.user_id === userId) && (!name || e.name === name),
   );
   return {
     payload: all.slice((page - 1) * EVENTS_PER_PAGE, page * EVENTS_PER_PAGE).map(reportingEventJson),

@@ -1,11 +1,11 @@
-import { getConversations, lastDisplayId, listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { listContactListings, type ContactListing } from '../../db/repositories/contacts.ts';
-import { getMessages, listMessages } from '../../db/repositories/messages.ts';
-import type { Actor } from '../../model/actor.ts';
-import { invalidField } from '../../errors.ts';
-import type { AccountRecord } from '../../model/identity.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
-import type { MessageRecord } from '../../model/messages.ts';
+import { getConversations, lastDisplayId, listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { listContactListings, type ContactListing } from '#shared/db/repositories/contacts.ts';
+import { getMessages, listMessages } from '#shared/db/repositories/messages.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { invalidField } from '#shared/errors.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { botSlimJson, loadRefs, messageJson, type Refs } from '../conversations/view.ts';
 import { findMessages, type FoundMessage } from './messages.ts';
@@ -37,7 +37,13 @@ const contains = (value: string | null, lower: string) => !!value && value.toLow
 const contactMatches = (l: ContactListing, lower: string) =>
   contains(l.name, lower) || contains(l.email, lower) || contains(l.phone_number, lower) || contains(l.identifier, lower);
 
-const contactResultJson = (c: { email: string | null; id: number; name: string; phone_number: string | null; identifier: string | null }) => ({
+const contactResultJson = (c: {
+  email: string | null;
+  id: number;
+  name: string;
+  phone_number: string | null;
+  identifier: string | null;
+}) => ({
   email: c.email,
   id: c.id,
   name: c.name,
@@ -112,14 +118,25 @@ function assigneeJson(c: ConversationRecord, refs: Refs) {
   const { user, membership } = member;
   return {
     assignee_type: 'User',
-    agent: { id: user.id, available_name: user.display_name || user.name, email: user.email, name: user.name, role: membership?.role ?? 'agent' },
+    agent: {
+      id: user.id,
+      available_name: user.display_name || user.name,
+      email: user.email,
+      name: user.name,
+      role: membership?.role ?? 'agent',
+    },
   };
 }
 
 /** `_conversation_search_result`: the conversation with its first message, contact, inbox and assignee. */
 async function conversationResultsJson(account: AccountRecord, actor: Actor, cs: ConversationRecord[]) {
   const firsts = await Promise.all(cs.map(async (c) => (await listMessages(account.id, c.id, { after: 0, limit: 1 }))[0]));
-  const refs = await loadRefs(account.id, actor, cs, firsts.filter((m): m is MessageRecord => !!m));
+  const refs = await loadRefs(
+    account.id,
+    actor,
+    cs,
+    firsts.filter((m): m is MessageRecord => !!m),
+  );
   return cs.map((c, i) => {
     const contact = refs.contacts.get(c.contact_id);
     const inbox = refs.inboxes.get(c.inbox_id);
@@ -146,10 +163,18 @@ async function messagesPage(account: AccountRecord, actor: Actor, term: string, 
   const found = (await findMessages(account.id, await inboxIdsInScope(account, actor), term)).filter((m: FoundMessage) => m.t >= since);
   found.sort((a, b) => b.t - a.t || b.m - a.m);
   const slice = found.slice((page - 1) * SEARCH_PAGE_SIZE, page * SEARCH_PAGE_SIZE);
-  const records = (await getMessages(account.id, slice.map((h) => ({ conversation_id: h.c, id: h.m })))).filter((m): m is MessageRecord => !!m);
+  const records = (
+    await getMessages(
+      account.id,
+      slice.map((h) => ({ conversation_id: h.c, id: h.m })),
+    )
+  ).filter((m): m is MessageRecord => !!m);
   const refs = await loadRefs(account.id, actor, [], records);
   const totalPages = Math.ceil(found.length / SEARCH_PAGE_SIZE);
-  return { messages: records.map((m) => messageJson(m, refs)), meta: { current_page: page, total_count: found.length, total_pages: totalPages } };
+  return {
+    messages: records.map((m) => messageJson(m, refs)),
+    meta: { current_page: page, total_count: found.length, total_pages: totalPages },
+  };
 }
 
 /** `GET search/contacts`. */
@@ -178,5 +203,7 @@ export async function searchAll(account: AccountRecord, actor: Actor, q: SearchQ
     conversationsPage(account, actor, term, page),
     messagesPage(account, actor, term, page),
   ]);
-  return { payload: { conversations: await conversationResultsJson(account, actor, cs), contacts, messages: messages.messages, articles: [] } };
+  return {
+    payload: { conversations: await conversationResultsJson(account, actor, cs), contacts, messages: messages.messages, articles: [] },
+  };
 }

@@ -1,11 +1,11 @@
-import { hashToken, resetToken, resetTokenUser, seal, unseal } from '../../crypto/tokens.ts';
-import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
-import { getPasswordReset, putPasswordReset, usePasswordReset } from '../../db/repositories/sessions.ts';
+import { hashToken, resetToken, resetTokenUser, seal, unseal } from '#shared/crypto/tokens.ts';
+import { getUser, getUserIdByEmail } from '#shared/db/repositories/identity.ts';
+import { getPasswordReset, putPasswordReset, usePasswordReset } from '#shared/db/repositories/sessions.ts';
 import { requestMail } from '../mail/outbox.ts';
-import { type UserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+import type { UserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
-import type { PasswordResetRecord } from '../../model/sessions.ts';
+import type { PasswordResetRecord } from '#shared/model/sessions.ts';
 
 // Devise's password reset (Recoverable) for `POST /auth/password` and `PUT /auth/password`.
 //

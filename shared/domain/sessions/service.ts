@@ -1,6 +1,6 @@
-import { hashPassword, hashToken, newToken, ownerToken, randomId, verifyPassword } from '../../crypto/tokens.ts';
-import { keys, type Key } from '../../db/keys.ts';
-import { getUser, getUserIdByEmail } from '../../db/repositories/identity.ts';
+import { hashPassword, hashToken, newToken, ownerToken, randomId, verifyPassword } from '#shared/crypto/tokens.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import { getUser, getUserIdByEmail } from '#shared/db/repositories/identity.ts';
 import {
   deleteSession,
   getSession,
@@ -9,13 +9,13 @@ import {
   putOneTimeToken,
   putSession,
   takeOneTimeToken,
-} from '../../db/repositories/sessions.ts';
-import { ServiceError, invalidField, unprocessable } from '../../errors.ts';
-import { type AccountRecord, type TokenRecord, type UserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import { config } from '../../config.ts';
+} from '#shared/db/repositories/sessions.ts';
+import { ServiceError, invalidField, unprocessable } from '#shared/errors.ts';
+import type { AccountRecord, TokenRecord, UserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import { config } from '#shared/config.ts';
 import { permittedUser, profile, saveUser } from '../users/service.ts';
-import type { SessionRecord } from '../../model/sessions.ts';
+import type { SessionRecord } from '#shared/model/sessions.ts';
 import type { PasswordReset, SignIn } from './schemas.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { takePasswordReset } from './reset.ts';
@@ -176,7 +176,11 @@ export async function resetPassword(input: PasswordReset) {
   }
   const user = await takePasswordReset(input.reset_password_token);
   if (!user) throw invalidField('reset_password_token', 'is invalid or has expired', 'invalid');
-  const updated: UserRecord = { ...user, password_hash: await hashPassword(input.password), updated_at: Math.max(now(), user.updated_at + 1) };
+  const updated: UserRecord = {
+    ...user,
+    password_hash: await hashPassword(input.password),
+    updated_at: Math.max(now(), user.updated_at + 1),
+  };
   await saveUser(user, updated);
   await revokeSessions(user.id);
   return openSession(updated, updated.email);

@@ -20,8 +20,5 @@ export const TeamUpdateSchema = v.object({
 export type TeamUpdate = v.InferOutput<typeof TeamUpdateSchema>;
 
 export const TeamMembersSchema = v.object({
-  user_ids: v.union(
-    [v.array(Id), v.pipe(v.string(), v.parseJson(), v.array(Id))],
-    'must be an array of user ids',
-  ),
+  user_ids: v.union([v.array(Id), v.pipe(v.string(), v.parseJson(), v.array(Id))], 'must be an array of user ids'),
 });

@@ -1,13 +1,13 @@
-import { nextId } from '../../db/ids.ts';
-import * as repo from '../../db/repositories/teams.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import type { Actor } from '../../model/actor.ts';
-import { notFound } from '../../errors.ts';
+import { nextId } from '#shared/db/ids.ts';
+import * as repo from '#shared/db/repositories/teams.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import { notFound } from '#shared/errors.ts';
 import { agentsJson } from '../agents/view.ts';
 import { requireAccountUsers } from '../inboxes/members.ts';
-import { type AccountRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
-import type { TeamRecord } from '../../model/teams.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
+import type { TeamRecord } from '#shared/model/teams.ts';
 import type { NewTeam, TeamUpdate } from './schemas.ts';
 import { teamJson } from './view.ts';
 
@@ -108,11 +108,19 @@ export async function addTeamMembers(account: AccountRecord, teamId: number, use
 /** Makes the members exactly `userIds`; answers all members. */
 export async function replaceTeamMembers(account: AccountRecord, teamId: number, userIds: number[]) {
   const { team, wanted, current } = await membersOf(account, teamId, userIds);
-  await changeMembers(team, wanted.filter((u) => !current.includes(u)), current.filter((u) => !wanted.includes(u)));
+  await changeMembers(
+    team,
+    wanted.filter((u) => !current.includes(u)),
+    current.filter((u) => !wanted.includes(u)),
+  );
   return agentsJson(account.id, wanted);
 }
 
 export async function removeTeamMembers(account: AccountRecord, teamId: number, userIds: number[]) {
   const { team, current } = await membersOf(account, teamId);
-  await changeMembers(team, [], userIds.filter((u) => current.includes(u)));
+  await changeMembers(
+    team,
+    [],
+    userIds.filter((u) => current.includes(u)),
+  );
 }

@@ -1,4 +1,4 @@
-import type { TeamRecord } from '../../model/teams.ts';
+import type { TeamRecord } from '#shared/model/teams.ts';
 
 /** Team JSON (Chatwoot `_team.json.jbuilder`); `is_member`: the caller belongs to the team. */
 export const teamJson = (t: TeamRecord, isMember: boolean) => ({

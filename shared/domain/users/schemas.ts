@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isUploadedFile, type FilePart } from '../../model/uploads.ts';
+import { isUploadedFile, type FilePart } from '#shared/model/uploads.ts';
 import { Email, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Chatwoot's rule (config/initializers/secure_password.rb): 6-128 characters with an upper-case and a

@@ -1,5 +1,5 @@
-import { hashPassword, hashToken, ownerToken, randomId, seal, unseal } from '../../crypto/tokens.ts';
-import { nextId } from '../../db/ids.ts';
+import { hashPassword, hashToken, ownerToken, randomId, seal, unseal } from '#shared/crypto/tokens.ts';
+import { nextId } from '#shared/db/ids.ts';
 import {
   changeUser,
   changeUserEmail,
@@ -11,11 +11,11 @@ import {
   getUserIdByEmail,
   isPermissible,
   listUserAccounts,
-} from '../../db/repositories/identity.ts';
-import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '../../db/repositories/versioned.ts';
-import { notFound, taken } from '../../errors.ts';
-import { type UserRecord } from '../../model/identity.ts';
-import { now } from '../../model/time.ts';
+} from '#shared/db/repositories/identity.ts';
+import { mergeableByKey, retryStale, sameVersion, type AttributeChanges } from '#shared/db/repositories/versioned.ts';
+import { notFound, taken } from '#shared/errors.ts';
+import type { UserRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import type { NewUser, UserUpdate } from './schemas.ts';
 import { tokenUserJson, userJson, type Membership } from './view.ts';
 
@@ -24,9 +24,7 @@ const emailTaken = () => taken('email', 'has already been taken');
 async function membershipsOf(userId: number): Promise<Membership[]> {
   const memberships = await listUserAccounts(userId);
   const accounts = await getAccounts(memberships.map((m) => m.account_id));
-  return memberships
-    .map((membership, i) => ({ membership, account: accounts[i] }))
-    .filter((m): m is Membership => m.account !== undefined);
+  return memberships.map((membership, i) => ({ membership, account: accounts[i] })).filter((m): m is Membership => m.account !== undefined);
 }
 
 export async function present(user: UserRecord) {
@@ -144,7 +142,11 @@ export async function saveUser(user: UserRecord, updated: UserRecord): Promise<v
 export async function deleteUser(appId: number, id: number): Promise<void> {
   const user = await permittedUser(appId, id);
   const memberships = await listUserAccounts(id);
-  await deletePlatformUser(appId, user, memberships.map((m) => m.account_id));
+  await deletePlatformUser(
+    appId,
+    user,
+    memberships.map((m) => m.account_id),
+  );
 }
 
 /** `POST /users/{id}/token`: the user's API token (the same one the record shows). */
@@ -157,4 +159,3 @@ export async function userToken(appId: number, id: number) {
 export async function profile(user: UserRecord) {
   return present(user);
 }
-

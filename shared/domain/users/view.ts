@@ -1,4 +1,4 @@
-import type { AccountRecord, AccountUserRecord, UserRecord } from '../../model/identity.ts';
+import type { AccountRecord, AccountUserRecord, UserRecord } from '#shared/model/identity.ts';
 import { userAvatarUrl } from '../conversations/view.ts';
 
 export interface Membership {

@@ -1,6 +1,6 @@
-import { getWebhook } from '../../db/repositories/webhooks.ts';
-import { ATTEMPT_SLOTS, listDeliveryAttempts, type DeliveryAttempt } from '../../db/repositories/delivery-attempts.ts';
-import { notFound } from '../../errors.ts';
+import { getWebhook } from '#shared/db/repositories/webhooks.ts';
+import { ATTEMPT_SLOTS, listDeliveryAttempts, type DeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { notFound } from '#shared/errors.ts';
 
 // What an operator sees of a webhook's deliveries: its recent attempts (the last ATTEMPT_SLOTS, a week at
 // most), newest first. Dead-lettered ones are replayed with `npm run replay -- deliveries`

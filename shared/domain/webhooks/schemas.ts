@@ -1,14 +1,11 @@
 import * as v from 'valibot';
 import { HttpUrl, Id, Text } from '../schemas.ts';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../model/webhooks.ts';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '#shared/model/webhooks.ts';
 
 const Subscriptions = v.pipe(
   v.array(v.unknown(), 'must be an array of event names'),
   v.minLength(1),
-  v.check(
-    (list) => list.every((e) => (WEBHOOK_EVENTS as readonly unknown[]).includes(e)),
-    `may only contain ${WEBHOOK_EVENTS.join(', ')}`,
-  ),
+  v.check((list) => list.every((e) => (WEBHOOK_EVENTS as readonly unknown[]).includes(e)), `may only contain ${WEBHOOK_EVENTS.join(', ')}`),
   v.transform((list) => [...new Set(list as WebhookEvent[])]),
 );
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { nextId } from '../../db/ids.ts';
-import { getInbox, getInboxes } from '../../db/repositories/inboxes.ts';
-import * as repo from '../../db/repositories/webhooks.ts';
-import { retryStale } from '../../db/repositories/versioned.ts';
-import { invalidField, notFound } from '../../errors.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { now } from '../../model/time.ts';
-import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from '../../model/webhooks.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { getInbox, getInboxes } from '#shared/db/repositories/inboxes.ts';
+import * as repo from '#shared/db/repositories/webhooks.ts';
+import { retryStale } from '#shared/db/repositories/versioned.ts';
+import { invalidField, notFound } from '#shared/errors.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { now } from '#shared/model/time.ts';
+import { DEFAULT_SUBSCRIPTIONS, type WebhookRecord } from '#shared/model/webhooks.ts';
 import type { NewWebhook, WebhookUpdate } from './schemas.ts';
 import { webhookJson } from './view.ts';
 

@@ -1,5 +1,5 @@
-import type { InboxRecord } from '../../model/inboxes.ts';
-import type { WebhookRecord } from '../../model/webhooks.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { WebhookRecord } from '#shared/model/webhooks.ts';
 
 /**
  * The webhook of docs/contract.md#webhook plus its signing secret (docs/decisions.md#webhook-delivery); bare, as

@@ -1,17 +1,17 @@
-import { listCampaigns, getCampaign } from '../../db/repositories/campaigns.ts';
-import { listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { getAccountUser, getUser } from '../../db/repositories/identity.ts';
-import { getContact } from '../../db/repositories/contacts.ts';
-import type { CampaignRecord } from '../../model/campaigns.ts';
-import type { ConversationActor } from '../../model/conversations.ts';
+import { listCampaigns, getCampaign } from '#shared/db/repositories/campaigns.ts';
+import { listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { getAccountUser, getUser } from '#shared/db/repositories/identity.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import type { CampaignRecord } from '#shared/model/campaigns.ts';
+import type { ConversationActor } from '#shared/model/conversations.ts';
 import { startConversation } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
 import { userAvatarUrl } from '../conversations/view.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { contactActor } from '../public/access.ts';
-import type { ContactInboxRecord } from '../../model/contacts.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
-import { log } from '../../log.ts';
+import type { ContactInboxRecord } from '#shared/model/contacts.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { log } from '#shared/log.ts';
 
 // Ongoing campaigns in the widget: `GET /api/v1/widget/campaigns` lists the inbox's enabled ones (the widget
 // evaluates their trigger rules in the visitor's page), and the widget's `campaign.triggered` event starts
@@ -20,7 +20,9 @@ import { log } from '../../log.ts';
 
 /** Chatwoot's `api/v1/widget/campaigns/index` view, for the inbox's enabled ongoing campaigns. */
 export async function widgetCampaignsJson(inbox: InboxRecord) {
-  const campaigns = (await listCampaigns(inbox.account_id)).filter((c) => c.inbox_id === inbox.id && c.enabled && c.campaign_type === 'ongoing');
+  const campaigns = (await listCampaigns(inbox.account_id)).filter(
+    (c) => c.inbox_id === inbox.id && c.enabled && c.campaign_type === 'ongoing',
+  );
   const senderIds = [...new Set(campaigns.map((c) => c.sender_id).filter((id): id is number => id !== null))];
   const users = new Map((await Promise.all(senderIds.map((id) => getUser(id)))).filter((u) => !!u).map((u) => [u!.id, u!]));
   return campaigns.map((c) => {
@@ -63,11 +65,21 @@ export async function runCampaign(account: AccountRecord, inbox: InboxRecord, ci
   const contact = await getContact(ci.account_id, ci.contact_id, true);
   if (!contact) return undefined;
   const { campaign_id: _c, custom_attributes, ...additional } = eventInfo;
-  const { conversation } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
-    additional_attributes: { ...additional, campaign_id: campaign.display_id },
-    custom_attributes:
-      custom_attributes && typeof custom_attributes === 'object' && !Array.isArray(custom_attributes) ? (custom_attributes as Record<string, unknown>) : undefined,
+  const { conversation } = await startConversation(
+    account,
+    contactActor(ci),
+    { inbox, contact, contactInbox: ci },
+    {
+      additional_attributes: { ...additional, campaign_id: campaign.display_id },
+      custom_attributes:
+        custom_attributes && typeof custom_attributes === 'object' && !Array.isArray(custom_attributes)
+          ? (custom_attributes as Record<string, unknown>)
+          : undefined,
+    },
+  );
+  const { message } = await addMessage(account, await senderActor(campaign), conversation, {
+    content: campaign.message,
+    message_type: 'outgoing',
   });
-  const { message } = await addMessage(account, await senderActor(campaign), conversation, { content: campaign.message, message_type: 'outgoing' });
   return { conversation, message };
 }

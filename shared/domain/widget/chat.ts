@@ -1,24 +1,24 @@
-import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
-import { getConversation, listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { listInboxMemberIds } from '../../db/repositories/inboxes.ts';
-import { listLabels } from '../../db/repositories/labels.ts';
-import { forbidden, notFound, ServiceError } from '../../errors.ts';
+import { findContactInbox, getContact } from '#shared/db/repositories/contacts.ts';
+import { getConversation, listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
+import { listLabels } from '#shared/db/repositories/labels.ts';
+import { forbidden, notFound, ServiceError } from '#shared/errors.ts';
 import { agentsJson } from '../agents/view.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { createContact, destroyCustomAttributes } from '../contacts/service.ts';
 import { markContactInboxVerified } from '../contacts/contact-inboxes.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { mutate, touch } from '../conversations/mutation.ts';
 import { applyLabels, changeStatus, markSeenByContact, startConversation } from '../conversations/service.ts';
 import { announceTyping } from '../conversations/typing.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { addMessage } from '../messages/service.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { requestMail } from '../mail/outbox.ts';
 import { addressScope, takeSlots, throttleEmail, THROTTLES } from '../throttles.ts';
 import { widgetCampaignsJson } from './campaigns.ts';
-import { storedUploads } from '../../storage/direct-uploads.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import { storedUploads } from '#shared/storage/direct-uploads.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { assertMayChangeIdentity, checkIdentity, contactActor, proves } from '../public/access.ts';
 import { beforeCursor, chatMessages, refsFor, submitAnswer } from '../public/service.ts';
 import { identifyContact, type IdentifyOptions, type Identity } from '../contacts/identify.ts';
@@ -139,11 +139,16 @@ export async function createWidgetConversation(req: WidgetRequest, input: Widget
       { retainName: true },
     ));
   }
-  const { conversation, message } = await startConversation(account, contactActor(ci), { inbox, contact, contactInbox: ci }, {
-    additional_attributes: pageAttributes(req, input.message),
-    custom_attributes: input.custom_attributes ?? undefined,
-    message: { content: input.message?.content ?? undefined, echo_id: input.message?.echo_id ?? undefined },
-  });
+  const { conversation, message } = await startConversation(
+    account,
+    contactActor(ci),
+    { inbox, contact, contactInbox: ci },
+    {
+      additional_attributes: pageAttributes(req, input.message),
+      custom_attributes: input.custom_attributes ?? undefined,
+      message: { content: input.message?.content ?? undefined, echo_id: input.message?.echo_id ?? undefined },
+    },
+  );
   const refs = await refsFor(account.id, [conversation], message ? [message] : []);
   return widgetNewConversationJson(conversation, message, refs);
 }
@@ -167,7 +172,8 @@ export async function updateWidgetLastSeen(req: WidgetRequest) {
 export async function resolveWidgetConversation(req: WidgetRequest) {
   const { inbox, account, ci } = await visitorSession(req.websiteToken, req.authToken);
   const c = await requireConversation(ci);
-  if (!(inbox.selected_feature_flags ?? []).includes('end_conversation')) throw forbidden('This inbox does not let visitors end conversations');
+  if (!(inbox.selected_feature_flags ?? []).includes('end_conversation'))
+    throw forbidden('This inbox does not let visitors end conversations');
   if (c.status !== 'resolved') await changeStatus(account, contactActor(ci), c, { status: 'resolved' });
 }
 
@@ -176,7 +182,10 @@ async function changeAttributes(ci: ContactInboxRecord, next: (attrs: Record<str
   const actor = contactActor(ci);
   const { conversation } = await mutate(c, (cur) => {
     const attrs = next(cur.custom_attributes);
-    return { next: JSON.stringify(attrs) === JSON.stringify(cur.custom_attributes) ? undefined : touch(cur, actor, { custom_attributes: attrs }), result: undefined };
+    return {
+      next: JSON.stringify(attrs) === JSON.stringify(cur.custom_attributes) ? undefined : touch(cur, actor, { custom_attributes: attrs }),
+      result: undefined,
+    };
   });
   return widgetConversationJson(conversation);
 }
@@ -240,7 +249,10 @@ export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMe
   const given = input.attachments ?? [];
   const signed = given.filter((a): a is string => typeof a === 'string');
   const owner = { account_id: ci.account_id, inbox_id: ci.inbox_id, source_id: ci.source_id };
-  const files = [...given.filter((a): a is Exclude<typeof a, string> => typeof a !== 'string'), ...(signed.length ? await storedUploads(owner, signed) : [])];
+  const files = [
+    ...given.filter((a): a is Exclude<typeof a, string> => typeof a !== 'string'),
+    ...(signed.length ? await storedUploads(owner, signed) : []),
+  ];
   const message: NewMessage = {
     content: input.content,
     echo_id: input.echo_id ?? undefined,
@@ -250,10 +262,15 @@ export async function createWidgetMessage(req: WidgetRequest, input: WidgetNewMe
   const current = await currentConversation(ci, true);
   const { conversation, message: created } = current
     ? await addMessage(account, contactActor(ci), current, message)
-    : await startConversation(account, contactActor(ci), { inbox, contact: await contactOf(ci), contactInbox: ci }, {
-        additional_attributes: pageAttributes(req, input),
-        message,
-      });
+    : await startConversation(
+        account,
+        contactActor(ci),
+        { inbox, contact: await contactOf(ci), contactInbox: ci },
+        {
+          additional_attributes: pageAttributes(req, input),
+          message,
+        },
+      );
   const refs = await refsFor(account.id, [], [created!]);
   return widgetMessageJson(created!, conversation, refs, input.echo_id ?? undefined);
 }
@@ -269,7 +286,8 @@ export async function updateWidgetMessage(req: WidgetRequest, messageId: number,
   const answer: Record<string, unknown> = {};
   if (input.message?.submitted_values !== undefined) answer.submitted_values = input.message.submitted_values;
   if (email) answer.submitted_email = email;
-  if (!Object.keys(answer).length) throw new ServiceError('invalid', 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
+  if (!Object.keys(answer).length)
+    throw new ServiceError('invalid', 'Nothing to submit', [{ field: 'submitted_values', message: 'is required', code: 'required' }]);
   const updated = await submitAnswer(ci, c, messageId, answer);
   // An unproven visitor of an HMAC-mandatory inbox: the answer stays on the message only.
   if (email && (!inbox.hmac_mandatory || ci.hmac_verified)) {
@@ -377,7 +395,9 @@ export async function destroyWidgetContactAttributes(req: WidgetRequest, names: 
 export async function listWidgetInboxMembers(req: WidgetRequest) {
   const { inbox } = await visitorSession(req.websiteToken, req.authToken);
   const agents = await agentsJson(inbox.account_id, await listInboxMemberIds(inbox.account_id, inbox.id));
-  return { payload: agents.map((a) => ({ name: a.available_name || a.name, avatar_url: a.thumbnail, availability_status: a.availability_status })) };
+  return {
+    payload: agents.map((a) => ({ name: a.available_name || a.name, avatar_url: a.thumbnail, availability_status: a.availability_status })),
+  };
 }
 
 /** `GET /campaigns`: the inbox's enabled ongoing campaigns (widget/campaigns.ts). */

@@ -64,14 +64,22 @@ export const WidgetNewMessageSchema = v.object({
   content: NewMessageSchema.entries.content,
   attachments: v.optional(v.pipe(v.array(Attachment, 'must be uploaded files or signed ids'), v.maxLength(MAX_ATTACHMENTS))),
   echo_id: v.optional(v.nullable(Text(255))),
-  reply_to: v.optional(v.nullable(v.union([Id, v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a message id'), v.transform(Number))], 'must be a message id'))),
+  reply_to: v.optional(
+    v.nullable(
+      v.union([Id, v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a message id'), v.transform(Number))], 'must be a message id'),
+    ),
+  ),
   ...pageFields,
 });
 export type WidgetNewMessage = v.InferOutput<typeof WidgetNewMessageSchema>;
 
 /** `PATCH /messages/{id}`: the answer to an interactive message; input_email sends the address as `contact.email`. */
 export const WidgetMessageUpdateSchema = v.object({
-  message: v.optional(v.nullable(v.object({ submitted_values: v.optional(SubmitSchema.entries.submitted_values), submitted_email: v.optional(v.nullable(Text(255))) }))),
+  message: v.optional(
+    v.nullable(
+      v.object({ submitted_values: v.optional(SubmitSchema.entries.submitted_values), submitted_email: v.optional(v.nullable(Text(255))) }),
+    ),
+  ),
   contact: v.optional(v.nullable(v.object({ email: NewContactSchema.entries.email }))),
 });
 export type WidgetMessageUpdate = v.InferOutput<typeof WidgetMessageUpdateSchema>;
@@ -89,7 +97,16 @@ export const WidgetContactSchema = v.object({
 export type WidgetContact = v.InferOutput<typeof WidgetContactSchema>;
 
 const Keys = v.pipe(
-  v.union([v.pipe(Text(255), v.transform((s) => [s])), v.array(Text(255), 'must be attribute names')], 'must be attribute names'),
+  v.union(
+    [
+      v.pipe(
+        Text(255),
+        v.transform((s) => [s]),
+      ),
+      v.array(Text(255), 'must be attribute names'),
+    ],
+    'must be attribute names',
+  ),
   v.maxLength(100),
 );
 

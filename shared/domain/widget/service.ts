@@ -1,15 +1,15 @@
-import { config } from '../../config.ts';
-import { signJwt, verifyJwt } from '../../crypto/jwt.ts';
-import { findContactInbox, getContact } from '../../db/repositories/contacts.ts';
-import { listContactConversationLinks } from '../../db/repositories/conversations.ts';
-import { getAccount, getAgentBot } from '../../db/repositories/identity.ts';
-import { findInboxByWebsiteToken } from '../../db/repositories/inboxes.ts';
-import { emitContactSignal } from '../../db/repositories/signals.ts';
-import { notFound, unauthorized } from '../../errors.ts';
-import { parseOrThrow } from '../../validate.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
+import { config } from '#shared/config.ts';
+import { signJwt, verifyJwt } from '#shared/crypto/jwt.ts';
+import { findContactInbox, getContact } from '#shared/db/repositories/contacts.ts';
+import { listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { getAccount, getAgentBot } from '#shared/db/repositories/identity.ts';
+import { findInboxByWebsiteToken } from '#shared/db/repositories/inboxes.ts';
+import { emitContactSignal } from '#shared/db/repositories/signals.ts';
+import { notFound, unauthorized } from '#shared/errors.ts';
+import { parseOrThrow } from '#shared/validate.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { createContact } from '../contacts/service.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { randomName } from '../public/service.ts';
 import { publicContactJson } from '../public/view.ts';
 import { browserOf, languageOf } from './browser.ts';
@@ -17,7 +17,7 @@ import { WidgetEventSchema } from './schemas.ts';
 import { widgetChannelJson } from './view.ts';
 import { assertAccountActive } from '../accounts/suspension.ts';
 import { runCampaign } from './campaigns.ts';
-import type { AccountRecord } from '../../model/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 // The web widget's own API (Chatwoot's `api/v1/widget/*`). The inbox's `website_token` in the query
 // string names the inbox; the `X-Auth-Token` header, a JWT issued by `config`, names the visitor: its
@@ -50,14 +50,15 @@ async function visitorOf(inbox: InboxRecord, authToken: string | undefined): Pro
 export async function session(websiteToken: string | undefined, authToken: string | undefined) {
   if (!websiteToken || websiteToken.length > MAX_IDENTIFIER) throw notFound('Inbox');
   const inbox = await findInboxByWebsiteToken(websiteToken);
-  if (!inbox || inbox.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
+  if (inbox?.channel_type !== 'Channel::WebWidget') throw notFound('Inbox');
   const [account, ci] = await Promise.all([getAccount(inbox.account_id), visitorOf(inbox, authToken)]);
   if (!account) throw notFound('Inbox');
   assertAccountActive(account);
   return { inbox, account, ci };
 }
 
-export const issueToken = (ci: ContactInboxRecord) => signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
+export const issueToken = (ci: ContactInboxRecord) =>
+  signJwt(JWT_PURPOSE, { source_id: ci.source_id, inbox_id: ci.inbox_id }, TOKEN_TTL_SECONDS);
 
 /**
  * `POST /api/v1/widget/config`: the widget's settings and its visitor. A valid token of this inbox keeps
@@ -119,7 +120,8 @@ function eventInfoOf(given: Record<string, unknown>, req: RequestInfo): Record<s
 }
 
 /**
- * `POST /api/v1/widget/events`: `campaign.triggered` runs the campaign (widget/campaigns.ts); otherwise the visitor opened the widget. Raises `webwidget_triggered` for the
+ * `POST /api/v1/widget/events`: `campaign.triggered` runs the campaign (widget/campaigns.ts); otherwise the visitor opened the widget.
+ * Raises `webwidget_triggered` for the
  * contact inbox, naming its latest conversation (display id) when it has one; 200 `{}`.
  */
 export async function triggerWidgetEvent(websiteToken: string | undefined, authToken: string | undefined, body: unknown, req: RequestInfo) {

@@ -1,4 +1,4 @@
-import { createDirectUpload } from '../../storage/direct-uploads.ts';
+import { createDirectUpload } from '#shared/storage/direct-uploads.ts';
 import type { WidgetRequest } from './chat.ts';
 import type { DirectUpload } from './schemas.ts';
 import { visitorSession } from './service.ts';

@@ -1,9 +1,9 @@
-import type { AccountRecord } from '../../model/identity.ts';
-import type { ContactInboxRecord, ContactRecord } from '../../model/contacts.ts';
-import type { ConversationRecord } from '../../model/conversations.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { agentJson, attachmentJson, messagePushJson, senderJson, type Refs } from '../conversations/view.ts';
-import type { MessageRecord } from '../../model/messages.ts';
-import type { InboxRecord } from '../../model/inboxes.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { contactAvatarUrl, inboxAvatarUrl } from '../contacts/view.ts';
 
 // JSON of `POST /api/v1/widget/config` (Chatwoot's `api/v1/widget/configs/create.json.jbuilder`).

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
-
 /** docs/contract.md#agent-bot: every field with its type. */
 function expectBot(body: any, expected: Record<string, unknown>) {
   expect(body).toEqual({
@@ -29,10 +28,12 @@ describe('account agent bots (reference §9.1)', () => {
     base = (await runtime()).baseUrl;
     s = await seedAccount();
     other = await seedAccount();
-    systemBot = (await s.platform.post('/platform/api/v1/agent_bots', { name: unique('System '), outgoing_url: 'https://system.example/hook' })).body;
+    systemBot = (
+      await s.platform.post('/platform/api/v1/agent_bots', { name: unique('System '), outgoing_url: 'https://system.example/hook' })
+    ).body;
   });
 
-  it('creates, lists (with system bots), shows, updates and deletes the account\'s bots', async () => {
+  it("creates, lists (with system bots), shows, updates and deletes the account's bots", async () => {
     const created = await s.admin.api.post(`${s.base}/agent_bots`, {
       name: 'Triage',
       description: 'sorts things',
@@ -78,7 +79,11 @@ describe('account agent bots (reference §9.1)', () => {
     expect((await s.admin.api.get(`${s.base}/agent_bots/${created.body.id}`)).body).toEqual(created.body);
     expect((await s.admin.api.get(`${s.base}/agent_bots/${systemBot.id}`)).body).toEqual(sys);
 
-    const updated = await s.admin.api.patch(`${s.base}/agent_bots/${created.body.id}`, { name: 'Triage 2', outgoing_url: null, bot_config: '{"lang":"fr"}' });
+    const updated = await s.admin.api.patch(`${s.base}/agent_bots/${created.body.id}`, {
+      name: 'Triage 2',
+      outgoing_url: null,
+      bot_config: '{"lang":"fr"}',
+    });
     expect(updated.status).toBe(200);
     expectBot(updated.body, { ...created.body, name: 'Triage 2', outgoing_url: null, bot_config: { lang: 'fr' } });
     const put = await s.admin.api.put(`${s.base}/agent_bots/${created.body.id}`, { description: 'x' });
@@ -128,7 +133,7 @@ describe('account agent bots (reference §9.1)', () => {
     }
   });
 
-  it('answers 404 for other accounts\' bots and for writes to system bots', async () => {
+  it("answers 404 for other accounts' bots and for writes to system bots", async () => {
     const theirs = (await other.admin.api.post(`${other.base}/agent_bots`, { name: 'Theirs' })).body;
     for (const res of [
       await s.admin.api.get(`${s.base}/agent_bots/${theirs.id}`),
@@ -147,16 +152,24 @@ describe('account agent bots (reference §9.1)', () => {
       expect(JSON.stringify(body)).not.toContain(theirs.access_token);
     }
     // The system bot and the other account's bot are untouched.
-    expect((await s.platform.get(`/platform/api/v1/agent_bots/${systemBot.id}`)).body).toMatchObject({ name: systemBot.name, access_token: systemBot.access_token });
+    expect((await s.platform.get(`/platform/api/v1/agent_bots/${systemBot.id}`)).body).toMatchObject({
+      name: systemBot.name,
+      access_token: systemBot.access_token,
+    });
     expect((await other.admin.api.get(`${other.base}/agent_bots/${theirs.id}`)).body).toEqual(theirs);
     expectErrorBody(await client(base).get(`${s.base}/agent_bots`), 401);
   });
 
   it('validates bots with 422 naming the fields', async () => {
-    const res = expectErrorBody(await s.admin.api.post(`${s.base}/agent_bots`, { outgoing_url: 'ftp://x', bot_type: 'csml', bot_config: 'nope' }), 422);
+    const res = expectErrorBody(
+      await s.admin.api.post(`${s.base}/agent_bots`, { outgoing_url: 'ftp://x', bot_type: 'csml', bot_config: 'nope' }),
+      422,
+    );
     expect(fieldsOf(res)).toEqual({ name: 'required', outgoing_url: 'invalid', bot_type: 'invalid', bot_config: 'invalid' });
     const bot = (await s.admin.api.post(`${s.base}/agent_bots`, { name: 'Valid' })).body;
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/agent_bots/${bot.id}`, { name: '', avatar_url: 'x' }), 422))).toEqual({
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/agent_bots/${bot.id}`, { name: '', avatar_url: 'x' }), 422)),
+    ).toEqual({
       name: 'required',
       avatar_url: 'invalid',
     });
@@ -166,7 +179,8 @@ describe('account agent bots (reference §9.1)', () => {
     const bot = (await s.admin.api.post(`${s.base}/agent_bots`, { name: unique('Gone bot ') })).body;
     const inbox = (await s.admin.api.post(`${s.base}/inboxes`, { name: unique('Bot inbox '), channel: { type: 'api' } })).body;
     await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id });
-    const contact = (await s.admin.api.post(`${s.base}/contacts`, { name: 'Cleo', email: `${unique('cleo')}@example.com` })).body.payload.contact;
+    const contact = (await s.admin.api.post(`${s.base}/contacts`, { name: 'Cleo', email: `${unique('cleo')}@example.com` })).body.payload
+      .contact;
     const before = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contact.id });
     expect(before.body.status).toBe('pending');
 

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listActiveAutomationRules } from '../../../shared/db/repositories/automation-rules.ts';
+import { listActiveAutomationRules } from '#shared/db/repositories/automation-rules.ts';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
-
 
 const rule = {
   name: 'Tag help requests',
@@ -16,7 +15,9 @@ const rule = {
 
 /** Every field of docs/contract.md#automation-rule, with its type. */
 function expectRule(body: any, expected: Record<string, unknown>) {
-  expect(Object.keys(body).sort()).toEqual(['account_id', 'actions', 'active', 'conditions', 'created_on', 'description', 'event_name', 'id', 'name'].sort());
+  expect(Object.keys(body).sort()).toEqual(
+    ['account_id', 'actions', 'active', 'conditions', 'created_on', 'description', 'event_name', 'id', 'name'].sort(),
+  );
   expect(body).toMatchObject(expected);
   expect(Number.isInteger(body.id)).toBe(true);
   expect(Number.isInteger(body.account_id)).toBe(true);
@@ -89,7 +90,10 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
     expect(copy.created_on).toBeGreaterThanOrEqual(put.body.payload.created_on);
     expect(copy.id).not.toBe(created.body.id);
     expect(copy.name).toBe('Renamed');
-    expect((await s.admin.api.get(`${s.base}/automation_rules`)).body.payload.map((r: { id: number }) => r.id)).toEqual([created.body.id, copy.id]);
+    expect((await s.admin.api.get(`${s.base}/automation_rules`)).body.payload.map((r: { id: number }) => r.id)).toEqual([
+      created.body.id,
+      copy.id,
+    ]);
 
     const gone = await s.admin.api.delete(`${s.base}/automation_rules/${created.body.id}`);
     expect(gone.status).toBe(200);
@@ -118,8 +122,19 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
       conditions: [
         { attribute_key: 'assignee_id', filter_operator: 'is_not_present', values: [], query_operator: 'AND' },
         { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [1, '2'], query_operator: 'OR' },
-        { attribute_key: 'status', filter_operator: 'attribute_changed', values: { from: ['open'], to: ['resolved'] }, query_operator: 'or' },
-        { attribute_key: 'plan', custom_attribute_type: 'contact_attribute', filter_operator: 'is_greater_than', values: [3], query_operator: 'and' },
+        {
+          attribute_key: 'status',
+          filter_operator: 'attribute_changed',
+          values: { from: ['open'], to: ['resolved'] },
+          query_operator: 'or',
+        },
+        {
+          attribute_key: 'plan',
+          custom_attribute_type: 'contact_attribute',
+          filter_operator: 'is_greater_than',
+          values: [3],
+          query_operator: 'and',
+        },
         { attribute_key: 'phone_number', filter_operator: 'starts_with', values: ['+49'], query_operator: 'and' },
         { attribute_key: 'message_type', filter_operator: 'not_equal_to', values: [2] },
       ],
@@ -139,38 +154,64 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.conditions[2].values).toEqual({ from: ['open'], to: ['resolved'] });
-    expect(res.body.conditions[3]).toEqual({ attribute_key: 'plan', custom_attribute_type: 'contact_attribute', filter_operator: 'is_greater_than', values: [3], query_operator: 'and' });
+    expect(res.body.conditions[3]).toEqual({
+      attribute_key: 'plan',
+      custom_attribute_type: 'contact_attribute',
+      filter_operator: 'is_greater_than',
+      values: [3],
+      query_operator: 'and',
+    });
     expect(res.body.actions).toHaveLength(11);
     expect(res.body.description).toBeNull();
   });
 
   it('refuses unknown events, keys, operators, chains and actions with 422 naming the path', async () => {
-    const refuse = async (body: Record<string, unknown>) => fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/automation_rules`, { ...rule, ...body }), 422));
+    const refuse = async (body: Record<string, unknown>) =>
+      fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/automation_rules`, { ...rule, ...body }), 422));
     const cond = (c: Record<string, unknown>) => ({ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], ...c });
 
     expect(await refuse({ event_name: 'conversation_deleted' })).toEqual({ event_name: 'invalid' });
-    expect(await refuse({ name: '', event_name: undefined, conditions: [], actions: 'x' })).toEqual({ name: 'required', event_name: 'required', conditions: 'required', actions: 'invalid' });
-    expect(await refuse({ conditions: [cond({ query_operator: 'and' }), cond({ filter_operator: 'contains' })] })).toEqual({ 'conditions[1].filter_operator': 'invalid' });
+    expect(await refuse({ name: '', event_name: undefined, conditions: [], actions: 'x' })).toEqual({
+      name: 'required',
+      event_name: 'required',
+      conditions: 'required',
+      actions: 'invalid',
+    });
+    expect(await refuse({ conditions: [cond({ query_operator: 'and' }), cond({ filter_operator: 'contains' })] })).toEqual({
+      'conditions[1].filter_operator': 'invalid',
+    });
     expect(await refuse({ conditions: [cond({ attribute_key: 'shoe_size' })] })).toEqual({ 'conditions[0].attribute_key': 'invalid' });
     expect(await refuse({ conditions: [cond({}), cond({})] })).toEqual({ 'conditions[0].query_operator': 'required' });
-    expect(await refuse({ conditions: [cond({ query_operator: 'xor' }), cond({})] })).toEqual({ 'conditions[0].query_operator': 'invalid' });
+    expect(await refuse({ conditions: [cond({ query_operator: 'xor' }), cond({})] })).toEqual({
+      'conditions[0].query_operator': 'invalid',
+    });
     expect(await refuse({ conditions: [cond({ values: ['opne'] })] })).toEqual({ 'conditions[0].values': 'invalid' });
     expect(await refuse({ conditions: [cond({ values: [] })] })).toEqual({ 'conditions[0].values': 'required' });
-    expect(await refuse({ conditions: [cond({ attribute_key: 'inbox_id', values: ['first'] })] })).toEqual({ 'conditions[0].values': 'invalid' });
-    expect(await refuse({ conditions: [cond({ filter_operator: 'attribute_changed', values: { from: ['open'], to: ['resolved'] } })] })).toEqual({
-      'conditions[0].filter_operator': 'invalid',
-    });
-    expect(await refuse({ event_name: 'conversation_updated', conditions: [cond({ filter_operator: 'attribute_changed', values: ['open'] })] })).toEqual({
+    expect(await refuse({ conditions: [cond({ attribute_key: 'inbox_id', values: ['first'] })] })).toEqual({
       'conditions[0].values': 'invalid',
     });
-    expect(await refuse({ conditions: [cond({ attribute_key: 'plan', custom_attribute_type: 'deal_attribute' })] })).toEqual({ 'conditions[0].custom_attribute_type': 'invalid' });
+    expect(
+      await refuse({ conditions: [cond({ filter_operator: 'attribute_changed', values: { from: ['open'], to: ['resolved'] } })] }),
+    ).toEqual({
+      'conditions[0].filter_operator': 'invalid',
+    });
+    expect(
+      await refuse({ event_name: 'conversation_updated', conditions: [cond({ filter_operator: 'attribute_changed', values: ['open'] })] }),
+    ).toEqual({
+      'conditions[0].values': 'invalid',
+    });
+    expect(await refuse({ conditions: [cond({ attribute_key: 'plan', custom_attribute_type: 'deal_attribute' })] })).toEqual({
+      'conditions[0].custom_attribute_type': 'invalid',
+    });
     expect(await refuse({ conditions: ['status'] })).toEqual({ 'conditions[0]': 'invalid' });
     expect(await refuse({ conditions: [cond({ filter_operator: undefined, attribute_key: undefined })] })).toEqual({
       'conditions[0].attribute_key': 'required',
       'conditions[0].filter_operator': 'required',
     });
 
-    expect(await refuse({ actions: [{ action_name: 'send_attachment', action_params: [1] }] })).toEqual({ 'actions[0].action_name': 'invalid' });
+    expect(await refuse({ actions: [{ action_name: 'send_attachment', action_params: [1] }] })).toEqual({
+      'actions[0].action_name': 'invalid',
+    });
     expect(await refuse({ actions: [{ action_params: ['x'] }] })).toEqual({ 'actions[0].action_name': 'required' });
     for (const [name, params] of [
       ['change_status', ['closed']],
@@ -182,12 +223,25 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
       ['add_label', []],
       ['add_label', 'support'],
     ] as const) {
-      expect(await refuse({ actions: [{ action_name: 'add_label', action_params: ['ok'] }, { action_name: name, action_params: params }] }), name).toEqual({
+      expect(
+        await refuse({
+          actions: [
+            { action_name: 'add_label', action_params: ['ok'] },
+            { action_name: name, action_params: params },
+          ],
+        }),
+        name,
+      ).toEqual({
         'actions[1].action_params': 'invalid',
       });
     }
     // Several problems at once, each with its own path.
-    expect(await refuse({ conditions: [cond({ attribute_key: 'x' }), cond({ filter_operator: 'starts_with' })], actions: [{ action_name: 'explode' }] })).toEqual({
+    expect(
+      await refuse({
+        conditions: [cond({ attribute_key: 'x' }), cond({ filter_operator: 'starts_with' })],
+        actions: [{ action_name: 'explode' }],
+      }),
+    ).toEqual({
       'conditions[0].attribute_key': 'invalid',
       'conditions[0].query_operator': 'required',
       'conditions[1].filter_operator': 'invalid',
@@ -195,7 +249,7 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
     });
   });
 
-  it('validates updates against the rule\'s event, also when only the event changes', async () => {
+  it("validates updates against the rule's event, also when only the event changes", async () => {
     const r = (
       await s.admin.api.post(`${s.base}/automation_rules`, {
         ...rule,
@@ -205,17 +259,26 @@ describe('automation rules (spec endpoint 7, reference §7)', () => {
     ).body;
     const res = expectErrorBody(await s.admin.api.patch(`${s.base}/automation_rules/${r.id}`, { event_name: 'message_created' }), 422);
     expect(fieldsOf(res)).toEqual({ 'conditions[0].filter_operator': 'invalid' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/automation_rules/${r.id}`, { actions: [{ action_name: 'nope' }], active: 'maybe' }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.admin.api.patch(`${s.base}/automation_rules/${r.id}`, { actions: [{ action_name: 'nope' }], active: 'maybe' }),
+          422,
+        ),
+      ),
+    ).toEqual({
       active: 'invalid',
     });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/automation_rules/${r.id}`, { actions: [{ action_name: 'nope' }] }), 422))).toEqual({
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/automation_rules/${r.id}`, { actions: [{ action_name: 'nope' }] }), 422)),
+    ).toEqual({
       'actions[0].action_name': 'invalid',
     });
     // Nothing was written.
     expect((await s.admin.api.get(`${s.base}/automation_rules/${r.id}`)).body.payload).toEqual(r);
   });
 
-  it('is for administrators only, and hides other accounts\' rules', async () => {
+  it("is for administrators only, and hides other accounts' rules", async () => {
     const r = (await s.admin.api.post(`${s.base}/automation_rules`, rule)).body;
     for (const res of [
       await s.agent.api.get(`${s.base}/automation_rules`),

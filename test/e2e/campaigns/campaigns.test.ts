@@ -55,10 +55,18 @@ describe('campaigns', () => {
     expect(ok(await s.admin.api.get(`${s.base}/campaigns/${created.id}`), 'show')).toMatchObject({ id: created.id, title: 'Pricing help' });
 
     const updated = ok(
-      await s.admin.api.patch(`${s.base}/campaigns/${created.id}`, { campaign: { title: 'Plans', enabled: false, trigger_only_during_business_hours: true } }),
+      await s.admin.api.patch(`${s.base}/campaigns/${created.id}`, {
+        campaign: { title: 'Plans', enabled: false, trigger_only_during_business_hours: true },
+      }),
       'update',
     );
-    expect(updated).toMatchObject({ id: created.id, title: 'Plans', enabled: false, trigger_only_during_business_hours: true, message: created.message });
+    expect(updated).toMatchObject({
+      id: created.id,
+      title: 'Plans',
+      enabled: false,
+      trigger_only_during_business_hours: true,
+      message: created.message,
+    });
 
     const del = await s.admin.api.delete(`${s.base}/campaigns/${second.id}`);
     expect(del.status).toBe(200);
@@ -71,7 +79,9 @@ describe('campaigns', () => {
     expect(fieldsOf(expectErrorBody(await post({ inbox_id: site.id }), 422))).toMatchObject({ title: 'required', message: 'required' });
     expect(fieldsOf(expectErrorBody(await post(body({ inbox_id: apiInbox.id })), 422))).toEqual({ inbox_id: 'invalid' });
     expect(fieldsOf(expectErrorBody(await post(body({ inbox_id: 999_999_999 })), 422))).toEqual({ inbox_id: 'not_found' });
-    expect(fieldsOf(expectErrorBody(await post(body({ trigger_rules: { url: 'example.com/pricing' } })), 422))).toEqual({ 'trigger_rules.url': 'invalid' });
+    expect(fieldsOf(expectErrorBody(await post(body({ trigger_rules: { url: 'example.com/pricing' } })), 422))).toEqual({
+      'trigger_rules.url': 'invalid',
+    });
     expect(fieldsOf(expectErrorBody(await post(body({ sender_id: other.admin.id })), 422))).toEqual({ sender_id: 'invalid' });
     // Another account's inbox is not an inbox of this account.
     const foreign = await widgetInbox(other);
@@ -112,7 +122,14 @@ describe('campaigns', () => {
     ]);
 
     const trigger = (campaignId: unknown) =>
-      api.post(`/api/v1/widget/events?${q}`, { name: 'campaign.triggered', event_info: { campaign_id: campaignId, referer: 'https://example.com/pricing', custom_attributes: { plan: 'pro' } } }, h);
+      api.post(
+        `/api/v1/widget/events?${q}`,
+        {
+          name: 'campaign.triggered',
+          event_info: { campaign_id: campaignId, referer: 'https://example.com/pricing', custom_attributes: { plan: 'pro' } },
+        },
+        h,
+      );
     expect((await trigger(on.id)).status).toBe(200);
     // Made within the request, as the widget's next call expects.
     const conv = ok(await api.get(`/api/v1/widget/conversations?${q}`, h), 'conversation');
@@ -122,13 +139,19 @@ describe('campaigns', () => {
     expect(full.additional_attributes).toMatchObject({ referer: 'https://example.com/pricing', campaign_id: on.id });
     const messages = ok(await api.get(`/api/v1/widget/messages?${q}`, h), 'messages') as any[];
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ content: 'Questions about our plans? Ask us!', message_type: 1, sender: expect.objectContaining({ id: s.admin.id, type: 'user' }) });
+    expect(messages[0]).toMatchObject({
+      content: 'Questions about our plans? Ask us!',
+      message_type: 1,
+      sender: expect.objectContaining({ id: s.admin.id, type: 'user' }),
+    });
 
     // Once: a second trigger (or another campaign) adds nothing.
     expect((await trigger(on.id)).status).toBe(200);
     const again = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload as any[];
     expect(again).toHaveLength(1);
-    expect((ok(await s.admin.api.get(`${s.base}/contacts/${v.contact.id}/conversations`), 'contact conversations').payload as any[]).length).toBe(1);
+    expect(
+      (ok(await s.admin.api.get(`${s.base}/contacts/${v.contact.id}/conversations`), 'contact conversations').payload as any[]).length,
+    ).toBe(1);
   });
 
   it('does nothing for a disabled, unknown or other inbox’s campaign, and needs the visitor’s token', async () => {
@@ -140,7 +163,9 @@ describe('campaigns', () => {
     const q = `website_token=${encodeURIComponent(inbox.website_token)}`;
     const h = { 'X-Auth-Token': v.auth_token };
     for (const id of [off.id, elsewhere.id, 999_999, 'abc']) {
-      expect((await api.post(`/api/v1/widget/events?${q}`, { name: 'campaign.triggered', event_info: { campaign_id: id } }, h)).status).toBe(200);
+      expect(
+        (await api.post(`/api/v1/widget/events?${q}`, { name: 'campaign.triggered', event_info: { campaign_id: id } }, h)).status,
+      ).toBe(200);
     }
     expect(ok(await api.get(`/api/v1/widget/conversations?${q}`, h), 'none')).toEqual({});
     expect(ok(await api.get(`/api/v1/widget/campaigns?${q}`, h), 'none listed')).toEqual([]);
@@ -150,12 +175,17 @@ describe('campaigns', () => {
 
   it('a campaign without a sender sends its message with no sender', async () => {
     const inbox = await widgetInbox(s);
-    const c = ok(await s.admin.api.post(`${s.base}/campaigns`, body({ inbox_id: inbox.id, sender_id: null, message: 'Hi from the team' })), 'create');
+    const c = ok(
+      await s.admin.api.post(`${s.base}/campaigns`, body({ inbox_id: inbox.id, sender_id: null, message: 'Hi from the team' })),
+      'create',
+    );
     const api = await browser();
     const v = await openWidget(api, inbox);
     const q = `website_token=${encodeURIComponent(inbox.website_token)}`;
     const h = { 'X-Auth-Token': v.auth_token };
-    expect((await api.post(`/api/v1/widget/events?${q}`, { name: 'campaign.triggered', event_info: { campaign_id: c.id } }, h)).status).toBe(200);
+    expect(
+      (await api.post(`/api/v1/widget/events?${q}`, { name: 'campaign.triggered', event_info: { campaign_id: c.id } }, h)).status,
+    ).toBe(200);
     const messages = ok(await api.get(`/api/v1/widget/messages?${q}`, h), 'messages') as any[];
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ content: 'Hi from the team', message_type: 1 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
-import { ensureContactInbox } from '../../../shared/domain/contacts/contact-inboxes.ts';
-import { findContactInbox, listContactInboxes } from '../../../shared/db/repositories/contacts.ts';
+import { ensureContactInbox } from '#shared/domain/contacts/contact-inboxes.ts';
+import { findContactInbox, listContactInboxes } from '#shared/db/repositories/contacts.ts';
 
 // Contact inboxes (docs/chatwoot.md#creating-and-updating-a-contact,
 // docs/chatwoot.md#contact-inboxes-and-source-ids): a contact's source id per inbox, made on contact create, through
@@ -43,10 +43,19 @@ describe('contact inboxes', () => {
     expect(res.status).toBe(200);
     const { contact, contact_inbox } = res.body.payload;
     expect(contact_inbox.source_id).toMatch(UUID);
-    expect(contact_inbox.inbox).toMatchObject({ id: api.id, account_id: s.accountId, name: api.name, channel_type: 'Channel::Api', channel_id: api.channel_id });
+    expect(contact_inbox.inbox).toMatchObject({
+      id: api.id,
+      account_id: s.accountId,
+      name: api.name,
+      channel_type: 'Channel::Api',
+      channel_id: api.channel_id,
+    });
     expect(typeof contact_inbox.inbox.created_at).toBe('string');
     expect(contact.contact_inboxes).toEqual([
-      { source_id: contact_inbox.source_id, inbox: expect.objectContaining({ id: api.id, name: api.name, channel_type: 'Channel::Api', avatar_url: expect.any(String) }) },
+      {
+        source_id: contact_inbox.source_id,
+        inbox: expect.objectContaining({ id: api.id, name: api.name, channel_type: 'Channel::Api', avatar_url: expect.any(String) }),
+      },
     ]);
     const shown = await s.admin.api.get(`${s.base}/contacts/${contact.id}`);
     expect(shown.body.payload.contact_inboxes).toEqual(contact.contact_inboxes);
@@ -73,20 +82,28 @@ describe('contact inboxes', () => {
     expectErrorBody(await s.agent.api.post(`${s.base}/contacts`, { identifier, inbox_id: hidden.id }), 404);
     expectErrorBody(await s.admin.api.post(`${s.base}/contacts`, { identifier, inbox_id: 999999999 }), 404);
     expect((await s.admin.api.get(`${s.base}/contacts/search?q=${identifier}`)).body.meta.count).toBe(0);
-    expect(expectErrorBody(await s.admin.api.post(`${s.base}/contacts`, { identifier, inbox_id: 'x' }), 422).errors[0].field).toBe('inbox_id');
+    expect(expectErrorBody(await s.admin.api.post(`${s.base}/contacts`, { identifier, inbox_id: 'x' }), 422).errors[0].field).toBe(
+      'inbox_id',
+    );
   });
 
   it('adds contact inboxes to a contact; the same source id again returns the same one', async () => {
     const c = await create({ identifier: unique('d-') });
     const res = await s.agent.api.post(`${s.base}/contacts/${c.id}/contact_inboxes`, { inbox_id: api.id });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ source_id: expect.stringMatching(UUID), inbox: { id: api.id, name: api.name, channel_type: 'Channel::Api', channel_id: api.channel_id } });
+    expect(res.body).toMatchObject({
+      source_id: expect.stringMatching(UUID),
+      inbox: { id: api.id, name: api.name, channel_type: 'Channel::Api', channel_id: api.channel_id },
+    });
     const again = await s.agent.api.post(`${s.base}/contacts/${c.id}/contact_inboxes`, { inbox_id: api.id, source_id: res.body.source_id });
     expect(again.body.source_id).toBe(res.body.source_id);
     expect(await listContactInboxes(s.accountId, c.id)).toHaveLength(1);
 
     const taken = await create({ identifier: unique('e-') });
-    const err = expectErrorBody(await s.admin.api.post(`${s.base}/contacts/${taken.id}/contact_inboxes`, { inbox_id: api.id, source_id: res.body.source_id }), 422);
+    const err = expectErrorBody(
+      await s.admin.api.post(`${s.base}/contacts/${taken.id}/contact_inboxes`, { inbox_id: api.id, source_id: res.body.source_id }),
+      422,
+    );
     expect(err.errors[0]).toMatchObject({ field: 'source_id', code: 'taken' });
 
     expectErrorBody(await s.agent.api.post(`${s.base}/contacts/${c.id}/contact_inboxes`, { inbox_id: hidden.id }), 404);
@@ -113,11 +130,19 @@ describe('contact inboxes', () => {
 
   it('frees the source ids of a deleted contact', async () => {
     const source = unique('gone-');
-    const c = (await s.admin.api.post(`${s.base}/contacts`, { identifier: unique('g-'), inbox_id: api.id, source_id: source })).body.payload.contact;
-    expect(await findContactInbox(api.id, source)).toMatchObject({ contact_id: c.id, inbox_id: api.id, source_id: source, account_id: s.accountId });
+    const c = (await s.admin.api.post(`${s.base}/contacts`, { identifier: unique('g-'), inbox_id: api.id, source_id: source })).body.payload
+      .contact;
+    expect(await findContactInbox(api.id, source)).toMatchObject({
+      contact_id: c.id,
+      inbox_id: api.id,
+      source_id: source,
+      account_id: s.accountId,
+    });
     expect((await s.admin.api.delete(`${s.base}/contacts/${c.id}`)).status).toBe(200);
     expect(await findContactInbox(api.id, source)).toBeUndefined();
-    expect((await s.admin.api.post(`${s.base}/contacts`, { identifier: unique('h-'), inbox_id: api.id, source_id: source })).status).toBe(200);
+    expect((await s.admin.api.post(`${s.base}/contacts`, { identifier: unique('h-'), inbox_id: api.id, source_id: source })).status).toBe(
+      200,
+    );
   });
 
   describe('ensureContactInbox (for conversations and the public interface)', () => {

@@ -72,9 +72,14 @@ describe('contacts', () => {
       expect(wrapped.status).toBe(200);
       expect(wrapped.body.payload.contact.name).toBe('Wrapped');
       const id = unique('f-');
-      const form = await s.admin.api.request('POST', `${s.base}/contacts`, `contact[name]=Formed&contact[identifier]=${id}&contact[blocked]=true&contact[custom_attributes][tier]=x`, {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+      const form = await s.admin.api.request(
+        'POST',
+        `${s.base}/contacts`,
+        `contact[name]=Formed&contact[identifier]=${id}&contact[blocked]=true&contact[custom_attributes][tier]=x`,
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
       expect(form.status).toBe(200);
       expect(form.body.payload.contact).toMatchObject({ name: 'Formed', identifier: id, blocked: true, custom_attributes: { tier: 'x' } });
     });
@@ -96,7 +101,13 @@ describe('contacts', () => {
       });
       const body = expectErrorBody(res, 422);
       const byField = Object.fromEntries(body.errors.map((e) => [e.field, e.code]));
-      expect(byField).toMatchObject({ name: 'too_long', email: 'invalid', phone_number: 'invalid', blocked: 'invalid', custom_attributes: 'invalid' });
+      expect(byField).toMatchObject({
+        name: 'too_long',
+        email: 'invalid',
+        phone_number: 'invalid',
+        blocked: 'invalid',
+        custom_attributes: 'invalid',
+      });
       for (const phone of ['+0123456', '+1', '+1234567890123456', '12345678']) {
         const r = expectErrorBody(await s.admin.api.post(`${s.base}/contacts`, { phone_number: phone }), 422);
         expect(r.errors[0]).toMatchObject({ field: 'phone_number', code: 'invalid' });
@@ -188,7 +199,9 @@ describe('contacts', () => {
 
     it('validates updates and answers 404 for foreign contacts', async () => {
       const c = await create(s, { identifier: unique('v-') });
-      expect(expectErrorBody(await s.admin.api.patch(`${s.base}/contacts/${c.id}`, { phone_number: '555' }), 422).errors[0].field).toBe('phone_number');
+      expect(expectErrorBody(await s.admin.api.patch(`${s.base}/contacts/${c.id}`, { phone_number: '555' }), 422).errors[0].field).toBe(
+        'phone_number',
+      );
       expectErrorBody(await other.admin.api.patch(`${other.base}/contacts/${c.id}`, { name: 'x' }), 404);
       expect((await s.admin.api.get(`${s.base}/contacts/${c.id}`)).body.payload.name).toBe('');
     });
@@ -196,7 +209,7 @@ describe('contacts', () => {
     it('deletes (administrators only), freeing email, phone and identifier', async () => {
       const email = `${unique('del')}@example.com`;
       const identifier = unique('del-');
-      const c = await create(s, { email, identifier, phone_number: '+4930123456' + String(Date.now() % 1000).padStart(3, '0') });
+      const c = await create(s, { email, identifier, phone_number: `+4930123456${String(Date.now() % 1000).padStart(3, '0')}` });
       expectErrorBody(await s.agent.api.delete(`${s.base}/contacts/${c.id}`), 403);
       expectErrorBody(await other.admin.api.delete(`${other.base}/contacts/${c.id}`), 404);
       const del = await s.admin.api.delete(`${s.base}/contacts/${c.id}`);
@@ -237,9 +250,15 @@ describe('contacts', () => {
     });
 
     it('removes custom attributes by key and the avatar', async () => {
-      const c = await create(s, { identifier: unique('ca-'), avatar_url: 'https://example.com/a.png', custom_attributes: { keep: 1, drop: 2, also: 3 } });
+      const c = await create(s, {
+        identifier: unique('ca-'),
+        avatar_url: 'https://example.com/a.png',
+        custom_attributes: { keep: 1, drop: 2, also: 3 },
+      });
       expect(c.thumbnail).toBe('https://example.com/a.png');
-      const res = await s.agent.api.post(`${s.base}/contacts/${c.id}/destroy_custom_attributes`, { custom_attributes: ['drop', 'also', 'absent'] });
+      const res = await s.agent.api.post(`${s.base}/contacts/${c.id}/destroy_custom_attributes`, {
+        custom_attributes: ['drop', 'also', 'absent'],
+      });
       expect(res.status).toBe(200);
       expect(res.body.payload.custom_attributes).toEqual({ keep: 1 });
       const av = await s.agent.api.delete(`${s.base}/contacts/${c.id}/avatar`);
@@ -313,7 +332,9 @@ describe('contacts', () => {
     });
 
     it('sorts by the Sift fields, `-` for descending, nulls last; unknown sorts are 422', async () => {
-      const names = (await acct.admin.api.get(`${acct.base}/contacts?sort=name&include_contact_inboxes=false`)).body.payload.map((c: any) => c.name);
+      const names = (await acct.admin.api.get(`${acct.base}/contacts?sort=name&include_contact_inboxes=false`)).body.payload.map(
+        (c: any) => c.name,
+      );
       const expected = made.map((c) => c.name).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
       expect(names).toEqual(expected.slice(0, 15));
       const desc = (await acct.admin.api.get(`${acct.base}/contacts?sort=-name`)).body.payload.map((c: any) => c.name);
@@ -345,7 +366,10 @@ describe('contacts', () => {
       expect(paged.body.meta).toEqual({ count: 17, current_page: '2' });
       expect(paged.body.payload).toHaveLength(2);
       for (const path of ['/contacts/search', '/contacts/search?q=', '/contacts/search?q=%20%20']) {
-        expect(expectErrorBody(await acct.agent.api.get(`${acct.base}${path}`), 422).errors[0]).toMatchObject({ field: 'q', code: 'required' });
+        expect(expectErrorBody(await acct.agent.api.get(`${acct.base}${path}`), 422).errors[0]).toMatchObject({
+          field: 'q',
+          code: 'required',
+        });
       }
     });
 
@@ -365,7 +389,9 @@ describe('contacts', () => {
       const after = await acct.admin.api.get(`${acct.base}/contacts/search?q=late`);
       expect(after.body.payload.map((c: any) => c.id)).toEqual([hidden.id]);
       expect((await acct.admin.api.get(`${acct.base}/contacts`)).body.meta.count).toBe(17);
-      expect((await acct.admin.api.get(`${acct.base}/contacts/search?q=${encodeURIComponent(made[0].phone_number)}`)).body.meta.count).toBe(0);
+      expect((await acct.admin.api.get(`${acct.base}/contacts/search?q=${encodeURIComponent(made[0].phone_number)}`)).body.meta.count).toBe(
+        0,
+      );
     });
 
     it('never shows another account its contacts', async () => {

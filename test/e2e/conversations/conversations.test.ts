@@ -184,7 +184,12 @@ describe('conversations', () => {
       const changes = await streamChanges((ch) => ch.pk === `CONV#${s.accountId}#${c.id}`);
       const conv = changes.find((ch) => ch.type === 'conversation' && ch.action === 'INSERT');
       const msg = changes.find((ch) => ch.type === 'message' && ch.action === 'INSERT');
-      expect(conv?.newImage).toMatchObject({ id: c.id, account_id: s.accountId, status: 'open', updated_by: { type: 'user', id: s.admin.id } });
+      expect(conv?.newImage).toMatchObject({
+        id: c.id,
+        account_id: s.accountId,
+        status: 'open',
+        updated_by: { type: 'user', id: s.admin.id },
+      });
       expect(msg?.newImage).toMatchObject({ content: 'streamed', conversation_id: c.id, performed_by: { type: 'user', id: s.admin.id } });
     });
   });
@@ -291,7 +296,13 @@ describe('conversations', () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id, status: 'pending' });
       const res = ok(await bot.api.post(`${s.base}/conversations/${c.id}/toggle_status`, { status: 'open' }), 'handoff');
       expect(res.payload).toMatchObject({ success: null, current_status: 'open' });
-      for (const path of ['/conversations', `/conversations/${c.id}`, `/conversations/${c.id}/labels`, `/conversations/${c.id}/messages`, '/conversations/meta']) {
+      for (const path of [
+        '/conversations',
+        `/conversations/${c.id}`,
+        `/conversations/${c.id}/labels`,
+        `/conversations/${c.id}/messages`,
+        '/conversations/meta',
+      ]) {
         expectErrorBody(await bot.api.get(s.base + path), 403);
       }
       expectErrorBody(await bot.api.post(`${s.base}/conversations/${c.id}/labels`, { labels: ['a'] }), 403);
@@ -350,7 +361,9 @@ describe('conversations', () => {
       expect(shown.meta.assignee).toBeUndefined();
       expect((await s.admin.api.post(url, { team_id: 99999999 })).body).toBeNull();
       expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').meta.team).toBeUndefined();
-      expect(expectErrorBody(await s.admin.api.post(url, { assignee_type: 'Robot', assignee_id: 1 }), 422).errors[0].field).toBe('assignee_type');
+      expect(expectErrorBody(await s.admin.api.post(url, { assignee_type: 'Robot', assignee_id: 1 }), 422).errors[0].field).toBe(
+        'assignee_type',
+      );
     });
 
     it('lets an agent bot token assign', async () => {
@@ -372,7 +385,11 @@ describe('conversations', () => {
       const activity = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages')
         .payload.filter((m: any) => m.message_type === 2)
         .map((m: any) => m.content);
-      expect(activity).toEqual([expect.stringMatching(/ added billing, vip$/), expect.stringMatching(/ added urgent$/), expect.stringMatching(/ removed billing$/)]);
+      expect(activity).toEqual([
+        expect.stringMatching(/ added billing, vip$/),
+        expect.stringMatching(/ added urgent$/),
+        expect.stringMatching(/ removed billing$/),
+      ]);
       expect(ok(await s.agent.api.post(url, {}), 'clear')).toEqual({ payload: [] });
       expect(expectErrorBody(await s.agent.api.post(url, { labels: 'vip' }), 422).errors[0].field).toBe('labels');
     });
@@ -386,8 +403,13 @@ describe('conversations', () => {
       const updated = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { priority: 'urgent' }), 'update');
       expectConversationShape(updated);
       expect(updated.priority).toBe('urgent');
-      expect(ok(await s.admin.api.put(`${s.base}/conversations/${c.id}`, { conversation: { priority: null } }), 'update').priority).toBeNull();
-      expect(expectErrorBody(await s.admin.api.post(`${s.base}/conversations/${c.id}/toggle_priority`, { priority: 'asap' }), 422).errors[0].field).toBe('priority');
+      expect(
+        ok(await s.admin.api.put(`${s.base}/conversations/${c.id}`, { conversation: { priority: null } }), 'update').priority,
+      ).toBeNull();
+      expect(
+        expectErrorBody(await s.admin.api.post(`${s.base}/conversations/${c.id}/toggle_priority`, { priority: 'asap' }), 422).errors[0]
+          .field,
+      ).toBe('priority');
       const activity = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages')
         .payload.filter((m: any) => m.message_type === 2)
         .map((m: any) => m.content);
@@ -401,14 +423,19 @@ describe('conversations', () => {
     it('replaces custom attributes', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id, custom_attributes: { a: 1, b: 2 } });
       const url = `${s.base}/conversations/${c.id}/custom_attributes`;
-      expect(ok(await s.admin.api.post(url, { custom_attributes: { c: 'three' } }), 'attrs')).toEqual({ custom_attributes: { c: 'three' } });
+      expect(ok(await s.admin.api.post(url, { custom_attributes: { c: 'three' } }), 'attrs')).toEqual({
+        custom_attributes: { c: 'three' },
+      });
       expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').custom_attributes).toEqual({ c: 'three' });
       expect(expectErrorBody(await s.admin.api.post(url, { custom_attributes: [1] }), 422).errors[0].field).toBe('custom_attributes');
     });
 
     it('update_last_seen sets agent_last_seen_at and clears the unread count', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
-      ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'from contact', message_type: 'incoming' }), 'incoming');
+      ok(
+        await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'from contact', message_type: 'incoming' }),
+        'incoming',
+      );
       expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').unread_count).toBe(1);
       const seen = ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/update_last_seen`), 'seen');
       expect(seen.unread_count).toBe(0);

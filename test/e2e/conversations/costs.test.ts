@@ -49,7 +49,11 @@ describe('conversation and message costs', () => {
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
     const posted = results.slice(0, 25).map((r) => r.body.id as number);
 
-    const listed = ok(await s.admin.api.get(`${path}/messages?after=0`), 'messages').payload as { id: number; status: string; content: string }[];
+    const listed = ok(await s.admin.api.get(`${path}/messages?after=0`), 'messages').payload as {
+      id: number;
+      status: string;
+      content: string;
+    }[];
     const ids = new Set(listed.map((m) => m.id));
     for (const id of posted) expect(ids.has(id), `message ${id}`).toBe(true);
     for (const id of earlier) expect(listed.find((m) => m.id === id)?.status, `status of ${id}`).toBe('delivered');

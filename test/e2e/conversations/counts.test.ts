@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
-import { db } from '../../../shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from './fixtures.ts';
 
 // Counts stay exact under concurrent changes, and their read cost does not grow with the number of
@@ -86,7 +86,7 @@ describe('conversation counts', () => {
       const base = `${s.base}/conversations/${id}`;
       switch (i % 4) {
         case 0:
-          return s.admin.api.post(`${base}/toggle_status`, { status: statuses[(i / 4) % 4 | 0] });
+          return s.admin.api.post(`${base}/toggle_status`, { status: statuses[((i / 4) % 4) | 0] });
         case 1:
           return s.admin.api.post(`${base}/assignments`, { assignee_id: assignees[i % 3] });
         case 2:

@@ -2,10 +2,10 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { callRecorder } from '../../support/calls.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { countCreation, marksOf } from '../../../shared/db/repositories/counts.ts';
-import { nextDisplayId } from '../../../shared/db/repositories/conversations.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { countCreation, marksOf } from '#shared/db/repositories/counts.ts';
+import { nextDisplayId } from '#shared/db/repositories/conversations.ts';
 import { newContact, newConversation, newInbox, ok } from './fixtures.ts';
 
 // A plain new conversation is counted without a transaction: its counter (with a creation mark), then the
@@ -24,10 +24,24 @@ describe('conversation creation counts', () => {
     contact = await newContact(s);
   });
 
-  const combo = (inboxId: number, status: 'open' | 'resolved' = 'open') => ({ inbox_id: inboxId, team_id: null, status, assignee_id: null });
+  const combo = (inboxId: number, status: 'open' | 'resolved' = 'open') => ({
+    inbox_id: inboxId,
+    team_id: null,
+    status,
+    assignee_id: null,
+  });
   const counter = async (inboxId: number, status: 'open' | 'resolved' = 'open') =>
-    (await db().send(new GetCommand({ TableName: tableName(), Key: keys.conversationCounter(s.accountId, combo(inboxId, status)), ConsistentRead: true }))).Item ?? {};
-  const meta = async (inboxId: number) => ok(await s.admin.api.get(`${s.base}/conversations/meta?inbox_id=${inboxId}&status=all`), 'meta').meta;
+    (
+      await db().send(
+        new GetCommand({
+          TableName: tableName(),
+          Key: keys.conversationCounter(s.accountId, combo(inboxId, status)),
+          ConsistentRead: true,
+        }),
+      )
+    ).Item ?? {};
+  const meta = async (inboxId: number) =>
+    ok(await s.admin.api.get(`${s.base}/conversations/meta?inbox_id=${inboxId}&status=all`), 'meta').meta;
   const create = (inboxId: number) => newConversation(s, { inbox_id: inboxId, contact_id: contact.id, message: { content: 'Hello' } });
 
   it('counts 50 concurrent creations exactly, each with a counter update and a conversation put, and settles their marks', async () => {
@@ -37,7 +51,9 @@ describe('conversation creation counts', () => {
     const one = await create(inbox.id);
     const writes = recorder.take().filter((x) => WRITES.includes(x.command));
     expect(writes.filter((x) => x.input.includes(`"CNT#${s.accountId}"`)).map((x) => x.command)).toEqual(['UpdateItemCommand']);
-    expect(writes.filter((x) => x.input.includes(`"CONV#${s.accountId}#${one.id}"`) && x.input.includes('"sk":"CONV"')).map((x) => x.command)).toEqual(['PutItemCommand']);
+    expect(
+      writes.filter((x) => x.input.includes(`"CONV#${s.accountId}#${one.id}"`) && x.input.includes('"sk":"CONV"')).map((x) => x.command),
+    ).toEqual(['PutItemCommand']);
 
     const created = [one, ...(await Promise.all(Array.from({ length: 49 }, () => create(inbox.id))))];
     expect(new Set(created.map((c) => c.id)).size).toBe(50);
@@ -55,7 +71,11 @@ describe('conversation creation counts', () => {
   it('takes the creation mark off with the first change of status, and with a deletion', async () => {
     const inbox = await newInbox(s);
     const [a, b] = [await create(inbox.id), await create(inbox.id)];
-    expect(marksOf(await counter(inbox.id)).map((m) => m.id).sort()).toEqual([a.id, b.id].sort());
+    expect(
+      marksOf(await counter(inbox.id))
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
     ok(await s.admin.api.post(`${s.base}/conversations/${a.id}/toggle_status`, { status: 'resolved' }), 'resolve');
     expect(marksOf(await counter(inbox.id)).map((m) => m.id)).toEqual([b.id]);
     expect(marksOf(await counter(inbox.id, 'resolved'))).toEqual([]);
@@ -75,13 +95,15 @@ describe('conversation creation counts', () => {
     const lost = await nextDisplayId(s.accountId);
     await countCreation(s.accountId, { id: lost, ...combo(inbox.id) }, t - 2 * DAY);
     // And the first conversation's mark as if made then too: it exists, so its mark just goes.
-    await db().send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.conversationCounter(s.accountId, combo(inbox.id)),
-      UpdateExpression: 'SET #m = :at',
-      ExpressionAttributeNames: { '#m': `c${first.id}` },
-      ExpressionAttributeValues: { ':at': t - 2 * DAY },
-    }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.conversationCounter(s.accountId, combo(inbox.id)),
+        UpdateExpression: 'SET #m = :at',
+        ExpressionAttributeNames: { '#m': `c${first.id}` },
+        ExpressionAttributeValues: { ':at': t - 2 * DAY },
+      }),
+    );
     expect(await meta(inbox.id)).toMatchObject({ all_count: 2 });
     expectErrorBody(await s.admin.api.get(`${s.base}/conversations/${lost}`), 404);
 

@@ -31,7 +31,10 @@ export async function newContact(s: SeededAccount, fields: Record<string, unknow
 }
 
 export async function newTeam(s: SeededAccount, userIds: number[] = [], fields: Record<string, unknown> = {}) {
-  const team = ok(await s.admin.api.post(`${s.base}/teams`, { name: unique('team-'), ...fields }), 'create team') as { id: number; name: string };
+  const team = ok(await s.admin.api.post(`${s.base}/teams`, { name: unique('team-'), ...fields }), 'create team') as {
+    id: number;
+    name: string;
+  };
   if (userIds.length) ok(await s.admin.api.post(`${s.base}/teams/${team.id}/team_members`, { user_ids: userIds }), 'team members');
   return team;
 }

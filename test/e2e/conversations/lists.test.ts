@@ -60,15 +60,30 @@ describe('conversation lists and counts', () => {
 
   it('counts status all, snoozed, resolved, pending', async () => {
     expect((await meta(s.admin.api, '?status=all')).meta).toEqual({ mine_count: 1, unassigned_count: 5, assigned_count: 3, all_count: 8 });
-    expect((await meta(s.agent.api, '?status=snoozed')).meta).toEqual({ mine_count: 1, unassigned_count: 0, assigned_count: 1, all_count: 1 });
+    expect((await meta(s.agent.api, '?status=snoozed')).meta).toEqual({
+      mine_count: 1,
+      unassigned_count: 0,
+      assigned_count: 1,
+      all_count: 1,
+    });
     expect((await meta(s.admin.api, '?status=resolved')).meta.all_count).toBe(1);
     expect((await meta(s.admin.api, '?status=pending')).meta.all_count).toBe(1);
     expect(expectErrorBody(await s.admin.api.get(`${s.base}/conversations/meta?status=closed`), 422).errors[0].field).toBe('status');
   });
 
   it('filters counts by inbox, team and labels', async () => {
-    expect((await meta(s.admin.api, `?inbox_id=${inboxB.id}`)).meta).toEqual({ mine_count: 0, unassigned_count: 1, assigned_count: 0, all_count: 1 });
-    expect((await meta(s.admin.api, `?team_id=${team.id}`)).meta).toEqual({ mine_count: 1, unassigned_count: 0, assigned_count: 1, all_count: 1 });
+    expect((await meta(s.admin.api, `?inbox_id=${inboxB.id}`)).meta).toEqual({
+      mine_count: 0,
+      unassigned_count: 1,
+      assigned_count: 0,
+      all_count: 1,
+    });
+    expect((await meta(s.admin.api, `?team_id=${team.id}`)).meta).toEqual({
+      mine_count: 1,
+      unassigned_count: 0,
+      assigned_count: 1,
+      all_count: 1,
+    });
     expectErrorBody(await s.admin.api.get(`${s.base}/conversations/meta?team_id=99999999`), 404);
     expect((await meta(s.admin.api, '?labels[]=vip')).meta.all_count).toBe(2);
     expect((await meta(s.admin.api, '?status=all&labels[]=vip&labels[]=billing')).meta.all_count).toBe(3);
@@ -80,7 +95,7 @@ describe('conversation lists and counts', () => {
     expect((await meta(s.admin.api, '?q=order')).meta).toEqual({ mine_count: 0, unassigned_count: 2, assigned_count: 1, all_count: 3 });
     expect((await meta(s.admin.api, '?q=ORDER&status=open')).meta.all_count).toBe(3);
     expect((await meta(s.agent.api, '?q=Order')).meta.all_count).toBe(2);
-    expect((await meta(s.admin.api, '?q=order&inbox_id=' + inboxB.id)).meta.all_count).toBe(1);
+    expect((await meta(s.admin.api, `?q=order&inbox_id=${inboxB.id}`)).meta.all_count).toBe(1);
     // Activity messages are not searched.
     expect((await meta(s.admin.api, '?q=Assigned%20to')).meta.all_count).toBe(0);
     expect((await meta(s.admin.api, '?q=nothing%20to%20see')).meta.all_count).toBe(1);
@@ -105,7 +120,9 @@ describe('conversation lists and counts', () => {
 
   it('applies status, inbox, team, labels and q to the list, and the agent scope', async () => {
     const ids = async (api: SeededAccount['admin']['api'], q: string) =>
-      ok(await api.get(`${s.base}/conversations${q}`), q).data.payload.map((x: any) => x.id).sort();
+      ok(await api.get(`${s.base}/conversations${q}`), q)
+        .data.payload.map((x: any) => x.id)
+        .sort();
     expect(await ids(s.admin.api, '?status=all')).toEqual(Object.values(c).sort());
     expect(await ids(s.admin.api, '?status=snoozed')).toEqual([c.c7]);
     expect(await ids(s.admin.api, `?inbox_id=${inboxB.id}&status=all`)).toEqual([c.c4, c.c5].sort());
@@ -123,7 +140,15 @@ describe('conversation lists and counts', () => {
       created_at: expect.any(Number),
       contact: { id: expect.any(Number), name: expect.any(String) },
       inbox: { id: inboxA.id, name: expect.any(String), channel_type: 'Channel::Api' },
-      messages: [{ content: 'Where is my ORDER 42?', id: expect.any(Number), sender_name: expect.any(String), message_type: 0, created_at: expect.any(Number) }],
+      messages: [
+        {
+          content: 'Where is my ORDER 42?',
+          id: expect.any(Number),
+          sender_name: expect.any(String),
+          message_type: 0,
+          created_at: expect.any(Number),
+        },
+      ],
       account_id: s.accountId,
     });
     expect(expectErrorBody(await s.admin.api.get(`${s.base}/conversations/search`), 422).errors[0].field).toBe('q');

@@ -1,12 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { nextId } from '../../../shared/db/ids.ts';
-import { getConversation } from '../../../shared/db/repositories/conversations.ts';
-import { mutate } from '../../../shared/domain/conversations/mutation.ts';
-import type { MessageRecord } from '../../../shared/model/messages.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { mutate } from '#shared/domain/conversations/mutation.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
 import { newContact, newConversation, newInbox, ok } from './fixtures.ts';
 
 // Message ids come from blocks reserved per container, and deployed every function has its own
@@ -38,20 +38,31 @@ describe('message order across containers', () => {
 
   it('a reply from a container whose id block is behind still lists after the message before it', async () => {
     const [inbox, contact] = await Promise.all([newInbox(s), newContact(s)]);
-    const c = await newConversation(s, { inbox_id: inbox.id, contact_id: contact.id, message: { content: 'First', message_type: 'incoming' } });
+    const c = await newConversation(s, {
+      inbox_id: inbox.id,
+      contact_id: contact.id,
+      message: { content: 'First', message_type: 'incoming' },
+    });
     const first = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload[0] as MessageRecord;
 
     // Another container writes the contact's next message with an id from its own, later block.
     const foreignId = await otherContainersBlock();
     const read = (await getConversation(s.accountId, c.id, true))!;
-    const foreign: MessageRecord = { ...read.last_message!, id: foreignId, content: 'From the other container', created_at: first.created_at + 1 };
+    const foreign: MessageRecord = {
+      ...read.last_message!,
+      id: foreignId,
+      content: 'From the other container',
+      created_at: first.created_at + 1,
+    };
     await mutate(read, (cur) => ({ next: { ...cur, version: cur.version + 1 }, messages: [foreign], result: undefined }));
     expect((await getConversation(s.accountId, c.id, true))!.last_message!.id).toBe(foreignId);
 
     // This container's block (which gave `first` its id) is behind the foreign id: the reply goes above it.
     const reply = ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'Reply' }), 'reply');
     expect(reply.id).toBeGreaterThan(foreignId);
-    const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.map((m: { content: string }) => m.content);
+    const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.map(
+      (m: { content: string }) => m.content,
+    );
     expect(listed).toEqual(['First', 'From the other container', 'Reply']);
   });
 
@@ -62,14 +73,16 @@ describe('message order across containers', () => {
     // Within the block: the ids up to the floor are skipped.
     expect(await nextId(seq, a + 5)).toBe(a + 6);
     // Beyond the block, with another container's reservation in between: a fresh block above the floor.
-    const other = await db().send(new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.sequence(seq),
-      UpdateExpression: 'ADD #v :n',
-      ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':n': 50 },
-      ReturnValues: 'UPDATED_NEW',
-    }));
+    const other = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.sequence(seq),
+        UpdateExpression: 'ADD #v :n',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: { ':n': 50 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
     const floor = Number(other.Attributes!.value);
     const next = await nextId(seq, floor);
     expect(next).toBe(floor + 1);

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
-import { REFS_CACHE_TTL_MS, refsCacheForTests } from '../../../shared/domain/conversations/refs-cache.ts';
+import { keys } from '#shared/db/keys.ts';
+import { REFS_CACHE_TTL_MS, refsCacheForTests } from '#shared/domain/conversations/refs-cache.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newConversation, newInbox, newTeam, ok } from './fixtures.ts';
@@ -46,7 +46,8 @@ describe('references of conversation JSON through the refs cache', () => {
       await pipeline.resume();
     }
   };
-  const readsOf = (reads: string[], key: { pk: string; sk: string }) => reads.filter((r) => r.includes(`"${key.pk}"`) && r.includes(`"${key.sk}"`));
+  const readsOf = (reads: string[], key: { pk: string; sk: string }) =>
+    reads.filter((r) => r.includes(`"${key.pk}"`) && r.includes(`"${key.sk}"`));
 
   it('a second list reads no inbox, user, membership or team, and shows the same', async () => {
     const first = await list();
@@ -65,7 +66,12 @@ describe('references of conversation JSON through the refs cache', () => {
 
   it("this container's own change shows at once", async () => {
     ok(await s.admin.api.patch(`${s.base}/teams/${teamId}`, { name: 'renamed team' }), 'team');
-    ok(await s.admin.api.post(`${s.base.replace(/\/accounts\/\d+$/, '')}/profile/availability`, { profile: { availability: 'busy', account_id: s.accountId } }), 'availability');
+    ok(
+      await s.admin.api.post(`${s.base.replace(/\/accounts\/\d+$/, '')}/profile/availability`, {
+        profile: { availability: 'busy', account_id: s.accountId },
+      }),
+      'availability',
+    );
     const { c } = await list();
     expect(c.meta.team.name).toBe('renamed team');
     expect(c.meta.assignee.availability_status).toBe('busy');
@@ -75,9 +81,17 @@ describe('references of conversation JSON through the refs cache', () => {
     await list();
     // A write by another container: its own client, so this process's cache hears nothing of it.
     const rt = await runtime();
-    const other = DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: rt.dynamodbEndpoint }));
+    const other = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: rt.dynamodbEndpoint }),
+    );
     await other.send(
-      new UpdateCommand({ TableName: rt.tableName, Key: keys.user(s.admin.id), UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': 'Renamed elsewhere' } }),
+      new UpdateCommand({
+        TableName: rt.tableName,
+        Key: keys.user(s.admin.id),
+        UpdateExpression: 'SET #n = :n',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': 'Renamed elsewhere' },
+      }),
     );
     expect((await list()).c.meta.assignee.name).not.toBe('Renamed elsewhere');
     clock += REFS_CACHE_TTL_MS;

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
@@ -15,8 +15,10 @@ describe('custom filters (spec endpoint 6, reference §6)', () => {
     other = await seedAccount();
   });
 
-  it('creates, lists by filter_type, shows, updates and deletes a user\'s filters', async () => {
-    const created = await s.agent.api.post(`${s.base}/custom_filters`, { custom_filter: { name: 'Open ones', filter_type: 'conversation', query } });
+  it("creates, lists by filter_type, shows, updates and deletes a user's filters", async () => {
+    const created = await s.agent.api.post(`${s.base}/custom_filters`, {
+      custom_filter: { name: 'Open ones', filter_type: 'conversation', query },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -29,7 +31,11 @@ describe('custom filters (spec endpoint 6, reference §6)', () => {
     // Top-level JSON fields work too; filter_type defaults to conversation and query to {}.
     const bare = await s.agent.api.post(`${s.base}/custom_filters`, { name: 'Everything' });
     expect(bare.body).toMatchObject({ name: 'Everything', filter_type: 'conversation', query: {} });
-    const contacts = await s.agent.api.post(`${s.base}/custom_filters`, { name: 'Leads', filter_type: 'contact', query: JSON.stringify({ payload: [] }) });
+    const contacts = await s.agent.api.post(`${s.base}/custom_filters`, {
+      name: 'Leads',
+      filter_type: 'contact',
+      query: JSON.stringify({ payload: [] }),
+    });
     expect(contacts.body).toMatchObject({ filter_type: 'contact', query: { payload: [] } });
 
     const conv = await s.agent.api.get(`${s.base}/custom_filters`);
@@ -40,9 +46,17 @@ describe('custom filters (spec endpoint 6, reference §6)', () => {
 
     expect((await s.agent.api.get(`${s.base}/custom_filters/${created.body.id}`)).body).toEqual(created.body);
 
-    const moved = await s.agent.api.patch(`${s.base}/custom_filters/${bare.body.id}`, { custom_filter: { name: 'Reports', filter_type: 'report' } });
+    const moved = await s.agent.api.patch(`${s.base}/custom_filters/${bare.body.id}`, {
+      custom_filter: { name: 'Reports', filter_type: 'report' },
+    });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ id: bare.body.id, name: 'Reports', filter_type: 'report', query: {}, created_at: bare.body.created_at });
+    expect(moved.body).toMatchObject({
+      id: bare.body.id,
+      name: 'Reports',
+      filter_type: 'report',
+      query: {},
+      created_at: bare.body.created_at,
+    });
     expect(moved.body.updated_at >= bare.body.updated_at).toBe(true);
     expect((await s.agent.api.get(`${s.base}/custom_filters?filter_type=report`)).body).toEqual([moved.body]);
     expect((await s.agent.api.get(`${s.base}/custom_filters`)).body).toEqual([created.body]);
@@ -84,11 +98,15 @@ describe('custom filters (spec endpoint 6, reference §6)', () => {
     const res = expectErrorBody(await s.admin.api.post(`${s.base}/custom_filters`, { filter_type: 'tickets', query: 'nope' }), 422);
     expect(fieldsOf(res)).toEqual({ name: 'required', filter_type: 'invalid', query: 'invalid' });
     const f = (await s.admin.api.post(`${s.base}/custom_filters`, { name: 'x' })).body;
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/custom_filters/${f.id}`, { name: '', filter_type: 'x' }), 422))).toEqual({
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/custom_filters/${f.id}`, { name: '', filter_type: 'x' }), 422)),
+    ).toEqual({
       name: 'required',
       filter_type: 'invalid',
     });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.get(`${s.base}/custom_filters?filter_type=bogus`), 422))).toEqual({ filter_type: 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.get(`${s.base}/custom_filters?filter_type=bogus`), 422))).toEqual({
+      filter_type: 'invalid',
+    });
   });
 
   it('refuses more than 1000 filters per user and account', async () => {

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 
-
 describe('dashboard apps', { timeout: 120_000 }, () => {
   let s: SeededAccount;
   let other: SeededAccount;
@@ -27,11 +26,15 @@ describe('dashboard apps', { timeout: 120_000 }, () => {
 
     const updated = await s.admin.api.patch(`${s.base}/dashboard_apps/${id}`, { dashboard_app: { title: 'CRM v2' } });
     expect(updated.body).toMatchObject({ id, title: 'CRM v2', content: created.body.content });
-    expect((await s.admin.api.put(`${s.base}/dashboard_apps/${id}`, { content: [{ type: 'frame', url: 'https://b.example.com' }] })).body.content).toEqual([
-      { type: 'frame', url: 'https://b.example.com' },
-    ]);
+    expect(
+      (await s.admin.api.put(`${s.base}/dashboard_apps/${id}`, { content: [{ type: 'frame', url: 'https://b.example.com' }] })).body
+        .content,
+    ).toEqual([{ type: 'frame', url: 'https://b.example.com' }]);
 
-    expectErrorBody(await s.agent.api.post(`${s.base}/dashboard_apps`, { title: 'x', content: [{ type: 'frame', url: 'https://x.example' }] }), 403);
+    expectErrorBody(
+      await s.agent.api.post(`${s.base}/dashboard_apps`, { title: 'x', content: [{ type: 'frame', url: 'https://x.example' }] }),
+      403,
+    );
     expectErrorBody(await s.agent.api.patch(`${s.base}/dashboard_apps/${id}`, { title: 'x' }), 403);
     expectErrorBody(await s.agent.api.delete(`${s.base}/dashboard_apps/${id}`), 403);
     expectErrorBody(await other.admin.api.get(`${other.base}/dashboard_apps/${id}`), 404);
@@ -49,6 +52,8 @@ describe('dashboard apps', { timeout: 120_000 }, () => {
       422,
     );
     expect(Object.keys(fieldsOf(bad))).toEqual(expect.arrayContaining(['title', 'content[0].type', 'content[0].url']));
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/dashboard_apps`, { title: 'x', content: [] }), 422))).toHaveProperty('content');
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/dashboard_apps`, { title: 'x', content: [] }), 422))).toHaveProperty(
+      'content',
+    );
   });
 });

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { enqueueDeliveries, type Delivery } from '../../../shared/queues/deliveries.ts';
-import { sqs } from '../../../shared/queues/client.ts';
+import { enqueueDeliveries, type Delivery } from '#shared/queues/deliveries.ts';
+import { sqs } from '#shared/queues/client.ts';
 import { runtime, unique } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { until } from '../../support/until.ts';
@@ -129,7 +129,14 @@ describe('webhook deliveries', () => {
     // Each read waits up to a second for a message (a long poll), so the reads follow each other at once.
     const found = await until(
       async () => {
-        const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: rt.queueUrls.deliveriesDlq, WaitTimeSeconds: 1, MaxNumberOfMessages: 10, MessageAttributeNames: ['All'] }));
+        const out = await sqs().send(
+          new ReceiveMessageCommand({
+            QueueUrl: rt.queueUrls.deliveriesDlq,
+            WaitTimeSeconds: 1,
+            MaxNumberOfMessages: 10,
+            MessageAttributeNames: ['All'],
+          }),
+        );
         return out.Messages?.map((m) => m.Body ?? '').find((body) => body.includes(old.id));
       },
       { what: 'the delivery on the dead-letter queue', timeoutMs: 15_000, everyMs: 0 },

@@ -1,12 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
-import { getItem, withReadCache } from '../../../shared/db/repositories/common.ts';
-import { dispatchChange, dispatchChanges } from '../../../shared/events/dispatch.ts';
-import type { Change } from '../../../shared/model/change.ts';
-import { PIPELINE_CACHE_TTL_MS, pipelineCache } from '../../../shared/events/read-cache.ts';
-import { subscriptionsCache } from '../../../shared/realtime/broadcast.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
+import { dispatchChange, dispatchChanges } from '#shared/events/dispatch.ts';
+import type { Change } from '#shared/model/change.ts';
+import { PIPELINE_CACHE_TTL_MS, pipelineCache } from '#shared/events/read-cache.ts';
+import { subscriptionsCache } from '#shared/realtime/broadcast.ts';
 import { scopedCallRecorder } from '../../support/calls.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
@@ -23,7 +23,14 @@ async function messageChange(accountId: number, conversationId: number, messageI
   const key = keys.message(accountId, conversationId, messageId);
   const item = await getItem<Record<string, unknown>>(key, true);
   expect(item, 'stored message').toBeDefined();
-  return { id: `cost-test-${process.pid}-${Date.now()}-${++n}`, action: 'INSERT', type: 'message', ...key, at: Math.floor(Date.now() / 1000), newImage: { ...item, ...key, type: 'message' } };
+  return {
+    id: `cost-test-${process.pid}-${Date.now()}-${++n}`,
+    action: 'INSERT',
+    type: 'message',
+    ...key,
+    at: Math.floor(Date.now() / 1000),
+    newImage: { ...item, ...key, type: 'message' },
+  };
 }
 
 const asQueueEvent = (changes: Change[]) => ({
@@ -48,7 +55,10 @@ describe('the dispatcher’s reads for message_created', () => {
     webhookId = hook.body.id;
     const inbox = await s.admin.api.post(`${s.base}/inboxes`, { name: 'Cost', channel: { type: 'api' } });
     const contact = await s.admin.api.post(`${s.base}/contacts`, { name: 'Cost', email: `cost-${process.pid}-${Date.now()}@example.com` });
-    const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.body.id, contact_id: contact.body.payload.contact.id });
+    const conv = await s.admin.api.post(`${s.base}/conversations`, {
+      inbox_id: inbox.body.id,
+      contact_id: contact.body.payload.contact.id,
+    });
     expect(conv.status).toBe(200);
     conversationId = conv.body.id;
     // The caches' clock stands still: what is cached is decided by the TTL, not by how busy the machine is.
@@ -69,7 +79,10 @@ describe('the dispatcher’s reads for message_created', () => {
     const m = await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content });
     expect(m.status).toBe(200);
     // The runtime's own pipeline delivers it first, so nothing of it runs beside what is measured.
-    await untilState(async () => receiver.received.filter((r) => r.json?.id === m.body.id).length, (k) => k > 0);
+    await untilState(
+      async () => receiver.received.filter((r) => r.json?.id === m.body.id).length,
+      (k) => k > 0,
+    );
     return m.body.id as number;
   };
 
@@ -94,7 +107,12 @@ describe('the dispatcher’s reads for message_created', () => {
     expect(calls.some((c) => c.command === 'QueryCommand' || c.command === 'GetItemCommand')).toBe(false);
     // And the event still reaches the webhook, under the change's own event id.
     const got = await untilState(
-      async () => receiver.received.slice(before).find((r) => r.json?.id === second && String(r.headers['x-chatwoot-delivery']).startsWith(`${change.id}:message_created:webhook:`)),
+      async () =>
+        receiver.received
+          .slice(before)
+          .find(
+            (r) => r.json?.id === second && String(r.headers['x-chatwoot-delivery']).startsWith(`${change.id}:message_created:webhook:`),
+          ),
       (r) => !!r,
     );
     expect(got!.json).toMatchObject({ event: 'message_created', id: second, content: 'measured', conversation: { id: conversationId } });
@@ -109,15 +127,32 @@ describe('the dispatcher’s reads for message_created', () => {
     expect((await dispatch()).map((d) => d.url)).toEqual([receiver.url]);
 
     // Another container edits the webhook: a client of its own, so this process's caches hear nothing of it.
-    const other = DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: (await runtime()).dynamodbEndpoint }));
+    const other = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region: process.env.AWS_REGION ?? 'us-east-1', endpoint: (await runtime()).dynamodbEndpoint }),
+    );
     const moved = `${receiver.url}moved`;
     const key = keys.webhook(s.accountId, webhookId);
-    await other.send(new UpdateCommand({ TableName: (await runtime()).tableName, Key: key, UpdateExpression: 'SET #u = :u', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#u': 'url' }, ExpressionAttributeValues: { ':u': moved } }));
+    await other.send(
+      new UpdateCommand({
+        TableName: (await runtime()).tableName,
+        Key: key,
+        UpdateExpression: 'SET #u = :u',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#u': 'url' },
+        ExpressionAttributeValues: { ':u': moved },
+      }),
+    );
     expect((await getItem<{ url: string }>(key, true))?.url).toBe(moved);
 
     clock += PIPELINE_CACHE_TTL_MS - 1;
-    expect((await dispatch()).map((d) => d.url), 'within the TTL: the cached webhook').toEqual([receiver.url]);
+    expect(
+      (await dispatch()).map((d) => d.url),
+      'within the TTL: the cached webhook',
+    ).toEqual([receiver.url]);
     clock += 2;
-    expect((await dispatch()).map((d) => d.url), 'after the TTL: the edited webhook').toEqual([moved]);
+    expect(
+      (await dispatch()).map((d) => d.url),
+      'after the TTL: the edited webhook',
+    ).toEqual([moved]);
   });
 });

@@ -4,8 +4,8 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, type SendMessageBatchCommandInput, type SendMessageBatchCommandOutput } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
-import { sqs } from '../../../shared/queues/client.ts';
-import { noticedObjects, readFailureObject, recordsOf, type StreamFailure } from '../../../shared/events/stream-failures.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { noticedObjects, readFailureObject, recordsOf, type StreamFailure } from '#shared/events/stream-failures.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { until } from '../../support/until.ts';
@@ -27,7 +27,9 @@ function refuseMessagesContaining(marker: string) {
       const refused = (input.Entries ?? []).filter((e) => e.MessageBody?.includes(marker) && e.MessageBody.includes('"type":"message"'));
       if (!refused.length) return next(args);
       const kept = (input.Entries ?? []).filter((e) => !refused.includes(e));
-      const out = kept.length ? await next({ ...args, input: { ...input, Entries: kept } }) : { output: { Successful: [], $metadata: {} }, response: {} };
+      const out = kept.length
+        ? await next({ ...args, input: { ...input, Entries: kept } })
+        : { output: { Successful: [], $metadata: {} }, response: {} };
       const output = out.output as SendMessageBatchCommandOutput;
       output.Failed = [
         ...(output.Failed ?? []),
@@ -41,7 +43,9 @@ function refuseMessagesContaining(marker: string) {
 
 /** The failure objects the failure queue announces, read without taking the entries (visibility 0). */
 async function peekFailures(queueUrl: string): Promise<(StreamFailure & { bucket: string; key: string })[]> {
-  const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }));
+  const out = await sqs().send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }),
+  );
   const named = (out.Messages ?? []).flatMap((m) => noticedObjects(m.Body!) ?? []);
   const found = await Promise.all(named.map(async (o) => ({ ...(await readFailureObject(o.bucket, o.key).catch(() => undefined)), ...o })));
   return found.filter((f): f is StreamFailure & { bucket: string; key: string } => !!f.DDBStreamBatchInfo);
@@ -66,7 +70,9 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     const c = await s.admin.api.post(`${s.base}/contacts`, { name: 'Ada', email: `${unique('ada')}@example.com` });
     convs = [];
     for (let i = 0; i < 2; i++) {
-      convs.push((await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.body.id, contact_id: c.body.payload.contact.id })).body.id);
+      convs.push(
+        (await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.body.id, contact_id: c.body.payload.contact.id })).body.id,
+      );
     }
   }, 180_000);
   afterEach(() => {
@@ -117,11 +123,17 @@ describe('a record that keeps failing goes alone to the failure queue and can be
 
     // The queue takes it again: the replay command forwards it.
     const args = [
-      'tsx', 'scripts/replay.ts', 'stream-failures',
-      '--queue-url', rt.queueUrls.streamFailures,
-      '--events-queue-url', rt.queueUrls.events,
-      '--sqs-endpoint', rt.awsEndpoint,
-      '--dynamodb-endpoint', rt.dynamodbEndpoint,
+      'tsx',
+      'scripts/replay.ts',
+      'stream-failures',
+      '--queue-url',
+      rt.queueUrls.streamFailures,
+      '--events-queue-url',
+      rt.queueUrls.events,
+      '--sqs-endpoint',
+      rt.awsEndpoint,
+      '--dynamodb-endpoint',
+      rt.dynamodbEndpoint,
     ];
     const env = { ...process.env, LOG_LEVEL: 'ERROR' };
     sqs().middlewareStack.remove(INJECTED);
@@ -147,7 +159,7 @@ describe('a record that keeps failing goes alone to the failure queue and can be
     const r = await s.admin.api.post(`${s.base}/conversations/${convs[0]}/messages`, { content: marker });
     expect(r.status).toBe(200);
     await until(async () => (await peekFailures(rt.queueUrls.streamFailures)).some((f) => JSON.stringify(f).includes(marker)), WAIT);
-    const { REPLAY_SOURCES, replayQueue } = await import('../../../shared/events/replay.ts');
+    const { REPLAY_SOURCES, replayQueue } = await import('#shared/events/replay.ts');
     const result = await replayQueue(rt.queueUrls.streamFailures, REPLAY_SOURCES['stream-failures']);
     expect(result.failed.length).toBeGreaterThanOrEqual(1);
     expect(result.failed.some((f) => /still fails/.test(f.error))).toBe(true);

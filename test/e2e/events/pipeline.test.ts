@@ -12,7 +12,8 @@ const chatwootValid = (r: Received, secret: string) =>
   r.headers['x-chatwoot-signature'] ===
   `sha256=${createHmac('sha256', secret).update(`${r.headers['x-chatwoot-timestamp']}.${r.body}`).digest('hex')}`;
 
-const of = (r: Receiver, event: string, pred: (j: any) => boolean = () => true) => r.received.filter((x) => x.json?.event === event && pred(x.json));
+const of = (r: Receiver, event: string, pred: (j: any) => boolean = () => true) =>
+  r.received.filter((x) => x.json?.event === event && pred(x.json));
 
 // How long a wait of this file lasts before it fails.
 const WAIT = { timeoutMs: 15_000 };
@@ -33,7 +34,15 @@ describe('events pipeline, end to end', () => {
     const w = await s.admin.api.post(`${s.base}/webhooks`, {
       url: hook.url,
       name: 'all',
-      subscriptions: ['conversation_created', 'conversation_updated', 'conversation_status_changed', 'message_created', 'message_updated', 'contact_created', 'contact_updated'],
+      subscriptions: [
+        'conversation_created',
+        'conversation_updated',
+        'conversation_status_changed',
+        'message_created',
+        'message_updated',
+        'contact_created',
+        'contact_updated',
+      ],
     });
     expect(w.status).toBe(200);
     secret = w.body.secret;
@@ -95,7 +104,9 @@ describe('events pipeline, end to end', () => {
     expect(changed.json.status).toBe('resolved');
     expect(changed.json.changed_attributes).toEqual([{ status: { previous_value: 'open', current_value: 'resolved' } }]);
     const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.status === 'resolved')[0], WAIT);
-    expect(updated.json.changed_attributes).toEqual(expect.arrayContaining([{ status: { previous_value: 'open', current_value: 'resolved' } }]));
+    expect(updated.json.changed_attributes).toEqual(
+      expect.arrayContaining([{ status: { previous_value: 'open', current_value: 'resolved' } }]),
+    );
 
     const c = await s.admin.api.post(`${s.base}/contacts`, { name: 'Bob', email: `${unique('bob')}@example.com` });
     const created = await until(() => of(hook, 'contact_created', (j) => j.id === c.body.payload.contact.id)[0], WAIT);
@@ -127,16 +138,26 @@ describe('events pipeline, end to end', () => {
     expect(loop.status).toBe(200);
 
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
-    await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: 'I want a REFUND please', message_type: 'incoming' });
-    const updated = await until(() => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.labels?.includes('billing'))[0], WAIT);
-    expect(updated.json.changed_attributes).toEqual(expect.arrayContaining([{ label_list: { previous_value: [], current_value: ['billing'] } }]));
+    await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, {
+      content: 'I want a REFUND please',
+      message_type: 'incoming',
+    });
+    const updated = await until(
+      () => of(hook, 'conversation_updated', (j) => j.id === conv.body.id && j.labels?.includes('billing'))[0],
+      WAIT,
+    );
+    expect(updated.json.changed_attributes).toEqual(
+      expect.arrayContaining([{ label_list: { previous_value: [], current_value: ['billing'] } }]),
+    );
     expect((await s.admin.api.get(`${s.base}/conversations/${conv.body.id}/labels`)).body.payload).toEqual(['billing']);
 
     // The same label added by a person does trigger the second rule…
     const other = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
     await s.admin.api.post(`${s.base}/conversations/${other.body.id}/labels`, { labels: ['billing'] });
     const labelsOf = async (id: number) => (await s.admin.api.get(`${s.base}/conversations/${id}/labels`)).body.payload as string[];
-    expect(await until(async () => ((await labelsOf(other.body.id)).includes('looped') ? labelsOf(other.body.id) : undefined), WAIT)).toEqual(['billing', 'looped']);
+    expect(
+      await until(async () => ((await labelsOf(other.body.id)).includes('looped') ? labelsOf(other.body.id) : undefined), WAIT),
+    ).toEqual(['billing', 'looped']);
     // …while the rule-made change, dispatched well before, did not.
     expect(await labelsOf(conv.body.id)).toEqual(['billing']);
   });
@@ -164,7 +185,8 @@ describe('events pipeline, end to end', () => {
   it('keeps one conversation’s events in order', async () => {
     const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
     const ids: number[] = [];
-    for (let n = 0; n < 6; n++) ids.push((await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: `m${n}` })).body.id);
+    for (let n = 0; n < 6; n++)
+      ids.push((await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: `m${n}` })).body.id);
     const got = await until(() => {
       const list = of(hook, 'message_created', (j) => j.conversation?.id === conv.body.id);
       return list.length >= 6 ? list : undefined;
@@ -177,14 +199,20 @@ describe('events pipeline, end to end', () => {
     try {
       await s.admin.api.post(`${s.base}/webhooks`, { url: r.url, subscriptions: ['conversation_typing_on', 'conversation_typing_off'] });
       const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
-      const on = await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'on', is_private: true });
+      const on = await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, {
+        typing_status: 'on',
+        is_private: true,
+      });
       expect(on.status).toBe(200);
       await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'off' });
       const got = await r.waitFor(2);
       expect(got.map((g) => g.json.event)).toEqual(['conversation_typing_on', 'conversation_typing_off']);
       expect(got[0].json).toMatchObject({ user: { id: s.admin.id, type: 'user' }, conversation: { id: conv.body.id }, is_private: true });
       await until(() => of(callback, 'conversation_typing_off', (j) => j.conversation?.id === conv.body.id)[0], WAIT);
-      expectErrorBody(await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'maybe' }), 422);
+      expectErrorBody(
+        await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/toggle_typing_status`, { typing_status: 'maybe' }),
+        422,
+      );
     } finally {
       await r.close();
     }
@@ -199,7 +227,8 @@ describe('events pipeline, end to end', () => {
       expect(w.status).toBe(200);
       const conv = await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: contactId });
       const ids: number[] = [];
-      for (let n = 0; n < 5; n++) ids.push((await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: `while down ${n}` })).body.id);
+      for (let n = 0; n < 5; n++)
+        ids.push((await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: `while down ${n}` })).body.id);
       const got = await r.waitFor(5, 40_000);
       expect(got.map((g) => g.json.id)).toEqual(ids);
       expect(new Set(got.map((g) => g.headers['x-chatwoot-delivery'])).size).toBe(5);

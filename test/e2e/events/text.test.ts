@@ -78,7 +78,9 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
       });
       for (let i = 0; i < 5; i++) {
         const content = `plain ${i} ${unique()}`;
-        sends.push(i % 2 ? { who, content, via: 'public', conv: who.publicConvs[i % 4] } : { who, content, via: 'account', conv: who.convs[i % 4] });
+        sends.push(
+          i % 2 ? { who, content, via: 'public', conv: who.publicConvs[i % 4] } : { who, content, via: 'account', conv: who.convs[i % 4] },
+        );
       }
     }
     await Promise.all(
@@ -152,7 +154,9 @@ describe('any accepted text reaches its webhook; forbidden text is refused', () 
       email: `${unique('zoe')}@example.com`,
       custom_attributes: { plan: 'pro', note: 'bad \u0000 note' },
     });
-    expect(expectErrorBody(contact, 422).errors).toEqual([{ field: 'custom_attributes.note', message: expect.stringMatching(/NUL/), code: 'invalid' }]);
+    expect(expectErrorBody(contact, 422).errors).toEqual([
+      { field: 'custom_attributes.note', message: expect.stringMatching(/NUL/), code: 'invalid' },
+    ]);
     // The Chatwoot root key is part of the path as sent.
     const wrapped = await s.platform.post('/platform/api/v1/accounts', { name: 'ok', custom_attributes: { tags: ['a', 'b\ud800'] } });
     expect(expectErrorBody(wrapped, 422).errors[0]).toMatchObject({ field: 'custom_attributes.tags[1]', code: 'invalid' });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getUserIdByEmail } from '../../../shared/db/repositories/identity.ts';
-import { ServiceError } from '../../../shared/errors.ts';
+import { getUserIdByEmail } from '#shared/db/repositories/identity.ts';
+import { ServiceError } from '#shared/errors.ts';
 import { client, expectErrorBody, fieldsOf, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 
 // What the route-table fuzz (fuzz.test.ts) found, each as the client that met it: an email longer than any
@@ -39,7 +39,10 @@ describe('bad input answers 4xx in the error body', () => {
       }
     }
     // Past the schemas, the table client itself refuses a key DynamoDB could not take: 422, not a 500.
-    const err = await getUserIdByEmail(`${'c'.repeat(3000)}@example.com`).then(() => undefined, (e: unknown) => e);
+    const err = await getUserIdByEmail(`${'c'.repeat(3000)}@example.com`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ServiceError);
     expect((err as ServiceError).kind).toBe('invalid');
     // An ordinary unknown email is still the ordinary answer.
@@ -103,7 +106,10 @@ describe('bad input answers 4xx in the error body', () => {
       const [head, body] = answer.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 431 /);
       expect(head.toLowerCase()).toContain('content-type: application/json');
-      expect(JSON.parse(body)).toMatchObject({ description: expect.any(String), errors: [{ field: '', code: 'too_large', message: expect.any(String) }] });
+      expect(JSON.parse(body)).toMatchObject({
+        description: expect.any(String),
+        errors: [{ field: '', code: 'too_large', message: expect.any(String) }],
+      });
     }
     const broken = await rawRequest(base, 'GET /health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
     expect(broken).toMatch(/^HTTP\/1\.1 400 /);
@@ -112,17 +118,31 @@ describe('bad input answers 4xx in the error body', () => {
 
   it('deletes an object once when two deletes come at once: the other is a 404, never a 500', async () => {
     const api = s.admin.api;
-    const inbox = await api.post(`${s.base}/inboxes`, { name: unique('site'), channel: { type: 'web_widget', website_url: 'https://example.com' } });
+    const inbox = await api.post(`${s.base}/inboxes`, {
+      name: unique('site'),
+      channel: { type: 'web_widget', website_url: 'https://example.com' },
+    });
     const made = {
       campaigns: (await api.post(`${s.base}/campaigns`, { title: 'Twice', message: 'Hello', inbox_id: inbox.body.id })).body.id,
-      dashboard_apps: (await api.post(`${s.base}/dashboard_apps`, { title: 'Twice', content: [{ type: 'frame', url: 'https://example.com' }] })).body.id,
-      macros: (await api.post(`${s.base}/macros`, { name: 'Twice', visibility: 'global', actions: [{ action_name: 'change_priority', action_params: ['high'] }] })).body.payload.id,
+      dashboard_apps: (
+        await api.post(`${s.base}/dashboard_apps`, { title: 'Twice', content: [{ type: 'frame', url: 'https://example.com' }] })
+      ).body.id,
+      macros: (
+        await api.post(`${s.base}/macros`, {
+          name: 'Twice',
+          visibility: 'global',
+          actions: [{ action_name: 'change_priority', action_params: ['high'] }],
+        })
+      ).body.payload.id,
     };
     for (const [kind, id] of Object.entries(made)) {
       expect(id, kind).toEqual(expect.any(Number));
       const answers = await Promise.all(Array.from({ length: 4 }, () => api.delete(`${s.base}/${kind}/${id}`)));
       const statuses = answers.map((a) => a.status).sort();
-      expect(statuses.filter((x) => x < 300), `${kind}: ${statuses}`).toHaveLength(1);
+      expect(
+        statuses.filter((x) => x < 300),
+        `${kind}: ${statuses}`,
+      ).toHaveLength(1);
       for (const a of answers.filter((x) => x.status >= 300)) expect(expectErrorBody(a, 404).errors[0].code).toBe('not_found');
     }
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
-import { getItem } from '../../../shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
 import { newPlatformApp, runtime, seedAccount, unique, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
@@ -32,11 +32,19 @@ describe(`${WRITERS} concurrent writers on one object`, () => {
   it('platform user: every custom-attribute merge lands, alongside concurrent name changes', async () => {
     const app = await newPlatformApp();
     const user = ok(
-      await app.api.post(`${P}/users`, { name: 'Concurrent', email: `${unique('cc')}@example.com`, password: 'Passw0rd!', custom_attributes: { seed: 0 } }),
+      await app.api.post(`${P}/users`, {
+        name: 'Concurrent',
+        email: `${unique('cc')}@example.com`,
+        password: 'Passw0rd!',
+        custom_attributes: { seed: 0 },
+      }),
       'create user',
     );
     const results = await all(WRITERS, (i) =>
-      app.api.patch(`${P}/users/${user.id}`, i % 10 === 0 ? { name: `Name ${i}`, custom_attributes: { [`k${i}`]: i } } : { custom_attributes: { [`k${i}`]: i } }),
+      app.api.patch(
+        `${P}/users/${user.id}`,
+        i % 10 === 0 ? { name: `Name ${i}`, custom_attributes: { [`k${i}`]: i } } : { custom_attributes: { [`k${i}`]: i } },
+      ),
     );
     expectAllOk(results);
     for (const [i, r] of results.entries()) expect(r.body.custom_attributes[`k${i}`]).toBe(i);
@@ -48,9 +56,14 @@ describe(`${WRITERS} concurrent writers on one object`, () => {
 
   it('platform user: concurrent email changes keep exactly one email claim, the user’s', async () => {
     const app = await newPlatformApp();
-    const user = ok(await app.api.post(`${P}/users`, { name: 'Mailer', email: `${unique('m')}@example.com`, password: 'Passw0rd!' }), 'create user');
+    const user = ok(
+      await app.api.post(`${P}/users`, { name: 'Mailer', email: `${unique('m')}@example.com`, password: 'Passw0rd!' }),
+      'create user',
+    );
     const emails = Array.from({ length: 10 }, () => `${unique('mail')}@example.com`);
-    expectAllOk(await all(emails.length, (i) => app.api.patch(`${P}/users/${user.id}`, { email: emails[i], custom_attributes: { [`e${i}`]: true } })));
+    expectAllOk(
+      await all(emails.length, (i) => app.api.patch(`${P}/users/${user.id}`, { email: emails[i], custom_attributes: { [`e${i}`]: true } })),
+    );
     const after = ok(await app.api.get(`${P}/users/${user.id}`), 'show user');
     expect(emails).toContain(after.email);
     expect(Object.keys(after.custom_attributes).sort()).toEqual(emails.map((_, i) => `e${i}`).sort());
@@ -58,16 +71,22 @@ describe(`${WRITERS} concurrent writers on one object`, () => {
     for (const email of emails.filter((e) => e !== after.email)) {
       expect((await app.api.post(`${P}/users`, { name: 'Next', email, password: 'Passw0rd!' })).status).toBe(200);
     }
-    await expect((await newPlatformApp()).api.post(`${P}/users`, { name: 'Thief', email: after.email, password: 'Passw0rd!' }).then((r) => r.status)).resolves.toBe(422);
+    await expect(
+      (await newPlatformApp()).api.post(`${P}/users`, { name: 'Thief', email: after.email, password: 'Passw0rd!' }).then((r) => r.status),
+    ).resolves.toBe(422);
   }, 120_000);
 
   it('contact: every custom-attribute merge lands', async () => {
     const contact = await newContact(s, { custom_attributes: { seed: 'x' } });
     const path = `${s.base}/contacts/${contact.id}`;
-    const results = await all(WRITERS, (i) => (i % 2 ? s.admin.api : s.agent.api).patch(path, { custom_attributes: { [`k${i}`]: `v${i}` } }));
+    const results = await all(WRITERS, (i) =>
+      (i % 2 ? s.admin.api : s.agent.api).patch(path, { custom_attributes: { [`k${i}`]: `v${i}` } }),
+    );
     expectAllOk(results);
     const after = ok(await s.admin.api.get(path), 'show contact').payload;
-    expect(after.custom_attributes).toEqual(Object.fromEntries([['seed', 'x'], ...Array.from({ length: WRITERS }, (_, i) => [`k${i}`, `v${i}`])]));
+    expect(after.custom_attributes).toEqual(
+      Object.fromEntries([['seed', 'x'], ...Array.from({ length: WRITERS }, (_, i) => [`k${i}`, `v${i}`])]),
+    );
     expect(await versionOf(keys.contact(s.accountId, contact.id))).toBe(1 + WRITERS);
   }, 120_000);
 
@@ -119,9 +138,16 @@ describe(`${WRITERS} concurrent writers on one object`, () => {
 
   it('labels, webhooks, custom filters and automation rules: concurrent edits all answer 200', async () => {
     const label = ok(await s.admin.api.post(`${s.base}/labels`, { title: unique('lbl') }), 'label');
-    const webhook = ok(await s.admin.api.post(`${s.base}/webhooks`, { url: `https://example.com/${unique('h')}`, subscriptions: ['message_created'] }), 'webhook');
+    const webhook = ok(
+      await s.admin.api.post(`${s.base}/webhooks`, { url: `https://example.com/${unique('h')}`, subscriptions: ['message_created'] }),
+      'webhook',
+    );
     const filter = ok(
-      await s.admin.api.post(`${s.base}/custom_filters`, { name: 'f', type: 'conversation', query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] } }),
+      await s.admin.api.post(`${s.base}/custom_filters`, {
+        name: 'f',
+        type: 'conversation',
+        query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] },
+      }),
       'filter',
     );
     const rule = ok(
@@ -137,7 +163,9 @@ describe(`${WRITERS} concurrent writers on one object`, () => {
     const results = (
       await Promise.all([
         all(n, (i) => s.admin.api.patch(`${s.base}/labels/${label.id}`, { description: `d${i}` })),
-        all(n, (i) => s.admin.api.patch(`${s.base}/webhooks/${webhook.id}`, { subscriptions: i % 2 ? ['message_created'] : ['conversation_created'] })),
+        all(n, (i) =>
+          s.admin.api.patch(`${s.base}/webhooks/${webhook.id}`, { subscriptions: i % 2 ? ['message_created'] : ['conversation_created'] }),
+        ),
         all(n, (i) => s.admin.api.patch(`${s.base}/custom_filters/${filter.id}`, { name: `f${i}` })),
         all(n, (i) => s.admin.api.patch(`${s.base}/automation_rules/${rule.id}`, { name: `r${i}` })),
       ])

@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newToken, ownerToken, tokenOwnerHint } from '../../../shared/crypto/tokens.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { tokenItem } from '../../../shared/db/repositories/identity.ts';
+import { hashToken, newToken, ownerToken, tokenOwnerHint } from '#shared/crypto/tokens.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { tokenItem } from '#shared/db/repositories/identity.ts';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { sessionClient, sessionHeadersOf } from '../sessions/fixtures.ts';
 import { callRecorder } from '../../support/calls.ts';
@@ -44,7 +44,8 @@ describe('credential lookups', () => {
     const reads = naming(recorder.take(), token(hash), membership(s.accountId, s.admin.id), user(s.admin.id));
     expect(reads).toHaveLength(1);
     expect(reads[0]!.command).toBe('BatchGetItemCommand');
-    for (const k of [token(hash), key(keys.account(s.accountId)), membership(s.accountId, s.admin.id), user(s.admin.id)]) expect(reads[0]!.input).toContain(k);
+    for (const k of [token(hash), key(keys.account(s.accountId)), membership(s.accountId, s.admin.id), user(s.admin.id)])
+      expect(reads[0]!.input).toContain(k);
 
     expect((await s.admin.api.get(`${s.base}/labels`)).status).toBe(200);
     expect(naming(recorder.take(), token(hash), membership(s.accountId, s.admin.id))).toHaveLength(0);
@@ -98,7 +99,9 @@ describe('credential lookups', () => {
     // last test shows is harmless; this test wants one without.)
     const legacy2 = tokenOwnerHint(legacy) ? `A${legacy.slice(1)}` : legacy;
     expect(tokenOwnerHint(legacy2)).toBeUndefined();
-    await db().send(new PutCommand({ TableName: tableName(), Item: tokenItem(hashToken(legacy2), { owner_type: 'user', owner_id: s.admin.id }) }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: tokenItem(hashToken(legacy2), { owner_type: 'user', owner_id: s.admin.id }) }),
+    );
     recorder.take();
     const res = await client(base, legacy2).get(`${s.base}/labels`);
     expect(res.status).toBe(200);
@@ -113,7 +116,9 @@ describe('credential lookups', () => {
   it('trusts the token record over its hint, and refuses an unknown hinted token in one round trip', async () => {
     // A token that names the agent but whose record belongs to the administrator acts as the administrator.
     const misleading = ownerToken('user', s.agent.id);
-    await db().send(new PutCommand({ TableName: tableName(), Item: tokenItem(hashToken(misleading), { owner_type: 'user', owner_id: s.admin.id }) }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: tokenItem(hashToken(misleading), { owner_type: 'user', owner_id: s.admin.id }) }),
+    );
     const admins = await client(base, misleading).get(`${s.base}/agents`);
     expect(admins.status).toBe(200);
     const profile = await client(base, misleading).get('/api/v1/profile');

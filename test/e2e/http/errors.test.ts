@@ -52,9 +52,14 @@ describe('errors and access on every interface', () => {
   });
 
   it('accepts form-encoded bodies with Rails root keys', async () => {
-    const res = await s.platform.request('POST', '/platform/api/v1/accounts', 'account[name]=Formed&account[custom_attributes][tier]=gold', {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
+    const res = await s.platform.request(
+      'POST',
+      '/platform/api/v1/accounts',
+      'account[name]=Formed&account[custom_attributes][tier]=gold',
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Formed' });
   });
@@ -85,7 +90,7 @@ describe('errors and access on every interface', () => {
   it('answers another account’s id with 404, never revealing it', async () => {
     for (const res of [await s.admin.api.get(other.base), await s.admin.api.patch(other.base, { name: 'x' })]) {
       const body = expectErrorBody(res, 404);
-      expect(JSON.stringify(body)).not.toContain(String(other.accountId) + '"');
+      expect(JSON.stringify(body)).not.toContain(`${String(other.accountId)}"`);
     }
     expectErrorBody(await s.admin.api.get('/api/v1/accounts/999999999'), 404);
     expectErrorBody(await s.admin.api.get('/api/v1/accounts/abc'), 404);

@@ -72,7 +72,8 @@ function documentedFields(op: Json | undefined): string[] {
   const walk = (s: Json | undefined, prefix: string, depth: number) => {
     for (const [name, prop] of Object.entries((s?.properties ?? {}) as Record<string, Json>)) {
       out.push(prefix + name);
-      if (depth === 0) for (const alt of [prop, ...(prop.anyOf ?? [])]) if (deref(alt)?.properties) walk(deref(alt), `${prefix}${name}.`, 1);
+      if (depth === 0)
+        for (const alt of [prop, ...(prop.anyOf ?? [])]) if (deref(alt)?.properties) walk(deref(alt), `${prefix}${name}.`, 1);
     }
   };
   walk(body, '', 0);
@@ -138,7 +139,13 @@ function send(baseUrl: string, p: Probe): Promise<Answer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -159,7 +166,8 @@ function fault(a: Answer): string | undefined {
     return `${a.status} not JSON`;
   }
   if (typeof b?.description !== 'string' || !Array.isArray(b?.errors)) return `${a.status} not the error body`;
-  if (!b.errors.every((e: any) => typeof e?.field === 'string' && typeof e?.message === 'string' && typeof e?.code === 'string')) return `${a.status} bad error entry`;
+  if (!b.errors.every((e: any) => typeof e?.field === 'string' && typeof e?.message === 'string' && typeof e?.code === 'string'))
+    return `${a.status} bad error entry`;
   return undefined;
 }
 
@@ -191,9 +199,11 @@ async function headersOf(req: BenchRequest, fallback: BenchWorld['platform']): P
 
 async function pool<T>(items: T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await run(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await run(items[next++]);
+    }),
+  );
 }
 
 describe('bad input over the whole route table', () => {
@@ -211,7 +221,12 @@ describe('bad input over the whole route table', () => {
     Object.assign(process.env, { BENCH_REPORT_DAYS: '1', BENCH_ITERATIONS: '1' });
     const platform = client(rt.baseUrl, rt.platformToken);
     const seeded = await seedAccountVia(rt.baseUrl, platform, unique('fuzz-'));
-    const world: BenchWorld = { baseUrl: rt.baseUrl, platform, account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent }, unique };
+    const world: BenchWorld = {
+      baseUrl: rt.baseUrl,
+      platform,
+      account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent },
+      unique,
+    };
     const calls = routes.filter((r) => r.path !== DEFAULT_ROUTE).flatMap((route) => methodsOf(route).map((method) => ({ route, method })));
     // Independent setups, a few at a time (most of their time is the table's round trips).
     await pool(calls, 4, async ({ route, method }) => {
@@ -250,7 +265,10 @@ describe('bad input over the whole route table', () => {
       const sep = query ? '&' : '?';
       add('16 KB query string', { path: `${req.path}${sep}q=${'q'.repeat(16 * 1024)}` });
       add('oversized header', { headers: { ...headers, 'x-fuzz': 'h'.repeat(20 * 1024) } });
-      add('oversized credentials', { headers: { ...headers, api_access_token: K3, 'x-auth-token': K3, 'access-token': K3, client: K3, uid: K3 }, ...(req.body !== undefined ? json(req.body) : {}) });
+      add('oversized credentials', {
+        headers: { ...headers, api_access_token: K3, 'x-auth-token': K3, 'access-token': K3, client: K3, uid: K3 },
+        ...(req.body !== undefined ? json(req.body) : {}),
+      });
       const names = new Set([...queryParams(op), ...new URLSearchParams(query).keys()]);
       for (const name of names) {
         const params = (value: string[]) => {
@@ -266,7 +284,8 @@ describe('bad input over the whole route table', () => {
       }
       if (method === 'GET') return;
       // Bodies.
-      for (const [name, contentType, body] of RAW_BODIES) add(name, { headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, body });
+      for (const [name, contentType, body] of RAW_BODIES)
+        add(name, { headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) }, body });
       for (const field of new Set([...documentedFields(op), ...bodyFields(req.body)])) {
         for (const [name, value] of FIELD_VALUES) add(`${field} ${name}`, json(withField(req.body, field, value)));
         // An array of the scenario's own kind of item, as long as a body may be.
@@ -276,8 +295,18 @@ describe('bad input over the whole route table', () => {
           const item = JSON.stringify(current[0]).length + 1;
           add(`${field} long array`, json(withField(req.body, field, Array(Math.floor((900 * 1024) / item)).fill(current[0]))));
         }
-        const huge = (family: string, value: string): Probe => ({ route: key, family: `${field} ${family}`, method, path: req.path, ...json(withField(req.body, field, value)) });
-        add(`${field} 3 KB string`, { ...json(withField(req.body, field, K3)), then: [huge('500 KB string', K500), huge('150,000 wide characters', WIDE)] });
+        const huge = (family: string, value: string): Probe => ({
+          route: key,
+          family: `${field} ${family}`,
+          method,
+          path: req.path,
+          ...json(withField(req.body, field, value)),
+        });
+        add(`${field} 3 KB string`, {
+          ...json(withField(req.body, field, K3)),
+          // biome-ignore lint/suspicious/noThenProperty: a body key named `then` is one of the fuzz's cases.
+          then: [huge('500 KB string', K500), huge('150,000 wide characters', WIDE)],
+        });
       }
     });
     // Paths and methods no row has (the catch-all route).

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../../shared/config.ts';
+import { resetConfig } from '#shared/config.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { queryPrefix } from '../../../shared/db/repositories/common.ts';
-import { addToRateWindow } from '../../../shared/db/repositories/limits.ts';
-import { Limiter } from '../../../shared/http/limiter.ts';
-import { limitScope } from '../../../shared/http/limits.ts';
+import { keys } from '#shared/db/keys.ts';
+import { queryPrefix } from '#shared/db/repositories/common.ts';
+import { addToRateWindow } from '#shared/db/repositories/limits.ts';
+import { Limiter } from '#shared/http/limiter.ts';
+import { limitScope } from '#shared/http/limits.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { anonymous, apiInbox, contactPath, inboxPath, publicContact, type ApiInbox } from '../public/fixtures.ts';
 import { browser, configPath, openWidget, widgetInbox, type WidgetInbox, type WidgetSession } from '../widget/fixtures.ts';
@@ -61,7 +61,7 @@ describe('request limits', () => {
 
   afterAll(() => restoreEnv?.());
 
-  it('a token that spends its limit is refused; the account\'s other token works until the account\'s limit; another account is unaffected', async () => {
+  it("a token that spends its limit is refused; the account's other token works until the account's limit; another account is unaffected", async () => {
     const labels = `${a.base}/labels`;
     for (let i = 0; i < 4; i++) expect((await a.admin.api.get(labels)).status).toBe(200);
     limited(await a.admin.api.get(labels), 'access token');
@@ -85,7 +85,7 @@ describe('request limits', () => {
     expect(await windowTotal(limitScope.account(b.accountId))).toBe(4);
   });
 
-  it('an unknown token is limited like any other, and spends no account\'s budget', async () => {
+  it("an unknown token is limited like any other, and spends no account's budget", async () => {
     const stranger = (await anonymous()) as Awaited<ReturnType<typeof anonymous>>;
     const headers = { api_access_token: unique('not-a-token-') };
     for (let i = 0; i < 4; i++) expectErrorBody(await stranger.get(`${b.base}/labels`, headers), 401);

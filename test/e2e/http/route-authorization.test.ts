@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Method } from '../../../infra/routes.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
+import { db, tableName } from '#shared/db/client.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { world } from '../conversations/fixtures.ts';
@@ -30,7 +30,8 @@ async function accountItems(accountId: number): Promise<string[]> {
   const log = (i: Item) => typeof i.pk === 'string' && i.pk.startsWith('WHDELIVERIES#');
   const mine = (i: Item) =>
     !log(i) &&
-    (i.account_id === accountId || [i.pk, i.gsi1pk].some((k) => typeof k === 'string' && (k.includes(`#${accountId}#`) || k.endsWith(`#${accountId}`))));
+    (i.account_id === accountId ||
+      [i.pk, i.gsi1pk].some((k) => typeof k === 'string' && (k.includes(`#${accountId}#`) || k.endsWith(`#${accountId}`))));
   do {
     const page = await db().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start, ConsistentRead: true }));
     for (const i of page.Items ?? []) if (mine(i)) out.push(JSON.stringify(i, Object.keys(i).sort()));
@@ -110,11 +111,13 @@ describe('authorization of every account route, from the route table', () => {
     for (const r of accountRoutes) {
       // On the victim's account: not a member, so the account does not exist for the caller.
       const res = await attacker.admin.api.request(r.method, pathOf(r.path, victim.accountId), r.method === 'GET' ? undefined : {});
-      if (![401, 403, 404].includes(res.status)) wrong.push(`${r.method} ${r.path} on the victim's account: ${res.status} ${res.text.slice(0, 120)}`);
+      if (![401, 403, 404].includes(res.status))
+        wrong.push(`${r.method} ${r.path} on the victim's account: ${res.status} ${res.text.slice(0, 120)}`);
       // On the caller's own account with the victim's ids: those objects are not the caller's.
       if (/\{(?!account_id)\w+\}/.test(r.path)) {
         const own = await attacker.admin.api.request(r.method, pathOf(r.path, attacker.accountId), r.method === 'GET' ? undefined : {});
-        if (own.status !== 404 && own.status !== 422) wrong.push(`${r.method} ${r.path} with the victim's ids: ${own.status} ${own.text.slice(0, 120)}`);
+        if (own.status !== 404 && own.status !== 422)
+          wrong.push(`${r.method} ${r.path} with the victim's ids: ${own.status} ${own.text.slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);

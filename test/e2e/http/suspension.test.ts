@@ -1,17 +1,26 @@
 import type { SQSEvent } from 'aws-lambda';
 import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { log } from '../../../shared/log.ts';
-import { getConversation } from '../../../shared/db/repositories/conversations.ts';
-import { getAccount } from '../../../shared/db/repositories/identity.ts';
-import { NewMessageSchema } from '../../../shared/domain/messages/schemas.ts';
-import { addMessage } from '../../../shared/domain/messages/service.ts';
-import { deliverAll } from '../../../shared/events/deliver.ts';
-import type { Delivery } from '../../../shared/queues/deliveries.ts';
-import { encodeQueueBody } from '../../../shared/codec/queue-text.ts';
+import { log } from '#shared/log.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { getAccount } from '#shared/db/repositories/identity.ts';
+import { NewMessageSchema } from '#shared/domain/messages/schemas.ts';
+import { addMessage } from '#shared/domain/messages/service.ts';
+import { deliverAll } from '#shared/events/deliver.ts';
+import type { Delivery } from '#shared/queues/deliveries.ts';
+import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { client, expectErrorBody, runtime, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { anonymous, apiInbox, contactPath, conversationPath, inboxPath, publicContact, publicConversation, type ApiInbox } from '../public/fixtures.ts';
+import {
+  anonymous,
+  apiInbox,
+  contactPath,
+  conversationPath,
+  inboxPath,
+  publicContact,
+  publicConversation,
+  type ApiInbox,
+} from '../public/fixtures.ts';
 import { browser, configPath, eventsPath, openWidget, widgetInbox, EVENT_INFO } from '../widget/fixtures.ts';
 import { until } from '../../support/until.ts';
 
@@ -54,7 +63,14 @@ describe('a suspended account', () => {
     await runtime();
     s = await seedAccount();
     [hook, callback, botHook] = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
-    expect((await s.admin.api.post(`${s.base}/webhooks`, { url: hook.url, subscriptions: ['message_created', 'contact_created', 'conversation_created'] })).status).toBe(200);
+    expect(
+      (
+        await s.admin.api.post(`${s.base}/webhooks`, {
+          url: hook.url,
+          subscriptions: ['message_created', 'contact_created', 'conversation_created'],
+        })
+      ).status,
+    ).toBe(200);
     inbox = await apiInbox(s, { webhook_url: callback.url });
     const bot = await s.admin.api.post(`${s.base}/agent_bots`, { name: 'Helper', outgoing_url: botHook.url });
     botToken = bot.body.access_token;
@@ -69,7 +85,8 @@ describe('a suspended account', () => {
     expect(m.status).toBe(200);
     messageId = m.body.id;
     // Wired: the active account's message reaches the webhook, the inbox callback and the inbox's bot.
-    for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === messageId), WAIT);
+    for (const r of [hook, callback, botHook])
+      await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === messageId), WAIT);
   }, 180_000);
   afterEach(async () => {
     await setStatus('active');
@@ -121,7 +138,13 @@ describe('a suspended account', () => {
     await setStatus('suspended');
     suspended(await b.post(configPath(site.website_token)));
     suspended(await b.post(configPath(site.website_token), undefined, { 'X-Auth-Token': session.auth_token }));
-    suspended(await b.post(eventsPath(site.website_token), { name: 'webwidget.triggered', event_info: EVENT_INFO }, { 'X-Auth-Token': session.auth_token }));
+    suspended(
+      await b.post(
+        eventsPath(site.website_token),
+        { name: 'webwidget.triggered', event_info: EVENT_INFO },
+        { 'X-Auth-Token': session.auth_token },
+      ),
+    );
     await setStatus('active');
     expect((await b.post(configPath(site.website_token), undefined, { 'X-Auth-Token': session.auth_token })).status).toBe(200);
   });
@@ -134,16 +157,31 @@ describe('a suspended account', () => {
       const account = (await getAccount(s.accountId))!;
       const conversation = (await getConversation(s.accountId, convId, true))!;
       const marker = unique('while-suspended-');
-      const { message } = await addMessage(account, { type: 'contact', contactId: conversation.contact_id }, conversation, v.parse(NewMessageSchema, { content: marker }));
+      const { message } = await addMessage(
+        account,
+        { type: 'contact', contactId: conversation.contact_id },
+        conversation,
+        v.parse(NewMessageSchema, { content: marker }),
+      );
       // The dispatcher has taken it and sent nothing: no receiver ever sees it.
-      await until(() => warnings.lines.some((l) => l.message === 'event not dispatched: account suspended' && l.accountId === s.accountId && l.event === 'message_created'), WAIT);
+      await until(
+        () =>
+          warnings.lines.some(
+            (l) => l.message === 'event not dispatched: account suspended' && l.accountId === s.accountId && l.event === 'message_created',
+          ),
+        WAIT,
+      );
       for (const r of [hook, callback, botHook]) expect(r.received.filter((x) => x.body.includes(marker))).toEqual([]);
 
       // Reactivated, the next message is delivered everywhere, and the suspended one still never is.
       await setStatus('active');
-      const next = await (await anonymous()).post(`${conversationPath(inbox, sourceId, convId)}/messages`, { content: 'after reactivation' });
-      for (const r of [hook, callback, botHook]) await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === next.body.id), WAIT);
-      for (const r of [hook, callback, botHook]) expect(r.received.filter((x) => x.json?.event === 'message_created' && x.json.id === message.id)).toEqual([]);
+      const next = await (await anonymous()).post(`${conversationPath(inbox, sourceId, convId)}/messages`, {
+        content: 'after reactivation',
+      });
+      for (const r of [hook, callback, botHook])
+        await until(() => r.received.some((x) => x.json?.event === 'message_created' && x.json.id === next.body.id), WAIT);
+      for (const r of [hook, callback, botHook])
+        expect(r.received.filter((x) => x.json?.event === 'message_created' && x.json.id === message.id)).toEqual([]);
     } finally {
       warnings.restore();
     }

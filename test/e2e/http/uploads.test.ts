@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpServer } from '../../../infra/local/http-server.ts';
-import { MAX_MULTIPART_BODY_BYTES } from '../../../shared/http/body.ts';
+import { MAX_MULTIPART_BODY_BYTES } from '#shared/http/body.ts';
 import { ROOT } from '../../../infra/local/runtime.ts';
 import { routes } from '../../../infra/routes.ts';
 import { client, expectErrorBody, runtime, type Client } from '../../support/runtime.ts';
@@ -31,23 +31,39 @@ const FAMILY: Junk[] = [
   { name: 'file part without closing boundary', body: (f) => Buffer.from(`${fileHead(f)}\x89PNG half a file`), status: 400 },
   {
     name: 'field then file part without closing boundary',
-    body: (f) => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n${fileHead(f)}abc\r\n--${BOUNDARY.slice(0, 5)}`),
+    body: (f) =>
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n${fileHead(f)}abc\r\n--${BOUNDARY.slice(0, 5)}`,
+      ),
     status: 400,
   },
   { name: 'cut inside part headers', body: () => Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-da`), status: 400 },
-  { name: 'malformed part header', body: () => Buffer.from(`--${BOUNDARY}\r\n\x00\x01 nonsense\r\n\r\nx\r\n--${BOUNDARY}--\r\n`), status: 400 },
+  {
+    name: 'malformed part header',
+    body: () => Buffer.from(`--${BOUNDARY}\r\n\x00\x01 nonsense\r\n\r\nx\r\n--${BOUNDARY}--\r\n`),
+    status: 400,
+  },
   {
     name: 'boundary mismatch',
     body: (f) => Buffer.from(`${fileHead(f).replace(BOUNDARY, 'OTHERBOUNDARY')}data\r\n--OTHERBOUNDARY--\r\n`),
     status: 400,
   },
-  { name: 'no boundary at all', contentType: 'multipart/form-data', body: (f) => Buffer.from(`${fileHead(f)}x\r\n--${BOUNDARY}--\r\n`), status: 400 },
+  {
+    name: 'no boundary at all',
+    contentType: 'multipart/form-data',
+    body: (f) => Buffer.from(`${fileHead(f)}x\r\n--${BOUNDARY}--\r\n`),
+    status: 400,
+  },
   {
     name: '10,000 empty parts',
     body: () => Buffer.from(`${`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\n\r\n`.repeat(10_000)}--${BOUNDARY}--\r\n`),
     status: 413,
   },
-  { name: '10,000 parts without headers', body: () => Buffer.from(`${`--${BOUNDARY}\r\n\r\n\r\n`.repeat(10_000)}--${BOUNDARY}--\r\n`), status: 400 },
+  {
+    name: '10,000 parts without headers',
+    body: () => Buffer.from(`${`--${BOUNDARY}\r\n\r\n\r\n`.repeat(10_000)}--${BOUNDARY}--\r\n`),
+    status: 400,
+  },
   {
     name: '10,000 tiny fields',
     body: () =>
@@ -56,7 +72,8 @@ const FAMILY: Junk[] = [
   },
   {
     name: 'a file part larger than the limit',
-    body: (f) => Buffer.concat([Buffer.from(fileHead(f)), Buffer.alloc(MAX_MULTIPART_BODY_BYTES + 100, 0x61), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
+    body: (f) =>
+      Buffer.concat([Buffer.from(fileHead(f)), Buffer.alloc(MAX_MULTIPART_BODY_BYTES + 100, 0x61), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]),
     status: 413,
   },
 ];
@@ -97,11 +114,31 @@ const ROUTES: UploadRoute[] = [
     fileField: 'attachments[]',
   },
   { method: 'POST', junkPath: '/api/v1/accounts/999999/contacts', realPath: (f) => `${f.w.s.base}/contacts`, fileField: 'avatar' },
-  { method: 'PATCH', junkPath: '/api/v1/accounts/999999/contacts/999999', realPath: (f) => `${f.w.s.base}/contacts/${f.w.contact.id}`, fileField: 'avatar' },
-  { method: 'PUT', junkPath: '/api/v1/accounts/1/contacts/1', realPath: (f) => `${f.w.s.base}/contacts/${f.w.contact.id}`, fileField: 'avatar' },
+  {
+    method: 'PATCH',
+    junkPath: '/api/v1/accounts/999999/contacts/999999',
+    realPath: (f) => `${f.w.s.base}/contacts/${f.w.contact.id}`,
+    fileField: 'avatar',
+  },
+  {
+    method: 'PUT',
+    junkPath: '/api/v1/accounts/1/contacts/1',
+    realPath: (f) => `${f.w.s.base}/contacts/${f.w.contact.id}`,
+    fileField: 'avatar',
+  },
   { method: 'POST', junkPath: '/api/v1/accounts/999999/inboxes', realPath: (f) => `${f.w.s.base}/inboxes`, fileField: 'avatar' },
-  { method: 'PATCH', junkPath: '/api/v1/accounts/999999/inboxes/999999', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
-  { method: 'PUT', junkPath: '/api/v1/accounts/1/inboxes/1', realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`, fileField: 'avatar' },
+  {
+    method: 'PATCH',
+    junkPath: '/api/v1/accounts/999999/inboxes/999999',
+    realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`,
+    fileField: 'avatar',
+  },
+  {
+    method: 'PUT',
+    junkPath: '/api/v1/accounts/1/inboxes/1',
+    realPath: (f) => `${f.w.s.base}/inboxes/${f.w.inbox.id}`,
+    fileField: 'avatar',
+  },
   {
     method: 'PATCH',
     junkPath: '/api/v1/accounts/999999/conversations/999999/messages/999999',
@@ -164,7 +201,9 @@ describe('malformed upload bodies', () => {
   for (const route of ROUTES) {
     it(`${route.method} ${route.junkPath}: 4xx without credentials for every malformed body`, async () => {
       for (const junk of FAMILY) {
-        const res = await anon.request(route.method, route.junkPath, junk.body(route.fileField), { 'content-type': junk.contentType ?? CONTENT_TYPE });
+        const res = await anon.request(route.method, route.junkPath, junk.body(route.fileField), {
+          'content-type': junk.contentType ?? CONTENT_TYPE,
+        });
         const status = res.status;
         expect(status, `${junk.name}: ${res.text}`).toBeGreaterThanOrEqual(400);
         expect(status, `${junk.name}: ${res.text}`).toBeLessThan(500);
@@ -215,7 +254,13 @@ describe('malformed upload bodies', () => {
     /** Sends the headers and the start of the body, then nothing more. */
     const stall = (method: string, path: string, headers: Record<string, string>) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { 'content-type': CONTENT_TYPE, 'content-length': '100000', ...headers } });
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: { 'content-type': CONTENT_TYPE, 'content-length': '100000', ...headers },
+        });
         req.on('response', (res) => {
           let text = '';
           res.on('data', (d) => (text += String(d)));
@@ -241,4 +286,3 @@ describe('malformed upload bodies', () => {
     });
   });
 });
-

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
-import { findInboxByIdentifier } from '../../../shared/db/repositories/inboxes.ts';
+import { findInboxByIdentifier } from '#shared/db/repositories/inboxes.ts';
 
 // Inboxes (docs/contract.md#inbox, contract endpoints 1-2; docs/chatwoot.md#inboxes), as a Chatwoot client calls
 // them.
-
 
 const STR_OR_NULL = (x: unknown) => x === null || typeof x === 'string';
 
@@ -57,13 +56,22 @@ function expectInboxShape(i: Record<string, any>) {
   expect(i.working_hours).toHaveLength(7);
   i.working_hours.forEach((w: Record<string, unknown>, day: number) => {
     expect(w).toMatchObject({ day_of_week: day, closed_all_day: expect.any(Boolean), open_all_day: expect.any(Boolean) });
-    for (const k of ['open_hour', 'open_minutes', 'close_hour', 'close_minutes']) expect(w[k] === null || Number.isInteger(w[k]), k).toBe(true);
+    for (const k of ['open_hour', 'open_minutes', 'close_hour', 'close_minutes'])
+      expect(w[k] === null || Number.isInteger(w[k]), k).toBe(true);
   });
 }
 
 const DEFAULT_HOURS = [
   { day_of_week: 0, closed_all_day: true, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null, open_all_day: false },
-  ...[1, 2, 3, 4, 5].map((d) => ({ day_of_week: d, closed_all_day: false, open_hour: 9, open_minutes: 0, close_hour: 17, close_minutes: 0, open_all_day: false })),
+  ...[1, 2, 3, 4, 5].map((d) => ({
+    day_of_week: d,
+    closed_all_day: false,
+    open_hour: 9,
+    open_minutes: 0,
+    close_hour: 17,
+    close_minutes: 0,
+    open_all_day: false,
+  })),
   { day_of_week: 6, closed_all_day: true, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null, open_all_day: false },
 ];
 
@@ -120,7 +128,13 @@ describe('inboxes', () => {
     it('creates a web widget inbox with its token, script and widget attributes', async () => {
       const inbox = await create({
         name: 'Website',
-        channel: { type: 'web_widget', website_url: 'https://shop.example.com', welcome_title: 'Hi', welcome_tagline: 'Ask us', widget_color: '#ff0000' },
+        channel: {
+          type: 'web_widget',
+          website_url: 'https://shop.example.com',
+          welcome_title: 'Hi',
+          welcome_tagline: 'Ask us',
+          widget_color: '#ff0000',
+        },
       });
       expectInboxShape(inbox);
       expect(inbox).toMatchObject({
@@ -147,12 +161,24 @@ describe('inboxes', () => {
 
     it('creates email, line, telegram, whatsapp and sms inboxes, storing their credentials', async () => {
       const address = `${unique('support')}@example.com`;
-      const email = await create({ name: 'Mail', channel: { type: 'email', email: address, imap_enabled: true, imap_address: 'imap.example.com', imap_port: 993 } });
+      const email = await create({
+        name: 'Mail',
+        channel: { type: 'email', email: address, imap_enabled: true, imap_address: 'imap.example.com', imap_port: 993 },
+      });
       expectInboxShape(email);
-      expect(email).toMatchObject({ channel_type: 'Channel::Email', email: address, imap_enabled: true, imap_address: 'imap.example.com', imap_port: 993 });
+      expect(email).toMatchObject({
+        channel_type: 'Channel::Email',
+        email: address,
+        imap_enabled: true,
+        imap_address: 'imap.example.com',
+        imap_port: 993,
+      });
 
       const lineId = unique('line');
-      const line = await create({ name: 'Line', channel: { type: 'line', line_channel_id: lineId, line_channel_secret: 's', line_channel_token: 't' } });
+      const line = await create({
+        name: 'Line',
+        channel: { type: 'line', line_channel_id: lineId, line_channel_secret: 's', line_channel_token: 't' },
+      });
       expectInboxShape(line);
       expect(line).toMatchObject({ channel_type: 'Channel::Line', line_channel_id: lineId });
       expect(line.callback_webhook_url).toMatch(new RegExp(`/webhooks/line/${lineId}$`));
@@ -167,29 +193,57 @@ describe('inboxes', () => {
       const phone = `+1415${String(Date.now()).slice(-7)}`;
       const whatsapp = await create({
         name: 'WA',
-        channel: { type: 'whatsapp', phone_number: phone, provider: 'whatsapp_cloud', provider_config: { api_key: 'k', phone_number_id: '1', business_account_id: '2' } },
+        channel: {
+          type: 'whatsapp',
+          phone_number: phone,
+          provider: 'whatsapp_cloud',
+          provider_config: { api_key: 'k', phone_number_id: '1', business_account_id: '2' },
+        },
       });
       expectInboxShape(whatsapp);
-      expect(whatsapp).toMatchObject({ channel_type: 'Channel::Whatsapp', phone_number: phone, provider: 'whatsapp_cloud', message_templates: [] });
+      expect(whatsapp).toMatchObject({
+        channel_type: 'Channel::Whatsapp',
+        phone_number: phone,
+        provider: 'whatsapp_cloud',
+        message_templates: [],
+      });
       expect(whatsapp.provider_config).toMatchObject({ api_key: 'k', webhook_verify_token: expect.any(String) });
       expect(whatsapp.callback_webhook_url).toContain(`/webhooks/whatsapp/${phone}`);
 
-      const sms = await create({ name: 'SMS', channel: { type: 'sms', phone_number: phone, provider_config: { account_id: 'a', application_id: 'b', api_key: 'c', api_secret: 'd' } } });
+      const sms = await create({
+        name: 'SMS',
+        channel: {
+          type: 'sms',
+          phone_number: phone,
+          provider_config: { account_id: 'a', application_id: 'b', api_key: 'c', api_secret: 'd' },
+        },
+      });
       expectInboxShape(sms);
       expect(sms).toMatchObject({ channel_type: 'Channel::Sms', phone_number: phone, provider: 'default' });
       expect(sms.callback_webhook_url).toContain(`/webhooks/sms/${phone.slice(1)}`);
 
       // Channel identities are unique across the installation.
       const dup = (body: Record<string, unknown>) => s.admin.api.post(`${s.base}/inboxes`, { name: 'dup', channel: body });
-      expect(fieldsOf(expectErrorBody(await dup({ type: 'email', email: address.toUpperCase() }), 422))).toEqual({ 'channel.email': 'taken' });
-      expect(fieldsOf(expectErrorBody(await other.admin.api.post(`${other.base}/inboxes`, { name: 'x', channel: { type: 'whatsapp', phone_number: phone } }), 422))).toEqual({
+      expect(fieldsOf(expectErrorBody(await dup({ type: 'email', email: address.toUpperCase() }), 422))).toEqual({
+        'channel.email': 'taken',
+      });
+      expect(
+        fieldsOf(
+          expectErrorBody(
+            await other.admin.api.post(`${other.base}/inboxes`, { name: 'x', channel: { type: 'whatsapp', phone_number: phone } }),
+            422,
+          ),
+        ),
+      ).toEqual({
         'channel.phone_number': 'taken',
       });
       expect(fieldsOf(expectErrorBody(await dup({ type: 'telegram', bot_token: token }), 422))).toEqual({ 'channel.bot_token': 'taken' });
     });
 
     it('accepts Rails-style bodies: the inbox root key, string booleans, form encoding', async () => {
-      const rooted = await create({ inbox: { name: 'Rooted', greeting_enabled: 'true', greeting_message: 'Hello', channel: { type: 'api' } } });
+      const rooted = await create({
+        inbox: { name: 'Rooted', greeting_enabled: 'true', greeting_message: 'Hello', channel: { type: 'api' } },
+      });
       expect(rooted).toMatchObject({ name: 'Rooted', greeting_enabled: true, greeting_message: 'Hello' });
       const form = await s.admin.api.post(
         `${s.base}/inboxes`,
@@ -197,23 +251,50 @@ describe('inboxes', () => {
         { 'content-type': 'application/x-www-form-urlencoded' },
       );
       expect(form.status).toBe(200);
-      expect(form.body).toMatchObject({ name: 'Form', enable_auto_assignment: false, timezone: 'Europe/Berlin', website_url: 'https://x.example', business_name: null });
+      expect(form.body).toMatchObject({
+        name: 'Form',
+        enable_auto_assignment: false,
+        timezone: 'Europe/Berlin',
+        website_url: 'https://x.example',
+        business_name: null,
+      });
     });
 
     it('answers 422 naming the fields', async () => {
       const post = (body: unknown) => s.admin.api.post(`${s.base}/inboxes`, body);
       expect(fieldsOf(expectErrorBody(await post({ name: 'x' }), 422))).toEqual({ channel: 'required' });
-      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'facebook' } }), 422))).toEqual({ 'channel.type': 'invalid' });
+      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'facebook' } }), 422))).toEqual({
+        'channel.type': 'invalid',
+      });
       expect(fieldsOf(expectErrorBody(await post({ channel: { type: 'api' } }), 422))).toEqual({ name: 'required' });
-      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'web_widget' } }), 422))).toEqual({ 'channel.website_url': 'required' });
-      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'email' } }), 422))).toEqual({ 'channel.email': 'required' });
+      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'web_widget' } }), 422))).toEqual({
+        'channel.website_url': 'required',
+      });
+      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'email' } }), 422))).toEqual({
+        'channel.email': 'required',
+      });
       expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'line', line_channel_id: '1' } }), 422))).toMatchObject({
         'channel.line_channel_secret': 'required',
       });
-      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'whatsapp', phone_number: '12' } }), 422))).toEqual({ 'channel.phone_number': 'invalid' });
-      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'api', webhook_url: 'ftp://x' } }), 422))).toEqual({ 'channel.webhook_url': 'invalid' });
+      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'whatsapp', phone_number: '12' } }), 422))).toEqual({
+        'channel.phone_number': 'invalid',
+      });
+      expect(fieldsOf(expectErrorBody(await post({ name: 'x', channel: { type: 'api', webhook_url: 'ftp://x' } }), 422))).toEqual({
+        'channel.webhook_url': 'invalid',
+      });
       expect(
-        fieldsOf(expectErrorBody(await post({ name: 'x', timezone: 'Mars/Olympus', sender_name_type: 'rude', greeting_enabled: 'maybe', channel: { type: 'api' } }), 422)),
+        fieldsOf(
+          expectErrorBody(
+            await post({
+              name: 'x',
+              timezone: 'Mars/Olympus',
+              sender_name_type: 'rude',
+              greeting_enabled: 'maybe',
+              channel: { type: 'api' },
+            }),
+            422,
+          ),
+        ),
       ).toEqual({ timezone: 'invalid', sender_name_type: 'invalid', greeting_enabled: 'invalid' });
       expect(fieldsOf(expectErrorBody(await post({ name: 'x'.repeat(256), channel: { type: 'api' } }), 422))).toEqual({ name: 'too_long' });
     });
@@ -347,10 +428,21 @@ describe('inboxes', () => {
       }
       // Nothing half-written.
       expect((await s.admin.api.get(`${s.base}/inboxes/${inbox.id}`)).body.working_hours).toEqual(DEFAULT_HOURS);
-      const ok = await patch({ timezone: 'Asia/Kolkata', working_hours: [{ day_of_week: '6', open_hour: '10', close_hour: '14', closed_all_day: 'false' }] });
+      const ok = await patch({
+        timezone: 'Asia/Kolkata',
+        working_hours: [{ day_of_week: '6', open_hour: '10', close_hour: '14', closed_all_day: 'false' }],
+      });
       expect(ok.status).toBe(200);
       expect(ok.body.timezone).toBe('Asia/Kolkata');
-      expect(ok.body.working_hours[6]).toEqual({ day_of_week: 6, closed_all_day: false, open_hour: 10, open_minutes: 0, close_hour: 14, close_minutes: 0, open_all_day: false });
+      expect(ok.body.working_hours[6]).toEqual({
+        day_of_week: 6,
+        closed_all_day: false,
+        open_hour: 10,
+        open_minutes: 0,
+        close_hour: 14,
+        close_minutes: 0,
+        open_all_day: false,
+      });
       expect((await patch({ timezone: 'UTC' })).body.timezone).toBe('UTC');
     });
 

@@ -5,12 +5,8 @@ import { download, SIGNED_LINK } from '../../support/files.ts';
 // Inbox members (docs/chatwoot.md#inbox-members-and-agent-json), agent bot attachment
 // (docs/chatwoot.md#agent-bot-of-an-inbox) and avatar uploads (contract rule 2, docs/contract.md#rules).
 
-
 // A 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 describe('inbox members, agent bots, avatars', () => {
   let s: SeededAccount;
@@ -48,7 +44,10 @@ describe('inbox members, agent bots, avatars', () => {
         custom_role_id: null,
       });
       // Adding again (string ids, as form clients send them) changes nothing; the payload is every member.
-      const again = await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: String(inbox.id), user_ids: [String(s.agent.id), s.admin.id] });
+      const again = await s.admin.api.post(`${s.base}/inbox_members`, {
+        inbox_id: String(inbox.id),
+        user_ids: [String(s.agent.id), s.admin.id],
+      });
       expect(ids(again.body.payload)).toEqual([s.admin.id, s.agent.id].sort((a, b) => a - b));
 
       const listed = await s.admin.api.get(`${s.base}/inbox_members/${inbox.id}`);
@@ -70,11 +69,20 @@ describe('inbox members, agent bots, avatars', () => {
 
     it('refuses users of other accounts (422), foreign inboxes (404) and agents (403)', async () => {
       const inbox = await newInbox();
-      const stranger = expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id, user_ids: [other.agent.id] }), 422);
+      const stranger = expectErrorBody(
+        await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id, user_ids: [other.agent.id] }),
+        422,
+      );
       expect(fieldsOf(stranger)).toEqual({ user_ids: 'invalid' });
-      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id }), 422))).toEqual({ user_ids: 'required' });
-      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { user_ids: [] }), 422))).toEqual({ inbox_id: 'required' });
-      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id, user_ids: ['x'] }), 422))).toEqual({
+      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id }), 422))).toEqual({
+        user_ids: 'required',
+      });
+      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { user_ids: [] }), 422))).toEqual({
+        inbox_id: 'required',
+      });
+      expect(
+        fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id, user_ids: ['x'] }), 422)),
+      ).toEqual({
         'user_ids[0]': 'invalid',
       });
       const theirs = await newInbox(other);
@@ -90,7 +98,10 @@ describe('inbox members, agent bots, avatars', () => {
 
   describe('agent bot', () => {
     const newBot = async (accountId: number | null, acct = s) => {
-      const res = await acct.platform.post('/platform/api/v1/agent_bots', { name: unique('bot-'), ...(accountId ? { account_id: accountId } : {}) });
+      const res = await acct.platform.post('/platform/api/v1/agent_bots', {
+        name: unique('bot-'),
+        ...(accountId ? { account_id: accountId } : {}),
+      });
       if (res.status !== 200) throw new Error(`create bot: ${res.status} ${res.text}`);
       return res.body as { id: number; name: string; access_token: string };
     };
@@ -135,15 +146,17 @@ describe('inbox members, agent bots, avatars', () => {
     it('refuses bots of other accounts and unknown bots (404), agents (403), bad ids (422)', async () => {
       const inbox = await newInbox();
       const theirs = await newBot(other.accountId, other);
-      expect(expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: theirs.id }), 404).description).toBe(
-        'Agent bot not found',
-      );
+      expect(
+        expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: theirs.id }), 404).description,
+      ).toBe('Agent bot not found');
       expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: 999999999 }), 404);
       expectErrorBody(await s.agent.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: null }), 403);
       expectErrorBody(await other.admin.api.post(`${other.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: theirs.id }), 404);
       expectErrorBody(await s.agent.api.get(`${s.base}/inboxes/${inbox.id}/agent_bot`), 404);
       expectErrorBody(await other.admin.api.get(`${other.base}/inboxes/${inbox.id}/agent_bot`), 404);
-      expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: 'x' }), 422))).toEqual({
+      expect(
+        fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: 'x' }), 422)),
+      ).toEqual({
         agent_bot: 'invalid',
       });
     });
@@ -157,7 +170,6 @@ describe('inbox members, agent bots, avatars', () => {
       return f;
     };
 
-
     it('creates an inbox from multipart/form-data with an avatar the avatar_url serves back', async () => {
       const body = form(
         {
@@ -165,20 +177,28 @@ describe('inbox members, agent bots, avatars', () => {
           'channel[type]': 'web_widget',
           'channel[website_url]': 'https://pics.example',
           enable_email_collect: 'false',
-          'working_hours': JSON.stringify([{ day_of_week: 6, open_hour: 10, close_hour: 12 }]),
+          working_hours: JSON.stringify([{ day_of_week: 6, open_hour: 10, close_hour: 12 }]),
         },
         { data: PNG, type: 'image/png', name: 'logo.png' },
       );
       const res = await s.admin.api.post(`${s.base}/inboxes/`, body);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'With avatar', channel_type: 'Channel::WebWidget', website_url: 'https://pics.example', enable_email_collect: false });
+      expect(res.body).toMatchObject({
+        name: 'With avatar',
+        channel_type: 'Channel::WebWidget',
+        website_url: 'https://pics.example',
+        enable_email_collect: false,
+      });
       expect(res.body.working_hours[6]).toMatchObject({ open_hour: 10, close_hour: 12, closed_all_day: false });
       expect(res.body.avatar_url).toMatch(SIGNED_LINK);
       expect(await download(res.body.avatar_url)).toEqual(PNG);
 
       // Replaced on update (multipart too), removed by DELETE /avatar.
       const gif = Buffer.concat([Buffer.from('GIF89a'), PNG]);
-      const updated = await s.admin.api.patch(`${s.base}/inboxes/${res.body.id}`, form({ greeting_enabled: 'true' }, { data: gif, type: 'image/gif', name: 'a.gif' }));
+      const updated = await s.admin.api.patch(
+        `${s.base}/inboxes/${res.body.id}`,
+        form({ greeting_enabled: 'true' }, { data: gif, type: 'image/gif', name: 'a.gif' }),
+      );
       expect(updated.status).toBe(200);
       expect(updated.body.greeting_enabled).toBe(true);
       expect(updated.body.avatar_url).not.toBe(res.body.avatar_url);
@@ -195,7 +215,11 @@ describe('inbox members, agent bots, avatars', () => {
         form({ name: 'Bad avatar', 'channel[type]': 'api' }, { data: Buffer.from('hello'), type: 'text/plain', name: 'a.txt' }),
       );
       expect(fieldsOf(expectErrorBody(res, 422))).toEqual({ avatar: 'invalid' });
-      const notFile = await s.admin.api.post(`${s.base}/inboxes`, { name: 'x', avatar: 'http://example.com/a.png', channel: { type: 'api' } });
+      const notFile = await s.admin.api.post(`${s.base}/inboxes`, {
+        name: 'x',
+        avatar: 'http://example.com/a.png',
+        channel: { type: 'api' },
+      });
       expect(fieldsOf(expectErrorBody(notFile, 422))).toEqual({ avatar: 'invalid' });
       const big = await s.admin.api.post(
         `${s.base}/inboxes`,

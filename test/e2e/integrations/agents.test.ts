@@ -18,7 +18,13 @@ describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), as
   it('adds a new person with the n8n node body, and an existing user by email through the SDK', async () => {
     const email = `${unique('new')}@example.com`;
     // n8n: name, email, role, and availability_status/auto_offline from its additional fields.
-    const created = await s.admin.api.post(`${s.base}/agents`, { name: 'Nina New', email: email.toUpperCase(), role: 'agent', availability_status: 'busy', auto_offline: false });
+    const created = await s.admin.api.post(`${s.base}/agents`, {
+      name: 'Nina New',
+      email: email.toUpperCase(),
+      role: 'agent',
+      availability_status: 'busy',
+      auto_offline: false,
+    });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       id: expect.any(Number),
@@ -35,15 +41,25 @@ describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), as
     // The other account's agent is an existing user: the SDK adds them here as an administrator.
     const existing = await sdk(base, s.admin.token).agents.create({
       accountId: s.accountId,
-      data: { name: 'ignored for existing users', email: (await other.agent.api.get('/api/v1/profile')).body.email, role: 'administrator' } as never,
+      data: {
+        name: 'ignored for existing users',
+        email: (await other.agent.api.get('/api/v1/profile')).body.email,
+        role: 'administrator',
+      } as never,
     });
     expect(existing).toMatchObject({ id: other.agent.id, role: 'administrator', availability_status: 'offline', auto_offline: true });
-    expect(ids((await s.agent.api.get(`${s.base}/agents`)).body)).toEqual([s.admin.id, s.agent.id, created.body.id, other.agent.id].sort((a, b) => a - b));
+    expect(ids((await s.agent.api.get(`${s.base}/agents`)).body)).toEqual(
+      [s.admin.id, s.agent.id, created.body.id, other.agent.id].sort((a, b) => a - b),
+    );
     // Their own token now reaches this account too.
     expect((await other.agent.api.get(`${s.base}/inboxes`)).status).toBe(200);
 
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/agents`, { name: 'Again', email }), 422))).toEqual({ email: 'taken' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/agents`, { agent: { email: 'not-an-email', role: 'owner' } }), 422))).toEqual({
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/agents`, { name: 'Again', email }), 422))).toEqual({
+      email: 'taken',
+    });
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/agents`, { agent: { email: 'not-an-email', role: 'owner' } }), 422)),
+    ).toEqual({
       name: 'required',
       email: 'invalid',
       role: 'invalid',
@@ -52,13 +68,26 @@ describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), as
 
   it('changes name, role, availability and auto_offline (n8n update body, Rails root key)', async () => {
     const a = ok(await s.admin.api.post(`${s.base}/agents`, { name: 'Upd', email: `${unique('upd')}@example.com` }), 'agent');
-    const res = await s.admin.api.patch(`${s.base}/agents/${a.id}`, { name: 'Updated', role: 'administrator', availability_status: 'available', auto_offline: false });
-    expect(res.body).toMatchObject({ id: a.id, name: 'Updated', role: 'administrator', availability_status: 'online', auto_offline: false });
+    const res = await s.admin.api.patch(`${s.base}/agents/${a.id}`, {
+      name: 'Updated',
+      role: 'administrator',
+      availability_status: 'available',
+      auto_offline: false,
+    });
+    expect(res.body).toMatchObject({
+      id: a.id,
+      name: 'Updated',
+      role: 'administrator',
+      availability_status: 'online',
+      auto_offline: false,
+    });
     const put = await s.admin.api.put(`${s.base}/agents/${a.id}`, { agent: { availability: 'busy', role: 'agent' } });
     expect(put.body).toMatchObject({ name: 'Updated', role: 'agent', availability_status: 'busy', auto_offline: false });
     const listed = (await s.admin.api.get(`${s.base}/agents`)).body.find((x: { id: number }) => x.id === a.id);
     expect(listed).toMatchObject({ name: 'Updated', role: 'agent', availability_status: 'busy' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/agents/${a.id}`, { availability: 'asleep' }), 422))).toEqual({ availability: 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/agents/${a.id}`, { availability: 'asleep' }), 422))).toEqual({
+      availability: 'invalid',
+    });
     expectErrorBody(await s.admin.api.patch(`${s.base}/agents/${other.admin.id}`, { name: 'x' }), 404);
   });
 
@@ -92,7 +121,10 @@ describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), as
   });
 
   it('keeps a platform-made user when removing them from one account', async () => {
-    const joined = ok(await other.admin.api.post(`${other.base}/agents`, { name: 'x', email: (await s.agent.api.get('/api/v1/profile')).body.email }), 'join');
+    const joined = ok(
+      await other.admin.api.post(`${other.base}/agents`, { name: 'x', email: (await s.agent.api.get('/api/v1/profile')).body.email }),
+      'join',
+    );
     expect(joined.id).toBe(s.agent.id);
     expect((await other.admin.api.delete(`${other.base}/agents/${s.agent.id}`)).status).toBe(200);
     expectErrorBody(await s.agent.api.get(`${other.base}/inboxes`), 404);
@@ -108,8 +140,13 @@ describe('agents: add, change, remove (n8n agent node, @figuro/chatwoot-sdk), as
     const res = await t.admin.api.get(`${t.base}/assignable_agents?inbox_ids[]=${a.id}&inbox_ids[]=${b.id}`);
     expect(res.status).toBe(200);
     expect(ids(res.body.payload)).toEqual([t.admin.id, both.id].sort((x, y) => x - y));
-    expect(res.body.payload.find((x: { id: number }) => x.id === both.id)).toMatchObject({ role: 'agent', email: expect.stringContaining('@') });
-    expect(ids((await t.agent.api.get(`${t.base}/assignable_agents?inbox_ids[]=${a.id}`)).body.payload)).toEqual([t.admin.id, t.agent.id, both.id].sort((x, y) => x - y));
+    expect(res.body.payload.find((x: { id: number }) => x.id === both.id)).toMatchObject({
+      role: 'agent',
+      email: expect.stringContaining('@'),
+    });
+    expect(ids((await t.agent.api.get(`${t.base}/assignable_agents?inbox_ids[]=${a.id}`)).body.payload)).toEqual(
+      [t.admin.id, t.agent.id, both.id].sort((x, y) => x - y),
+    );
     // Inboxes the caller cannot see (an agent sees only their own), or of another account: 404.
     expectErrorBody(await t.agent.api.get(`${t.base}/assignable_agents?inbox_ids[]=${a.id}&inbox_ids[]=${b.id}`), 404);
     expectErrorBody(await t.agent.api.get(`${t.base}/assignable_agents?inbox_ids[]=${a.id}&inbox_ids[]=${hidden.id}`), 404);

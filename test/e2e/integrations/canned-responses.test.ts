@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
-import { searchRank } from '../../../shared/domain/canned-responses/service.ts';
+import { searchRank } from '#shared/domain/canned-responses/service.ts';
 import { sdk, sdkError } from './sdk.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -27,9 +27,14 @@ describe('canned responses (n8n cannedResponse node, @figuro/chatwoot-sdk)', () 
       updated_at: expect.stringMatching(ISO),
     });
     const client = sdk(base, s.admin.token);
-    const bye = await client.cannedResponses.create({ accountId: s.accountId, data: { short_code: 'bye', content: 'Thanks for the greeting, goodbye' } });
+    const bye = await client.cannedResponses.create({
+      accountId: s.accountId,
+      data: { short_code: 'bye', content: 'Thanks for the greeting, goodbye' },
+    });
     expect(bye).toMatchObject({ short_code: 'bye', account_id: s.accountId });
-    const regreet = (await s.admin.api.post(`${s.base}/canned_responses`, { canned_response: { short_code: 'Re-Greeting', content: 'Hi again' } })).body;
+    const regreet = (
+      await s.admin.api.post(`${s.base}/canned_responses`, { canned_response: { short_code: 'Re-Greeting', content: 'Hi again' } })
+    ).body;
 
     const list = await s.agent.api.get(`${s.base}/canned_responses`);
     expect(list.status).toBe(200);
@@ -59,11 +64,21 @@ describe('canned responses (n8n cannedResponse node, @figuro/chatwoot-sdk)', () 
   it('validates and keeps short codes unique in the account', async () => {
     const code = unique('c');
     expect((await s.admin.api.post(`${s.base}/canned_responses`, { short_code: code, content: 'a' })).status).toBe(200);
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: code, content: 'b' }), 422))).toEqual({ short_code: 'taken' });
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: code, content: 'b' }), 422)),
+    ).toEqual({ short_code: 'taken' });
     expect((await other.admin.api.post(`${other.base}/canned_responses`, { short_code: code, content: 'b' })).status).toBe(200);
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, {}), 422))).toEqual({ short_code: 'required', content: 'required' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: ' ', content: 5 }), 422))).toEqual({ short_code: 'required', content: 'invalid' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: 'x'.repeat(256), content: 'c' }), 422))).toEqual({ short_code: 'too_long' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, {}), 422))).toEqual({
+      short_code: 'required',
+      content: 'required',
+    });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: ' ', content: 5 }), 422))).toEqual({
+      short_code: 'required',
+      content: 'invalid',
+    });
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: 'x'.repeat(256), content: 'c' }), 422)),
+    ).toEqual({ short_code: 'too_long' });
   });
 
   it('lets agents read but not write, and hides other accounts', async () => {

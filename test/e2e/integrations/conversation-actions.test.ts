@@ -16,7 +16,9 @@ describe('conversation actions: mute, unmute, unread, participants, bulk actions
 
   const show = async (id: number) => (await s.admin.api.get(`${s.base}/conversations/${id}`)).body;
   const activities = async (id: number) =>
-    (await s.admin.api.get(`${s.base}/conversations/${id}/messages`)).body.payload.filter((m: { message_type: number }) => m.message_type === 2).map((m: { content: string }) => m.content);
+    (await s.admin.api.get(`${s.base}/conversations/${id}/messages`)).body.payload
+      .filter((m: { message_type: number }) => m.message_type === 2)
+      .map((m: { content: string }) => m.content);
 
   it('mutes (resolved, contact blocked, messages no longer reopen it) and unmutes', async () => {
     const contact = await newContact(s);
@@ -47,7 +49,9 @@ describe('conversation actions: mute, unmute, unread, participants, bulk actions
     const res = await s.agent.api.post(`${s.base}/conversations/${c.id}/unread`);
     expect(res.status).toBe(204);
     const after = await show(c.id);
-    const lastIncoming = (await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`)).body.payload.filter((m: { message_type: number }) => m.message_type === 0).at(-1);
+    const lastIncoming = (await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`)).body.payload
+      .filter((m: { message_type: number }) => m.message_type === 0)
+      .at(-1);
     expect(after.unread_count).toBe(1);
     expect(after.agent_last_seen_at).toBe(lastIncoming.created_at - 1);
     expect(after.assignee_last_seen_at).toBe(lastIncoming.created_at - 1);
@@ -63,7 +67,9 @@ describe('conversation actions: mute, unmute, unread, participants, bulk actions
     expect((await s.agent.api.get(base)).body).toEqual([]);
     const added = await s.agent.api.post(base, { user_ids: [s.agent.id] });
     expect(added.status).toBe(200);
-    expect(added.body).toEqual([expect.objectContaining({ id: s.agent.id, account_id: s.accountId, role: 'agent', email: expect.any(String) })]);
+    expect(added.body).toEqual([
+      expect.objectContaining({ id: s.agent.id, account_id: s.accountId, role: 'agent', email: expect.any(String) }),
+    ]);
     // Create answers only the ones it added.
     expect(ids((await s.admin.api.post(base, { user_ids: [s.agent.id, s.admin.id] })).body)).toEqual([s.admin.id]);
     expect(ids((await s.agent.api.get(base)).body)).toEqual([s.admin.id, s.agent.id].sort((a, b) => a - b));
@@ -118,17 +124,44 @@ describe('conversation actions: mute, unmute, unread, participants, bulk actions
     expect(untouched.meta.assignee).toBeFalsy();
 
     // Team 0 removes the team; a null assignee unassigns; a null status changes nothing.
-    ok(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id], fields: { team_id: 0, assignee_id: null, status: null } }), 'bulk');
+    ok(
+      await s.admin.api.post(`${s.base}/bulk_actions`, {
+        type: 'Conversation',
+        ids: [a.id],
+        fields: { team_id: 0, assignee_id: null, status: null },
+      }),
+      'bulk',
+    );
     const cleared = await show(a.id);
     expect(cleared.status).toBe('snoozed');
     expect(cleared.meta.team).toBeFalsy();
     expect(cleared.meta.assignee).toBeFalsy();
-    ok(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id, b.id], fields: { status: 'resolved' } }), 'resolve');
+    ok(
+      await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id, b.id], fields: { status: 'resolved' } }),
+      'resolve',
+    );
     expect([(await show(a.id)).status, (await show(b.id)).status]).toEqual(['resolved', 'resolved']);
 
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id], fields: { assignee_id: other.admin.id } }), 422))).toEqual({ 'fields.assignee_id': 'invalid' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id], fields: { team_id: 999999 } }), 422))).toEqual({ 'fields.team_id': 'invalid' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Invoice', ids: [] }), 422))).toEqual({ type: 'invalid', ids: 'required' });
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id], fields: { assignee_id: other.admin.id } }),
+          422,
+        ),
+      ),
+    ).toEqual({ 'fields.assignee_id': 'invalid' });
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [a.id], fields: { team_id: 999999 } }),
+          422,
+        ),
+      ),
+    ).toEqual({ 'fields.team_id': 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/bulk_actions`, { type: 'Invoice', ids: [] }), 422))).toEqual({
+      type: 'invalid',
+      ids: 'required',
+    });
     expect((await show(a.id)).meta.assignee).toBeFalsy();
   });
 
@@ -136,14 +169,29 @@ describe('conversation actions: mute, unmute, unread, participants, bulk actions
     const hiddenInbox = await newInbox(s);
     const c = await newConversation(s, { inbox_id: hiddenInbox.id, contact_id: w.contact.id });
     for (const path of ['mute', 'unmute', 'unread', 'participants']) {
-      expectErrorBody(await s.agent.api.post(`${s.base}/conversations/${c.id}/${path}`, path === 'participants' ? { user_ids: [s.admin.id] } : undefined), 404);
-      expectErrorBody(await other.admin.api.post(`${other.base}/conversations/${c.id}/${path}`, path === 'participants' ? { user_ids: [other.admin.id] } : undefined), 404);
+      expectErrorBody(
+        await s.agent.api.post(`${s.base}/conversations/${c.id}/${path}`, path === 'participants' ? { user_ids: [s.admin.id] } : undefined),
+        404,
+      );
+      expectErrorBody(
+        await other.admin.api.post(
+          `${other.base}/conversations/${c.id}/${path}`,
+          path === 'participants' ? { user_ids: [other.admin.id] } : undefined,
+        ),
+        404,
+      );
     }
     expectErrorBody(await s.agent.api.get(`${s.base}/conversations/${c.id}/participants`), 404);
     expectErrorBody(await other.admin.api.get(`${s.base}/conversations/${c.id}/participants`), 404);
-    expectErrorBody(await other.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [c.id], fields: { status: 'resolved' } }), 404);
+    expectErrorBody(
+      await other.admin.api.post(`${s.base}/bulk_actions`, { type: 'Conversation', ids: [c.id], fields: { status: 'resolved' } }),
+      404,
+    );
     // Another account's bulk action with the same display id touches only its own conversation.
-    ok(await other.admin.api.post(`${other.base}/bulk_actions`, { type: 'Conversation', ids: [c.id], fields: { status: 'resolved' } }), 'other bulk');
+    ok(
+      await other.admin.api.post(`${other.base}/bulk_actions`, { type: 'Conversation', ids: [c.id], fields: { status: 'resolved' } }),
+      'other bulk',
+    );
     expect((await show(c.id)).status).toBe('open');
     expect((await show(c.id)).muted).toBe(false);
   });

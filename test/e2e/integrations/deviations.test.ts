@@ -13,13 +13,19 @@ describe('Chatwoot behaviours integrations rely on', () => {
   beforeAll(async () => {
     s = await seedAccount();
     callback = await startReceiver();
-    inboxId = ok(await s.admin.api.post(`${s.base}/inboxes`, { name: 'API', channel: { type: 'api', webhook_url: callback.url } }), 'inbox').id;
+    inboxId = ok(
+      await s.admin.api.post(`${s.base}/inboxes`, { name: 'API', channel: { type: 'api', webhook_url: callback.url } }),
+      'inbox',
+    ).id;
   });
   afterAll(() => callback?.close());
 
   it('refuses a platform user without a password (422 on password)', async () => {
     const app = await newPlatformApp();
-    const res = expectErrorBody(await app.api.post('/platform/api/v1/users', { name: 'No Pass', email: `${unique('np')}@example.com` }), 422);
+    const res = expectErrorBody(
+      await app.api.post('/platform/api/v1/users', { name: 'No Pass', email: `${unique('np')}@example.com` }),
+      422,
+    );
     expect(res.errors).toEqual([expect.objectContaining({ field: 'password', code: 'required' })]);
   });
 
@@ -36,7 +42,9 @@ describe('Chatwoot behaviours integrations rely on', () => {
     expect(res.body).toMatchObject({ id: m.id, status: 'failed', content_attributes: { external_error: 'Number not on WhatsApp' } });
     const nested = new FormData();
     nested.append('message[status]', 'delivered');
-    expect((await s.admin.api.patch(`${s.base}/conversations/${c.id}/messages/${m.id}`, nested)).body).toMatchObject({ status: 'delivered' });
+    expect((await s.admin.api.patch(`${s.base}/conversations/${c.id}/messages/${m.id}`, nested)).body).toMatchObject({
+      status: 'delivered',
+    });
   });
 
   it('marks a message failed with external_error when the API inbox callback refuses it', async () => {
@@ -48,7 +56,8 @@ describe('Chatwoot behaviours integrations rely on', () => {
     const c = await newConversation(s, { inbox_id: inboxId, contact_id: contact.id });
     const m = ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'will not arrive' }), 'message');
     const shown = await until(
-      async () => (await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`)).body.payload.find((x: { id: number }) => x.id === m.id),
+      async () =>
+        (await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`)).body.payload.find((x: { id: number }) => x.id === m.id),
       (x) => x?.status === 'failed',
     );
     expect(shown.content_attributes).toMatchObject({ external_error: 'HTTP 500' });

@@ -27,7 +27,10 @@ describe('EvolutionAPI against the service', () => {
     // initInstanceChatwoot: list inboxes, create the API inbox when its name is missing.
     const found: any = await client.inboxes.list({ accountId });
     expect(found.payload.map((i: { name: string }) => i.name)).not.toContain(inboxName);
-    const inbox: any = await client.inboxes.create({ accountId, data: { name: inboxName, channel: { type: 'api', webhook_url: evolution.url } as any } });
+    const inbox: any = await client.inboxes.create({
+      accountId,
+      data: { name: inboxName, channel: { type: 'api', webhook_url: evolution.url } as any },
+    });
     expect(inbox).toMatchObject({ id: expect.any(Number), name: inboxName, channel_type: 'Channel::Api', webhook_url: evolution.url });
 
     // createContact: a WhatsApp number with its JID as identifier.
@@ -43,9 +46,16 @@ describe('EvolutionAPI against the service', () => {
     expect(search.payload.map((c: { id: number }) => c.id)).toContain(contactId);
 
     // createConversation: ids as strings, pending when so configured; then the incoming WhatsApp text.
-    const conversation: any = await client.conversations.create({ accountId, data: { contact_id: String(contactId), inbox_id: String(inbox.id), status: 'pending' } as any });
+    const conversation: any = await client.conversations.create({
+      accountId,
+      data: { contact_id: String(contactId), inbox_id: String(inbox.id), status: 'pending' } as any,
+    });
     expect(conversation).toMatchObject({ id: expect.any(Number), inbox_id: inbox.id, status: 'pending' });
-    const incoming: any = await client.messages.create({ accountId, conversationId: conversation.id, data: { content: 'Olá!', message_type: 'incoming' } as any });
+    const incoming: any = await client.messages.create({
+      accountId,
+      conversationId: conversation.id,
+      data: { content: 'Olá!', message_type: 'incoming' } as any,
+    });
     expect(incoming).toMatchObject({ content: 'Olá!', message_type: 0 });
     await client.conversations.toggleStatus({ accountId, conversationId: conversation.id, data: { status: 'open' } as any });
 
@@ -56,13 +66,21 @@ describe('EvolutionAPI against the service', () => {
       async () => evolution.received.filter((r) => r.json?.event === 'message_created' && r.json?.id === reply.id),
       (x) => x.length > 0,
     );
-    expect(hits[0].json).toMatchObject({ message_type: 'outgoing', content: 'Como posso ajudar?', conversation: { id: conversation.id }, inbox: { id: inbox.id } });
+    expect(hits[0].json).toMatchObject({
+      message_type: 'outgoing',
+      content: 'Como posso ajudar?',
+      conversation: { id: conversation.id },
+      inbox: { id: inbox.id },
+    });
 
     // WhatsApp refuses the next one: Evolution answers an error, and the message shows it.
     evolution.respond((r) => ({ status: r.json?.event === 'message_created' ? 400 : 200 }));
     const refused = (await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, { content: 'Tudo bem?' })).body;
     const failed = await until(
-      async () => (await s.admin.api.get(`${s.base}/conversations/${conversation.id}/messages`)).body.payload.find((m: { id: number }) => m.id === refused.id),
+      async () =>
+        (await s.admin.api.get(`${s.base}/conversations/${conversation.id}/messages`)).body.payload.find(
+          (m: { id: number }) => m.id === refused.id,
+        ),
       (m) => m?.status === 'failed',
     );
     expect(failed.content_attributes.external_error).toBe('HTTP 400');

@@ -11,7 +11,7 @@ import { sdk, sdkError } from './sdk.ts';
 function evolutionFilterPayload(query: string) {
   const numbers = [query];
   if (query.startsWith('+55') && query.length === 14) numbers.push(query.slice(0, 5) + query.slice(6));
-  else if (query.startsWith('+55') && query.length === 13) numbers.push(query.slice(0, 5) + '9' + query.slice(5));
+  else if (query.startsWith('+55') && query.length === 13) numbers.push(`${query.slice(0, 5)}9${query.slice(5)}`);
   return numbers.map((n, i) => ({
     attribute_key: 'phone_number',
     filter_operator: 'equal_to',
@@ -59,7 +59,12 @@ describe('contacts/filter and conversations/filter', () => {
     const found = await evolutionFind(a.withNine);
     expect(found.meta).toEqual({ count: 1, current_page: 1 });
     expect(found.payload).toHaveLength(1);
-    expect(found.payload[0]).toMatchObject({ id: withNine.id, name: 'Maria', phone_number: `+${a.withNine}`, identifier: `${a.withNine}@s.whatsapp.net` });
+    expect(found.payload[0]).toMatchObject({
+      id: withNine.id,
+      name: 'Maria',
+      phone_number: `+${a.withNine}`,
+      identifier: `${a.withNine}@s.whatsapp.net`,
+    });
     expect(Array.isArray(found.payload[0].contact_inboxes)).toBe(true);
     // The number arrives with the ninth digit; the contact was stored without it.
     expect((await evolutionFind(b.withNine)).payload.map((c: { id: number }) => c.id)).toEqual([withoutNine.id]);
@@ -117,7 +122,12 @@ describe('contacts/filter and conversations/filter', () => {
       return (res.body.payload as { id: number }[]).map((c) => c.id).sort((x, y) => x - y);
     };
     const named = { attribute_key: 'name', filter_operator: 'contains', values: [tag.toLowerCase()] };
-    expect(await ids([{ ...named, query_operator: 'AND' }, { attribute_key: key, filter_operator: 'equal_to', values: ['GOLD'] }])).toEqual([gold.id]);
+    expect(
+      await ids([
+        { ...named, query_operator: 'AND' },
+        { attribute_key: key, filter_operator: 'equal_to', values: ['GOLD'] },
+      ]),
+    ).toEqual([gold.id]);
     // name AND plan=silver OR plan=gold  →  (name AND silver) OR gold: Someone else's gold matches too.
     const either = await ids([
       { ...named, query_operator: 'AND' },
@@ -129,8 +139,14 @@ describe('contacts/filter and conversations/filter', () => {
     expect(either).toHaveLength(3);
     // A key defined for conversations only is no contact attribute.
     const convKey = unique('conv_').replace(/[^\w]/g, '_');
-    await s.admin.api.post(`${s.base}/custom_attribute_definitions`, { attribute_display_name: 'C', attribute_key: convKey, attribute_model: 'conversation_attribute' });
-    const refused = await s.admin.api.post(`${s.base}/contacts/filter`, { payload: [{ attribute_key: convKey, filter_operator: 'equal_to', values: ['x'] }] });
+    await s.admin.api.post(`${s.base}/custom_attribute_definitions`, {
+      attribute_display_name: 'C',
+      attribute_key: convKey,
+      attribute_model: 'conversation_attribute',
+    });
+    const refused = await s.admin.api.post(`${s.base}/contacts/filter`, {
+      payload: [{ attribute_key: convKey, filter_operator: 'equal_to', values: ['x'] }],
+    });
     expect(fieldsOf(expectErrorBody(refused, 422))).toEqual({ 'payload[0].attribute_key': 'invalid' });
   });
 
@@ -158,8 +174,16 @@ describe('contacts/filter and conversations/filter', () => {
       expect(fieldsOf(b)).toEqual({ [field]: 'invalid' });
       expect(b.description).toMatch(message);
     };
-    await refuse([{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['1'] }], 'payload[0].attribute_key', /^Invalid attribute key - \[shoe_size\]/);
-    await refuse([{ attribute_key: 'identifier', filter_operator: 'starts_with', values: ['1'] }], 'payload[0].filter_operator', /^Invalid operator\. The allowed operators for identifier are/);
+    await refuse(
+      [{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['1'] }],
+      'payload[0].attribute_key',
+      /^Invalid attribute key - \[shoe_size\]/,
+    );
+    await refuse(
+      [{ attribute_key: 'identifier', filter_operator: 'starts_with', values: ['1'] }],
+      'payload[0].filter_operator',
+      /^Invalid operator\. The allowed operators for identifier are/,
+    );
     await refuse(
       [
         { attribute_key: 'name', filter_operator: 'contains', values: ['a'], query_operator: 'NAND' },
@@ -169,9 +193,19 @@ describe('contacts/filter and conversations/filter', () => {
       /^Query operator must be either "AND" or "OR"\.$/,
     );
     await refuse([{ attribute_key: 'email', filter_operator: 'contains', values: [] }], 'payload[0].values', /^Invalid value/);
-    const conv = expectErrorBody(await s.admin.api.post(`${s.base}/conversations/filter`, { payload: [{ attribute_key: 'email', filter_operator: 'equal_to', values: ['x'] }] }), 422);
+    const conv = expectErrorBody(
+      await s.admin.api.post(`${s.base}/conversations/filter`, {
+        payload: [{ attribute_key: 'email', filter_operator: 'equal_to', values: ['x'] }],
+      }),
+      422,
+    );
     expect(fieldsOf(conv)).toEqual({ 'payload[0].attribute_key': 'invalid' });
-    const viaSdk = await sdkError(sdk(base, s.admin.token).conversations.filter({ accountId: s.accountId, payload: [{ attribute_key: 'status', filter_operator: 'contains', values: ['open'] }] as any }));
+    const viaSdk = await sdkError(
+      sdk(base, s.admin.token).conversations.filter({
+        accountId: s.accountId,
+        payload: [{ attribute_key: 'status', filter_operator: 'contains', values: ['open'] }] as any,
+      }),
+    );
     expect(viaSdk.status).toBe(422);
   });
 
@@ -183,12 +217,18 @@ describe('contacts/filter and conversations/filter', () => {
       return res.body;
     };
     const key = 'order_total';
-    await mk('/custom_attribute_definitions', { attribute_display_name: 'Order total', attribute_key: key, attribute_model: 'conversation_attribute', attribute_display_type: 'number' });
+    await mk('/custom_attribute_definitions', {
+      attribute_display_name: 'Order total',
+      attribute_key: key,
+      attribute_model: 'conversation_attribute',
+      attribute_display_type: 'number',
+    });
     const mine = await mk('/inboxes', { name: 'Agent inbox', channel: { type: 'api' } });
     const other = await mk('/inboxes', { name: 'Other inbox', channel: { type: 'api' } });
     await mk('/inbox_members', { inbox_id: mine.id, user_ids: [t.agent.id] });
     const person = (await mk('/contacts', { name: 'Buyer', email: `${unique('b')}@conv.test` })).payload.contact.id;
-    const conv = async (inboxId: number, extra: Record<string, unknown> = {}) => (await mk('/conversations', { inbox_id: inboxId, contact_id: person, ...extra })).id as number;
+    const conv = async (inboxId: number, extra: Record<string, unknown> = {}) =>
+      (await mk('/conversations', { inbox_id: inboxId, contact_id: person, ...extra })).id as number;
     const big = await conv(mine.id, { custom_attributes: { [key]: 250 } });
     const small = await conv(mine.id, { custom_attributes: { [key]: 20 } });
     const elsewhere = await conv(other.id, { custom_attributes: { [key]: 900 } });
@@ -207,7 +247,13 @@ describe('contacts/filter and conversations/filter', () => {
     const open = await filter(t.admin, [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }]);
     expect(open.payload.map((c) => c.id).sort()).toEqual([big, small, elsewhere].sort());
     expect(open.meta).toEqual({ mine_count: 0, unassigned_count: 2, all_count: 3 });
-    expect(open.payload[0]).toMatchObject({ id: expect.any(Number), status: 'open', inbox_id: expect.any(Number), meta: expect.any(Object), messages: expect.any(Array) });
+    expect(open.payload[0]).toMatchObject({
+      id: expect.any(Number),
+      status: 'open',
+      inbox_id: expect.any(Number),
+      meta: expect.any(Object),
+      messages: expect.any(Array),
+    });
     // The agent, member of one inbox only.
     const agentOpen = await filter(t.agent, [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }]);
     expect(agentOpen.payload.map((c) => c.id).sort()).toEqual([big, small].sort());
@@ -219,7 +265,10 @@ describe('contacts/filter and conversations/filter', () => {
     ]);
     expect(vipOrBig.payload.map((c) => c.id).sort()).toEqual([big, elsewhere].sort());
     // Newest activity first; status all; inbox and assignee.
-    const all = await filter(t.admin, [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'], query_operator: 'AND' }, { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [String(mine.id)] }]);
+    const all = await filter(t.admin, [
+      { attribute_key: 'status', filter_operator: 'equal_to', values: ['all'], query_operator: 'AND' },
+      { attribute_key: 'inbox_id', filter_operator: 'equal_to', values: [String(mine.id)] },
+    ]);
     expect(all.payload.map((c) => c.id).sort()).toEqual([big, small, resolved].sort());
     expect(all.meta.all_count).toBe(3);
     const assigned = await filter(t.admin, [{ attribute_key: 'assignee_id', filter_operator: 'is_present' }]);
@@ -228,7 +277,10 @@ describe('contacts/filter and conversations/filter', () => {
     expect((await filter(t.agent, [])).meta.all_count).toBe(3);
     expect((await filter(t.admin, [], 2)).payload).toEqual([]);
     // Through the SDK.
-    const viaSdk: any = await sdk(base, t.admin.token).conversations.filter({ accountId: t.accountId, payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['resolved'] }] as any });
+    const viaSdk: any = await sdk(base, t.admin.token).conversations.filter({
+      accountId: t.accountId,
+      payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['resolved'] }] as any,
+    });
     expect(viaSdk.payload.map((c: { id: number }) => c.id)).toEqual([resolved]);
   });
 
@@ -237,7 +289,11 @@ describe('contacts/filter and conversations/filter', () => {
     const payload = [{ attribute_key: 'name', filter_operator: 'contains', values: ['a'] }];
     expectErrorBody(await s.admin.api.post(`${other.base}/contacts/filter`, { payload }), 404);
     expectErrorBody(await s.agent.api.post(`${other.base}/conversations/filter`, { payload: [] }), 404);
-    const anonymous = await fetch(`${base}${s.base}/contacts/filter`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payload }) });
+    const anonymous = await fetch(`${base}${s.base}/contacts/filter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payload }),
+    });
     expect(anonymous.status).toBe(401);
   });
 });

@@ -22,7 +22,10 @@ describe('query-string parameters count like body fields', () => {
     // An agent by query string too; and the query's values are validated like the body's.
     const assigned = await s.admin.api.request('POST', `${s.base}/conversations/${c.id}/assignments?assignee_id=${s.agent.id}`);
     expect(assigned.body).toMatchObject({ id: s.agent.id });
-    expect(expectErrorBody(await s.admin.api.request('POST', `${s.base}/conversations/${c.id}/toggle_status?status=sleeping`), 422).errors[0].field).toBe('status');
+    expect(
+      expectErrorBody(await s.admin.api.request('POST', `${s.base}/conversations/${c.id}/toggle_status?status=sleeping`), 422).errors[0]
+        .field,
+    ).toBe('status');
     const toggled = await s.admin.api.request('POST', `${s.base}/conversations/${c.id}/toggle_status?status=resolved`);
     expect(toggled.body.payload).toMatchObject({ current_status: 'resolved', conversation_id: c.id });
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serviceStatus } from '../../../shared/domain/health.ts';
-import { config } from '../../../shared/config.ts';
+import { serviceStatus } from '#shared/domain/health.ts';
+import { config } from '#shared/config.ts';
 import { client, runtime } from '../../support/runtime.ts';
 
 // Chatwoot's `GET /api`: no credential, real probes of the table and the queues.

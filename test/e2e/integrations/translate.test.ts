@@ -31,7 +31,11 @@ function fakeGoogle(publicKey: string, seen: Seen, opts: { failTranslate?: () =>
           form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
           verify('RSA-SHA256', Buffer.from(`${h}.${c}`), publicKey, Buffer.from(sig ?? '', 'base64url'));
         const claims = good ? JSON.parse(Buffer.from(c, 'base64url').toString()) : {};
-        if (!good || claims.scope !== 'https://www.googleapis.com/auth/cloud-translation' || claims.iss !== 'translator@p-1.iam.gserviceaccount.com') {
+        if (
+          !good ||
+          claims.scope !== 'https://www.googleapis.com/auth/cloud-translation' ||
+          claims.iss !== 'translator@p-1.iam.gserviceaccount.com'
+        ) {
           return send(400, { error: 'invalid_grant', error_description: 'Invalid JWT signature.' });
         }
         seen.tokenRequests++;
@@ -41,9 +45,15 @@ function fakeGoogle(publicKey: string, seen: Seen, opts: { failTranslate?: () =>
       if (m && req.method === 'POST') {
         const body = JSON.parse(raw);
         seen.translations.push({ project: m[1], body, auth: req.headers.authorization });
-        if (req.headers.authorization !== 'Bearer ya29.fake-token') return send(401, { error: { code: 401, message: 'Request had invalid authentication credentials.' } });
-        if (opts.failTranslate?.()) return send(403, { error: { code: 403, message: 'Cloud Translation API has not been used in project p-1 before or it is disabled.' } });
-        return send(200, { translations: [{ translatedText: `[${body.targetLanguageCode}] ${body.contents[0]}`, detectedLanguageCode: 'en' }] });
+        if (req.headers.authorization !== 'Bearer ya29.fake-token')
+          return send(401, { error: { code: 401, message: 'Request had invalid authentication credentials.' } });
+        if (opts.failTranslate?.())
+          return send(403, {
+            error: { code: 403, message: 'Cloud Translation API has not been used in project p-1 before or it is disabled.' },
+          });
+        return send(200, {
+          translations: [{ translatedText: `[${body.targetLanguageCode}] ${body.contents[0]}`, detectedLanguageCode: 'en' }],
+        });
       }
       send(404, { error: { message: 'not found' } });
     });
@@ -84,23 +94,36 @@ describe('translate a message (google_translate integration)', () => {
     api.post(`${base}/conversations/${conv}/messages/${msg}/translate`, body);
 
   it('answers null without the integration, then translates through Google once and reads the translation back', async () => {
-    const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id, message: { content: 'Hello, where is my order?' } });
+    const c = await newConversation(s, {
+      inbox_id: w.inbox.id,
+      contact_id: w.contact.id,
+      message: { content: 'Hello, where is my order?' },
+    });
     const msgs = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload;
     const m = msgs[msgs.length - 1];
     expect(ok(await translate(c.id, m.id, { target_language: 'pt_BR' }), 'no hook')).toEqual({ content: null });
     expect(seen.translations).toHaveLength(0);
 
-    ok(await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'google_translate', settings: { project_id: 'p-1', credentials } }), 'hook');
+    ok(
+      await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'google_translate', settings: { project_id: 'p-1', credentials } }),
+      'hook',
+    );
     const first = ok(await translate(c.id, m.id, { target_language: 'pt_BR' }), 'translate');
     expect(first).toEqual({ content: '[pt-BR] Hello, where is my order?' });
     expect(seen.translations).toHaveLength(1);
-    expect(seen.translations[0]).toMatchObject({ project: 'p-1', auth: 'Bearer ya29.fake-token', body: { contents: ['Hello, where is my order?'], targetLanguageCode: 'pt-BR', mimeType: 'text/plain' } });
+    expect(seen.translations[0]).toMatchObject({
+      project: 'p-1',
+      auth: 'Bearer ya29.fake-token',
+      body: { contents: ['Hello, where is my order?'], targetLanguageCode: 'pt-BR', mimeType: 'text/plain' },
+    });
 
     // Kept on the message: the agent's app reads it back without asking Google again.
     const again = ok(await translate(c.id, m.id, { target_language: 'pt_BR' }), 'again');
     expect(again).toEqual(first);
     expect(seen.translations).toHaveLength(1);
-    const stored = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.find((x: { id: number }) => x.id === m.id);
+    const stored = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.find(
+      (x: { id: number }) => x.id === m.id,
+    );
     expect(stored.content_attributes.translations).toEqual({ pt_BR: '[pt-BR] Hello, where is my order?' });
     expect(stored.content).toBe('Hello, where is my order?');
 
@@ -125,9 +148,14 @@ describe('translate a message (google_translate integration)', () => {
 
     failing = true;
     const refused = expectErrorBody(await translate(c.id, m.id, { target_language: 'de' }), 422);
-    expect(refused.errors[0]).toMatchObject({ code: 'translation_failed', message: expect.stringContaining('Cloud Translation API has not been used') });
+    expect(refused.errors[0]).toMatchObject({
+      code: 'translation_failed',
+      message: expect.stringContaining('Cloud Translation API has not been used'),
+    });
     failing = false;
-    const stored = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.find((x: { id: number }) => x.id === m.id);
+    const stored = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'messages').payload.find(
+      (x: { id: number }) => x.id === m.id,
+    );
     expect(stored.content_attributes.translations).toBeUndefined();
   });
 });

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 
-
 describe('account labels (Chatwoot label CRUD)', () => {
   let s: SeededAccount;
   let other: SeededAccount;
@@ -37,7 +36,11 @@ describe('account labels (Chatwoot label CRUD)', () => {
     const shown = await s.agent.api.get(`${s.base}/labels/${created.body.id}`);
     expect(shown.body).toEqual(created.body);
 
-    const updated = await s.admin.api.patch(`${s.base}/labels/${created.body.id}`, { title: 'VIP', show_on_sidebar: 'false', description: null });
+    const updated = await s.admin.api.patch(`${s.base}/labels/${created.body.id}`, {
+      title: 'VIP',
+      show_on_sidebar: 'false',
+      description: null,
+    });
     expect(updated.body).toEqual({ ...created.body, title: 'vip', show_on_sidebar: false, description: null });
     const put = await s.admin.api.put(`${s.base}/labels/${created.body.id}`, { color: '#00ff00' });
     expect(put.body.color).toBe('#00ff00');
@@ -45,7 +48,9 @@ describe('account labels (Chatwoot label CRUD)', () => {
     // The old title is free again, the new one is taken.
     expect((await s.admin.api.post(`${s.base}/labels`, { title: 'vip-customer' })).status).toBe(200);
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/labels`, { title: 'Vip' }), 422))).toEqual({ title: 'taken' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/labels/${plain.body.id}`, { title: 'VIP' }), 422))).toEqual({ title: 'taken' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/labels/${plain.body.id}`, { title: 'VIP' }), 422))).toEqual({
+      title: 'taken',
+    });
 
     const gone = await s.admin.api.delete(`${s.base}/labels/${created.body.id}`);
     expect(gone.status).toBe(200);
@@ -60,10 +65,15 @@ describe('account labels (Chatwoot label CRUD)', () => {
   });
 
   it('validates title and colour, naming the fields', async () => {
-    const res = expectErrorBody(await s.admin.api.post(`${s.base}/labels`, { title: 'has space', color: 'red', show_on_sidebar: 'maybe' }), 422);
+    const res = expectErrorBody(
+      await s.admin.api.post(`${s.base}/labels`, { title: 'has space', color: 'red', show_on_sidebar: 'maybe' }),
+      422,
+    );
     expect(fieldsOf(res)).toEqual({ title: 'invalid', color: 'invalid', show_on_sidebar: 'invalid' });
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/labels`, {}), 422))).toEqual({ title: 'required' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/labels`, { title: 'x'.repeat(256) }), 422))).toEqual({ title: 'too_long' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/labels`, { title: 'x'.repeat(256) }), 422))).toEqual({
+      title: 'too_long',
+    });
   });
 
   it('lets agents read but not write, and hides other accounts', async () => {

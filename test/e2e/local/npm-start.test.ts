@@ -19,7 +19,12 @@ describe('npm start', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cw-data-'));
     try {
       const dynamoPort = await freePort();
-      const env = { PORT: '0', DYNAMODB_PORT: String(dynamoPort), PLATFORM_API_TOKEN: 'local-test-platform-token-0123456789', DATA_DIR: dataDir };
+      const env = {
+        PORT: '0',
+        DYNAMODB_PORT: String(dynamoPort),
+        PLATFORM_API_TOKEN: 'local-test-platform-token-0123456789',
+        DATA_DIR: dataDir,
+      };
       const first = await start(env);
       expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(first.token).toBe(env.PLATFORM_API_TOKEN);
@@ -79,7 +84,13 @@ describe('npm start', () => {
     }
     const { port } = new URL(s.baseUrl);
     const stalled = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/accounts/1/contacts', headers: { ...headers, 'content-length': '5000' } });
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v1/accounts/1/contacts',
+        headers: { ...headers, 'content-length': '5000' },
+      });
       req.on('response', (res) => {
         let text = '';
         res.on('data', (d) => (text += String(d)));

@@ -43,7 +43,7 @@ const createdIds = (received: Received[], conversationId: number) =>
   received.filter((r) => r.json?.event === 'message_created' && r.json.conversation?.id === conversationId).map((r) => r.json.id as number);
 
 describe('npm start with DATA_DIR across a restart', () => {
-  it('delivers every acknowledged write\'s event once, in order, after the restart; a request in flight at the stop finishes', async () => {
+  it("delivers every acknowledged write's event once, in order, after the restart; a request in flight at the stop finishes", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cw-restart-'));
     const hook = await startReceiver();
     try {
@@ -76,7 +76,11 @@ describe('npm start with DATA_DIR across a restart', () => {
         acknowledged.push(r.body.id);
       }
       // The receiver was tried and refused: the deliveries wait on the queue, hidden for their backoff.
-      await untilState(async () => refused, (n) => n > 0, 60_000);
+      await untilState(
+        async () => refused,
+        (n) => n > 0,
+        60_000,
+      );
 
       // A write still being answered when the stop signal arrives (its headers in, its body not yet).
       const inFlight = slowPost(first.baseUrl, path, s.admin.token, { content: 'in flight at the stop' });
@@ -84,7 +88,11 @@ describe('npm start with DATA_DIR across a restart', () => {
       const exited = stop(first, 'SIGTERM');
       // Stopping has begun: new requests are refused (the port closes or it answers 503).
       await untilState(
-        () => fetch(`${first.baseUrl}/health`).then((r) => r.status, () => 0),
+        () =>
+          fetch(`${first.baseUrl}/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
         (status) => status !== 200,
       );
       inFlight.finish();
@@ -98,15 +106,27 @@ describe('npm start with DATA_DIR across a restart', () => {
       // Up again: the receiver, then the service on the same data folder.
       hook.respond(() => ({ status: 200 }));
       const second = await start(env);
-      await untilState(async () => createdIds(hook.received, conv.body.id), (ids) => ids.length >= acknowledged.length, 120_000);
+      await untilState(
+        async () => createdIds(hook.received, conv.body.id),
+        (ids) => ids.length >= acknowledged.length,
+        120_000,
+      );
       // A last message: once it arrives, everything queued before it in the conversation has (one group, in order).
       const last = await client(second.baseUrl, s.admin.token).post(path, { content: 'after the restart' });
       expect(last.status).toBe(200);
-      await untilState(async () => createdIds(hook.received, conv.body.id), (ids) => ids.includes(last.body.id), 60_000);
+      await untilState(
+        async () => createdIds(hook.received, conv.body.id),
+        (ids) => ids.includes(last.body.id),
+        60_000,
+      );
 
       expect(createdIds(hook.received, conv.body.id)).toEqual([...acknowledged, last.body.id]);
       const delivered = hook.received.filter((r) => r.json?.event === 'message_created');
-      expect(delivered.map((r) => r.json.content)).toEqual([...Array.from({ length: 6 }, (_, i) => `before the stop ${i}`), 'in flight at the stop', 'after the restart']);
+      expect(delivered.map((r) => r.json.content)).toEqual([
+        ...Array.from({ length: 6 }, (_, i) => `before the stop ${i}`),
+        'in flight at the stop',
+        'after the restart',
+      ]);
       // Each delivery keeps its id across the restart (receivers deduplicate on it): all distinct.
       const ids = delivered.map((r) => r.headers['x-chatwoot-delivery']);
       expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);

@@ -70,13 +70,22 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** The socket's items (its connection and subscriptions) in the table: pk CABLE#… and CABLESUBS#…, and a socket count above 0. */
 async function cableItems(endpoint: string): Promise<string[]> {
-  const ddb = new DynamoDBClient({ endpoint, region: LOCAL_DEFAULTS.region, credentials: { accessKeyId: LOCAL_DEFAULTS.accessKeyId, secretAccessKey: 'local' } });
+  const ddb = new DynamoDBClient({
+    endpoint,
+    region: LOCAL_DEFAULTS.region,
+    credentials: { accessKeyId: LOCAL_DEFAULTS.accessKeyId, secretAccessKey: 'local' },
+  });
   try {
     const keys: string[] = [];
     let start: Record<string, any> | undefined;
     do {
       const page = await ddb.send(
-        new ScanCommand({ TableName: LOCAL_DEFAULTS.tableName, ExclusiveStartKey: start, FilterExpression: 'begins_with(pk, :c)', ExpressionAttributeValues: { ':c': { S: 'CABLE' } } }),
+        new ScanCommand({
+          TableName: LOCAL_DEFAULTS.tableName,
+          ExclusiveStartKey: start,
+          FilterExpression: 'begins_with(pk, :c)',
+          ExpressionAttributeValues: { ':c': { S: 'CABLE' } },
+        }),
       );
       // With when it connected and what it held, to tell which run left it. The per-address socket count
       // (CABLEADDR#…, expiring when quiet) stays; it is left only when it still counts an open socket.
@@ -85,7 +94,9 @@ async function cableItems(endpoint: string): Promise<string[]> {
           if (Number(item.n?.N ?? 0) !== 0) keys.push(`${item.pk.S} ${item.sk.S} n ${item.n?.N}`);
           continue;
         }
-        keys.push(`${item.pk.S} ${item.sk.S}${item.connected_at ? ` connected ${new Date(Number(item.connected_at.N)).toISOString()} ${JSON.stringify(item.subscriptions?.L ?? [])}` : ''}`);
+        keys.push(
+          `${item.pk.S} ${item.sk.S}${item.connected_at ? ` connected ${new Date(Number(item.connected_at.N)).toISOString()} ${JSON.stringify(item.subscriptions?.L ?? [])}` : ''}`,
+        );
       }
       start = page.LastEvaluatedKey;
     } while (start);
@@ -108,7 +119,15 @@ interface Run {
 async function startNpm(dynamodbPort: number, data: string | null = dataDir): Promise<Run> {
   const caller = spawn(process.execPath, ['-e', CALLER], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', DYNAMODB_PORT: String(dynamodbPort), DATA_DIR: data ?? '', PLATFORM_API_TOKEN: PLATFORM_TOKEN, LOG_LEVEL: 'WARN', npm_config_update_notifier: 'false' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DYNAMODB_PORT: String(dynamodbPort),
+      DATA_DIR: data ?? '',
+      PLATFORM_API_TOKEN: PLATFORM_TOKEN,
+      LOG_LEVEL: 'WARN',
+      npm_config_update_notifier: 'false',
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
@@ -138,7 +157,10 @@ async function startNpm(dynamodbPort: number, data: string | null = dataDir): Pr
 /** The node process that npm runs: in npm's process group, running start.ts. */
 function nodePid(npmPid: number): number {
   const r = spawnSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' });
-  const line = r.stdout.split('\n').map((l) => l.trim().split(/\s+/)).find(([pid, pgid, ...args]) => Number(pgid) === npmPid && Number(pid) !== npmPid && args.join(' ').includes('infra/local/start.ts'));
+  const line = r.stdout
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find(([pid, pgid, ...args]) => Number(pgid) === npmPid && Number(pid) !== npmPid && args.join(' ').includes('infra/local/start.ts'));
   if (!line) throw new Error(`no node process in npm's group:\n${r.stdout}`);
   return Number(line[0]);
 }
@@ -159,7 +181,11 @@ function burst(baseUrl: string, path: string, token: string, lanes: number) {
       const init: RequestInit =
         i % 2
           ? { headers: { api_access_token: token } }
-          : { method: 'POST', headers: { api_access_token: token, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Burst ${n}-${i}` }) };
+          : {
+              method: 'POST',
+              headers: { api_access_token: token, 'content-type': 'application/json' },
+              body: JSON.stringify({ name: `Burst ${n}-${i}` }),
+            };
       let res: Response;
       try {
         res = await fetch(baseUrl + path, { ...init, signal: AbortSignal.timeout(STOP_WITHIN_MS) });
@@ -288,7 +314,11 @@ describe('npm start stops cleanly whatever receives the signal', () => {
     try {
       expect(await cableItems(ddb.endpoint)).toEqual([]);
       // The check can fail: the runs' accounts are there.
-      const dbClient = new DynamoDBClient({ endpoint: ddb.endpoint, region: LOCAL_DEFAULTS.region, credentials: { accessKeyId: LOCAL_DEFAULTS.accessKeyId, secretAccessKey: 'local' } });
+      const dbClient = new DynamoDBClient({
+        endpoint: ddb.endpoint,
+        region: LOCAL_DEFAULTS.region,
+        credentials: { accessKeyId: LOCAL_DEFAULTS.accessKeyId, secretAccessKey: 'local' },
+      });
       const page = await dbClient.send(new ScanCommand({ TableName: LOCAL_DEFAULTS.tableName, Limit: 5 }));
       expect(page.Items?.length).toBeGreaterThan(0);
       dbClient.destroy();

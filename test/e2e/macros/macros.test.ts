@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { newBot, newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
 
-
 // The machine running the suite may be busy: these wait on scrypt and on the pipeline.
 describe('macros', { timeout: 120_000 }, () => {
   let w: World;
@@ -15,7 +14,7 @@ describe('macros', { timeout: 120_000 }, () => {
     ok(await s.admin.api.post(`${s.base}/labels`, { title: 'billing' }), 'label');
   });
 
-  it('CRUD with visibility: admins make global macros, an agent\'s are personal and private to them', async () => {
+  it("CRUD with visibility: admins make global macros, an agent's are personal and private to them", async () => {
     const global = await s.admin.api.post(`${s.base}/macros`, {
       name: 'Escalate',
       visibility: 'global',
@@ -32,10 +31,19 @@ describe('macros', { timeout: 120_000 }, () => {
       actions: [{ action_name: 'change_priority', action_params: ['high'] }],
     });
     // Asked for global, an agent's macro is personal.
-    const mine = await s.agent.api.post(`${s.base}/macros`, { macro: { name: 'Mine', visibility: 'global', actions: [{ action_name: 'resolve_conversation' }] } });
+    const mine = await s.agent.api.post(`${s.base}/macros`, {
+      macro: { name: 'Mine', visibility: 'global', actions: [{ action_name: 'resolve_conversation' }] },
+    });
     expect(mine.status).toBe(200);
-    expect(mine.body.payload).toMatchObject({ visibility: 'personal', created_by: { id: s.agent.id }, actions: [{ action_name: 'resolve_conversation', action_params: [] }] });
-    const adminsOwn = ok(await s.admin.api.post(`${s.base}/macros`, { name: 'Admin only', actions: [{ action_name: 'open_conversation' }] }), 'personal');
+    expect(mine.body.payload).toMatchObject({
+      visibility: 'personal',
+      created_by: { id: s.agent.id },
+      actions: [{ action_name: 'resolve_conversation', action_params: [] }],
+    });
+    const adminsOwn = ok(
+      await s.admin.api.post(`${s.base}/macros`, { name: 'Admin only', actions: [{ action_name: 'open_conversation' }] }),
+      'personal',
+    );
     expect(adminsOwn.payload.visibility).toBe('personal');
 
     const names = (res: { body: { payload: { name: string }[] } }) => res.body.payload.map((m) => m.name).sort();
@@ -52,8 +60,13 @@ describe('macros', { timeout: 120_000 }, () => {
     expectErrorBody(await s.agent.api.delete(`${s.base}/macros/${global.body.payload.id}`), 403);
     const renamed = await s.agent.api.put(`${s.base}/macros/${mine.body.payload.id}`, { name: 'Mine v2' });
     expect(renamed.body.payload).toMatchObject({ name: 'Mine v2', visibility: 'personal' });
-    const edited = await s.admin.api.patch(`${s.base}/macros/${global.body.payload.id}`, { macro: { actions: [{ action_name: 'add_label', action_params: ['billing'] }] } });
-    expect(edited.body.payload).toMatchObject({ actions: [{ action_name: 'add_label', action_params: ['billing'] }], visibility: 'global' });
+    const edited = await s.admin.api.patch(`${s.base}/macros/${global.body.payload.id}`, {
+      macro: { actions: [{ action_name: 'add_label', action_params: ['billing'] }] },
+    });
+    expect(edited.body.payload).toMatchObject({
+      actions: [{ action_name: 'add_label', action_params: ['billing'] }],
+      visibility: 'global',
+    });
     const demoted = await s.admin.api.patch(`${s.base}/macros/${global.body.payload.id}`, { visibility: 'personal' });
     expect(demoted.body.payload.visibility).toBe('personal');
     expect(names(await s.agent.api.get(`${s.base}/macros`))).toEqual(['Mine v2']);
@@ -66,13 +79,32 @@ describe('macros', { timeout: 120_000 }, () => {
     const bad = expectErrorBody(
       await s.admin.api.post(`${s.base}/macros`, {
         name: 'Bad',
-        actions: [{ action_name: 'explode' }, { action_name: 'change_priority', action_params: ['sky-high'] }, { action_name: 'send_webhook_event', action_params: ['https://example.com'] }],
+        actions: [
+          { action_name: 'explode' },
+          { action_name: 'change_priority', action_params: ['sky-high'] },
+          { action_name: 'send_webhook_event', action_params: ['https://example.com'] },
+        ],
       }),
       422,
     );
-    expect(Object.keys(fieldsOf(bad))).toEqual(expect.arrayContaining(['actions[0].action_name', 'actions[1].action_params', 'actions[2].action_name']));
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/macros`, { name: 'Empty', actions: [] }), 422))).toHaveProperty('actions');
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/macros`, { name: 'Vis', visibility: 'team', actions: [{ action_name: 'resolve_conversation' }] }), 422))).toEqual({
+    expect(Object.keys(fieldsOf(bad))).toEqual(
+      expect.arrayContaining(['actions[0].action_name', 'actions[1].action_params', 'actions[2].action_name']),
+    );
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/macros`, { name: 'Empty', actions: [] }), 422))).toHaveProperty(
+      'actions',
+    );
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.admin.api.post(`${s.base}/macros`, {
+            name: 'Vis',
+            visibility: 'team',
+            actions: [{ action_name: 'resolve_conversation' }],
+          }),
+          422,
+        ),
+      ),
+    ).toEqual({
       visibility: 'invalid',
     });
     const bot = await newBot(s);
@@ -113,7 +145,9 @@ describe('macros', { timeout: 120_000 }, () => {
     const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
     expectErrorBody(await s.agent.api.post(`${s.base}/macros/${macro.id}/execute`, { conversation_ids: [c.id, secret.id] }), 404);
     expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show')).toMatchObject({ status: 'open', labels: [] });
-    expect(fieldsOf(expectErrorBody(await s.agent.api.post(`${s.base}/macros/${macro.id}/execute`, { conversation_ids: [] }), 422))).toHaveProperty('conversation_ids');
+    expect(
+      fieldsOf(expectErrorBody(await s.agent.api.post(`${s.base}/macros/${macro.id}/execute`, { conversation_ids: [] }), 422)),
+    ).toHaveProperty('conversation_ids');
     expectErrorBody(await s.agent.api.post(`${s.base}/macros/999999999/execute`, { conversation_ids: [c.id] }), 404);
     expectErrorBody(await other.admin.api.post(`${other.base}/macros/${macro.id}/execute`, { conversation_ids: [c.id] }), 404);
   });

@@ -73,7 +73,10 @@ describe('mail through SMTP (password reset, conversation transcript)', { timeou
     const h = { 'X-Auth-Token': v.auth_token };
     const email = `${unique('visitor-')}@example.com`;
     ok(await api.patch(`/api/v1/widget/contact?${q}`, { name: 'Vera Visitor', email }, h), 'contact email');
-    const sent = ok(await api.post(`/api/v1/widget/messages?${q}`, { message: { content: 'Hi <b>there</b>,\nmy order is late' } }, h), 'message');
+    const sent = ok(
+      await api.post(`/api/v1/widget/messages?${q}`, { message: { content: 'Hi <b>there</b>,\nmy order is late' } }, h),
+      'message',
+    );
     const displayId = sent.conversation_id as number;
     const conv = `${s.base}/conversations/${displayId}/messages`;
     ok(await s.admin.api.post(conv, { content: 'Sorry! It ships today.', message_type: 'outgoing' }), 'reply');

@@ -17,7 +17,12 @@ const FILE_ROUTE = '/rails/active_storage/blobs/redirect';
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
 /** The claims inside a signed id (read only: the MAC is what the service trusts). */
-const claimsOf = (url: string) => JSON.parse(Buffer.from(splitSignedId(linkParts(url).signedId).payload, 'base64url').toString('utf8')) as { k: string; n: string; e: number };
+const claimsOf = (url: string) =>
+  JSON.parse(Buffer.from(splitSignedId(linkParts(url).signedId).payload, 'base64url').toString('utf8')) as {
+    k: string;
+    n: string;
+    e: number;
+  };
 
 /** The same link with its claims replaced (the MAC kept): what an attacker who read one link can forge. */
 const forged = (url: string, change: Partial<{ k: string; n: string; e: number }>) => {
@@ -28,7 +33,10 @@ const forged = (url: string, change: Partial<{ k: string; n: string; e: number }
 };
 
 /** GET from another loopback address (its own rate-limit scope), without following redirects. */
-function getFrom(localAddress: string, url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+function getFrom(
+  localAddress: string,
+  url: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'GET', localAddress }, (res) => {
       const chunks: Buffer[] = [];
@@ -83,7 +91,9 @@ describe('attachment access', () => {
   async function messageWithDirectUpload(conversationId: number, bytes: Buffer, filename: string) {
     const checksum = createHash('md5').update(bytes).digest('base64');
     const blob = ok(
-      await a.admin.api.post(`${a.base}/conversations/${conversationId}/direct_uploads`, { blob: { filename, byte_size: bytes.length, checksum, content_type: 'application/pdf' } }),
+      await a.admin.api.post(`${a.base}/conversations/${conversationId}/direct_uploads`, {
+        blob: { filename, byte_size: bytes.length, checksum, content_type: 'application/pdf' },
+      }),
       'direct upload',
     );
     const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body: bytes });
@@ -103,7 +113,7 @@ describe('attachment access', () => {
     }
   }
 
-  it('serves the owner\'s links (multipart and direct upload) and refuses every guessed, forged or old-style URL to anonymous callers and another account', async () => {
+  it("serves the owner's links (multipart and direct upload) and refuses every guessed, forged or old-style URL to anonymous callers and another account", async () => {
     const c = await conversation();
     const secret = Buffer.from(`private note file ${Date.now()}`);
     const note = await noteWithFile(c.id, secret, 'secret.txt');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MULTIPART_BODY_BYTES } from '../../../shared/http/body.ts';
+import { MAX_MULTIPART_BODY_BYTES } from '#shared/http/body.ts';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { expectMessageShape, newBot, newConversation, newInbox, ok, world, type World } from '../conversations/fixtures.ts';
@@ -64,7 +64,10 @@ describe('messages', () => {
     expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').status).toBe('open');
     const snoozed = await conversation({ status: 'snoozed' });
     ok(await post(snoozed.id, { content: 'wake up', message_type: 'incoming' }), 'incoming');
-    expect(ok(await s.admin.api.get(`${s.base}/conversations/${snoozed.id}`), 'show')).toMatchObject({ status: 'open', snoozed_until: null });
+    expect(ok(await s.admin.api.get(`${s.base}/conversations/${snoozed.id}`), 'show')).toMatchObject({
+      status: 'open',
+      snoozed_until: null,
+    });
     // Outgoing replies do not.
     const quiet = await conversation({ status: 'resolved' });
     ok(await post(quiet.id, { content: 'we replied' }), 'outgoing');
@@ -82,19 +85,39 @@ describe('messages', () => {
       await post(c.id, {
         content: 'Pick one',
         content_type: 'input_select',
-        content_attributes: { items: [{ title: 'A', value: 'a' }, { title: 'B', value: 'b' }] },
+        content_attributes: {
+          items: [
+            { title: 'A', value: 'a' },
+            { title: 'B', value: 'b' },
+          ],
+        },
       }),
       'select',
     );
-    expect(select).toMatchObject({ content_type: 'input_select', content_attributes: { items: [{ title: 'A', value: 'a' }, { title: 'B', value: 'b' }] } });
+    expect(select).toMatchObject({
+      content_type: 'input_select',
+      content_attributes: {
+        items: [
+          { title: 'A', value: 'a' },
+          { title: 'B', value: 'b' },
+        ],
+      },
+    });
     const asString = ok(
-      await post(c.id, { content: 'card', content_type: 'cards', content_attributes: JSON.stringify({ items: [{ title: 'T', actions: [{ text: 'go', type: 'link', uri: 'https://x.y' }] }] }) }),
+      await post(c.id, {
+        content: 'card',
+        content_type: 'cards',
+        content_attributes: JSON.stringify({ items: [{ title: 'T', actions: [{ text: 'go', type: 'link', uri: 'https://x.y' }] }] }),
+      }),
       'cards',
     );
     expect(asString.content_attributes.items[0].title).toBe('T');
     const cases: [Record<string, unknown>, string][] = [
       [{ content: 'x', content_type: 'input_select', content_attributes: {} }, 'content_attributes'],
-      [{ content: 'x', content_type: 'input_select', content_attributes: { items: [{ title: 'A', colour: 'red' }] } }, 'content_attributes'],
+      [
+        { content: 'x', content_type: 'input_select', content_attributes: { items: [{ title: 'A', colour: 'red' }] } },
+        'content_attributes',
+      ],
       [{ content: 'x', content_type: 'cards', content_attributes: { items: [{ title: 'no actions' }] } }, 'content_attributes'],
       [{ content: 'x', content_type: 'hologram' }, 'content_type'],
       [{ content: 'x', message_type: 'shout' }, 'message_type'],
@@ -115,7 +138,14 @@ describe('messages', () => {
     const m = ok(await post(c.id, form), 'multipart');
     expect(m).toMatchObject({ content: null, private: true, message_type: 1 });
     expect(m.attachments).toEqual([
-      expect.objectContaining({ message_id: m.id, account_id: s.accountId, file_type: 'file', extension: 'txt', file_size: 5, data_url: expect.any(String) }),
+      expect.objectContaining({
+        message_id: m.id,
+        account_id: s.accountId,
+        file_type: 'file',
+        extension: 'txt',
+        file_size: 5,
+        data_url: expect.any(String),
+      }),
       expect.objectContaining({ message_id: m.id, file_type: 'image', extension: 'png', file_size: 4, thumb_url: expect.any(String) }),
     ]);
     const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'list').payload;
@@ -155,7 +185,10 @@ describe('messages', () => {
     const file = Buffer.alloc(6 * 1024 * 1024, 0x63);
     const checksum = createHash('md5').update(file).digest('base64');
     const path = `${s.base}/conversations/${c.id}/direct_uploads`;
-    const blob = ok(await s.admin.api.post(path, { blob: { filename: 'scan.pdf', byte_size: file.length, checksum, content_type: 'application/pdf' } }), 'direct upload');
+    const blob = ok(
+      await s.admin.api.post(path, { blob: { filename: 'scan.pdf', byte_size: file.length, checksum, content_type: 'application/pdf' } }),
+      'direct upload',
+    );
     expect(blob).toMatchObject({
       filename: 'scan.pdf',
       byte_size: file.length,
@@ -167,19 +200,34 @@ describe('messages', () => {
     const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body: file });
     expect(put.status).toBe(200);
     const m = ok(await post(c.id, { content: 'the scan', attachments: [blob.signed_id] }), 'message with a direct upload');
-    expect(m.attachments).toEqual([expect.objectContaining({ file_type: 'file', extension: 'pdf', file_size: file.length, data_url: expect.stringMatching(/^http/) })]);
+    expect(m.attachments).toEqual([
+      expect.objectContaining({ file_type: 'file', extension: 'pdf', file_size: file.length, data_url: expect.stringMatching(/^http/) }),
+    ]);
     const served = Buffer.from(await (await fetch(m.attachments[0].data_url)).arrayBuffer());
     expect(createHash('md5').update(served).digest('base64')).toBe(checksum);
 
     // Only where it was made for: another conversation, another account, a forged id, an unstored blob.
     const elsewhere = await conversation();
-    expect(expectErrorBody(await post(elsewhere.id, { content: 'x', attachments: [blob.signed_id] }), 422).errors[0].field).toBe('attachments');
+    expect(expectErrorBody(await post(elsewhere.id, { content: 'x', attachments: [blob.signed_id] }), 422).errors[0].field).toBe(
+      'attachments',
+    );
     expect(expectErrorBody(await post(c.id, { content: 'x', attachments: ['forged'] }), 422).errors[0].field).toBe('attachments');
-    const unstored = ok(await s.admin.api.post(path, { blob: { filename: 'a.txt', byte_size: 3, content_type: 'text/plain' } }), 'unstored');
+    const unstored = ok(
+      await s.admin.api.post(path, { blob: { filename: 'a.txt', byte_size: 3, content_type: 'text/plain' } }),
+      'unstored',
+    );
     expectErrorBody(await post(c.id, { content: 'x', attachments: [unstored.signed_id] }), 422);
-    expectErrorBody(await other.admin.api.post(`${other.base}/conversations/${c.id}/direct_uploads`, { blob: { filename: 'a', byte_size: 1 } }), 404);
-    expect(expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'big.bin', byte_size: 40 * 1024 * 1024 + 1 } }), 422).errors[0].field).toBe('byte_size');
-    expect(expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'a', byte_size: 1, checksum: 'nope' } }), 422).errors[0].field).toBe('checksum');
+    expectErrorBody(
+      await other.admin.api.post(`${other.base}/conversations/${c.id}/direct_uploads`, { blob: { filename: 'a', byte_size: 1 } }),
+      404,
+    );
+    expect(
+      expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'big.bin', byte_size: 40 * 1024 * 1024 + 1 } }), 422).errors[0]
+        .field,
+    ).toBe('byte_size');
+    expect(
+      expectErrorBody(await s.admin.api.post(path, { blob: { filename: 'a', byte_size: 1, checksum: 'nope' } }), 422).errors[0].field,
+    ).toBe('checksum');
   });
 
   it('lets an agent bot post, as the bot or as a named bot of the account', async () => {
@@ -230,9 +278,17 @@ describe('messages', () => {
 
   it('soft-deletes a message and announces the change on the stream', async () => {
     const c = await conversation();
-    const m = ok(await post(c.id, { content: 'oops', content_type: 'input_select', content_attributes: { items: [{ title: 'a', value: 'a' }] } }), 'm');
+    const m = ok(
+      await post(c.id, { content: 'oops', content_type: 'input_select', content_attributes: { items: [{ title: 'a', value: 'a' }] } }),
+      'm',
+    );
     const res = ok(await s.agent.api.delete(`${s.base}/conversations/${c.id}/messages/${m.id}`), 'delete');
-    expect(res).toMatchObject({ id: m.id, content: 'This message was deleted', content_type: 'text', content_attributes: { deleted: true } });
+    expect(res).toMatchObject({
+      id: m.id,
+      content: 'This message was deleted',
+      content_type: 'text',
+      content_attributes: { deleted: true },
+    });
     const listed = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'list').payload;
     expect(listed.find((x: any) => x.id === m.id).content).toBe('This message was deleted');
     const changes = await streamChanges((ch) => ch.type === 'message' && ch.newImage?.id === m.id);

@@ -1,11 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
+import { eventsOf } from '#shared/domain/events/domain-events.ts';
 import { expectErrorBody, seedAccount, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { newBot, newConversation, ok, world, type World } from '../conversations/fixtures.ts';
 import { until } from '../../support/until.ts';
 
-type N = { id: number; notification_type: string; primary_actor_id: number; read_at: string | null; secondary_actor: any; primary_actor: any };
+type N = {
+  id: number;
+  notification_type: string;
+  primary_actor_id: number;
+  read_at: string | null;
+  secondary_actor: any;
+  primary_actor: any;
+};
 
 // The machine running the suite may be busy: these wait on scrypt and on the pipeline.
 describe('notifications (created by the events pipeline)', { timeout: 120_000 }, () => {
@@ -17,8 +24,10 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
   const about = async (convId: number, type: string, api = s.agent.api) =>
     (await all(api)).filter((n) => n.primary_actor_id === convId && n.notification_type === type);
   const waitFor = (convId: number, type: string, api = s.agent.api) => until(async () => (await about(convId, type, api))[0]);
-  const assign = async (id: number, assignee: number, api = s.admin.api) => ok(await api.post(`${s.base}/conversations/${id}/assignments`, { assignee_id: assignee }), 'assign');
-  const post = async (id: number, body: Record<string, unknown>, api = s.admin.api) => ok(await api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
+  const assign = async (id: number, assignee: number, api = s.admin.api) =>
+    ok(await api.post(`${s.base}/conversations/${id}/assignments`, { assignee_id: assignee }), 'assign');
+  const post = async (id: number, body: Record<string, unknown>, api = s.admin.api) =>
+    ok(await api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
   const converse = () => newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
 
   beforeAll(async () => {
@@ -33,7 +42,12 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
       id: s.agent.id,
       user_id: s.agent.id,
       account_id: s.accountId,
-      all_email_flags: expect.arrayContaining(['email_conversation_creation', 'email_conversation_assignment', 'email_conversation_mention', 'email_assigned_conversation_new_message']),
+      all_email_flags: expect.arrayContaining([
+        'email_conversation_creation',
+        'email_conversation_assignment',
+        'email_conversation_mention',
+        'email_assigned_conversation_new_message',
+      ]),
       selected_email_flags: ['email_conversation_assignment'],
       all_push_flags: expect.arrayContaining(['push_conversation_creation', 'push_conversation_mention']),
       selected_push_flags: ['push_conversation_assignment'],
@@ -47,7 +61,11 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
       push_message_title: `A conversation (#${c.id}) has been assigned to you`,
       primary_actor_type: 'Conversation',
       primary_actor_id: c.id,
-      primary_actor: { id: c.id, inbox_id: w.inbox.id, meta: expect.objectContaining({ sender: expect.objectContaining({ id: w.contact.id }) }) },
+      primary_actor: {
+        id: c.id,
+        inbox_id: w.inbox.id,
+        meta: expect.objectContaining({ sender: expect.objectContaining({ id: w.contact.id }) }),
+      },
       read_at: null,
       secondary_actor: null,
       user: expect.objectContaining({ id: s.agent.id, type: 'user' }),
@@ -77,7 +95,11 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
       'push_conversation_assignment',
       'push_assigned_conversation_new_message',
     ]);
-    expect(fieldsOf(expectErrorBody(await s.agent.api.put(`${s.base}/notification_settings`, { selected_email_flags: ['email_everything'] }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(await s.agent.api.put(`${s.base}/notification_settings`, { selected_email_flags: ['email_everything'] }), 422),
+      ),
+    ).toEqual({
       selected_email_flags: 'invalid',
     });
     // Settings are per user and account.
@@ -109,7 +131,10 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     // A mention in a public message, or of someone outside the account, notifies nobody.
     await post(c.id, { content: `see mention://user/${s.agent.id}/agent`, private: false });
     await post(c.id, { content: `[@x](mention://user/${other.agent.id}/x)`, private: true });
-    const newMsg = await until(async () => (await about(c.id, 'assigned_conversation_new_message')).length >= 2 && (await about(c.id, 'assigned_conversation_new_message')));
+    const newMsg = await until(
+      async () =>
+        (await about(c.id, 'assigned_conversation_new_message')).length >= 2 && (await about(c.id, 'assigned_conversation_new_message')),
+    );
     expect(newMsg).toHaveLength(2);
     expect(await about(c.id, 'conversation_mention')).toHaveLength(1);
     expect(ok(await other.agent.api.get(`${other.base}/notifications?includes[]=read`), 'other').data.payload).toEqual([]);
@@ -128,8 +153,20 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
   it('a new message in a conversation you take part in notifies you (participants), not the sender', async () => {
     const c = await converse();
     ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/participants`, { user_ids: [s.agent.id, s.admin.id] }), 'participants');
-    ok(await s.agent.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_conversation_assignment', 'push_assigned_conversation_new_message', 'push_participating_conversation_new_message'] }), 'settings');
-    ok(await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_participating_conversation_new_message'] }), 'settings');
+    ok(
+      await s.agent.api.patch(`${s.base}/notification_settings`, {
+        selected_push_flags: [
+          'push_conversation_assignment',
+          'push_assigned_conversation_new_message',
+          'push_participating_conversation_new_message',
+        ],
+      }),
+      'settings',
+    );
+    ok(
+      await s.admin.api.patch(`${s.base}/notification_settings`, { selected_push_flags: ['push_participating_conversation_new_message'] }),
+      'settings',
+    );
     const m = await post(c.id, { content: 'from a participant' });
     const n = await waitFor(c.id, 'participating_conversation_new_message');
     expect(n.secondary_actor).toMatchObject({ id: m.id });
@@ -151,7 +188,12 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     const first = list.payload[0] as N;
     const read = await s.agent.api.patch(`${s.base}/notifications/${first.id}`, {});
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: first.id, read_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), user_id: s.agent.id, notification_type: first.notification_type });
+    expect(read.body).toMatchObject({
+      id: first.id,
+      read_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      user_id: s.agent.id,
+      notification_type: first.notification_type,
+    });
     expect(ok(await s.agent.api.get(`${s.base}/notifications/unread_count`), 'count')).toBe(total - 1);
     // Without includes[]=read only unread ones are listed (Chatwoot's NotificationFinder).
     const unreadOnly = ok(await s.agent.api.get(`${s.base}/notifications`), 'unread').data;
@@ -166,11 +208,15 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
     // read_all for one conversation (the mobile app's "mark as read"), then for all.
     const convId = first.primary_actor_id;
     const ofConv = list.payload.filter((n: N) => n.primary_actor_id === convId).length;
-    expect((await s.agent.api.post(`${s.base}/notifications/read_all`, { primary_actor_type: 'Conversation', primary_actor_id: convId })).status).toBe(200);
+    expect(
+      (await s.agent.api.post(`${s.base}/notifications/read_all`, { primary_actor_type: 'Conversation', primary_actor_id: convId })).status,
+    ).toBe(200);
     expect(ok(await s.agent.api.get(`${s.base}/notifications/unread_count`), 'count')).toBe(total - ofConv);
     expect((await s.agent.api.post(`${s.base}/notifications/read_all`)).status).toBe(200);
     expect(ok(await s.agent.api.get(`${s.base}/notifications/unread_count`), 'count')).toBe(0);
-    expect(ok(await s.agent.api.get(`${s.base}/notifications?includes[]=read`), 'all').data.payload.every((n: N) => n.read_at !== null)).toBe(true);
+    expect(
+      ok(await s.agent.api.get(`${s.base}/notifications?includes[]=read`), 'all').data.payload.every((n: N) => n.read_at !== null),
+    ).toBe(true);
 
     // Someone else's, another account's, absent: 404.
     expectErrorBody(await s.admin.api.patch(`${s.base}/notifications/${first.id}`, {}), 404);
@@ -209,13 +255,33 @@ describe('notifications (created by the events pipeline)', { timeout: 120_000 },
   it('push subscriptions: the mobile app registers and removes its FCM token', async () => {
     const body = {
       subscription_type: 'fcm',
-      subscription_attributes: { deviceName: 'Pixel', devicePlatform: 'android', apiLevel: '34', brandName: 'Google', buildNumber: '1', push_token: 'fcm-token-1', device_id: 'dev-1' },
+      subscription_attributes: {
+        deviceName: 'Pixel',
+        devicePlatform: 'android',
+        apiLevel: '34',
+        brandName: 'Google',
+        buildNumber: '1',
+        push_token: 'fcm-token-1',
+        device_id: 'dev-1',
+      },
     };
     const res = await s.agent.api.post('/api/v1/notification_subscriptions', body);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ user_id: s.agent.id, subscription_type: 'fcm', identifier: 'fcm-token-1', subscription_attributes: { push_token: 'fcm-token-1', device_id: 'dev-1' } });
+    expect(res.body).toMatchObject({
+      user_id: s.agent.id,
+      subscription_type: 'fcm',
+      identifier: 'fcm-token-1',
+      subscription_attributes: { push_token: 'fcm-token-1', device_id: 'dev-1' },
+    });
     expect(res.body.subscription_attributes).not.toHaveProperty('deviceName');
-    expect(fieldsOf(expectErrorBody(await s.agent.api.post('/api/v1/notification_subscriptions', { subscription_type: 'fcm', subscription_attributes: {} }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.agent.api.post('/api/v1/notification_subscriptions', { subscription_type: 'fcm', subscription_attributes: {} }),
+          422,
+        ),
+      ),
+    ).toEqual({
       'subscription_attributes.push_token': 'required',
     });
     expect((await s.agent.api.delete('/api/v1/notification_subscriptions', { push_token: 'fcm-token-1' })).status).toBe(200);

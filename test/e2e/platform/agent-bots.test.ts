@@ -46,7 +46,14 @@ describe('platform agent bots (spec endpoint 12, reference §10.5)', () => {
     expect(ids).toEqual(expect.arrayContaining([sys.body.id, acc.body.id]));
     expect(ids).not.toContain(theirs.id);
     for (const b of list.body) {
-      for (const [k, t] of Object.entries({ id: 'number', name: 'string', access_token: 'string', system_bot: 'boolean', bot_type: 'string', thumbnail: 'string' })) {
+      for (const [k, t] of Object.entries({
+        id: 'number',
+        name: 'string',
+        access_token: 'string',
+        system_bot: 'boolean',
+        bot_type: 'string',
+        thumbnail: 'string',
+      })) {
         expect(typeof b[k], k).toBe(t);
       }
       expect(typeof b.bot_config).toBe('object');
@@ -56,7 +63,12 @@ describe('platform agent bots (spec endpoint 12, reference §10.5)', () => {
     expect(show.body).toEqual(sys.body);
 
     const upd = await app.api.patch(`${P}/agent_bots/${sys.body.id}`, { name: 'Helper 2', outgoing_url: 'http://127.0.0.1:9/x' });
-    expect(upd.body).toMatchObject({ id: sys.body.id, name: 'Helper 2', outgoing_url: 'http://127.0.0.1:9/x', access_token: sys.body.access_token });
+    expect(upd.body).toMatchObject({
+      id: sys.body.id,
+      name: 'Helper 2',
+      outgoing_url: 'http://127.0.0.1:9/x',
+      access_token: sys.body.access_token,
+    });
 
     for (const res of [
       await app.api.get(`${P}/agent_bots/${theirs.id}`),
@@ -72,7 +84,10 @@ describe('platform agent bots (spec endpoint 12, reference §10.5)', () => {
 
   it('validates bots and refuses foreign accounts', async () => {
     const theirAccount = (await other.api.post(`${P}/accounts`, { name: 'Other' })).body;
-    const res = expectErrorBody(await app.api.post(`${P}/agent_bots`, { outgoing_url: 'ftp://x', bot_type: 'csml', account_id: theirAccount.id }), 422);
+    const res = expectErrorBody(
+      await app.api.post(`${P}/agent_bots`, { outgoing_url: 'ftp://x', bot_type: 'csml', account_id: theirAccount.id }),
+      422,
+    );
     const fields = Object.fromEntries(res.errors.map((e) => [e.field, e.code]));
     expect(fields).toMatchObject({ name: 'required', outgoing_url: 'invalid', bot_type: 'invalid' });
     const foreign = expectErrorBody(await app.api.post(`${P}/agent_bots`, { name: 'x', account_id: theirAccount.id }), 422);

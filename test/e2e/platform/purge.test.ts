@@ -1,13 +1,13 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../../shared/config.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { hashToken } from '../../../shared/crypto/tokens.ts';
-import { getPurgeJob, listPurgeJobs } from '../../../shared/db/repositories/purge.ts';
-import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
-import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
-import { purgeChunk, purgeSwitch, resumePurges } from '../../../shared/domain/purge/service.ts';
-import { PurgeInterrupted } from '../../../shared/domain/purge/plan.ts';
+import { config } from '#shared/config.ts';
+import { keys } from '#shared/db/keys.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { getPurgeJob, listPurgeJobs } from '#shared/db/repositories/purge.ts';
+import { getSearchHead } from '#shared/db/repositories/search-index.ts';
+import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
+import { purgeChunk, purgeSwitch, resumePurges } from '#shared/domain/purge/service.ts';
+import { PurgeInterrupted } from '#shared/domain/purge/plan.ts';
 import { keyOfLink } from '../../support/files.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { scanAll, type Item } from '../../support/table.ts';
@@ -21,9 +21,28 @@ import { conversationPath, contactPath, inboxPath } from '../public/fixtures.ts'
 // once, a purge job follows chunk by chunk, and in the end nothing of the inbox (or account) is left,
 // while another account's items stay exactly as they were.
 
-
 // Partitions whose first number is not an account id (users, bots, tokens, sessions, …).
-const NOT_ACCOUNT_SCOPED = new Set(['USER', 'BOT', 'PAPP', 'TOKEN', 'SESSION', 'USESSIONS', 'PUSHSUBS', 'MAINT', 'LIMIT', 'THROTTLE', 'OTT', 'MAIL', 'CABLE', 'CABLES', 'RULERUN', 'NOTIFRUN', 'PUBSUB', 'RESET', 'CABLEADDR']);
+const NOT_ACCOUNT_SCOPED = new Set([
+  'USER',
+  'BOT',
+  'PAPP',
+  'TOKEN',
+  'SESSION',
+  'USESSIONS',
+  'PUSHSUBS',
+  'MAINT',
+  'LIMIT',
+  'THROTTLE',
+  'OTT',
+  'MAIL',
+  'CABLE',
+  'CABLES',
+  'RULERUN',
+  'NOTIFRUN',
+  'PUBSUB',
+  'RESET',
+  'CABLEADDR',
+]);
 const KEY_ATTRS = ['pk', 'gsi1pk', 'gsi2pk', 'gsi3pk'];
 
 /** The account an item belongs to by its keys (the first number of an account-scoped partition) or its `account_id`. */
@@ -48,7 +67,14 @@ function accountsOf(item: Item): Set<number> {
 const idOf = (i: Item) => `${i.pk}|${i.sk}`;
 /** Items that expire by themselves and are written by request handling, not by the account's data (rate windows). */
 const volatile = (i: Item) => /^(LIMIT|SEQ|MAINT|THROTTLE)#/.test(String(i.pk));
-const canonical = (i: Item) => JSON.stringify(i, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+const canonical = (i: Item) =>
+  JSON.stringify(i, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v instanceof Uint8Array
+        ? Buffer.from(v).toString('base64')
+        : v,
+  );
 
 const objectExists = async (dataUrl: string) => {
   const key = await keyOfLink(dataUrl);
@@ -78,17 +104,50 @@ interface Seeded {
 async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
   const s = await seedAccount();
   const api = s.admin.api;
-  const webhook = ok(await api.post(`${s.base}/webhooks`, { url: receiver.url, subscriptions: ['message_created', 'conversation_created'] }), 'webhook');
+  const webhook = ok(
+    await api.post(`${s.base}/webhooks`, { url: receiver.url, subscriptions: ['message_created', 'conversation_created'] }),
+    'webhook',
+  );
   const webhookId = (webhook.payload?.webhook ?? webhook).id;
   ok(await api.post(`${s.base}/labels`, { title: 'purge-vip', description: 'x', color: '#ff0000' }), 'label');
   ok(await api.post(`${s.base}/canned_responses`, { short_code: unique('hi'), content: 'Hello {{contact.name}}' }), 'canned');
-  ok(await api.post(`${s.base}/custom_attribute_definitions`, { attribute_display_name: 'Plan', attribute_key: 'plan', attribute_model: 'contact_attribute', attribute_display_type: 'text' }), 'attribute');
+  ok(
+    await api.post(`${s.base}/custom_attribute_definitions`, {
+      attribute_display_name: 'Plan',
+      attribute_key: 'plan',
+      attribute_model: 'contact_attribute',
+      attribute_display_type: 'text',
+    }),
+    'attribute',
+  );
   ok(await api.post(`${s.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: 'sk-test' } }), 'hook');
   ok(await api.post(`${s.base}/teams`, { name: unique('team-') }), 'team');
-  ok(await api.post(`${s.base}/automation_rules`, { name: 'r', event_name: 'message_created', conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['zzz-never'], query_operator: null }], actions: [{ action_name: 'add_label', action_params: ['purge-vip'] }] }), 'rule');
+  ok(
+    await api.post(`${s.base}/automation_rules`, {
+      name: 'r',
+      event_name: 'message_created',
+      conditions: [{ attribute_key: 'content', filter_operator: 'contains', values: ['zzz-never'], query_operator: null }],
+      actions: [{ action_name: 'add_label', action_params: ['purge-vip'] }],
+    }),
+    'rule',
+  );
   const bot = await newBot(s);
-  ok(await s.agent.api.post(`${s.base}/custom_filters`, { custom_filter: { name: 'Open ones', filter_type: 'conversation', query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] } } }), 'filter');
-  ok(await s.agent.api.post(`${s.base}/macros`, { macro: { name: 'Mine', visibility: 'global', actions: [{ action_name: 'resolve_conversation' }] } }), 'macro');
+  ok(
+    await s.agent.api.post(`${s.base}/custom_filters`, {
+      custom_filter: {
+        name: 'Open ones',
+        filter_type: 'conversation',
+        query: { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] },
+      },
+    }),
+    'filter',
+  );
+  ok(
+    await s.agent.api.post(`${s.base}/macros`, {
+      macro: { name: 'Mine', visibility: 'global', actions: [{ action_name: 'resolve_conversation' }] },
+    }),
+    'macro',
+  );
   const inboxes: Seeded['inboxes'] = [];
   const conversations: Seeded['conversations'] = [];
   const identified: number[] = [];
@@ -129,11 +188,21 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
 /** Waits until the pipeline's work on an account's seeded data is done (report facts, deliveries, search tail), so snapshots hold still. */
 async function settled(w: Seeded) {
   const a = w.s.accountId;
-  await untilState(scanAll, (items) => {
-    const of = items.filter((i) => accountsOf(i).has(a));
-    const count = (prefix: string) => of.filter((i) => String(i.pk).startsWith(prefix)).length;
-    return count(`RPTF#${a}`) >= 8 && count(`WHDELIVERIES#${a}#`) >= 8 && count(`STAIL#${a}`) >= 4 && count(`RPT#${a}#`) > 0 && count(`NOTIFS#${a}#`) >= 2;
-  }, 60_000);
+  await untilState(
+    scanAll,
+    (items) => {
+      const of = items.filter((i) => accountsOf(i).has(a));
+      const count = (prefix: string) => of.filter((i) => String(i.pk).startsWith(prefix)).length;
+      return (
+        count(`RPTF#${a}`) >= 8 &&
+        count(`WHDELIVERIES#${a}#`) >= 8 &&
+        count(`STAIL#${a}`) >= 4 &&
+        count(`RPT#${a}#`) > 0 &&
+        count(`NOTIFS#${a}#`) >= 2
+      );
+    },
+    60_000,
+  );
 }
 
 describe('deleting an inbox or an account purges its data', () => {
@@ -164,7 +233,9 @@ describe('deleting an inbox or an account purges its data', () => {
           accountsOf(i).has(a) &&
           // Report facts stay (the rebuild's input): the conversations' removal adds their negation (below).
           i.type !== 'report_fact' &&
-          (i.inbox_id === gone.id || String(i.gsi2pk ?? '').startsWith(`ICONTACTS#${a}#${gone.id}`) || String(i.pk).startsWith(`RPT#${a}#I#${gone.id}`)),
+          (i.inbox_id === gone.id ||
+            String(i.gsi2pk ?? '').startsWith(`ICONTACTS#${a}#${gone.id}`) ||
+            String(i.pk).startsWith(`RPT#${a}#I#${gone.id}`)),
       );
     expect(ofInbox(before).length).toBeGreaterThan(5);
     const goneConvs = victim.conversations.filter((c) => c.inbox === gone.id);
@@ -183,13 +254,25 @@ describe('deleting an inbox or an account purges its data', () => {
     expect(res.status).toBe(200);
     expect((await victim.s.admin.api.get(`${victim.s.base}/inboxes/${gone.id}`)).status).toBe(404);
 
-    const after = await untilState(scanAll, (items) => ofInbox(items).length === 0 && !items.some((i) => String(i.pk) === keys.purgeInboxJob(a, gone.id).pk), 60_000);
+    const after = await untilState(
+      scanAll,
+      (items) => ofInbox(items).length === 0 && !items.some((i) => String(i.pk) === keys.purgeInboxJob(a, gone.id).pk),
+      60_000,
+    );
     // Nothing of its conversations is left: not a message, participant, label link or contact link; the
     // report stage negated each one's figures.
     for (const c of goneConvs) {
       expect(after.some((i) => i.pk === `RPTF#${a}` && i.kind === 'deletion' && i.conversation_id === c.id)).toBe(true);
-      expect(after.filter((i) => String(i.pk) === `CONV#${a}#${c.id}` || String(i.sk) === keys.contactConversation(a, c.contactId, c.id).sk && String(i.pk).startsWith(`CCONV#${a}#`))).toEqual([]);
-      expect(after.some((i) => String(i.pk) === `CLABEL#${a}#purge-vip` && i.sk === keys.conversationLabel(a, 'purge-vip', c.id).sk)).toBe(false);
+      expect(
+        after.filter(
+          (i) =>
+            String(i.pk) === `CONV#${a}#${c.id}` ||
+            (String(i.sk) === keys.contactConversation(a, c.contactId, c.id).sk && String(i.pk).startsWith(`CCONV#${a}#`)),
+        ),
+      ).toEqual([]);
+      expect(after.some((i) => String(i.pk) === `CLABEL#${a}#purge-vip` && i.sk === keys.conversationLabel(a, 'purge-vip', c.id).sk)).toBe(
+        false,
+      );
     }
     expect(after.some((i) => String(i.pk).startsWith(`UNIQ#SOURCE#${gone.id}#`))).toBe(false);
     // Its conversations' notifications went with them, and the counts moved; the other inbox's stay.
@@ -222,12 +305,16 @@ describe('deleting an inbox or an account purges its data', () => {
     // messages so far, then a pack of two more.
     const sealNow = async (opts: { min: number; packMin?: number }) => {
       const second = Math.floor(Date.now() / 1000);
-      await untilState(async () => Math.floor(Date.now() / 1000), (t) => t > second);
+      await untilState(
+        async () => Math.floor(Date.now() / 1000),
+        (t) => t > second,
+      );
       expect(await sealSearchIndex(a, { now: Math.floor(Date.now() / 1000) + SEAL_LAG_S, ...opts })).toBe(true);
     };
     await sealNow({ min: 1 });
     const last = victim.conversations.at(-1)!;
-    for (const content of ['sealed later one', 'sealed later two']) ok(await victim.s.admin.api.post(`${victim.s.base}/conversations/${last.id}/messages`, { content }), 'message');
+    for (const content of ['sealed later one', 'sealed later two'])
+      ok(await victim.s.admin.api.post(`${victim.s.base}/conversations/${last.id}/messages`, { content }), 'message');
     await sealNow({ min: 1000, packMin: 1 });
     const index = await getSearchHead(a, true);
     expect([index.segments.length, index.packs.length]).toEqual([1, 1]);
@@ -238,7 +325,9 @@ describe('deleting an inbox or an account purges its data', () => {
     // Compared byte for byte: the bystander account (settled, nothing of it runs now) and the items of no
     // account. Accounts of earlier tests are left out: their pipeline work (webhook retries rewriting
     // their attempt log, search seals) goes on beside this test.
-    const others = before.filter((i) => !accountsOf(i).has(a) && !volatile(i) && !victimBot(i) && (accountsOf(i).size === 0 || accountsOf(i).has(b)));
+    const others = before.filter(
+      (i) => !accountsOf(i).has(a) && !volatile(i) && !victimBot(i) && (accountsOf(i).size === 0 || accountsOf(i).has(b)),
+    );
     const bystanderItems = others.filter((i) => accountsOf(i).has(b));
     expect(bystanderItems.length).toBeGreaterThan(50);
     expect(before.filter((i) => accountsOf(i).has(a)).length).toBeGreaterThan(50);

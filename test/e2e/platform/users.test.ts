@@ -96,7 +96,14 @@ describe('platform users and account users (spec endpoint 11, reference §10.3-1
     const u = (await newUser()).body;
     const link = await app.api.post(`${P}/accounts/${account.id}/account_users`, { user_id: u.id, role: 'administrator' });
     expect(link.status).toBe(200);
-    expect(link.body).toMatchObject({ account_id: account.id, user_id: u.id, role: 'administrator', inviter_id: null, availability: 'offline', auto_offline: true });
+    expect(link.body).toMatchObject({
+      account_id: account.id,
+      user_id: u.id,
+      role: 'administrator',
+      inviter_id: null,
+      availability: 'offline',
+      auto_offline: true,
+    });
     expect(Number.isInteger(link.body.id)).toBe(true);
 
     const again = await app.api.post(`${P}/accounts/${account.id}/account_users`, { user_id: u.id, role: 'agent' });
@@ -114,9 +121,7 @@ describe('platform users and account users (spec endpoint 11, reference §10.3-1
 
     const shown = await app.api.get(`${P}/users/${u.id}`);
     expect(shown.body).toMatchObject({ account_id: account.id, role: 'agent' });
-    expect(shown.body.accounts).toEqual([
-      expect.objectContaining({ id: account.id, name: 'Linked', role: 'agent', active_at: null }),
-    ]);
+    expect(shown.body.accounts).toEqual([expect.objectContaining({ id: account.id, name: 'Linked', role: 'agent', active_at: null })]);
 
     const bad = expectErrorBody(await app.api.post(`${P}/accounts/${account.id}/account_users`, { user_id: u.id, role: 'owner' }), 422);
     expect(bad.errors[0]).toMatchObject({ field: 'role', code: 'invalid' });

@@ -54,8 +54,7 @@ export async function publicMessage(api: Client, inbox: ApiInbox, sourceId: stri
 
 export { seedAccount, unique, type SeededAccount };
 
-const kind = (x: unknown) =>
-  x === null ? 'null' : Array.isArray(x) ? 'array' : Number.isInteger(x) ? 'integer' : typeof x;
+const kind = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? 'array' : Number.isInteger(x) ? 'integer' : typeof x);
 
 /** The contract's public message (docs/contract.md#public-message): every field, with its type. */
 export const MESSAGE_FIELDS: Record<string, string> = {

@@ -64,7 +64,9 @@ describe('public interface: HMAC identity validation', () => {
     expect(ok(await api.get(`${show}?identifier=${identifier}&identifier_hash=${sign(strict, identifier)}`), 'show').id).toBe(contact.id);
     unauthorized(await api.patch(show, { name: 'x' }));
     unauthorized(await api.patch(show, { name: 'x', identifier, identifier_hash: 'ab'.repeat(32) }));
-    expect(ok(await api.patch(show, { name: 'Verified', identifier, identifier_hash: sign(strict, identifier) }), 'update').name).toBe('Verified');
+    expect(ok(await api.patch(show, { name: 'Verified', identifier, identifier_hash: sign(strict, identifier) }), 'update').name).toBe(
+      'Verified',
+    );
     expect(ok(await s.admin.api.get(`${s.base}/contacts/${contact.id}`), 'account contact').payload.name).toBe('Verified');
   });
 

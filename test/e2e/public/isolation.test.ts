@@ -80,7 +80,10 @@ describe('public interface: identifiers are the credential', () => {
     [a, b] = await Promise.all([seedAccount(), seedAccount()]);
     api = await anonymous();
     [inbox1, inbox2, inboxB] = await Promise.all([apiInbox(a), apiInbox(a), apiInbox(b)]);
-    const widget = ok(await a.admin.api.post(`${a.base}/inboxes`, { name: 'site', channel: { type: 'web_widget', website_url: 'https://example.com' } }), 'widget');
+    const widget = ok(
+      await a.admin.api.post(`${a.base}/inboxes`, { name: 'site', channel: { type: 'web_widget', website_url: 'https://example.com' } }),
+      'widget',
+    );
     expect(widget.inbox_identifier ?? null).toBeNull();
     widgetToken = widget.website_token;
     const identifier = unique('x-');
@@ -106,7 +109,20 @@ describe('public interface: identifiers are the credential', () => {
       }),
       'select',
     );
-    secrets = [y.email!, z.email!, y.source_id, z.source_id, x2.source_id, cX2.uuid, cY.uuid, cZ.uuid, 'secret in inbox two', 'secret of y', 'secret of z', inbox1.hmac_token];
+    secrets = [
+      y.email!,
+      z.email!,
+      y.source_id,
+      z.source_id,
+      x2.source_id,
+      cX2.uuid,
+      cY.uuid,
+      cZ.uuid,
+      'secret in inbox two',
+      'secret of y',
+      'secret of z',
+      inbox1.hmac_token,
+    ];
   });
 
   const expectNotFound = (res: Res, what: string) => {
@@ -122,7 +138,10 @@ describe('public interface: identifiers are the credential', () => {
 
   it('sees its own conversation (the baseline the wrong combinations differ from)', async () => {
     expect(ok(await api.get(conversationPath(inbox1, x1.source_id, cX1.id)), 'own').id).toBe(cX1.id);
-    expect(ok(await api.get(conversationPath(inbox1, y.source_id, cY.id)), 'y own').messages.map((m: any) => m.content)).toEqual(['secret of y', 'Pick']);
+    expect(ok(await api.get(conversationPath(inbox1, y.source_id, cY.id)), 'y own').messages.map((m: any) => m.content)).toEqual([
+      'secret of y',
+      'Pick',
+    ]);
   });
 
   it('404s unknown, non-API and garbage inbox identifiers on every route', async () => {
@@ -178,9 +197,15 @@ describe('public interface: identifiers are the credential', () => {
       const messages = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}/messages`), 'account messages').payload;
       expect(messages.map((m: any) => m.content)).toEqual(content);
     }
-    const selectNow = ok(await a.admin.api.get(`${a.base}/conversations/${cY.id}/messages`), 'select').payload.find((m: any) => m.id === select.id);
+    const selectNow = ok(await a.admin.api.get(`${a.base}/conversations/${cY.id}/messages`), 'select').payload.find(
+      (m: any) => m.id === select.id,
+    );
     expect(selectNow.content_attributes.submitted_values).toBeUndefined();
-    for (const [s, id] of [[a, y.id], [a, x1.id], [b, z.id]] as const) {
+    for (const [s, id] of [
+      [a, y.id],
+      [a, x1.id],
+      [b, z.id],
+    ] as const) {
       expect(ok(await s.admin.api.get(`${s.base}/contacts/${id}`), 'contact').payload.name).not.toBe('hijacked');
     }
     // Account A has conversations 1-3 only: none was started by a wrong combination.

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { expectErrorBody, type Client } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import {
@@ -52,7 +52,10 @@ describe('public interface: the end client journey', () => {
 
   it('walks the whole journey: contact, conversation, messages, spec endpoint 13, spec endpoint 14', async () => {
     const email = `${unique('c')}@example.com`;
-    const contact = ok(await api.post(`${inboxPath(inbox)}/contacts`, { name: 'Ada Client', email, custom_attributes: { plan: 'free' } }), 'contact');
+    const contact = ok(
+      await api.post(`${inboxPath(inbox)}/contacts`, { name: 'Ada Client', email, custom_attributes: { plan: 'free' } }),
+      'contact',
+    );
     expect(contact).toEqual({
       source_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       pubsub_token: expect.any(String),
@@ -63,11 +66,23 @@ describe('public interface: the end client journey', () => {
     });
     expect(ok(await api.get(contactPath(inbox, contact.source_id)), 'show contact')).toEqual(contact);
 
-    const conv = ok(await api.post(`${contactPath(inbox, contact.source_id)}/conversations`, { custom_attributes: { order: 'A-1' } }), 'conversation');
+    const conv = ok(
+      await api.post(`${contactPath(inbox, contact.source_id)}/conversations`, { custom_attributes: { order: 'A-1' } }),
+      'conversation',
+    );
     expectPublicConversation(conv);
-    expect(conv).toMatchObject({ inbox_id: String(inbox.id), status: 'open', messages: [], contact_last_seen_at: 0, contact: { id: contact.id, email } });
+    expect(conv).toMatchObject({
+      inbox_id: String(inbox.id),
+      status: 'open',
+      messages: [],
+      contact_last_seen_at: 0,
+      contact: { id: contact.id, email },
+    });
 
-    const first = ok(await api.post(`${conversationPath(inbox, contact.source_id, conv.id)}/messages`, { content: 'Hello there', echo_id: 'e1' }), 'message');
+    const first = ok(
+      await api.post(`${conversationPath(inbox, contact.source_id, conv.id)}/messages`, { content: 'Hello there', echo_id: 'e1' }),
+      'message',
+    );
     expectPublicMessage(first);
     expect(first).toMatchObject({
       content: 'Hello there',
@@ -94,7 +109,13 @@ describe('public interface: the end client journey', () => {
     expectPublicConversation(shown);
     expect(shown.id).toBe(conv.id);
     expect(shown.messages.map((m: any) => m.content)).toEqual(['Hello there', 'Hi Ada']);
-    expect(shown.messages[1]).toMatchObject({ id: reply.id, message_type: 1, sender_type: 'user', sender_id: s.admin.id, sender: { id: s.admin.id, type: 'user' } });
+    expect(shown.messages[1]).toMatchObject({
+      id: reply.id,
+      message_type: 1,
+      sender_type: 'user',
+      sender_id: s.admin.id,
+      sender: { id: s.admin.id, type: 'user' },
+    });
     expect(shown.messages[0]).not.toHaveProperty('echo_id');
     expect(shown.contact).toMatchObject({
       id: contact.id,
@@ -120,7 +141,11 @@ describe('public interface: the end client journey', () => {
 
     // The agents see the contact's messages as incoming, from the contact.
     const listed = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'account messages').payload;
-    expect(listed.find((m: any) => m.id === first.id)).toMatchObject({ message_type: 0, sender_type: 'Contact', sender: { id: contact.id, type: 'contact' } });
+    expect(listed.find((m: any) => m.id === first.id)).toMatchObject({
+      message_type: 0,
+      sender_type: 'Contact',
+      sender: { id: contact.id, type: 'contact' },
+    });
     expect(agentSide).toMatchObject({ custom_attributes: { order: 'A-1' }, unread_count: 1, meta: { sender: { id: contact.id } } });
 
     // Every change is an item change on the stream, made by the contact.
@@ -149,7 +174,10 @@ describe('public interface: the end client journey', () => {
       const sourceId = unique('src-');
       const made = await publicContact(api, inbox, { source_id: sourceId, name: 'First' });
       expect(made.source_id).toBe(sourceId);
-      const again = ok(await api.post(`${inboxPath(inbox)}/contacts`, { source_id: sourceId, name: 'Second', email: `${unique('x')}@example.com` }), 'again');
+      const again = ok(
+        await api.post(`${inboxPath(inbox)}/contacts`, { source_id: sourceId, name: 'Second', email: `${unique('x')}@example.com` }),
+        'again',
+      );
       expect(again).toEqual(made);
     });
 
@@ -169,7 +197,10 @@ describe('public interface: the end client journey', () => {
       const nameless = ok(await api.post(`${inboxPath(inbox)}/contacts`, {}), 'nameless');
       expect(nameless.name).toMatch(/^[a-z]+-[a-z]+-\d{4}$/);
       // An account-side contact found by email gets a contact inbox here too.
-      const agentMade = ok(await s.admin.api.post(`${s.base}/contacts`, { name: 'Known', email: `${unique('k')}@example.com` }), 'account contact').payload.contact;
+      const agentMade = ok(
+        await s.admin.api.post(`${s.base}/contacts`, { name: 'Known', email: `${unique('k')}@example.com` }),
+        'account contact',
+      ).payload.contact;
       expect((await publicContact(api, inbox, { email: agentMade.email })).id).toBe(agentMade.id);
     });
 
@@ -185,7 +216,11 @@ describe('public interface: the end client journey', () => {
     });
 
     it('updates: blanks change nothing, custom attributes merge deeply, the raw contact row comes back', async () => {
-      const c = await publicContact(api, inbox, { name: 'Old Name', email: `${unique('u')}@example.com`, custom_attributes: { prefs: { a: 1, b: 2 }, tier: 'x' } });
+      const c = await publicContact(api, inbox, {
+        name: 'Old Name',
+        email: `${unique('u')}@example.com`,
+        custom_attributes: { prefs: { a: 1, b: 2 }, tier: 'x' },
+      });
       const res = await api.patch(contactPath(inbox, c.source_id), {
         name: 'New Name',
         email: '',
@@ -220,7 +255,9 @@ describe('public interface: the end client journey', () => {
       const merged = ok(await api.patch(contactPath(inbox, c.source_id), { email: holder.email }), 'merge');
       expect(merged).toMatchObject({ id: holder.id, email: holder.email, phone_number: '+14155550123', name: holder.name });
       expect(ok(await api.get(contactPath(inbox, c.source_id)), 'show').id).toBe(holder.id);
-      const changes = await streamChanges((ch) => ch.pk === keys.contact(s.accountId, c.id).pk && ch.type === 'contact' && ch.action === 'MODIFY');
+      const changes = await streamChanges(
+        (ch) => ch.pk === keys.contact(s.accountId, c.id).pk && ch.type === 'contact' && ch.action === 'MODIFY',
+      );
       expect(changes.some((ch) => ch.newImage?.name === 'New Name' && ch.oldImage?.name === 'Old Name')).toBe(true);
     });
   });
@@ -255,7 +292,10 @@ describe('public interface: the end client journey', () => {
       const c = await publicContact(api, botInbox);
       expect((await publicConversation(api, botInbox, c.source_id)).status).toBe('pending');
       const own = await publicContact(api, inbox);
-      const refused = expectErrorBody(await api.post(`${contactPath(inbox, own.source_id)}/conversations`, { custom_attributes: [1] }), 422);
+      const refused = expectErrorBody(
+        await api.post(`${contactPath(inbox, own.source_id)}/conversations`, { custom_attributes: [1] }),
+        422,
+      );
       expect(refused.errors[0].field).toBe('custom_attributes');
     });
 
@@ -267,11 +307,14 @@ describe('public interface: the end client journey', () => {
       expectPublicConversation(resolved);
       expect(resolved.status).toBe('resolved');
       expect(ok(await api.post(path), 'resolve again').status).toBe('resolved');
-      const activity = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload.filter((m: any) => m.message_type === 2);
+      const activity = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload.filter(
+        (m: any) => m.message_type === 2,
+      );
       expect(activity.map((m: any) => m.content)).toEqual(['Conversation was resolved by Resolver']);
       expect(ok(await api.get(conversationPath(inbox, c.source_id, conv.id)), 'show').messages).toEqual([]);
-      const statusChanges = (await streamChanges((ch) => ch.pk === keys.conversation(s.accountId, conv.id).pk && ch.type === 'conversation'))
-        .filter((ch) => ch.oldImage?.status !== ch.newImage?.status && ch.action === 'MODIFY');
+      const statusChanges = (
+        await streamChanges((ch) => ch.pk === keys.conversation(s.accountId, conv.id).pk && ch.type === 'conversation')
+      ).filter((ch) => ch.oldImage?.status !== ch.newImage?.status && ch.action === 'MODIFY');
       expect(statusChanges).toHaveLength(1);
       expect(statusChanges[0].newImage).toMatchObject({ status: 'resolved', updated_by: { type: 'contact', id: c.id } });
       await publicMessage(api, inbox, c.source_id, conv.id, 'one more thing');
@@ -289,7 +332,12 @@ describe('public interface: the end client journey', () => {
       }
       const signals = await streamChanges((ch) => ch.pk === keys.conversation(s.accountId, conv.id).pk && ch.type === 'event_signal');
       expect(signals.map((ch) => ch.newImage?.name)).toEqual(['conversation_typing_on', 'conversation_typing_off']);
-      expect(signals[0].newImage).toMatchObject({ account_id: s.accountId, conversation_id: conv.id, contact_id: c.id, performed_by: { type: 'contact', id: c.id } });
+      expect(signals[0].newImage).toMatchObject({
+        account_id: s.accountId,
+        conversation_id: conv.id,
+        contact_id: c.id,
+        performed_by: { type: 'contact', id: c.id },
+      });
     });
   });
 
@@ -323,9 +371,15 @@ describe('public interface: the end client journey', () => {
       expect(m.attachment).toMatchObject({ file_type: 'image', extension: 'png', data_url: expect.any(String) });
       expect(m.attachments).toHaveLength(1);
       expect(expectErrorBody(await api.post(path, { content: '' }), 422).errors[0].field).toBe('content');
-      expect(expectErrorBody(await api.post(path, { content: 'x'.repeat(150_001) }), 422).errors[0]).toMatchObject({ field: 'content', code: 'too_long' });
+      expect(expectErrorBody(await api.post(path, { content: 'x'.repeat(150_001) }), 422).errors[0]).toMatchObject({
+        field: 'content',
+        code: 'too_long',
+      });
       // The contact cannot choose the type: it is always incoming.
-      expect(ok(await api.post(path, { content: 'sneaky', message_type: 'outgoing', private: true }), 'typed')).toMatchObject({ message_type: 0, private: false });
+      expect(ok(await api.post(path, { content: 'sneaky', message_type: 'outgoing', private: true }), 'typed')).toMatchObject({
+        message_type: 0,
+        private: false,
+      });
     });
 
     it('takes submitted_values for interactive messages only, and fires a message change', async () => {
@@ -335,7 +389,12 @@ describe('public interface: the end client journey', () => {
         await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, {
           content: 'Pick one',
           content_type: 'input_select',
-          content_attributes: { items: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }] },
+          content_attributes: {
+            items: [
+              { title: 'Yes', value: 'yes' },
+              { title: 'No', value: 'no' },
+            ],
+          },
         }),
         'select',
       );
@@ -343,10 +402,15 @@ describe('public interface: the end client journey', () => {
       const answered = ok(await api.patch(path, { message: { submitted_values: [{ title: 'Yes', value: 'yes' }] } }), 'submit');
       expectPublicMessage(answered);
       expect(answered.content_attributes).toEqual({
-        items: [{ title: 'Yes', value: 'yes' }, { title: 'No', value: 'no' }],
+        items: [
+          { title: 'Yes', value: 'yes' },
+          { title: 'No', value: 'no' },
+        ],
         submitted_values: [{ title: 'Yes', value: 'yes' }],
       });
-      const shown = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'account').payload.find((m: any) => m.id === select.id);
+      const shown = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'account').payload.find(
+        (m: any) => m.id === select.id,
+      );
       expect(shown.content_attributes.submitted_values).toEqual([{ title: 'Yes', value: 'yes' }]);
       const changes = await streamChanges((ch) => ch.type === 'message' && ch.action === 'MODIFY' && ch.newImage?.id === select.id);
       expect(changes.at(-1)?.newImage).toMatchObject({ performed_by: { type: 'contact', id: c.id } });
@@ -363,17 +427,36 @@ describe('public interface: the end client journey', () => {
       );
       expect(rated.content_attributes.submitted_values).toEqual({ csat_survey_response: { rating: 5, feedback_message: 'great' } });
       const badRating = expectErrorBody(
-        await api.put(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${csat.id}`, { submitted_values: { csat_survey_response: { rating: 9 } } }),
+        await api.put(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${csat.id}`, {
+          submitted_values: { csat_survey_response: { rating: 9 } },
+        }),
         422,
       );
       expect(badRating.errors[0].field).toMatch(/^submitted_values/);
 
       const text = await publicMessage(api, inbox, c.source_id, conv.id, 'plain');
-      const refused = expectErrorBody(await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${text.id}`, { submitted_values: [] }), 422);
+      const refused = expectErrorBody(
+        await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${text.id}`, { submitted_values: [] }),
+        422,
+      );
       expect(refused.errors[0].field).toBe('submitted_values');
-      const note = ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'n', private: true, content_type: 'input_select', content_attributes: { items: [{ title: 'a', value: 'a' }] } }), 'note');
-      expectErrorBody(await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${note.id}`, { submitted_values: [] }), 404);
-      expectErrorBody(await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/999999999`, { submitted_values: [] }), 404);
+      const note = ok(
+        await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, {
+          content: 'n',
+          private: true,
+          content_type: 'input_select',
+          content_attributes: { items: [{ title: 'a', value: 'a' }] },
+        }),
+        'note',
+      );
+      expectErrorBody(
+        await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/${note.id}`, { submitted_values: [] }),
+        404,
+      );
+      expectErrorBody(
+        await api.patch(`${conversationPath(inbox, c.source_id, conv.id)}/messages/999999999`, { submitted_values: [] }),
+        404,
+      );
       expect(expectErrorBody(await api.patch(path, {}), 422).errors[0]).toMatchObject({ field: 'submitted_values', code: 'required' });
     });
   });

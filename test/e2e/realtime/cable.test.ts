@@ -33,7 +33,9 @@ describe('/cable', () => {
     return c;
   };
   const confirmed = (c: CableClient, identifier: string) =>
-    c.waitFor((f) => f.type === 'confirm_subscription' || f.type === 'reject_subscription' ? f.identifier === identifier : false).then((f) => f.type);
+    c
+      .waitFor((f) => (f.type === 'confirm_subscription' || f.type === 'reject_subscription' ? f.identifier === identifier : false))
+      .then((f) => f.type);
 
   /** A user's dashboard socket: subscribed with the profile's pubsub token, the account and the user id. */
   const userSocket = async (u: { id: number; api: Client }) => {
@@ -52,15 +54,26 @@ describe('/cable', () => {
     return { c, id };
   };
   const publicConversation = async (v: Visitor) =>
-    ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations`, {}), 'public conversation') as { id: number };
+    ok(
+      await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations`, {}),
+      'public conversation',
+    ) as { id: number };
   const contactSays = async (v: Visitor, conv: number, content: string) =>
-    ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv}/messages`, { content }), 'public message');
+    ok(
+      await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv}/messages`, {
+        content,
+      }),
+      'public message',
+    );
 
   beforeAll(async () => {
     baseUrl = (await runtime()).baseUrl;
     pub = client(baseUrl);
     s = await seedAccount();
-    const u = ok(await s.platform.post('/platform/api/v1/users', { name: 'Member', email: `${unique('m')}@example.com`, password: 'Passw0rd!' }), 'user');
+    const u = ok(
+      await s.platform.post('/platform/api/v1/users', { name: 'Member', email: `${unique('m')}@example.com`, password: 'Passw0rd!' }),
+      'user',
+    );
     ok(await s.platform.post(`/platform/api/v1/accounts/${s.accountId}/account_users`, { user_id: u.id, role: 'agent' }), 'link');
     member = { id: u.id, token: u.access_token, api: client(baseUrl, u.access_token) };
     inbox = (await newInbox(s)) as never;
@@ -79,7 +92,10 @@ describe('/cable', () => {
   it('rejects subscriptions of a suspended account, users and contacts alike, and accepts them again once reactivated', async () => {
     const other = await seedAccount();
     const otherInbox = (await newInbox(other)) as unknown as { inbox_identifier: string };
-    const visitor = ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }), 'contact') as Visitor;
+    const visitor = ok(
+      await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }),
+      'contact',
+    ) as Visitor;
     const adminToken = ok(await other.admin.api.get('/api/v1/profile'), 'profile').pubsub_token as string;
     const setStatus = async (status: string) =>
       ok(await other.platform.patch(`/platform/api/v1/accounts/${other.accountId}`, { status }), 'status');
@@ -203,17 +219,33 @@ describe('/cable', () => {
 
     for (const u of [admin, inMember]) {
       const created = await u.c.waitForEvent('conversation.created', (d) => d.id === conv.id);
-      expect(created).toMatchObject({ id: conv.id, inbox_id: inbox.id, account_id: s.accountId, status: 'open', meta: { sender: { id: v.id, type: 'contact' } } });
+      expect(created).toMatchObject({
+        id: conv.id,
+        inbox_id: inbox.id,
+        account_id: s.accountId,
+        status: 'open',
+        meta: { sender: { id: v.id, type: 'contact' } },
+      });
       expect(created.contact_inbox).toMatchObject({ source_id: v.source_id, pubsub_token: v.pubsub_token });
       const m = await u.c.waitForEvent('message.created', (d) => d.id === msg.id);
-      expect(m).toMatchObject({ content: 'I need help', message_type: 0, sender_type: 'Contact', sender: { id: v.id, type: 'contact' }, account_id: s.accountId });
+      expect(m).toMatchObject({
+        content: 'I need help',
+        message_type: 0,
+        sender_type: 'Contact',
+        sender: { id: v.id, type: 'contact' },
+        account_id: s.accountId,
+      });
     }
     // A barrier each: an event they do hear, raised after the ones they must not.
     ok(await s.admin.api.patch(`${s.base}/contacts/${v.id}`, { name: 'Renamed Visitor' }), 'rename');
     const renamed = await outsider.c.waitForEvent('contact.updated', (d) => d.id === v.id && d.name === 'Renamed Visitor');
     expect(renamed).toMatchObject({ name: 'Renamed Visitor', type: 'contact', account_id: s.accountId });
     stranger.c.send({ command: 'message', identifier: stranger.id, data: JSON.stringify({ action: 'update_presence' }) });
-    await stranger.c.waitFor((f) => f.message?.event === 'presence.update' && stranger.c.received.filter((r) => r.frame.message?.event === 'presence.update').length >= 2);
+    await stranger.c.waitFor(
+      (f) =>
+        f.message?.event === 'presence.update' &&
+        stranger.c.received.filter((r) => r.frame.message?.event === 'presence.update').length >= 2,
+    );
     for (const u of [outsider.c, stranger.c]) {
       expect(u.events('conversation.created', (d) => d.id === conv.id)).toEqual([]);
       expect(u.events('message.created', (d) => d.id === msg.id)).toEqual([]);
@@ -231,10 +263,20 @@ describe('/cable', () => {
 
     ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/toggle_typing_status`, { typing_status: 'on' }), 'typing');
     const on = await contact.c.waitForEvent('conversation.typing_on', (d) => d.conversation?.id === conv.id);
-    expect(on).toMatchObject({ account_id: s.accountId, is_private: false, user: { id: s.admin.id, type: 'user' }, conversation: { id: conv.id } });
+    expect(on).toMatchObject({
+      account_id: s.accountId,
+      is_private: false,
+      user: { id: s.admin.id, type: 'user' },
+      conversation: { id: conv.id },
+    });
     await inMember.c.waitForEvent('conversation.typing_on', (d) => d.conversation?.id === conv.id);
 
-    ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv.id}/toggle_typing`, { typing_status: 'on' }), 'contact typing');
+    ok(
+      await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv.id}/toggle_typing`, {
+        typing_status: 'on',
+      }),
+      'contact typing',
+    );
     const fromContact = await admin.c.waitForEvent('conversation.typing_on', (d) => d.user?.type === 'contact');
     expect(fromContact.user).toMatchObject({ id: v.id });
 
@@ -255,9 +297,16 @@ describe('/cable', () => {
     const inMember = await userSocket(member);
     ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/assignments`, { assignee_id: member.id }), 'assign');
     const changed = await admin.c.waitForEvent('assignee.changed', (d) => d.id === conv.id);
-    expect(changed).toMatchObject({ id: conv.id, account_id: s.accountId, meta: { assignee: { id: member.id, type: 'user' }, assignee_type: 'User' } });
+    expect(changed).toMatchObject({
+      id: conv.id,
+      account_id: s.accountId,
+      meta: { assignee: { id: member.id, type: 'user' }, assignee_type: 'User' },
+    });
     const note = await inMember.c.waitForEvent('notification.created', (d) => d.notification?.primary_actor_id === conv.id);
-    expect(note).toMatchObject({ account_id: s.accountId, notification: { notification_type: 'conversation_assignment', account_id: s.accountId } });
+    expect(note).toMatchObject({
+      account_id: s.accountId,
+      notification: { notification_type: 'conversation_assignment', account_id: s.accountId },
+    });
     expect(note.unread_count).toBeGreaterThanOrEqual(1);
     expect(note.count).toBeGreaterThanOrEqual(note.unread_count);
     // Another user's notification never reaches the administrator's socket.
@@ -272,14 +321,23 @@ describe('/cable', () => {
     const inMember = await userSocket(member);
     const outsider = await userSocket(s.agent);
 
-    ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv.id}/update_last_seen`, {}), 'read');
+    ok(
+      await pub.post(
+        `/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${v.source_id}/conversations/${conv.id}/update_last_seen`,
+        {},
+      ),
+      'read',
+    );
     const read = await inMember.c.waitForEvent('conversation.read', (d) => d.id === conv.id);
     expect(read).toMatchObject({ id: conv.id, account_id: s.accountId, inbox_id: inbox.id });
     expect(typeof read.contact_last_seen_at).toBe('number');
     // A contact's own reading is the user's business only; a contact made no change, so no performer.
     expect(read.performer).toBeUndefined();
 
-    ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/custom_attributes`, { custom_attributes: { plan: 'gold' } }), 'attributes');
+    ok(
+      await s.admin.api.post(`${s.base}/conversations/${conv.id}/custom_attributes`, { custom_attributes: { plan: 'gold' } }),
+      'attributes',
+    );
     // The contact hears conversation.updated as Chatwoot's widget does, with the administrator as performer.
     const updated = await contact.c.waitForEvent('conversation.updated', (d) => d.id === conv.id && d.custom_attributes?.plan === 'gold');
     expect(updated.performer).toMatchObject({ id: s.admin.id, type: 'user', name: expect.any(String) });
@@ -309,12 +367,21 @@ describe('/cable', () => {
     const mergee = await newVisitor();
     const conv = await publicConversation(mergee);
     const admin = await userSocket(s.admin);
-    const merged = ok(await s.admin.api.post(`${s.base}/actions/contact_merge`, { base_contact_id: survivor.id, mergee_contact_id: mergee.id }), 'merge');
+    const merged = ok(
+      await s.admin.api.post(`${s.base}/actions/contact_merge`, { base_contact_id: survivor.id, mergee_contact_id: mergee.id }),
+      'merge',
+    );
     expect(merged.id).toBe(survivor.id);
     const heard = await admin.c.waitForEvent('contact.merged', (d) => d.id === survivor.id);
     expect(heard).toMatchObject({ id: survivor.id, type: 'contact', account_id: s.accountId });
-    expect(await admin.c.waitForEvent('contact.deleted', (d) => d.id === mergee.id)).toMatchObject({ id: mergee.id, account_id: s.accountId });
-    expect(await admin.c.waitForEvent('conversation.contact_changed', (d) => d.id === conv.id)).toMatchObject({ id: conv.id, account_id: s.accountId });
+    expect(await admin.c.waitForEvent('contact.deleted', (d) => d.id === mergee.id)).toMatchObject({
+      id: mergee.id,
+      account_id: s.accountId,
+    });
+    expect(await admin.c.waitForEvent('conversation.contact_changed', (d) => d.id === conv.id)).toMatchObject({
+      id: conv.id,
+      account_id: s.accountId,
+    });
   });
 
   it('applies a role change to live subscriptions without a reconnect', async () => {
@@ -325,14 +392,24 @@ describe('/cable', () => {
     const id = c.subscribe({ pubsub_token: profile.pubsub_token, account_id: other.accountId, user_id: other.agent.id });
     expect(await confirmed(c, id)).toBe('confirm_subscription');
     const visitor = async () =>
-      ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }), 'contact') as Visitor;
+      ok(
+        await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts`, { name: unique('Visitor ') }),
+        'contact',
+      ) as Visitor;
     const start = async (x: Visitor) =>
-      ok(await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts/${x.source_id}/conversations`, {}), 'conversation') as { id: number };
+      ok(
+        await pub.post(`/public/api/v1/inboxes/${otherInbox.inbox_identifier}/contacts/${x.source_id}/conversations`, {}),
+        'conversation',
+      ) as { id: number };
 
     // An agent outside the inbox hears nothing of it; promoted to administrator, it hears the next one.
     const adminSocket = await connect();
     const adminProfile = ok(await other.admin.api.get('/api/v1/profile'), 'admin profile');
-    const adminId = adminSocket.subscribe({ pubsub_token: adminProfile.pubsub_token, account_id: other.accountId, user_id: other.admin.id });
+    const adminId = adminSocket.subscribe({
+      pubsub_token: adminProfile.pubsub_token,
+      account_id: other.accountId,
+      user_id: other.admin.id,
+    });
     expect(await confirmed(adminSocket, adminId)).toBe('confirm_subscription');
     const before = await start(await visitor());
     // Broadcast (to the administrator) before the promotion, so the agent's role then was still agent.
@@ -383,11 +460,20 @@ describe('/cable', () => {
     bad.sendRaw('[1,2,3]');
     bad.send({ command: 'dance', identifier: '{}' });
     bad.send({ command: 'subscribe', identifier: 'not json' });
-    bad.send({ command: 'message', identifier: JSON.stringify({ channel: 'RoomChannel', pubsub_token: v.pubsub_token }), data: '{"action":"update_presence"}' });
+    bad.send({
+      command: 'message',
+      identifier: JSON.stringify({ channel: 'RoomChannel', pubsub_token: v.pubsub_token }),
+      data: '{"action":"update_presence"}',
+    });
     // As many subscribes as the minute's frames allow (5 went above): each answered, no more than the limit accepted.
     const subscribes = MAX_FRAMES_PER_MINUTE - 5;
-    for (let i = 0; i < subscribes; i++) bad.send({ command: 'subscribe', identifier: JSON.stringify({ channel: 'RoomChannel', pubsub_token: v.pubsub_token, n: i }) });
-    await bad.waitFor(() => bad.received.filter((r) => r.frame.type === 'confirm_subscription' || r.frame.type === 'reject_subscription').length >= subscribes, 60_000);
+    for (let i = 0; i < subscribes; i++)
+      bad.send({ command: 'subscribe', identifier: JSON.stringify({ channel: 'RoomChannel', pubsub_token: v.pubsub_token, n: i }) });
+    await bad.waitFor(
+      () =>
+        bad.received.filter((r) => r.frame.type === 'confirm_subscription' || r.frame.type === 'reject_subscription').length >= subscribes,
+      60_000,
+    );
     expect(bad.received.filter((r) => r.frame.type === 'confirm_subscription').length).toBe(MAX_SUBSCRIPTIONS);
 
     // A 1 MB frame: the sender's connection is closed (as API Gateway does above 128 KB); nobody else notices.

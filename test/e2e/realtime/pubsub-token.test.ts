@@ -2,9 +2,9 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { locatedPubsubToken, pubsubTokenLocation } from '../../../shared/crypto/tokens.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { locatedPubsubToken, pubsubTokenLocation } from '#shared/crypto/tokens.ts';
 import { anonymous, apiInbox, contactPath, ok, publicContact, type ApiInbox } from '../public/fixtures.ts';
 
 // A contact inbox's pubsub token names its contact inbox, so the socket finds it by key and the contact
@@ -26,14 +26,16 @@ describe('/cable: located pubsub tokens', () => {
     return (await c.waitFor((f) => (f.type === 'confirm_subscription' || f.type === 'reject_subscription') && f.identifier === id)).type;
   };
   const storedContactInboxes = async (contactId: number) =>
-    (await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ci)',
-        ExpressionAttributeValues: { ':pk': keys.contact(s.accountId, contactId).pk, ':ci': 'CI#' },
-        ConsistentRead: true,
-      }),
-    )).Items!;
+    (
+      await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ci)',
+          ExpressionAttributeValues: { ':pk': keys.contact(s.accountId, contactId).pk, ':ci': 'CI#' },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items!;
 
   beforeAll(async () => {
     baseUrl = (await runtime()).baseUrl;

@@ -3,15 +3,16 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { backfillAll, missingKeys } from '../../../shared/db/backfill.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { backfillAll, missingKeys } from '#shared/db/backfill.ts';
 import { newInbox, ok } from '../conversations/fixtures.ts';
 
 // Items written before an index existed (a deployed table upgraded in place) lack its keys: the
 // conversation is missing from lists, the visitor's socket cannot subscribe. `npm run backfill` adds them.
 
-const raw = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+const raw = async (key: { pk: string; sk: string }) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
 const strip = (key: { pk: string; sk: string }, attrs: string[]) =>
   db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: `REMOVE ${attrs.join(', ')}` }));
 
@@ -31,26 +32,38 @@ describe('npm run backfill: index keys for items written before their index', ()
     const inbox = (await newInbox(s)) as unknown as { id: number; inbox_identifier: string };
     const pub = client(baseUrl);
     const visitor = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('Old ') }), 'contact');
-    const conv = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}), 'conversation');
+    const conv = ok(
+      await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}),
+      'conversation',
+    );
 
     const convKey = keys.conversation(s.accountId, conv.id);
-    const ciItem = (await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ci)',
-        ExpressionAttributeValues: { ':pk': keys.contact(s.accountId, visitor.id).pk, ':ci': 'CI#' },
-        ConsistentRead: true,
-      }),
-    )).Items![0];
+    const ciItem = (
+      await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ci)',
+          ExpressionAttributeValues: { ':pk': keys.contact(s.accountId, visitor.id).pk, ':ci': 'CI#' },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items![0];
     const ci = { pk: String(ciItem.pk), sk: String(ciItem.sk) };
     // A contact inbox of that time: its pubsub token is 24 random characters, naming no contact inbox.
     const token = randomBytes(18).toString('base64url');
-    await db().send(new UpdateCommand({ TableName: tableName(), Key: ci, UpdateExpression: 'SET pubsub_token = :t', ExpressionAttributeValues: { ':t': token } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: ci,
+        UpdateExpression: 'SET pubsub_token = :t',
+        ExpressionAttributeValues: { ':t': token },
+      }),
+    );
     await strip(convKey, ['gsi3pk', 'gsi3sk']);
     const contactKey = keys.contact(s.accountId, visitor.id);
     await strip(ci, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
     await strip(contactKey, ['gsi2pk', 'gsi2sk']);
-    expect(missingKeys(await raw(convKey))).toEqual(keys.conversationIndex(await raw(convKey) as never));
+    expect(missingKeys(await raw(convKey))).toEqual(keys.conversationIndex((await raw(convKey)) as never));
     expect(missingKeys(await raw(ci))).toEqual({
       ...keys.contactInboxPubsubIndex(token),
       ...keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id),
@@ -60,7 +73,9 @@ describe('npm run backfill: index keys for items written before their index', ()
 
     // Before: the list misses the conversation and the socket refuses the visitor's token.
     const listed = async () =>
-      (ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'list').data.payload as { id: number }[]).map((c) => c.id);
+      (ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'list').data.payload as { id: number }[]).map(
+        (c) => c.id,
+      );
     expect(await listed()).not.toContain(conv.id);
     const subscribe = async () => {
       const c = await connectCable(baseUrl);
@@ -74,7 +89,7 @@ describe('npm run backfill: index keys for items written before their index', ()
     const first = await backfillAll({ pageSize: 100 });
     expect(first.complete).toBe(true);
     expect(first.updated).toBeGreaterThanOrEqual(3);
-    expect((await raw(convKey)).gsi3pk).toBe(keys.conversationIndex(await raw(convKey) as never).gsi3pk);
+    expect((await raw(convKey)).gsi3pk).toBe(keys.conversationIndex((await raw(convKey)) as never).gsi3pk);
     expect((await raw(ci)).gsi1pk).toBe(keys.contactInboxPubsubIndex(token).gsi1pk);
     expect((await raw(ci)).gsi2pk).toBe(keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id).gsi2pk);
     expect((await raw(contactKey)).gsi2sk).toBe(keys.unlistedContactIndex(s.accountId, visitor.id).gsi2sk);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../../shared/config.ts';
-import { readiness, readinessChecks } from '../../../shared/domain/health.ts';
-import { ServiceError } from '../../../shared/errors.ts';
+import { config } from '#shared/config.ts';
+import { readiness, readinessChecks } from '#shared/domain/health.ts';
+import { ServiceError } from '#shared/errors.ts';
 import { client, runtime } from '../../support/runtime.ts';
 
 // `GET /health` as a deployed function answers it: every dependency it can reach probed side by side

@@ -5,13 +5,12 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { scanAll, type Item } from '../../support/table.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { resetConfig } from '../../../shared/config.ts';
-import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '../../../shared/crypto/tokens.ts';
-import { resealAll, rotateKey } from '../../../shared/db/reseal.ts';
-import { getHook } from '../../../shared/db/repositories/integration-hooks.ts';
-
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { resetConfig } from '#shared/config.ts';
+import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '#shared/crypto/tokens.ts';
+import { resealAll, rotateKey } from '#shared/db/reseal.ts';
+import { getHook } from '#shared/db/repositories/integration-hooks.ts';
 
 /** Every sealed string anywhere in the table, with the key version it names. */
 function sealedValues(items: Item[]): { pk: unknown; version: number | undefined }[] {
@@ -24,7 +23,8 @@ function sealedValues(items: Item[]): { pk: unknown; version: number | undefined
   return out;
 }
 
-const rawGet = async (key: { pk: string; sk: string }) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+const rawGet = async (key: { pk: string; sk: string }) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
 
 describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', () => {
   let s: SeededAccount;
@@ -57,7 +57,10 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     expect(isSealed(String(hookItem.secret))).toBe(true);
     expect(JSON.stringify(hookItem)).not.toContain(hook.body.secret);
 
-    const inbox = await s.admin.api.post(`${s.base}/inboxes`, { name: 'api', channel: { type: 'api', webhook_url: 'https://cb.example.com/x' } });
+    const inbox = await s.admin.api.post(`${s.base}/inboxes`, {
+      name: 'api',
+      channel: { type: 'api', webhook_url: 'https://cb.example.com/x' },
+    });
     expect(inbox.status).toBe(200);
     expect(typeof inbox.body.hmac_token).toBe('string');
     const inboxItem = await rawGet(keys.inbox(s.accountId, inbox.body.id) as { pk: string; sk: string });
@@ -70,14 +73,25 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...hookItem, ...keys.webhook(s.accountId, legacyId), id: legacyId, url: `https://legacy.example.com/${unique('l')}`, secret: legacySecret },
+        Item: {
+          ...hookItem,
+          ...keys.webhook(s.accountId, legacyId),
+          id: legacyId,
+          url: `https://legacy.example.com/${unique('l')}`,
+          secret: legacySecret,
+        },
       }),
     );
-    const v1Item = { pk: `LEGACYTEST#${unique('v')}`, sk: 'X', type: 'test', sealed_token: (await seal('first-format')).replace(/^k1\./, 'v1.') };
+    const v1Item = {
+      pk: `LEGACYTEST#${unique('v')}`,
+      sk: 'X',
+      type: 'test',
+      sealed_token: (await seal('first-format')).replace(/^k1\./, 'v1.'),
+    };
     await db().send(new PutCommand({ TableName: tableName(), Item: v1Item }));
 
     // Readers take both forms before the migration has run.
-    const listed = async () => ((await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks as { id: number; secret: string }[]);
+    const listed = async () => (await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks as { id: number; secret: string }[];
     const secretOf = async (id: number) => (await listed()).find((w) => w.id === id)?.secret;
     expect(await secretOf(legacyId)).toBe(legacySecret);
     expect(await secretOf(hook.body.id)).toBe(hook.body.secret);
@@ -121,10 +135,17 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
 
   it('seals integration hooks’ API keys and service-account credentials, and migrates ones stored in clear', async () => {
     const apiKey = `sk-${unique('key')}`;
-    const credentials = { type: 'service_account', project_id: 'p-1', private_key: `-----BEGIN PRIVATE KEY-----\n${unique('pk')}\n-----END PRIVATE KEY-----\n` };
+    const credentials = {
+      type: 'service_account',
+      project_id: 'p-1',
+      private_key: `-----BEGIN PRIVATE KEY-----\n${unique('pk')}\n-----END PRIVATE KEY-----\n`,
+    };
     const openai = await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: apiKey } });
     expect(openai.status).toBe(200);
-    const translate = await s.admin.api.post(`${s.base}/integrations/hooks`, { app_id: 'google_translate', settings: { project_id: 'p-1', credentials } });
+    const translate = await s.admin.api.post(`${s.base}/integrations/hooks`, {
+      app_id: 'google_translate',
+      settings: { project_id: 'p-1', credentials },
+    });
     expect(translate.status).toBe(200);
     expect(translate.body.settings).toEqual({ project_id: 'p-1' });
 
@@ -144,7 +165,12 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...rawTranslate, ...keys.integrationHook(s.accountId, legacyId), id: legacyId, settings: { project_id: 'p-1', credentials } },
+        Item: {
+          ...rawTranslate,
+          ...keys.integrationHook(s.accountId, legacyId),
+          id: legacyId,
+          settings: { project_id: 'p-1', credentials },
+        },
       }),
     );
     expect((await getHook(s.accountId, legacyId))!.settings).toEqual({ project_id: 'p-1', credentials });
@@ -176,7 +202,9 @@ describe('secrets sealed at rest, migration and key rotation (DynamoDB Local)', 
 
     // A Notion hook stored before its token was sealed: read as it is, then sealed by the migration.
     const legacyId = notion.body.id + 100000;
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...raw, ...keys.integrationHook(s.accountId, legacyId), id: legacyId, settings } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...raw, ...keys.integrationHook(s.accountId, legacyId), id: legacyId, settings } }),
+    );
     expect((await getHook(s.accountId, legacyId))!.settings).toEqual(settings);
     expect((await resealAll()).complete).toBe(true);
     const migrated = await rawGet(keys.integrationHook(s.accountId, legacyId) as { pk: string; sk: string });

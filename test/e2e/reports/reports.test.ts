@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf } from '../../../shared/domain/events/domain-events.ts';
-import { conversationContext } from '../../../shared/domain/events/payloads.ts';
-import { recordReports } from '../../../shared/domain/reports/pipeline.ts';
-import { rebuildAccountReports } from '../../../shared/domain/reports/rebuild.ts';
-import { dayKey } from '../../../shared/model/report-buckets.ts';
-import { putAggregate } from '../../../shared/db/repositories/reports.ts';
-import { keys } from '../../../shared/db/keys.ts';
+import { eventsOf } from '#shared/domain/events/domain-events.ts';
+import { conversationContext } from '#shared/domain/events/payloads.ts';
+import { recordReports } from '#shared/domain/reports/pipeline.ts';
+import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
+import { dayKey } from '#shared/model/report-buckets.ts';
+import { putAggregate } from '#shared/db/repositories/reports.ts';
+import { keys } from '#shared/db/keys.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { streamChanges } from '../../support/stream.ts';
@@ -17,10 +17,20 @@ import { addInboxMembers, newBot, newContact, newConversation, newInbox, newTeam
 
 const DAY = 86_400;
 const IST = 19_800; // timezone_offset=5.5
-const week = (open: boolean) =>
-  Array.from({ length: 7 }, (_, d) => ({ day_of_week: d, closed_all_day: !open, open_all_day: open }));
+const week = (open: boolean) => Array.from({ length: 7 }, (_, d) => ({ day_of_week: d, closed_all_day: !open, open_all_day: open }));
 
-type Ev = { id: number; name: string; value: number; value_in_business_hours: number; event_start_time: string; event_end_time: string; user_id: number | null; inbox_id: number; conversation_id: number; created_at: number };
+type Ev = {
+  id: number;
+  name: string;
+  value: number;
+  value_in_business_hours: number;
+  event_start_time: string;
+  event_end_time: string;
+  user_id: number | null;
+  inbox_id: number;
+  conversation_id: number;
+  created_at: number;
+};
 const secs = (iso: string) => Date.parse(iso) / 1000;
 
 describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_000 }, () => {
@@ -43,11 +53,17 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
   let events3: Ev[];
   let now: number;
 
-  const msg = async (id: number, body: Record<string, unknown>, api = s.admin.api) => ok(await api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
-  const status = async (id: number, st: string, api = s.admin.api) => ok(await api.post(`${s.base}/conversations/${id}/toggle_status`, { status: st }), 'status');
-  const eventsOfConversation = async (id: number) => ok(await s.admin.api.get(`${s.base}/conversations/${id}/reporting_events`), 'events').payload as Ev[];
+  const msg = async (id: number, body: Record<string, unknown>, api = s.admin.api) =>
+    ok(await api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
+  const status = async (id: number, st: string, api = s.admin.api) =>
+    ok(await api.post(`${s.base}/conversations/${id}/toggle_status`, { status: st }), 'status');
+  const eventsOfConversation = async (id: number) =>
+    ok(await s.admin.api.get(`${s.base}/conversations/${id}/reporting_events`), 'events').payload as Ev[];
   const waitEvents = (id: number, names: string[]) =>
-    untilState(() => eventsOfConversation(id), (evs) => names.every((n) => evs.filter((e) => e.name === n).length === names.filter((x) => x === n).length));
+    untilState(
+      () => eventsOfConversation(id),
+      (evs) => names.every((n) => evs.filter((e) => e.name === n).length === names.filter((x) => x === n).length),
+    );
   const report = async (query: Record<string, string | number | boolean>, api = s.admin.api) =>
     api.get(`${V2()}/reports?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]))}`);
   const q = (extra: Record<string, string | number | boolean> = {}) => ({ since: now - 2 * DAY, until: now + DAY, ...extra });
@@ -115,7 +131,11 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     expect(secs(fr.event_start_time)).toBe(c1.created_at);
     expect(secs(fr.event_end_time)).toBe(reply1.created_at);
     const rt = one(events1, 'reply_time');
-    expect(rt).toMatchObject({ value: reply2.created_at - in2.created_at, value_in_business_hours: reply2.created_at - in2.created_at, user_id: s.agent.id });
+    expect(rt).toMatchObject({
+      value: reply2.created_at - in2.created_at,
+      value_in_business_hours: reply2.created_at - in2.created_at,
+      user_id: s.agent.id,
+    });
     expect(secs(rt.event_start_time)).toBe(in2.created_at);
     const rs = one(events1, 'conversation_resolved');
     expect(secs(rs.event_start_time)).toBe(c1.created_at);
@@ -147,7 +167,9 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     expect(resolved.payload.map((e: Ev) => e.conversation_id).sort()).toEqual([c1.id, c3.id].sort());
     const byInbox = ok(await s.admin.api.get(`/api/v1/accounts/${s.accountId}/reporting_events?inbox_id=${inboxB.id}`), 'list');
     expect(byInbox.meta.count).toBe(4);
-    expect(fieldsOf(expectErrorBody(await s.admin.api.get(`/api/v1/accounts/${s.accountId}/reporting_events?event_name=nope`), 422))).toEqual({ event_name: 'invalid' });
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.get(`/api/v1/accounts/${s.accountId}/reporting_events?event_name=nope`), 422)),
+    ).toEqual({ event_name: 'invalid' });
   });
 
   const firstResponse = () => reply1.created_at - c1.created_at;
@@ -169,29 +191,51 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
       reply_time: { value: replyTime(), count: 1 },
     };
     for (const [metric, point] of Object.entries(expected)) {
-      const series = ok(await report(q({ metric, timezone_offset: 5.5 })), metric) as { value: number; timestamp: number; count?: number }[];
+      const series = ok(await report(q({ metric, timezone_offset: 5.5 })), metric) as {
+        value: number;
+        timestamp: number;
+        count?: number;
+      }[];
       // Local (India) midnights, every day of the range, the figures on today's.
-      expect(series.map((p) => p.timestamp), metric).toEqual([todayIst() - 2 * DAY, todayIst() - DAY, todayIst(), todayIst() + DAY].filter((t) => t + DAY > now - 2 * DAY && t < now + DAY));
+      expect(
+        series.map((p) => p.timestamp),
+        metric,
+      ).toEqual(
+        [todayIst() - 2 * DAY, todayIst() - DAY, todayIst(), todayIst() + DAY].filter((t) => t + DAY > now - 2 * DAY && t < now + DAY),
+      );
       const today = series.find((p) => p.timestamp === todayIst())!;
       expect(today, metric).toEqual({ timestamp: todayIst(), ...point });
-      for (const p of series.filter((x) => x.timestamp !== todayIst())) expect(p, metric).toEqual({ timestamp: p.timestamp, value: 0, ...(point.count !== undefined ? { count: 0 } : {}) });
+      for (const p of series.filter((x) => x.timestamp !== todayIst()))
+        expect(p, metric).toEqual({ timestamp: p.timestamp, value: 0, ...(point.count !== undefined ? { count: 0 } : {}) });
     }
   });
 
   it('business_hours=true answers the averages in business seconds; other offsets and periods group the same figures', async () => {
-    const bh = ok(await report(q({ metric: 'avg_resolution_time', business_hours: true, timezone_offset: 5.5 })), 'bh') as { value: number; timestamp: number; count: number }[];
+    const bh = ok(await report(q({ metric: 'avg_resolution_time', business_hours: true, timezone_offset: 5.5 })), 'bh') as {
+      value: number;
+      timestamp: number;
+      count: number;
+    }[];
     // Conversation 3 (inbox B) resolved outside business hours: 0 business seconds.
     expect(bh.find((p) => p.timestamp === todayIst())).toEqual({ timestamp: todayIst(), value: resolution1() / 2, count: 2 });
-    const month = ok(await report(q({ metric: 'conversations_count', group_by: 'month', timezone_offset: -3.5 })), 'month') as { value: number }[];
+    const month = ok(await report(q({ metric: 'conversations_count', group_by: 'month', timezone_offset: -3.5 })), 'month') as {
+      value: number;
+    }[];
     expect(month.reduce((a, p) => a + p.value, 0)).toBe(3);
-    const nepal = ok(await report(q({ metric: 'incoming_messages_count', timezone_offset: 5.75 })), 'nepal') as { value: number; timestamp: number }[];
+    const nepal = ok(await report(q({ metric: 'incoming_messages_count', timezone_offset: 5.75 })), 'nepal') as {
+      value: number;
+      timestamp: number;
+    }[];
     const todayNepal = Math.floor((now + 20_700) / DAY) * DAY - 20_700;
     expect(nepal.find((p) => p.value)).toEqual({ timestamp: todayNepal, value: 3 });
   });
 
   it('scopes series by agent, inbox, team and label', async () => {
     const value = async (metric: string, type: string, id: number) =>
-      (ok(await report(q({ metric, type, id, group_by: 'year' })), `${type} ${metric}`) as { value: number }[]).reduce((a, p) => a + p.value, 0);
+      (ok(await report(q({ metric, type, id, group_by: 'year' })), `${type} ${metric}`) as { value: number }[]).reduce(
+        (a, p) => a + p.value,
+        0,
+      );
     expect(await value('conversations_count', 'agent', s.agent.id)).toBe(1);
     expect(await value('outgoing_messages_count', 'agent', s.agent.id)).toBe(2);
     expect(await value('resolutions_count', 'agent', s.agent.id)).toBe(1);
@@ -200,7 +244,10 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     expect(await value('bot_handoffs_count', 'inbox', inboxB.id)).toBe(1);
     expect(await value('bot_resolutions_count', 'inbox', inboxB.id)).toBe(1);
     expect(await value('incoming_messages_count', 'inbox', inboxA.id)).toBe(2);
-    for (const [type, id] of [['team', team.id], ['label', label.id]] as const) {
+    for (const [type, id] of [
+      ['team', team.id],
+      ['label', label.id],
+    ] as const) {
       expect(await value('conversations_count', type, id)).toBe(1);
       expect(await value('incoming_messages_count', type, id)).toBe(2);
       expect(await value('outgoing_messages_count', type, id)).toBe(2);
@@ -210,7 +257,12 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
 
   it('summary and bot_summary carry the period before as previous', async () => {
     const range = { since: now - 3600, until: now + 60 };
-    const res = ok(await s.admin.api.get(`${V2()}/reports/summary?${new URLSearchParams({ since: String(range.since), until: String(range.until), type: 'account' })}`), 'summary');
+    const res = ok(
+      await s.admin.api.get(
+        `${V2()}/reports/summary?${new URLSearchParams({ since: String(range.since), until: String(range.until), type: 'account' })}`,
+      ),
+      'summary',
+    );
     expect(res).toEqual({
       conversations_count: 3,
       incoming_messages_count: 3,
@@ -220,12 +272,21 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
       resolutions_count: 2,
       reply_time: replyTime(),
       previous: {
-        conversations_count: 0, incoming_messages_count: 0, outgoing_messages_count: 0, avg_first_response_time: null,
-        avg_resolution_time: null, resolutions_count: 0, reply_time: null,
+        conversations_count: 0,
+        incoming_messages_count: 0,
+        outgoing_messages_count: 0,
+        avg_first_response_time: null,
+        avg_resolution_time: null,
+        resolutions_count: 0,
+        reply_time: null,
       },
     });
     const bots = ok(await s.admin.api.get(`${V2()}/reports/bot_summary?since=${range.since}&until=${range.until}`), 'bot summary');
-    expect(bots).toEqual({ bot_resolutions_count: 1, bot_handoffs_count: 1, previous: { bot_resolutions_count: 0, bot_handoffs_count: 0 } });
+    expect(bots).toEqual({
+      bot_resolutions_count: 1,
+      bot_handoffs_count: 1,
+      previous: { bot_resolutions_count: 0, bot_handoffs_count: 0 },
+    });
   });
 
   it('reports/conversations: live open, unattended, unassigned and pending; per agent', async () => {
@@ -236,7 +297,13 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     );
     expect(live).toEqual({ open: 2, unattended: 1, unassigned: 1, pending: 0 });
     const agents = ok(await s.admin.api.get(`${V2()}/reports/conversations?type=agent`), 'agents') as any[];
-    expect(agents[0]).toMatchObject({ id: s.agent.id, name: expect.any(String), email: expect.any(String), availability: expect.any(String), metric: { open: 1, unattended: 0 } });
+    expect(agents[0]).toMatchObject({
+      id: s.agent.id,
+      name: expect.any(String),
+      email: expect.any(String),
+      availability: expect.any(String),
+      metric: { open: 1, unattended: 0 },
+    });
     expect(agents.find((a) => a.id === s.admin.id).metric).toEqual({ open: 0, unattended: 0 });
     expect(fieldsOf(expectErrorBody(await s.admin.api.get(`${V2()}/reports/conversations`), 422))).toEqual({ type: 'required' });
   });
@@ -245,20 +312,53 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     const qs = `since=${now - DAY}&until=${now + 60}`;
     const agents = ok(await s.admin.api.get(`${V2()}/summary_reports/agent?${qs}`), 'agent') as any[];
     expect(agents.find((a) => a.id === s.agent.id)).toEqual({
-      id: s.agent.id, conversations_count: 1, resolved_conversations_count: 1, avg_resolution_time: resolution1(),
-      avg_first_response_time: firstResponse(), avg_reply_time: replyTime(),
+      id: s.agent.id,
+      conversations_count: 1,
+      resolved_conversations_count: 1,
+      avg_resolution_time: resolution1(),
+      avg_first_response_time: firstResponse(),
+      avg_reply_time: replyTime(),
     });
     expect(agents.find((a) => a.id === s.admin.id)).toEqual({
-      id: s.admin.id, conversations_count: 0, resolved_conversations_count: 0, avg_resolution_time: null, avg_first_response_time: null, avg_reply_time: null,
+      id: s.admin.id,
+      conversations_count: 0,
+      resolved_conversations_count: 0,
+      avg_resolution_time: null,
+      avg_first_response_time: null,
+      avg_reply_time: null,
     });
     const inboxes = ok(await s.admin.api.get(`${V2()}/summary_reports/inbox?${qs}&business_hours=true`), 'inbox') as any[];
     expect(inboxes.find((i) => i.id === inboxB.id)).toEqual({
-      id: inboxB.id, conversations_count: 2, resolved_conversations_count: 1, avg_resolution_time: 0, avg_first_response_time: null, avg_reply_time: null,
+      id: inboxB.id,
+      conversations_count: 2,
+      resolved_conversations_count: 1,
+      avg_resolution_time: 0,
+      avg_first_response_time: null,
+      avg_reply_time: null,
     });
     const teams = ok(await s.admin.api.get(`${V2()}/summary_reports/team?${qs}`), 'team') as any[];
-    expect(teams).toEqual([{ id: team.id, conversations_count: 1, resolved_conversations_count: 1, avg_resolution_time: resolution1(), avg_first_response_time: firstResponse(), avg_reply_time: replyTime() }]);
+    expect(teams).toEqual([
+      {
+        id: team.id,
+        conversations_count: 1,
+        resolved_conversations_count: 1,
+        avg_resolution_time: resolution1(),
+        avg_first_response_time: firstResponse(),
+        avg_reply_time: replyTime(),
+      },
+    ]);
     const labels = ok(await s.admin.api.get(`${V2()}/summary_reports/label?${qs}`), 'label') as any[];
-    expect(labels).toEqual([{ id: label.id, name: label.title, conversations_count: 1, resolved_conversations_count: 1, avg_resolution_time: resolution1(), avg_first_response_time: firstResponse(), avg_reply_time: replyTime() }]);
+    expect(labels).toEqual([
+      {
+        id: label.id,
+        name: label.title,
+        conversations_count: 1,
+        resolved_conversations_count: 1,
+        avg_resolution_time: resolution1(),
+        avg_first_response_time: firstResponse(),
+        avg_reply_time: replyTime(),
+      },
+    ]);
     const channels = ok(await s.admin.api.get(`${V2()}/summary_reports/channel?${qs}`), 'channel');
     expect(channels).toEqual({ 'Channel::Api': { open: 2, resolved: 1, pending: 0, snoozed: 0, total: 3 } });
   });
@@ -268,19 +368,30 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = res.text.trim().split('\n');
-    expect(lines[0]).toBe('Agent name,Assigned conversations,Avg first response time,Avg resolution time,Resolution Count,Avg customer waiting time');
+    expect(lines[0]).toBe(
+      'Agent name,Assigned conversations,Avg first response time,Avg resolution time,Resolution Count,Avg customer waiting time',
+    );
     expect(lines.slice(1, -1)).toHaveLength(2);
     expect(lines.at(-1)).toMatch(/^Reporting period \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/);
     const inboxes = await s.admin.api.get(`${V2()}/reports/inboxes?since=${now - DAY}&until=${now + 60}`);
     expect(inboxes.text.split('\n')[0]).toBe('Inbox name,Inbox type,No. of conversations,Avg first response time,Avg resolution time');
     expect(inboxes.text).toContain(',Channel::Api,2,--,');
-    for (const kind of ['labels', 'teams']) expect((await s.admin.api.get(`${V2()}/reports/${kind}?since=${now - DAY}&until=${now + 60}`)).text.split('\n')).toHaveLength(4);
+    for (const kind of ['labels', 'teams'])
+      expect((await s.admin.api.get(`${V2()}/reports/${kind}?since=${now - DAY}&until=${now + 60}`)).text.split('\n')).toHaveLength(4);
   });
 
   it('a redelivered event adds nothing', async () => {
     const before = ok(await report(q({ metric: 'incoming_messages_count', group_by: 'year' })), 'before');
     const changes = await streamChanges((ch) => ch.type === 'message' && ch.action === 'INSERT' && ch.newImage?.id === in1.id);
-    const conv = await streamChanges((ch) => ch.type === 'conversation' && ch.action === 'MODIFY' && ch.newImage?.id === c1.id && ch.newImage?.account_id === s.accountId && ch.newImage?.first_reply_created_at != null && ch.oldImage?.first_reply_created_at == null);
+    const conv = await streamChanges(
+      (ch) =>
+        ch.type === 'conversation' &&
+        ch.action === 'MODIFY' &&
+        ch.newImage?.id === c1.id &&
+        ch.newImage?.account_id === s.accountId &&
+        ch.newImage?.first_reply_created_at != null &&
+        ch.oldImage?.first_reply_created_at == null,
+    );
     expect(changes).toHaveLength(1);
     expect(conv).toHaveLength(1);
     for (const change of [...changes, ...conv]) {
@@ -296,7 +407,12 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     // Damage: today's account day item overwritten, a stray item on a day without facts.
     const series = keys.reportSeries.account();
     await putAggregate(keys.reportDay(s.accountId, series, dayKey(now)), { type: 'report_day', account_id: s.accountId, series, cc: 100 });
-    await putAggregate(keys.reportDay(s.accountId, series, dayKey(now - DAY)), { type: 'report_day', account_id: s.accountId, series, cc: 7 });
+    await putAggregate(keys.reportDay(s.accountId, series, dayKey(now - DAY)), {
+      type: 'report_day',
+      account_id: s.accountId,
+      series,
+      cc: 7,
+    });
     expect(ok(await report(query), 'damaged')).not.toEqual(before);
     const result = await rebuildAccountReports(s.accountId);
     expect(result.removed).toBe(1);
@@ -311,7 +427,9 @@ describe('reports (pipeline aggregates, Chatwoot v2 reports)', { timeout: 180_00
     expect(await bad({ metric: 'conversations_count', until: now })).toEqual({ since: 'required' });
     expect(await bad({ metric: 'conversations_count', since: now, until: now - 5 })).toEqual({ until: 'invalid' });
     expect(await bad({ metric: 'conversations_count', since: now, until: now + 1, group_by: 'hourly' })).toEqual({ group_by: 'invalid' });
-    expect(await bad({ metric: 'conversations_count', since: now, until: now + 1, timezone_offset: '5.3' })).toEqual({ timezone_offset: 'invalid' });
+    expect(await bad({ metric: 'conversations_count', since: now, until: now + 1, timezone_offset: '5.3' })).toEqual({
+      timezone_offset: 'invalid',
+    });
     expect(await bad({ metric: 'conversations_count', since: now, until: now + 1, type: 'contact' })).toEqual({ type: 'invalid' });
     expect(await bad({ metric: 'conversations_count', since: now, until: now + 1, type: 'inbox' })).toEqual({ id: 'required' });
     const theirs = await newInbox(other);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordFact } from '../../../shared/db/repositories/reports.ts';
-import { keys } from '../../../shared/db/keys.ts';
+import { recordFact } from '#shared/db/repositories/reports.ts';
+import { keys } from '#shared/db/keys.ts';
 import { ok } from '../conversations/fixtures.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 
@@ -32,7 +32,12 @@ describe('reports in a timezone with daylight saving time', { timeout: 60_000 },
     apr6early: t('2026-04-06T00:10:00+12:00'),
     apr6late: t('2026-04-06T23:50:00+12:00'),
   };
-  const midnights = [t('2026-04-04T00:00:00+13:00'), t('2026-04-05T00:00:00+13:00'), t('2026-04-06T00:00:00+12:00'), t('2026-04-07T00:00:00+12:00')];
+  const midnights = [
+    t('2026-04-04T00:00:00+13:00'),
+    t('2026-04-05T00:00:00+13:00'),
+    t('2026-04-06T00:00:00+12:00'),
+    t('2026-04-07T00:00:00+12:00'),
+  ];
 
   beforeAll(async () => {
     s = await seedAccount();
@@ -51,20 +56,35 @@ describe('reports in a timezone with daylight saving time', { timeout: 60_000 },
   });
 
   const series = async (query: Record<string, string | number>) =>
-    ok(await s.admin.api.get(`/api/v2/accounts/${s.accountId}/reports?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]))}`), 'report') as {
+    ok(
+      await s.admin.api.get(
+        `/api/v2/accounts/${s.accountId}/reports?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]))}`,
+      ),
+      'report',
+    ) as {
       value: number;
       timestamp: number;
     }[];
 
   it('groups days at local midnight on both sides of the change', async () => {
-    const days = await series({ metric: 'conversations_count', since: midnights[0]!, until: midnights[3]!, timezone_offset: aucklandHours() });
+    const days = await series({
+      metric: 'conversations_count',
+      since: midnights[0]!,
+      until: midnights[3]!,
+      timezone_offset: aucklandHours(),
+    });
     expect(days).toEqual([
       { timestamp: midnights[0], value: 2 },
       // 5 April lasted 25 hours: 23:50 NZST is still the 5th (a fixed +13 would put it on the 6th).
       { timestamp: midnights[1], value: 1 },
       { timestamp: midnights[2], value: 2 },
     ]);
-    const incoming = await series({ metric: 'incoming_messages_count', since: midnights[0]!, until: midnights[3]!, timezone_offset: aucklandHours() });
+    const incoming = await series({
+      metric: 'incoming_messages_count',
+      since: midnights[0]!,
+      until: midnights[3]!,
+      timezone_offset: aucklandHours(),
+    });
     expect(incoming.map((p) => p.value)).toEqual([1 + 2, 3, 4 + 5]);
   });
 
@@ -82,9 +102,21 @@ describe('reports in a timezone with daylight saving time', { timeout: 60_000 },
   });
 
   it('months and weeks in the zone', async () => {
-    const month = await series({ metric: 'conversations_count', group_by: 'month', since: midnights[0]!, until: midnights[3]!, timezone_offset: aucklandHours() });
+    const month = await series({
+      metric: 'conversations_count',
+      group_by: 'month',
+      since: midnights[0]!,
+      until: midnights[3]!,
+      timezone_offset: aucklandHours(),
+    });
     expect(month).toEqual([{ timestamp: t('2026-04-01T00:00:00+13:00'), value: 5 }]);
-    const weeks = await series({ metric: 'conversations_count', group_by: 'week', since: midnights[0]!, until: midnights[3]!, timezone_offset: aucklandHours() });
+    const weeks = await series({
+      metric: 'conversations_count',
+      group_by: 'week',
+      since: midnights[0]!,
+      until: midnights[3]!,
+      timezone_offset: aucklandHours(),
+    });
     // Weeks start on Sunday: Saturday the 4th is in the week of 29 March (NZDT), Sunday the 5th starts the next.
     expect(weeks).toEqual([
       { timestamp: t('2026-03-29T00:00:00+13:00'), value: 2 },

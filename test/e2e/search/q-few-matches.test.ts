@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newConversation, newInbox, ok } from '../conversations/fixtures.ts';
@@ -15,7 +15,9 @@ describe('q pages with few matches', () => {
   let conversationId: number;
   let older: { id: number };
   let last: { id: number };
-  const word = unique('zq').replace(/[^a-z0-9]/gi, '').toLowerCase();
+  const word = unique('zq')
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase();
 
   beforeAll(async () => {
     s = await seedAccount();
@@ -24,7 +26,9 @@ describe('q pages with few matches', () => {
     const contact = await newContact(s);
     conversationId = (await newConversation(s, { inbox_id: inbox.id, contact_id: contact.id })).id;
     const say = async (content: string, message_type: string) =>
-      ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content, message_type }), 'message') as { id: number };
+      ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content, message_type }), 'message') as {
+        id: number;
+      };
     older = await say(`first ${word} from the contact`, 'incoming');
     await say('nothing to find here', 'outgoing');
     last = await say(`second ${word} from the agent`, 'outgoing');
@@ -35,7 +39,12 @@ describe('q pages with few matches', () => {
     const body = ok(await s.admin.api.get(`${s.base}/conversations/search?q=${word}`), 'search');
     const messageReads = recorder
       .take()
-      .filter((c) => c.command === 'BatchGetItemCommand' && c.input.includes(`"${keys.conversation(s.accountId, conversationId).pk}"`) && c.input.includes('MSG#'));
+      .filter(
+        (c) =>
+          c.command === 'BatchGetItemCommand' &&
+          c.input.includes(`"${keys.conversation(s.accountId, conversationId).pk}"`) &&
+          c.input.includes('MSG#'),
+      );
     return { payload: body.payload as any[], messageReads };
   };
 
@@ -63,13 +72,17 @@ describe('q pages with few matches', () => {
   });
 
   it('reads nothing of the messages when every match is carried', async () => {
-    const only = unique('yk').replace(/[^a-z0-9]/gi, '').toLowerCase();
+    const only = unique('yk')
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase();
     const m = ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content: `just ${only}` }), 'message');
     const body = ok(await s.admin.api.get(`${s.base}/conversations/search?q=${only}`), 'search');
     expect(body.payload[0].messages.map((x: any) => x.id)).toEqual([m.id]);
     recorder.take();
     ok(await s.admin.api.get(`${s.base}/conversations/search?q=${only}`), 'search again');
-    const reads = recorder.take().filter((c) => c.command === 'BatchGetItemCommand' && c.input.includes(keys.message(s.accountId, conversationId, m.id).sk));
+    const reads = recorder
+      .take()
+      .filter((c) => c.command === 'BatchGetItemCommand' && c.input.includes(keys.message(s.accountId, conversationId, m.id).sk));
     expect(reads).toEqual([]);
   });
 

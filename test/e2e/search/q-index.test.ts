@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
-import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
+import { getSearchHead } from '#shared/db/repositories/search-index.ts';
+import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
@@ -15,7 +15,10 @@ const nowS = () => Math.floor(Date.now() / 1000);
 /** Seals everything created before the current second (the pipeline seals what is older than SEAL_LAG_S). */
 async function sealUpToNow(accountId: number) {
   const before = nowS();
-  await untilState(async () => nowS(), (t) => t > before);
+  await untilState(
+    async () => nowS(),
+    (t) => t > before,
+  );
   const changed = await sealSearchIndex(accountId, { now: nowS() + SEAL_LAG_S, min: 1 });
   expect(changed).toBe(true);
 }
@@ -30,8 +33,11 @@ describe('q search over sealed segments and the tail', () => {
   const meta = async (api: SeededAccount['admin']['api'], q: string, extra = '') =>
     ok(await api.get(`${s.base}/conversations/meta?q=${encodeURIComponent(q)}${extra}`), `meta ${q}`).meta;
   const searchIds = async (api: SeededAccount['admin']['api'], q: string) =>
-    (ok(await api.get(`${s.base}/conversations/search?q=${encodeURIComponent(q)}`), `search ${q}`).payload as { id: number }[]).map((x) => x.id).sort((a, b) => a - b);
-  const say = async (id: number, body: Record<string, unknown>) => ok(await s.admin.api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
+    (ok(await api.get(`${s.base}/conversations/search?q=${encodeURIComponent(q)}`), `search ${q}`).payload as { id: number }[])
+      .map((x) => x.id)
+      .sort((a, b) => a - b);
+  const say = async (id: number, body: Record<string, unknown>) =>
+    ok(await s.admin.api.post(`${s.base}/conversations/${id}/messages`, body), 'message');
 
   beforeAll(async () => {
     s = await seedAccount();
@@ -81,14 +87,29 @@ describe('q search over sealed segments and the tail', () => {
     expect(found.map((x: any) => x.id)).toEqual([c.plain]);
     expect(found[0].messages.map((m: any) => m.content)).toEqual(['Late REFUND request']);
     const ms = ok(await s.admin.api.get(`${s.base}/search/messages?q=refund`), 'messages').payload.messages;
-    expect(ms.map((m: any) => m.content)).toEqual(['Late REFUND request', 'internal: ReFuNd approved', 'Your refund was sent. Ünïcödé Ärger!', 'I need a REFUND for order 4217']);
+    expect(ms.map((m: any) => m.content)).toEqual([
+      'Late REFUND request',
+      'internal: ReFuNd approved',
+      'Your refund was sent. Ünïcödé Ärger!',
+      'I need a REFUND for order 4217',
+    ]);
   });
 
   it('agents count and find only their inboxes; team filters apply', async () => {
     expect(await meta(s.agent.api, 'refund')).toEqual({ mine_count: 1, unassigned_count: 1, assigned_count: 2, all_count: 3 });
     expect(await searchIds(s.agent.api, 'refund')).not.toContain(c.resolved);
-    expect(await meta(s.admin.api, 'refund', `&team_id=${team.id}`)).toEqual({ mine_count: 1, unassigned_count: 0, assigned_count: 1, all_count: 1 });
-    expect(await meta(s.admin.api, 'refund', `&inbox_id=${inboxB.id}`)).toEqual({ mine_count: 0, unassigned_count: 1, assigned_count: 0, all_count: 1 });
+    expect(await meta(s.admin.api, 'refund', `&team_id=${team.id}`)).toEqual({
+      mine_count: 1,
+      unassigned_count: 0,
+      assigned_count: 1,
+      all_count: 1,
+    });
+    expect(await meta(s.admin.api, 'refund', `&inbox_id=${inboxB.id}`)).toEqual({
+      mine_count: 0,
+      unassigned_count: 1,
+      assigned_count: 0,
+      all_count: 1,
+    });
   });
 
   it('counts follow assignments and deletions made after sealing, and a second seal keeps every answer', async () => {

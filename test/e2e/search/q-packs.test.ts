@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
-import { getSearchHead } from '../../../shared/db/repositories/search-index.ts';
-import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getSearchHead } from '#shared/db/repositories/search-index.ts';
+import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
@@ -23,13 +23,24 @@ describe('q search over packs', () => {
   /** Seals what was created before the current second with these minimums. */
   async function seal(opts: { min: number; packMin: number }) {
     const before = nowS();
-    await untilState(async () => nowS(), (t) => t > before);
+    await untilState(
+      async () => nowS(),
+      (t) => t > before,
+    );
     return sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S, ...opts });
   }
-  const say = async (content: string) => ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content }), 'message');
+  const say = async (content: string) =>
+    ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content }), 'message');
   const found = async (q: string) =>
-    (ok(await s.admin.api.get(`${s.base}/search/messages?q=${encodeURIComponent(q)}`), `messages ${q}`).payload.messages as { content: string }[]).map((m) => m.content).sort();
-  const metaAll = async (q: string) => ok(await s.admin.api.get(`${s.base}/conversations/meta?q=${encodeURIComponent(q)}`), 'meta').meta.all_count;
+    (
+      ok(await s.admin.api.get(`${s.base}/search/messages?q=${encodeURIComponent(q)}`), `messages ${q}`).payload.messages as {
+        content: string;
+      }[]
+    )
+      .map((m) => m.content)
+      .sort();
+  const metaAll = async (q: string) =>
+    ok(await s.admin.api.get(`${s.base}/conversations/meta?q=${encodeURIComponent(q)}`), 'meta').meta.all_count;
 
   beforeAll(async () => {
     s = await seedAccount();
@@ -74,7 +85,12 @@ describe('q search over packs', () => {
   it('a message posted after packing is found at once; the next pack extends the last one', async () => {
     await say('second parcel note');
     await say('one more REFUND');
-    expect(await found('parcel')).toEqual(['A damaged parcel, Ünïcödé', 'Where is my Parcel?', 'parcels arrive on Monday', 'second parcel note']);
+    expect(await found('parcel')).toEqual([
+      'A damaged parcel, Ünïcödé',
+      'Where is my Parcel?',
+      'parcels arrive on Monday',
+      'second parcel note',
+    ]);
     const before = await getSearchHead(s.accountId, true);
     expect(await seal({ min: 100, packMin: 2 })).toBe(true);
     const head = await getSearchHead(s.accountId, true);
@@ -98,7 +114,13 @@ describe('q search over packs', () => {
     expect(head.segments[0].n).toBe(7);
     expect(head.segments[0].from).toBe(before.packs[0].from);
     expect(head.garbage.map((g) => g.id)).toContain(before.packs[0].id);
-    expect(await found('parcel')).toEqual(['A damaged parcel, Ünïcödé', 'Where is my Parcel?', 'last parcel of the day', 'parcels arrive on Monday', 'second parcel note']);
+    expect(await found('parcel')).toEqual([
+      'A damaged parcel, Ünïcödé',
+      'Where is my Parcel?',
+      'last parcel of the day',
+      'parcels arrive on Monday',
+      'second parcel note',
+    ]);
     expect(await found('damaged parcel')).toEqual(['A damaged parcel, Ünïcödé']);
     expect(await found('refund')).toEqual(['one more REFUND', 'refund please']);
     expect(await metaAll('refund')).toBe(1);

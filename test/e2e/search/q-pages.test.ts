@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SEAL_LAG_S, sealSearchIndex } from '../../../shared/search/index.ts';
+import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
@@ -72,7 +72,10 @@ describe('q list pages in activity order', () => {
       // The first half is sealed into a segment (as the pipeline does), the rest stays in the tail.
       if (i === 24) {
         const before = nowS();
-        await untilState(async () => nowS(), (t) => t > before);
+        await untilState(
+          async () => nowS(),
+          (t) => t > before,
+        );
         expect(await sealSearchIndex(s.accountId, { now: nowS() + SEAL_LAG_S, min: 1 })).toBe(true);
       }
     }

@@ -39,7 +39,9 @@ describe('global search', () => {
   it('search/contacts matches name, email and phone case-insensitively with the slim contact shape', async () => {
     const res = ok(await s.admin.api.get(`${s.base}/search/contacts?q=${term.toLowerCase()}`), 'contacts');
     expect(Object.keys(res)).toEqual(['payload']);
-    expect(res.payload.contacts).toEqual([{ email: contact.email, id: contact.id, name: contact.name, phone_number: '+15550001111', identifier: null }]);
+    expect(res.payload.contacts).toEqual([
+      { email: contact.email, id: contact.id, name: contact.name, phone_number: '+15550001111', identifier: null },
+    ]);
     const byPhone = ok(await s.admin.api.get(`${s.base}/search/contacts?q=5550001`), 'phone').payload.contacts;
     expect(byPhone.map((c: any) => c.id)).toContain(contact.id);
     expect(ok(await s.admin.api.get(`${s.base}/search/contacts?q=${term}&page=2`), 'page 2').payload.contacts).toEqual([]);
@@ -72,12 +74,17 @@ describe('global search', () => {
   it('search/messages finds incoming and outgoing messages of any status, newest first, with meta', async () => {
     const res = ok(await s.admin.api.get(`${s.base}/search/messages?q=${term.toLowerCase()}`), 'messages');
     const ms = res.payload.messages;
-    expect(ms.map((m: any) => m.content)).toEqual([`resolved ${term} thread`, `reply about ${term.toLowerCase()} here`, `first words about ${term.toUpperCase()}`]);
+    expect(ms.map((m: any) => m.content)).toEqual([
+      `resolved ${term} thread`,
+      `reply about ${term.toLowerCase()} here`,
+      `first words about ${term.toUpperCase()}`,
+    ]);
     ms.forEach(expectMessageShape);
     expect(ms[1].id).toBe(outgoingId);
     expect(res.payload.meta).toEqual({ current_page: 1, total_count: 3, total_pages: 1 });
     // A phrase across words, in another case.
-    const phrase = ok(await s.admin.api.get(`${s.base}/search/messages?q=${encodeURIComponent(`ABOUT ${term} HE`)}`), 'phrase').payload.messages;
+    const phrase = ok(await s.admin.api.get(`${s.base}/search/messages?q=${encodeURIComponent(`ABOUT ${term} HE`)}`), 'phrase').payload
+      .messages;
     expect(phrase.map((m: any) => m.id)).toEqual([outgoingId]);
   });
 

@@ -40,22 +40,43 @@ describe("an agent's day with session headers only", { timeout: 120_000 }, () =>
       }),
       'update settings',
     );
-    ok(await app.post('/api/v1/notification_subscriptions', { subscription_type: 'fcm', subscription_attributes: { push_token: 'device-token', device_id: 'd1' } }), 'push');
+    ok(
+      await app.post('/api/v1/notification_subscriptions', {
+        subscription_type: 'fcm',
+        subscription_attributes: { push_token: 'device-token', device_id: 'd1' },
+      }),
+      'push',
+    );
     ok(await app.post('/api/v1/profile/availability', { profile: { availability: 'online', account_id: accountId } }), 'online');
 
     // A customer writes in.
     const conversation = await newConversation(s, { inbox_id: inbox.id, contact_id: contact.id });
-    ok(await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, { content: 'My order is late', message_type: 'incoming' }), 'incoming');
+    ok(
+      await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, {
+        content: 'My order is late',
+        message_type: 'incoming',
+      }),
+      'incoming',
+    );
 
     // Inbox tab: the new conversation notice arrives.
     const notice = await until(async () => {
-      const list = ok(await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`), 'notifications').data;
-      return list.payload.find((n: { primary_actor_id: number; notification_type: string }) => n.primary_actor_id === conversation.id && n.notification_type === 'conversation_creation');
+      const list = ok(
+        await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`),
+        'notifications',
+      ).data;
+      return list.payload.find(
+        (n: { primary_actor_id: number; notification_type: string }) =>
+          n.primary_actor_id === conversation.id && n.notification_type === 'conversation_creation',
+      );
     }, WAIT);
     expect(notice.primary_actor.id).toBe(conversation.id);
 
     // Conversations tab, then open it.
-    const list = ok(await app.get(`${base}/conversations?inbox_id=${inbox.id}&assignee_type=all&status=open&page=1&sort_by=latest`), 'list').data;
+    const list = ok(
+      await app.get(`${base}/conversations?inbox_id=${inbox.id}&assignee_type=all&status=open&page=1&sort_by=latest`),
+      'list',
+    ).data;
     expect(list.payload.map((c: { id: number }) => c.id)).toContain(conversation.id);
     expect(ok(await app.get(`${base}/conversations/${conversation.id}`), 'show').id).toBe(conversation.id);
     const messages = ok(await app.get(`${base}/conversations/${conversation.id}/messages`), 'messages').payload;
@@ -65,18 +86,33 @@ describe("an agent's day with session headers only", { timeout: 120_000 }, () =>
     // Take it, reply, label it.
     const me = signIn.body.data.id as number;
     ok(await app.post(`${base}/conversations/${conversation.id}/assignments`, { assignee_id: me }), 'assign');
-    const reply = ok(await app.post(`${base}/conversations/${conversation.id}/messages`, { content: 'Looking into it', private: false }), 'reply');
+    const reply = ok(
+      await app.post(`${base}/conversations/${conversation.id}/messages`, { content: 'Looking into it', private: false }),
+      'reply',
+    );
     expect(reply).toMatchObject({ content: 'Looking into it', message_type: 1, sender: { id: me } });
     ok(await app.post(`${base}/conversations/${conversation.id}/labels`, { labels: ['vip'] }), 'label');
 
     // The customer answers: a notice about my assigned conversation.
-    ok(await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, { content: 'Thanks!', message_type: 'incoming' }), 'incoming 2');
+    ok(
+      await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, { content: 'Thanks!', message_type: 'incoming' }),
+      'incoming 2',
+    );
     await until(async () => {
-      const list = ok(await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`), 'notifications').data;
-      return list.payload.some((n: { notification_type: string; primary_actor_id: number }) => n.notification_type === 'assigned_conversation_new_message' && n.primary_actor_id === conversation.id);
+      const list = ok(
+        await app.get(`${base}/notifications?sort_order=desc&includes[]=snoozed&includes[]=read&page=1`),
+        'notifications',
+      ).data;
+      return list.payload.some(
+        (n: { notification_type: string; primary_actor_id: number }) =>
+          n.notification_type === 'assigned_conversation_new_message' && n.primary_actor_id === conversation.id,
+      );
     }, WAIT);
     expect(ok(await app.get(`${base}/notifications/unread_count`), 'unread')).toBeGreaterThanOrEqual(2);
-    ok(await app.post(`${base}/notifications/read_all`, { primary_actor_type: 'Conversation', primary_actor_id: conversation.id }), 'read conversation');
+    ok(
+      await app.post(`${base}/notifications/read_all`, { primary_actor_type: 'Conversation', primary_actor_id: conversation.id }),
+      'read conversation',
+    );
     expect(ok(await app.get(`${base}/notifications/unread_count`), 'unread')).toBe(0);
 
     // Resolve.

@@ -22,7 +22,16 @@ describe('conversation attachments', { timeout: 120_000 }, () => {
     };
     const first = ok(await s.agent.api.post(`${s.base}/conversations/${c.id}/messages`, form([['a.txt', 'text/plain']])), 'first');
     ok(await s.agent.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'no files' }), 'plain');
-    const second = ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, form([['b.png', 'image/png'], ['c.txt', 'text/plain']])), 'second');
+    const second = ok(
+      await s.admin.api.post(
+        `${s.base}/conversations/${c.id}/messages`,
+        form([
+          ['b.png', 'image/png'],
+          ['c.txt', 'text/plain'],
+        ]),
+      ),
+      'second',
+    );
 
     const res = await s.agent.api.get(`${s.base}/conversations/${c.id}/attachments`);
     expect(res.status).toBe(200);
@@ -39,13 +48,19 @@ describe('conversation attachments', { timeout: 120_000 }, () => {
       sender: { id: s.admin.id, type: 'user' },
     });
     expect(payload[2]).toMatchObject({ message_id: first.id, sender: { id: s.agent.id } });
-    expect((await s.agent.api.get(`${s.base}/conversations/${c.id}/attachments?page=2`)).body).toEqual({ meta: { total_count: 3 }, payload: [] });
+    expect((await s.agent.api.get(`${s.base}/conversations/${c.id}/attachments?page=2`)).body).toEqual({
+      meta: { total_count: 3 },
+      payload: [],
+    });
 
     // An agent outside the inbox, another account, an absent conversation: 404.
     const hidden = await newInbox(s);
     const secret = await newConversation(s, { inbox_id: hidden.id, contact_id: w.contact.id });
     expectErrorBody(await s.agent.api.get(`${s.base}/conversations/${secret.id}/attachments`), 404);
-    expect((await s.admin.api.get(`${s.base}/conversations/${secret.id}/attachments`)).body).toEqual({ meta: { total_count: 0 }, payload: [] });
+    expect((await s.admin.api.get(`${s.base}/conversations/${secret.id}/attachments`)).body).toEqual({
+      meta: { total_count: 0 },
+      payload: [],
+    });
     expectErrorBody(await other.admin.api.get(`${other.base}/conversations/${c.id}/attachments`), 404);
     expectErrorBody(await s.agent.api.get(`${s.base}/conversations/999999/attachments`), 404);
   });

@@ -1,16 +1,19 @@
 import { request as httpRequest } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { Client, Res } from '../../support/runtime.ts';
-import { unseal } from '../../../shared/crypto/tokens.ts';
-import { getPasswordReset } from '../../../shared/db/repositories/sessions.ts';
-import type { PasswordResetRecord } from '../../../shared/model/sessions.ts';
+import { unseal } from '#shared/crypto/tokens.ts';
+import { getPasswordReset } from '#shared/db/repositories/sessions.ts';
+import type { PasswordResetRecord } from '#shared/model/sessions.ts';
 import { until } from '../../support/until.ts';
 
 /**
  * An HTTP client that connects from a loopback address of its own (127.x.y.z), so that per-address
  * sign-in throttling in one test never counts another test's attempts.
  */
-export function fromAddress(baseUrl: string, address = `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(2, 250)}`): Client & { address: string } {
+export function fromAddress(
+  baseUrl: string,
+  address = `127.${randomInt(1, 250)}.${randomInt(1, 250)}.${randomInt(2, 250)}`,
+): Client & { address: string } {
   const base = new URL(baseUrl);
   const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     new Promise<Res>((resolve, reject) => {
@@ -79,7 +82,11 @@ export function sessionClient(baseUrl: string, headers: SessionHeaders): Client 
  * The reset link the pipeline issued to a user (what its mail carries: the item's sealed copy, opened),
  * waiting until there is one issued by another request than `otherThan`.
  */
-export async function resetLinkOf(userId: number, otherThan?: string, timeoutMs = 30_000): Promise<{ token: string; item: PasswordResetRecord }> {
+export async function resetLinkOf(
+  userId: number,
+  otherThan?: string,
+  timeoutMs = 30_000,
+): Promise<{ token: string; item: PasswordResetRecord }> {
   let last: PasswordResetRecord | undefined;
   const item = await until(
     async () => {

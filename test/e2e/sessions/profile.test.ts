@@ -26,7 +26,12 @@ describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active accou
   it('updates name, display_name, message_signature and ui_settings (root key profile), with session headers', async () => {
     const me = (await signIn()) as ReturnType<typeof sessionClient>;
     const res = await me.put('/api/v1/profile', {
-      profile: { name: 'Agent Smith', display_name: 'Smith', message_signature: '-- Smith', ui_settings: { is_contact_sidebar_open: false } },
+      profile: {
+        name: 'Agent Smith',
+        display_name: 'Smith',
+        message_signature: '-- Smith',
+        ui_settings: { is_contact_sidebar_open: false },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -42,7 +47,9 @@ describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active accou
     expect(patched.body).toMatchObject({ display_name: null, available_name: 'Agent Smith', message_signature: '-- Smith' });
     expect((await s.agent.api.get('/api/v1/profile')).body.name).toBe('Agent Smith');
     expect(fieldsOf(expectErrorBody(await me.put('/api/v1/profile', { profile: { name: '' } }), 422))).toEqual({ name: 'required' });
-    expect(fieldsOf(expectErrorBody(await me.put('/api/v1/profile', { profile: { ui_settings: 'nope' } }), 422))).toHaveProperty('ui_settings');
+    expect(fieldsOf(expectErrorBody(await me.put('/api/v1/profile', { profile: { ui_settings: 'nope' } }), 422))).toHaveProperty(
+      'ui_settings',
+    );
     // An email another user holds is taken.
     const adminEmail = (await s.admin.api.get('/api/v1/profile')).body.email;
     expect(fieldsOf(expectErrorBody(await me.put('/api/v1/profile', { profile: { email: adminEmail } }), 422))).toEqual({ email: 'taken' });
@@ -56,13 +63,34 @@ describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active accou
     const b = (await signIn()) as ReturnType<typeof sessionClient>;
     const NEW = 'N3w-Passw0rd!';
 
-    expect(fieldsOf(expectErrorBody(await a.put('/api/v1/profile', { profile: { current_password: 'wrong', password: NEW, password_confirmation: NEW } }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await a.put('/api/v1/profile', { profile: { current_password: 'wrong', password: NEW, password_confirmation: NEW } }),
+          422,
+        ),
+      ),
+    ).toEqual({
       current_password: 'invalid',
     });
-    expect(fieldsOf(expectErrorBody(await a.put('/api/v1/profile', { profile: { current_password: PASSWORD, password: NEW, password_confirmation: 'other' } }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await a.put('/api/v1/profile', { profile: { current_password: PASSWORD, password: NEW, password_confirmation: 'other' } }),
+          422,
+        ),
+      ),
+    ).toEqual({
       password_confirmation: 'confirmation',
     });
-    expect(fieldsOf(expectErrorBody(await a.put('/api/v1/profile', { profile: { current_password: PASSWORD, password: 'short', password_confirmation: 'short' } }), 422))).toHaveProperty('password');
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await a.put('/api/v1/profile', { profile: { current_password: PASSWORD, password: 'short', password_confirmation: 'short' } }),
+          422,
+        ),
+      ),
+    ).toHaveProperty('password');
     // Nothing changed so far: both sessions and the old password work.
     expect((await b.get(`${fresh.base}/conversations`)).status).toBe(200);
 
@@ -80,19 +108,35 @@ describe('profile (PUT/PATCH /api/v1/profile, availability, avatar, active accou
   it('sets availability per account and the active account', async () => {
     const res = await s.agent.api.post('/api/v1/profile/availability', { profile: { availability: 'busy', account_id: s.accountId } });
     expect(res.status).toBe(200);
-    expect(res.body.accounts.find((a: { id: number }) => a.id === s.accountId)).toMatchObject({ availability: 'busy', availability_status: 'busy' });
+    expect(res.body.accounts.find((a: { id: number }) => a.id === s.accountId)).toMatchObject({
+      availability: 'busy',
+      availability_status: 'busy',
+    });
     const agents = await s.admin.api.get(`${s.base}/agents`);
     expect(agents.body.find((a: { id: number }) => a.id === s.agent.id).availability_status).toBe('busy');
-    expect(fieldsOf(expectErrorBody(await s.agent.api.post('/api/v1/profile/availability', { profile: { availability: 'away', account_id: s.accountId } }), 422))).toEqual({
+    expect(
+      fieldsOf(
+        expectErrorBody(
+          await s.agent.api.post('/api/v1/profile/availability', { profile: { availability: 'away', account_id: s.accountId } }),
+          422,
+        ),
+      ),
+    ).toEqual({
       availability: 'invalid',
     });
     // Not a member of that account.
-    expectErrorBody(await s.agent.api.post('/api/v1/profile/availability', { profile: { availability: 'busy', account_id: other.accountId } }), 404);
+    expectErrorBody(
+      await s.agent.api.post('/api/v1/profile/availability', { profile: { availability: 'busy', account_id: other.accountId } }),
+      404,
+    );
 
     const active = await s.agent.api.put('/api/v1/profile/set_active_account', { profile: { account_id: s.accountId } });
     expect(active.status).toBe(200);
     expectErrorBody(await s.agent.api.put('/api/v1/profile/set_active_account', { profile: { account_id: other.accountId } }), 404);
-    expectErrorBody(await client(baseUrl).post('/api/v1/profile/availability', { profile: { availability: 'busy', account_id: s.accountId } }), 401);
+    expectErrorBody(
+      await client(baseUrl).post('/api/v1/profile/availability', { profile: { availability: 'busy', account_id: s.accountId } }),
+      401,
+    );
   });
 
   it('uploads an avatar (multipart profile[avatar]) and removes it', async () => {

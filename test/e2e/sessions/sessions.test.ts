@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newToken } from '../../../shared/crypto/tokens.ts';
-import { putSession } from '../../../shared/db/repositories/sessions.ts';
-import { THROTTLES } from '../../../shared/domain/throttles.ts';
+import { hashToken, newToken } from '#shared/crypto/tokens.ts';
+import { putSession } from '#shared/db/repositories/sessions.ts';
+import { THROTTLES } from '#shared/domain/throttles.ts';
 import { expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { fromAddress, resetLinkOf, sessionClient, sessionHeadersOf } from './fixtures.ts';
 
@@ -86,14 +86,30 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
   it('an expired session answers 401', async () => {
     const token = newToken();
     const t = Math.floor(Date.now() / 1000);
-    await putSession({ token_hash: hashToken(token), user_id: s.agent.id, client: 'c-expired', uid: agentEmail, expiry: t - 1, created_at: t - 100 });
+    await putSession({
+      token_hash: hashToken(token),
+      user_id: s.agent.id,
+      client: 'c-expired',
+      uid: agentEmail,
+      expiry: t - 1,
+      created_at: t - 100,
+    });
     const headers = { 'access-token': token, client: 'c-expired', uid: agentEmail };
     expectErrorBody(await sessionClient(baseUrl, headers).get(`${s.base}/conversations`), 401);
     expectErrorBody(await sessionClient(baseUrl, headers).get('/auth/validate_token'), 401);
     // The same item with a future expiry works: the expiry is what refused it.
     const live = newToken();
-    await putSession({ token_hash: hashToken(live), user_id: s.agent.id, client: 'c-live', uid: agentEmail, expiry: t + 60, created_at: t });
-    expect((await sessionClient(baseUrl, { 'access-token': live, client: 'c-live', uid: agentEmail }).get(`${s.base}/conversations`)).status).toBe(200);
+    await putSession({
+      token_hash: hashToken(live),
+      user_id: s.agent.id,
+      client: 'c-live',
+      uid: agentEmail,
+      expiry: t + 60,
+      created_at: t,
+    });
+    expect(
+      (await sessionClient(baseUrl, { 'access-token': live, client: 'c-live', uid: agentEmail }).get(`${s.base}/conversations`)).status,
+    ).toBe(200);
   });
 
   it('wrong password and unknown email answer the same 401 and write no session', async () => {
@@ -159,14 +175,21 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     expect((await sessionClient(baseUrl, sessionHeadersOf(signedIn)).get(`${s.base}/conversations`)).status).toBe(200);
     // One time only; a token for another email does nothing.
     expectErrorBody(await app.post('/auth/sign_in', { email: agentEmail, sso_auth_token: ssoToken }), 401);
-    const second = new URL((await s.platform.get(`/platform/api/v1/users/${s.agent.id}/login`)).body.url).searchParams.get('sso_auth_token');
+    const second = new URL((await s.platform.get(`/platform/api/v1/users/${s.agent.id}/login`)).body.url).searchParams.get(
+      'sso_auth_token',
+    );
     expectErrorBody(await app.post('/auth/sign_in', { email: 'someone@example.com', sso_auth_token: second }), 401);
     // Expired links are refused.
-    const { putOneTimeToken } = await import('../../../shared/db/repositories/sessions.ts');
-    const { keys } = await import('../../../shared/db/keys.ts');
+    const { putOneTimeToken } = await import('#shared/db/repositories/sessions.ts');
+    const { keys } = await import('#shared/db/keys.ts');
     const stale = newToken();
     const t = Math.floor(Date.now() / 1000);
-    await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(stale)), 'sso_token', { user_id: s.agent.id, email: agentEmail, expires_at: t - 1, created_at: t - 400 });
+    await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(stale)), 'sso_token', {
+      user_id: s.agent.id,
+      email: agentEmail,
+      expires_at: t - 1,
+      created_at: t - 400,
+    });
     expectErrorBody(await fromAddress(baseUrl).post('/auth/sign_in', { email: agentEmail, sso_auth_token: stale }), 401);
 
     // Only the platform app that created the user; only platform tokens.
@@ -190,21 +213,28 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     }
     // The pipeline issued the known user's link (its hash, and a sealed copy for a retried dispatch).
     const link = await resetLinkOf(s.agent.id);
-    expect(link.item).toMatchObject({ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/), sealed_token: expect.stringMatching(/^k[1-9]\d*\./) });
+    expect(link.item).toMatchObject({
+      token_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      sealed_token: expect.stringMatching(/^k[1-9]\d*\./),
+    });
   });
 
   it('completes a reset with the emailed token (PUT /auth/password): new password, other sessions end, this client is signed in', async () => {
     const fresh = await seedAccount();
     const email = (await fresh.agent.api.get('/api/v1/profile')).body.email;
-    const before = sessionClient(baseUrl, sessionHeadersOf(await fromAddress(baseUrl).post('/auth/sign_in', { email, password: PASSWORD })));
+    const before = sessionClient(
+      baseUrl,
+      sessionHeadersOf(await fromAddress(baseUrl).post('/auth/sign_in', { email, password: PASSWORD })),
+    );
     expect((await fromAddress(baseUrl).post('/auth/password', { email })).status).toBe(200);
     const { token } = await resetLinkOf(fresh.agent.id);
     const NEW = 'Res3t-Passw0rd!';
 
     const app = fromAddress(baseUrl);
-    expect(expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: 'x' }), 422).errors[0]!.field).toBe(
-      'password_confirmation',
-    );
+    expect(
+      expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: 'x' }), 422)
+        .errors[0]!.field,
+    ).toBe('password_confirmation');
     const done = await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: NEW });
     expect(done.status).toBe(200);
     expect(done.body.data.id).toBe(fresh.agent.id);
@@ -213,8 +243,9 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     expectErrorBody(await fromAddress(baseUrl).post('/auth/sign_in', { email, password: PASSWORD }), 401);
     expect((await fromAddress(baseUrl).post('/auth/sign_in', { email, password: NEW })).status).toBe(200);
     // The token works once.
-    expect(expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: NEW }), 422).errors[0]!.field).toBe(
-      'reset_password_token',
-    );
+    expect(
+      expectErrorBody(await app.put('/auth/password', { reset_password_token: token, password: NEW, password_confirmation: NEW }), 422)
+        .errors[0]!.field,
+    ).toBe('reset_password_token');
   });
 });

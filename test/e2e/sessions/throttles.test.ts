@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, resetToken } from '../../../shared/crypto/tokens.ts';
-import { getItem } from '../../../shared/db/repositories/common.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { putPasswordReset } from '../../../shared/db/repositories/sessions.ts';
-import { composeMail } from '../../../shared/domain/mail/compose.ts';
-import type { QueuedMail } from '../../../shared/model/mail.ts';
-import { openMail } from '../../../shared/domain/mail/sealed.ts';
-import { THROTTLES, type Throttle } from '../../../shared/domain/throttles.ts';
-import { decodeQueueBody, encodeQueueBody } from '../../../shared/codec/queue-text.ts';
+import { hashToken, resetToken } from '#shared/crypto/tokens.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
+import { keys } from '#shared/db/keys.ts';
+import { putPasswordReset } from '#shared/db/repositories/sessions.ts';
+import { composeMail } from '#shared/domain/mail/compose.ts';
+import type { QueuedMail } from '#shared/model/mail.ts';
+import { openMail } from '#shared/domain/mail/sealed.ts';
+import { THROTTLES, type Throttle } from '#shared/domain/throttles.ts';
+import { decodeQueueBody, encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { fromAddress, resetLinkOf } from './fixtures.ts';
 
@@ -87,7 +87,9 @@ describe('throttles under parallel requests, and password reset links', { timeou
     const app = fromAddress(baseUrl);
     await awayFromWindowEdge(THROTTLES.signInAddress);
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => app.post('/auth/sign_in', { email: `guess-${i}-${unique()}@example.com`, password: 'Wr0ng-guess!' })),
+      Array.from({ length: 30 }, (_, i) =>
+        app.post('/auth/sign_in', { email: `guess-${i}-${unique()}@example.com`, password: 'Wr0ng-guess!' }),
+      ),
     );
     const evaluated = answers.filter((r) => r.status === 401);
     const throttled = answers.filter((r) => r.status === 429);
@@ -116,7 +118,9 @@ describe('throttles under parallel requests, and password reset links', { timeou
     const user = await newUser();
     await awayFromWindowEdge(THROTTLES.resetEmail);
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => fromAddress(baseUrl).post('/auth/password', { email: i % 2 ? user.email.toUpperCase() : user.email })),
+      Array.from({ length: 8 }, (_, i) =>
+        fromAddress(baseUrl).post('/auth/password', { email: i % 2 ? user.email.toUpperCase() : user.email }),
+      ),
     );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(THROTTLES.resetEmail.max);
     for (const r of answers.filter((r) => r.status !== 200)) expectThrottled(r, THROTTLES.resetEmail);
@@ -137,7 +141,11 @@ describe('throttles under parallel requests, and password reset links', { timeou
   it('reset links: an older link is dead once a newer one is issued, a used link is dead, and so is every older one', async () => {
     const user = await newUser();
     const reset = (token: string) =>
-      fromAddress(baseUrl).put('/auth/password', { reset_password_token: token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
+      fromAddress(baseUrl).put('/auth/password', {
+        reset_password_token: token,
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      });
     const refused = async (token: string) => expect(expectErrorBody(await reset(token), 422).errors[0]!.field).toBe('reset_password_token');
 
     expect((await fromAddress(baseUrl).post('/auth/password', { email: user.email })).status).toBe(200);
@@ -159,7 +167,14 @@ describe('throttles under parallel requests, and password reset links', { timeou
     const third = await resetLinkOf(user.id, second.item.request_id);
     const t = Math.floor(Date.now() / 1000);
     const stale = resetToken(user.id);
-    await putPasswordReset({ user_id: user.id, token_hash: hashToken(stale), request_id: unique(), requested_at: t, expires_at: t - 1, created_at: t - 7 * 3600 });
+    await putPasswordReset({
+      user_id: user.id,
+      token_hash: hashToken(stale),
+      request_id: unique(),
+      requested_at: t,
+      expires_at: t - 1,
+      created_at: t - 7 * 3600,
+    });
     await refused(stale);
     await refused(third.token); // the stale one replaced it
     await refused(resetToken(user.id));
@@ -171,9 +186,15 @@ describe('throttles under parallel requests, and password reset links', { timeou
     const email = await emailOf(fresh.agent.api);
     expect((await fromAddress(baseUrl).post('/auth/password', { email })).status).toBe(200);
     const { token } = await resetLinkOf(fresh.agent.id);
-    const changed = await fresh.agent.api.put('/api/v1/profile', { profile: { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD } });
+    const changed = await fresh.agent.api.put('/api/v1/profile', {
+      profile: { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+    });
     expect(changed.status).toBe(200);
-    const res = await fromAddress(baseUrl).put('/auth/password', { reset_password_token: token, password: PASSWORD, password_confirmation: PASSWORD });
+    const res = await fromAddress(baseUrl).put('/auth/password', {
+      reset_password_token: token,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+    });
     expect(expectErrorBody(res, 422).errors[0]!.field).toBe('reset_password_token');
   });
 
@@ -183,9 +204,16 @@ describe('throttles under parallel requests, and password reset links', { timeou
     const { token, item } = await resetLinkOf(user.id);
     // What the dispatcher puts on the mail queue for that request (a retried dispatch of the same request
     // issues the same link; SQS moves a message to the dead-letter queue unchanged).
-    const queued = await composeMail({ kind: 'password_reset', id: item.request_id, to: user.email, created_at: item.requested_at, expires_at: item.requested_at + 3 * 86400 });
+    const queued = await composeMail({
+      kind: 'password_reset',
+      id: item.request_id,
+      to: user.email,
+      created_at: item.requested_at,
+      expires_at: item.requested_at + 3 * 86400,
+    });
     const body = encodeQueueBody(queued);
-    for (const secret of [token, encodeURIComponent(token), user.email, 'reset_password_token', hashToken(token)]) expect(body).not.toContain(secret);
+    for (const secret of [token, encodeURIComponent(token), user.email, 'reset_password_token', hashToken(token)])
+      expect(body).not.toContain(secret);
     expect(decodeQueueBody(body)).toEqual({ id: item.request_id, kind: 'password_reset', sealed: expect.stringMatching(/^k[1-9]\d*\./) });
     // The mail function opens it: the mail to the user, with the link.
     const mail = await openMail(decodeQueueBody<QueuedMail>(body));

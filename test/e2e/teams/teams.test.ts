@@ -34,13 +34,19 @@ describe('teams', () => {
     expect(list.body.map((t: { id: number }) => t.id)).toEqual([created.body.id, rooted.body.id]);
     expect((await s.agent.api.get(`${s.base}/teams/${created.body.id}`)).body).toEqual(created.body);
 
-    const updated = await s.admin.api.patch(`${s.base}/teams/${created.body.id}`, { name: 'Renamed', description: null, allow_auto_assign: false });
+    const updated = await s.admin.api.patch(`${s.base}/teams/${created.body.id}`, {
+      name: 'Renamed',
+      description: null,
+      allow_auto_assign: false,
+    });
     expect(updated.body).toEqual({ ...created.body, name: 'renamed', description: null, allow_auto_assign: false });
     expect((await s.admin.api.put(`${s.base}/teams/${created.body.id}`, { team: { description: 'x' } })).body.description).toBe('x');
 
     // Names are unique per account, case-insensitively; a rename frees the old name.
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/teams`, { name: 'RENAMED' }), 422))).toEqual({ name: 'taken' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/teams/${rooted.body.id}`, { name: 'renamed' }), 422))).toEqual({ name: 'taken' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/teams/${rooted.body.id}`, { name: 'renamed' }), 422))).toEqual({
+      name: 'taken',
+    });
     expect((await s.admin.api.post(`${s.base}/teams`, { name })).status).toBe(200);
     expect((await other.admin.api.post(`${other.base}/teams`, { name: 'renamed' })).status).toBe(200);
 
@@ -50,7 +56,6 @@ describe('teams', () => {
     expectErrorBody(await s.admin.api.get(`${s.base}/teams/${created.body.id}`), 404);
     expectErrorBody(await s.admin.api.delete(`${s.base}/teams/${created.body.id}`), 404);
     expect((await s.admin.api.post(`${s.base}/teams`, { name: 'renamed' })).status).toBe(200);
-
   });
 
   it('validates with 422 and guards roles and accounts', async () => {
@@ -77,7 +82,13 @@ describe('teams', () => {
       const added = await s.admin.api.post(path, { user_ids: [s.agent.id] });
       expect(added.status).toBe(200);
       expect(added.body).toEqual([
-        expect.objectContaining({ id: s.agent.id, account_id: s.accountId, role: 'agent', email: expect.any(String), available_name: expect.any(String) }),
+        expect.objectContaining({
+          id: s.agent.id,
+          account_id: s.accountId,
+          role: 'agent',
+          email: expect.any(String),
+          available_name: expect.any(String),
+        }),
       ]);
       // Only the newly added come back from create.
       expect(ids((await s.admin.api.post(path, { user_ids: [s.agent.id, s.admin.id] })).body)).toEqual([s.admin.id]);
@@ -110,7 +121,7 @@ describe('teams', () => {
       const team = (await s.admin.api.post(`${s.base}/teams`, { name: unique('short-lived-') })).body;
       await s.admin.api.post(`${s.base}/teams/${team.id}/team_members`, { user_ids: [s.agent.id] });
       await s.admin.api.delete(`${s.base}/teams/${team.id}`);
-      const { listUserTeamIds } = await import('../../../shared/db/repositories/teams.ts');
+      const { listUserTeamIds } = await import('#shared/db/repositories/teams.ts');
       expect(await listUserTeamIds(s.accountId, s.agent.id)).not.toContain(team.id);
     });
   });

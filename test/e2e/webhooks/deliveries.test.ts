@@ -4,10 +4,10 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../infra/local/runtime.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '../../../shared/db/repositories/delivery-attempts.ts';
-import { sqs } from '../../../shared/queues/client.ts';
-import { REPLAY_SOURCES, replayQueue } from '../../../shared/events/replay.ts';
-import type { deliveryAttemptJson } from '../../../shared/domain/webhooks/deliveries.ts';
+import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { REPLAY_SOURCES, replayQueue } from '#shared/events/replay.ts';
+import type { deliveryAttemptJson } from '#shared/domain/webhooks/deliveries.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
@@ -92,18 +92,29 @@ describe('webhook deliveries: recent attempts and replay of dead letters', () =>
     const { stdout } = await run(
       'npx',
       [
-        'tsx', 'scripts/replay.ts', 'deliveries',
-        '--queue-url', rt.queueUrls.deliveriesDlq,
-        '--deliveries-queue-url', rt.queueUrls.deliveries,
-        '--sqs-endpoint', rt.awsEndpoint,
-        '--dynamodb-endpoint', rt.dynamodbEndpoint,
-        '--account', String(s.accountId),
-        '--since', new Date(since).toISOString(),
+        'tsx',
+        'scripts/replay.ts',
+        'deliveries',
+        '--queue-url',
+        rt.queueUrls.deliveriesDlq,
+        '--deliveries-queue-url',
+        rt.queueUrls.deliveries,
+        '--sqs-endpoint',
+        rt.awsEndpoint,
+        '--dynamodb-endpoint',
+        rt.dynamodbEndpoint,
+        '--account',
+        String(s.accountId),
+        '--since',
+        new Date(since).toISOString(),
       ],
       { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'ERROR' } },
     );
     expect(stdout).toMatch(/^deliveries: 1 replayed, 0 still failing, [1-9]\d* left in the queue$/m);
-    await untilState(async () => received(m2), (r) => r.length === 1);
+    await untilState(
+      async () => received(m2),
+      (r) => r.length === 1,
+    );
     expect(received(m2)[0].headers['x-chatwoot-delivery']).toBe(dead2.delivery_id);
     expect(received(m2)[0].json).toMatchObject({ id: m2, content: 'refused, recently', account: { id: s.accountId } });
     expect(received(m1)).toEqual([]);
@@ -112,12 +123,22 @@ describe('webhook deliveries: recent attempts and replay of dead letters', () =>
     expect(after[0]).toMatchObject({ delivery_id: dead2.delivery_id, outcome: 'delivered', status: 200, error: null });
 
     // All of this account's: the older one too; nothing of the account is left in the dead-letter queue.
-    const all = await replayQueue(rt.queueUrls.deliveriesDlq, REPLAY_SOURCES.deliveries, { accept: (b) => JSON.parse(b).account_id === s.accountId });
+    const all = await replayQueue(rt.queueUrls.deliveriesDlq, REPLAY_SOURCES.deliveries, {
+      accept: (b) => JSON.parse(b).account_id === s.accountId,
+    });
     expect(all).toMatchObject({ replayed: 1, failed: [] });
-    await untilState(async () => received(m1), (r) => r.length === 1);
+    await untilState(
+      async () => received(m1),
+      (r) => r.length === 1,
+    );
     expect(received(m1)[0].headers['x-chatwoot-delivery']).toBe(dead1.delivery_id);
     const left = await sqs().send(
-      new ReceiveMessageCommand({ QueueUrl: rt.queueUrls.deliveriesDlq, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: rt.queueUrls.deliveriesDlq,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: 0,
+        WaitTimeSeconds: 0,
+      }),
     );
     expect((left.Messages ?? []).filter((m) => JSON.parse(m.Body!).account_id === s.accountId)).toEqual([]);
     // Once each.
@@ -136,7 +157,16 @@ describe('webhook deliveries: recent attempts and replay of dead letters', () =>
 
   it('keeps at most the last 100 attempts of a webhook, and none past their time', async () => {
     const hookId = 900_000_000 + Math.floor(Math.random() * 1000);
-    const base = { delivery_id: 'd', event: 'message_created', event_id: 'e', attempt: 1, status: 200, latency_ms: 1, error: null, outcome: 'delivered' as const };
+    const base = {
+      delivery_id: 'd',
+      event: 'message_created',
+      event_id: 'e',
+      attempt: 1,
+      status: 200,
+      latency_ms: 1,
+      error: null,
+      outcome: 'delivered' as const,
+    };
     for (let i = 0; i < ATTEMPT_SLOTS + 5; i++) {
       await recordDeliveryAttempt(s.accountId, hookId, { ...base, delivery_id: `d${i}`, at: Date.now() });
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../../shared/config.ts';
-import { setDefaultResolver, type Resolver } from '../../../shared/outbound/address-guard.ts';
+import { config } from '#shared/config.ts';
+import { setDefaultResolver, type Resolver } from '#shared/outbound/address-guard.ts';
 import { refuseConnections } from '../../support/connections.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
@@ -76,15 +76,26 @@ describe('webhook targets under the local runtime', () => {
     expect(arrived.map((r) => r.json.event)).toEqual(['contact_created', 'contact_created']);
     for (const url of refused) {
       const list = await untilState(
-        async () => (await s.admin.api.get(`${s.base}/webhooks/${ids.get(url)}/deliveries`)).body.payload.deliveries as { outcome: string; error: string | null; status: number | null }[],
+        async () =>
+          (await s.admin.api.get(`${s.base}/webhooks/${ids.get(url)}/deliveries`)).body.payload.deliveries as {
+            outcome: string;
+            error: string | null;
+            status: number | null;
+          }[],
         (d) => d.length > 0,
         60_000,
       );
-      expect(list.map((d) => [d.outcome, d.status]), url).toEqual([['dead', null]]);
+      expect(
+        list.map((d) => [d.outcome, d.status]),
+        url,
+      ).toEqual([['dead', null]]);
       expect(list[0].error, url).toMatch(/^Refused to deliver to .+: it has no public address$/);
     }
     // Nothing of this process tried to reach them.
     expect(guard.attempts).toEqual([]);
-    expect(hook.received.map((r) => new URL(r.headers.host ? `http://${r.headers.host}` : hook.url).hostname).sort()).toEqual(['127.0.0.1', 'localhost']);
+    expect(hook.received.map((r) => new URL(r.headers.host ? `http://${r.headers.host}` : hook.url).hostname).sort()).toEqual([
+      '127.0.0.1',
+      'localhost',
+    ]);
   }, 120_000);
 });

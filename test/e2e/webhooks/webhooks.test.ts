@@ -32,7 +32,11 @@ describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
 
   it('creates a webhook (endpoint 8) and answers the bare record with a signing secret', async () => {
     const u = url();
-    const res = await s.admin.api.post(`${s.base}/webhooks`, { url: u, name: 'CRM', subscriptions: ['message_created', 'conversation_created', 'message_created'] });
+    const res = await s.admin.api.post(`${s.base}/webhooks`, {
+      url: u,
+      name: 'CRM',
+      subscriptions: ['message_created', 'conversation_created', 'message_created'],
+    });
     expect(res.status).toBe(200);
     expectWebhook(res.body, { url: u, name: 'CRM', subscriptions: ['message_created', 'conversation_created'], account_id: s.accountId });
 
@@ -93,7 +97,9 @@ describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
       expect(res.errors).toEqual([{ field: 'url', message: expect.any(String), code: 'taken' }]);
     }
     const second = (await s.admin.api.post(`${s.base}/webhooks`, { url: url() })).body;
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/webhooks/${second.id}`, { url: first.body.url }), 422))).toEqual({ url: 'taken' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/webhooks/${second.id}`, { url: first.body.url }), 422))).toEqual({
+      url: 'taken',
+    });
     // Another account may use the same URL.
     expect((await other.admin.api.post(`${other.base}/webhooks`, { url: first.body.url })).status).toBe(200);
     // Deleting frees it.
@@ -102,26 +108,39 @@ describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
   });
 
   it('validates url and subscriptions with 422 naming the field', async () => {
-    const bad = expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: 'javascript:alert(1)', name: 7, subscriptions: ['message_created', 'nope'] }), 422);
+    const bad = expectErrorBody(
+      await s.admin.api.post(`${s.base}/webhooks`, { url: 'javascript:alert(1)', name: 7, subscriptions: ['message_created', 'nope'] }),
+      422,
+    );
     expect(fieldsOf(bad)).toEqual({ url: 'invalid', name: 'invalid', subscriptions: 'invalid' });
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, {}), 422))).toEqual({ url: 'required' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), subscriptions: [] }), 422))).toEqual({ subscriptions: 'required' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), subscriptions: 'message_created' }), 422))).toEqual({ subscriptions: 'invalid' });
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: 'ftp://x.example.com/a' }), 422))).toEqual({ url: 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), subscriptions: [] }), 422))).toEqual({
+      subscriptions: 'required',
+    });
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), subscriptions: 'message_created' }), 422)),
+    ).toEqual({ subscriptions: 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: 'ftp://x.example.com/a' }), 422))).toEqual({
+      url: 'invalid',
+    });
     const w = (await s.admin.api.post(`${s.base}/webhooks`, { url: url() })).body;
-    expect(fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/webhooks/${w.id}`, { url: 'not a url', subscriptions: [] }), 422))).toEqual({
+    expect(
+      fieldsOf(expectErrorBody(await s.admin.api.patch(`${s.base}/webhooks/${w.id}`, { url: 'not a url', subscriptions: [] }), 422)),
+    ).toEqual({
       url: 'invalid',
       subscriptions: 'required',
     });
   });
 
-  it('stores and shows an inbox of the account (inbox_id), refusing others\' inboxes', async () => {
+  it("stores and shows an inbox of the account (inbox_id), refusing others' inboxes", async () => {
     const inbox = (await s.admin.api.post(`${s.base}/inboxes`, { name: 'Support API', channel: { type: 'api' } })).body;
     const theirs = (await other.admin.api.post(`${other.base}/inboxes`, { name: 'Theirs', channel: { type: 'api' } })).body;
     const created = await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: String(inbox.id) });
     expect(created.status).toBe(200);
     expect(created.body.inbox).toEqual({ id: inbox.id, name: 'Support API' });
-    const listed = (await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks.find((w: { id: number }) => w.id === created.body.id);
+    const listed = (await s.admin.api.get(`${s.base}/webhooks`)).body.payload.webhooks.find(
+      (w: { id: number }) => w.id === created.body.id,
+    );
     expect(listed).toEqual(created.body);
     expect((await s.admin.api.patch(`${s.base}/webhooks/${created.body.id}`, { name: 'n' })).body.inbox).toEqual(created.body.inbox);
 
@@ -131,13 +150,15 @@ describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
     ]) {
       expect(fieldsOf(expectErrorBody(res, 422))).toEqual({ inbox_id: 'not_found' });
     }
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: 'first' }), 422))).toEqual({ inbox_id: 'invalid' });
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), inbox_id: 'first' }), 422))).toEqual({
+      inbox_id: 'invalid',
+    });
 
     const cleared = await s.admin.api.patch(`${s.base}/webhooks/${created.body.id}`, { inbox_id: null });
     expect(cleared.body).not.toHaveProperty('inbox');
   });
 
-  it('is for administrators only, and hides other accounts\' webhooks', async () => {
+  it("is for administrators only, and hides other accounts' webhooks", async () => {
     const w = (await s.admin.api.post(`${s.base}/webhooks`, { url: url() })).body;
     for (const res of [
       await s.agent.api.get(`${s.base}/webhooks`),

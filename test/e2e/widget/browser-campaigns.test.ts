@@ -59,80 +59,93 @@ describe('widget campaigns and locales in a browser', () => {
   async function visit(path: string): Promise<Page> {
     const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
     await page.goto(site.url + path);
-    await page.waitForFunction(() => (globalThis as any).widgetReady === true && (globalThis as any).$chatwoot?.hasLoaded, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (globalThis as any).widgetReady === true && (globalThis as any).$chatwoot?.hasLoaded, undefined, {
+      timeout: 60_000,
+    });
     return page;
   }
 
-  it('shows an ongoing campaign on its page after the time on page; opening runs it: the conversation starts with its message', async () => {
-    const campaign = ok(
-      await s.admin.api.post(`${s.base}/campaigns`, {
-        title: 'Pricing',
-        message: 'Comparing plans? We can help you choose.',
-        inbox_id: inbox.id,
-        sender_id: s.admin.id,
-        trigger_rules: { url: `${site.url}pricing/`, time_on_page: 1 },
-      }),
-      'campaign',
-    );
-    const page = await visit('pricing');
-    // The card above the launcher: the sender and the message (trailing slash of the rule ignored).
-    const card = page.getByRole('button', { name: `Message from ${adminName} Comparing plans? We can help you choose.` });
-    await card.waitFor({ timeout: 60_000 });
-    expect(await page.locator('.cw-badge').textContent()).toBe('1');
-    await page.screenshot({ path: join(SHOTS, 'widget-campaign.png') });
+  it(
+    'shows an ongoing campaign on its page after the time on page; opening runs it: the conversation starts with its message',
+    async () => {
+      const campaign = ok(
+        await s.admin.api.post(`${s.base}/campaigns`, {
+          title: 'Pricing',
+          message: 'Comparing plans? We can help you choose.',
+          inbox_id: inbox.id,
+          sender_id: s.admin.id,
+          trigger_rules: { url: `${site.url}pricing/`, time_on_page: 1 },
+        }),
+        'campaign',
+      );
+      const page = await visit('pricing');
+      // The card above the launcher: the sender and the message (trailing slash of the rule ignored).
+      const card = page.getByRole('button', { name: `Message from ${adminName} Comparing plans? We can help you choose.` });
+      await card.waitFor({ timeout: 60_000 });
+      expect(await page.locator('.cw-badge').textContent()).toBe('1');
+      await page.screenshot({ path: join(SHOTS, 'widget-campaign.png') });
 
-    await card.click();
-    const chat = page.frameLocator('iframe[title="Chat window"]');
-    await chat.getByRole('log').getByText('Comparing plans? We can help you choose.').waitFor();
-    expect(await card.count()).toBe(0);
-    // campaign.triggered made the conversation, with the campaign's message from its sender.
-    const conv = await untilState(
-      async () => (ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'conversations').data.payload as any[])[0],
-      (c) => c !== undefined,
-      60_000,
-    );
-    expect(conv.additional_attributes).toMatchObject({ campaign_id: campaign.id });
-    const messages = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload as any[];
-    expect(messages.map((m) => [m.content, m.message_type, m.sender?.id])).toEqual([['Comparing plans? We can help you choose.', 1, s.admin.id]]);
-    // The visitor answers in the same conversation.
-    await chat.getByRole('textbox', { name: 'Type your message' }).fill('Which plan has SSO?');
-    await chat.getByRole('button', { name: 'Send message' }).click();
-    await untilState(
-      async () => ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload as any[],
-      (ms) => ms.some((m) => m.content === 'Which plan has SSO?' && m.message_type === 0),
-      60_000,
-    );
-    await page.screenshot({ path: join(SHOTS, 'widget-campaign-open.png') });
-    await page.context().close();
-  }, LONG);
+      await card.click();
+      const chat = page.frameLocator('iframe[title="Chat window"]');
+      await chat.getByRole('log').getByText('Comparing plans? We can help you choose.').waitFor();
+      expect(await card.count()).toBe(0);
+      // campaign.triggered made the conversation, with the campaign's message from its sender.
+      const conv = await untilState(
+        async () =>
+          (ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'conversations').data.payload as any[])[0],
+        (c) => c !== undefined,
+        60_000,
+      );
+      expect(conv.additional_attributes).toMatchObject({ campaign_id: campaign.id });
+      const messages = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload as any[];
+      expect(messages.map((m) => [m.content, m.message_type, m.sender?.id])).toEqual([
+        ['Comparing plans? We can help you choose.', 1, s.admin.id],
+      ]);
+      // The visitor answers in the same conversation.
+      await chat.getByRole('textbox', { name: 'Type your message' }).fill('Which plan has SSO?');
+      await chat.getByRole('button', { name: 'Send message' }).click();
+      await untilState(
+        async () => ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`), 'messages').payload as any[],
+        (ms) => ms.some((m) => m.content === 'Which plan has SSO?' && m.message_type === 0),
+        60_000,
+      );
+      await page.screenshot({ path: join(SHOTS, 'widget-campaign-open.png') });
+      await page.context().close();
+    },
+    LONG,
+  );
 
-  it('speaks the locale of chatwootSettings and switches with $chatwoot.setLocale', async () => {
-    const page = await visit('about?locale=de');
-    const chat = page.frameLocator('iframe[title="Chat window"]');
-    await page.getByRole('button', { name: 'Chat öffnen' }).click();
-    await chat.getByRole('textbox', { name: 'Nachricht eingeben' }).waitFor();
-    await chat.getByRole('button', { name: 'Nachricht senden' }).waitFor();
-    expect(await chat.locator('.cw-status').textContent()).toBe('Antwortet normalerweise in wenigen Minuten');
-    await page.screenshot({ path: join(SHOTS, 'widget-de.png') });
+  it(
+    'speaks the locale of chatwootSettings and switches with $chatwoot.setLocale',
+    async () => {
+      const page = await visit('about?locale=de');
+      const chat = page.frameLocator('iframe[title="Chat window"]');
+      await page.getByRole('button', { name: 'Chat öffnen' }).click();
+      await chat.getByRole('textbox', { name: 'Nachricht eingeben' }).waitFor();
+      await chat.getByRole('button', { name: 'Nachricht senden' }).waitFor();
+      expect(await chat.locator('.cw-status').textContent()).toBe('Antwortet normalerweise in wenigen Minuten');
+      await page.screenshot({ path: join(SHOTS, 'widget-de.png') });
 
-    const expectations: [string, string, string, string][] = [
-      ['fr', 'Saisissez votre message', 'Envoyer le message', 'Fermer le chat'],
-      ['pt-BR', 'Digite sua mensagem', 'Enviar mensagem', 'Fechar chat'],
-      ['es', 'Escribe tu mensaje', 'Enviar mensaje', 'Cerrar chat'],
-      ['xx', 'Type your message', 'Send message', 'Close chat'],
-    ];
-    for (const [locale, box, send, close] of expectations) {
-      await page.evaluate((l) => (globalThis as any).$chatwoot.setLocale(l), locale);
-      await chat.getByRole('textbox', { name: box }).waitFor();
-      await chat.getByRole('button', { name: send }).waitFor();
-      expect(await page.locator('.cw-launcher').getAttribute('aria-label')).toBe(close);
-    }
-    // Sending still works in the chosen words.
-    await page.evaluate(() => (globalThis as any).$chatwoot.setLocale('fr'));
-    await chat.getByRole('textbox', { name: 'Saisissez votre message' }).fill('Bonjour !');
-    await chat.getByRole('button', { name: 'Envoyer le message' }).click();
-    await chat.getByRole('log', { name: 'Messages' }).getByText('Bonjour !').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'widget-fr.png') });
-    await page.context().close();
-  }, LONG);
+      const expectations: [string, string, string, string][] = [
+        ['fr', 'Saisissez votre message', 'Envoyer le message', 'Fermer le chat'],
+        ['pt-BR', 'Digite sua mensagem', 'Enviar mensagem', 'Fechar chat'],
+        ['es', 'Escribe tu mensaje', 'Enviar mensaje', 'Cerrar chat'],
+        ['xx', 'Type your message', 'Send message', 'Close chat'],
+      ];
+      for (const [locale, box, send, close] of expectations) {
+        await page.evaluate((l) => (globalThis as any).$chatwoot.setLocale(l), locale);
+        await chat.getByRole('textbox', { name: box }).waitFor();
+        await chat.getByRole('button', { name: send }).waitFor();
+        expect(await page.locator('.cw-launcher').getAttribute('aria-label')).toBe(close);
+      }
+      // Sending still works in the chosen words.
+      await page.evaluate(() => (globalThis as any).$chatwoot.setLocale('fr'));
+      await chat.getByRole('textbox', { name: 'Saisissez votre message' }).fill('Bonjour !');
+      await chat.getByRole('button', { name: 'Envoyer le message' }).click();
+      await chat.getByRole('log', { name: 'Messages' }).getByText('Bonjour !').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'widget-fr.png') });
+      await page.context().close();
+    },
+    LONG,
+  );
 });

@@ -40,7 +40,9 @@ describe('widget chat API', () => {
     expect(ok(await w.get('/conversations'), 'no conversation')).toEqual({});
     expect(ok(await w.get('/messages'), 'no messages')).toEqual([]);
 
-    const sent = await w.post('/messages', { message: { content: 'Hi, I need help', echo_id: 'e-1', timestamp: 'now', referer_url: 'https://example.com/pricing' } });
+    const sent = await w.post('/messages', {
+      message: { content: 'Hi, I need help', echo_id: 'e-1', timestamp: 'now', referer_url: 'https://example.com/pricing' },
+    });
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({
       id: expect.any(Number),
@@ -54,7 +56,12 @@ describe('widget chat API', () => {
     });
     const displayId = sent.body.conversation_id;
     const conv = await conversationOf(displayId);
-    expect(conv).toMatchObject({ id: displayId, inbox_id: inbox.id, status: 'open', meta: { sender: expect.objectContaining({ id: v.contact.id }) } });
+    expect(conv).toMatchObject({
+      id: displayId,
+      inbox_id: inbox.id,
+      status: 'open',
+      meta: { sender: expect.objectContaining({ id: v.contact.id }) },
+    });
     expect(conv.additional_attributes).toMatchObject({ referer: 'https://example.com/pricing', initiated_at: { timestamp: 'now' } });
 
     const brief = ok(await w.get('/conversations'), 'conversation');
@@ -62,7 +69,10 @@ describe('widget chat API', () => {
 
     // A second message goes to the same conversation; the agent's reply and private note: only the reply shows.
     ok(await w.post('/messages', { message: { content: 'Anyone?' } }), 'second');
-    ok(await s.admin.api.post(`${s.base}/conversations/${displayId}/messages`, { content: 'Hello from support', message_type: 'outgoing' }), 'reply');
+    ok(
+      await s.admin.api.post(`${s.base}/conversations/${displayId}/messages`, { content: 'Hello from support', message_type: 'outgoing' }),
+      'reply',
+    );
     ok(await s.admin.api.post(`${s.base}/conversations/${displayId}/messages`, { content: 'secret', private: true }), 'note');
     const list = ok(await w.get('/messages'), 'messages') as any[];
     expect(list.map((m) => m.content)).toEqual(['Hi, I need help', 'Anyone?', 'Hello from support']);
@@ -150,7 +160,9 @@ describe('widget chat API', () => {
     form.append('message[attachments][]', new Blob([Buffer.from('hello file')], { type: 'text/plain' }), 'note.txt');
     const res = await api.post(`${W}/messages?website_token=${inbox.website_token}`, form, { 'X-Auth-Token': v.auth_token });
     expect(res.status).toBe(200);
-    expect(res.body.attachments).toEqual([expect.objectContaining({ file_type: 'file', data_url: expect.stringMatching(/^http/), file_size: 10 })]);
+    expect(res.body.attachments).toEqual([
+      expect.objectContaining({ file_type: 'file', data_url: expect.stringMatching(/^http/), file_size: 10 }),
+    ]);
     const stored = await messagesOf(res.body.conversation_id);
     expect(stored.at(-1).attachments).toHaveLength(1);
     // The file is served back.
@@ -162,8 +174,24 @@ describe('widget chat API', () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
     const body = Buffer.from('uploaded directly');
-    const blob = ok(await w.post('/direct_uploads', { blob: { filename: 'direct.txt', byte_size: body.length, checksum: createHash('md5').update(body).digest('base64'), content_type: 'text/plain' } }), 'direct upload');
-    expect(blob).toMatchObject({ filename: 'direct.txt', content_type: 'text/plain', byte_size: body.length, signed_id: expect.any(String), direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'text/plain' } } });
+    const blob = ok(
+      await w.post('/direct_uploads', {
+        blob: {
+          filename: 'direct.txt',
+          byte_size: body.length,
+          checksum: createHash('md5').update(body).digest('base64'),
+          content_type: 'text/plain',
+        },
+      }),
+      'direct upload',
+    );
+    expect(blob).toMatchObject({
+      filename: 'direct.txt',
+      content_type: 'text/plain',
+      byte_size: body.length,
+      signed_id: expect.any(String),
+      direct_upload: { url: expect.stringMatching(/^http/), headers: { 'Content-Type': 'text/plain' } },
+    });
     const put = await fetch(blob.direct_upload.url, { method: 'PUT', headers: blob.direct_upload.headers, body });
     expect(put.ok).toBe(true);
     const sent = ok(await w.post('/messages', { message: { content: 'direct', attachments: [blob.signed_id] } }), 'message');
@@ -183,14 +211,28 @@ describe('widget chat API', () => {
     const w = widget(api, inbox, v.auth_token);
     const { conversation_id: id } = ok(await w.post('/messages', { message: { content: 'hi' } }), 'message');
     const post = async (body: unknown) => ok(await s.admin.api.post(`${s.base}/conversations/${id}/messages`, body), 'agent message');
-    const select = await post({ content: 'Pick one', content_type: 'input_select', content_attributes: { items: [{ title: 'A', value: 'a' }, { title: 'B', value: 'b' }] } });
+    const select = await post({
+      content: 'Pick one',
+      content_type: 'input_select',
+      content_attributes: {
+        items: [
+          { title: 'A', value: 'a' },
+          { title: 'B', value: 'b' },
+        ],
+      },
+    });
     const csat = await post({ content: 'Rate us', content_type: 'input_csat' });
     const email = await post({ content: 'Your email?', content_type: 'input_email' });
     const text = await post({ content: 'plain' });
 
     const picked = ok(await w.patch(`/messages/${select.id}`, { message: { submitted_values: [{ title: 'B', value: 'b' }] } }), 'select');
     expect(picked.content_attributes.submitted_values).toEqual([{ title: 'B', value: 'b' }]);
-    const rated = ok(await w.patch(`/messages/${csat.id}`, { message: { submitted_values: { csat_survey_response: { rating: 5, feedback_message: 'great' } } } }), 'csat');
+    const rated = ok(
+      await w.patch(`/messages/${csat.id}`, {
+        message: { submitted_values: { csat_survey_response: { rating: 5, feedback_message: 'great' } } },
+      }),
+      'csat',
+    );
     expect(rated.content_attributes.submitted_values).toEqual({ csat_survey_response: { rating: 5, feedback_message: 'great' } });
     const addr = `${unique('mail')}@example.com`;
     const mailed = ok(await w.patch(`/messages/${email.id}`, { contact: { email: addr }, message: { submitted_email: addr } }), 'email');
@@ -206,7 +248,15 @@ describe('widget chat API', () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
     const shown = ok(await w.get('/contact'), 'contact');
-    expect(shown).toMatchObject({ id: v.contact.id, name: v.contact.name, email: null, identifier: null, has_email: false, source_id: v.contact.source_id, pubsub_token: v.contact.pubsub_token });
+    expect(shown).toMatchObject({
+      id: v.contact.id,
+      name: v.contact.name,
+      email: null,
+      identifier: null,
+      has_email: false,
+      source_id: v.contact.source_id,
+      pubsub_token: v.contact.pubsub_token,
+    });
 
     const email = `${unique('c')}@example.com`;
     const updated = ok(await w.patch('/contact', { name: 'Kim', email, custom_attributes: { plan: 'pro', seats: 3 } }), 'update');
@@ -223,7 +273,13 @@ describe('widget chat API', () => {
     const v = await openWidget(api, inbox);
     const w = widget(api, inbox, v.auth_token);
     const first = ok(await w.patch('/contact/set_user', { identifier: ident, name: 'Jo User', email: `${ident}@example.com` }), 'set_user');
-    expect(first).toEqual({ id: v.contact.id, name: 'Jo User', email: `${ident}@example.com`, phone_number: null, pubsub_token: v.contact.pubsub_token });
+    expect(first).toEqual({
+      id: v.contact.id,
+      name: 'Jo User',
+      email: `${ident}@example.com`,
+      phone_number: null,
+      pubsub_token: v.contact.pubsub_token,
+    });
     ok(await w.post('/messages', { message: { content: 'as Jo' } }), 'message');
 
     // The same user on another device: that visitor's contact, with what it wrote, is merged into Jo's; its token keeps working.
@@ -269,7 +325,9 @@ describe('widget chat API', () => {
     const w = widget(api, strict, v.auth_token);
     expectErrorBody(await w.patch('/contact/set_user', { identifier: 'u-1', name: 'No Hash' }), 401);
     const hash = createHmac('sha256', strict.hmac_token).update('u-1').digest('hex');
-    expect(ok(await w.patch('/contact/set_user', { identifier: 'u-1', identifier_hash: hash, name: 'Hashed' }), 'hashed').name).toBe('Hashed');
+    expect(ok(await w.patch('/contact/set_user', { identifier: 'u-1', identifier_hash: hash, name: 'Hashed' }), 'hashed').name).toBe(
+      'Hashed',
+    );
   });
 
   it('inbox members and campaigns', async () => {
@@ -277,7 +335,9 @@ describe('widget chat API', () => {
     const w = widget(api, inbox, v.auth_token);
     ok(await s.admin.api.post(`${s.base}/inbox_members`, { inbox_id: inbox.id, user_ids: [s.agent.id] }), 'member');
     const members = ok(await w.get('/inbox_members'), 'members');
-    expect(members.payload).toEqual([{ name: expect.any(String), avatar_url: expect.any(String), availability_status: expect.any(String) }]);
+    expect(members.payload).toEqual([
+      { name: expect.any(String), avatar_url: expect.any(String), availability_status: expect.any(String) },
+    ]);
     expect(ok(await w.get('/campaigns'), 'campaigns')).toEqual([]);
   });
 
@@ -290,7 +350,10 @@ describe('widget chat API', () => {
     beforeAll(async () => {
       mine = await openWidget(api, inbox);
       theirs = await openWidget(api, inbox);
-      theirConversation = ok(await widget(api, inbox, theirs.auth_token).post('/messages', { message: { content: 'private to them' } }), 'theirs').conversation_id;
+      theirConversation = ok(
+        await widget(api, inbox, theirs.auth_token).post('/messages', { message: { content: 'private to them' } }),
+        'theirs',
+      ).conversation_id;
       otherInbox = await widgetInbox(s);
     });
 
@@ -300,7 +363,10 @@ describe('widget chat API', () => {
       ['POST /conversations/toggle_typing', (w) => w.post('/conversations/toggle_typing', { typing_status: 'on' })],
       ['POST /conversations/update_last_seen', (w) => w.post('/conversations/update_last_seen')],
       ['POST /conversations/set_custom_attributes', (w) => w.post('/conversations/set_custom_attributes', { custom_attributes: {} })],
-      ['POST /conversations/destroy_custom_attributes', (w) => w.post('/conversations/destroy_custom_attributes', { custom_attribute: ['a'] })],
+      [
+        'POST /conversations/destroy_custom_attributes',
+        (w) => w.post('/conversations/destroy_custom_attributes', { custom_attribute: ['a'] }),
+      ],
       ['GET /conversations/toggle_status', (w) => w.get('/conversations/toggle_status')],
       ['POST /conversations/transcript', (w) => w.post('/conversations/transcript')],
       ['GET /messages', (w) => w.get('/messages')],
@@ -317,14 +383,17 @@ describe('widget chat API', () => {
       ['POST /direct_uploads', (w) => w.post('/direct_uploads', { blob: { filename: 'a.txt', byte_size: 1 } })],
     ];
 
-    it.each(CALLS)('%s: 401 without, with a forged, or with another inbox’s auth token; 404 for a wrong website token', async (_name, call) => {
-      expectErrorBody(await call(widget(api, inbox, undefined)), 401);
-      expectErrorBody(await call(widget(api, inbox, `${mine.auth_token.slice(0, -3)}abc`)), 401);
-      const elsewhere = await openWidget(api, otherInbox);
-      expectErrorBody(await call(widget(api, inbox, elsewhere.auth_token)), 401);
-      expectErrorBody(await call(widget(api, { ...inbox, website_token: 'no-such-token' }, mine.auth_token)), 404);
-      expectErrorBody(await call(widget(api, otherInbox, mine.auth_token)), 401);
-    });
+    it.each(CALLS)(
+      '%s: 401 without, with a forged, or with another inbox’s auth token; 404 for a wrong website token',
+      async (_name, call) => {
+        expectErrorBody(await call(widget(api, inbox, undefined)), 401);
+        expectErrorBody(await call(widget(api, inbox, `${mine.auth_token.slice(0, -3)}abc`)), 401);
+        const elsewhere = await openWidget(api, otherInbox);
+        expectErrorBody(await call(widget(api, inbox, elsewhere.auth_token)), 401);
+        expectErrorBody(await call(widget(api, { ...inbox, website_token: 'no-such-token' }, mine.auth_token)), 404);
+        expectErrorBody(await call(widget(api, otherInbox, mine.auth_token)), 401);
+      },
+    );
 
     it('a visitor never sees another visitor’s conversation', async () => {
       const w = widget(api, inbox, mine.auth_token);

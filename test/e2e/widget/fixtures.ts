@@ -45,8 +45,12 @@ export const EVENT_INFO = {
   browser: { browser_name: 'Firefox', browser_version: '121.0', device_name: 'Unknown', platform_name: 'Linux', platform_version: '0' },
 };
 
-export const trigger = (api: Client, inbox: WidgetInbox, authToken: string | undefined, body: unknown = { name: 'webwidget.triggered', event_info: EVENT_INFO }) =>
-  api.post(eventsPath(inbox.website_token), body, authToken === undefined ? {} : { 'X-Auth-Token': authToken });
+export const trigger = (
+  api: Client,
+  inbox: WidgetInbox,
+  authToken: string | undefined,
+  body: unknown = { name: 'webwidget.triggered', event_info: EVENT_INFO },
+) => api.post(eventsPath(inbox.website_token), body, authToken === undefined ? {} : { 'X-Auth-Token': authToken });
 
 /** A visitor's widget calls (`/api/v1/widget/...`): each carries the website token and, when given, the auth token. */
 export function widgetApi(api: Client, inbox: WidgetInbox, token: string | undefined) {

@@ -47,7 +47,13 @@ async function stateOf(s: SeededAccount, id: number) {
   const c = ok(await s.admin.api.get(`${s.base}/contacts/${id}`), 'contact').payload;
   const convs = ok(await s.admin.api.get(`${s.base}/contacts/${id}/conversations`), 'conversations').payload as any[];
   const messages = await Promise.all(
-    convs.map(async (cv) => (ok(await s.admin.api.get(`${s.base}/conversations/${cv.id}/messages`), 'messages').payload as any[]).map((m) => [m.id, m.content, m.sender?.id])),
+    convs.map(async (cv) =>
+      (ok(await s.admin.api.get(`${s.base}/conversations/${cv.id}/messages`), 'messages').payload as any[]).map((m) => [
+        m.id,
+        m.content,
+        m.sender?.id,
+      ]),
+    ),
   );
   return {
     name: c.name,
@@ -71,7 +77,8 @@ function refused(res: Res) {
 }
 
 const leaksNothingOf = (res: Res, v: Victim) => {
-  for (const secret of [v.email, v.phone_number, v.identifier, String(v.custom_attributes.account_number)]) expect(res.text).not.toContain(secret);
+  for (const secret of [v.email, v.phone_number, v.identifier, String(v.custom_attributes.account_number)])
+    expect(res.text).not.toContain(secret);
 };
 
 describe('identity takeover on an HMAC-mandatory inbox', () => {
@@ -83,14 +90,20 @@ describe('identity takeover on an HMAC-mandatory inbox', () => {
   beforeAll(async () => {
     s = await seedAccount();
     api = await browser();
-    [strict, publicStrict] = await Promise.all([widgetInbox(s, { hmac_mandatory: true }) as Promise<Inbox>, apiInbox(s, { hmac_mandatory: true })]);
+    [strict, publicStrict] = await Promise.all([
+      widgetInbox(s, { hmac_mandatory: true }) as Promise<Inbox>,
+      apiInbox(s, { hmac_mandatory: true }),
+    ]);
   });
 
   /** The victim chats in the widget, signed in by the site (valid hash): one conversation, one message. */
   async function victimChats(v: Victim) {
     const session = await openWidget(api, strict);
     const w = widgetApi(api, strict, session.auth_token);
-    ok(await w.patch('/contact/set_user', { identifier: v.identifier, identifier_hash: sign(strict.hmac_token, v.identifier) }), 'victim set_user');
+    ok(
+      await w.patch('/contact/set_user', { identifier: v.identifier, identifier_hash: sign(strict.hmac_token, v.identifier) }),
+      'victim set_user',
+    );
     ok(await w.post('/messages', { message: { content: 'my order is late' } }), 'victim message');
   }
 
@@ -151,15 +164,26 @@ describe('identity takeover on an HMAC-mandatory inbox', () => {
       await s.admin.api.post(`${s.base}/conversations/${conv.body.id}/messages`, { content: 'Your email?', content_type: 'input_email' }),
       'input_email',
     );
-    const answered = ok(await w.patch(`/messages/${question.id}`, { contact: { email: v.email }, message: { submitted_email: v.email } }), 'answer');
+    const answered = ok(
+      await w.patch(`/messages/${question.id}`, { contact: { email: v.email }, message: { submitted_email: v.email } }),
+      'answer',
+    );
     expect(answered.content_attributes.submitted_email).toBe(v.email);
 
     // A message now is the attacker's, and the attacker's widget shows only the attacker's contact.
     ok(await w.post('/messages', { message: { content: 'this is Vera' } }), 'attacker message');
     const shown = await w.get('/contact');
-    expect(shown.body).toMatchObject({ id: contactId, email: null, phone_number: null, identifier: null, custom_attributes: { plan: 'free' } });
+    expect(shown.body).toMatchObject({
+      id: contactId,
+      email: null,
+      phone_number: null,
+      identifier: null,
+      custom_attributes: { plan: 'free' },
+    });
     leaksNothingOf(shown, v);
-    const messages = (ok(await s.admin.api.get(`${s.base}/conversations/${conv.body.id}/messages`), 'messages').payload as any[]).filter((m) => m.message_type === 0);
+    const messages = (ok(await s.admin.api.get(`${s.base}/conversations/${conv.body.id}/messages`), 'messages').payload as any[]).filter(
+      (m) => m.message_type === 0,
+    );
     expect(messages.map((m) => [m.content, m.sender.id])).toEqual([
       ['please refund my order', contactId],
       ['this is Vera', contactId],
@@ -180,11 +204,23 @@ describe('identity takeover on an HMAC-mandatory inbox', () => {
     refused(await api.post(contacts, { email: v.email }));
     refused(await api.post(contacts, { email: v.email, identifier: v.identifier }));
     refused(await api.post(contacts, { email: v.email, identifier: '', identifier_hash: sign(publicStrict.hmac_token, '') }));
-    refused(await api.post(contacts, { phone_number: v.phone_number, identifier: v.identifier, identifier_hash: sign(strict.hmac_token, v.identifier) }));
+    refused(
+      await api.post(contacts, {
+        phone_number: v.phone_number,
+        identifier: v.identifier,
+        identifier_hash: sign(strict.hmac_token, v.identifier),
+      }),
+    );
 
     // The attacker's own proven identifier with the victim's email or phone: the attacker's own contact, without them.
     const own = unique('mallory-');
-    const made = await api.post(contacts, { identifier: own, identifier_hash: sign(publicStrict.hmac_token, own), email: v.email, phone_number: v.phone_number, name: 'Mallory' });
+    const made = await api.post(contacts, {
+      identifier: own,
+      identifier_hash: sign(publicStrict.hmac_token, own),
+      email: v.email,
+      phone_number: v.phone_number,
+      name: 'Mallory',
+    });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ email: null, phone_number: null, name: 'Mallory' });
     expect(made.body.id).not.toBe(v.id);
@@ -206,7 +242,11 @@ describe('identity takeover on an HMAC-mandatory inbox', () => {
     refused(await api.patch(anonPath, { ...empty, email: v.email }));
     refused(await api.patch(anonPath, { ...empty, phone_number: v.phone_number }));
     refused(await api.patch(anonPath, { ...empty, email: `${unique('fresh')}@example.com` }));
-    expect(ok(await api.patch(anonPath, { ...empty, name: 'Anon', custom_attributes: { x: 1 } }), 'name only')).toMatchObject({ id: anon.id, name: 'Anon', email: null });
+    expect(ok(await api.patch(anonPath, { ...empty, name: 'Anon', custom_attributes: { x: 1 } }), 'name only')).toMatchObject({
+      id: anon.id,
+      name: 'Anon',
+      email: null,
+    });
 
     expect(await stateOf(s, v.id)).toEqual(before);
   });
@@ -217,44 +257,85 @@ describe('identity takeover on an HMAC-mandatory inbox', () => {
 
     // set_user with email and custom attributes: the visitor becomes the customer.
     const a = await attacker();
-    const user = ok(await a.w.patch('/contact/set_user', { identifier: v.identifier, identifier_hash: hash, email: v.email, custom_attributes: { seen: true } }), 'set_user');
+    const user = ok(
+      await a.w.patch('/contact/set_user', {
+        identifier: v.identifier,
+        identifier_hash: hash,
+        email: v.email,
+        custom_attributes: { seen: true },
+      }),
+      'set_user',
+    );
     expect(user).toMatchObject({ id: v.id, email: v.email, phone_number: v.phone_number });
-    expect(ok(await a.w.get('/contact'), 'contact')).toMatchObject({ id: v.id, identifier: v.identifier, custom_attributes: { plan: 'enterprise', seen: true } });
+    expect(ok(await a.w.get('/contact'), 'contact')).toMatchObject({
+      id: v.id,
+      identifier: v.identifier,
+      custom_attributes: { plan: 'enterprise', seen: true },
+    });
 
     // PATCH /contact with the identifier and its hash: joins the customer too.
     const b = await attacker();
-    const joined = ok(await b.w.patch('/contact', { identifier: v.identifier, identifier_hash: hash, email: v.email, name: 'Vera V.' }), 'update');
+    const joined = ok(
+      await b.w.patch('/contact', { identifier: v.identifier, identifier_hash: hash, email: v.email, name: 'Vera V.' }),
+      'update',
+    );
     expect(joined).toMatchObject({ id: v.id, email: v.email, name: 'Vera V.' });
     expectErrorBody(await s.admin.api.get(`${s.base}/contacts/${b.contactId}`), 404);
 
     // A proven visitor may change its own email and phone; the pre-chat form and input_email keep it.
     const newPhone = phone();
     expect(ok(await b.w.patch('/contact', { phone_number: newPhone }), 'own phone')).toMatchObject({ id: v.id, phone_number: newPhone });
-    const conv = ok(await b.w.post('/conversations', { contact: { email: v.email, name: 'Someone' }, message: { content: 'hello' } }), 'pre-chat');
+    const conv = ok(
+      await b.w.post('/conversations', { contact: { email: v.email, name: 'Someone' }, message: { content: 'hello' } }),
+      'pre-chat',
+    );
     const started = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}`), 'conversation');
     expect(started.meta.sender).toMatchObject({ id: v.id, name: 'Vera V.' });
     const newEmail = `${unique('vera')}@example.com`;
-    const q = ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'Email?', content_type: 'input_email' }), 'input_email');
+    const q = ok(
+      await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'Email?', content_type: 'input_email' }),
+      'input_email',
+    );
     ok(await b.w.patch(`/messages/${q.id}`, { contact: { email: newEmail }, message: { submitted_email: newEmail } }), 'answer');
-    expect(ok(await s.admin.api.get(`${s.base}/contacts/${v.id}`), 'victim').payload).toMatchObject({ email: newEmail, phone_number: newPhone });
+    expect(ok(await s.admin.api.get(`${s.base}/contacts/${v.id}`), 'victim').payload).toMatchObject({
+      email: newEmail,
+      phone_number: newPhone,
+    });
 
     // Even proven, an email or phone of another contact never joins it: it is left out.
     const other = await makeVictim(s);
     const otherBefore = await stateOf(s, other.id);
-    expect(ok(await b.w.patch('/contact', { email: other.email, phone_number: other.phone_number }), 'other’s email')).toMatchObject({ id: v.id, email: newEmail, phone_number: newPhone });
-    ok(await b.w.patch('/contact/set_user', { identifier: v.identifier, identifier_hash: hash, email: other.email }), 'set_user other’s email');
+    expect(ok(await b.w.patch('/contact', { email: other.email, phone_number: other.phone_number }), 'other’s email')).toMatchObject({
+      id: v.id,
+      email: newEmail,
+      phone_number: newPhone,
+    });
+    ok(
+      await b.w.patch('/contact/set_user', { identifier: v.identifier, identifier_hash: hash, email: other.email }),
+      'set_user other’s email',
+    );
     ok(await b.w.post('/conversations', { contact: { email: other.email }, message: { content: 'again' } }), 'pre-chat other');
     expect(await stateOf(s, other.id)).toEqual(otherBefore);
-    expect(ok(await s.admin.api.get(`${s.base}/contacts/${v.id}`), 'victim').payload).toMatchObject({ email: newEmail, phone_number: newPhone });
+    expect(ok(await s.admin.api.get(`${s.base}/contacts/${v.id}`), 'victim').payload).toMatchObject({
+      email: newEmail,
+      phone_number: newPhone,
+    });
 
     // Public API: the customer's proven identifier finds its contact.
     const pub = ok(
-      await api.post(`${inboxPath(publicStrict)}/contacts`, { identifier: v.identifier, identifier_hash: sign(publicStrict.hmac_token, v.identifier), email: newEmail }),
+      await api.post(`${inboxPath(publicStrict)}/contacts`, {
+        identifier: v.identifier,
+        identifier_hash: sign(publicStrict.hmac_token, v.identifier),
+        email: newEmail,
+      }),
       'public create',
     );
     expect(pub.id).toBe(v.id);
     const proof = { identifier: v.identifier, identifier_hash: sign(publicStrict.hmac_token, v.identifier) };
-    const renamed = ok(await api.patch(contactPath(publicStrict, pub.source_id), { ...proof, name: 'Vera Public', email: `${unique('vp')}@example.com` }), 'public update');
+    const renamed = ok(
+      await api.patch(contactPath(publicStrict, pub.source_id), { ...proof, name: 'Vera Public', email: `${unique('vp')}@example.com` }),
+      'public update',
+    );
     expect(renamed).toMatchObject({ id: v.id, name: 'Vera Public' });
   });
 });
@@ -284,13 +365,25 @@ describe('identity on an inbox without the mandate: Chatwoot’s rules', () => {
     expectErrorBody(await s.admin.api.get(`${s.base}/contacts/${a.contactId}`), 404);
 
     const b = await visitor();
-    const conv = ok(await b.w.post('/conversations', { contact: { phone_number: v.phone_number, name: 'Somebody' }, message: { content: 'hi' } }), 'pre-chat');
-    expect(ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}`), 'conversation').meta.sender).toMatchObject({ id: v.id, name: 'Vera Victim' });
+    const conv = ok(
+      await b.w.post('/conversations', { contact: { phone_number: v.phone_number, name: 'Somebody' }, message: { content: 'hi' } }),
+      'pre-chat',
+    );
+    expect(ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}`), 'conversation').meta.sender).toMatchObject({
+      id: v.id,
+      name: 'Vera Victim',
+    });
 
     // input_email: the same.
     const c = await visitor();
     const started = ok(await c.w.post('/messages', { message: { content: 'hello' } }), 'message');
-    const q = ok(await s.admin.api.post(`${s.base}/conversations/${started.conversation_id}/messages`, { content: 'Email?', content_type: 'input_email' }), 'q');
+    const q = ok(
+      await s.admin.api.post(`${s.base}/conversations/${started.conversation_id}/messages`, {
+        content: 'Email?',
+        content_type: 'input_email',
+      }),
+      'q',
+    );
     ok(await c.w.patch(`/messages/${q.id}`, { contact: { email: v.email } }), 'answer');
     expect(ok(await c.w.get('/contact'), 'contact').id).toBe(v.id);
 
@@ -315,7 +408,11 @@ describe('identity on an inbox without the mandate: Chatwoot’s rules', () => {
     // A phone whose contact has another email than the one sent: the phone is left out, the email kept.
     const b = await visitor();
     const email = `${unique('b')}@example.com`;
-    expect(ok(await b.w.patch('/contact', { email, phone_number: v.phone_number }), 'update')).toMatchObject({ id: b.contactId, email, phone_number: null });
+    expect(ok(await b.w.patch('/contact', { email, phone_number: v.phone_number }), 'update')).toMatchObject({
+      id: b.contactId,
+      email,
+      phone_number: null,
+    });
 
     expect(await stateOf(s, v.id)).toEqual(before);
   });

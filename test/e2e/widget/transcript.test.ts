@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THROTTLES, type Throttle } from '../../../shared/domain/throttles.ts';
+import { THROTTLES, type Throttle } from '#shared/domain/throttles.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type Client, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
@@ -56,7 +56,8 @@ describe('widget transcript mail: own address only, throttled', { timeout: 120_0
     return {
       /** Asks for the transcript, from `from` (another client address) when given. */
       transcript: (from: Client = api, body?: unknown, query = '') => from.post(`${W}/conversations/transcript?${q}${query}`, body, h),
-      newConversation: async () => ok(await api.post(`${W}/conversations?${q}`, { contact: {}, message: { content: 'Again' } }, h), 'conversation'),
+      newConversation: async () =>
+        ok(await api.post(`${W}/conversations?${q}`, { contact: {}, message: { content: 'Again' } }, h), 'conversation'),
       setEmail: async (e: string) => ok(await api.patch(`${W}/contact?${q}`, { email: e }, h), 'contact email'),
     };
   }
@@ -68,13 +69,17 @@ describe('widget transcript mail: own address only, throttled', { timeout: 120_0
     const v = await visitor(fromAddress(baseUrl), own);
     const res = await v.transcript(undefined, { email: other, contact: { email: other } }, `&email=${encodeURIComponent(other)}`);
     expect(res.status).toBe(200);
-    const [mail] = await untilState(async () => mailsTo(own), (ms) => ms.length >= 1);
+    const [mail] = await untilState(
+      async () => mailsTo(own),
+      (ms) => ms.length >= 1,
+    );
     expect(mail!.headers.to).toBe(own);
     expect(mail!.envelopeTo).toEqual([own]);
     expect(mailsTo(other)).toEqual([]);
     // A visitor without an email: answered alike, nothing mailed, no slot taken.
     const anonymous = await visitor(fromAddress(baseUrl));
-    for (let i = 0; i <= THROTTLES.transcriptConversation.max; i++) expect((await anonymous.transcript(undefined, { email: other })).status).toBe(200);
+    for (let i = 0; i <= THROTTLES.transcriptConversation.max; i++)
+      expect((await anonymous.transcript(undefined, { email: other })).status).toBe(200);
     expect(mailsTo(other)).toEqual([]);
   });
 
@@ -83,7 +88,10 @@ describe('widget transcript mail: own address only, throttled', { timeout: 120_0
     const v = await visitor(fromAddress(baseUrl), email);
     for (let i = 0; i < THROTTLES.transcriptConversation.max; i++) expect((await v.transcript(fromAddress(baseUrl))).status).toBe(200);
     expectThrottled(await v.transcript(fromAddress(baseUrl)), THROTTLES.transcriptConversation);
-    const mails = await untilState(async () => mailsTo(email), (ms) => ms.length >= THROTTLES.transcriptConversation.max);
+    const mails = await untilState(
+      async () => mailsTo(email),
+      (ms) => ms.length >= THROTTLES.transcriptConversation.max,
+    );
     expect(mails).toHaveLength(THROTTLES.transcriptConversation.max);
   });
 

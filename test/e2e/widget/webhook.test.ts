@@ -25,7 +25,8 @@ describe('webwidget_triggered webhook', () => {
   });
   afterAll(() => hook.close());
 
-  const received = (contactId: number) => hook.received.filter((r) => r.json?.event === 'webwidget_triggered' && r.json.contact?.id === contactId);
+  const received = (contactId: number) =>
+    hook.received.filter((r) => r.json?.event === 'webwidget_triggered' && r.json.contact?.id === contactId);
 
   it('delivers the visitor, inbox, account, source id and event info; then the latest conversation', async () => {
     const v = await openWidget(api, inbox);
@@ -34,7 +35,13 @@ describe('webwidget_triggered webhook', () => {
     expect(first.json).toMatchObject({
       event: 'webwidget_triggered',
       id: expect.any(Number),
-      contact: { id: v.contact.id, name: v.contact.name, email: null, phone_number: null, account: { id: s.accountId, name: expect.any(String) } },
+      contact: {
+        id: v.contact.id,
+        name: v.contact.name,
+        email: null,
+        phone_number: null,
+        account: { id: s.accountId, name: expect.any(String) },
+      },
       inbox: { id: inbox.id, name: inbox.name },
       account: { id: s.accountId, name: expect.any(String) },
       current_conversation: null,
@@ -42,7 +49,10 @@ describe('webwidget_triggered webhook', () => {
       event_info: EVENT_INFO,
     });
 
-    const conv = ok(await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: v.contact.id, source_id: v.contact.source_id }), 'conversation');
+    const conv = ok(
+      await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: v.contact.id, source_id: v.contact.source_id }),
+      'conversation',
+    );
     expect((await trigger(api, inbox, v.auth_token)).status).toBe(200);
     const second = await until(() => received(v.contact.id)[1], WAIT);
     expect(second.json).toMatchObject({

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signJwt } from '../../../shared/crypto/jwt.ts';
-import { keys } from '../../../shared/db/keys.ts';
+import { signJwt } from '#shared/crypto/jwt.ts';
+import { keys } from '#shared/db/keys.ts';
 import { expectErrorBody, seedAccount, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import {
@@ -78,18 +78,27 @@ describe('widget API', () => {
       // The auth token is an HS256 JWT naming the contact inbox and the inbox.
       const [header] = first.auth_token.split('.');
       expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({ alg: 'HS256', typ: 'JWT' });
-      expect(claimsOf(first.auth_token)).toMatchObject({ source_id: first.contact.source_id, inbox_id: inbox.id, iat: expect.any(Number), exp: expect.any(Number) });
+      expect(claimsOf(first.auth_token)).toMatchObject({
+        source_id: first.contact.source_id,
+        inbox_id: inbox.id,
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+      });
 
       // The account sees the visitor, with its contact inbox in this inbox.
       const shown = ok(await s.admin.api.get(`${s.base}/contacts/${first.contact.id}`), 'contact').payload;
       expect(shown).toMatchObject({ id: first.contact.id, name: first.contact.name, email: null, phone_number: null });
-      expect(shown.contact_inboxes).toEqual([expect.objectContaining({ source_id: first.contact.source_id, inbox: expect.objectContaining({ id: inbox.id }) })]);
+      expect(shown.contact_inboxes).toEqual([
+        expect.objectContaining({ source_id: first.contact.source_id, inbox: expect.objectContaining({ id: inbox.id }) }),
+      ]);
 
       // With the token: the same visitor, no new contact, a fresh token for it.
       const again = await openWidget(api, inbox, first.auth_token);
       expect(again.contact).toEqual(first.contact);
       expect(claimsOf(again.auth_token)).toMatchObject({ source_id: first.contact.source_id, inbox_id: inbox.id });
-      const created = await streamChanges((c) => c.type === 'contact' && c.action === 'INSERT' && c.pk === keys.contactPartition(s.accountId, first.contact.id));
+      const created = await streamChanges(
+        (c) => c.type === 'contact' && c.action === 'INSERT' && c.pk === keys.contactPartition(s.accountId, first.contact.id),
+      );
       expect(created).toHaveLength(1);
     });
 
@@ -114,7 +123,10 @@ describe('widget API', () => {
     });
 
     it('shows the connected agent bot and the time zone offset', async () => {
-      const bot = ok(await s.admin.api.post(`${s.base}/agent_bots`, { name: 'Helper bot', outgoing_url: 'https://bot.example.com/hook' }), 'bot');
+      const bot = ok(
+        await s.admin.api.post(`${s.base}/agent_bots`, { name: 'Helper bot', outgoing_url: 'https://bot.example.com/hook' }),
+        'bot',
+      );
       const withBot = await widgetInbox(s);
       ok(await s.admin.api.post(`${s.base}/inboxes/${withBot.id}/set_agent_bot`, { agent_bot: bot.id }), 'set bot');
       ok(await s.admin.api.patch(`${s.base}/inboxes/${withBot.id}`, { timezone: 'Asia/Kolkata' }), 'timezone');
@@ -149,18 +161,36 @@ describe('widget API', () => {
       });
 
       // Once the visitor has conversations here, the event names the latest (display id).
-      const older = ok(await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: visitor.contact.id, source_id: visitor.contact.source_id }), 'conversation');
-      const newer = ok(await s.admin.api.post(`${s.base}/conversations`, { inbox_id: inbox.id, contact_id: visitor.contact.id, source_id: visitor.contact.source_id }), 'conversation');
+      const older = ok(
+        await s.admin.api.post(`${s.base}/conversations`, {
+          inbox_id: inbox.id,
+          contact_id: visitor.contact.id,
+          source_id: visitor.contact.source_id,
+        }),
+        'conversation',
+      );
+      const newer = ok(
+        await s.admin.api.post(`${s.base}/conversations`, {
+          inbox_id: inbox.id,
+          contact_id: visitor.contact.id,
+          source_id: visitor.contact.source_id,
+        }),
+        'conversation',
+      );
       expect(newer.id).toBeGreaterThan(older.id);
       expect((await trigger(api, inbox, visitor.auth_token)).status).toBe(200);
       const all = await signals(s.accountId, visitor.contact.id);
       expect(all).toHaveLength(2);
-      expect(all[1].newImage).toMatchObject({ conversation_id: newer.id, data: { contact_inbox_id: (first.newImage!.data as any).contact_inbox_id } });
+      expect(all[1].newImage).toMatchObject({
+        conversation_id: newer.id,
+        data: { contact_inbox_id: (first.newImage!.data as any).contact_inbox_id },
+      });
     });
 
     it("fills in what Chatwoot's widget leaves to the request: language from locale and Accept-Language, browser from the User-Agent", async () => {
       const v = await openWidget(api, inbox);
-      const ua = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.109 Safari/537.36';
+      const ua =
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.109 Safari/537.36';
       const body = { name: 'webwidget.triggered', event_info: { initiated_at: { timestamp: 'now' }, referer: 'https://example.com/' } };
       const res = await api.post(eventsPath(inbox.website_token, '&locale=pt_BR'), body, {
         'X-Auth-Token': v.auth_token,
@@ -174,7 +204,13 @@ describe('widget API', () => {
         referer: 'https://example.com/',
         widget_language: 'pt_BR',
         browser_language: 'fr',
-        browser: { browser_name: 'Chrome', browser_version: '120.0.6099.109', device_name: 'Unknown', platform_name: 'macOS', platform_version: '10.15.7' },
+        browser: {
+          browser_name: 'Chrome',
+          browser_version: '120.0.6099.109',
+          device_name: 'Unknown',
+          platform_name: 'macOS',
+          platform_version: '10.15.7',
+        },
       });
     });
 
@@ -186,7 +222,10 @@ describe('widget API', () => {
       expect(missing.errors).toEqual([expect.objectContaining({ field: 'name', code: 'required' })]);
       const info = expectErrorBody(await trigger(api, inbox, v.auth_token, { name: 'webwidget.triggered', event_info: [1, 2] }), 422);
       expect(info.errors).toEqual([expect.objectContaining({ field: 'event_info' })]);
-      const huge = expectErrorBody(await trigger(api, inbox, v.auth_token, { name: 'webwidget.triggered', event_info: { referer: 'x'.repeat(20_000) } }), 422);
+      const huge = expectErrorBody(
+        await trigger(api, inbox, v.auth_token, { name: 'webwidget.triggered', event_info: { referer: 'x'.repeat(20_000) } }),
+        422,
+      );
       expect(huge.errors).toEqual([expect.objectContaining({ field: 'event_info' })]);
       expect(await signals(s.accountId, v.contact.id)).toHaveLength(0);
     });

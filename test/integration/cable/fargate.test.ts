@@ -5,12 +5,12 @@ import { CABLE_SERVER } from '../../../infra/cable.ts';
 import { testBundles } from '../../infra/bundles.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCableTask, type CableTask } from '../../../infra/cable-server/main.ts';
-import { getConnection, listAccountSubscriptions } from '../../../shared/db/repositories/cable.ts';
-import { cableSender } from '../../../shared/realtime/senders.ts';
-import { sqs } from '../../../shared/queues/client.ts';
-import { openConnection } from '../../../shared/realtime/connections.ts';
-import { addSubscription } from '../../../shared/db/repositories/cable.ts';
-import { taskOf, taskQueueName } from '../../../shared/realtime/task-queues.ts';
+import { getConnection, listAccountSubscriptions } from '#shared/db/repositories/cable.ts';
+import { cableSender } from '#shared/realtime/senders.ts';
+import { sqs } from '#shared/queues/client.ts';
+import { openConnection } from '#shared/realtime/connections.ts';
+import { addSubscription } from '#shared/db/repositories/cable.ts';
+import { taskOf, taskQueueName } from '#shared/realtime/task-queues.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
@@ -41,8 +41,11 @@ describe('/cable on Fargate tasks with a queue each', () => {
     return c;
   };
   const confirmed = (c: CableClient, identifier: string) =>
-    c.waitFor((f) => (f.type === 'confirm_subscription' || f.type === 'reject_subscription') && f.identifier === identifier).then((f) => f.type);
-  const reply = async (content: string) => ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content }), 'reply') as { id: number };
+    c
+      .waitFor((f) => (f.type === 'confirm_subscription' || f.type === 'reject_subscription') && f.identifier === identifier)
+      .then((f) => f.type);
+  const reply = async (content: string) =>
+    ok(await s.admin.api.post(`${s.base}/conversations/${conversationId}/messages`, { content }), 'reply') as { id: number };
 
   beforeAll(async () => {
     const baseUrl = (await runtime()).baseUrl;
@@ -54,13 +57,18 @@ describe('/cable on Fargate tasks with a queue each', () => {
     inbox = (await newInbox(s)) as never;
     const pub = client(baseUrl);
     visitor = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('V ') }), 'contact');
-    conversationId = ok(await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}), 'conversation').id;
+    conversationId = ok(
+      await pub.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}),
+      'conversation',
+    ).id;
     const profile = ok(await s.admin.api.get('/api/v1/profile'), 'profile');
 
     contact = await connect(a, []);
     expect(await confirmed(contact, contact.subscribe({ pubsub_token: visitor.pubsub_token }))).toBe('confirm_subscription');
     admin = await connect(b);
-    expect(await confirmed(admin, admin.subscribe({ pubsub_token: profile.pubsub_token, account_id: s.accountId, user_id: s.admin.id }))).toBe('confirm_subscription');
+    expect(
+      await confirmed(admin, admin.subscribe({ pubsub_token: profile.pubsub_token, account_id: s.accountId, user_id: s.admin.id })),
+    ).toBe('confirm_subscription');
   });
   afterAll(async () => {
     await Promise.all(open.map((c) => c.close()));
@@ -95,17 +103,35 @@ describe('/cable on Fargate tasks with a queue each', () => {
     await admin.closed;
     await expect(sqs().send(new GetQueueUrlCommand({ QueueName: taskQueueName(prefix, b.taskId) }))).rejects.toThrow();
     // The stopped task's own connection records went with its sockets.
-    await untilState(() => getConnection(adminConnection), (c) => c === undefined);
+    await untilState(
+      () => getConnection(adminConnection),
+      (c) => c === undefined,
+    );
     // One that a task killed outright left behind: the dispatcher finds no queue and removes it.
     const orphan = `${b.taskId}.orphan${Date.now()}`;
     await openConnection(orphan, { welcomed: true });
-    const userSub = { connection_id: orphan, identifier: '{"channel":"RoomChannel"}', identifier_hash: 'h', account_id: s.accountId, kind: 'user' as const, user_id: s.admin.id, role: 'administrator' as const, contact_id: null, pubsub_token: null, hmac_verified: false, created_at: Date.now() };
+    const userSub = {
+      connection_id: orphan,
+      identifier: '{"channel":"RoomChannel"}',
+      identifier_hash: 'h',
+      account_id: s.accountId,
+      kind: 'user' as const,
+      user_id: s.admin.id,
+      role: 'administrator' as const,
+      contact_id: null,
+      pubsub_token: null,
+      hmac_verified: false,
+      created_at: Date.now(),
+    };
     await addSubscription(userSub, 10, Date.now() + 3600_000);
     expect(await getConnection(orphan)).toMatchObject({ connection_id: orphan });
     const m = await reply('after the task stopped');
     // The contact on the running task still hears it.
     expect(await contact.waitForEvent('message.created', (d) => d.id === m.id)).toMatchObject({ id: m.id });
-    await untilState(() => getConnection(orphan), (c) => c === undefined);
+    await untilState(
+      () => getConnection(orphan),
+      (c) => c === undefined,
+    );
     expect((await listAccountSubscriptions(s.accountId)).map((x) => x.connection_id)).not.toContain(orphan);
     // Straight through the sender: gone for the stopped task, sent for the running one.
     const sender = cableSender()!;

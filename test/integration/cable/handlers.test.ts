@@ -1,21 +1,26 @@
-import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import {
+  ApiGatewayManagementApiClient,
+  DeleteConnectionCommand,
+  GoneException,
+  PostToConnectionCommand,
+} from '@aws-sdk/client-apigatewaymanagementapi';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as connect } from '../../../functions/cable/connect.ts';
 import { handler as dflt } from '../../../functions/cable/default.ts';
 import { handler as disconnect } from '../../../functions/cable/disconnect.ts';
-import type { WebSocketEvent } from '../../../shared/realtime/websocket-event.ts';
+import type { WebSocketEvent } from '#shared/realtime/websocket-event.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '../../../shared/db/repositories/cable.ts';
-import { presenceData, PRESENCE_SECONDS } from '../../../shared/realtime/connections.ts';
-import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '../../../shared/realtime/protocol.ts';
+import { getConnection, listAccountSubscriptions, putConnection, touchPresence } from '#shared/db/repositories/cable.ts';
+import { presenceData, PRESENCE_SECONDS } from '#shared/realtime/connections.ts';
+import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '#shared/realtime/protocol.ts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { hashToken } from '../../../shared/crypto/tokens.ts';
-import { db, tableName } from '../../../shared/db/client.ts';
-import { keys } from '../../../shared/db/keys.ts';
-import { getItem } from '../../../shared/db/repositories/common.ts';
-import { runPinger } from '../../../shared/realtime/pinger.ts';
-import { cableSender } from '../../../shared/realtime/senders.ts';
+import { hashToken } from '#shared/crypto/tokens.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getItem } from '#shared/db/repositories/common.ts';
+import { runPinger } from '#shared/realtime/pinger.ts';
+import { cableSender } from '#shared/realtime/senders.ts';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newInbox, ok } from '../../e2e/conversations/fixtures.ts';
 import { until } from '../../support/until.ts';
@@ -30,7 +35,21 @@ const gone = new Set<string>();
 
 const wsEvent = (routeKey: string, connectionId: string, extra: Partial<WebSocketEvent> = {}, sourceIp = '127.0.0.1'): WebSocketEvent =>
   ({
-    requestContext: { routeKey, connectionId, eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE', stage: 'cable', domainName: 'x.execute-api.local', apiId: 'x', requestId: 'r', connectedAt: Date.now(), requestTimeEpoch: Date.now(), messageDirection: 'IN', extendedRequestId: 'e', messageId: 'm', identity: { sourceIp } } as never,
+    requestContext: {
+      routeKey,
+      connectionId,
+      eventType: routeKey === '$connect' ? 'CONNECT' : routeKey === '$disconnect' ? 'DISCONNECT' : 'MESSAGE',
+      stage: 'cable',
+      domainName: 'x.execute-api.local',
+      apiId: 'x',
+      requestId: 'r',
+      connectedAt: Date.now(),
+      requestTimeEpoch: Date.now(),
+      messageDirection: 'IN',
+      extendedRequestId: 'e',
+      messageId: 'm',
+      identity: { sourceIp },
+    } as never,
     isBase64Encoded: false,
     ...extra,
   }) as WebSocketEvent;
@@ -51,7 +70,10 @@ describe('deployed /cable functions', () => {
     baseUrl = (await runtime()).baseUrl;
     s = await seedAccount();
     inbox = (await newInbox(s)) as never;
-    visitor = ok(await client(baseUrl).post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('V ') }), 'contact');
+    visitor = ok(
+      await client(baseUrl).post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts`, { name: unique('V ') }),
+      'contact',
+    );
     restoreEnv = overrideEnv({ CABLE_ENDPOINT: 'https://x.execute-api.us-east-1.amazonaws.com/cable' });
     vi.spyOn(ApiGatewayManagementApiClient.prototype, 'send').mockImplementation(async (command: unknown) => {
       if (command instanceof DeleteConnectionCommand) {
@@ -76,7 +98,9 @@ describe('deployed /cable functions', () => {
 
   it('$connect records the connection and answers the ActionCable sub-protocol only when offered', async () => {
     const id = newId();
-    const res = await connect(wsEvent('$connect', id, { headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json, actioncable-unsupported' } }));
+    const res = await connect(
+      wsEvent('$connect', id, { headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json, actioncable-unsupported' } }),
+    );
     expect(res).toEqual({ statusCode: 200, headers: { 'Sec-WebSocket-Protocol': 'actioncable-v1-json' } });
     const record = await getConnection(id);
     expect(record).toMatchObject({ connection_id: id, welcomed: false, subscriptions: [] });
@@ -99,7 +123,11 @@ describe('deployed /cable functions', () => {
     expect(framesTo(id).at(-1)).toEqual({ identifier: bad, type: 'reject_subscription' });
 
     posted.length = 0;
-    await dflt(wsEvent('$default', id, { body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }) }));
+    await dflt(
+      wsEvent('$default', id, {
+        body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }),
+      }),
+    );
     expect(framesTo(id)).toHaveLength(1);
     expect(framesTo(id)[0].message.event).toBe('presence.update');
 
@@ -133,9 +161,13 @@ describe('deployed /cable functions', () => {
     const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const key = keys.cableAddressCount(hashToken(address));
     const now = Math.floor(Date.now() / 1000);
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now + 60 } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now + 60 } }),
+    );
     expect(await connect(wsEvent('$connect', newId(), {}, address))).toMatchObject({ statusCode: 429 });
-    await db().send(new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now - 1 } }));
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...key, type: 'cable_address', n: MAX_SOCKETS_PER_ADDRESS, ttl: now - 1 } }),
+    );
     const id = newId();
     expect(await connect(wsEvent('$connect', id, {}, address))).toMatchObject({ statusCode: 200 });
     const item = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
@@ -153,7 +185,12 @@ describe('deployed /cable functions', () => {
     await connect(wsEvent('$connect', id));
     const identifier = JSON.stringify({ channel: 'RoomChannel', pubsub_token: visitor.pubsub_token });
     await dflt(wsEvent('$default', id, { body: JSON.stringify({ command: 'subscribe', identifier }) }));
-    const presence = () => dflt(wsEvent('$default', id, { body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }) }));
+    const presence = () =>
+      dflt(
+        wsEvent('$default', id, {
+          body: JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }),
+        }),
+      );
     const answers = await Promise.all(Array.from({ length: 60 }, presence));
     for (const a of answers) expect(a).toEqual({ statusCode: 200 });
     // The subscribe and the updates handled are at most the minute's frames (each answered with the presence).
@@ -184,10 +221,19 @@ describe('deployed /cable functions', () => {
     }
     gone.add(dead);
     const api = client(baseUrl);
-    const conv = ok(await api.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}), 'conversation');
+    const conv = ok(
+      await api.post(`/public/api/v1/inboxes/${inbox.inbox_identifier}/contacts/${visitor.source_id}/conversations`, {}),
+      'conversation',
+    );
     const reply = ok(await s.admin.api.post(`${s.base}/conversations/${conv.id}/messages`, { content: 'over the API' }), 'reply');
-    const frame = await until(() => framesTo(live).find((f) => f.message?.event === 'message.created' && f.message.data.id === reply.id), WAIT);
-    expect(frame).toMatchObject({ identifier, message: { data: { content: 'over the API', account_id: s.accountId, conversation_id: conv.id } } });
+    const frame = await until(
+      () => framesTo(live).find((f) => f.message?.event === 'message.created' && f.message.data.id === reply.id),
+      WAIT,
+    );
+    expect(frame).toMatchObject({
+      identifier,
+      message: { data: { content: 'over the API', account_id: s.accountId, conversation_id: conv.id } },
+    });
     // The gone connection was tried once, then forgotten with its subscriptions.
     await until(async () => !(await getConnection(dead)), WAIT);
     expect((await listAccountSubscriptions(s.accountId)).some((x) => x.connection_id === dead)).toBe(false);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { attachCableServer } from '../../../infra/local/cable-server.ts';
-import { getConnection, listConnectionsAfter } from '../../../shared/db/repositories/cable.ts';
+import { getConnection, listConnectionsAfter } from '#shared/db/repositories/cable.ts';
 import { connectCable } from '../../support/cable.ts';
 import { runtime, unique } from '../../support/runtime.ts';
 

@@ -9,7 +9,11 @@ import { until } from '../../support/until.ts';
 
 describe('queue poller: stop and start again', () => {
   it('handles a message sent right after quick stops and starts at once, not after the visibility timeout', async () => {
-    const sqs = new SQSClient({ region: 'us-east-1', endpoint: inject('awsEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const sqs = new SQSClient({
+      region: 'us-east-1',
+      endpoint: inject('awsEndpoint'),
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const name = `poller-restart-${process.pid}-${Date.now()}`;
     const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: '60' } }));
     const handled: string[] = [];

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // The project's own imports, read from the source as text: every `import … from`, `export … from`,
-// side-effect `import '…'` and `import('…')` with a literal path. Paths are repository-relative.
+// side-effect `import '…'` and `import('…')` with a literal path, relative or `#shared/…`. Paths are
+// repository-relative.
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -30,19 +31,29 @@ const STATEMENT = /^\s*(?:import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*'([^']+
 const namesTypesOnly = (clause: string) => {
   const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
   if (!braces) return false;
-  const names = braces[1].split(',').map((n) => n.trim()).filter(Boolean);
+  const names = braces[1]
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 };
 
-/** The relative imports of the given files (package imports are not the project's). */
+/** The repository path an import names: relative, or through the `#shared/*` alias (package.json `imports`). */
+function resolveSpec(from: string, spec: string): string | undefined {
+  if (spec.startsWith('#shared/')) return spec.slice(1);
+  if (spec.startsWith('.')) return relative(ROOT, resolve(dirname(join(ROOT, from)), spec));
+  return undefined;
+}
+
+/** The project's own imports of the given files (package imports are not the project's). */
 export function importsOf(files: string[]): Import[] {
   const out: Import[] = [];
   for (const from of files) {
     const text = readFileSync(join(ROOT, from), 'utf8');
     for (const m of text.matchAll(STATEMENT)) {
       const spec = m[3] ?? m[4] ?? m[5];
-      if (!spec.startsWith('.')) continue;
-      const to = relative(ROOT, resolve(dirname(join(ROOT, from)), spec));
+      const to = resolveSpec(from, spec);
+      if (to === undefined) continue;
       out.push({ from, to, typeOnly: m[3] !== undefined && (!!m[1] || namesTypesOnly(m[2])) });
     }
   }
@@ -52,7 +63,7 @@ export function importsOf(files: string[]): Import[] {
 /** Packages a file imports (the part before the first path segment that is not the package's). */
 export function packagesOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(STATEMENT)].map((m) => m[3] ?? m[4] ?? m[5]).filter((s) => !s.startsWith('.'));
+  return [...text.matchAll(STATEMENT)].map((m) => m[3] ?? m[4] ?? m[5]).filter((s) => !s.startsWith('.') && !s.startsWith('#'));
 }
 
 /** Strongly connected components of more than one node (Tarjan), each sorted. */

@@ -20,7 +20,10 @@ function layersOfDoc(): Layer[] {
     .split('\n')
     .filter((l) => l.startsWith('|') && !/^\|\s*(layer|---)/.test(l))
     .map((l) => {
-      const [name, holds, may] = l.split('|').slice(1, 4).map((c) => c.trim());
+      const [name, holds, may] = l
+        .split('|')
+        .slice(1, 4)
+        .map((c) => c.trim());
       const entries = may.split(',').map((s) => s.trim());
       const typesOnly = (e: string) => e.endsWith('(types only)');
       return {
@@ -57,7 +60,18 @@ const folderOf = (path: string) => {
 
 describe('layers (docs/architecture.md)', () => {
   it('reads a table that names every layer it refers to', () => {
-    expect(layers.map((l) => l.name)).toEqual(['ground', 'data', 'domain', 'http', 'stages', 'pipeline', 'functions', 'entry', 'browser', 'assets']);
+    expect(layers.map((l) => l.name)).toEqual([
+      'ground',
+      'data',
+      'domain',
+      'http',
+      'stages',
+      'pipeline',
+      'functions',
+      'entry',
+      'browser',
+      'assets',
+    ]);
     const names = new Set(layers.map((l) => l.name));
     for (const l of layers) for (const m of [...l.mayImport, ...l.typesOf]) expect(names, `${l.name} may import ${m}`).toContain(m);
   });
@@ -78,7 +92,9 @@ describe('layers (docs/architecture.md)', () => {
   });
 
   it('has no cycle among the folders of shared/', () => {
-    const edges = imports.filter((i) => i.from.startsWith('shared/') && i.to.startsWith('shared/')).map((i) => [folderOf(i.from), folderOf(i.to)] as [string, string]);
+    const edges = imports
+      .filter((i) => i.from.startsWith('shared/') && i.to.startsWith('shared/'))
+      .map((i) => [folderOf(i.from), folderOf(i.to)] as [string, string]);
     expect(cycles(edges)).toEqual([]);
   });
 

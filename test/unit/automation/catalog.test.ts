@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkRule } from '../../../shared/domain/automation/catalog.ts';
+import { checkRule } from '#shared/domain/automation/catalog.ts';
 
 // A rule's conditions and actions as the validator reads them (shared/domain/automation/catalog.ts): each
 // problem names its path and a code, and what passes is stored with its known fields only.
 
-const rule = (event: Parameters<typeof checkRule>[0], conditions: unknown[], actions: unknown[] = [{ action_name: 'resolve_conversation' }]) =>
-  checkRule(event, conditions, actions);
+const rule = (
+  event: Parameters<typeof checkRule>[0],
+  conditions: unknown[],
+  actions: unknown[] = [{ action_name: 'resolve_conversation' }],
+) => checkRule(event, conditions, actions);
 const problemsOf = (conditions: unknown[], actions?: unknown[], event: Parameters<typeof checkRule>[0] = 'conversation_created') =>
   rule(event, conditions, actions).problems;
 
@@ -13,25 +16,47 @@ describe('conditions', () => {
   it('stores a valid rule with only the fields it knows: query_operator kept as given, custom_attribute_type when set', () => {
     const out = rule('message_created', [
       { attribute_key: 'message_type', filter_operator: 'equal_to', values: ['incoming'], query_operator: 'AND', note: 'dropped' },
-      { attribute_key: 'plan', filter_operator: 'contains', values: ['gold'], custom_attribute_type: 'contact_attribute', query_operator: 'or' },
+      {
+        attribute_key: 'plan',
+        filter_operator: 'contains',
+        values: ['gold'],
+        custom_attribute_type: 'contact_attribute',
+        query_operator: 'or',
+      },
       { attribute_key: 'labels', filter_operator: 'is_present', query_operator: null },
     ]);
     expect(out.problems).toEqual([]);
     expect(out.conditions).toEqual([
       { attribute_key: 'message_type', filter_operator: 'equal_to', values: ['incoming'], query_operator: 'AND' },
-      { attribute_key: 'plan', filter_operator: 'contains', values: ['gold'], query_operator: 'or', custom_attribute_type: 'contact_attribute' },
+      {
+        attribute_key: 'plan',
+        filter_operator: 'contains',
+        values: ['gold'],
+        query_operator: 'or',
+        custom_attribute_type: 'contact_attribute',
+      },
       { attribute_key: 'labels', filter_operator: 'is_present', values: [], query_operator: null },
     ]);
     // No query_operator on the last condition: none stored.
-    expect(rule('conversation_created', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }]).conditions[0]).not.toHaveProperty('query_operator');
+    expect(
+      rule('conversation_created', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }]).conditions[0],
+    ).not.toHaveProperty('query_operator');
   });
 
   it('refuses a key outside the catalog, naming the keys; a custom attribute must say whose it is', () => {
     const [p] = problemsOf([{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['42'] }]);
     expect(p).toMatchObject({ field: 'conditions[0].attribute_key', code: 'invalid' });
-    expect(p.message).toMatch(/^is not supported \(use one of status, assignee_id, inbox_id, .*, content, or a custom attribute with custom_attribute_type\)$/);
-    expect(problemsOf([{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['42'], custom_attribute_type: 'user_attribute' }])).toEqual([
-      { field: 'conditions[0].custom_attribute_type', message: 'must be one of conversation_attribute, contact_attribute', code: 'invalid' },
+    expect(p.message).toMatch(
+      /^is not supported \(use one of status, assignee_id, inbox_id, .*, content, or a custom attribute with custom_attribute_type\)$/,
+    );
+    expect(
+      problemsOf([{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['42'], custom_attribute_type: 'user_attribute' }]),
+    ).toEqual([
+      {
+        field: 'conditions[0].custom_attribute_type',
+        message: 'must be one of conversation_attribute, contact_attribute',
+        code: 'invalid',
+      },
     ]);
     expect(problemsOf([{ attribute_key: '  ', filter_operator: 'equal_to', values: ['x'] }])).toEqual([
       { field: 'conditions[0].attribute_key', message: 'is required', code: 'required' },
@@ -40,16 +65,28 @@ describe('conditions', () => {
 
   it('refuses an operator the key does not take, listing those it does', () => {
     expect(problemsOf([{ attribute_key: 'status', filter_operator: 'contains', values: ['open'] }])).toEqual([
-      { field: 'conditions[0].filter_operator', message: 'is not valid for status (use one of equal_to, not_equal_to, attribute_changed)', code: 'invalid' },
+      {
+        field: 'conditions[0].filter_operator',
+        message: 'is not valid for status (use one of equal_to, not_equal_to, attribute_changed)',
+        code: 'invalid',
+      },
     ]);
     expect(problemsOf([{ attribute_key: 'phone_number', filter_operator: 'starts_with', values: ['+55'] }])).toEqual([]);
-    expect(problemsOf([{ attribute_key: 'email', filter_operator: 'starts_with', values: ['ana'] }])[0]?.field).toBe('conditions[0].filter_operator');
-    // Custom attributes take comparisons and dates too.
-    expect(problemsOf([{ attribute_key: 'due', filter_operator: 'days_before', values: [3], custom_attribute_type: 'conversation_attribute' }])).toEqual([]);
-    expect(problemsOf([{ attribute_key: 'due', filter_operator: 'starts_with', values: ['x'], custom_attribute_type: 'conversation_attribute' }])[0]?.field).toBe(
+    expect(problemsOf([{ attribute_key: 'email', filter_operator: 'starts_with', values: ['ana'] }])[0]?.field).toBe(
       'conditions[0].filter_operator',
     );
-    expect(problemsOf([{ attribute_key: 'status', values: ['open'] }])).toEqual([{ field: 'conditions[0].filter_operator', message: 'is required', code: 'required' }]);
+    // Custom attributes take comparisons and dates too.
+    expect(
+      problemsOf([{ attribute_key: 'due', filter_operator: 'days_before', values: [3], custom_attribute_type: 'conversation_attribute' }]),
+    ).toEqual([]);
+    expect(
+      problemsOf([
+        { attribute_key: 'due', filter_operator: 'starts_with', values: ['x'], custom_attribute_type: 'conversation_attribute' },
+      ])[0]?.field,
+    ).toBe('conditions[0].filter_operator');
+    expect(problemsOf([{ attribute_key: 'status', values: ['open'] }])).toEqual([
+      { field: 'conditions[0].filter_operator', message: 'is required', code: 'required' },
+    ]);
   });
 
   it('attribute_changed: only for conversation_updated (or no event given), with {from, to} lists of scalars', () => {
@@ -62,11 +99,17 @@ describe('conditions', () => {
     expect(rule('conversation_updated', [{ ...change, values: ['open'] }]).problems).toEqual([
       { field: 'conditions[0].values', message: 'must be an object with "from" and "to" arrays for attribute_changed', code: 'invalid' },
     ]);
-    expect(rule('conversation_updated', [{ ...change, values: { from: [{ x: 1 }], to: [] } }]).problems[0]?.message).toBe('may only hold strings, numbers and booleans');
+    expect(rule('conversation_updated', [{ ...change, values: { from: [{ x: 1 }], to: [] } }]).problems[0]?.message).toBe(
+      'may only hold strings, numbers and booleans',
+    );
     // Any key of the catalog takes it, whatever operators it lists, and so does a custom attribute; other keys do not.
     expect(rule('conversation_updated', [{ ...change, attribute_key: 'labels', values: { from: [], to: ['vip'] } }]).problems).toEqual([]);
-    expect(rule('conversation_updated', [{ ...change, attribute_key: 'plan', custom_attribute_type: 'conversation_attribute' }]).problems).toEqual([]);
-    expect(rule('conversation_updated', [{ ...change, attribute_key: 'snoozed_until' }]).problems[0]?.field).toBe('conditions[0].attribute_key');
+    expect(
+      rule('conversation_updated', [{ ...change, attribute_key: 'plan', custom_attribute_type: 'conversation_attribute' }]).problems,
+    ).toEqual([]);
+    expect(rule('conversation_updated', [{ ...change, attribute_key: 'snoozed_until' }]).problems[0]?.field).toBe(
+      'conditions[0].attribute_key',
+    );
   });
 
   it('requires a query operator (and/or, any case) on every condition but the last', () => {
@@ -74,8 +117,15 @@ describe('conditions', () => {
     expect(problemsOf([c, c])).toEqual([
       { field: 'conditions[0].query_operator', message: 'is required on every condition but the last (and, or)', code: 'required' },
     ]);
-    expect(problemsOf([{ ...c, query_operator: 'xor' }, c])).toEqual([{ field: 'conditions[0].query_operator', message: 'must be and or or', code: 'invalid' }]);
-    expect(problemsOf([{ ...c, query_operator: 'Or' }, { ...c, query_operator: 'AND' }])).toEqual([]);
+    expect(problemsOf([{ ...c, query_operator: 'xor' }, c])).toEqual([
+      { field: 'conditions[0].query_operator', message: 'must be and or or', code: 'invalid' },
+    ]);
+    expect(
+      problemsOf([
+        { ...c, query_operator: 'Or' },
+        { ...c, query_operator: 'AND' },
+      ]),
+    ).toEqual([]);
   });
 
   it('values: required except for presence operators, an array of scalars, not empty', () => {
@@ -84,7 +134,9 @@ describe('conditions', () => {
     expect(at(undefined)).toEqual([{ field: 'conditions[0].values', message: 'is required', code: 'required' }]);
     expect(at(undefined, 'labels', 'is_present')).toEqual([]);
     expect(at('open')).toEqual([{ field: 'conditions[0].values', message: 'must be an array', code: 'invalid' }]);
-    expect(at([['open']])).toEqual([{ field: 'conditions[0].values', message: 'may only hold strings, numbers and booleans', code: 'invalid' }]);
+    expect(at([['open']])).toEqual([
+      { field: 'conditions[0].values', message: 'may only hold strings, numbers and booleans', code: 'invalid' },
+    ]);
     expect(at([])).toEqual([{ field: 'conditions[0].values', message: 'must not be empty', code: 'required' }]);
     expect(at([], 'labels', 'is_not_present')).toEqual([]);
   });
@@ -93,10 +145,14 @@ describe('conditions', () => {
     const at = (attribute_key: string, values: unknown[]) => problemsOf([{ attribute_key, filter_operator: 'equal_to', values }]);
     expect(at('assignee_id', [5, '12'])).toEqual([]);
     for (const bad of [[0], ['abc'], [1.5], [-3], ['1234567890123456']]) {
-      expect(at('assignee_id', bad), JSON.stringify(bad)).toEqual([{ field: 'conditions[0].values', message: 'must hold ids', code: 'invalid' }]);
+      expect(at('assignee_id', bad), JSON.stringify(bad)).toEqual([
+        { field: 'conditions[0].values', message: 'must hold ids', code: 'invalid' },
+      ]);
     }
     expect(at('status', ['all', 'snoozed'])).toEqual([]);
-    expect(at('status', ['closed'])).toEqual([{ field: 'conditions[0].values', message: 'may only hold open, resolved, pending, snoozed, all', code: 'invalid' }]);
+    expect(at('status', ['closed'])).toEqual([
+      { field: 'conditions[0].values', message: 'may only hold open, resolved, pending, snoozed, all', code: 'invalid' },
+    ]);
     expect(at('priority', ['urgent'])).toEqual([]);
     expect(at('priority', ['URGENT'])[0]?.message).toBe('may only hold low, medium, high, urgent');
     expect(at('message_type', ['incoming', 1, 3])).toEqual([]);
@@ -120,14 +176,19 @@ describe('conditions', () => {
 
 describe('actions', () => {
   const problem = (action: unknown) => problemsOf([{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'] }], [action]);
-  const ok = (action_name: string, action_params?: unknown[]) => expect(problem({ action_name, action_params }), `${action_name} ${JSON.stringify(action_params)}`).toEqual([]);
+  const ok = (action_name: string, action_params?: unknown[]) =>
+    expect(problem({ action_name, action_params }), `${action_name} ${JSON.stringify(action_params)}`).toEqual([]);
   const refused = (action_name: string, action_params: unknown, message: string) =>
     expect(problem({ action_name, action_params }), `${action_name} ${JSON.stringify(action_params)}`).toEqual([
       { field: 'actions[0].action_params', message, code: 'invalid' },
     ]);
 
   it('stores name and params only; params default to none', () => {
-    const out = rule('conversation_created', [], [{ action_name: 'add_label', action_params: ['vip', 'billing'], extra: 1 }, { action_name: 'mute_conversation' }]);
+    const out = rule(
+      'conversation_created',
+      [],
+      [{ action_name: 'add_label', action_params: ['vip', 'billing'], extra: 1 }, { action_name: 'mute_conversation' }],
+    );
     expect(out.problems).toEqual([]);
     expect(out.actions).toEqual([
       { action_name: 'add_label', action_params: ['vip', 'billing'] },
@@ -137,11 +198,17 @@ describe('actions', () => {
 
   it('refuses an unknown, missing or non-object action', () => {
     expect(problem({ action_name: 'delete_everything' })).toEqual([
-      { field: 'actions[0].action_name', message: expect.stringMatching(/^is not supported \(use one of add_label, remove_label, assign_agent, .*send_webhook_event\)$/), code: 'invalid' },
+      {
+        field: 'actions[0].action_name',
+        message: expect.stringMatching(/^is not supported \(use one of add_label, remove_label, assign_agent, .*send_webhook_event\)$/),
+        code: 'invalid',
+      },
     ]);
     expect(problem({ action_params: [] })).toEqual([{ field: 'actions[0].action_name', message: 'is required', code: 'required' }]);
     expect(problem(null)).toEqual([{ field: 'actions[0]', message: 'must be an object', code: 'invalid' }]);
-    expect(problem({ action_name: 'add_label', action_params: 'vip' })).toEqual([{ field: 'actions[0].action_params', message: 'must be an array', code: 'invalid' }]);
+    expect(problem({ action_name: 'add_label', action_params: 'vip' })).toEqual([
+      { field: 'actions[0].action_params', message: 'must be an array', code: 'invalid' },
+    ]);
   });
 
   it('text and labels', () => {
@@ -175,7 +242,13 @@ describe('actions', () => {
   it('send_webhook_event: one http(s) URL', () => {
     ok('send_webhook_event', ['https://hooks.example.com/rule']);
     ok('send_webhook_event', [' http://hooks.example.com/rule ']);
-    for (const bad of [['ftp://hooks.example.com'], ['not a url'], ['https://a.example', 'https://b.example'], [42], ['file:///etc/passwd']]) {
+    for (const bad of [
+      ['ftp://hooks.example.com'],
+      ['not a url'],
+      ['https://a.example', 'https://b.example'],
+      [42],
+      ['file:///etc/passwd'],
+    ]) {
       refused('send_webhook_event', bad, 'must hold one http or https URL');
     }
   });

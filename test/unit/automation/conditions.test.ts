@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { conditionsHold, holds, type Facts } from '../../../shared/domain/automation/conditions.ts';
-import type { Condition } from '../../../shared/model/automation.ts';
+import { conditionsHold, holds, type Facts } from '#shared/domain/automation/conditions.ts';
+import type { Condition } from '#shared/model/automation.ts';
 import { contact, conversation, message, T0 } from '../support/records.ts';
 
 // When an automation rule's conditions hold (shared/domain/automation/conditions.ts): where each key's value
@@ -15,8 +15,12 @@ const facts = (over: Partial<Facts> = {}): Facts => ({
   ...over,
 });
 
-const cond = (attribute_key: string, filter_operator: string, values: Condition['values'] = [], extra: Partial<Condition> = {}): Condition =>
-  ({ attribute_key, filter_operator, values, ...extra }) as Condition;
+const cond = (
+  attribute_key: string,
+  filter_operator: string,
+  values: Condition['values'] = [],
+  extra: Partial<Condition> = {},
+): Condition => ({ attribute_key, filter_operator, values, ...extra }) as Condition;
 
 describe('where a condition reads its value', () => {
   it('conversation fields: status (any of the values, ignoring case, `all` for every status), ids compared as text', () => {
@@ -42,7 +46,9 @@ describe('where a condition reads its value', () => {
   });
 
   it('contact fields, and country/city/company from the contact’s additional attributes (not its own country_code)', () => {
-    const f = facts({ contact: contact({ country_code: 'US', additional_attributes: { country_code: 'BR', city: 'Recife', company: 'Lima & Co' } }) });
+    const f = facts({
+      contact: contact({ country_code: 'US', additional_attributes: { country_code: 'BR', city: 'Recife', company: 'Lima & Co' } }),
+    });
     expect(holds(cond('email', 'contains', ['EXAMPLE.com']), f)).toBe(true);
     expect(holds(cond('country_code', 'equal_to', ['br']), f)).toBe(true);
     expect(holds(cond('country_code', 'equal_to', ['US']), f)).toBe(false);
@@ -59,7 +65,10 @@ describe('where a condition reads its value', () => {
   });
 
   it('custom attributes: the contact’s or the conversation’s, as custom_attribute_type says (the conversation’s without one)', () => {
-    const f = facts({ contact: contact({ custom_attributes: { plan: 'Gold' } }), conversation: conversation({ custom_attributes: { plan: 'trial', order_total: 120.5 } }) });
+    const f = facts({
+      contact: contact({ custom_attributes: { plan: 'Gold' } }),
+      conversation: conversation({ custom_attributes: { plan: 'trial', order_total: 120.5 } }),
+    });
     expect(holds(cond('plan', 'equal_to', ['gold'], { custom_attribute_type: 'contact_attribute' }), f)).toBe(true);
     expect(holds(cond('plan', 'equal_to', ['gold'], { custom_attribute_type: 'conversation_attribute' }), f)).toBe(false);
     expect(holds(cond('plan', 'equal_to', ['TRIAL']), f)).toBe(true);
@@ -81,7 +90,9 @@ describe('where a condition reads its value', () => {
   });
 
   it('with several messages a message condition holds when any of them satisfies it (Chatwoot’s joined rows)', () => {
-    const f = facts({ messages: [message({ message_type: 0 }), message({ id: 901, message_type: 1, processed_message_content: 'Shipped today' })] });
+    const f = facts({
+      messages: [message({ message_type: 0 }), message({ id: 901, message_type: 1, processed_message_content: 'Shipped today' })],
+    });
     expect(holds(cond('message_type', 'equal_to', ['outgoing']), f)).toBe(true);
     expect(holds(cond('message_type', 'not_equal_to', ['incoming']), f)).toBe(true);
     expect(holds(cond('message_type', 'equal_to', ['template']), f)).toBe(false);
@@ -142,15 +153,18 @@ describe('operators', () => {
 
   it('presence: null, undefined and empty text are absent; 0 and false are present', () => {
     const f = facts({ conversation: conversation({ custom_attributes: { blank: '', zero: 0, no: false, nil: null } }) });
-    expect(['blank', 'zero', 'no', 'nil', 'never'].map((k) => holds(cond(k, 'is_present', [], { custom_attribute_type: 'conversation_attribute' }), f))).toEqual([
-      false, true, true, false, false,
-    ]);
+    expect(
+      ['blank', 'zero', 'no', 'nil', 'never'].map((k) =>
+        holds(cond(k, 'is_present', [], { custom_attribute_type: 'conversation_attribute' }), f),
+      ),
+    ).toEqual([false, true, true, false, false]);
   });
 
   it('days_before: a time (Unix seconds or a date text) earlier than that many days before now', () => {
     vi.useFakeTimers({ now: new Date('2026-01-11T00:00:00Z') });
     const f = facts({ conversation: conversation({ custom_attributes: { since: T0, day: '2025-12-31', soon: 'soon' } }) });
-    const at = (key: string, days: number) => holds(cond(key, 'days_before', [days], { custom_attribute_type: 'conversation_attribute' }), f);
+    const at = (key: string, days: number) =>
+      holds(cond(key, 'days_before', [days], { custom_attribute_type: 'conversation_attribute' }), f);
     expect(at('since', 7)).toBe(true); // 1 January < 4 January
     expect(at('since', 10)).toBe(false); // 1 January is not before 1 January
     expect(at('day', 10)).toBe(true);
@@ -186,7 +200,8 @@ describe('attribute_changed', () => {
 describe('chaining (conditionsHold)', () => {
   const yes = cond('status', 'equal_to', ['open']);
   const no = cond('status', 'equal_to', ['resolved']);
-  const chain = (...cs: [Condition, string | null | undefined][]) => cs.map(([c, q]) => ({ ...c, ...(q === undefined ? {} : { query_operator: q }) }));
+  const chain = (...cs: [Condition, string | null | undefined][]) =>
+    cs.map(([c, q]) => ({ ...c, ...(q === undefined ? {} : { query_operator: q }) }));
   const f = facts();
 
   it('no conditions: the rule always runs', () => {

@@ -147,13 +147,24 @@ describe('bench summary', () => {
     expect(figure(next, 'widget.loader')).toBe(3.17);
     // Parts a run did not measure give no figure rather than a zero.
     expect(figure(results('x', [], {}), 'chat.wcu')).toBeUndefined();
-    expect(headlineFigures(results('x', [], { bundles: { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } } }))).toEqual([]);
+    expect(
+      headlineFigures(results('x', [], { bundles: { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } } })),
+    ).toEqual([]);
   });
 
   it('ranks the worst routes highest first, ties by route, failed routes left out', () => {
     expect(worstRoutes(next, 'latency', 3).map((r) => r.route)).toEqual([ROUTES.conversationList, 'GET /slow', ROUTES.message]);
     expect(worstRoutes(next, 'rcu', 4).map((r) => r.route)).toEqual([ROUTES.conversationList, ROUTES.message, 'GET /steady', 'GET /quick']);
-    expect(worstRoutes(next, 'wcu').map((r) => r.route)).toEqual(['POST /heavy', ROUTES.message, 'POST /x', ROUTES.conversationList, 'GET /quick', NEW_AVATARS, 'GET /slow', 'GET /steady']);
+    expect(worstRoutes(next, 'wcu').map((r) => r.route)).toEqual([
+      'POST /heavy',
+      ROUTES.message,
+      'POST /x',
+      ROUTES.conversationList,
+      'GET /quick',
+      NEW_AVATARS,
+      'GET /slow',
+      'GET /steady',
+    ]);
     // A run without p95 (results.json from before the bench recorded it) is ranked by p99.
     expect(worstRoutes(previous, 'latency', 2).map((r) => r.route)).toEqual([ROUTES.conversationList, ROUTES.message]);
   });
@@ -177,7 +188,16 @@ describe('bench summary', () => {
     // message's WCU, the chat message in all) did not move. The dispatch rate fell twice as far as the
     // machine slowed; the smallest bundle and the fastest cold import are a new tiny function's.
     expect(c.figures.map((f) => f.figure.key).sort()).toEqual(
-      ['bundles.cold.min', 'bundles.kib.max', 'bundles.kib.min', 'conversation-list.rcu', 'counts.10000.list-q.rcu', 'counts.10000.meta-q.rcu', 'message.rcu', 'pipeline.dispatch'].sort(),
+      [
+        'bundles.cold.min',
+        'bundles.kib.max',
+        'bundles.kib.min',
+        'conversation-list.rcu',
+        'counts.10000.list-q.rcu',
+        'counts.10000.meta-q.rcu',
+        'message.rcu',
+        'pipeline.dispatch',
+      ].sort(),
     );
     expect(c.figures.find((f) => f.figure.key === 'message.rcu')).toMatchObject({ previous: 2.5, figure: { value: 2, unit: 'RCU' } });
     expect(c.newFigures.some((l) => l.includes('p95, median'))).toBe(true);
@@ -223,13 +243,18 @@ describe('bench summary', () => {
   });
 
   it('puts the block after the opening paragraph once, then replaces only the block', () => {
-    const doc = '# Benchmarks\n\nMeasured by `npm run bench` on 2026-11-26 (2 cores).\n\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n';
+    const doc =
+      '# Benchmarks\n\nMeasured by `npm run bench` on 2026-11-26 (2 cores).\n\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n';
     const block = summaryMarkdown(undefined, next);
     const once = replaceSummary(doc, block);
-    expect(once).toBe(`# Benchmarks\n\nMeasured by \`npm run bench\` on 2026-11-26 (2 cores).\n\n${block}\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n`);
+    expect(once).toBe(
+      `# Benchmarks\n\nMeasured by \`npm run bench\` on 2026-11-26 (2 cores).\n\n${block}\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n`,
+    );
     const other = summaryMarkdown({ results: previous, source: 'x' }, next);
     const twice = replaceSummary(once, other);
-    expect(twice).toBe(`# Benchmarks\n\nMeasured by \`npm run bench\` on 2026-11-26 (2 cores).\n\n${other}\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n`);
+    expect(twice).toBe(
+      `# Benchmarks\n\nMeasured by \`npm run bench\` on 2026-11-26 (2 cores).\n\n${other}\nEach route: 30 timed calls.\n\n## Routes\n\n| a |\n`,
+    );
     expect(replaceSummary(twice, other)).toBe(twice);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergedContact } from '../../../shared/domain/contacts/merge.ts';
-import type { ContactRecord } from '../../../shared/model/contacts.ts';
+import { mergedContact } from '#shared/domain/contacts/merge.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 
 // What the base contact becomes when another is merged into it: its own values kept, the mergee's
 // where the base's are blank, attribute hashes merged with the base winning, labels united.
@@ -29,7 +29,13 @@ const contact = (over: Partial<ContactRecord>): ContactRecord => ({
 
 describe('mergedContact', () => {
   it('keeps the base’s values and takes the mergee’s where the base has none', () => {
-    const base = contact({ id: 1, name: 'Maria Silva', phone_number: '+5511987654321', custom_attributes: { plan: 'gold', empty: '' }, labels: ['a'] });
+    const base = contact({
+      id: 1,
+      name: 'Maria Silva',
+      phone_number: '+5511987654321',
+      custom_attributes: { plan: 'gold', empty: '' },
+      labels: ['a'],
+    });
     const mergee = contact({
       id: 2,
       name: 'Maria',

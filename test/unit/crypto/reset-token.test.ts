@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newToken, ownerToken, resetToken, resetTokenUser } from '../../../shared/crypto/tokens.ts';
+import { newToken, ownerToken, resetToken, resetTokenUser } from '#shared/crypto/tokens.ts';
 
 describe('password reset tokens', () => {
   it('name their user beside 136 random bits, URL-safe and 32 characters long', () => {

@@ -1,7 +1,17 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
-import { addKeyVersion, isSealed, locatedPubsubToken, parseKeyMaterial, pubsubTokenLocation, reloadKeyring, seal, sealedVersion, unseal } from '../../../shared/crypto/tokens.ts';
+import {
+  addKeyVersion,
+  isSealed,
+  locatedPubsubToken,
+  parseKeyMaterial,
+  pubsubTokenLocation,
+  reloadKeyring,
+  seal,
+  sealedVersion,
+  unseal,
+} from '#shared/crypto/tokens.ts';
 
 describe('versioned sealing', () => {
   const first = Buffer.alloc(32, 7).toString('base64');
@@ -33,7 +43,13 @@ describe('versioned sealing', () => {
       return { SecretString: material } as never;
     });
     restore();
-    restore = overrideEnv({ TOKEN_KEY_FILE: undefined, TOKEN_KEY: undefined, TOKEN_KEY_SECRET_ARN: arn, KEYRING_TTL_SECONDS: '300', TABLE_NAME: process.env.TABLE_NAME ?? 'unit' });
+    restore = overrideEnv({
+      TOKEN_KEY_FILE: undefined,
+      TOKEN_KEY: undefined,
+      TOKEN_KEY_SECRET_ARN: arn,
+      KEYRING_TTL_SECONDS: '300',
+      TABLE_NAME: process.env.TABLE_NAME ?? 'unit',
+    });
     try {
       const one = await seal('a');
       expect(sealedVersion(await seal('b'))).toBe(1);
@@ -55,7 +71,8 @@ describe('versioned sealing', () => {
 
   it('tells sealed values from secrets stored in clear', async () => {
     expect(isSealed(await seal(''))).toBe(true);
-    for (const clear of ['whsec_' + 'A'.repeat(43) + '=', '123456:ABC-def_ghi', 'k1.short.x.y', 'hunter2', 'a.b.c.d']) expect(isSealed(clear)).toBe(false);
+    for (const clear of [`whsec_${'A'.repeat(43)}=`, '123456:ABC-def_ghi', 'k1.short.x.y', 'hunter2', 'a.b.c.d'])
+      expect(isSealed(clear)).toBe(false);
   });
 
   it('seals with the current version and opens every older one after a rotation', async () => {
@@ -84,7 +101,7 @@ describe('versioned sealing', () => {
 
 describe('owner-naming tokens', () => {
   it('name their owner in 32 base64url characters, with fresh randomness each time', async () => {
-    const { ownerToken, tokenOwnerHint } = await import('../../../shared/crypto/tokens.ts');
+    const { ownerToken, tokenOwnerHint } = await import('#shared/crypto/tokens.ts');
     const a = ownerToken('user', 42);
     const b = ownerToken('user', 42);
     expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -94,7 +111,7 @@ describe('owner-naming tokens', () => {
   });
 
   it('anything else names no owner', async () => {
-    const { ownerToken, tokenOwnerHint } = await import('../../../shared/crypto/tokens.ts');
+    const { ownerToken, tokenOwnerHint } = await import('#shared/crypto/tokens.ts');
     expect(tokenOwnerHint('')).toBeUndefined();
     expect(tokenOwnerHint('short')).toBeUndefined();
     expect(tokenOwnerHint(`${ownerToken('user', 1)}x`)).toBeUndefined();

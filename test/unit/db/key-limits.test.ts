@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oversizedKeyIn } from '../../../shared/db/client.ts';
-import { KEY_VALUE_LIMITS, oversizedKeyValue } from '../../../shared/db/keys.ts';
+import { oversizedKeyIn } from '#shared/db/client.ts';
+import { KEY_VALUE_LIMITS, oversizedKeyValue } from '#shared/db/keys.ts';
 
 // The last guard of key building: a key value over DynamoDB's limits (2048 bytes for a partition key,
 // 1024 for a sort key, table and indexes alike) is found in any command's input, so the client refuses
@@ -8,7 +8,9 @@ import { KEY_VALUE_LIMITS, oversizedKeyValue } from '../../../shared/db/keys.ts'
 
 describe('key value limits', () => {
   it('finds the key attribute over its limit, in bytes, plain or marshalled', () => {
-    expect(oversizedKeyValue({ pk: 'a'.repeat(KEY_VALUE_LIMITS.partition), sk: 'b'.repeat(KEY_VALUE_LIMITS.sort), note: 'c'.repeat(10_000) })).toBeUndefined();
+    expect(
+      oversizedKeyValue({ pk: 'a'.repeat(KEY_VALUE_LIMITS.partition), sk: 'b'.repeat(KEY_VALUE_LIMITS.sort), note: 'c'.repeat(10_000) }),
+    ).toBeUndefined();
     expect(oversizedKeyValue({ pk: 'a'.repeat(2049), sk: 'x' })).toBe('pk');
     expect(oversizedKeyValue({ pk: 'x', gsi2sk: '☃'.repeat(342) })).toBe('gsi2sk');
     expect(oversizedKeyValue({ gsi1pk: { S: 'é'.repeat(1025) } })).toBe('gsi1pk');
@@ -18,8 +20,21 @@ describe('key value limits', () => {
     const big = 'x'.repeat(3000);
     expect(oversizedKeyIn({ Key: { pk: `UNIQ#${big}`, sk: 'UNIQ' } })).toBe('pk');
     expect(oversizedKeyIn({ Item: { pk: 'a', sk: 'b', gsi1sk: big } })).toBe('gsi1sk');
-    expect(oversizedKeyIn({ TransactItems: [{ Put: { Item: { pk: 'a', sk: 'b' } } }, { Delete: { Key: { pk: 'a', sk: big } } }] })).toBe('sk');
-    expect(oversizedKeyIn({ RequestItems: { t: { Keys: [{ pk: 'a', sk: 'b' }, { pk: big, sk: 'c' }] } } })).toBe('pk');
+    expect(oversizedKeyIn({ TransactItems: [{ Put: { Item: { pk: 'a', sk: 'b' } } }, { Delete: { Key: { pk: 'a', sk: big } } }] })).toBe(
+      'sk',
+    );
+    expect(
+      oversizedKeyIn({
+        RequestItems: {
+          t: {
+            Keys: [
+              { pk: 'a', sk: 'b' },
+              { pk: big, sk: 'c' },
+            ],
+          },
+        },
+      }),
+    ).toBe('pk');
     expect(oversizedKeyIn({ RequestItems: { t: [{ PutRequest: { Item: { pk: 'a', sk: big } } }] } })).toBe('sk');
     expect(
       oversizedKeyIn({
@@ -28,7 +43,18 @@ describe('key value limits', () => {
         ExpressionAttributeValues: { ':p': 'USER#1', ':s': big },
       }),
     ).toBe('gsi1sk');
-    expect(oversizedKeyIn({ KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi', ExpressionAttributeValues: { ':p': 'a', ':lo': 'b', ':hi': big } })).toBe('sk');
-    expect(oversizedKeyIn({ KeyConditionExpression: 'pk = :p AND sk >= :lo', ExpressionAttributeValues: { ':p': 'a', ':lo': 'b' }, Key: { pk: 'a', sk: 'b' } })).toBeUndefined();
+    expect(
+      oversizedKeyIn({
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':p': 'a', ':lo': 'b', ':hi': big },
+      }),
+    ).toBe('sk');
+    expect(
+      oversizedKeyIn({
+        KeyConditionExpression: 'pk = :p AND sk >= :lo',
+        ExpressionAttributeValues: { ':p': 'a', ':lo': 'b' },
+        Key: { pk: 'a', sk: 'b' },
+      }),
+    ).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { ServiceError } from '../../../shared/errors.ts';
-import { mergeableByKey, mapsToCreate, retryStale, StaleWrite, updateParts } from '../../../shared/db/repositories/versioned.ts';
+import { ServiceError } from '#shared/errors.ts';
+import { mergeableByKey, mapsToCreate, retryStale, StaleWrite, updateParts } from '#shared/db/repositories/versioned.ts';
 
 // The update expressions that let concurrent writers change one item without reading it first.
 
@@ -21,7 +21,14 @@ describe('updateParts', () => {
       '#m0k0': 'odd key.with#chars',
       '#m0k1': 'plain',
     });
-    expect(parts.ExpressionAttributeValues).toEqual({ ':one': 1, ':a0': 'Ann', ':a1': null, ':map': 'M', ':m0k0': 1, ':m0k1': { nested: true } });
+    expect(parts.ExpressionAttributeValues).toEqual({
+      ':one': 1,
+      ':a0': 'Ann',
+      ':a1': null,
+      ':map': 'M',
+      ':m0k0': 1,
+      ':m0k1': { nested: true },
+    });
   });
 
   it('adds the caller’s condition and leaves empty merges out', () => {
@@ -47,7 +54,11 @@ describe('mergeableByKey and mapsToCreate', () => {
 describe('retryStale', () => {
   it('retries lost races (stale versions and transaction conflicts) until the change wins, re-reading consistently', async () => {
     const seen: boolean[] = [];
-    const conflict = new TransactionCanceledException({ message: 'x', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
+    const conflict = new TransactionCanceledException({
+      message: 'x',
+      $metadata: {},
+      CancellationReasons: [{ Code: 'TransactionConflict' }],
+    });
     const out = await retryStale(async (consistent) => {
       seen.push(consistent);
       if (seen.length === 1) throw new StaleWrite();
@@ -60,12 +71,19 @@ describe('retryStale', () => {
 
   it('passes other errors through at once', async () => {
     let calls = 0;
-    await expect(retryStale(async () => { calls++; throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      retryStale(async () => {
+        calls++;
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(calls).toBe(1);
   });
 
   it('answers 429 with Retry-After, never 409, when the budget runs out', async () => {
-    const err = await retryStale(async () => { throw new StaleWrite(); }, 30).catch((e: unknown) => e);
+    const err = await retryStale(async () => {
+      throw new StaleWrite();
+    }, 30).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
     expect((err as ServiceError).kind).toBe('rate_limited');
     expect((err as ServiceError).retryAfter).toBe(1);

@@ -11,7 +11,12 @@ import { anchorsOf, brokenTarget, citationsOf, commentsOf, linksOf, ROOT } from 
 // chatwoot.md, decisions.md), and comments cite those pages.
 
 const SOURCES = sourceFiles('shared', 'functions', 'infra', 'web', 'test', 'bench', 'scripts');
-const MARKDOWN = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const MARKDOWN = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const comments = SOURCES.map((file) => ({ file, comments: commentsOf(readFileSync(join(ROOT, file), 'utf8')) }));
 
 /** Citations of documents that are not in the repository (the working notes the project started from). */
@@ -23,6 +28,7 @@ describe('the comment scanner', () => {
       "const a = 'not // a comment'; // one",
       'const b = "/* nor this */"; /* two',
       '   still two */',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: sample source text for the comment scanner.
       'const c = `template // ${x /* three */ + `inner // ${y}`} /* no */`;',
       'const d = /\\/\\/ no[/]/g.test(s) ? 1 / 2 : 3; // four',
       'const e = f(x) / g(y); // five',
@@ -37,7 +43,10 @@ describe('the comment scanner', () => {
   });
 
   it('reads paths, patterns and further anchors of a citation', () => {
-    const cites = citationsOf('see shared/db/keys.ts, docs/decisions.md#error-body, #status-codes and functions/<interface>/x.ts; (./limits.ts)', 'shared/http/handler.ts');
+    const cites = citationsOf(
+      'see shared/db/keys.ts, docs/decisions.md#error-body, #status-codes and functions/<interface>/x.ts; (./limits.ts)',
+      'shared/http/handler.ts',
+    );
     expect(cites.map((c) => `${c.target}${c.anchor ? `#${c.anchor}` : ''}`)).toEqual([
       'shared/db/keys.ts',
       'docs/decisions.md#error-body',
@@ -47,11 +56,11 @@ describe('the comment scanner', () => {
   });
 
   it('knows GitHub anchors and refuses a missing file or heading', () => {
-    expect([...anchorsOf('# Realtime: `/cable` (ActionCable)\n## Labels, priority, custom attributes, mute\n## Labels, priority, custom attributes, mute\n```\n# not a heading\n```')]).toEqual([
-      'realtime-cable-actioncable',
-      'labels-priority-custom-attributes-mute',
-      'labels-priority-custom-attributes-mute-1',
-    ]);
+    expect([
+      ...anchorsOf(
+        '# Realtime: `/cable` (ActionCable)\n## Labels, priority, custom attributes, mute\n## Labels, priority, custom attributes, mute\n```\n# not a heading\n```',
+      ),
+    ]).toEqual(['realtime-cable-actioncable', 'labels-priority-custom-attributes-mute', 'labels-priority-custom-attributes-mute-1']);
     expect(brokenTarget(join(ROOT, 'docs/api.md'), 'errors')).toBeUndefined();
     expect(brokenTarget(join(ROOT, 'docs/api.md'), 'no-such-heading')).toBe('no heading makes #no-such-heading');
     expect(brokenTarget(join(ROOT, 'shared/nothing-here.ts'), undefined)).toBe('no such file');
@@ -104,7 +113,9 @@ describe('documentation links', () => {
   });
 
   it('the documentation names no working note outside the repository', () => {
-    const outside = MARKDOWN.filter((md) => /DESIGN\.md|service-interface\.md|chatwoot-behaviour\.md|\bspec §|\breference §/.test(readFileSync(join(ROOT, md), 'utf8')));
+    const outside = MARKDOWN.filter((md) =>
+      /DESIGN\.md|service-interface\.md|chatwoot-behaviour\.md|\bspec §|\breference §/.test(readFileSync(join(ROOT, md), 'utf8')),
+    );
     expect(outside).toEqual([]);
   });
 });

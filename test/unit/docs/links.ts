@@ -12,7 +12,22 @@ export interface Comment {
   text: string;
 }
 
-const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof']);
+const KEYWORDS_BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'yield',
+  'await',
+  'instanceof',
+]);
 const PUNCTUATION_BEFORE_REGEX = new Set([...'(,=:[!&|?{};+-*%<>~^']);
 
 /** Every `//` and `/* … *\/` comment of a TypeScript source, with the line it starts on. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeQueueBody, encodeQueueBody, isQueueSafe, queueSafeText } from '../../../shared/codec/queue-text.ts';
+import { decodeQueueBody, encodeQueueBody, isQueueSafe, queueSafeText } from '#shared/codec/queue-text.ts';
 
 // SQS's character set: #x9 | #xA | #xD | #x20–#xD7FF | #xE000–#xFFFD | #x10000–#x10FFFF; the emulator
 // refuses astral characters too, so an encoded body must be BMP-only and inside that set.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: SQS's allowed set, control characters included.
 const sqsCarries = (s: string) => /^[\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD]*$/.test(s);
 
 const CLASSES: Record<string, string> = {

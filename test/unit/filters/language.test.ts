@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition } from '../../../shared/domain/filters/language.ts';
+import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition } from '#shared/domain/filters/language.ts';
 
 // Chatwoot's filter language without I/O: validation messages, operators, AND/OR precedence, and the
 // three-valued verdict callers use to narrow on a projection before reading full items.
@@ -37,7 +37,9 @@ describe('parseFilter', () => {
     expect(refusal(() => contacts([{ attribute_key: 'identifier', filter_operator: 'contains', values: ['x'] }])).message).toBe(
       'Invalid operator. The allowed operators for identifier are [equal_to,not_equal_to].',
     );
-    expect(refusal(() => contacts([{ attribute_key: 'plan', filter_operator: 'resembles', values: ['x'] }])).field).toBe('payload[0].filter_operator');
+    expect(refusal(() => contacts([{ attribute_key: 'plan', filter_operator: 'resembles', values: ['x'] }])).field).toBe(
+      'payload[0].filter_operator',
+    );
     expect(refusal(() => conversations([{ attribute_key: 'status', filter_operator: 'contains', values: ['o'] }])).message).toBe(
       'Invalid operator. The allowed operators for status are [equal_to,not_equal_to].',
     );
@@ -57,9 +59,9 @@ describe('parseFilter', () => {
       ).message,
     ).toBe('Query operator must be either "AND" or "OR".');
     expect(refusal(() => contacts({ attribute_key: 'email' })).field).toBe('payload');
-    expect(refusal(() => contacts([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['not a date'] }])).field).toBe(
-      'payload[0].values',
-    );
+    expect(
+      refusal(() => contacts([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['not a date'] }])).field,
+    ).toBe('payload[0].values');
   });
 
   it('adds the + Chatwoot adds to phone numbers (keeping one that is there), lower-cases text, takes lower-case query operators', () => {
@@ -70,8 +72,13 @@ describe('parseFilter', () => {
     expect(a.values).toEqual(['+5511987654321']);
     expect(a.join).toBe('OR');
     expect(b.values).toEqual(['+5511987654321']);
-    expect(contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: ['Ann@X.Test', 'other'] }])[0].values).toEqual(['ann@x.test']);
-    expect(conversations([{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open', 'Pending'] }])[0].values).toEqual(['open', 'pending']);
+    expect(contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: ['Ann@X.Test', 'other'] }])[0].values).toEqual([
+      'ann@x.test',
+    ]);
+    expect(conversations([{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open', 'Pending'] }])[0].values).toEqual([
+      'open',
+      'pending',
+    ]);
   });
 
   it('turns days_before into a date that many days before now', () => {
@@ -119,7 +126,9 @@ describe('evaluate', () => {
     expect(verdict([{ attribute_key: 'name', filter_operator: 'does_not_contain', values: ['zzz', 'lee'] }])).toBe(false);
     expect(verdict([{ attribute_key: 'phone_number', filter_operator: 'starts_with', values: ['5511'] }])).toBe(true);
     expect(verdict([{ attribute_key: 'phone_number', filter_operator: 'starts_with', values: ['5521'] }])).toBe(false);
-    expect(verdict([{ attribute_key: 'identifier', filter_operator: 'not_equal_to', values: ['5511987654321@S.WHATSAPP.NET'] }])).toBe(false);
+    expect(verdict([{ attribute_key: 'identifier', filter_operator: 'not_equal_to', values: ['5511987654321@S.WHATSAPP.NET'] }])).toBe(
+      false,
+    );
   });
 
   it('treats a missing field as SQL NULL: only is_not_present holds (and not_equal_to on custom attributes)', () => {
@@ -198,7 +207,15 @@ describe('exactLookups', () => {
 
   it('gives none when a group could match without one (OR with a contains, not_equal_to, identifier, empty payload)', () => {
     const phone = { attribute_key: 'phone_number', filter_operator: 'equal_to', values: ['5511987654321'] };
-    expect(exactLookups(contacts([{ ...phone, query_operator: 'OR' }, { attribute_key: 'name', filter_operator: 'contains', values: ['a'] }]), keys)).toBeUndefined();
+    expect(
+      exactLookups(
+        contacts([
+          { ...phone, query_operator: 'OR' },
+          { attribute_key: 'name', filter_operator: 'contains', values: ['a'] },
+        ]),
+        keys,
+      ),
+    ).toBeUndefined();
     expect(exactLookups(contacts([{ ...phone, filter_operator: 'not_equal_to' }]), keys)).toBeUndefined();
     expect(exactLookups(contacts([{ attribute_key: 'identifier', filter_operator: 'equal_to', values: ['x'] }]), keys)).toBeUndefined();
     expect(exactLookups([], keys)).toBeUndefined();
@@ -206,12 +223,18 @@ describe('exactLookups', () => {
 });
 
 describe('keys, values and types at the edges', () => {
-  const verdictOn = (model: 'contacts' | 'conversations', payload: unknown, thing: Record<string, unknown>, attrs: { attribute_key: string; attribute_display_type: string }[] = []) =>
-    evaluate(parseFilter(model, payload, attrs, NOW), readerOf(thing));
+  const verdictOn = (
+    model: 'contacts' | 'conversations',
+    payload: unknown,
+    thing: Record<string, unknown>,
+    attrs: { attribute_key: string; attribute_display_type: string }[] = [],
+  ) => evaluate(parseFilter(model, payload, attrs, NOW), readerOf(thing));
 
   it('refuses keys that only an object’s prototype has, and conditions that are not objects', () => {
     for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(refusal(() => contacts([{ attribute_key: key, filter_operator: 'equal_to', values: ['x'] }])).field, key).toBe('payload[0].attribute_key');
+      expect(refusal(() => contacts([{ attribute_key: key, filter_operator: 'equal_to', values: ['x'] }])).field, key).toBe(
+        'payload[0].attribute_key',
+      );
     }
     const err = refusal(() => contacts([{ attribute_key: 'labels', filter_operator: 'is_present', query_operator: 'and' }, 'email']));
     expect([err.message, err.field]).toEqual(['Each condition must be an object', 'payload[1]']);
@@ -222,18 +245,29 @@ describe('keys, values and types at the edges', () => {
     expect(parseFilter('contacts', null, [], NOW)).toEqual([]);
     expect(contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: 'Ann@X.test' }])[0].values).toEqual(['ann@x.test']);
     expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: '' }])).field).toBe('payload[0].values');
-    expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: [null, ''] }])).field).toBe('payload[0].values');
+    expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: [null, ''] }])).field).toBe(
+      'payload[0].values',
+    );
   });
 
   it('conversation status `all` is every status', () => {
     const [c] = conversations([{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'] }]);
     expect(c.values).toEqual(['open', 'resolved', 'pending', 'snoozed']);
-    for (const status of ['open', 'resolved', 'pending', 'snoozed']) expect(verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'] }], { status })).toBe(true);
-    expect(verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'not_equal_to', values: ['open', 'pending'] }], { status: 'pending' })).toBe(false);
+    for (const status of ['open', 'resolved', 'pending', 'snoozed'])
+      expect(verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['all'] }], { status })).toBe(
+        true,
+      );
+    expect(
+      verdictOn('conversations', [{ attribute_key: 'status', filter_operator: 'not_equal_to', values: ['open', 'pending'] }], {
+        status: 'pending',
+      }),
+    ).toBe(false);
   });
 
   it('days_before needs a number of days', () => {
-    expect(refusal(() => contacts([{ attribute_key: 'created_at', filter_operator: 'days_before', values: ['a week'] }])).field).toBe('payload[0].values');
+    expect(refusal(() => contacts([{ attribute_key: 'created_at', filter_operator: 'days_before', values: ['a week'] }])).field).toBe(
+      'payload[0].values',
+    );
     // A fraction of a day counts whole days.
     expect(contacts([{ attribute_key: 'created_at', filter_operator: 'days_before', values: [2.9] }])[0].values).toEqual(['2026-03-08']);
   });
@@ -241,9 +275,21 @@ describe('keys, values and types at the edges', () => {
   it('dates given as Unix seconds or ISO text compare by UTC day', () => {
     const [c] = contacts([{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: [day('2026-02-28T23:00:00Z')] }]);
     expect(c.values).toEqual(['2026-02-28']);
-    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['2026-02-28'] }], { created_at: '2026-03-01T00:30:00Z' })).toBe(true);
-    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-01'] }], { created_at: day('2026-03-01T23:59:59Z') })).toBe(false);
-    expect(verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-02'] }], { created_at: day('2026-03-01T23:59:59Z') })).toBe(true);
+    expect(
+      verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_greater_than', values: ['2026-02-28'] }], {
+        created_at: '2026-03-01T00:30:00Z',
+      }),
+    ).toBe(true);
+    expect(
+      verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-01'] }], {
+        created_at: day('2026-03-01T23:59:59Z'),
+      }),
+    ).toBe(false);
+    expect(
+      verdictOn('contacts', [{ attribute_key: 'created_at', filter_operator: 'is_less_than', values: ['2026-03-02'] }], {
+        created_at: day('2026-03-01T23:59:59Z'),
+      }),
+    ).toBe(true);
   });
 
   it('custom attributes compare by their display type: checkbox, date, list and link as text, an unknown type as text', () => {
@@ -256,13 +302,24 @@ describe('keys, values and types at the edges', () => {
       { attribute_key: 'score', attribute_display_type: 'percent' },
     ];
     const cs = contacts(
-      attrs.map((a, i) => ({ attribute_key: a.attribute_key, filter_operator: 'is_present', query_operator: i < attrs.length - 1 ? 'AND' : undefined })),
+      attrs.map((a, i) => ({
+        attribute_key: a.attribute_key,
+        filter_operator: 'is_present',
+        query_operator: i < attrs.length - 1 ? 'AND' : undefined,
+      })),
       attrs,
     );
     expect(cs.map((c) => [c.key, c.type, c.custom])).toEqual([
-      ['vip', 'boolean', true], ['renewal', 'date', true], ['tier', 'text', true], ['site', 'text', true], ['odd', 'text', true], ['score', 'number', true],
+      ['vip', 'boolean', true],
+      ['renewal', 'date', true],
+      ['tier', 'text', true],
+      ['site', 'text', true],
+      ['odd', 'text', true],
+      ['score', 'number', true],
     ]);
-    const thing = { custom_attributes: { vip: true, renewal: '2026-06-30', tier: 'Gold', site: 'https://Acme.test', score: 87.5, odd: 'X' } };
+    const thing = {
+      custom_attributes: { vip: true, renewal: '2026-06-30', tier: 'Gold', site: 'https://Acme.test', score: 87.5, odd: 'X' },
+    };
     const v = (payload: unknown) => verdictOn('contacts', payload, thing, attrs);
     expect(v([{ attribute_key: 'vip', filter_operator: 'equal_to', values: [true] }])).toBe(true);
     expect(v([{ attribute_key: 'vip', filter_operator: 'equal_to', values: ['false'] }])).toBe(false);
@@ -277,21 +334,39 @@ describe('keys, values and types at the edges', () => {
   it('a comparison between a number and text holds neither way', () => {
     const attrs = [{ attribute_key: 'order_total', attribute_display_type: 'number' }];
     const thing = { custom_attributes: { order_total: 'unknown' } };
-    expect(verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: [1] }], thing, attrs)).toBe(false);
-    expect(verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_less_than', values: [1] }], thing, attrs)).toBe(false);
-    expect(refusal(() => conversations([{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: ['lots'] }])).field).toBe('payload[0].values');
+    expect(
+      verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: [1] }], thing, attrs),
+    ).toBe(false);
+    expect(verdictOn('conversations', [{ attribute_key: 'order_total', filter_operator: 'is_less_than', values: [1] }], thing, attrs)).toBe(
+      false,
+    );
+    expect(
+      refusal(() => conversations([{ attribute_key: 'order_total', filter_operator: 'is_greater_than', values: ['lots'] }])).field,
+    ).toBe('payload[0].values');
   });
 
   it('the contact’s blocked flag compares as true/false, however it is written', () => {
-    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: [false] }], { blocked: false })).toBe(true);
-    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: ['TRUE'] }], { blocked: true })).toBe(true);
-    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'not_equal_to', values: ['true'] }], { blocked: true })).toBe(false);
+    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: [false] }], { blocked: false })).toBe(
+      true,
+    );
+    expect(verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'equal_to', values: ['TRUE'] }], { blocked: true })).toBe(
+      true,
+    );
+    expect(
+      verdictOn('contacts', [{ attribute_key: 'blocked', filter_operator: 'not_equal_to', values: ['true'] }], { blocked: true }),
+    ).toBe(false);
   });
 
   it('a conversation’s display id matches as text with contains, as a number with equal_to', () => {
-    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'contains', values: ['12'] }], { display_id: 4120 })).toBe(true);
-    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['4120.0'] }], { display_id: 4120 })).toBe(true);
-    expect(verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['412'] }], { display_id: 4120 })).toBe(false);
+    expect(
+      verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'contains', values: ['12'] }], { display_id: 4120 }),
+    ).toBe(true);
+    expect(
+      verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['4120.0'] }], { display_id: 4120 }),
+    ).toBe(true);
+    expect(
+      verdictOn('conversations', [{ attribute_key: 'display_id', filter_operator: 'equal_to', values: ['412'] }], { display_id: 4120 }),
+    ).toBe(false);
   });
 
   it('empty text is absent for presence', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, type SharedWindows } from '../../../shared/http/limiter.ts';
+import { Limiter, type SharedWindows } from '#shared/http/limiter.ts';
 
 // The limiter's arithmetic with a hand-driven clock and an in-memory stand-in for the shared window items.
 

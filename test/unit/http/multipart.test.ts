@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MULTIPART_LIMITS, parseMultipart } from '../../../shared/http/multipart.ts';
-import { ServiceError } from '../../../shared/errors.ts';
+import { MULTIPART_LIMITS, parseMultipart } from '#shared/http/multipart.ts';
+import { ServiceError } from '#shared/errors.ts';
 
 // The multipart parser on its own: every malformed body is a rejected promise with a 4xx, never an
 // error event that escapes.
@@ -23,7 +23,10 @@ async function failure(body: string | Buffer, contentType = type, maxBytes = 1 <
 
 describe('parseMultipart', () => {
   it('parses Rails nested fields and files', async () => {
-    const out = await parseMultipart(Buffer.from(field('contact[name]', 'Ann') + field('labels[]', 'a') + field('labels[]', 'b') + file('attachments[]', 'hello') + end), type);
+    const out = await parseMultipart(
+      Buffer.from(field('contact[name]', 'Ann') + field('labels[]', 'a') + field('labels[]', 'b') + file('attachments[]', 'hello') + end),
+      type,
+    );
     expect(out.contact).toEqual({ name: 'Ann' });
     expect(out.labels).toEqual(['a', 'b']);
     expect(out.attachments).toEqual([{ filename: 'f.txt', content_type: 'text/plain', data: Buffer.from('hello'), size: 5 }]);
@@ -36,7 +39,7 @@ describe('parseMultipart', () => {
   it('answers 400 for a file part cut before its boundary, a cut header, a wrong boundary or none', async () => {
     expect((await failure(file('a', 'half').slice(0, -2))).kind).toBe('bad_request');
     expect((await failure(`--${B}\r\nContent-Disposition: form-da`)).kind).toBe('bad_request');
-    expect((await failure(file('a', 'x').replaceAll(B, 'other') + '--other--\r\n')).kind).toBe('bad_request');
+    expect((await failure(`${file('a', 'x').replaceAll(B, 'other')}--other--\r\n`)).kind).toBe('bad_request');
     expect((await failure(file('a', 'x') + end, 'multipart/form-data')).kind).toBe('bad_request');
     expect((await failure(`--${B}\r\n\r\n\r\n${end}`)).errors[0].code).toBe('malformed');
   });

@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../shared/errors.ts';
-import { assertStorable, MAX_DEPTH, storableErrors, textProblem } from '../../../shared/http/text.ts';
+import { ServiceError } from '#shared/errors.ts';
+import { assertStorable, MAX_DEPTH, storableErrors, textProblem } from '#shared/http/text.ts';
 
 describe('text rule', () => {
   it('accepts every valid text, whatever a queue can carry', () => {
-    for (const ok of ['plain', 'thanks 👍', '\u{10ffff}\u{1d11e}', '\ufffe\uffff', '\u200f\u202eשלום', '\u0001\u001f\u007f', '\ufeff', '']) {
+    for (const ok of [
+      'plain',
+      'thanks 👍',
+      '\u{10ffff}\u{1d11e}',
+      '\ufffe\uffff',
+      '\u200f\u202eשלום',
+      '\u0001\u001f\u007f',
+      '\ufeff',
+      '',
+    ]) {
       expect(textProblem(ok), JSON.stringify(ok)).toBeUndefined();
     }
   });
 
   it('refuses NUL and unpaired surrogates anywhere in the text', () => {
     expect(textProblem('a\u0000b')).toMatch(/NUL/);
-    for (const bad of ['\ud800', 'a\ud83d', '\udc4d', 'x\udc4d\ud83d', '👍\ud83d']) expect(textProblem(bad), JSON.stringify(bad)).toMatch(/surrogate/);
+    for (const bad of ['\ud800', 'a\ud83d', '\udc4d', 'x\udc4d\ud83d', '👍\ud83d'])
+      expect(textProblem(bad), JSON.stringify(bad)).toMatch(/surrogate/);
   });
 
   it('names every offending field by its dotted path, keys included', () => {

@@ -24,7 +24,11 @@ afterEach(() => {
 
 describe('queue state across a restart', () => {
   it('orders FIFO messages by sequence number (numerically) and standard ones by send time', () => {
-    expect(inSendOrder([msg('b', '100000000000000000020'), msg('a', '99999999999999999999'), msg('c', '100000000000000000021')]).map((m) => m.body)).toEqual(['a', 'b', 'c']);
+    expect(
+      inSendOrder([msg('b', '100000000000000000020'), msg('a', '99999999999999999999'), msg('c', '100000000000000000021')]).map(
+        (m) => m.body,
+      ),
+    ).toEqual(['a', 'b', 'c']);
     expect(inSendOrder([msg('y', undefined, 20), msg('x', undefined, 10)]).map((m) => m.body)).toEqual(['x', 'y']);
   });
 
@@ -34,7 +38,13 @@ describe('queue state across a restart', () => {
     const emulator: InspectableQueues = {
       inspectQueue: (name) =>
         name === 'deliveries.fifo'
-          ? { messages: { ready: [msg('second', '2'), msg('third', '3')], delayed: [], inflight: [{ message: msg('first', '1', 0, { messageAttributes: attrs }) }] } }
+          ? {
+              messages: {
+                ready: [msg('second', '2'), msg('third', '3')],
+                delayed: [],
+                inflight: [{ message: msg('first', '1', 0, { messageAttributes: attrs }) }],
+              },
+            }
           : name === 'failures'
             ? { messages: { ready: [], delayed: [msg('late', undefined, 5)], inflight: [] } }
             : undefined,
@@ -44,7 +54,12 @@ describe('queue state across a restart', () => {
     const sent: SendMessageCommand['input'][] = [];
     const client = { send: async (c: SendMessageCommand) => void sent.push(c.input) } as unknown as SQSClient;
     const objects: string[] = [];
-    const n = await restoreQueues(client, { 'deliveries.fifo': 'url-d', failures: 'url-f' }, dir, async (o) => void objects.push(`${o.bucket}/${o.key}`));
+    const n = await restoreQueues(
+      client,
+      { 'deliveries.fifo': 'url-d', failures: 'url-f' },
+      dir,
+      async (o) => void objects.push(`${o.bucket}/${o.key}`),
+    );
     expect(n).toBe(4);
     expect(objects).toEqual(['b/k']);
     expect(sent.map((s) => [s.QueueUrl, s.MessageBody])).toEqual([

@@ -39,7 +39,12 @@ function harness(fails: (r: DynamoDBRecord, attempt: number) => boolean, mode: '
 
 describe('local stream poller', () => {
   it('reads its settings from the one object the CDK mapping reads', () => {
-    expect(STREAM_SOURCE).toMatchObject({ retryAttempts: 3, bisectBatchOnFunctionError: true, reportBatchItemFailures: true, batchSize: 100 });
+    expect(STREAM_SOURCE).toMatchObject({
+      retryAttempts: 3,
+      bisectBatchOnFunctionError: true,
+      reportBatchItemFailures: true,
+      batchSize: 100,
+    });
   });
 
   for (const mode of ['report', 'throw'] as const) {
@@ -47,7 +52,11 @@ describe('local stream poller', () => {
       const h = harness((r) => r.eventID === 'e37', mode);
       await h.run(records(100));
       expect(h.failed).toEqual([{ ids: ['e37'], attempts: expect.any(Number) }]);
-      expect(h.handled).toEqual(records(100).map((r) => r.eventID).filter((id) => id !== 'e37'));
+      expect(h.handled).toEqual(
+        records(100)
+          .map((r) => r.eventID)
+          .filter((id) => id !== 'e37'),
+      );
     });
   }
 

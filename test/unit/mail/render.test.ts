@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { passwordResetMail, resetLink, transcriptMail, transcriptTime } from '../../../shared/domain/mail/render.ts';
-import { senderAddress } from '../../../shared/domain/mail/send.ts';
-import { changeOf } from '../../../shared/events/forward.ts';
+import { passwordResetMail, resetLink, transcriptMail, transcriptTime } from '#shared/domain/mail/render.ts';
+import { senderAddress } from '#shared/domain/mail/send.ts';
+import { changeOf } from '#shared/events/forward.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
 
 describe('mail rendering', () => {
@@ -19,7 +19,14 @@ describe('mail rendering', () => {
       to: 'a@example.com',
       displayId: 42,
       timeZone: 'UTC',
-      lines: [{ sender: 'Ann & Co', content: '<script>x</script>\nline 2', attachments: [{ name: 'a"b.pdf', url: 'https://x.test/f?a=1&b=2' }], created_at: 0 }],
+      lines: [
+        {
+          sender: 'Ann & Co',
+          content: '<script>x</script>\nline 2',
+          attachments: [{ name: 'a"b.pdf', url: 'https://x.test/f?a=1&b=2' }],
+          created_at: 0,
+        },
+      ],
     });
     expect(mail.subject).toBe('[#42] Conversation Transcript');
     expect(mail.html).toContain('<b>Ann &amp; Co</b>');
@@ -30,7 +37,9 @@ describe('mail rendering', () => {
   });
 
   it("links the dashboard's reset page with the token", () => {
-    expect(resetLink('https://app.example.com/', 'a+b/c')).toBe('https://app.example.com/app/auth/password/edit?reset_password_token=a%2Bb%2Fc');
+    expect(resetLink('https://app.example.com/', 'a+b/c')).toBe(
+      'https://app.example.com/app/auth/password/edit?reset_password_token=a%2Bb%2Fc',
+    );
     const mail = passwordResetMail({ id: 'r', to: 'u@example.com', token: 'tok', frontendUrl: 'https://app.example.com' });
     expect(mail.subject).toBe('Reset password instructions');
     expect(mail.text).toContain('Change my password: https://app.example.com/app/auth/password/edit?reset_password_token=tok');

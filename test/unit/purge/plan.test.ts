@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../shared/db/keys.ts';
-import { Budget, PurgeInterrupted, runSteps, seriesOfFacts, type Step } from '../../../shared/domain/purge/plan.ts';
+import { keys } from '#shared/db/keys.ts';
+import { Budget, PurgeInterrupted, runSteps, seriesOfFacts, type Step } from '#shared/domain/purge/plan.ts';
 
 describe('purge plan: budget, step order, what facts and URLs name', () => {
   it('a budget counts deletes, bounds page sizes and throws the injected crash before the delete that passes it', () => {
@@ -58,7 +58,7 @@ describe('purge plan: budget, step order, what facts and URLs name', () => {
     expect(keys.unlistedContactIndex(7, 42)).toEqual({ gsi2pk: 'ACONTACTS#7', gsi2sk: '000000000042' });
     expect(keys.inboxContactIndex(7, 9, 42, 'src-1')).toEqual({ gsi2pk: 'ICONTACTS#7#9', gsi2sk: '000000000042#src-1' });
     // Account 7's partitions never share a prefix with account 70's.
-    expect(keys.inboxContactIndex(70, 9, 42, 's').gsi2pk.startsWith(keys.contactInboxesOfInbox(7, 9).gsi2pk + '#')).toBe(false);
+    expect(keys.inboxContactIndex(70, 9, 42, 's').gsi2pk.startsWith(`${keys.contactInboxesOfInbox(7, 9).gsi2pk}#`)).toBe(false);
   });
 
   it('charges stale index entries against the chunk without counting them as deletes or crashing on them', () => {

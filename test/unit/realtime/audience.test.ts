@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { framesFor, hears, needsInboxMembers, type CableEvent } from '../../../shared/realtime/audience.ts';
+import { framesFor, hears, needsInboxMembers, type CableEvent } from '#shared/realtime/audience.ts';
 import { contactSub, userSub } from '../support/records.ts';
 
 // Who hears a socket event (shared/realtime/audience.ts) beyond the basics in protocol.test.ts: a user's own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { framesFor } from '../../../shared/realtime/audience.ts';
-import { cableEventsOf, conversationOf } from '../../../shared/realtime/cable-events.ts';
+import { framesFor } from '#shared/realtime/audience.ts';
+import { cableEventsOf, conversationOf } from '#shared/realtime/cable-events.ts';
 import {
   contact,
   contactInbox,
@@ -64,12 +64,20 @@ describe('messages', () => {
     const m = message({ message_type: 1, sender_type: 'User', sender_id: 5, echo_id: 'tmp-123' });
     const [e] = cableEventsOf(domainEvent('message_updated', { message: m }), context(), { performer: { id: 5, type: 'user' } });
     expect(e.name).toBe('message.updated');
-    expect(e.data).toMatchObject({ echo_id: 'tmp-123', performer: { id: 5, type: 'user' }, message_type: 1, sender: { id: 5, type: 'user', name: 'Bruno Costa' } });
+    expect(e.data).toMatchObject({
+      echo_id: 'tmp-123',
+      performer: { id: 5, type: 'user' },
+      message_type: 1,
+      sender: { id: 5, type: 'user', name: 'Bruno Costa' },
+    });
   });
 
   it('a private note never reaches a contact, not even a verified one', () => {
     const verified = context({ contactInbox: contactInbox({ hmac_verified: true }) });
-    const events = cableEventsOf(domainEvent('message_created', { message: message({ message_type: 1, private: true, sender_type: 'User', sender_id: 5 }) }), verified);
+    const events = cableEventsOf(
+      domainEvent('message_created', { message: message({ message_type: 1, private: true, sender_type: 'User', sender_id: 5 }) }),
+      verified,
+    );
     expect(events[0].audience).toEqual({ inboxId: 2 });
     expect(heard(events)).toEqual([['message.created', ['user 1', 'user 2']]]);
     const [updated] = cableEventsOf(domainEvent('message_updated', { message: message({ private: true }) }), verified);
@@ -77,13 +85,21 @@ describe('messages', () => {
   });
 
   it('neither does an activity message', () => {
-    const events = cableEventsOf(domainEvent('message_created', { message: message({ message_type: 2, content: 'Conversation was resolved', sender_id: null, sender_type: null }) }), context());
+    const events = cableEventsOf(
+      domainEvent('message_created', {
+        message: message({ message_type: 2, content: 'Conversation was resolved', sender_id: null, sender_type: null }),
+      }),
+      context(),
+    );
     expect(events[0].audience).toEqual({ inboxId: 2 });
     expect(events[0].data).not.toHaveProperty('sender');
   });
 
   it('a verified contact inbox lets the contact’s other verified inboxes hear', () => {
-    const [e] = cableEventsOf(domainEvent('message_created', { message: message() }), context({ contactInbox: contactInbox({ hmac_verified: true }) }));
+    const [e] = cableEventsOf(
+      domainEvent('message_created', { message: message() }),
+      context({ contactInbox: contactInbox({ hmac_verified: true }) }),
+    );
     expect(e.audience).toEqual({ inboxId: 2, contactTokens: ['pubsub-ana'], verifiedContactId: 40 });
   });
 
@@ -109,16 +125,31 @@ describe('conversations', () => {
     ] as const) {
       const events = cableEventsOf(event(name), context());
       expect(events.map((e) => e.name)).toEqual([socket]);
-      expect(events[0].data).toMatchObject({ id: 3, account_id: 7, inbox_id: 2, status: 'open', channel: 'Channel::WebWidget', meta: { sender: { id: 40, type: 'contact' } } });
+      expect(events[0].data).toMatchObject({
+        id: 3,
+        account_id: 7,
+        inbox_id: 2,
+        status: 'open',
+        channel: 'Channel::WebWidget',
+        meta: { sender: { id: 40, type: 'contact' } },
+      });
       expect(heard(events)).toEqual([[socket, ['user 1', 'user 2', 'contact 40']]]);
     }
   });
 
   it('conversation_updated: assignee.changed and team.changed to agents only, conversation.updated (other columns) to the contact too', () => {
-    expect(heard(cableEventsOf(event('conversation_updated', { assignee_id: [null, 5] }), context()))).toEqual([['assignee.changed', ['user 1', 'user 2']]]);
-    expect(heard(cableEventsOf(event('conversation_updated', { assignee_agent_bot_id: [null, 9] }), context()))).toEqual([['assignee.changed', ['user 1', 'user 2']]]);
-    expect(heard(cableEventsOf(event('conversation_updated', { team_id: [null, 4] }), context()))).toEqual([['team.changed', ['user 1', 'user 2']]]);
-    expect(heard(cableEventsOf(event('conversation_updated', { labels: [[], ['vip']], team_id: [null, 4], assignee_id: [null, 5] }), context()))).toEqual([
+    expect(heard(cableEventsOf(event('conversation_updated', { assignee_id: [null, 5] }), context()))).toEqual([
+      ['assignee.changed', ['user 1', 'user 2']],
+    ]);
+    expect(heard(cableEventsOf(event('conversation_updated', { assignee_agent_bot_id: [null, 9] }), context()))).toEqual([
+      ['assignee.changed', ['user 1', 'user 2']],
+    ]);
+    expect(heard(cableEventsOf(event('conversation_updated', { team_id: [null, 4] }), context()))).toEqual([
+      ['team.changed', ['user 1', 'user 2']],
+    ]);
+    expect(
+      heard(cableEventsOf(event('conversation_updated', { labels: [[], ['vip']], team_id: [null, 4], assignee_id: [null, 5] }), context())),
+    ).toEqual([
       ['assignee.changed', ['user 1', 'user 2']],
       ['team.changed', ['user 1', 'user 2']],
       ['conversation.updated', ['user 1', 'user 2', 'contact 40']],
@@ -127,20 +158,30 @@ describe('conversations', () => {
 
   it('a status change alone raises no conversation.updated (it travels as conversation.status_changed)', () => {
     expect(cableEventsOf(event('conversation_updated', { status: ['open', 'resolved'] }), context())).toEqual([]);
-    expect(cableEventsOf(event('conversation_updated', { status: ['open', 'resolved'], priority: [null, 'high'] }), context()).map((e) => e.name)).toEqual([
-      'conversation.updated',
-    ]);
+    expect(
+      cableEventsOf(event('conversation_updated', { status: ['open', 'resolved'], priority: [null, 'high'] }), context()).map(
+        (e) => e.name,
+      ),
+    ).toEqual(['conversation.updated']);
   });
 
   it('conversation.read and conversation.contact_changed: agents only', () => {
-    expect(heard(cableEventsOf(event('conversation_read', { contact_last_seen_at: [null, T0 + 90] }), context()))).toEqual([['conversation.read', ['user 1', 'user 2']]]);
+    expect(heard(cableEventsOf(event('conversation_read', { contact_last_seen_at: [null, T0 + 90] }), context()))).toEqual([
+      ['conversation.read', ['user 1', 'user 2']],
+    ]);
     expect(heard(cableEventsOf(event('conversation_contact_changed', { contact_id: [41, 40] }), context()))).toEqual([
       ['conversation.contact_changed', ['user 1', 'user 2']],
     ]);
   });
 
   it('nothing without the conversation’s context', () => {
-    for (const name of ['conversation_created', 'conversation_status_changed', 'conversation_updated', 'conversation_read', 'conversation_contact_changed'] as const) {
+    for (const name of [
+      'conversation_created',
+      'conversation_status_changed',
+      'conversation_updated',
+      'conversation_read',
+      'conversation_contact_changed',
+    ] as const) {
       expect(cableEventsOf(event(name, { labels: [[], ['x']] }), undefined), name).toEqual([]);
     }
   });
@@ -149,20 +190,30 @@ describe('conversations', () => {
 describe('typing', () => {
   it('an agent typing: the conversation, the typist, to everyone of the conversation but the typist', () => {
     const typist = { id: 1, name: 'Admin', type: 'user' };
-    const events = cableEventsOf(domainEvent('conversation_typing_on', { signal: signal({ performed_by: { type: 'user', id: 1 } }) }), context(), { typist });
+    const events = cableEventsOf(
+      domainEvent('conversation_typing_on', { signal: signal({ performed_by: { type: 'user', id: 1 } }) }),
+      context(),
+      { typist },
+    );
     expect(events[0].name).toBe('conversation.typing_on');
     expect(events[0].data).toMatchObject({ account_id: 7, user: typist, is_private: false, conversation: { id: 3, inbox_id: 2 } });
     expect(heard(events)).toEqual([['conversation.typing_on', ['user 2', 'contact 40']]]);
   });
 
   it('a private note being typed stays with the agents', () => {
-    const events = cableEventsOf(domainEvent('conversation_typing_off', { signal: signal({ name: 'conversation_typing_off', is_private: true }) }), context());
+    const events = cableEventsOf(
+      domainEvent('conversation_typing_off', { signal: signal({ name: 'conversation_typing_off', is_private: true }) }),
+      context(),
+    );
     expect(events[0]).toMatchObject({ name: 'conversation.typing_off', data: { is_private: true, user: null } });
     expect(heard(events)).toEqual([['conversation.typing_off', ['user 1', 'user 2']]]);
   });
 
   it('the contact typing does not hear itself', () => {
-    const events = cableEventsOf(domainEvent('conversation_typing_on', { signal: signal({ performed_by: { type: 'contact', id: 40 } }) }), context());
+    const events = cableEventsOf(
+      domainEvent('conversation_typing_on', { signal: signal({ performed_by: { type: 'contact', id: 40 } }) }),
+      context(),
+    );
     expect(events[0].audience).toEqual({ inboxId: 2, contactTokens: ['pubsub-ana'], exceptContactId: 40 });
     expect(heard(events)).toEqual([['conversation.typing_on', ['user 1', 'user 2']]]);
   });
@@ -180,7 +231,10 @@ describe('contacts and notifications', () => {
       ['contact_updated', 'contact.updated'],
     ] as const) {
       const events = cableEventsOf(domainEvent(name, { contact: contact() }), undefined);
-      expect(events[0]).toMatchObject({ name: socket, data: { id: 40, account_id: 7, type: 'contact', email: 'ana@example.com', thumbnail: '' } });
+      expect(events[0]).toMatchObject({
+        name: socket,
+        data: { id: 40, account_id: 7, type: 'contact', email: 'ana@example.com', thumbnail: '' },
+      });
       expect(heard(events)).toEqual([[socket, ['user 1', 'user 2', 'user 3']]]);
     }
     expect(cableEventsOf(domainEvent('contact_updated'), undefined)).toEqual([]);
@@ -188,10 +242,17 @@ describe('contacts and notifications', () => {
 
   it('notification.*: the notification and the user’s counts, to its user only', () => {
     const n = notification({ user_id: 3 });
-    const [created] = cableEventsOf(domainEvent('notification_created', { notification: n }), undefined, { notificationCounts: { count: 4, unread_count: 2 } });
+    const [created] = cableEventsOf(domainEvent('notification_created', { notification: n }), undefined, {
+      notificationCounts: { count: 4, unread_count: 2 },
+    });
     expect(created).toMatchObject({
       name: 'notification.created',
-      data: { account_id: 7, count: 4, unread_count: 2, notification: { id: 600, notification_type: 'conversation_assignment', primary_actor_id: 3, read_at: null } },
+      data: {
+        account_id: 7,
+        count: 4,
+        unread_count: 2,
+        notification: { id: 600, notification_type: 'conversation_assignment', primary_actor_id: 3, read_at: null },
+      },
       audience: { userIds: [3] },
     });
     expect(heard([created])).toEqual([['notification.created', ['user 3']]]);
@@ -212,7 +273,9 @@ describe('conversationOf', () => {
     expect(conversationOf(domainEvent('conversation_updated', { conversation: conversation({ id: 11 }) }))).toBe(11);
     expect(conversationOf(domainEvent('message_created', { message: message({ conversation_id: 12 }) }))).toBe(12);
     expect(conversationOf(domainEvent('conversation_typing_on', { signal: signal({ conversation_id: 13 }) }))).toBe(13);
-    expect(conversationOf(domainEvent('webwidget_triggered', { signal: signal({ name: 'webwidget_triggered', conversation_id: 14 }) }))).toBeUndefined();
+    expect(
+      conversationOf(domainEvent('webwidget_triggered', { signal: signal({ name: 'webwidget_triggered', conversation_id: 14 }) })),
+    ).toBeUndefined();
     expect(conversationOf(domainEvent('contact_updated', { contact: contact() }))).toBeUndefined();
   });
 });

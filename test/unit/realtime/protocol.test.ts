@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { hears, needsInboxMembers } from '../../../shared/realtime/audience.ts';
-import type { CableSubscription } from '../../../shared/model/cable.ts';
-import { frames, MAX_FRAME_BYTES, parseCommand, pickSubprotocol } from '../../../shared/realtime/protocol.ts';
+import { hears, needsInboxMembers } from '#shared/realtime/audience.ts';
+import type { CableSubscription } from '#shared/model/cable.ts';
+import { frames, MAX_FRAME_BYTES, parseCommand, pickSubprotocol } from '#shared/realtime/protocol.ts';
 
 describe('ActionCable frames', () => {
   it('parses the three commands; message data as a JSON string (ActionCable) or an object (Flutter SDK)', () => {
     const identifier = JSON.stringify({ channel: 'RoomChannel', pubsub_token: 't' });
-    expect(parseCommand(JSON.stringify({ command: 'subscribe', identifier }))).toEqual({ command: 'subscribe', identifier, params: { channel: 'RoomChannel', pubsub_token: 't' } });
+    expect(parseCommand(JSON.stringify({ command: 'subscribe', identifier }))).toEqual({
+      command: 'subscribe',
+      identifier,
+      params: { channel: 'RoomChannel', pubsub_token: 't' },
+    });
     expect(parseCommand(JSON.stringify({ command: 'unsubscribe', identifier }))).toMatchObject({ command: 'unsubscribe', identifier });
     const asString = parseCommand(JSON.stringify({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }));
     const asObject = parseCommand(JSON.stringify({ command: 'message', identifier, data: { action: 'update_presence' } }));
@@ -21,7 +25,9 @@ describe('ActionCable frames', () => {
     expect(parseCommand('{}')).toEqual({ error: 'not_a_command' });
     expect(parseCommand(JSON.stringify({ command: 'dance', identifier: id }))).toEqual({ error: 'unknown_command' });
     expect(parseCommand(JSON.stringify({ command: 'subscribe', identifier: 'x' }))).toEqual({ error: 'bad_identifier' });
-    expect(parseCommand(JSON.stringify({ command: 'subscribe', identifier: { channel: 'RoomChannel' } }))).toEqual({ error: 'bad_identifier' });
+    expect(parseCommand(JSON.stringify({ command: 'subscribe', identifier: { channel: 'RoomChannel' } }))).toEqual({
+      error: 'bad_identifier',
+    });
     expect(parseCommand(JSON.stringify({ command: 'message', identifier: id, data: '[]' }))).toEqual({ error: 'bad_data' });
     expect(parseCommand('x'.repeat(MAX_FRAME_BYTES + 1))).toEqual({ error: 'too_large' });
   });
@@ -39,8 +45,18 @@ describe('ActionCable frames', () => {
 
 describe('who hears what', () => {
   const sub = (over: Partial<CableSubscription>): CableSubscription => ({
-    connection_id: 'c', identifier: 'i', identifier_hash: 'h', account_id: 1, kind: 'user', user_id: 1, role: 'agent',
-    contact_id: null, pubsub_token: null, hmac_verified: false, created_at: 0, ...over,
+    connection_id: 'c',
+    identifier: 'i',
+    identifier_hash: 'h',
+    account_id: 1,
+    kind: 'user',
+    user_id: 1,
+    role: 'agent',
+    contact_id: null,
+    pubsub_token: null,
+    hmac_verified: false,
+    created_at: 0,
+    ...over,
   });
   const admin = sub({ user_id: 1, role: 'administrator' });
   const member = sub({ user_id: 2 });

@@ -1,7 +1,7 @@
 import { GetQueueUrlCommand, QueueDoesNotExist, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { isQueueSafe } from '../../../shared/codec/queue-text.ts';
-import { MAX_MESSAGE_BYTES, packMessages, taskOf, taskQueueName, taskQueueSender, type TaskMessage } from '../../../shared/realtime/task-queues.ts';
+import { isQueueSafe } from '#shared/codec/queue-text.ts';
+import { MAX_MESSAGE_BYTES, packMessages, taskOf, taskQueueName, taskQueueSender, type TaskMessage } from '#shared/realtime/task-queues.ts';
 
 // The Fargate transport's dispatcher side: frames grouped by task, packed into messages SQS takes, and a
 // task without a queue answered as gone. A fake SQS client records the calls.
@@ -13,7 +13,8 @@ function fakeSqs(queues: Set<string>) {
     async send(command: unknown) {
       if (command instanceof GetQueueUrlCommand) {
         calls.push({ name: 'GetQueueUrl', input: command.input });
-        if (!queues.has(command.input.QueueName!)) throw new QueueDoesNotExist({ message: 'The specified queue does not exist.', $metadata: {} });
+        if (!queues.has(command.input.QueueName!))
+          throw new QueueDoesNotExist({ message: 'The specified queue does not exist.', $metadata: {} });
         return { QueueUrl: `https://sqs.local/${command.input.QueueName}` };
       }
       if (command instanceof SendMessageBatchCommand) {
@@ -37,7 +38,10 @@ describe('task queues', () => {
 
   it('packs frames into messages of at most the limit, keeping each connection’s order', () => {
     const big = (i: number) => ({ type: 'x', i, pad: 'p'.repeat(100_000) });
-    const bodies = packMessages([{ c: 't.a', f: [big(1), big(2), big(3)] }, { c: 't.b', f: [big(4)] }]);
+    const bodies = packMessages([
+      { c: 't.a', f: [big(1), big(2), big(3)] },
+      { c: 't.b', f: [big(4)] },
+    ]);
     expect(bodies.length).toBe(2);
     for (const b of bodies) expect(Buffer.byteLength(b)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
     const unpacked = bodies.flatMap((b) => (JSON.parse(b) as TaskMessage).frames.flatMap(({ c, f }) => f.map((x: any) => `${c}:${x.i}`)));
@@ -46,7 +50,10 @@ describe('task queues', () => {
   });
 
   it('writes bodies SQS carries: an emoji, U+FFFF and a control character arrive unchanged', () => {
-    const frame = { identifier: '{"channel":"RoomChannel"}', message: { event: 'message.created', data: { content: 'ok 👍 \uffff \u0001 done' } } };
+    const frame = {
+      identifier: '{"channel":"RoomChannel"}',
+      message: { event: 'message.created', data: { content: 'ok 👍 \uffff \u0001 done' } },
+    };
     const [body] = packMessages([{ c: 't.a', f: [frame as never] }]);
     expect(isQueueSafe(body!)).toBe(true);
     expect((JSON.parse(body!) as TaskMessage).frames).toEqual([{ c: 't.a', f: [frame] }]);
@@ -67,7 +74,12 @@ describe('task queues', () => {
     expect(batches.map((b) => b.input.QueueUrl).sort()).toEqual(['https://sqs.local/P-cable-t1', 'https://sqs.local/P-cable-t2']);
     const t1 = batches.find((b) => b.input.QueueUrl.endsWith('t1'))!;
     expect(t1.input.Entries).toHaveLength(1);
-    expect(JSON.parse(t1.input.Entries[0].MessageBody)).toEqual({ frames: [{ c: 't1.a', f: [{ n: 1 }, { n: 2 }] }, { c: 't1.c', f: [{ n: 4 }] }] });
+    expect(JSON.parse(t1.input.Entries[0].MessageBody)).toEqual({
+      frames: [
+        { c: 't1.a', f: [{ n: 1 }, { n: 2 }] },
+        { c: 't1.c', f: [{ n: 4 }] },
+      ],
+    });
 
     expect(await sender.send('t1.a', { n: 7 })).toBe(true);
     expect(sqs.calls.filter((c) => c.name === 'GetQueueUrl' && c.input.QueueName === 'P-cable-t1')).toHaveLength(1);

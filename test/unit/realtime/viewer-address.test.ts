@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { viewerAddress } from '../../../infra/cable-server/main.ts';
 
 const req = (forwarded: string | string[] | undefined, peer = '10.0.0.5') =>
-  ({ headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded }, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
+  ({
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+    socket: { remoteAddress: peer },
+  }) as unknown as IncomingMessage;
 
 describe("the Fargate socket server's client address", () => {
   it("is the last X-Forwarded-For entry (CloudFront appends the viewer's; what a client sent itself comes before)", () => {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { businessSeconds, zoneOffset } from '../../../shared/domain/reports/business-hours.ts';
-import { dayKey, headPlan, hourHead, nextPeriod, offsetSeconds, periodsOf, periodStart, quarterOfHour } from '../../../shared/model/report-buckets.ts';
-import { csvField, readableDuration } from '../../../shared/domain/reports/service.ts';
-import type { WorkingHour } from '../../../shared/model/inboxes.ts';
+import { businessSeconds, zoneOffset } from '#shared/domain/reports/business-hours.ts';
+import {
+  dayKey,
+  headPlan,
+  hourHead,
+  nextPeriod,
+  offsetSeconds,
+  periodsOf,
+  periodStart,
+  quarterOfHour,
+} from '#shared/model/report-buckets.ts';
+import { csvField, readableDuration } from '#shared/domain/reports/service.ts';
+import type { WorkingHour } from '#shared/model/inboxes.ts';
 
 const t = (iso: string) => Date.parse(iso) / 1000;
 const week = (open: Partial<WorkingHour> | null): WorkingHour[] =>
@@ -89,7 +98,12 @@ describe('report buckets', () => {
     expect(headPlan(5.75 * 3600)).toEqual({ mode: 'head', hours: [0, 1, 2, 3, 4], partialHour: 5, partialQuarters: 3 });
     expect(headPlan(18.5 * 3600)).toEqual({ mode: 'tail', hours: [19, 20, 21, 22, 23], partialHour: 18, partialQuarters: 2 });
     expect(headPlan(12 * 3600).hours).toHaveLength(12);
-    expect(headPlan(12.25 * 3600)).toEqual({ mode: 'tail', hours: [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23], partialHour: 12, partialQuarters: 1 });
+    expect(headPlan(12.25 * 3600)).toEqual({
+      mode: 'tail',
+      hours: [13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23],
+      partialHour: 12,
+      partialQuarters: 1,
+    });
     expect(hourHead({ cc_0: 1, cc_1: 2, cc_3: 4, om_2: 5 }, 2)).toEqual({ cc: 3 });
     expect(hourHead({ cc_0: 1, cc_1: 2, cc_3: 4, om_2: 5 }, 4)).toEqual({ cc: 7, om: 5 });
   });

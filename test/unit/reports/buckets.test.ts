@@ -17,7 +17,7 @@ import {
   quarterOfHour,
   type Field,
   type Figures,
-} from '../../../shared/model/report-buckets.ts';
+} from '#shared/model/report-buckets.ts';
 
 // Report bucket arithmetic (shared/model/report-buckets.ts) beyond arithmetic.test.ts and zones.test.ts:
 // a day's head from its hour items for every quarter of the day, the quarter/hour/day helpers, and periods
@@ -44,12 +44,14 @@ function recordedDay(seed: number) {
     addFigures(day, e.figures);
     const h = Math.floor(e.quarter / 4);
     const item = hours.get(h) ?? {};
-    for (const [f, v] of Object.entries(e.figures)) item[quarterField(f as Field, e.quarter % 4)] = (item[quarterField(f as Field, e.quarter % 4)] ?? 0) + v;
+    for (const [f, v] of Object.entries(e.figures))
+      item[quarterField(f as Field, e.quarter % 4)] = (item[quarterField(f as Field, e.quarter % 4)] ?? 0) + v;
     hours.set(h, item);
   }
   // Every hour but those holds something, the first and last included.
   expect([...hours.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, h) => h).filter((h) => ![3, 9, 16].includes(h)));
-  const before = (tod: number) => kept.filter((e) => e.quarter * QUARTER < tod).reduce((into, e) => addFigures(into, e.figures), {} as Figures);
+  const before = (tod: number) =>
+    kept.filter((e) => e.quarter * QUARTER < tod).reduce((into, e) => addFigures(into, e.figures), {} as Figures);
   return { day, hours, before };
 }
 
@@ -71,7 +73,10 @@ describe('a day’s head from its hour items (addDayHead)', () => {
     const { day, hours } = recordedDay(3);
     for (let tod = QUARTER; tod < DAY; tod += QUARTER) {
       const asked: number[] = [];
-      addDayHead({}, tod, day, (h) => (asked.push(h), hours.get(h)));
+      addDayHead({}, tod, day, (h) => {
+        asked.push(h);
+        return hours.get(h);
+      });
       const distinct = new Set(asked);
       expect(distinct.size, `${tod / H} h`).toBeLessThanOrEqual(13);
       expect(distinct.has(Math.floor(tod / H)), `${tod / H} h`).toBe(true);
@@ -80,7 +85,9 @@ describe('a day’s head from its hour items (addDayHead)', () => {
 
   it('adds onto what it is given (the days before) and answers that object', () => {
     const into: Figures = { cc: 10, om: 1 };
-    const out = addDayHead(into, 13 * H + 2 * QUARTER, { cc: 5, im: 3 }, (h) => (h === 13 ? { cc_0: 1, cc_1: 1, cc_2: 1, im_3: 3 } : h === 20 ? { cc_0: 2 } : undefined));
+    const out = addDayHead(into, 13 * H + 2 * QUARTER, { cc: 5, im: 3 }, (h) =>
+      h === 13 ? { cc_0: 1, cc_1: 1, cc_2: 1, im_3: 3 } : h === 20 ? { cc_0: 2 } : undefined,
+    );
     expect(out).toBe(into);
     // The day less hours 14–23 (cc 2) and hour 13 (cc 3, im 3), plus hour 13's first two quarters (cc 2).
     expect(nonZero(out)).toEqual({ cc: 10 + 5 - 2 - 3 + 2, om: 1 });
@@ -108,7 +115,9 @@ describe('instants', () => {
     expect(dayStart(at)).toBe(t('2026-03-01T00:00:00Z'));
     expect(hourOfDay(at)).toBe(17);
     expect(quarterOfHour(at)).toBe(2);
-    expect([hourOfDay(t('2026-03-01T00:00:00Z')), quarterOfHour(t('2026-03-01T00:15:00Z')), hourOfDay(t('2026-03-01T23:59:59Z'))]).toEqual([0, 1, 23]);
+    expect([hourOfDay(t('2026-03-01T00:00:00Z')), quarterOfHour(t('2026-03-01T00:15:00Z')), hourOfDay(t('2026-03-01T23:59:59Z'))]).toEqual([
+      0, 1, 23,
+    ]);
   });
 
   it('rounds ranges out to quarter hours, leaving a quarter-hour instant as it is', () => {
@@ -154,7 +163,12 @@ describe('periods in quarter-hour zones', () => {
   });
 
   it('periods cover a range exactly, end to end; an empty range has none', () => {
-    for (const [group, zone] of [['day', 5.75 * H], ['week', -3.5 * H], ['month', 12.75 * H], ['year', 0]] as const) {
+    for (const [group, zone] of [
+      ['day', 5.75 * H],
+      ['week', -3.5 * H],
+      ['month', 12.75 * H],
+      ['year', 0],
+    ] as const) {
       const since = t('2025-11-17T06:45:00Z');
       const until = t('2026-04-02T21:15:00Z');
       const ps = periodsOf(since, until, group, zone);

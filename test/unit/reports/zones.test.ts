@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { periodsOf, periodStart, nextPeriod, localDayStart } from '../../../shared/model/report-buckets.ts';
-import { railsZone, zoneForOffset } from '../../../shared/domain/reports/zones.ts';
+import { periodsOf, periodStart, nextPeriod, localDayStart } from '#shared/model/report-buckets.ts';
+import { railsZone, zoneForOffset } from '#shared/domain/reports/zones.ts';
 
 // The zone Chatwoot reads timezone_offset as (TimezoneHelper#timezone_name_from_offset over
 // ActiveSupport::TimeZone.all), and periods bucketed in it across DST changes.
@@ -54,7 +54,9 @@ describe('periods in a zone with DST', () => {
 
   it('days start at local midnight on both sides of a change (Auckland, 5 April 2026: +13 → +12)', () => {
     expect(periodsOf(t('2026-04-03T11:00:00Z'), t('2026-04-06T12:00:00Z'), 'day', auckland).map((p) => p.timestamp)).toEqual([
-      t('2026-04-03T11:00:00Z'), t('2026-04-04T11:00:00Z'), t('2026-04-05T12:00:00Z'),
+      t('2026-04-03T11:00:00Z'),
+      t('2026-04-04T11:00:00Z'),
+      t('2026-04-05T12:00:00Z'),
     ]);
     // The day of the change lasts 25 hours.
     expect(nextPeriod(t('2026-04-04T11:00:00Z'), 'day', auckland) - t('2026-04-04T11:00:00Z')).toBe(25 * H);

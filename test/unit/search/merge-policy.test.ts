@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MERGE_RATIO, newestToMerge, SEAL_MIN } from '../../../shared/search/index.ts';
+import { MERGE_RATIO, newestToMerge, SEAL_MIN } from '#shared/search/index.ts';
 
 // How the `q` index's segments merge (shared/search/index.ts): simulated over an account's life, one new
 // segment of SEAL_MIN messages per seal, against the earlier policy (pairs of one power-of-two tier).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodePack, encodePack, PACK_BYTES, packsOf } from '../../../shared/codec/search-pack.ts';
-import type { SourceMessage } from '../../../shared/codec/search-segment.ts';
+import { decodePack, encodePack, PACK_BYTES, packsOf } from '#shared/codec/search-pack.ts';
+import type { SourceMessage } from '#shared/codec/search-segment.ts';
 
 // Packs (the `q` index's level 0): tail messages kept together, deflated, each within one read unit.
 
@@ -9,7 +9,12 @@ const msg = (m: number, content: string, t = 1_700_000_000 + m): SourceMessage =
 
 describe('packs', () => {
   it('round-trip messages in (created_at, id) order, any text', () => {
-    const messages = [msg(5, 'Ünïcödé 😀 text', 100), msg(2, '', 100), msg(90_000, 'a'.repeat(500), 5_000_000), msg(3, 'line\nbreak\ttab', 50)];
+    const messages = [
+      msg(5, 'Ünïcödé 😀 text', 100),
+      msg(2, '', 100),
+      msg(90_000, 'a'.repeat(500), 5_000_000),
+      msg(3, 'line\nbreak\ttab', 50),
+    ];
     expect(decodePack(encodePack(messages))).toEqual([messages[3], messages[1], messages[0], messages[2]]);
   });
 

@@ -16,8 +16,8 @@ import {
   type Follows,
   type Posting,
   type SourceMessage,
-} from '../../../shared/codec/search-segment.ts';
-import { containsTerm, cover, startsOf, termWindows, trigramPositions } from '../../../shared/codec/search-text.ts';
+} from '#shared/codec/search-segment.ts';
+import { containsTerm, cover, startsOf, termWindows, trigramPositions } from '#shared/codec/search-text.ts';
 
 // The `q` index's tokenising and item building (shared/search): what the writer stores must answer
 // exactly what a lower-cased substring scan answers.
@@ -28,7 +28,11 @@ const msg = (m: number, content: string, c = m, t = 1000 + m): SourceMessage => 
 function find(seg: BuiltSegment, term: string): number[] {
   const windows = termWindows(term)!;
   const v = seg.dir.v ?? 1;
-  const chosen = cover(windows, (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb, (g) => (v >= 3 && !seg.dir.solo[g] ? FOLLOW : 0));
+  const chosen = cover(
+    windows,
+    (g) => seg.dir.solo[g]?.bytes ?? seg.dir.bb,
+    (g) => (v >= 3 && !seg.dir.solo[g] ? FOLLOW : 0),
+  );
   const postings = new Map<string, Posting>();
   const inline = new Map<number, Doc>();
   const follows = new Map<string, Follows>();
@@ -45,13 +49,24 @@ function find(seg: BuiltSegment, term: string): number[] {
   }
   const lists = chosen.map((w) => postings.get(w.gram)!);
   const docs = seg.docChunks.flatMap((c) => decodeDocs(c));
-  const matched = [...lists[0].keys()].filter((d) => startsOf(chosen, lists.map((l) => l.get(d)), chosen.map((w) => follows.get(w.gram)?.get(d))).length);
+  const matched = [...lists[0].keys()].filter(
+    (d) =>
+      startsOf(
+        chosen,
+        lists.map((l) => l.get(d)),
+        chosen.map((w) => follows.get(w.gram)?.get(d)),
+      ).length,
+  );
   // A bucket trigram in the cover carries the doc data of every match, equal to the doc chunks'.
   if (v >= 2 && chosen.some((w) => !seg.dir.solo[w.gram])) for (const d of matched) expect(inline.get(d)).toEqual(docs[d]);
   return matched.map((d) => docs[d].m).sort((a, b) => a - b);
 }
 
-const scan = (messages: SourceMessage[], term: string) => messages.filter((m) => containsTerm(m.content, term)).map((m) => m.m).sort((a, b) => a - b);
+const scan = (messages: SourceMessage[], term: string) =>
+  messages
+    .filter((m) => containsTerm(m.content, term))
+    .map((m) => m.m)
+    .sort((a, b) => a - b);
 
 describe('tokenising', () => {
   it('lower-cases and cuts code points into trigrams with positions, spaces included', () => {
@@ -67,7 +82,12 @@ describe('tokenising', () => {
   it('a term shorter than a trigram has no windows; longer terms have one per offset', () => {
     expect(termWindows('ab')).toBeUndefined();
     expect(termWindows(' X ')?.map((w) => w.gram)).toEqual([' x ']);
-    expect(termWindows('Refund')?.map((w) => [w.offset, w.gram])).toEqual([[0, 'ref'], [1, 'efu'], [2, 'fun'], [3, 'und']]);
+    expect(termWindows('Refund')?.map((w) => [w.offset, w.gram])).toEqual([
+      [0, 'ref'],
+      [1, 'efu'],
+      [2, 'fun'],
+      [3, 'und'],
+    ]);
   });
 
   it('cover picks the cheapest windows that still cover every code point', () => {
@@ -86,16 +106,32 @@ describe('tokenising', () => {
   it('cover lets a window that carries the code points after its trigram vouch for them too', () => {
     const w = termWindows('Parcel')!;
     // Every window carries three more: the first alone covers all six code points.
-    expect(cover(w, () => 1, () => 3)).toEqual([{ offset: 0, gram: 'par', need: 'cel' }]);
+    expect(
+      cover(
+        w,
+        () => 1,
+        () => 3,
+      ),
+    ).toEqual([{ offset: 0, gram: 'par', need: 'cel' }]);
     // Only a solo (non-carrying) first window: it and a carrying later one.
-    expect(cover(w, () => 1, (g) => (g === 'par' ? 0 : 3))).toEqual([
+    expect(
+      cover(
+        w,
+        () => 1,
+        (g) => (g === 'par' ? 0 : 3),
+      ),
+    ).toEqual([
       { offset: 0, gram: 'par', need: '' },
       { offset: 1, gram: 'arc', need: 'el' },
     ]);
     // Nothing carried: the plain cover, needing nothing after any trigram.
     expect(cover(w, () => 1).every((x) => x.need === '')).toBe(true);
     // A long term chains carrying windows six code points apart.
-    const long = cover(termWindows('damaged parcel')!, () => 1, () => 3);
+    const long = cover(
+      termWindows('damaged parcel')!,
+      () => 1,
+      () => 3,
+    );
     expect(long).toHaveLength(3);
     expect(long[0]).toEqual({ offset: 0, gram: 'dam', need: 'age' });
     expect(long.at(-1)!.offset + 3 + long.at(-1)!.need.length).toBe(14);
@@ -103,8 +139,16 @@ describe('tokenising', () => {
   });
 
   it('startsOf needs every chosen window at its offset from one start, followed by what it needs', () => {
-    const chosen = [{ offset: 0, gram: 'ref', need: '' }, { offset: 3, gram: 'und', need: '' }];
-    expect(startsOf(chosen, [[4, 20], [7, 30]])).toEqual([4]);
+    const chosen = [
+      { offset: 0, gram: 'ref', need: '' },
+      { offset: 3, gram: 'und', need: '' },
+    ];
+    expect(
+      startsOf(chosen, [
+        [4, 20],
+        [7, 30],
+      ]),
+    ).toEqual([4]);
     expect(startsOf(chosen, [[4], [8]])).toEqual([]);
     expect(startsOf(chosen, [[4], undefined])).toEqual([]);
     const one = [{ offset: 0, gram: 'par', need: 'cel' }];
@@ -116,12 +160,18 @@ describe('tokenising', () => {
 
 describe('index items', () => {
   it('postings round-trip through varints', () => {
-    const p: Posting = new Map([[0, [0, 5, 300]], [3, [2]], [200_000, [1, 70_000]]]);
+    const p: Posting = new Map([
+      [0, [0, 5, 300]],
+      [3, [2]],
+      [200_000, [1, 70_000]],
+    ]);
     expect(decodePosting(encodePosting(p))).toEqual(p);
   });
 
   it('small postings share hash buckets of about BUCKET_BYTES, large ones are solo items', () => {
-    const messages = Array.from({ length: 600 }, (_, k) => msg(k + 1, `Customer ${k} asks where order ${k * 7} is, ${k % 3 ? 'thanks' : 'REFUND please'}`));
+    const messages = Array.from({ length: 600 }, (_, k) =>
+      msg(k + 1, `Customer ${k} asks where order ${k * 7} is, ${k % 3 ? 'thanks' : 'REFUND please'}`),
+    );
     // Format 2 here, where a posting's bucketed size can be recomputed from the items (format 3 adds the
     // following code points, which solo items do not keep: it only sends more trigrams solo).
     const seg = buildSegment('s1', messages, 2);
@@ -154,7 +204,24 @@ describe('index items', () => {
       ...Array.from({ length: 400 }, (_, k) => msg(100 + k, `filler text number ${k} about an order`)),
     ];
     const seg = buildSegment('s', messages);
-    for (const term of ['refund', 'REFUND', 'efund', 'und n', 'fund', 'order 42', 'order 4217', 'er 421', 'where is order', 'äbc', '😀😀😀', ' 😀😀', 'ünïcödé äbc', 'zzz', 'about an order', 'number 39 ']) {
+    for (const term of [
+      'refund',
+      'REFUND',
+      'efund',
+      'und n',
+      'fund',
+      'order 42',
+      'order 4217',
+      'er 421',
+      'where is order',
+      'äbc',
+      '😀😀😀',
+      ' 😀😀',
+      'ünïcödé äbc',
+      'zzz',
+      'about an order',
+      'number 39 ',
+    ]) {
       expect(find(seg, term), term).toEqual(scan(messages, term));
     }
   });
@@ -164,21 +231,38 @@ describe('index items', () => {
     const b = Array.from({ length: 50 }, (_, k) => msg(1000 + k, `beta ${k} Refund`, 500 + k, 1000 + k));
     const sa = buildSegment('a', a);
     const sb = buildSegment('b', b);
-    const merged = mergeSegments('m', [sa, sb].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })));
+    const merged = mergeSegments(
+      'm',
+      [sa, sb].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })),
+    );
     const docs = merged.docChunks.flatMap(decodeDocs);
     expect(docs.map((d) => d.t)).toEqual([...docs.map((d) => d.t)].sort((x, y) => x - y));
     for (const term of ['refund', 'beta 4', 'alpha 49 ref', 'a 1']) expect(find(merged, term), term).toEqual(scan([...a, ...b], term));
   });
 
   it('format 2 buckets carry each match’s doc data; a format 1 segment still answers and merges into format 2', () => {
-    const docs = [{ m: 9, c: 3, i: 2, t: 100 }, { m: 4, c: 1, i: 7, t: 100 }, { m: 70_000, c: 12_345, i: 1, t: 5_000_000 }];
-    const p: Posting = new Map([[0, [1]], [2, [0, 9]]]);
+    const docs = [
+      { m: 9, c: 3, i: 2, t: 100 },
+      { m: 4, c: 1, i: 7, t: 100 },
+      { m: 70_000, c: 12_345, i: 1, t: 5_000_000 },
+    ];
+    const p: Posting = new Map([
+      [0, [1]],
+      [2, [0, 9]],
+    ]);
     const inline = new Map<number, Doc>();
     expect(decodePosting(encodePosting(p, docs), new Map(), inline)).toEqual(p);
-    expect(inline).toEqual(new Map([[0, docs[0]], [2, docs[2]]]));
+    expect(inline).toEqual(
+      new Map([
+        [0, docs[0]],
+        [2, docs[2]],
+      ]),
+    );
 
     const old = Array.from({ length: 300 }, (_, k) => msg(k + 1, `old ${k} parcel ${k % 50 ? 'shipped' : 'lost'}`, k + 1, 1000 + k));
-    const recent = Array.from({ length: 300 }, (_, k) => msg(5000 + k, `new ${k} parcel ${k % 60 ? 'shipped' : 'lost'}`, 400 + k, 9000 + k));
+    const recent = Array.from({ length: 300 }, (_, k) =>
+      msg(5000 + k, `new ${k} parcel ${k % 60 ? 'shipped' : 'lost'}`, 400 + k, 9000 + k),
+    );
     const v1 = buildSegment('v1', old, 1);
     const v2 = buildSegment('v2', recent, 2);
     expect(v1.dir.v).toBeUndefined();
@@ -187,9 +271,13 @@ describe('index items', () => {
       expect(find(v1, term), term).toEqual(scan(old, term));
       expect(find(v2, term), term).toEqual(scan(recent, term));
     }
-    const merged = mergeSegments('m', [v1, v2].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })));
+    const merged = mergeSegments(
+      'm',
+      [v1, v2].map((s) => ({ docs: s.docChunks.flatMap(decodeDocs), postings: allPostings(s.buckets, s.soloParts, s.dir.v) })),
+    );
     expect(merged.dir.v).toBe(2);
-    for (const term of ['parcel lost', 'lost', 'new 59 parcel', 'shipped']) expect(find(merged, term), term).toEqual(scan([...old, ...recent], term));
+    for (const term of ['parcel lost', 'lost', 'new 59 parcel', 'shipped'])
+      expect(find(merged, term), term).toEqual(scan([...old, ...recent], term));
   });
 
   it('format 3 buckets carry the code points after each position: a rare term of six reads one bucket trigram, exactly', () => {
@@ -205,9 +293,25 @@ describe('index items', () => {
     const seg = buildSegment('v3', messages);
     expect(seg.dir.v).toBe(3);
     expect(seg.dir.solo.par).toBeUndefined();
-    const w = cover(termWindows('parcel')!, () => 1, (g) => (seg.dir.solo[g] ? 0 : FOLLOW));
+    const w = cover(
+      termWindows('parcel')!,
+      () => 1,
+      (g) => (seg.dir.solo[g] ? 0 : FOLLOW),
+    );
     expect(w).toHaveLength(1);
-    for (const term of ['parcel', 'parcels', 'parc', 'arcel', 'parcel😀', 'ïcödé äb', 'damaged parcel', 'a damaged parcel', 'parcx', 'filler 29 about', 'about an order']) {
+    for (const term of [
+      'parcel',
+      'parcels',
+      'parc',
+      'arcel',
+      'parcel😀',
+      'ïcödé äb',
+      'damaged parcel',
+      'a damaged parcel',
+      'parcx',
+      'filler 29 about',
+      'about an order',
+    ]) {
       expect(find(seg, term), term).toEqual(scan(messages, term));
     }
   });
@@ -226,7 +330,8 @@ describe('index items', () => {
     const mixed = mergeSegments('m2', parts([buildSegment('a', a, 2), buildSegment('b', b)]));
     expect(mixed.dir.v).toBe(2);
     for (const seg of [both3, mixed]) {
-      for (const term of ['parcel', 'parcels', 'parcel lost', 'cels late', 'alpha 10 par', 'beta 119']) expect(find(seg, term), term).toEqual(scan([...a, ...b], term));
+      for (const term of ['parcel', 'parcels', 'parcel lost', 'cels late', 'alpha 10 par', 'beta 119'])
+        expect(find(seg, term), term).toEqual(scan([...a, ...b], term));
     }
   });
 

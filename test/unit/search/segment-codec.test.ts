@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePack, encodePack, packsOf } from '../../../shared/codec/search-pack.ts';
+import { decodePack, encodePack, packsOf } from '#shared/codec/search-pack.ts';
 import {
   allPostings,
   bucketOf,
@@ -17,8 +17,8 @@ import {
   type Doc,
   type Follows,
   type Posting,
-} from '../../../shared/codec/search-segment.ts';
-import { containsTerm } from '../../../shared/codec/search-text.ts';
+} from '#shared/codec/search-segment.ts';
+import { containsTerm } from '#shared/codec/search-text.ts';
 
 // The `q` index's byte formats (shared/codec/search-segment.ts, search-pack.ts) below what
 // search-index.test.ts checks through whole segments: the varints and the bucket hash every stored
@@ -93,7 +93,12 @@ describe('doc chunks', () => {
 
   it('take about six bytes a doc as chat writes them, so a chunk stays within one 4 KB read unit', () => {
     // An account's messages: ids climbing through other accounts' ids, seconds apart, a few thousand conversations.
-    const chat: Doc[] = Array.from({ length: DOC_CHUNK }, (_, k) => ({ m: 5_000_000 + k * 37, c: 1 + ((k * 7919) % 3000), i: 1 + (k % 3), t: 1_700_000_000 + k * 45 }));
+    const chat: Doc[] = Array.from({ length: DOC_CHUNK }, (_, k) => ({
+      m: 5_000_000 + k * 37,
+      c: 1 + ((k * 7919) % 3000),
+      i: 1 + (k % 3),
+      t: 1_700_000_000 + k * 45,
+    }));
     const [chunk] = encodeDocs(chat);
     expect(chunk.length / DOC_CHUNK).toBeLessThanOrEqual(6);
     expect(chunk.length).toBeLessThan(4096);
@@ -108,23 +113,50 @@ describe('doc chunks', () => {
 
 describe('postings', () => {
   it('format 3: each position carries the code points after it; doc data follows each doc', () => {
-    const docs: Doc[] = [{ m: 5, c: 1, i: 1, t: 10 }, { m: 3, c: 2, i: 1, t: 10 }, { m: 8, c: 2, i: 2, t: 99 }];
-    const p: Posting = new Map([[0, [0, 4]], [2, [7]]]);
-    const follows: Follows = new Map([[0, ['cel', 'é😀']], [2, ['']]]);
+    const docs: Doc[] = [
+      { m: 5, c: 1, i: 1, t: 10 },
+      { m: 3, c: 2, i: 1, t: 10 },
+      { m: 8, c: 2, i: 2, t: 99 },
+    ];
+    const p: Posting = new Map([
+      [0, [0, 4]],
+      [2, [7]],
+    ]);
+    const follows: Follows = new Map([
+      [0, ['cel', 'é😀']],
+      [2, ['']],
+    ]);
     const enc = encodePosting(p, docs, follows);
     const inline = new Map<number, Doc>();
     const after: Follows = new Map();
     expect(decodePosting(enc, new Map(), inline, after)).toEqual(p);
     expect(after).toEqual(follows);
-    expect(inline).toEqual(new Map([[0, docs[0]], [2, docs[2]]]));
+    expect(inline).toEqual(
+      new Map([
+        [0, docs[0]],
+        [2, docs[2]],
+      ]),
+    );
     // Read without knowing its format, the same bytes are not the same posting.
     expect(() => expect(decodePosting(enc)).toEqual(p)).toThrow();
   });
 
   it('decode into a posting already read (a solo trigram’s parts, one bucket after another)', () => {
     const into: Posting = new Map([[1, [3]]]);
-    decodePosting(encodePosting(new Map([[4, [0, 2]], [9, [1]]])), into);
-    expect([...into]).toEqual([[1, [3]], [4, [0, 2]], [9, [1]]]);
+    decodePosting(
+      encodePosting(
+        new Map([
+          [4, [0, 2]],
+          [9, [1]],
+        ]),
+      ),
+      into,
+    );
+    expect([...into]).toEqual([
+      [1, [3]],
+      [4, [0, 2]],
+      [9, [1]],
+    ]);
   });
 
   it('a bucket answers only the trigrams asked for', () => {
@@ -158,7 +190,10 @@ describe('segments', () => {
 
   it('format 3 sends a trigram without its following code points solo, never into a bucket', () => {
     const docs: Doc[] = [{ m: 1, c: 1, i: 1, t: 1 }];
-    const postings = new Map<string, Posting>([['abc', new Map([[0, [0]]])], ['bcd', new Map([[0, [1]]])]]);
+    const postings = new Map<string, Posting>([
+      ['abc', new Map([[0, [0]]])],
+      ['bcd', new Map([[0, [1]]])],
+    ]);
     const seg = buildFromPostings('s', docs, postings, 3, new Map([['abc', new Map([[0, ['d']]])]]));
     expect(Object.keys(seg.dir.solo)).toEqual(['bcd']);
     expect(seg.dir.v).toBe(3);
@@ -169,7 +204,13 @@ describe('segments', () => {
   });
 
   it('the directory’s bucket cost is its largest bucket', () => {
-    const messages = Array.from({ length: 300 }, (_, k) => ({ m: k + 1, c: k + 1, i: 1, t: 1000 + k, content: `note ${k} about parcel ${k * 13}` }));
+    const messages = Array.from({ length: 300 }, (_, k) => ({
+      m: k + 1,
+      c: k + 1,
+      i: 1,
+      t: 1000 + k,
+      content: `note ${k} about parcel ${k * 13}`,
+    }));
     const seg = buildSegment('s', messages);
     expect(seg.dir.b).toBe(seg.buckets.length);
     expect(seg.dir.bb).toBe(Math.max(...seg.buckets.map((b) => b.length)));

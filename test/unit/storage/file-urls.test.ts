@@ -8,7 +8,7 @@ import {
   storedKeyOf,
   storedRef,
   verifiedFile,
-} from '../../../shared/storage/file-urls.ts';
+} from '#shared/storage/file-urls.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { linkParts, splitSignedId } from '../../support/files.ts';
 
@@ -39,7 +39,9 @@ describe('signed file links', () => {
   it('signs a stored reference within its scope as a link that names the key, the name and an expiry', async () => {
     const key = 'attachments/7/100/200/report.pdf';
     const url = fileUrl(storedRef(key), fileScope.attachment(7), 'report.pdf');
-    expect(url).toMatch(/^https:\/\/chat\.example\.com\/rails\/active_storage\/blobs\/redirect\/[A-Za-z0-9_-]+--[A-Za-z0-9_-]{43}\/report\.pdf$/);
+    expect(url).toMatch(
+      /^https:\/\/chat\.example\.com\/rails\/active_storage\/blobs\/redirect\/[A-Za-z0-9_-]+--[A-Za-z0-9_-]{43}\/report\.pdf$/,
+    );
     const file = await verify(url);
     expect(file).toMatchObject({ key, name: 'report.pdf' });
     expect(file!.expires * 1000).toBeGreaterThanOrEqual(Date.now() + 7 * 24 * 3600 * 1000 - 1000);
@@ -61,7 +63,7 @@ describe('signed file links', () => {
     expect(url).toBe(fileUrl(storedRef(key), fileScope.contactAvatar(7)));
   });
 
-  it('never signs a reference outside its record\'s scope, nor a URL of another host', () => {
+  it("never signs a reference outside its record's scope, nor a URL of another host", () => {
     const privateNote = 'attachments/7/100/200/secret.pdf';
     // A contact (or visitor) writing another file's old URL into its avatar gets no link to that file.
     expect(fileUrl(legacy(privateNote), fileScope.contactAvatar(7))).toBe(legacy(privateNote));
@@ -142,7 +144,7 @@ describe('signed file links', () => {
 
   it('refuses to sign before the key is loaded (an entry point that forgot to load it fails loudly)', async () => {
     vi.resetModules();
-    const fresh = await import('../../../shared/storage/file-urls.ts');
+    const fresh = await import('#shared/storage/file-urls.ts');
     expect(() => fresh.fileUrl(fresh.storedRef('attachments/7/1/2/a.png'), fresh.fileScope.attachment(7))).toThrow(/fileSigningReady/);
     // External URLs need no key.
     expect(fresh.fileUrl('https://img.example/me.png', fresh.fileScope.contactAvatar(7))).toBe('https://img.example/me.png');

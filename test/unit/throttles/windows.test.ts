@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Key } from '../../../shared/db/keys.ts';
-import { ServiceError } from '../../../shared/errors.ts';
-import { takeSlots, throttled, throttleEmail, throttleWindow, THROTTLES, type ThrottleSlots } from '../../../shared/domain/throttles.ts';
+import type { Key } from '#shared/db/keys.ts';
+import { ServiceError } from '#shared/errors.ts';
+import { takeSlots, throttled, throttleEmail, throttleWindow, THROTTLES, type ThrottleSlots } from '#shared/domain/throttles.ts';
 
 // The throttles' fixed windows (shared/domain/throttles.ts) over an in-memory stand-in for the table's
 // conditional counters: which window a request counts in, that parallel requests never all pass, that a
@@ -89,9 +89,15 @@ describe('takeSlots', () => {
 
   it('takes a slot in each window, each kept a minute past its window', async () => {
     const slots = memorySlots();
-    const what = [[THROTTLES.signInAddress, address(1)], [THROTTLES.signInEmail, 'one@example.com']] as const;
+    const what = [
+      [THROTTLES.signInAddress, address(1)],
+      [THROTTLES.signInEmail, 'one@example.com'],
+    ] as const;
     await takeSlots(what, 'no', NOW, slots);
-    expect(slots.calls).toEqual([`take W#${NOW - (NOW % 300)} 5 ${NOW - (NOW % 300) + 360}`, `take W#${NOW - (NOW % 900)} 10 ${NOW - (NOW % 900) + 960}`]);
+    expect(slots.calls).toEqual([
+      `take W#${NOW - (NOW % 300)} 5 ${NOW - (NOW % 300) + 360}`,
+      `take W#${NOW - (NOW % 900)} 10 ${NOW - (NOW % 900) + 960}`,
+    ]);
     expect(slots.count(throttleWindow(THROTTLES.signInAddress, address(1), NOW).key)).toBe(1);
   });
 
@@ -111,7 +117,17 @@ describe('takeSlots', () => {
     const email = 'two@example.com';
     for (let i = 0; i < 10; i++) await takeSlots([[THROTTLES.signInEmail, email]], 'no', NOW, slots);
     const addressKey = throttleWindow(THROTTLES.signInAddress, address(3), NOW).key;
-    const err = await refusal(takeSlots([[THROTTLES.signInAddress, address(3)], [THROTTLES.signInEmail, email]], 'no', NOW, slots));
+    const err = await refusal(
+      takeSlots(
+        [
+          [THROTTLES.signInAddress, address(3)],
+          [THROTTLES.signInEmail, email],
+        ],
+        'no',
+        NOW,
+        slots,
+      ),
+    );
     expect(err.retryAfter).toBe(throttleWindow(THROTTLES.signInEmail, email, NOW).end - NOW);
     expect(slots.count(addressKey)).toBe(0);
   });
@@ -135,16 +151,24 @@ describe('takeSlots', () => {
   it('waits for the latest of the full windows', async () => {
     const slots = memorySlots();
     const email = 'three@example.com';
-    const what = [[THROTTLES.signInAddress, address(5)], [THROTTLES.signInEmail, email]] as const;
+    const what = [
+      [THROTTLES.signInAddress, address(5)],
+      [THROTTLES.signInEmail, email],
+    ] as const;
     for (let i = 0; i < 5; i++) await takeSlots(what, 'no', NOW, slots);
     for (let i = 0; i < 5; i++) await takeSlots([[THROTTLES.signInEmail, email]], 'no', NOW, slots);
     const err = await refusal(takeSlots(what, 'no', NOW, slots));
-    expect(err.retryAfter).toBe(Math.max(throttleWindow(THROTTLES.signInAddress, address(5), NOW).end, throttleWindow(THROTTLES.signInEmail, email, NOW).end) - NOW);
+    expect(err.retryAfter).toBe(
+      Math.max(throttleWindow(THROTTLES.signInAddress, address(5), NOW).end, throttleWindow(THROTTLES.signInEmail, email, NOW).end) - NOW,
+    );
   });
 
   it('release gives back every slot the request holds (a sign-in that succeeded does not count)', async () => {
     const slots = memorySlots();
-    const what = [[THROTTLES.signInAddress, address(6)], [THROTTLES.signInEmail, 'four@example.com']] as const;
+    const what = [
+      [THROTTLES.signInAddress, address(6)],
+      [THROTTLES.signInEmail, 'four@example.com'],
+    ] as const;
     for (let i = 0; i < 20; i++) await (await takeSlots(what, 'no', NOW, slots)).release();
     expect(slots.count(throttleWindow(THROTTLES.signInAddress, address(6), NOW).key)).toBe(0);
     expect(slots.count(throttleWindow(THROTTLES.signInEmail, 'four@example.com', NOW).key)).toBe(0);

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Resolver } from '../../../shared/outbound/address-guard.ts';
-import { postJson } from '../../../shared/outbound/send.ts';
+import type { Resolver } from '#shared/outbound/address-guard.ts';
+import { postJson } from '#shared/outbound/send.ts';
 import { loopbackOnlyResolver } from '../../support/resolver.ts';
 
 // The deployed-mode guard (private targets not allowed) against SSRF bypass payloads, each aimed at a
@@ -41,22 +41,79 @@ const resolve: Resolver = (hostname, options, callback) => {
   if (isIP(name) || name === 'localhost') return loopbackOnlyResolver(hostname, options, callback);
   const answer = NAMES[name];
   if (!answer) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-  callback(null, answer.map((address) => ({ address, family: isIP(address) })));
+  callback(
+    null,
+    answer.map((address) => ({ address, family: isIP(address) })),
+  );
 };
 
 function payloads(): string[] {
   const p = port;
   const loopbackLiterals = [
-    '127.0.0.1', '127.1', '127.0.1', '127.000.000.001', '0177.0.0.1', '0177.0000.0000.0001', '0x7f.0.0.1', '0x7f.0x0.0x0.0x1',
-    '0x7f000001', '0X7F000001', '2130706433', '017700000001', '0x7f.1', '127.255.255.254', '127.0.0.1.', '0', '0.0.0.0', '0x0', '00000',
-    '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]', '[::ffff:0.0.0.0]', '[::]',
-    '[::127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]', '[fe80::1]', '[fc00::1]', '[fd12:3456::1]', 'localhost', 'LOCALHOST',
-    'localhost.', '①②⑦.⓪.⓪.①', '127。0。0。1', '%31%32%37.0.0.1',
+    '127.0.0.1',
+    '127.1',
+    '127.0.1',
+    '127.000.000.001',
+    '0177.0.0.1',
+    '0177.0000.0000.0001',
+    '0x7f.0.0.1',
+    '0x7f.0x0.0x0.0x1',
+    '0x7f000001',
+    '0X7F000001',
+    '2130706433',
+    '017700000001',
+    '0x7f.1',
+    '127.255.255.254',
+    '127.0.0.1.',
+    '0',
+    '0.0.0.0',
+    '0x0',
+    '00000',
+    '[::1]',
+    '[0:0:0:0:0:0:0:1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '[0:0:0:0:0:ffff:127.0.0.1]',
+    '[::ffff:0.0.0.0]',
+    '[::]',
+    '[::127.0.0.1]',
+    '[64:ff9b::127.0.0.1]',
+    '[2002:7f00:1::]',
+    '[fe80::1]',
+    '[fc00::1]',
+    '[fd12:3456::1]',
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    '①②⑦.⓪.⓪.①',
+    '127。0。0。1',
+    '%31%32%37.0.0.1',
   ];
   const privateAndMetadata = [
-    '169.254.169.254', '0xa9fea9fe', '2852039166', '0251.0376.0251.0376', '169.254.170.2', '[::ffff:169.254.169.254]', '[::ffff:a9fe:a9fe]',
-    '[fd00:ec2::254]', '10.0.0.1', '012.0.0.1', '0xa000001', '167772161', '172.16.0.1', '172.31.255.254', '192.168.0.1', '3232235521',
-    '100.64.0.1', '198.18.0.1', '192.0.0.1', '224.0.0.1', '255.255.255.255', '240.0.0.1', '[ff02::1]', '192.0.2.1',
+    '169.254.169.254',
+    '0xa9fea9fe',
+    '2852039166',
+    '0251.0376.0251.0376',
+    '169.254.170.2',
+    '[::ffff:169.254.169.254]',
+    '[::ffff:a9fe:a9fe]',
+    '[fd00:ec2::254]',
+    '10.0.0.1',
+    '012.0.0.1',
+    '0xa000001',
+    '167772161',
+    '172.16.0.1',
+    '172.31.255.254',
+    '192.168.0.1',
+    '3232235521',
+    '100.64.0.1',
+    '198.18.0.1',
+    '192.0.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '240.0.0.1',
+    '[ff02::1]',
+    '192.0.2.1',
   ];
   const names = Object.keys(NAMES);
   const urls = [...loopbackLiterals, ...privateAndMetadata, ...names].map((h) => `http://${h}:${p}/hook`);

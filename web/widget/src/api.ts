@@ -46,7 +46,10 @@ export class WidgetApi {
   config = () => this.call<Session>('POST', '/config');
   messages = (before?: number) => this.call<WidgetMessage[]>('GET', '/messages', undefined, before ? `&before=${before}` : '');
   conversation = () => this.call<{ id?: number; status?: string; contact_last_seen_at?: number }>('GET', '/conversations');
-  send = (content: string, echoId: string) => this.call<WidgetMessage>('POST', '/messages', { message: { content, echo_id: echoId, timestamp: new Date().toString(), referer_url: document.referrer || location.href } });
+  send = (content: string, echoId: string) =>
+    this.call<WidgetMessage>('POST', '/messages', {
+      message: { content, echo_id: echoId, timestamp: new Date().toString(), referer_url: document.referrer || location.href },
+    });
   sendFile(file: File, echoId: string) {
     const form = new FormData();
     form.append('message[echo_id]', echoId);
@@ -54,20 +57,28 @@ export class WidgetApi {
     return this.call<WidgetMessage>('POST', '/messages', form);
   }
   startConversation = (contact: Record<string, unknown>, content: string) =>
-    this.call<{ id: number; messages: WidgetMessage[] }>('POST', '/conversations', { contact, message: { content, timestamp: new Date().toString(), referer_url: document.referrer || location.href } });
+    this.call<{ id: number; messages: WidgetMessage[] }>('POST', '/conversations', {
+      contact,
+      message: { content, timestamp: new Date().toString(), referer_url: document.referrer || location.href },
+    });
   typing = (on: boolean) => this.call<void>('POST', '/conversations/toggle_typing', { typing_status: on ? 'on' : 'off' });
   seen = () => this.call<void>('POST', '/conversations/update_last_seen');
   setUser = (identifier: string, user: Record<string, unknown>) =>
     this.call<{ pubsub_token: string; widget_auth_token?: string }>('PATCH', '/contact/set_user', { ...user, identifier });
   updateContact = (fields: Record<string, unknown>) => this.call<unknown>('PATCH', '/contact', fields);
   deleteContactAttribute = (key: string) => this.call<unknown>('POST', '/contact/destroy_custom_attributes', { custom_attributes: [key] });
-  setConversationAttributes = (attrs: Record<string, unknown>) => this.call<unknown>('POST', '/conversations/set_custom_attributes', { custom_attributes: attrs });
-  deleteConversationAttribute = (key: string) => this.call<unknown>('POST', '/conversations/destroy_custom_attributes', { custom_attribute: [key] });
+  setConversationAttributes = (attrs: Record<string, unknown>) =>
+    this.call<unknown>('POST', '/conversations/set_custom_attributes', { custom_attributes: attrs });
+  deleteConversationAttribute = (key: string) =>
+    this.call<unknown>('POST', '/conversations/destroy_custom_attributes', { custom_attribute: [key] });
   addLabel = (label: string) => this.call<void>('POST', '/labels', { label });
   removeLabel = (label: string) => this.call<void>('DELETE', `/labels/${encodeURIComponent(label)}`);
   campaigns = () => this.call<Campaign[]>('GET', '/campaigns');
   /** Chatwoot's widget runs a campaign with this event: the service starts the conversation with its message. */
   triggerCampaign = (campaignId: number) =>
-    this.call<unknown>('POST', '/events', { name: 'campaign.triggered', event_info: { campaign_id: campaignId, referer: document.referrer || null, initiated_at: { timestamp: new Date().toString() } } });
+    this.call<unknown>('POST', '/events', {
+      name: 'campaign.triggered',
+      event_info: { campaign_id: campaignId, referer: document.referrer || null, initiated_at: { timestamp: new Date().toString() } },
+    });
   submit = (id: number, body: unknown) => this.call<WidgetMessage>('PATCH', `/messages/${id}`, body);
 }

@@ -5,7 +5,14 @@
 
 export interface CableEvent {
   event: string;
-  data: Record<string, any>;
+  /** A message, or a typing event (`is_private`, `user`). */
+  data: Record<string, unknown> & {
+    private?: boolean;
+    message_type?: number;
+    conversation_id?: number;
+    is_private?: boolean;
+    user?: { type?: string };
+  };
 }
 
 export interface Cable {
@@ -39,7 +46,7 @@ export function connectCable(url: string, pubsubToken: string, onEvent: (e: Cabl
     }
     ws.onmessage = (m) => {
       lastSeen = Date.now();
-      let f: any;
+      let f: { type?: string; reconnect?: boolean; message?: { event?: unknown } };
       try {
         f = JSON.parse(String(m.data));
       } catch {
@@ -51,7 +58,7 @@ export function connectCable(url: string, pubsubToken: string, onEvent: (e: Cabl
         setLive(true);
       } else if (f.type === 'reject_subscription') ws?.close();
       else if (f.type === 'disconnect' && f.reconnect === false) stop();
-      else if (!f.type && f.message && typeof f.message.event === 'string') onEvent(f.message as CableEvent);
+      else if (!f.type && f.message && typeof f.message.event === 'string') onEvent(f.message as unknown as CableEvent);
     };
     ws.onclose = () => {
       setLive(false);
@@ -75,7 +82,10 @@ export function connectCable(url: string, pubsubToken: string, onEvent: (e: Cabl
   }
 
   // Chatwoot's widget announces the visitor's presence every 20 s.
-  presence = setInterval(() => live && send({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }), 20_000);
+  presence = setInterval(
+    () => live && send({ command: 'message', identifier, data: JSON.stringify({ action: 'update_presence' }) }),
+    20_000,
+  );
   // A socket that has said nothing for a while (no pings) is dead even if the browser has not noticed.
   watchdog = setInterval(() => live && Date.now() - lastSeen > STALE_MS && ws?.close(), 5_000);
   open();

@@ -42,7 +42,12 @@ function showCampaign(c: Campaign) {
   if (shown || chatting()) return;
   timers.splice(0).forEach(clearTimeout);
   shown = c;
-  state.messages.set(`campaign:${c.id}`, { content: c.message, message_type: 1, created_at: Date.now() / 1000, sender: c.sender ? { name: c.sender.name } : undefined } as Msg);
+  state.messages.set(`campaign:${c.id}`, {
+    content: c.message,
+    message_type: 1,
+    created_at: Date.now() / 1000,
+    sender: c.sender ? { name: c.sender.name } : undefined,
+  } as Msg);
   drawLog();
   if (state.open) void runCampaign();
   else {

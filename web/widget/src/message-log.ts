@@ -8,6 +8,24 @@ export const log = h('div', { role: 'log', 'aria-live': 'polite', class: 'cw-log
 
 export const logTexts = () => log.setAttribute('aria-label', t.messages);
 
+/** An attachment of a message, as the widget API shows it. */
+interface Attachment {
+  file_type: string;
+  data_url: string;
+  thumb_url?: string;
+  extension?: string | null;
+  file_size?: number;
+}
+
+type Option = { title: string; value: string };
+
+/** What Chatwoot's interactive messages carry: options to pick, and the visitor's answers. */
+interface ContentAttributes {
+  items?: Option[];
+  submitted_values?: Option[] | { csat_survey_response?: { rating?: number } };
+  submitted_email?: string;
+}
+
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 
 async function submit(m: Msg, body: unknown) {
@@ -20,31 +38,62 @@ async function submit(m: Msg, body: unknown) {
 }
 
 function renderMessage(m: Msg): HTMLElement {
-  const el = h('div', { class: `cw-msg ${isMine(m) ? 'cw-mine' : 'cw-theirs'}${m.pending ? ' cw-pending' : ''}${m.failed ? ' cw-failed' : ''}`, 'data-id': m.id !== undefined ? String(m.id) : undefined });
+  const el = h('div', {
+    class: `cw-msg ${isMine(m) ? 'cw-mine' : 'cw-theirs'}${m.pending ? ' cw-pending' : ''}${m.failed ? ' cw-failed' : ''}`,
+    'data-id': m.id !== undefined ? String(m.id) : undefined,
+  });
   const sender = (m.sender as { name?: string; available_name?: string } | undefined) ?? undefined;
   if (!isMine(m) && sender) el.append(h('span', { class: 'cw-sender' }, sender.available_name || sender.name || ''));
   if (m.content) el.append(h('p', { class: 'cw-text' }, m.content));
-  for (const a of (m.attachments as any[] | undefined) ?? []) {
-    if (a.file_type === 'image') el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener' }, h('img', { src: a.thumb_url || a.data_url, alt: t.image, class: 'cw-img' })));
-    else if (a.file_type === 'audio' || a.file_type === 'video') el.append(h(a.file_type, { src: a.data_url, controls: true, class: 'cw-img' }));
-    else el.append(h('a', { href: a.data_url, target: '_blank', rel: 'noopener', class: 'cw-file' }, `📄 ${t.file}${a.extension ? ` (.${a.extension})` : ''}${a.file_size ? `, ${size(a.file_size)}` : ''}`));
+  for (const a of (m.attachments as Attachment[] | undefined) ?? []) {
+    if (a.file_type === 'image')
+      el.append(
+        h(
+          'a',
+          { href: a.data_url, target: '_blank', rel: 'noopener' },
+          h('img', { src: a.thumb_url || a.data_url, alt: t.image, class: 'cw-img' }),
+        ),
+      );
+    else if (a.file_type === 'audio' || a.file_type === 'video')
+      el.append(h(a.file_type, { src: a.data_url, controls: true, class: 'cw-img' }));
+    else
+      el.append(
+        h(
+          'a',
+          { href: a.data_url, target: '_blank', rel: 'noopener', class: 'cw-file' },
+          `📄 ${t.file}${a.extension ? ` (.${a.extension})` : ''}${a.file_size ? `, ${size(a.file_size)}` : ''}`,
+        ),
+      );
   }
-  const attrs = (m.content_attributes ?? {}) as Record<string, any>;
+  const attrs = (m.content_attributes ?? {}) as ContentAttributes;
   if (m.content_type === 'input_select' && Array.isArray(attrs.items)) {
     const chosen = Array.isArray(attrs.submitted_values) ? attrs.submitted_values[0]?.value : undefined;
     const row = h('div', { class: 'cw-options' });
     for (const item of attrs.items) {
-      const b = h('button', { type: 'button', 'aria-pressed': String(chosen === item.value), disabled: chosen !== undefined }, String(item.title));
+      const b = h(
+        'button',
+        { type: 'button', 'aria-pressed': String(chosen === item.value), disabled: chosen !== undefined },
+        String(item.title),
+      );
       b.onclick = () => submit(m, { message: { submitted_values: [{ title: item.title, value: item.value }] } });
       row.append(b);
     }
     el.append(row);
   }
   if (m.content_type === 'input_csat') {
-    const given = attrs.submitted_values?.csat_survey_response?.rating;
+    const given = Array.isArray(attrs.submitted_values) ? undefined : attrs.submitted_values?.csat_survey_response?.rating;
     const row = h('div', { class: 'cw-options', role: 'group', 'aria-label': t.rate });
     for (let r = 1; r <= 5; r++) {
-      const b = h('button', { type: 'button', 'aria-label': t.rating.replace('{n}', String(r)), 'aria-pressed': String(given === r), disabled: given !== undefined }, '★'.repeat(r));
+      const b = h(
+        'button',
+        {
+          type: 'button',
+          'aria-label': t.rating.replace('{n}', String(r)),
+          'aria-pressed': String(given === r),
+          disabled: given !== undefined,
+        },
+        '★'.repeat(r),
+      );
       b.onclick = () => submit(m, { message: { submitted_values: { csat_survey_response: { rating: r } } } });
       row.append(b);
     }
@@ -69,7 +118,9 @@ function greeting(): HTMLElement | undefined {
 }
 
 export function drawLog() {
-  const sorted = [...state.messages.values()].sort((a, b) => (a.created_at ?? Infinity) - (b.created_at ?? Infinity) || (a.id ?? Infinity) - (b.id ?? Infinity));
+  const sorted = [...state.messages.values()].sort(
+    (a, b) => (a.created_at ?? Infinity) - (b.created_at ?? Infinity) || (a.id ?? Infinity) - (b.id ?? Infinity),
+  );
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   log.replaceChildren(...[greeting(), ...sorted.map(renderMessage)].filter((x): x is HTMLElement => !!x));
   if (atBottom || sorted.at(-1)?.pending) log.scrollTop = log.scrollHeight;

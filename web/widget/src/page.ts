@@ -9,7 +9,12 @@ export const params = new URLSearchParams(location.search);
 const websiteToken = params.get('website_token') ?? '';
 export const embedded = window.parent !== window;
 
-export const api = new WidgetApi(location.origin, websiteToken, params.get('cw_conversation') || store.get(tokenKey(websiteToken)), params.get('locale') ?? undefined);
+export const api = new WidgetApi(
+  location.origin,
+  websiteToken,
+  params.get('cw_conversation') || store.get(tokenKey(websiteToken)),
+  params.get('locale') ?? undefined,
+);
 
 export const toParent = (m: FromChat) => embedded && window.parent.postMessage(encode(m), '*');
 

@@ -14,11 +14,27 @@ export const showPrechat = (shown: boolean) => (prechat.hidden = !shown);
 
 const CONTACT_FIELDS: Record<string, string> = { fullName: 'name', emailAddress: 'email', phoneNumber: 'phone_number' };
 
+/** A field of Chatwoot's pre-chat form, as the inbox's settings keep it. */
+interface PrechatField {
+  name: string;
+  type?: string;
+  label?: string;
+  placeholder?: string;
+  required?: boolean;
+  enabled?: boolean;
+  field_type?: string;
+}
+
 export function drawPrechat(c: ChannelConfig) {
-  const opts = (c.pre_chat_form_options ?? {}) as { pre_chat_message?: string; pre_chat_fields?: any[] };
+  const opts = (c.pre_chat_form_options ?? {}) as { pre_chat_message?: string; pre_chat_fields?: PrechatField[] };
   const fields = (opts.pre_chat_fields ?? []).filter((f) => f.enabled);
   const inputs = fields.map((f) => {
-    const el = h('input', { name: f.name, type: f.type === 'email' ? 'email' : f.type === 'number' ? 'number' : 'text', required: !!f.required, placeholder: f.placeholder || undefined });
+    const el = h('input', {
+      name: f.name,
+      type: f.type === 'email' ? 'email' : f.type === 'number' ? 'number' : 'text',
+      required: !!f.required,
+      placeholder: f.placeholder || undefined,
+    });
     return { f, el, label: h('label', {}, f.label || f.name, el) };
   });
   const message = h('textarea', { name: 'message', required: true, 'aria-label': t.message, rows: '3' });

@@ -1,4 +1,4 @@
-import type { widgetChannelJson, widgetMessageJson } from '../../../shared/domain/widget/view.ts';
+import type { widgetChannelJson, widgetMessageJson } from '#shared/domain/widget/view.ts';
 
 // What the loader, the chat page and the service say to each other. The postMessage strings are
 // Chatwoot's (`chatwoot-widget:` + JSON), so mobile webviews that drive Chatwoot's widget drive this one.

@@ -32,8 +32,10 @@ const CSS = `.cw-launcher{position:fixed;bottom:20px;z-index:2147483000;width:60
 .cw-campaign b{display:block;margin-bottom:4px}
 @media (max-width:480px){.cw-frame{width:100vw;height:100%;bottom:0;border-radius:0;left:0!important;right:0!important}}`;
 
-const BUBBLE = '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path fill="currentColor" d="M12 3C6.5 3 2 6.9 2 11.7c0 2.4 1.1 4.6 3 6.2L4 22l4.5-2.3c1.1.3 2.3.5 3.5.5 5.5 0 10-3.9 10-8.6S17.5 3 12 3z"/></svg>';
-const CLOSE = '<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path stroke="currentColor" stroke-width="2.5" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
+const BUBBLE =
+  '<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true"><path fill="currentColor" d="M12 3C6.5 3 2 6.9 2 11.7c0 2.4 1.1 4.6 3 6.2L4 22l4.5-2.3c1.1.3 2.3.5 3.5.5 5.5 0 10-3.9 10-8.6S17.5 3 12 3z"/></svg>';
+const CLOSE =
+  '<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path stroke="currentColor" stroke-width="2.5" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
 
 let frame: HTMLIFrameElement | undefined;
 let launcher: HTMLButtonElement | undefined;
@@ -49,7 +51,6 @@ const settings = (): Settings => window.chatwootSettings ?? {};
 /** The loader's words, in the locale of the settings or of `setLocale`. */
 let txt = LOADER[localeOf(window.chatwootSettings?.locale)];
 let unread = 0;
-
 
 function post(m: ToChat) {
   if (!loaded || !frame?.contentWindow) queue.push(m);

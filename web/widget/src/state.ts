@@ -46,7 +46,8 @@ export function forgetConversation() {
 const later: (() => Promise<unknown>)[] = [];
 
 /** Runs now when there is a conversation, or once the first message has made one. */
-export const onConversation = (f: () => Promise<unknown>) => (state.conversationId !== undefined ? f() : (later.push(f), Promise.resolve()));
+export const onConversation = (f: () => Promise<unknown>) =>
+  state.conversationId !== undefined ? f() : Promise.resolve(void later.push(f));
 
 export async function afterFirstMessage() {
   const todo = later.splice(0);

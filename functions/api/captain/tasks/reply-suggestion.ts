@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../../shared/http/handler.ts';
-import { replySuggestion } from '../../../../shared/domain/captain/service.ts';
-import { ConversationTaskSchema } from '../../../../shared/domain/captain/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { replySuggestion } from '#shared/domain/captain/service.ts';
+import { ConversationTaskSchema } from '#shared/domain/captain/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { createContactInboxPayload } from '../../../../shared/domain/contacts/contact-inboxes.ts';
-import { NewContactInboxSchema } from '../../../../shared/domain/contacts/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { createContactInboxPayload } from '#shared/domain/contacts/contact-inboxes.ts';
+import { NewContactInboxSchema } from '#shared/domain/contacts/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

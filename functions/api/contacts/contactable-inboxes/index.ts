@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { contactableInboxes } from '../../../../shared/domain/contacts/contact-inboxes.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { contactableInboxes } from '#shared/domain/contacts/contact-inboxes.ts';
 
 export const handler = apiHandler({
   access: 'member',

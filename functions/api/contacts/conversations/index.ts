@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { contactConversations } from '../../../../shared/domain/conversations/finder.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { contactConversations } from '#shared/domain/conversations/finder.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { replaceContactLabels } from '../../../../shared/domain/contacts/service.ts';
-import { LabelsSchema } from '../../../../shared/domain/contacts/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { replaceContactLabels } from '#shared/domain/contacts/service.ts';
+import { LabelsSchema } from '#shared/domain/contacts/schemas.ts';
 
 // Contract endpoint 5 (docs/contract.md#endpoints): the submitted list replaces the contact's labels.
 export const handler = apiHandler({

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { deleteMessage } from '../../../../shared/domain/messages/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteMessage } from '#shared/domain/messages/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

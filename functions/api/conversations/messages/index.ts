@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { listConversationMessages } from '../../../../shared/domain/messages/service.ts';
-import { MessageListQuery } from '../../../../shared/http/query-docs.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { listConversationMessages } from '#shared/domain/messages/service.ts';
+import { MessageListQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
   query: MessageListQuery,

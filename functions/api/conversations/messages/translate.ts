@@ -1,10 +1,16 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { translateMessage } from '../../../../shared/domain/messages/service.ts';
-import { TranslateSchema } from '../../../../shared/domain/messages/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { translateMessage } from '#shared/domain/messages/service.ts';
+import { TranslateSchema } from '#shared/domain/messages/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',
   body: TranslateSchema,
   run: (ctx) =>
-    translateMessage(ctx.account, ctx.actor, intParam(ctx, 'conversation_id', 'Conversation'), intParam(ctx, 'message_id', 'Message'), ctx.body),
+    translateMessage(
+      ctx.account,
+      ctx.actor,
+      intParam(ctx, 'conversation_id', 'Conversation'),
+      intParam(ctx, 'message_id', 'Message'),
+      ctx.body,
+    ),
 });

@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { listParticipants } from '../../../../shared/domain/participants/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { listParticipants } from '#shared/domain/participants/service.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { replaceParticipants } from '../../../../shared/domain/participants/service.ts';
-import { ParticipantsSchema } from '../../../../shared/domain/participants/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { replaceParticipants } from '#shared/domain/participants/service.ts';
+import { ParticipantsSchema } from '#shared/domain/participants/schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

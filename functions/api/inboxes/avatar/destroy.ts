@@ -1,5 +1,5 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { deleteInboxAvatar } from '../../../../shared/domain/inboxes/service.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { deleteInboxAvatar } from '#shared/domain/inboxes/service.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
-import { apiHandler } from '../../../../shared/http/handler.ts';
-import { createHook } from '../../../../shared/domain/integrations/service.ts';
-import { NewHookSchema } from '../../../../shared/domain/integrations/schemas.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { createHook } from '#shared/domain/integrations/service.ts';
+import { NewHookSchema } from '#shared/domain/integrations/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

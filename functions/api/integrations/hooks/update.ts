@@ -1,6 +1,6 @@
-import { apiHandler, intParam } from '../../../../shared/http/handler.ts';
-import { updateHook } from '../../../../shared/domain/integrations/service.ts';
-import { HookUpdateSchema } from '../../../../shared/domain/integrations/schemas.ts';
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateHook } from '#shared/domain/integrations/service.ts';
+import { HookUpdateSchema } from '#shared/domain/integrations/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

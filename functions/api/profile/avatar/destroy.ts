@@ -1,4 +1,4 @@
-import { userHandler } from '../../../../shared/http/handler.ts';
-import { removeProfileAvatar } from '../../../../shared/domain/users/profile.ts';
+import { userHandler } from '#shared/http/handler.ts';
+import { removeProfileAvatar } from '#shared/domain/users/profile.ts';
 
 export const handler = userHandler({ run: ({ user }) => removeProfileAvatar(user) });
