@@ -111,6 +111,18 @@ describe('layers (docs/architecture.md)', () => {
     expect(across.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
+  it('leaves transactions to the repositories: no layer above data builds transaction items', () => {
+    const builders = /import\s*\{([^}]*)\}\s*from\s*'[^']*db\/transact\.ts'/g;
+    const building = files
+      .filter((f) => ['domain', 'http', 'stages', 'pipeline', 'functions'].includes(layerOf(f)?.name ?? ''))
+      .filter((f) =>
+        [...readFileSync(join(ROOT, f), 'utf8').matchAll(builders)].some((m) =>
+          m[1].split(',').some((n) => /^(type\s+)?(put|del|check|transact|TxItem)$/.test(n.trim())),
+        ),
+      );
+    expect(building).toEqual([]);
+  });
+
   it('calls DynamoDB only from shared/db/', () => {
     const dynamo = /^@aws-sdk\/(lib-dynamodb|client-dynamodb|util-dynamodb|client-dynamodb-streams)$/;
     const outside = files
