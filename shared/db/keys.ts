@@ -52,7 +52,10 @@
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
 //   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
-//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), WHATSAPP, SMS)
+//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), WHATSAPP, SMS,
+//                                                                            TWILIO (messaging service sid or phone number))
+//   provider message UNIQ#PMSG#<inboxId>#<provider message id>     UNIQ      (account_id, conversation_id, message_id: channel dedup and
+//                                                                            status lookup)
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
@@ -332,8 +335,14 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS', value: string): Key =>
+  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO', value: string): Key =>
     keys.unique(join('CHANNEL', kind), value),
+  /**
+   * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
+   * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried
+   * webhook creates nothing twice and a status webhook finds its message in one read (shared/domain/channels).
+   */
+  providerMessage: (inboxId: number, providerId: string): Key => keys.unique(join('PMSG', inboxId), providerId),
   team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
   teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
   teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),
