@@ -4,6 +4,7 @@ import { notify } from '#shared/domain/notifications/pipeline.ts';
 import { recordReports, withReportBatch } from '#shared/domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
+import { getMessage } from '#shared/db/repositories/messages.ts';
 import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -80,7 +81,7 @@ async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | un
   if (event.message) {
     // Activity messages are never delivered (docs/chatwoot.md#who-receives-what).
     if (event.message.message_type === 2) return undefined;
-    const ctx = await conversationContext(event.accountId, event.message.conversation_id, undefined, [event.message]);
+    const ctx = await messageContext(event.accountId, event.message);
     if (!ctx) return undefined;
     return { payload: messageWebhookPayload(event, event.message, ctx), inbox: ctx.refs.inboxes.get(event.message.inbox_id), ctx };
   }
@@ -96,6 +97,32 @@ async function build(event: DomainEvent, reads: ChangeReads): Promise<Built | un
   }
   if (event.inbox) return { payload: inboxPayload(event, event.inbox), inbox: event.inbox };
   return undefined;
+}
+
+/** Re-reads, in milliseconds, of a young message's conversation that is not there yet. */
+const CONTEXT_REREADS_MS = [50, 200, 750];
+/** A message this young whose conversation is missing is retried by the queue rather than dropped. */
+export const YOUNG_MESSAGE_S = 120;
+
+/**
+ * A message's conversation context. A new conversation's first message is written just before the conversation
+ * item (shared/db/repositories/conversations.ts), so its change can arrive first: the conversation is read again a
+ * few times, and if a young message's conversation is still missing the change goes back to the queue (its group
+ * waits, so order holds) instead of being dropped with its webhooks. A message whose conversation never came (a
+ * creation that died between the two writes) or that is gone itself is told to nobody, as before.
+ */
+async function messageContext(accountId: number, m: NonNullable<DomainEvent['message']>) {
+  const read = () => conversationContext(accountId, m.conversation_id, undefined, [m]);
+  const ctx = await read();
+  if (ctx || Date.now() / 1000 - m.created_at >= YOUNG_MESSAGE_S) return ctx;
+  // Gone itself (deleted with its conversation): nothing to wait for.
+  if (!(await getMessage(accountId, m.conversation_id, m.id))) return undefined;
+  for (const wait of CONTEXT_REREADS_MS) {
+    await new Promise((r) => setTimeout(r, wait));
+    const later = await read();
+    if (later) return later;
+  }
+  throw new Error(`conversation ${accountId}/${m.conversation_id} of message ${m.id} is not written yet`);
 }
 
 async function botsFor(built: Built): Promise<AgentBotRecord[]> {
