@@ -7,6 +7,7 @@ import { buildFunctions } from '../infra/build.ts';
 import { methodsOf, routeKeyOf, routes } from '../infra/routes.ts';
 import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
+import { startProviderStub } from '../test/support/providers.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
 import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
@@ -229,6 +230,9 @@ async function main() {
     process.env[`${name}_PER_MINUTE`] ??= '1000000';
     process.env[`${name}_BURST`] ??= '100000';
   }
+  // Channel inboxes check their credentials with the provider on creation: a stub on 127.0.0.1 answers.
+  const providers = await startProviderStub();
+  for (const [k, v] of Object.entries(providers.env)) process.env[k] ??= v;
   const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
   try {
     const { db } = await import('#shared/db/client.ts');

@@ -113,6 +113,7 @@ describe('WhatsApp Cloud channel', () => {
         ? { body: PNG, headers: { 'content-type': 'image/png' } }
         : { status: 401, json: { error: { message: 'no token' } } },
     );
+    graph.on('GET', /^\/v14\.0\/\d+\/message_templates$/, () => ({ json: { data: [] } }));
     graph.on('POST', /^\/v13\.0\/\d+\/messages$/, () => ({
       json: { messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.OUT${++sent}` }] },
     }));
