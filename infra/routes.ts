@@ -67,6 +67,7 @@ export const routes: Route[] = [
     api: 'system',
     access: 'channels',
   },
+  { method: 'POST', path: '/webhooks/sms/{phone_number}', handler: 'functions/channels/sms.ts', api: 'system', access: 'channels' },
   { method: 'POST', path: '/twilio/callback', handler: 'functions/channels/twilio-callback.ts', api: 'system', access: 'channels' },
   {
     method: 'POST',

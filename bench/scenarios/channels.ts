@@ -86,7 +86,34 @@ function twilioRequest(w: BenchWorld, path: string, params: Record<string, strin
   };
 }
 
+/** A Bandwidth SMS inbox (nothing is called at Bandwidth on creation). */
+async function bandwidthInbox(w: BenchWorld) {
+  const phone = benchPhone();
+  await ok(w, 'POST', '/inboxes', {
+    name: w.unique('sms'),
+    channel: { type: 'sms', phone_number: phone, provider_config: { account_id: 'a', application_id: 'b', api_key: 'c', api_secret: 'd' } },
+  });
+  return { phone };
+}
+
 export const channels: Scenarios = {
+  // Bandwidth's callback array with one received message: the number's sentinel and the inbox, the payload queued.
+  'POST /webhooks/sms/{phone_number}': {
+    setup: bandwidthInbox,
+    request: (w, s: { phone: string }, _p, i) => ({
+      method: 'POST',
+      path: `/webhooks/sms/${s.phone.slice(1)}`,
+      body: JSON.stringify([
+        {
+          type: 'message-received',
+          to: s.phone,
+          description: 'Incoming message received',
+          message: { id: w.unique('bw'), from: `+1444${String(i % 50).padStart(7, '0')}`, to: [s.phone], text: `Question ${i}`, media: [] },
+        },
+      ]),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
   // A customer's SMS: the number's sentinel and the inbox, the signature, the payload queued.
   'POST /twilio/callback': {
     setup: twilioInbox,

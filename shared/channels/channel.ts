@@ -30,6 +30,15 @@ export interface WebhookAnswer {
   contentType?: string;
 }
 
+/**
+ * A refusal a provider (or whoever calls a webhook) gets: the service's error body, with Chatwoot's `error` key
+ * beside it.
+ */
+export const refusal = (status: number, message: string, code = 'unauthorized'): WebhookAnswer => ({
+  status,
+  body: { description: message, errors: [{ field: '', message, code }], error: message },
+});
+
 /** Where a room finds a file the provider holds (its own shape: a media id, a URL). */
 export type MediaRef = Record<string, string | undefined>;
 
