@@ -255,6 +255,19 @@ describe('Twilio channel', () => {
     expect(failed.content_attributes.external_error).toBe("The 'To' number is not a valid phone number.");
   });
 
+  it('starts an outbound conversation from the API with the contact’s number as source id, and sends to it', async () => {
+    const phone = `+1563${randomInt(1_000_000, 9_999_999)}`;
+    const contact = await s.admin.api.post(`${s.base}/contacts`, { name: 'Out', phone_number: phone });
+    const conv = await s.admin.api.post(`${s.base}/conversations`, {
+      inbox_id: smsInbox.id,
+      contact_id: contact.body.payload.contact.id,
+      message: { content: 'Your table is ready' },
+    });
+    expect(conv.status).toBe(200);
+    const [req] = await twilio.waitFor((r) => r.method === 'POST' && r.form.get('To') === phone);
+    expect(req.form.get('Body')).toBe('Your table is ready');
+  });
+
   it('connects a WhatsApp medium by messaging service; its contact is whatsapp:+…, an undelivered status fails the message with the error code', async () => {
     const service = `MG${randomInt(1e9)}${'0'.repeat(20)}`.slice(0, 34);
     const res = await s.admin.api.post(`${s.base}/channels/twilio_channel`, {
