@@ -81,6 +81,12 @@ export interface ChannelRoom {
   send(ctx: OutgoingContext): Promise<SendOutcome>;
 }
 
+/** A string setting of the inbox's `provider_config` ('' when absent). */
+export function providerSetting(inbox: InboxRecord, key: string): string {
+  const v = inbox.provider_config?.[key];
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
 /** The contact key of an event (the queue's ordering group within the inbox), or undefined. */
 export const contactKeyOf = (e: ChannelEvent): string | undefined =>
   e.type === 'message' ? e.message.contact.sourceId : e.type === 'status' ? `status:${e.status.providerId}` : undefined;

@@ -4,7 +4,7 @@ import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import { providerSetting, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { basicAuth, callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
 import { parseBandwidth } from './parse.ts';
@@ -12,10 +12,7 @@ import { parseBandwidth } from './parse.ts';
 // Bandwidth SMS (`Channel::Sms`, docs/channels.md#bandwidth): `POST /webhooks/sms/{phone_number}` (the number
 // without `+`), the messaging API for sends.
 
-const setting = (inbox: InboxRecord, key: string) => {
-  const v = inbox.provider_config?.[key];
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-};
+const setting = providerSetting;
 const auth = (inbox: InboxRecord) => basicAuth(setting(inbox, 'api_key'), setting(inbox, 'api_secret'));
 
 /** The inbox of the path's number (digits; stored with `+`). Delivery receipts name the customer in `to`, so not that. */

@@ -4,7 +4,7 @@ import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import { refusal, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import { providerSetting, refusal, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
 import { hubSignatureValid } from '../signatures.ts';
@@ -17,10 +17,7 @@ import { parseWhatsapp } from './parse.ts';
 export const NO_TEMPLATE = 'Template not found or invalid template name';
 
 const providerOf = (inbox: InboxRecord): Provider => (inbox.provider === 'whatsapp_cloud' ? 'whatsapp_cloud' : 'default');
-const setting = (inbox: InboxRecord, key: string) => {
-  const v = inbox.provider_config?.[key];
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-};
+const setting = providerSetting;
 
 const cloudBase = () => config().whatsappCloudBaseUrl;
 const dialogBase = () => config().dialog360BaseUrl;
