@@ -1,6 +1,7 @@
 import type { CableResult } from './cable.ts';
 import type { CountsResult } from './counts.ts';
 import type { PipelineResult } from './pipeline.ts';
+import type { ChannelsResult } from './channels.ts';
 import type { ReportWritesResult } from './report-writes.ts';
 import type { WidgetWebResult } from './widget-web.ts';
 
@@ -38,4 +39,5 @@ export interface BenchResults {
   cable?: Partial<CableResult>;
   bundles?: { functions: BundleResult[]; baseline: BundleResult };
   widget?: Partial<WidgetWebResult>;
+  channels?: Partial<ChannelsResult>;
 }

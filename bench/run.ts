@@ -7,8 +7,10 @@ import { buildFunctions } from '../infra/build.ts';
 import { methodsOf, routeKeyOf, routes } from '../infra/routes.ts';
 import { ROOT, startRuntime } from '../infra/local/runtime.ts';
 import { client, seedAccountVia } from '../test/support/http.ts';
+import { startProviderStub } from '../test/support/providers.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
+import { benchChannels, channelsMarkdown, type ChannelsResult } from './channels.ts';
 import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
@@ -24,10 +26,10 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget` picks the
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget,channels` picks the
  * parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget,channels').split(','));
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -153,6 +155,7 @@ function markdown(
   cable: CableResult,
   web: WidgetWebResult,
   reportWrites: ReportWritesResult,
+  channels?: ChannelsResult,
 ) {
   const lines: string[] = [];
   lines.push(
@@ -194,6 +197,7 @@ function markdown(
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');
+  if (channels) lines.push('', channelsMarkdown(channels));
   lines.push('## Bundles and cold import', '');
   lines.push(
     'Minified ESM bundles (AWS SDK included) from the same single esbuild pass the CDK stack deploys. Cold import: median of 3 fresh',
@@ -229,6 +233,9 @@ async function main() {
     process.env[`${name}_PER_MINUTE`] ??= '1000000';
     process.env[`${name}_BURST`] ??= '100000';
   }
+  // Channel inboxes check their credentials with the provider on creation: a stub on 127.0.0.1 answers.
+  const providers = await startProviderStub();
+  for (const [k, v] of Object.entries(providers.env)) process.env[k] ??= v;
   const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
   try {
     const { db } = await import('#shared/db/client.ts');
@@ -264,6 +271,9 @@ async function main() {
     // server's idle timers.
     process.stdout.write('Web widget…\n');
     const web = PARTS.has('widget') ? await benchWidgetWeb(world) : ({} as WidgetWebResult);
+    process.stdout.write('Messaging channels…\n');
+    const channels = PARTS.has('channels') ? await benchChannels(world, rt, recorder) : undefined;
+    if (channels) process.stdout.write(channelsMarkdown(channels));
     process.stdout.write('Bundles and cold imports…\n');
     const bundles = PARTS.has('bundles') ? benchBundles() : { functions: [], baseline: { name: 'baseline-bare', kib: 0, coldImportMs: 0 } };
     const meta = { date: new Date().toISOString().slice(0, 10), machine: `${(await import('node:os')).cpus().length} cores` };
@@ -282,11 +292,12 @@ async function main() {
       cable,
       bundles,
       widget: web,
+      ...(channels ? { channels } : {}),
     };
     writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
     writeFileSync(
       join(ROOT, 'BENCHMARKS.md'),
-      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites),
+      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites, channels),
     );
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;

@@ -67,6 +67,15 @@ export const routes: Route[] = [
     api: 'system',
     access: 'channels',
   },
+  { method: 'POST', path: '/webhooks/sms/{phone_number}', handler: 'functions/channels/sms.ts', api: 'system', access: 'channels' },
+  { method: 'POST', path: '/twilio/callback', handler: 'functions/channels/twilio-callback.ts', api: 'system', access: 'channels' },
+  {
+    method: 'POST',
+    path: '/twilio/delivery_status',
+    handler: 'functions/channels/twilio-delivery-status.ts',
+    api: 'system',
+    access: 'channels',
+  },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
@@ -174,6 +183,20 @@ export const routes: Route[] = [
     handler: 'functions/api/inboxes/agent-bot.ts',
     api: 'account',
     access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/channels/twilio_channel',
+    handler: 'functions/api/channels/twilio-channel.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/inboxes/{id}/sync_templates',
+    handler: 'functions/api/inboxes/sync-templates.ts',
+    api: 'account',
+    access: 'write',
   },
   {
     method: 'POST',

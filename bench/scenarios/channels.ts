@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
@@ -52,7 +53,113 @@ export const whatsappText = (phone: string, from: string, id: string, text: stri
     ],
   });
 
+const TWILIO_SID = `AC${'b2'.repeat(16)}`;
+const TWILIO_TOKEN = 'bench-twilio-token';
+
+/** A Twilio SMS inbox on a number of its own (the provider stub takes the credential check). */
+async function twilioInbox(w: BenchWorld) {
+  const phone = benchPhone();
+  const inbox = await ok(w, 'POST', '/channels/twilio_channel', {
+    twilio_channel: { name: w.unique('twilio'), medium: 'sms', account_sid: TWILIO_SID, auth_token: TWILIO_TOKEN, phone_number: phone },
+  });
+  return { id: inbox.id as number, phone };
+}
+
+/** Twilio's form and its X-Twilio-Signature over the public URL (FRONTEND_URL: the bench's base URL). */
+function twilioRequest(w: BenchWorld, path: string, params: Record<string, string>) {
+  const data =
+    w.baseUrl +
+    path +
+    Object.keys(params)
+      .sort()
+      .map((k) => k + params[k])
+      .join('');
+  return {
+    method: 'POST',
+    path,
+    body: new URLSearchParams(params).toString(),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': createHmac('sha1', TWILIO_TOKEN).update(data).digest('base64'),
+    },
+    status: 204,
+  };
+}
+
+/** A Bandwidth SMS inbox (nothing is called at Bandwidth on creation). */
+async function bandwidthInbox(w: BenchWorld) {
+  const phone = benchPhone();
+  await ok(w, 'POST', '/inboxes', {
+    name: w.unique('sms'),
+    channel: { type: 'sms', phone_number: phone, provider_config: { account_id: 'a', application_id: 'b', api_key: 'c', api_secret: 'd' } },
+  });
+  return { phone };
+}
+
 export const channels: Scenarios = {
+  // Bandwidth's callback array with one received message: the number's sentinel and the inbox, the payload queued.
+  'POST /webhooks/sms/{phone_number}': {
+    setup: bandwidthInbox,
+    request: (w, s: { phone: string }, _p, i) => ({
+      method: 'POST',
+      path: `/webhooks/sms/${s.phone.slice(1)}`,
+      body: JSON.stringify([
+        {
+          type: 'message-received',
+          to: s.phone,
+          description: 'Incoming message received',
+          message: { id: w.unique('bw'), from: `+1444${String(i % 50).padStart(7, '0')}`, to: [s.phone], text: `Question ${i}`, media: [] },
+        },
+      ]),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // A customer's SMS: the number's sentinel and the inbox, the signature, the payload queued.
+  'POST /twilio/callback': {
+    setup: twilioInbox,
+    request: (w, s: Awaited<ReturnType<typeof twilioInbox>>, _p, i) => {
+      const sid = `SM${w.unique('b').replace(/\W/g, '')}`;
+      return twilioRequest(w, '/twilio/callback', {
+        SmsSid: sid,
+        MessageSid: sid,
+        AccountSid: TWILIO_SID,
+        From: `+1444${String(i % 50).padStart(7, '0')}`,
+        To: s.phone,
+        Body: `Question ${i}`,
+        NumMedia: '0',
+      });
+    },
+  },
+  // A status of a message we sent (its message is found by the pipeline).
+  'POST /twilio/delivery_status': {
+    setup: twilioInbox,
+    request: (w, s: Awaited<ReturnType<typeof twilioInbox>>, _p, i) =>
+      twilioRequest(w, '/twilio/delivery_status', {
+        MessageSid: `SMbench${i}`,
+        MessageStatus: 'delivered',
+        AccountSid: TWILIO_SID,
+        From: s.phone,
+        To: '+14440000000',
+      }),
+  },
+  // Connecting Twilio: the credential check and the number's callback (the provider stub), the inbox and its sentinel.
+  [`POST ${A}/channels/twilio_channel`]: {
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/channels/twilio_channel`,
+      body: {
+        twilio_channel: { name: 'SMS', medium: 'sms', account_sid: TWILIO_SID, auth_token: TWILIO_TOKEN, phone_number: benchPhone() },
+      },
+    }),
+  },
+  // The templates fetched from the provider (the stub: none) and stored on the inbox.
+  [`POST ${A}/inboxes/{id}/sync_templates`]: {
+    setup: whatsappInbox,
+    request: (w, s: Awaited<ReturnType<typeof whatsappInbox>>) => ({
+      method: 'POST',
+      path: `${w.account.base}/inboxes/${s.id}/sync_templates`,
+    }),
+  },
   // The verify handshake: one key read (the number's sentinel) and the inbox.
   'GET /webhooks/whatsapp/{phone_number}': {
     setup: whatsappInbox,

@@ -70,9 +70,22 @@ export interface ChannelRoom {
     /** What the provider expects once the webhook is taken. */
     accepted: WebhookAnswer;
   };
+  /**
+   * A new inbox's provider check (its credentials, a webhook registration, the templates it starts with): the
+   * attributes to store with it, or a ServiceError (422) naming what the provider refused.
+   */
+  connect?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
+  /** The provider's templates now (`POST /inboxes/{id}/sync_templates`). */
+  syncTemplates?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
   /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
   fetchMedia(inbox: InboxRecord, ref: MediaRef): Promise<IncomingFile | undefined>;
   send(ctx: OutgoingContext): Promise<SendOutcome>;
+}
+
+/** A string setting of the inbox's `provider_config` ('' when absent). */
+export function providerSetting(inbox: InboxRecord, key: string): string {
+  const v = inbox.provider_config?.[key];
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
 /** The contact key of an event (the queue's ordering group within the inbox), or undefined. */

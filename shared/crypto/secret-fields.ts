@@ -18,6 +18,7 @@ export const SEALED_FIELDS: Record<string, readonly (readonly string[])[]> = {
     // Channels (docs/channels.md): WhatsApp's verify token, Bandwidth's API secret, Twilio's auth token.
     ['provider_config', 'webhook_verify_token'],
     ['provider_config', 'api_secret'],
+    ['provider_config', 'webhook_password'],
     ['auth_token'],
   ],
   // Integration hooks: API keys and tokens (Notion's `token`; `access_token`, where Chatwoot keeps an OAuth

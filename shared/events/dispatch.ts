@@ -5,6 +5,7 @@ import { recordReports, withReportBatch } from '#shared/domain/reports/pipeline.
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { getMessage } from '#shared/db/repositories/messages.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -212,11 +213,15 @@ const searchSealCandidates = new Set<number>();
  * A message a channel room sends (docs/channels.md#outgoing): a new outgoing or template message in a channel
  * inbox (Chatwoot's send rule), or one an agent retried.
  */
-function sendJobOf(event: DomainEvent, built: Built | undefined): SendJob | undefined {
+async function sendJobOf(event: DomainEvent, built: Built | undefined): Promise<SendJob | undefined> {
   const m = event.message;
-  if (!m || !built?.inbox || !roomFor(built.inbox)) return undefined;
+  if (!m) return undefined;
   const retry = event.name === 'message_updated' && isRetry(event.changes, m);
   if (!(event.name === 'message_created' && wantsSend(m)) && !retry) return undefined;
+  // A new conversation's first message can be dispatched before the conversation item is written (no context
+  // then): the inbox is read on its own, so the message is still sent.
+  const inbox = built?.inbox ?? (await getInbox(m.account_id, m.inbox_id));
+  if (!inbox || !roomFor(inbox)) return undefined;
   const job = { account_id: m.account_id, inbox_id: m.inbox_id, conversation_id: m.conversation_id, message_id: m.id };
   return { ...job, queued_at: Date.now(), ...(retry ? { retry_of: m.updated_at } : {}) };
 }
@@ -261,7 +266,7 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts(), 
     await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
-    const send = sendJobOf(event, built);
+    const send = await sendJobOf(event, built);
     if (send) sends.push(send);
     await notify(event, built?.ctx);
     if (event.name === 'message_created') searchSealCandidates.add(event.accountId);

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { ServiceError } from '#shared/errors.ts';
+import { ServiceError, tooLarge } from '#shared/errors.ts';
 import { log, logContext } from '#shared/log.ts';
 import { errorResult } from './errors.ts';
 import { jsonResult, type HttpResult } from './response.ts';
@@ -56,13 +56,16 @@ export function rawHandler(run: (req: RawRequest) => Promise<RawAnswer>) {
     .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
       try {
         const size = event.body ? (event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body)) : 0;
-        if (size > MAX_RAW_BODY_BYTES) return jsonResult(413, { error: `Request body is larger than ${MAX_RAW_BODY_BYTES} bytes` });
+        if (size > MAX_RAW_BODY_BYTES) return errorResult(tooLarge(MAX_RAW_BODY_BYTES));
         return toResult(await run(rawRequestOf(event)));
       } catch (err) {
         if (err instanceof ServiceError) return errorResult(err);
         const requestId = event.requestContext?.requestId ?? context.awsRequestId;
         log.error('unhandled error', { requestId, route: event.routeKey, error: err });
-        return jsonResult(500, { error: `Something went wrong (request ${requestId})` });
+        return jsonResult(500, {
+          description: 'Internal server error',
+          errors: [{ field: '', message: `Something went wrong (request ${requestId})`, code: 'internal' }],
+        });
       }
     });
 }

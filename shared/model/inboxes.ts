@@ -9,6 +9,8 @@ export const CHANNEL_TYPES = {
   telegram: 'Channel::Telegram',
   whatsapp: 'Channel::Whatsapp',
   sms: 'Channel::Sms',
+  /** Twilio SMS and Twilio WhatsApp: created by `POST …/channels/twilio_channel`, not `POST /inboxes`. */
+  twilio_sms: 'Channel::TwilioSms',
 } as const;
 
 export type ChannelKind = keyof typeof CHANNEL_TYPES;

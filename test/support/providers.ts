@@ -30,6 +30,8 @@ export interface FakeProvider {
   on(method: string, path: RegExp, reply: (req: ProviderRequest, n: number) => ProviderReply): void;
   waitFor(match: (r: ProviderRequest) => boolean, count?: number, timeoutMs?: number): Promise<ProviderRequest[]>;
   close(): Promise<void>;
+  /** The process may end while it listens. */
+  unref(): void;
 }
 
 export async function startFakeProvider(): Promise<FakeProvider> {
@@ -94,6 +96,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+    unref: () => void server.unref(),
   };
 }
 
@@ -102,3 +105,26 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * The providers every test and the bench reach unless a test points a base URL at its own fake: a channel inbox's
+ * creation checks its credentials with the provider, and nothing may leave the machine. It takes every request
+ * (templates: none).
+ */
+export async function startProviderStub(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const stub = await startFakeProvider();
+  stub.on('GET', /message_templates$/, () => ({ json: { data: [] } }));
+  stub.on('GET', /\/configs\/templates$/, () => ({ json: { waba_templates: [] } }));
+  stub.on('GET', /./, () => ({ json: {} }));
+  stub.on('POST', /./, () => ({ json: {} }));
+  stub.unref();
+  return {
+    env: {
+      WHATSAPP_CLOUD_BASE_URL: stub.url,
+      DIALOG360_BASE_URL: stub.url,
+      TWILIO_API_BASE_URL: stub.url,
+      BANDWIDTH_API_BASE_URL: stub.url,
+    },
+    close: stub.close,
+  };
+}

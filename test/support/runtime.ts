@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { startRuntime, type Runtime } from '../../infra/local/runtime.ts';
 import { createPlatformApp } from '#shared/domain/platform/service.ts';
+import { startProviderStub } from './providers.ts';
 import { client, seedAccountVia, type Client, type Res, type SeededAccount } from './http.ts';
 
 export { client, type Client, type Res };
@@ -8,6 +9,12 @@ export { client, type Client, type Res };
 // The local runtime for this worker process: real HTTP, real DynamoDB Local, real queues.
 
 let shared: Promise<Runtime> | undefined;
+
+/** Messaging providers answer from 127.0.0.1 unless a test names its own fake (test/support/providers.ts). */
+async function withProviderStub() {
+  const stub = await startProviderStub();
+  for (const [k, v] of Object.entries(stub.env)) process.env[k] ??= v;
+}
 
 export function runtime(): Promise<Runtime> {
   const dynamodbEndpoint = inject('dynamodbEndpoint');
@@ -21,7 +28,9 @@ export function runtime(): Promise<Runtime> {
   // Named by the process, not the vitest worker number: a number is handed again to the next project's
   // processes, which would find this one's items in the table and its messages in the queues.
   const id = `p${process.pid}`;
-  shared ??= startRuntime({ dynamodbEndpoint, awsEndpoint, accessKeyId: id, namePrefix: `${id}-`, logLevel: process.env.LOG_LEVEL });
+  shared ??= withProviderStub().then(() =>
+    startRuntime({ dynamodbEndpoint, awsEndpoint, accessKeyId: id, namePrefix: `${id}-`, logLevel: process.env.LOG_LEVEL }),
+  );
   return shared;
 }
 

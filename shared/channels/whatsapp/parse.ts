@@ -1,6 +1,6 @@
 import { place, type IncomingMessage, type IncomingPlace, type ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
-import { alternateWaId } from './numbers.ts';
+import { alternateWaId } from '../numbers.ts';
 
 // WhatsApp webhook payloads (Meta's Cloud API: `{object, entry[].changes[].value}`; 360dialog's on-premise API: the
 // bare `{contacts, messages}` / `{statuses}`) → events, as Chatwoot reads them (docs/channels.md#whatsapp). Every

@@ -1,9 +1,10 @@
 import { config } from '#shared/config.ts';
+import { ServiceError } from '#shared/errors.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import { providerSetting, refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
 import { hubSignatureValid } from '../signatures.ts';
@@ -16,10 +17,7 @@ import { parseWhatsapp } from './parse.ts';
 export const NO_TEMPLATE = 'Template not found or invalid template name';
 
 const providerOf = (inbox: InboxRecord): Provider => (inbox.provider === 'whatsapp_cloud' ? 'whatsapp_cloud' : 'default');
-const setting = (inbox: InboxRecord, key: string) => {
-  const v = inbox.provider_config?.[key];
-  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-};
+const setting = providerSetting;
 
 const cloudBase = () => config().whatsappCloudBaseUrl;
 const dialogBase = () => config().dialog360BaseUrl;
@@ -124,6 +122,60 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   return answer.retry ? { retry: answer.error } : { refused: refusalText(answer) };
 }
 
+/** Chatwoot's 422 when the provider does not take the credentials. */
+const invalidCredentials = () =>
+  new ServiceError('invalid', 'Provider config Invalid Credentials', [
+    { field: 'provider_config', message: 'Invalid Credentials', code: 'invalid' },
+  ]);
+
+/** Meta's templates of the business account, every page (`paging.next`); undefined when the first page is refused. */
+async function cloudTemplates(inbox: InboxRecord): Promise<Record<string, unknown>[] | undefined> {
+  const out: Record<string, unknown>[] = [];
+  let url: string | undefined =
+    `${cloudBase()}/v14.0/${encodeURIComponent(setting(inbox, 'business_account_id'))}/message_templates?access_token=${encodeURIComponent(setting(inbox, 'api_key'))}`;
+  for (let page = 0; url && page < 50; page++) {
+    const answer = await callProvider({ method: 'GET', url });
+    if (!answer.ok) return page ? out : undefined;
+    if (Array.isArray(answer.json?.data)) out.push(...answer.json.data);
+    url = typeof answer.json?.paging?.next === 'string' ? answer.json.paging.next : undefined;
+  }
+  return out;
+}
+
+async function dialogTemplates(inbox: InboxRecord): Promise<Record<string, unknown>[] | undefined> {
+  const answer = await callProvider({ method: 'GET', url: `${dialogBase()}/configs/templates`, headers: providerHeaders(inbox) });
+  return answer.ok && Array.isArray(answer.json?.waba_templates) ? answer.json.waba_templates : undefined;
+}
+
+const templatesOf = (inbox: InboxRecord) => (providerOf(inbox) === 'whatsapp_cloud' ? cloudTemplates(inbox) : dialogTemplates(inbox));
+
+/**
+ * Chatwoot's provider check on create: Cloud lists the business account's templates (a refusal is 422); 360dialog
+ * registers our webhook URL (a refusal is 422). The templates are synced then (kept empty when that fails).
+ */
+async function connect(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
+  const at = Math.floor(Date.now() / 1000);
+  if (providerOf(inbox) === 'whatsapp_cloud') {
+    const templates = await cloudTemplates(inbox);
+    if (!templates) throw invalidCredentials();
+    return { message_templates: templates, message_templates_last_updated: at };
+  }
+  const registered = await callProvider({
+    method: 'POST',
+    url: `${dialogBase()}/configs/webhook`,
+    headers: { ...jsonHeaders, ...providerHeaders(inbox) },
+    body: JSON.stringify({ url: `${config().frontendUrl}/webhooks/whatsapp/${inbox.phone_number}` }),
+  });
+  if (!registered.ok) throw invalidCredentials();
+  return { message_templates: (await dialogTemplates(inbox)) ?? [], message_templates_last_updated: at };
+}
+
+async function syncTemplates(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
+  // Chatwoot marks the sync's time even when the provider refuses it.
+  const templates = await templatesOf(inbox);
+  return { ...(templates ? { message_templates: templates } : {}), message_templates_last_updated: Math.floor(Date.now() / 1000) };
+}
+
 export const whatsappRoom: ChannelRoom = {
   kind: 'whatsapp',
   channelTypes: ['Channel::Whatsapp'],
@@ -139,6 +191,8 @@ export const whatsappRoom: ChannelRoom = {
     parse: (body, _type, inbox) => parseWhatsapp(body, setting(inbox, 'phone_number_id') || undefined),
     accepted: { status: 200 },
   },
+  connect,
+  syncTemplates,
   fetchMedia,
   send,
 };

@@ -135,9 +135,21 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
     source_id: msg.providerId,
     attachments: asUploads(files),
   };
+  // A reply names the message it answers by the provider's id: Chatwoot keeps both ids when that message is in the
+  // conversation, neither otherwise (InReplyToMessageBuilder).
+  const external = msg.contentAttributes?.in_reply_to_external_id;
+  const replied = typeof external === 'string' ? await findProviderMessage(inbox.id, external) : undefined;
   const options: MessageOptions = {
     attachments: msg.places,
     beforeWrite: async (c, m) => {
+      if (typeof external === 'string') {
+        const found = replied && replied.conversation_id === c.id;
+        m.content_attributes = {
+          ...m.content_attributes,
+          in_reply_to: found ? replied.message_id : null,
+          in_reply_to_external_id: found ? external : null,
+        };
+      }
       const ref = { account_id: c.account_id, conversation_id: c.id, message_id: m.id };
       if (!(await claimProviderMessage(inbox.id, claimKey, ref, state.duplicate ? undefined : state.stale?.message_id))) {
         throw new ClaimedElsewhere();

@@ -17,7 +17,10 @@ import { contactInboxesJson, contactJson, inboxSlimJson } from './view.ts';
 
 // Inboxes whose source id is the contact's address: when the address changes hands, the new contact
 // takes the source id over and the old row is renamed (Chatwoot's ContactInboxBuilder).
-const ADDRESS_CHANNELS = new Set(['Channel::Email', 'Channel::Sms', 'Channel::Whatsapp']);
+const ADDRESS_CHANNELS = new Set(['Channel::Email', 'Channel::Sms', 'Channel::Whatsapp', 'Channel::TwilioSms']);
+
+/** A Twilio inbox addresses a contact by its number, `whatsapp:`-prefixed on the WhatsApp medium. */
+const twilioAddress = (inbox: InboxRecord, phone: string) => (inbox.medium === 'whatsapp' ? `whatsapp:${phone}` : phone);
 
 function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
   const missing = (what: string) => invalidField('source_id', `cannot be generated: the contact has no ${what}`, 'required');
@@ -34,6 +37,9 @@ function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
     case 'Channel::Whatsapp':
       if (!contact.phone_number) throw missing('phone number');
       return contact.phone_number.replace(/^\+/, '');
+    case 'Channel::TwilioSms':
+      if (!contact.phone_number) throw missing('phone number');
+      return twilioAddress(inbox, contact.phone_number);
     default:
       throw invalidField('source_id', `is required for ${inbox.channel_type} inboxes`, 'required');
   }
@@ -177,6 +183,8 @@ export async function contactableInboxes(accountId: number, actor: Actor, contac
         return contact.phone_number ?? undefined;
       case 'Channel::Whatsapp':
         return contact.phone_number?.replace(/^\+/, '');
+      case 'Channel::TwilioSms':
+        return contact.phone_number ? twilioAddress(inbox, contact.phone_number) : undefined;
       default:
         return undefined;
     }

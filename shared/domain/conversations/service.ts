@@ -45,7 +45,14 @@ import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from 
  * Contract rule 3 (docs/contract.md#rules): website, phone (SMS, WhatsApp), API and email inboxes take conversations
  * from this API.
  */
-const CONVERSATION_CHANNELS = ['Channel::WebWidget', 'Channel::Api', 'Channel::Email', 'Channel::Sms', 'Channel::Whatsapp'];
+const CONVERSATION_CHANNELS = [
+  'Channel::WebWidget',
+  'Channel::Api',
+  'Channel::Email',
+  'Channel::Sms',
+  'Channel::Whatsapp',
+  'Channel::TwilioSms',
+];
 
 const actorName = async (accountId: number, actor: ConversationActor | null): Promise<string | undefined> => {
   if (!actor) return undefined;

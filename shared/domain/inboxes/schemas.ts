@@ -158,6 +158,8 @@ const channelFields = {
     phone_number: opt(Phone),
     provider_config: opt(JsonObject),
   },
+  // Twilio's numbers and credentials are set when the channel is connected (TwilioChannelSchema) and checked then.
+  twilio_sms: {},
 };
 
 /** What `channel` may change on update, per the inbox's (fixed) channel type. */
@@ -237,3 +239,18 @@ export const InboxMembersSchema = v.object({
   inbox_id: Id,
   user_ids: JsonArray(Id),
 });
+
+/** `POST /channels/twilio_channel` (Chatwoot's TwilioChannelsController): `twilio_channel: {…}` or top level. */
+export const TwilioChannelSchema = v.pipe(
+  v.object({
+    name: RequiredText(255),
+    medium: v.optional(v.picklist(['sms', 'whatsapp'], 'must be sms or whatsapp'), 'sms'),
+    account_sid: v.pipe(RequiredText(64), v.regex(/^AC\w+$/, 'is not a Twilio account SID')),
+    auth_token: RequiredText(255),
+    api_key_sid: optNull(v.pipe(Text(64), v.regex(/^(SK\w+)?$/, 'is not a Twilio API key SID'))),
+    messaging_service_sid: optNull(v.pipe(Text(64), v.regex(/^(MG\w+)?$/, 'is not a Twilio messaging service SID'))),
+    phone_number: optNull(v.union([v.literal(''), Phone], 'must be in E.164 format, like +14155550100')),
+  }),
+  v.check((b) => !!b.messaging_service_sid !== !!b.phone_number, 'needs exactly one of messaging_service_sid and phone_number'),
+);
+export type TwilioChannel = v.InferOutput<typeof TwilioChannelSchema>;

@@ -16,7 +16,7 @@ import type { AccountRecord } from '#shared/model/identity.ts';
 import { now } from '#shared/model/time.ts';
 import { inboxScope, visibleInbox } from './access.ts';
 import { CHANNEL_TYPES, type ChannelKind, type InboxRecord, type WorkingHour } from '#shared/model/inboxes.ts';
-import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type WorkingHourInput } from './schemas.ts';
+import { ChannelUpdateSchemas, type InboxUpdate, type NewInbox, type TwilioChannel, type WorkingHourInput } from './schemas.ts';
 import { inboxJson } from './view.ts';
 
 // Inboxes (docs/chatwoot.md#inboxes): create per channel type, update, delete, working hours, avatar, agent bot.
@@ -103,6 +103,7 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
   if (kind === 'line') out.callback_webhook_url = `${base}/webhooks/line/${out.line_channel_id}`;
   if (kind === 'whatsapp') out.callback_webhook_url = `${base}/webhooks/whatsapp/${out.phone_number}`;
   if (kind === 'sms') out.callback_webhook_url = `${base}/webhooks/sms/${out.phone_number!.replace(/\D/g, '')}`;
+  if (kind === 'twilio_sms') out.callback_webhook_url = `${base}/twilio/callback`;
   if (kind === 'whatsapp' && out.provider === 'whatsapp_cloud' && !out.provider_config?.webhook_verify_token) {
     out.provider_config = { ...out.provider_config, webhook_verify_token: secureToken() };
   }
@@ -125,6 +126,10 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
     out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
+  // Twilio's webhooks name the messaging service, else the number: each belongs to one inbox (Chatwoot's unique indexes).
+  if (i.channel_type === 'Channel::TwilioSms' && i.messaging_service_sid)
+    out.push(s(keys.channelUnique('TWILIO', i.messaging_service_sid), 'messaging_service_sid'));
+  if (i.channel_type === 'Channel::TwilioSms' && i.phone_number) out.push(s(keys.channelUnique('TWILIO', i.phone_number), 'phone_number'));
   return out;
 }
 
@@ -182,10 +187,50 @@ async function checkInboxLimit(account: AccountRecord) {
   }
 }
 
-export async function createInbox(account: AccountRecord, input: NewInbox) {
+/** A channel inbox's provider check (shared/channels/connect.ts): what to store with the inbox, or a 422. */
+export type ConnectChannel = (inbox: InboxRecord) => Promise<Partial<InboxRecord>>;
+
+export async function createInbox(account: AccountRecord, input: NewInbox, opts: { connect?: ConnectChannel } = {}) {
   const { channel, avatar, working_hours, name, ...rest } = input;
-  const kind = channel.type;
-  const telegramName = kind === 'telegram' ? `telegram_bot_${channel.bot_token.split(':')[0]}` : undefined;
+  return makeInbox(account, { ...rest, name }, channel.type as ChannelKind, channel, avatar, working_hours, opts);
+}
+
+/**
+ * `POST /channels/twilio_channel`: a Twilio SMS or WhatsApp inbox (Chatwoot's TwilioChannelsController). A WhatsApp
+ * medium stores its number as `whatsapp:+…`; the provider check (`connect`) answers Chatwoot's 422 on a refusal.
+ */
+export async function createTwilioInbox(account: AccountRecord, input: TwilioChannel, opts: { connect?: ConnectChannel } = {}) {
+  const phone = input.phone_number ? (input.medium === 'whatsapp' ? `whatsapp:${input.phone_number}` : input.phone_number) : null;
+  return makeInbox(
+    account,
+    { name: input.name },
+    'twilio_sms',
+    {
+      medium: input.medium,
+      account_sid: input.account_sid,
+      auth_token: input.auth_token,
+      api_key_sid: input.api_key_sid || null,
+      messaging_service_sid: input.messaging_service_sid || null,
+      phone_number: phone,
+      content_templates: { templates: [] },
+    },
+    undefined,
+    undefined,
+    opts,
+  );
+}
+
+async function makeInbox(
+  account: AccountRecord,
+  input: Omit<NewInbox, 'channel' | 'avatar' | 'working_hours'>,
+  kind: ChannelKind,
+  channel: Record<string, unknown>,
+  avatar: NewInbox['avatar'],
+  working_hours: NewInbox['working_hours'],
+  opts: { connect?: ConnectChannel },
+) {
+  const { name, ...rest } = input;
+  const telegramName = kind === 'telegram' ? `telegram_bot_${String(channel.bot_token).split(':')[0]}` : undefined;
   const inboxName = name ?? telegramName;
   if (!inboxName) throw unprocessable([{ field: 'name', message: 'is required', code: 'required' }]);
   await checkInboxLimit(account);
@@ -263,6 +308,7 @@ export async function createInbox(account: AccountRecord, input: NewInbox) {
   };
   inbox = applyChannel(inbox, kind, channel);
   if (working_hours) inbox.working_hours = mergeWorkingHours(inbox.working_hours, working_hours);
+  if (opts.connect) inbox = { ...inbox, ...(await opts.connect(inbox)) };
   if (avatar) inbox.avatar_url = await storeAvatar(account.id, id, avatar);
   await repo.createInbox(inbox, sentinelsOf(inbox));
   return inboxJson(inbox, true);
@@ -353,4 +399,25 @@ export async function setInboxAgentBot(account: AccountRecord, id: number, botId
     const after: InboxRecord = { ...before, agent_bot_id: botId, updated_at: now(), version: before.version + 1 };
     await repo.setInboxAgentBot(before, after, grant, revoke);
   });
+}
+
+/**
+ * `POST /inboxes/{id}/sync_templates` (Chatwoot's InboxesController#sync_templates): the provider's templates,
+ * fetched now and stored on the inbox; 422 for an inbox whose channel has no templates.
+ */
+export async function syncInboxTemplates(
+  account: AccountRecord,
+  id: number,
+  sync: (inbox: InboxRecord) => Promise<Partial<InboxRecord> | undefined>,
+) {
+  const inbox = await repo.getInbox(account.id, id);
+  if (!inbox) throw notFound('Inbox');
+  const changes = await sync(inbox);
+  if (!changes) {
+    throw new ServiceError('invalid', 'Template sync is only available for WhatsApp channels', [
+      { field: '', message: 'Template sync is only available for WhatsApp channels', code: 'invalid' },
+    ]);
+  }
+  await repo.changeInboxAttributes(account.id, id, { set: { ...changes, updated_at: now() } });
+  return { message: 'Template sync initiated successfully' };
 }

@@ -57,13 +57,22 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
     case 'Channel::Telegram':
       return { bot_name: i.bot_name };
     case 'Channel::Whatsapp':
-      return { message_templates: [], reauthorization_required: false, ...(admin ? { provider_config: i.provider_config } : {}) };
+      return {
+        message_templates: i.message_templates ?? [],
+        reauthorization_required: false,
+        ...(admin ? { provider_config: i.provider_config } : {}),
+      };
     case 'Channel::Line':
       return admin
         ? { line_channel_id: i.line_channel_id, line_channel_secret: i.line_channel_secret, line_channel_token: i.line_channel_token }
         : {};
     case 'Channel::Sms':
       return admin ? { provider_config: i.provider_config } : {};
+    case 'Channel::TwilioSms':
+      return {
+        content_templates: i.content_templates ?? { templates: [] },
+        ...(admin ? { auth_token: i.auth_token ?? null, account_sid: i.account_sid ?? null } : {}),
+      };
   }
 }
 

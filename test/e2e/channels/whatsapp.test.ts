@@ -113,6 +113,7 @@ describe('WhatsApp Cloud channel', () => {
         ? { body: PNG, headers: { 'content-type': 'image/png' } }
         : { status: 401, json: { error: { message: 'no token' } } },
     );
+    graph.on('GET', /^\/v14\.0\/\d+\/message_templates$/, () => ({ json: { data: [] } }));
     graph.on('POST', /^\/v13\.0\/\d+\/messages$/, () => ({
       json: { messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.OUT${++sent}` }] },
     }));
@@ -196,6 +197,33 @@ describe('WhatsApp Cloud channel', () => {
     expect((await messagesOf(c.id)).filter((x) => x.source_id === id)).toHaveLength(1);
   });
 
+  it('after a resolve starts a new conversation; with lock_to_single_conversation reopens the last one', async () => {
+    const from = customer();
+    await post(payload(from, 'Gil', { id: wamid(), type: 'text', text: { body: 'first' } }));
+    const first = await conversationOfContact(from);
+    expect((await s.admin.api.post(`${s.base}/conversations/${first.id}/toggle_status`, { status: 'resolved' })).status).toBe(200);
+    const next = wamid();
+    await post(payload(from, 'Gil', { id: next, type: 'text', text: { body: 'second' } }));
+    const second = await until(async () =>
+      (await conversationsOf()).find((c) => c.meta.sender.phone_number === `+${from}` && c.id !== first.id),
+    );
+    expect(second.status).toBe('open');
+    await messageBySource(second.id, next);
+
+    expect((await s.admin.api.patch(`${s.base}/inboxes/${inboxId}`, { lock_to_single_conversation: true })).status).toBe(200);
+    try {
+      expect((await s.admin.api.post(`${s.base}/conversations/${second.id}/toggle_status`, { status: 'resolved' })).status).toBe(200);
+      const third = wamid();
+      await post(payload(from, 'Gil', { id: third, type: 'text', text: { body: 'third' } }));
+      await messageBySource(second.id, third);
+      const reopened = (await conversationsOf()).find((c) => c.id === second.id);
+      expect(reopened.status).toBe('open');
+      expect((await conversationsOf()).filter((c) => c.meta.sender.phone_number === `+${from}`)).toHaveLength(2);
+    } finally {
+      await s.admin.api.patch(`${s.base}/inboxes/${inboxId}`, { lock_to_single_conversation: false });
+    }
+  });
+
   it('refuses a bad or missing signature with 401 and stores nothing', async () => {
     const from = customer();
     const bad = wamid();
@@ -257,7 +285,15 @@ describe('WhatsApp Cloud channel', () => {
         interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes, please' } },
       }),
     );
-    expect((await messageBySource(c.id, reply)).content).toBe('Yes, please');
+    expect(await messageBySource(c.id, reply)).toMatchObject({
+      content: 'Yes, please',
+      content_attributes: { in_reply_to: null, in_reply_to_external_id: null },
+    });
+    // A reply to a message of the conversation keeps both ids (Chatwoot's InReplyToMessageBuilder).
+    const quoting = wamid();
+    await post(payload(from, 'Bo', { id: quoting, type: 'text', text: { body: 'about that' }, context: { from, id: place } }));
+    const quoted = await messageBySource(c.id, quoting);
+    expect(quoted.content_attributes).toEqual({ in_reply_to: loc.id, in_reply_to_external_id: place });
 
     const reaction = wamid();
     await post(payload(from, 'Bo', { id: reaction, type: 'reaction', reaction: { message_id: reply, emoji: '👍' } }));

@@ -4,7 +4,7 @@ import { contactKeyOf, eventIdOf } from '#shared/channels/channel.ts';
 import { plainText, whatsappMarkup } from '#shared/channels/markup.ts';
 import { hubSignatureValid } from '#shared/channels/signatures.ts';
 import { sessionBody, templateBody, templateComponents } from '#shared/channels/whatsapp/bodies.ts';
-import { alternateWaId } from '#shared/channels/whatsapp/numbers.ts';
+import { alternateWaId } from '#shared/channels/numbers.ts';
 import { parseWhatsapp } from '#shared/channels/whatsapp/parse.ts';
 import { advances } from '#shared/domain/channels/status.ts';
 

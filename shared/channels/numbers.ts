@@ -1,4 +1,4 @@
-// WhatsApp's Brazil and Argentina numbers (Chatwoot's PhoneNumberNormalizationService): the `wa_id` Meta sends may
+// WhatsApp's Brazil and Argentina numbers (WhatsApp rooms: Cloud, 360dialog, Twilio's WhatsApp medium) (Chatwoot's PhoneNumberNormalizationService): the `wa_id` Meta sends may
 // lack Brazil's mobile 9 (12 digits after 55) or carry Argentina's 9 (549…); a contact stored under the other form
 // is still the same contact. The other form is only used when a contact inbox already has it.
 

@@ -1,0 +1,5 @@
+import { ingestWebhook } from '#shared/channels/ingest.ts';
+import { rawHandler } from '#shared/http/raw.ts';
+
+// `POST /webhooks/sms/{phone_number}`: Bandwidth's messaging callbacks (docs/channels.md#bandwidth).
+export const handler = rawHandler((req) => ingestWebhook('bandwidth', req));
