@@ -71,6 +71,14 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // Mail: the sender from the construct's prop (Chatwoot's default otherwise); links on PUBLIC_BASE_URL unless set.
   MAILER_SENDER_EMAIL: 'default',
   FRONTEND_URL: 'default',
+  // Incoming mail: the inbound domain and the relay's password from the construct's props (none: no forwarding
+  // addresses, the relay route refuses); the size bound and poll interval have right defaults; the SMTP
+  // listener is the local runtime's (deployed, SES receives).
+  MAILER_INBOUND_EMAIL_DOMAIN: 'default',
+  RAILS_INBOUND_EMAIL_PASSWORD: 'default',
+  INBOUND_MAIL_MAX_BYTES: 'default',
+  IMAP_POLL_SECONDS: 'default',
+  INBOUND_SMTP_PORT: 'local',
   // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
   PURGE_CHUNK_DELETES: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.

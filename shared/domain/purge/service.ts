@@ -75,8 +75,8 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
     return messages.map((m) => keys.searchTail(accountId, Number(m.created_at), Number(m.id)));
   });
   if (!messagesDone) return false;
-  // Participants and signals: the conversation item goes last.
-  for (const prefix of ['PART#', 'SIGNAL#']) if (!(await drain({ pk, prefix }, budget))) return false;
+  // Participants, signals and mail thread items: the conversation item goes last.
+  for (const prefix of ['PART#', 'SIGNAL#', keys.mailThreadPrefix]) if (!(await drain({ pk, prefix }, budget))) return false;
   if (budget.spent) return false;
   const [conv] = await firstItems({ pk, prefix: 'CONV' }, 1);
   if (!conv) {
