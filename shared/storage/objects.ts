@@ -33,6 +33,12 @@ export async function putObject(key: string, data: Buffer, contentType: string):
   await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
 }
 
+/** An object's bytes (a stored raw mail). */
+export async function getObject(key: string): Promise<Buffer> {
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  return Buffer.from(await out.Body!.transformToByteArray());
+}
+
 export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
   getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
 

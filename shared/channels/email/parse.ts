@@ -220,6 +220,17 @@ export async function parseMail(raw: Buffer): Promise<ParsedMail> {
   };
 }
 
+/**
+ * The mail's headers alone (what routing reads at ingest): the header block parsed as a mail without a body,
+ * so a large mail is not decoded twice.
+ */
+export function parseMailHeaders(raw: Buffer): Promise<ParsedMail> {
+  const end = raw.indexOf('\r\n\r\n');
+  const lf = raw.indexOf('\n\n');
+  const cut = end >= 0 && (lf < 0 || end < lf) ? end + 4 : lf >= 0 ? lf + 2 : raw.length;
+  return parseMail(raw.subarray(0, cut));
+}
+
 /** The message's content: the text part, else the HTML's text (Chatwoot's mail_content), cut to 150,000 characters. */
 export const mailContent = (mail: ParsedMail): string => truncate(mail.text?.reply ?? mail.html?.reply ?? '', MAX_CONTENT_CHARS);
 

@@ -55,6 +55,18 @@ export async function findInboxByWebsiteToken(token: string): Promise<InboxRecor
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 
+/** AP308: the email inbox whose address or forwarding address this is (lower-cased; their sentinels name the inbox). */
+export async function findInboxByChannelAddress(address: string, forwardDomain?: string): Promise<InboxRecord | undefined> {
+  // An address on the inbound domain is most likely a forwarding address: asked first.
+  const kinds =
+    forwardDomain && address.endsWith(`@${forwardDomain}`) ? (['EMAIL_FORWARD', 'EMAIL'] as const) : (['EMAIL', 'EMAIL_FORWARD'] as const);
+  for (const kind of kinds) {
+    const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.channelUnique(kind, address.toLowerCase()));
+    if (owner) return getInbox(owner.account_id, owner.inbox_id);
+  }
+  return undefined;
+}
+
 const inboxItem = async (i: InboxRecord) => ({
   ...keys.inbox(i.account_id, i.id),
   // Sparse: only email inboxes with IMAP on carry it, so the poller lists them in one Query (AP307).

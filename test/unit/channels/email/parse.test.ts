@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedInlineImages, mailContent, parseMail, serializedMail } from '#shared/channels/email/parse.ts';
+import { embedInlineImages, mailContent, parseMail, parseMailHeaders, serializedMail } from '#shared/channels/email/parse.ts';
 import { mailFixture } from '../../../support/mail-fixtures.ts';
 
 const TO = 'abcdefghijklmnop1234@inbound.test';
@@ -101,6 +101,17 @@ describe('parseMail over real RFC 822 mails', () => {
     const [a, b] = [await parseMail(raw), await parseMail(raw)];
     expect(a.messageId).toMatch(/^[0-9a-f]{64}@mail\.missing$/);
     expect(b.messageId).toBe(a.messageId);
+  });
+
+  it('parseMailHeaders reads the header block alone', async () => {
+    const h = await parseMailHeaders(mailFixture('attachments', { to: TO, messageId: 'h-1@customer.example' }));
+    expect([h.messageId, h.sender, h.to, h.attachments.length, h.text]).toEqual([
+      'h-1@customer.example',
+      'carol@customer.example',
+      [TO],
+      0,
+      null,
+    ]);
   });
 
   it('keeps only the last 15 attachments', async () => {
