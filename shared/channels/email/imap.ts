@@ -46,7 +46,7 @@ export async function pollImapInbox(inbox: InboxRecord, handOff: HandOff, now = 
       }
       for (const uid of [...uids].sort((a, b) => a - b).slice(0, IMAP_BATCH)) {
         const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
-        if (msg?.source) {
+        if (msg !== false && msg.source) {
           await handOff(msg.source, inbox);
           imported++;
         }
