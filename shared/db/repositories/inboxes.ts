@@ -55,7 +55,7 @@ export async function findInboxByWebsiteToken(token: string): Promise<InboxRecor
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 
-/** AP308: the email inbox whose address or forwarding address this is (lower-cased; their sentinels name the inbox). */
+/** AP318: the email inbox whose address or forwarding address this is (lower-cased; their sentinels name the inbox). */
 export async function findInboxByChannelAddress(address: string, forwardDomain?: string): Promise<InboxRecord | undefined> {
   // An address on the inbound domain is most likely a forwarding address: asked first.
   const kinds =
@@ -69,13 +69,13 @@ export async function findInboxByChannelAddress(address: string, forwardDomain?:
 
 const inboxItem = async (i: InboxRecord) => ({
   ...keys.inbox(i.account_id, i.id),
-  // Sparse: only email inboxes with IMAP on carry it, so the poller lists them in one Query (AP307).
+  // Sparse: only email inboxes with IMAP on carry it, so the poller lists them in one Query (AP317).
   ...(i.channel_type === 'Channel::Email' && i.email_settings?.imap_enabled === true ? keys.imapInboxIndex(i.account_id, i.id) : {}),
   type: 'inbox',
   ...(await sealFields('inbox', i)),
 });
 
-/** AP307: every email inbox with IMAP polling on, across accounts (account and inbox ids). */
+/** AP317: every email inbox with IMAP polling on, across accounts (account and inbox ids). */
 export async function listImapInboxIds(): Promise<{ account_id: number; inbox_id: number }[]> {
   const p = keys.imapInboxes();
   return (await queryPrefix({ gsi2pk: p.gsi2pk }, p.skPrefix)).map((i) => ({ account_id: Number(i.account_id), inbox_id: Number(i.id) }));

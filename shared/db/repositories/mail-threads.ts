@@ -5,7 +5,7 @@ import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 
-// Access patterns of the email channel (docs/data-model.md#keys-and-access-patterns, AP300-306): the items
+// Access patterns of the email channel (docs/data-model.md#keys-and-access-patterns, AP310-316): the items
 // that thread a mail into its conversation, and each IMAP inbox's polling state. Thread items live in the
 // conversation's partition (its purge removes them) and are found through gsi1.
 
@@ -25,10 +25,10 @@ export const messageIdHash = (id: string) => createHash('sha256').update(id.trim
 
 const firstOf = async <T>(partition: { gsi1pk: string }) => record<T>((await queryPrefix(partition, 'THREAD', { limit: 1 }))[0]);
 
-/** AP300: the conversation a `reply+<uuid>` address or one of our Message-IDs names. */
+/** AP310: the conversation a `reply+<uuid>` address or one of our Message-IDs names. */
 export const findThreadByUuid = (uuid: string) => firstOf<ThreadTarget>({ gsi1pk: keys.mailThreadIndex(uuid).gsi1pk });
 
-/** AP301: remembers that mail concerns this conversation (idempotent). */
+/** AP311: remembers that mail concerns this conversation (idempotent). */
 export async function putThread(uuid: string, t: ThreadTarget): Promise<void> {
   await db().send(
     new PutCommand({
@@ -38,12 +38,12 @@ export async function putThread(uuid: string, t: ThreadTarget): Promise<void> {
   );
 }
 
-/** AP302: the conversation of an inbox that holds the mail with this Message-ID (or began with it as its In-Reply-To). */
+/** AP312: the conversation of an inbox that holds the mail with this Message-ID (or began with it as its In-Reply-To). */
 export const findReference = (inboxId: number, messageId: string) =>
   firstOf<MailReference>({ gsi1pk: keys.mailReferenceIndex(inboxId, messageIdHash(messageId)).gsi1pk });
 
 /**
- * AP303: records a mail's Message-ID in its conversation; false when the conversation already has it (the
+ * AP313: records a mail's Message-ID in its conversation; false when the conversation already has it (the
  * same mail twice: Chatwoot's per-conversation dedup by `source_id`).
  */
 export async function putReference(messageId: string, r: MailReference): Promise<boolean> {
@@ -68,7 +68,7 @@ export async function putReference(messageId: string, r: MailReference): Promise
   }
 }
 
-/** AP304: undoes AP303 when the message it guarded could not be written (so a retry is not taken for a duplicate). */
+/** AP314: undoes AP313 when the message it guarded could not be written (so a retry is not taken for a duplicate). */
 export async function deleteReference(messageId: string, r: MailReference): Promise<void> {
   await db().send(
     new DeleteCommand({ TableName: tableName(), Key: keys.mailReference(r.account_id, r.conversation_id, messageIdHash(messageId)) }),
@@ -82,10 +82,10 @@ export interface ImapState {
   lease_until?: number;
 }
 
-/** AP305: an IMAP inbox's polling state. */
+/** AP315: an IMAP inbox's polling state. */
 export const getImapState = (accountId: number, inboxId: number) => getItem<ImapState>(keys.imapState(accountId, inboxId), true);
 
-/** AP306: takes the inbox's poll lease for `ms`; false when another poll holds it. */
+/** AP316: takes the inbox's poll lease for `ms`; false when another poll holds it. */
 export async function takeImapLease(accountId: number, inboxId: number, ms: number): Promise<boolean> {
   const now = Date.now();
   try {
@@ -106,7 +106,7 @@ export async function takeImapLease(accountId: number, inboxId: number, ms: numb
   }
 }
 
-/** AP306: the last UID imported (within a UIDVALIDITY), and the lease given back. */
+/** AP316: the last UID imported (within a UIDVALIDITY), and the lease given back. */
 export async function saveImapProgress(accountId: number, inboxId: number, uidValidity: string, lastUid: number): Promise<void> {
   await db().send(
     new UpdateCommand({
