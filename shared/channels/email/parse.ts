@@ -3,6 +3,7 @@ import EmailReplyParser from 'email-reply-parser';
 import { convert } from 'html-to-text';
 import { type AddressObject, type Attachment, type HeaderValue, simpleParser } from 'mailparser';
 import sanitizeHtml from 'sanitize-html';
+import { sanitizeMailHtml } from '#shared/domain/mail/html.ts';
 
 // One parser for every way a mail comes in (relay, SMTP, SES, IMAP): raw RFC 822 → a normalised mail, as
 // Chatwoot's MailPresenter reads one (docs/mail.md#incoming-mail). Pure: no table, no storage.
@@ -112,24 +113,6 @@ export function isAutoReply(header: (name: string) => string | undefined): boole
 }
 
 const QUOTE_BLOCKS = ['gmail_quote', 'gmail_extra', 'yahoo_quoted', 'moz-cite-prefix', 'OutlookMessageHeader'];
-
-/**
- * The HTML shown to agents: scripts, styles, event handlers, forms and frames removed; links and images kept
- * (`cid:` and data images too, which the inline embedding replaces).
- */
-export function sanitizeMailHtml(html: string): string {
-  return sanitizeHtml(html, {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'span', 'font', 'center', 'u', 's'],
-    allowedAttributes: {
-      '*': ['style', 'class', 'dir', 'align', 'width', 'height', 'bgcolor', 'color', 'valign', 'colspan', 'rowspan'],
-      a: ['href', 'name', 'target', 'title'],
-      img: ['src', 'alt', 'title', 'width', 'height'],
-      font: ['face', 'size', 'color'],
-    },
-    allowedSchemes: ['http', 'https', 'mailto', 'cid', 'tel'],
-    allowedSchemesByTag: { img: ['http', 'https', 'cid', 'data'] },
-  });
-}
 
 /** Chatwoot's HtmlParser.parse_reply: the HTML without the quoted history, as text. */
 function htmlReply(html: string): string {

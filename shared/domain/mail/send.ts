@@ -112,7 +112,7 @@ export async function sendMail(mail: Mail): Promise<void> {
 
 // ── conversation mail (the email channel's replies): full headers and attachments ──
 
-/** A mail with its own headers (an agent's reply): built by shared/channels/email/compose.ts. */
+/** A mail with its own headers (an agent's reply): built by ./reply.ts. */
 export interface HeaderedMail {
   from: string;
   replyTo: string;
@@ -204,7 +204,8 @@ export async function sendMails(event: SQSEvent): Promise<SQSBatchResponse> {
     event.Records.map(async (record) => {
       const mail = decodeQueueBody<QueuedMail>(record.body);
       try {
-        await sendMail(await openMail(mail));
+        if (mail.kind === 'conversation_reply') await sendHeaderedMail({ ...mail, attachments: [] });
+        else await sendMail(await openMail(mail));
         log.info('mail sent', { mailId: mail.id, kind: mail.kind });
       } catch (error) {
         log.error('mail not sent', { mailId: mail.id, kind: mail.kind, error });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTACHED_BYTES, replyBody, replyHeaders, splitAttachments, type ReplyInput } from '#shared/channels/email/compose.ts';
+import { MAX_ATTACHED_BYTES, replyBody, replyHeaders, splitAttachments, type ReplyInput } from '#shared/domain/mail/reply.ts';
 
 const UUID = '6bdc3f4d-0bec-4515-a284-5d916fdde489';
 const base = (over: Partial<ReplyInput> = {}): ReplyInput => ({
@@ -86,5 +86,14 @@ describe("an agent's reply as a mail (ConversationReplyMailer#email_reply)", () 
     const body = replyBody('<p>Hi</p>', 'Hi', linked);
     expect(body.html).toBe('<p>Hi</p><p><a href="https://files/b">b</a></p>');
     expect(body.text).toBe('Hi\n\nb: https://files/b');
+  });
+});
+
+describe("a reply's HTML", () => {
+  it('renders the Markdown and keeps no raw HTML that could run', async () => {
+    const { replyHtml } = await import('#shared/domain/mail/html.ts');
+    expect(replyHtml('We are on it **today**.')).toBe('<p>We are on it <strong>today</strong>.</p>\n');
+    expect(replyHtml('x <script>alert(1)</script> <img src=x onerror=alert(1)>')).not.toMatch(/script|onerror/);
+    expect(replyHtml('')).toBe('');
   });
 });

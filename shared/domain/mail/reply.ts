@@ -1,8 +1,9 @@
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { addressOf } from './route.ts';
+import { senderAddress } from './send.ts';
 
 // An agent's reply as a mail, with Chatwoot's headers (ConversationReplyMailer#email_reply, its helper and
-// ReferencesHeaderBuilder): pure, from what the sender loaded (docs/mail.md#replies).
+// ReferencesHeaderBuilder): pure, from what the sender loaded (docs/mail.md#replies). The email channel's replies
+// and the conversation continuity mails of web widget and API conversations are both made here.
 
 /** Chatwoot attaches files while their total stays within 20 MB; larger ones are linked in the body. */
 export const MAX_ATTACHED_BYTES = 20 * 1024 * 1024;
@@ -53,7 +54,7 @@ export function replyHeaders(input: ReplyInput): ReplyHeaders {
   const settings = input.inbox.email_settings ?? {};
   const isEmailInbox = input.inbox.channel_type === 'Channel::Email';
   const channelEmail = isEmailInbox ? input.inbox.email : null;
-  const sender = addressOf(input.mailerSender);
+  const sender = senderAddress(input.mailerSender).toLowerCase();
   // With its own SMTP, the inbox sends as itself; otherwise the service's sender (an address SES may send from).
   const fromAddress = channelEmail && settings.smtp_enabled === true ? channelEmail : sender;
   const replyAddress =
