@@ -61,7 +61,7 @@ export function cableMarkdown(c: CableResult): string {
     '|---|---|',
     `| agent reply (API write) → \`message.created\` frame on the contact's socket, p50 / p95 / max (${c.writeToFrame.samples} sequential writes) | ${c.writeToFrame.p50} / ${c.writeToFrame.p95} / ${c.writeToFrame.max} ms |`,
     '',
-    'Monthly cost of idle connections (model in `bench/cable-cost.ts`; see the README):',
+    'Monthly cost of idle connections (model in `bench/cable-cost.ts`; see docs/cost.md):',
     '',
     ...costMarkdown(),
     '',

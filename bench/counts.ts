@@ -532,7 +532,7 @@ export async function measureCounts(opts: {
 export function countsMarkdown(r: CountsResult): string[] {
   const lines = ['## Counts scale', ''];
   lines.push(
-    '`GET /api/v1/accounts/{account_id}/conversations/meta` (spec endpoint 4) on one account grown to each size (`bench/counts.ts`). The',
+    '`GET /api/v1/accounts/{account_id}/conversations/meta` (contract endpoint 4) on one account grown to each size (`bench/counts.ts`). The',
     'conversations are written in-process by the conversations service (`startConversation`, the code behind `POST /conversations`, with',
     `their counters), in parallel batches of ${BATCH}, over 3 inboxes, 4 statuses, a team and 2 assignees plus unassigned, in`,
     `${COMBINATIONS.length} (inbox, team, status, assignee) combinations that the first ${COMBINATIONS.length} conversations already use; each has one incoming or`,
@@ -606,10 +606,10 @@ export function countsMarkdown(r: CountsResult): string[] {
     '',
     "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
     '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use (plus creation marks until settled),',
-    'changed with every conversation change (README Cost), so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
+    'changed with every conversation change (docs/cost.md), so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
     "combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent's inboxes) apply to those",
     "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
-    '(shared/search, README "Search"): its head (AP73), the postings of a covering set of the term\'s trigrams in each sealed segment',
+    "(shared/search, docs/search.md): its head (AP73), the postings of a covering set of the term's trigrams in each sealed segment",
     '(hash-bucket items of ~3 KB or one item per common trigram, in one BatchGet with the packs, AP75) and the doc chunks of matches no bucket',
     'posting describes, the tail of messages not packed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77,',
     '~5 bytes each). The index is sealed here after every batch of creates, in-process, by the rules the pipeline applies after',

@@ -61,7 +61,7 @@ async function benchRoutes(world: BenchWorld, recorder: ReturnType<typeof instru
           const req = sc.request(world, state, prepared, i);
           recorder.take();
           const started = performance.now();
-          const res = await (req.client ?? world.account.admin.api).request(req.method, req.path, req.body);
+          const res = await (req.client ?? world.account.admin.api).request(req.method, req.path, req.body, req.headers);
           const { calls, sent, overheadMs } = recorder.take();
           const ms = performance.now() - started - overheadMs;
           if (res.status !== (req.status ?? 200)) throw new Error(`${key} answered ${res.status}: ${res.text.slice(0, 300)}`);

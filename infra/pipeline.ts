@@ -9,6 +9,10 @@ export const EVENT_HANDLERS = {
   deliver: 'functions/events/deliver.ts',
   /** Mail queue → Amazon SES (locally SMTP, a folder or the log). */
   mail: 'functions/events/mail.ts',
+  /** Channel-inbound queue → provider webhooks processed (shared/channels/inbound.ts). */
+  channelInbound: 'functions/events/channel-inbound.ts',
+  /** Channel-send queue → messages sent to the providers (shared/channels/send.ts). */
+  channelSend: 'functions/events/channel-send.ts',
 } as const;
 
 /** The event pipeline's function names (bundle folders), keyed like EVENT_HANDLERS. */
@@ -17,6 +21,8 @@ export const EVENT_FUNCTION_NAMES = {
   dispatch: 'events-dispatch',
   deliver: 'events-deliver',
   mail: 'events-mail',
+  channelInbound: 'channel-inbound',
+  channelSend: 'channel-send',
 } as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
 
 export const QUEUES = {
@@ -36,6 +42,24 @@ export const QUEUES = {
    * dead-lettered (alarmed).
    */
   mail: { name: 'mail.fifo', dlq: 'mail-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  /**
+   * FIFO, grouped by inbox and contact: one contact's webhooks are processed in order (its contact and conversation
+   * made once); the provider's message ids deduplicate a provider's retry. A webhook failing 5 times is
+   * dead-lettered (alarmed). The visibility leaves the consumer 60 s (a media lookup and download take up to 45 s).
+   */
+  channelInbound: {
+    name: 'channel-inbound.fifo',
+    dlq: 'channel-inbound-dlq.fifo',
+    fifo: true,
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+  },
+  /**
+   * FIFO, grouped by conversation: one conversation's messages reach the provider in order. The consumer retries
+   * a provider 429/5xx with backoff by visibility and fails the message itself after 10 attempts; maxReceiveCount
+   * is only a safety net.
+   */
+  channelSend: { name: 'channel-send.fifo', dlq: 'channel-send-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 120, maxReceiveCount: 30 },
 } as const;
 
 /**
@@ -84,4 +108,6 @@ export const QUEUE_SOURCES = {
   deliver: { queue: 'deliveries', batchSize: 10, reportBatchItemFailures: true },
   /** SES's default sending rate is 14 mails/s: 2 consumers of 10 stay near it. */
   mail: { queue: 'mail', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 2 },
+  channelInbound: { queue: 'channelInbound', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 10 },
+  channelSend: { queue: 'channelSend', batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 10 },
 } as const;

@@ -14,11 +14,12 @@ export type Interface = 'account' | 'platform' | 'public' | 'system';
  *  - write: table reads and writes
  *  - tokens: write, and the token key secret (routes that create or show access tokens)
  *  - uploads: write, the avatar bucket, and the token key secret (the profile answers its token)
+ *  - channels: read, and sending to the channel-inbound queue (providers' webhooks, docs/channels.md)
  *
  * Every class reads the token key secret: sealed secrets are opened where they are read, and file links
  * are signed with a key derived from it (shared/storage/file-urls.ts).
  */
-export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads';
+export type AccessClass = 'read' | 'write' | 'tokens' | 'uploads' | 'channels';
 
 export interface Route {
   /** More than one method when Chatwoot takes several for one action (PATCH and PUT for update). */
@@ -56,6 +57,16 @@ export const routes: Route[] = [
   { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/widget/assets/{file}', handler: 'functions/system/widget/asset.ts', api: 'system', access: 'read' },
   { method: 'GET', path: '/widget/demo', handler: 'functions/system/widget/demo.ts', api: 'system', access: 'read' },
+
+  // Messaging providers' webhooks, on Chatwoot's paths (docs/channels.md): the inbox by one key read, the signature
+  // checked, the payload queued (channel-inbound), answered as the provider expects.
+  {
+    method: ['GET', 'POST'],
+    path: '/webhooks/whatsapp/{phone_number}',
+    handler: 'functions/channels/whatsapp.ts',
+    api: 'system',
+    access: 'channels',
+  },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
@@ -517,6 +528,13 @@ export const routes: Route[] = [
     access: 'uploads',
   },
   // The google_translate integration (calls Google; the message keeps the translation).
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}/retry',
+    handler: 'functions/api/conversations/messages/retry.ts',
+    api: 'account',
+    access: 'write',
+  },
   {
     method: 'POST',
     path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages/{message_id}/translate',

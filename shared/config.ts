@@ -96,6 +96,19 @@ const EnvSchema = v.object({
   // model, as Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT installation setting; the key is the account's OpenAI hook's.
   CAPTAIN_OPEN_AI_ENDPOINT: v.optional(v.string(), 'https://api.openai.com'),
   CAPTAIN_OPEN_AI_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
+  // Messaging channels (docs/channels.md): the providers' hosts (tests and staging point them at fakes; the paths
+  // after them are the providers' documented ones), the Meta app secret that signs WhatsApp Cloud webhooks (checked
+  // when set), the channel queues, the first retry delay of a send that met a provider 429/5xx or a network error
+  // (doubling per attempt), and the largest media file downloaded from a provider.
+  WHATSAPP_CLOUD_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
+  DIALOG360_BASE_URL: v.optional(v.string(), 'https://waba.360dialog.io/v1'),
+  TWILIO_API_BASE_URL: v.optional(v.string(), 'https://api.twilio.com'),
+  BANDWIDTH_API_BASE_URL: v.optional(v.string(), 'https://messaging.bandwidth.com/api/v2'),
+  FB_APP_SECRET: Optional,
+  CHANNEL_INBOUND_QUEUE_URL: Optional,
+  CHANNEL_SEND_QUEUE_URL: Optional,
+  CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
+  CHANNEL_MEDIA_MAX_BYTES: Int(40 * 1024 * 1024),
 });
 
 export interface Config {
@@ -148,6 +161,16 @@ export interface Config {
   googleTranslateUrl: string;
   captainOpenAiEndpoint: string;
   captainOpenAiModel: string;
+  // Messaging channels (docs/channels.md#configuration).
+  whatsappCloudBaseUrl: string;
+  dialog360BaseUrl: string;
+  twilioBaseUrl: string;
+  bandwidthBaseUrl: string;
+  fbAppSecret?: string;
+  channelInboundQueueUrl?: string;
+  channelSendQueueUrl?: string;
+  channelSendRetryBaseSeconds: number;
+  channelMediaMaxBytes: number;
 }
 
 /** The environment variables each field comes from (the deploy proof checks them against the template). */
@@ -206,6 +229,15 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
     'IMAP_POLL_SECONDS',
   ],
   frontendUrl: ['FRONTEND_URL', 'PUBLIC_BASE_URL'],
+  whatsappCloudBaseUrl: ['WHATSAPP_CLOUD_BASE_URL'],
+  dialog360BaseUrl: ['DIALOG360_BASE_URL'],
+  twilioBaseUrl: ['TWILIO_API_BASE_URL'],
+  bandwidthBaseUrl: ['BANDWIDTH_API_BASE_URL'],
+  fbAppSecret: ['FB_APP_SECRET'],
+  channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
+  channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
+  channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
+  channelMediaMaxBytes: ['CHANNEL_MEDIA_MAX_BYTES'],
 };
 
 /** Every variable the schema knows. */
@@ -304,6 +336,15 @@ function load(): Config {
     googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
     captainOpenAiEndpoint: e.CAPTAIN_OPEN_AI_ENDPOINT.replace(/\/$/, ''),
     captainOpenAiModel: e.CAPTAIN_OPEN_AI_MODEL,
+    whatsappCloudBaseUrl: e.WHATSAPP_CLOUD_BASE_URL.replace(/\/$/, ''),
+    dialog360BaseUrl: e.DIALOG360_BASE_URL.replace(/\/$/, ''),
+    twilioBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''),
+    bandwidthBaseUrl: e.BANDWIDTH_API_BASE_URL.replace(/\/$/, ''),
+    fbAppSecret: e.FB_APP_SECRET,
+    channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
+    channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
+    channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),
+    channelMediaMaxBytes: Math.max(1, e.CHANNEL_MEDIA_MAX_BYTES),
   };
   return cached;
 }

@@ -22,6 +22,8 @@ export interface BenchRequest {
   client?: Client;
   /** Expected status (200 when absent). */
   status?: number;
+  /** Request headers (a provider's webhook: its content type and signature). */
+  headers?: Record<string, string>;
 }
 
 /**

@@ -11,8 +11,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
-import { routes as routeTable, type Route } from '../routes.ts';
-import { EventPipeline } from './event-pipeline.ts';
+import { functionName, routes as routeTable, type Route } from '../routes.ts';
+import { channelEnvironment, EventPipeline, type ChannelSettings } from './event-pipeline.ts';
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
@@ -89,6 +89,12 @@ export interface ChatwootServiceProps {
   mailerSenderEmail?: string;
   /** Chatwoot's FRONTEND_URL: the dashboard's address in mailed links. @default the service's URL */
   frontendUrl?: string;
+  /**
+   * Messaging channels (docs/channels.md#configuration): the providers' hosts (the real ones by default; staging
+   * points them at fakes), a send's first retry delay, and the Meta app secret that signs WhatsApp Cloud webhooks
+   * (checked when given; Chatwoot checks none).
+   */
+  channels?: ChannelSettings & { fbAppSecret?: string };
   /**
    * How `/cable` is served: `'fargate'`, a socket server on Fargate behind a Network Load Balancer and
    * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: docs/realtime.md#cost-of-idle-connections),
@@ -230,7 +236,21 @@ export class ChatwootService extends Construct {
       frontendUrl: props.frontendUrl?.replace(/\/$/, ''),
       accessLogs,
       removalPolicy,
+      channels: props.channels,
     });
+
+    // Provider webhooks (access class `channels`): told the channel-inbound queue, the public URL providers sign
+    // (Twilio) and the Meta app secret; sending to that queue is the whole queue grant.
+    this.pipeline.channelInboundQueue.grantSendMessages(this.api.roles.channels);
+    for (const route of props.routes ?? routeTable) {
+      if (route.access !== 'channels') continue;
+      const fn = this.api.functions.get(functionName(route));
+      if (!fn) continue;
+      fn.addEnvironment('CHANNEL_INBOUND_QUEUE_URL', this.pipeline.channelInboundQueue.queueUrl);
+      fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
+      if (props.channels?.fbAppSecret) fn.addEnvironment('FB_APP_SECRET', props.channels.fbAppSecret);
+      for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
+    }
 
     // `GET /api` and `GET /health` report whether the queues answer: they alone are told their URLs; reading
     // their attributes is the whole grant (on the shared read role both run as, which holds nothing else of
@@ -355,6 +375,8 @@ export class ChatwootService extends Construct {
       this.pipeline.dispatchFunction,
       this.pipeline.deliverFunction,
       this.pipeline.mailFunction,
+      this.pipeline.channelInboundFunction,
+      this.pipeline.channelSendFunction,
       ...Object.values(this.cable?.functions ?? {}),
     ];
   }
@@ -381,19 +403,34 @@ export class ChatwootService extends Construct {
       this.pipeline.dispatchFunction,
       this.pipeline.deliverFunction,
       this.pipeline.mailFunction,
+      this.pipeline.channelInboundFunction,
+      this.pipeline.channelSendFunction,
       ...Object.values(this.cable?.functions ?? {}),
     ]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);
     }
     if (this.fargateCable) this.acknowledgeFargate(this.fargateCable);
     if (this.cable) this.acknowledgeWebSocketApi(this.cable);
-    for (const fn of [this.pipeline.dispatchFunction, this.pipeline.deliverFunction, this.pipeline.mailFunction]) {
+    for (const fn of [
+      this.pipeline.dispatchFunction,
+      this.pipeline.deliverFunction,
+      this.pipeline.mailFunction,
+      this.pipeline.channelInboundFunction,
+      this.pipeline.channelSendFunction,
+    ]) {
       acknowledge(fn, {
         'Serverless::Serverless-LambdaEventSourceMappingDestination':
           "SQS event sources have no on-failure destination: failures go to the queue's redrive dead-letter queue",
       });
     }
-    for (const queue of [this.pipeline.eventsDlq, this.pipeline.deliveriesDlq, this.pipeline.mailDlq, this.pipeline.streamFailures]) {
+    for (const queue of [
+      this.pipeline.eventsDlq,
+      this.pipeline.deliveriesDlq,
+      this.pipeline.mailDlq,
+      this.pipeline.channelInboundDlq,
+      this.pipeline.channelSendDlq,
+      this.pipeline.streamFailures,
+    ]) {
       acknowledge(queue, {
         'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue (with an alarm): it has no dead-letter queue of its own',
       });

@@ -42,6 +42,29 @@ export interface EventPipelineProps {
   accessLogs?: s3.IBucket;
   /** Of the stream's failure bucket. @default RETAIN */
   removalPolicy?: RemovalPolicy;
+  /** The messaging channels' settings (docs/channels.md#configuration): provider hosts (fakes in staging). */
+  channels?: ChannelSettings;
+}
+
+/** The providers' hosts (each replaces the provider's host only) and a send's first retry delay. */
+export interface ChannelSettings {
+  whatsappCloudBaseUrl?: string;
+  dialog360BaseUrl?: string;
+  twilioApiBaseUrl?: string;
+  bandwidthApiBaseUrl?: string;
+  /** First retry of a send that met a provider 429/5xx, doubling per attempt. @default 30 s */
+  sendRetryBase?: Duration;
+}
+
+/** The environment of the functions that call providers. */
+export function channelEnvironment(c: ChannelSettings = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (c.whatsappCloudBaseUrl) out.WHATSAPP_CLOUD_BASE_URL = c.whatsappCloudBaseUrl;
+  if (c.dialog360BaseUrl) out.DIALOG360_BASE_URL = c.dialog360BaseUrl;
+  if (c.twilioApiBaseUrl) out.TWILIO_API_BASE_URL = c.twilioApiBaseUrl;
+  if (c.bandwidthApiBaseUrl) out.BANDWIDTH_API_BASE_URL = c.bandwidthApiBaseUrl;
+  if (c.sendRetryBase) out.CHANNEL_SEND_RETRY_BASE_SECONDS = String(c.sendRetryBase.toSeconds());
+  return out;
 }
 
 /** `Name <address>` or `address` → the address. */
@@ -60,6 +83,14 @@ export class EventPipeline extends Construct {
   readonly mailQueue: sqs.Queue;
   readonly mailDlq: sqs.Queue;
   readonly mailFunction: lambda.Function;
+  /** Provider webhooks waiting to be processed (FIFO, grouped by inbox and contact). */
+  readonly channelInboundQueue: sqs.Queue;
+  readonly channelInboundDlq: sqs.Queue;
+  /** Outgoing channel messages waiting to be sent (FIFO, grouped by conversation). */
+  readonly channelSendQueue: sqs.Queue;
+  readonly channelSendDlq: sqs.Queue;
+  readonly channelInboundFunction: lambda.Function;
+  readonly channelSendFunction: lambda.Function;
   /**
    * The stream mapping's on-failure destination: one object per record that exhausted its retries (bisected),
    * Lambda's invocation record with the record itself as its payload.
@@ -119,6 +150,22 @@ export class EventPipeline extends Construct {
       visibilityTimeout: Duration.seconds(QUEUES.mail.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.mailDlq, maxReceiveCount: QUEUES.mail.maxReceiveCount },
     });
+    const fifoQueue = (name: string, def: (typeof QUEUES)['channelInbound' | 'channelSend']) => {
+      const dlq = new sqs.Queue(this, `${name}Dlq`, { ...queueDefaults, fifo: true, retentionPeriod: RETENTION });
+      const queue = new sqs.Queue(this, name, {
+        ...queueDefaults,
+        fifo: true,
+        contentBasedDeduplication: false,
+        deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+        fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+        retentionPeriod: RETENTION,
+        deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
+      });
+      return [queue, dlq] as const;
+    };
+    [this.channelInboundQueue, this.channelInboundDlq] = fifoQueue('ChannelInbound', QUEUES.channelInbound);
+    [this.channelSendQueue, this.channelSendDlq] = fifoQueue('ChannelSend', QUEUES.channelSend);
     this.streamFailures = new sqs.Queue(this, 'StreamFailures', { ...queueDefaults, retentionPeriod: RETENTION });
     const failureRetention = Duration.days(STREAM_SOURCE.failureDestination.retentionDays);
     this.streamFailureBucket = new s3.Bucket(this, 'StreamFailureBucket', {
@@ -225,9 +272,12 @@ export class EventPipeline extends Construct {
         FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
         // The purge of deleted accounts and inboxes (shared/domain/purge) runs here and removes their files.
         AVATAR_BUCKET: props.files.bucketName,
+        // A channel inbox's outgoing messages are queued here for the channel-send function.
+        CHANNEL_SEND_QUEUE_URL: this.channelSendQueue.queueUrl,
       },
     );
     this.mailQueue.grantSendMessages(this.dispatchFunction);
+    this.channelSendQueue.grantSendMessages(this.dispatchFunction);
     // Delete only: the purge lists an account's prefixes and deletes what it finds (it never reads a file).
     this.dispatchFunction.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.files.arnForObjects('*')] }),
@@ -301,7 +351,59 @@ export class EventPipeline extends Construct {
       }),
     );
 
+    // Channel-inbound queue → contacts, conversations, messages and statuses. Role: table read/write, the token key
+    // (an inbox's provider credentials are sealed), consume the queue, and put the media it downloads in the files
+    // bucket (only there: attachments/).
+    const channels = channelEnvironment(props.channels);
+    this.channelInboundFunction = fn(
+      'channelInbound',
+      consumerTimeout(QUEUES.channelInbound.visibilityTimeoutSeconds),
+      'Provider webhooks to contacts, conversations and messages',
+      { TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn, AVATAR_BUCKET: props.files.bucketName, ...channels },
+    );
+    grantTableData(props.table, this.channelInboundFunction, 'write');
+    props.tokenKey.grantRead(this.channelInboundFunction);
+    this.channelInboundFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [props.files.arnForObjects('attachments/*')] }),
+    );
+    acknowledge(this.channelInboundFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/attachments/*]`]:
+        'Media downloaded from a provider are stored under attachments/<account>/<message>/: the grant covers that prefix of the one files bucket',
+    });
+    this.channelInboundFunction.addEventSource(
+      new SqsEventSource(this.channelInboundQueue, {
+        batchSize: QUEUE_SOURCES.channelInbound.batchSize,
+        reportBatchItemFailures: QUEUE_SOURCES.channelInbound.reportBatchItemFailures,
+        maxConcurrency: QUEUE_SOURCES.channelInbound.maxConcurrency,
+      }),
+    );
+
+    // Channel-send queue → the providers' APIs. Role: table read/write (the claim, the outcome), the token key (the
+    // credentials, file links), consume the queue (incl. changing visibility for backoff).
+    this.channelSendFunction = fn(
+      'channelSend',
+      consumerTimeout(QUEUES.channelSend.visibilityTimeoutSeconds),
+      'Outgoing channel messages to the providers',
+      {
+        TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+        CHANNEL_SEND_QUEUE_URL: this.channelSendQueue.queueUrl,
+        FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
+        ...channels,
+      },
+    );
+    grantTableData(props.table, this.channelSendFunction, 'write');
+    props.tokenKey.grantRead(this.channelSendFunction);
+    this.channelSendFunction.addEventSource(
+      new SqsEventSource(this.channelSendQueue, {
+        batchSize: QUEUE_SOURCES.channelSend.batchSize,
+        reportBatchItemFailures: QUEUE_SOURCES.channelSend.reportBatchItemFailures,
+        maxConcurrency: QUEUE_SOURCES.channelSend.maxConcurrency,
+      }),
+    );
+
     for (const [alarmId, queue, what] of [
+      ['ChannelInboundDlqAlarm', this.channelInboundDlq, 'provider webhooks that could not be processed'],
+      ['ChannelSendDlqAlarm', this.channelSendDlq, 'outgoing channel messages whose send kept crashing'],
       ['EventsDlqAlarm', this.eventsDlq, 'events the dispatcher could not process'],
       ['DeliveriesDlqAlarm', this.deliveriesDlq, 'webhook deliveries that exhausted their retries'],
       [

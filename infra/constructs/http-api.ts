@@ -15,7 +15,7 @@ import { keys } from '#shared/db/keys.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 
-export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads'];
+export const ACCESS_CLASSES: readonly AccessClass[] = ['read', 'write', 'tokens', 'uploads', 'channels'];
 
 /**
  * Headers browsers may send cross-origin: the API token and its Bearer alias, and the web widget's
@@ -143,6 +143,8 @@ export class HttpApiRoutes extends Construct {
       write: common,
       tokens: common,
       uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
+      // The channel-inbound queue and the providers' settings are added by the service once its pipeline exists.
+      channels: common,
     };
 
     for (const route of props.routes) {
@@ -228,6 +230,8 @@ function accessRoles(scope: Construct, props: HttpApiRoutesProps): Record<Access
     });
   }
   grantTableData(props.table, roles.read, 'read');
+  // Provider webhooks: the inbox is read, nothing written (the queue grant comes with the pipeline's queue).
+  grantTableData(props.table, roles.channels, 'read');
   // Read-only routes still count their requests in the shared limit windows: UpdateItem on those items only.
   iam.Grant.addToPrincipal({
     grantee: roles.read,

@@ -76,6 +76,10 @@ export interface Runtime {
     streamFailures: string;
     mail: string;
     mailDlq: string;
+    channelInbound: string;
+    channelInboundDlq: string;
+    channelSend: string;
+    channelSendDlq: string;
   };
   /**
    * The event pipeline's pollers. Paused, writes still reach the stream but nothing consumes it; resumed,
@@ -187,6 +191,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     const events = await q(QUEUES.events);
     const deliveries = await q(QUEUES.deliveries);
     const mail = await q(QUEUES.mail);
+    const channelInbound = await q(QUEUES.channelInbound);
+    const channelSend = await q(QUEUES.channelSend);
     const streamFailures = await ensureQueue(sqsClient, `${prefix}${STREAM_SOURCE.failureDestination.queue}`, false);
     const bucket = `${prefix}avatars`.toLowerCase();
     const failureBucket = `${prefix}${STREAM_SOURCE.failureDestination.bucket}`.toLowerCase();
@@ -227,6 +233,10 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       DELIVERIES_QUEUE_URL: deliveries.main.url,
       DELIVERIES_DLQ_URL: deliveries.dlq.url,
       MAIL_QUEUE_URL: mail.main.url,
+      CHANNEL_INBOUND_QUEUE_URL: channelInbound.main.url,
+      CHANNEL_SEND_QUEUE_URL: channelSend.main.url,
+      // A send that met a provider 5xx is tried again within seconds locally (30 s deployed).
+      CHANNEL_SEND_RETRY_BASE_SECONDS: process.env.CHANNEL_SEND_RETRY_BASE_SECONDS ?? '2',
       // Without SMTP_ADDRESS/SMTP_PORT, mail goes to <DATA_DIR>/mail (or the log when in memory).
       ...(opts.dataDir && !process.env.MAIL_DIR ? { MAIL_DIR: join(opts.dataDir, 'mail') } : {}),
       AVATAR_BUCKET: bucket,
@@ -254,6 +264,10 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       [`${prefix}${QUEUES.events.dlq}`]: events.dlq.url,
       [`${prefix}${QUEUES.deliveries.name}`]: deliveries.main.url,
       [`${prefix}${QUEUES.deliveries.dlq}`]: deliveries.dlq.url,
+      [`${prefix}${QUEUES.channelInbound.name}`]: channelInbound.main.url,
+      [`${prefix}${QUEUES.channelInbound.dlq}`]: channelInbound.dlq.url,
+      [`${prefix}${QUEUES.channelSend.name}`]: channelSend.main.url,
+      [`${prefix}${QUEUES.channelSend.dlq}`]: channelSend.dlq.url,
       [`${prefix}${STREAM_SOURCE.failureDestination.queue}`]: streamFailures.url,
     };
     const persistQueues = !!(opts.dataDir && emulator);
@@ -276,6 +290,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       dispatch: await asFunction(EVENT_FUNCTION_NAMES.dispatch, () => load(EVENT_HANDLERS.dispatch)),
       deliver: await asFunction(EVENT_FUNCTION_NAMES.deliver, () => load(EVENT_HANDLERS.deliver)),
       mail: await asFunction(EVENT_FUNCTION_NAMES.mail, () => load(EVENT_HANDLERS.mail)),
+      channelInbound: await asFunction(EVENT_FUNCTION_NAMES.channelInbound, () => load(EVENT_HANDLERS.channelInbound)),
+      channelSend: await asFunction(EVENT_FUNCTION_NAMES.channelSend, () => load(EVENT_HANDLERS.channelSend)),
     };
     const startPollers = (fromLatest: boolean): Poller[] => [
       asFunction(EVENT_FUNCTION_NAMES.stream, () =>
@@ -342,6 +358,19 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           batchSize: QUEUE_SOURCES.mail.batchSize,
         }),
       ),
+      ...(['channelInbound', 'channelSend'] as const).map((key) =>
+        asFunction(EVENT_FUNCTION_NAMES[key], () =>
+          pollQueue({
+            client: sqsClient,
+            queueUrl: (key === 'channelInbound' ? channelInbound : channelSend).main.url,
+            queueArn: (key === 'channelInbound' ? channelInbound : channelSend).main.arn,
+            region,
+            name: EVENT_FUNCTION_NAMES[key],
+            handler: handlers[key],
+            batchSize: QUEUE_SOURCES[key].batchSize,
+          }),
+        ),
+      ),
     ];
     let pollers: Poller[] = startPollers(existed);
     const pipeline = {
@@ -395,6 +424,10 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
         streamFailures: streamFailures.url,
         mail: mail.main.url,
         mailDlq: mail.dlq.url,
+        channelInbound: channelInbound.main.url,
+        channelInboundDlq: channelInbound.dlq.url,
+        channelSend: channelSend.main.url,
+        channelSendDlq: channelSend.dlq.url,
       },
       pipeline,
       recording,

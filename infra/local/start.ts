@@ -87,6 +87,7 @@ async function main() {
     }, PARENT_CHECK_MS).unref();
   }
   const runtime = await starting;
+  const channelBase = (process.env.FRONTEND_URL ?? runtime.baseUrl).replace(/\/$/, '');
   say(
     process.stdout,
     [
@@ -94,6 +95,8 @@ async function main() {
       `Platform API token: ${runtime.platformToken}`,
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
       `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
+      // docs/channels.md: where providers call (FRONTEND_URL when set); provider hosts from WHATSAPP_CLOUD_BASE_URL etc.
+      `Channel webhooks: WhatsApp ${channelBase}/webhooks/whatsapp/<phone_number, e.g. +15550001111> (verify token: the inbox's provider_config.webhook_verify_token)`,
       `Replay stream records that failed: npm run replay -- stream-failures --queue-url ${runtime.queueUrls.streamFailures} --events-queue-url ${runtime.queueUrls.events} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint}`,
       `Replay dead-lettered deliveries: npm run replay -- deliveries --queue-url ${runtime.queueUrls.deliveriesDlq} --deliveries-queue-url ${runtime.queueUrls.deliveries} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint} [--since TIME]`,
       '',

@@ -15,6 +15,10 @@ export const SEALED_FIELDS: Record<string, readonly (readonly string[])[]> = {
     ['email_settings', 'imap_password'],
     ['email_settings', 'smtp_password'],
     ['provider_config', 'api_key'],
+    // Channels (docs/channels.md): WhatsApp's verify token, Bandwidth's API secret, Twilio's auth token.
+    ['provider_config', 'webhook_verify_token'],
+    ['provider_config', 'api_secret'],
+    ['auth_token'],
   ],
   // Integration hooks: API keys and tokens (Notion's `token`; `access_token`, where Chatwoot keeps an OAuth
   // app's token, for a client that stores it in the settings), and service-account credentials (an

@@ -53,13 +53,15 @@
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
 //   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
 //   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, EMAIL_FORWARD, LINE, TELEGRAM (sha256 of token),
-// WHATSAPP, SMS)
+// WHATSAPP, SMS, TWILIO (messaging service sid or phone number))
 // mail thread      CONV#<acctId>#<displayId>   THREAD#UUID              gsi1: MAILUUID#<conversation uuid> / THREAD   (a conversation a mail
 // came into or went out of: reply+<uuid> and our Message-IDs name it)
 // mail reference   CONV#<acctId>#<displayId>   THREAD#REF#<sha256 of a Message-ID>   gsi1: MAILREF#<inboxId>#<sha256> / THREAD   (a
 // mail of the conversation, in or out, or its first mail's In-Reply-To: In-Reply-To and References find the conversation)
 //   imap state       IMAP#<acctId>#<inboxId>       STATE                (UIDVALIDITY and the last UID imported; the poll's lease)
 // inbox            (above)                                            gsi2 (email inboxes with IMAP on only): IMAPINBOXES / <acctId>#<inboxId>
+//   provider message UNIQ#PMSG#<inboxId>#<provider message id>     UNIQ      (account_id, conversation_id, message_id: channel dedup and
+//                                                                            status lookup)
 //   team             TEAMS#<acctId>                TEAM#<teamId>
 //   team name uniq   UNIQ#TEAM#<acctId>#<lower-cased name>         UNIQ      (owner_id)
 //   team member      TEAMS#<acctId>                TMEMBER#<teamId>#<userId>    gsi1: UTEAMS#<acctId>#<userId> / TEAM#<teamId>
@@ -339,7 +341,7 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS', value: string): Key =>
+  channelUnique: (kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO', value: string): Key =>
     keys.unique(join('CHANNEL', kind), value),
 
   // ── email channel (shared/channels/email) ──
@@ -358,6 +360,12 @@ export const keys = {
   /** Sparse, on the inbox item: email inboxes with IMAP on (the poller's list). */
   imapInboxIndex: (accountId: number, inboxId: number) => ({ gsi2pk: 'IMAPINBOXES', gsi2sk: join(pad(accountId), pad(inboxId)) }),
   imapInboxes: () => ({ gsi2pk: 'IMAPINBOXES', skPrefix: '' }),
+  /**
+   * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
+   * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried
+   * webhook creates nothing twice and a status webhook finds its message in one read (shared/domain/channels).
+   */
+  providerMessage: (inboxId: number, providerId: string): Key => keys.unique(join('PMSG', inboxId), providerId),
   team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
   teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
   teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),

@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { inGroupOrder } from './fifo.ts';
+import { inGroupOrder } from '#shared/queues/fifo.ts';
 import { config } from '#shared/config.ts';
 import { log } from '#shared/log.ts';
 import { METRIC_NAMES } from '#shared/metric-names.ts';
@@ -9,6 +9,7 @@ import { postJson } from '#shared/outbound/send.ts';
 import { signatureHeaders } from '#shared/outbound/sign.ts';
 import { deliveryGroup, type Delivery } from '#shared/queues/deliveries.ts';
 import { sqs } from '#shared/queues/client.ts';
+import { backoffSeconds } from '#shared/queues/backoff.ts';
 import { decodeQueueBody, queueSafeText } from '#shared/codec/queue-text.ts';
 import { markCallbackFailed } from '#shared/domain/messages/service.ts';
 import { suspendedAccounts } from '#shared/domain/accounts/suspension.ts';
@@ -18,13 +19,7 @@ import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { unseal } from '#shared/crypto/tokens.ts';
 
-const MAX_BACKOFF_SECONDS = 6 * 3600;
-
-/** Exponential backoff with jitter: somewhere in the upper half of base·2^(attempt-1), capped. */
-export function backoffSeconds(attempt: number, base: number, random = Math.random()): number {
-  const ceiling = Math.min(MAX_BACKOFF_SECONDS, base * 2 ** Math.max(0, attempt - 1));
-  return Math.max(1, Math.round(ceiling / 2 + (ceiling / 2) * random));
-}
+export { backoffSeconds };
 
 type Outcome = 'delivered' | 'retry' | 'dead';
 

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { inGroupOrder } from './fifo.ts';
+import { inGroupOrder } from '#shared/queues/fifo.ts';
 import { notify } from '#shared/domain/notifications/pipeline.ts';
 import { recordReports, withReportBatch } from '#shared/domain/reports/pipeline.ts';
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
@@ -22,6 +22,9 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { frozenAccounts } from '#shared/domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '#shared/domain/events/domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
+import { isRetry, wantsSend } from '#shared/domain/channels/send.ts';
+import { roomFor } from '#shared/channels/rooms.ts';
+import { enqueueSends, type SendJob } from '#shared/queues/channels.ts';
 import { sealWhenDue } from '#shared/search/index.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
 import {
@@ -178,8 +181,24 @@ async function complete(change: Change): Promise<Change> {
 /** Accounts that got messages in the batch being dispatched: their `q` index tail is sealed when due (shared/search). */
 const searchSealCandidates = new Set<number>();
 
-/** The deliveries of one change (automation rules run here, so their own changes follow as new events). */
-export async function dispatchChange(raw: Change, suspended = frozenAccounts()): Promise<Delivery[]> {
+/**
+ * A message a channel room sends (docs/channels.md#outgoing): a new outgoing or template message in a channel
+ * inbox (Chatwoot's send rule), or one an agent retried.
+ */
+function sendJobOf(event: DomainEvent, built: Built | undefined): SendJob | undefined {
+  const m = event.message;
+  if (!m || !built?.inbox || !roomFor(built.inbox)) return undefined;
+  const retry = event.name === 'message_updated' && isRetry(event.changes, m);
+  if (!(event.name === 'message_created' && wantsSend(m)) && !retry) return undefined;
+  const job = { account_id: m.account_id, inbox_id: m.inbox_id, conversation_id: m.conversation_id, message_id: m.id };
+  return { ...job, queued_at: Date.now(), ...(retry ? { retry_of: m.updated_at } : {}) };
+}
+
+/**
+ * The deliveries of one change (automation rules run here, so their own changes follow as new events); the channel
+ * sends it asks for go to `sends`.
+ */
+export async function dispatchChange(raw: Change, suspended = frozenAccounts(), sends: SendJob[] = []): Promise<Delivery[]> {
   // Payloads carry signed file links, made synchronously by the views (a no-op once loaded).
   await fileSigningReady();
   const change = await complete(raw);
@@ -215,6 +234,8 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
     await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
+    const send = sendJobOf(event, built);
+    if (send) sends.push(send);
     await notify(event, built?.ctx);
     if (event.name === 'message_created') searchSealCandidates.add(event.accountId);
     await recordReports(event, built?.ctx);
@@ -234,6 +255,7 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts()):
 export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
   withReadCache(pipelineCache, async () => {
     const deliveries: Delivery[] = [];
+    const sends: SendJob[] = [];
     const mails: QueuedMail[] = [];
     const suspended = frozenAccounts();
     let result: SQSBatchResponse;
@@ -264,7 +286,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               else await purgeChunk({ pk: change.pk, sk: change.sk });
               return true;
             }
-            deliveries.push(...(await dispatchChange(change, suspended)));
+            deliveries.push(...(await dispatchChange(change, suspended, sends)));
             return true;
           },
           (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),
@@ -277,6 +299,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
     try {
       if (deliveries.length) await enqueueDeliveries(deliveries);
       if (mails.length) await enqueueMails(mails);
+      if (sends.length) await enqueueSends(sends);
     } catch (error) {
       log.error('deliveries or mails not queued', { error });
       return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };

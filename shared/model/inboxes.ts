@@ -83,6 +83,14 @@ export interface InboxRecord {
   provider_config: Record<string, unknown> | null;
   messaging_service_sid: string | null;
   medium: string | null;
+  /** Whatsapp: the provider's templates, as last synced (Meta's template objects). */
+  message_templates?: Record<string, unknown>[] | null;
+  message_templates_last_updated?: number | null;
+  // Twilio (`Channel::TwilioSms`): the account, its credential (auth token, or an API key and its secret), templates
+  account_sid?: string | null;
+  auth_token?: string | null;
+  api_key_sid?: string | null;
+  content_templates?: Record<string, unknown> | null;
   // Line
   line_channel_id: string | null;
   line_channel_secret: string | null;

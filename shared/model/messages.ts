@@ -39,7 +39,8 @@ export interface AttachmentRecord {
   id: number;
   message_id: number;
   account_id: number;
-  file_type: 'image' | 'audio' | 'video' | 'file';
+  /** `location` and `contact`: no file, only the fields below (a channel's shared place or contact card). */
+  file_type: 'image' | 'audio' | 'video' | 'file' | 'location' | 'contact';
   extension: string | null;
   /** The stored file's reference (`stored:<key>`, or an older `…/avatars/<base64url key>` URL), never shown as is: views sign it. */
   data_url: string;
@@ -49,6 +50,12 @@ export interface AttachmentRecord {
   height: number | null;
   filename: string;
   content_type: string;
+  // Location and contact attachments (Chatwoot's attachment columns of the same names).
+  coordinates_lat?: number | null;
+  coordinates_long?: number | null;
+  fallback_title?: string | null;
+  external_url?: string | null;
+  meta?: Record<string, unknown> | null;
 }
 
 export interface MessageRecord {
@@ -71,6 +78,8 @@ export interface MessageRecord {
   processed_message_content: string | null;
   sentiment: Record<string, unknown>;
   attachments: AttachmentRecord[];
+  /** A channel's send in progress (shared/domain/channels/send.ts): who claimed it, and when. */
+  send_claim?: string;
   /** Set only by the request that created the message; echoed back once. */
   echo_id?: string;
   created_at: number;

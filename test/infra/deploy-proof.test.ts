@@ -103,7 +103,7 @@ describe('deploy proof', () => {
           const state = sc.setup ? await sc.setup(world) : undefined;
           const prepared = sc.prepare ? await sc.prepare(world, state, 0) : undefined;
           const req = sc.request(world, state, prepared, 0);
-          const res = await (req.client ?? admin).request(req.method, req.path, req.body);
+          const res = await (req.client ?? admin).request(req.method, req.path, req.body, req.headers);
           if (res.status !== (req.status ?? 200)) failed.push(`${key}: ${res.status} ${res.text.slice(0, 200)}`);
         } catch (err) {
           failed.push(`${key}: ${(err as Error).message}`);

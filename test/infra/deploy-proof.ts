@@ -37,6 +37,19 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // functions it runs; test/infra/cable-transport.test.ts checks the Fargate stack's dispatcher.
   CABLE_QUEUE_PREFIX: 'default',
   MAIL_QUEUE_URL: 'required',
+  // The channel queues (docs/channels.md#queues): the ingest functions put webhooks on the inbound one, the
+  // dispatcher and the channel consumers the sends on the send one.
+  CHANNEL_INBOUND_QUEUE_URL: 'required',
+  CHANNEL_SEND_QUEUE_URL: 'required',
+  // The providers' real hosts by default (tests and staging point them at fakes); the Meta app secret is the
+  // construct's prop (absent: WhatsApp Cloud webhooks are not signature-checked, as Chatwoot).
+  WHATSAPP_CLOUD_BASE_URL: 'default',
+  DIALOG360_BASE_URL: 'default',
+  TWILIO_API_BASE_URL: 'default',
+  BANDWIDTH_API_BASE_URL: 'default',
+  FB_APP_SECRET: 'default',
+  CHANNEL_SEND_RETRY_BASE_SECONDS: 'default',
+  CHANNEL_MEDIA_MAX_BYTES: 'default',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).
   MAIL_TRANSPORT: 'required',
   // Tuning with a default that is right deployed.
@@ -196,6 +209,8 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
+  add(EVENT_FUNCTION_NAMES.channelInbound, stack.pipeline.channelInboundFunction);
+  add(EVENT_FUNCTION_NAMES.channelSend, stack.pipeline.channelSendFunction);
   for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES))
     add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 
@@ -212,6 +227,10 @@ export function synthesize(): Synthesized {
         streamFailures: logicalId(p.streamFailures),
         mail: logicalId(p.mailQueue),
         mailDlq: logicalId(p.mailDlq),
+        channelInbound: logicalId(p.channelInboundQueue),
+        channelInboundDlq: logicalId(p.channelInboundDlq),
+        channelSend: logicalId(p.channelSendQueue),
+        channelSendDlq: logicalId(p.channelSendDlq),
       },
       bucket: logicalId(stack.service.avatars),
       secret: logicalId(stack.service.tokenKey),

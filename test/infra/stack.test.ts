@@ -154,6 +154,8 @@ describe('route functions', () => {
       // Every class opens sealed secrets where it reads them.
       expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(true);
       expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
+      // Only the provider webhooks are told the channel-inbound queue.
+      expect(env.includes('CHANNEL_INBOUND_QUEUE_URL'), route.path).toBe(route.access === 'channels');
       // Only the status routes (`GET /api`, `GET /health`) are told where the queues are.
       expect(env.includes('EVENTS_QUEUE_URL'), route.path).toBe(route.path === '/api' || route.path === '/health');
     }
@@ -370,7 +372,8 @@ describe('event pipeline', () => {
       const bucket = byId(onFailure['Fn::GetAtt'][0]);
       for (const q of bucket.Properties!.NotificationConfiguration.QueueConfigurations) dlqs.add(q.Queue['Fn::GetAtt'][0]);
     }
-    expect(dlqs.size).toBe(4);
+    // events, deliveries, mail, channel-inbound, channel-send, and the stream's failure queue.
+    expect(dlqs.size).toBe(6);
     const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
     for (const dlq of dlqs) {
       const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlq);
@@ -461,7 +464,8 @@ describe('event pipeline', () => {
 
   it('consumes each queue with batch item failures and a timeout at most a sixth of its visibility', () => {
     const sqsMappings = ofType(real.parent, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => !m.Properties!.StartingPosition);
-    expect(sqsMappings).toHaveLength(3);
+    // dispatch, deliver, mail, channel-inbound, channel-send.
+    expect(sqsMappings).toHaveLength(5);
     for (const [, m] of sqsMappings) {
       const queue = byId(m.Properties!.EventSourceArn['Fn::GetAtt'][0]);
       const fn = byId(m.Properties!.FunctionName.Ref);

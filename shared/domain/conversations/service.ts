@@ -22,7 +22,7 @@ import { ensureContactInboxOf } from '../contacts/contact-inboxes.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { activityMessage, buildMessage, messageEffects } from '../messages/build.ts';
+import { activityMessage, buildMessage, messageEffects, type MessageOptions } from '../messages/build.ts';
 import { activityIsStale, addMessage, deleteMessageFiles } from '../messages/service.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
@@ -126,6 +126,8 @@ export interface ConversationInput {
   team_id?: number | null;
   snoozed_until?: number | null;
   message?: NewMessage;
+  /** How the initial message is made (a channel's incoming message: its id, location attachments, its claim). */
+  messageOptions?: MessageOptions;
 }
 
 /**
@@ -147,7 +149,7 @@ export async function startConversation(
     const last = links.length ? await getConversation(account.id, Math.max(...links.map((l) => l.conversation_id)), true) : undefined;
     if (last) {
       if (!input.message) return { conversation: last, created: false };
-      const { conversation, message } = await addMessage(account, actor, last, input.message);
+      const { conversation, message } = await addMessage(account, actor, last, input.message, input.messageOptions);
       return { conversation, created: false, message };
     }
   }
@@ -196,7 +198,8 @@ export async function startConversation(
   };
   let message: MessageRecord | undefined;
   if (input.message) {
-    message = await buildMessage({ account, inbox, conversation }, actor, input.message);
+    message = await buildMessage({ account, inbox, conversation }, actor, input.message, input.messageOptions);
+    await input.messageOptions?.beforeWrite?.(conversation, message);
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
   await saveConversation(undefined, conversation, { messages: message ? [message] : [] });

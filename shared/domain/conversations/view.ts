@@ -166,7 +166,27 @@ export function senderJson(m: MessageRecord, refs: Refs) {
   return undefined;
 }
 
-export const attachmentJson = (a: AttachmentRecord) => ({
+/** Chatwoot's push data of a location (the place, `data_url` its link) and of a contact card. */
+const placeJson = (a: AttachmentRecord) => ({
+  id: a.id,
+  message_id: a.message_id,
+  file_type: a.file_type,
+  account_id: a.account_id,
+  extension: a.extension,
+  ...(a.file_type === 'location'
+    ? {
+        coordinates_lat: a.coordinates_lat ?? null,
+        coordinates_long: a.coordinates_long ?? null,
+        fallback_title: a.fallback_title ?? null,
+        data_url: a.external_url ?? null,
+      }
+    : { fallback_title: a.fallback_title ?? null, meta: a.meta ?? {} }),
+});
+
+export const attachmentJson = (a: AttachmentRecord) =>
+  a.file_type === 'location' || a.file_type === 'contact' ? placeJson(a) : fileJson(a);
+
+const fileJson = (a: AttachmentRecord) => ({
   id: a.id,
   message_id: a.message_id,
   file_type: a.file_type,
@@ -236,9 +256,14 @@ function assigneeMeta(c: ConversationRecord, refs: Refs) {
   return {};
 }
 
-function canReply(c: ConversationRecord, inbox: InboxRecord | undefined, at: number) {
-  if (inbox?.channel_type !== 'Channel::Whatsapp') return true;
-  return c.last_incoming_at !== null && at - c.last_incoming_at < 24 * 3600;
+/** Hours after the contact's last message within which a free-form message may be sent (docs/channels.md#the-messaging-window). */
+const REPLY_WINDOW_HOURS: Partial<Record<InboxRecord['channel_type'], number>> = { 'Channel::Whatsapp': 24 };
+
+/** Chatwoot's `can_reply`: true without a messaging window; otherwise whether the last incoming message is recent enough. */
+export function canReply(c: Pick<ConversationRecord, 'last_incoming_at'>, inbox: InboxRecord | undefined, at: number) {
+  const hours = inbox ? REPLY_WINDOW_HOURS[inbox.channel_type] : undefined;
+  if (hours === undefined) return true;
+  return c.last_incoming_at !== null && at - c.last_incoming_at < hours * 3600;
 }
 
 /** Conversation JSON of the application API (docs/chatwoot.md#conversation-json); `id` is the display id. */

@@ -108,7 +108,8 @@ const CONVERSATION_TIMES = new Set([
   'updated_at',
 ]);
 
-const MESSAGE_IGNORED = new Set(['updated_at', 'performed_by', 'echo_id']);
+// `send_claim`: a channel's send in progress (shared/domain/channels/send.ts), no change a client sees.
+const MESSAGE_IGNORED = new Set(['updated_at', 'performed_by', 'echo_id', 'send_claim']);
 const CONTACT_IGNORED = new Set(['version', 'labels']);
 const CONTACT_TIMES = new Set(['last_activity_at', 'updated_at', 'created_at']);
 

@@ -99,7 +99,8 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
     if (kind === 'email' && EMAIL_SETTINGS.test(k)) out.email_settings = { ...out.email_settings, [k]: value };
     else record[k] = k === 'webhook_url' && value === '' ? null : value;
   }
-  const base = config().publicBaseUrl;
+  // Chatwoot builds the callback URLs it gives providers from FRONTEND_URL.
+  const base = config().frontendUrl;
   if (kind === 'line') out.callback_webhook_url = `${base}/webhooks/line/${out.line_channel_id}`;
   if (kind === 'whatsapp') out.callback_webhook_url = `${base}/webhooks/whatsapp/${out.phone_number}`;
   if (kind === 'sms') out.callback_webhook_url = `${base}/webhooks/sms/${out.phone_number!.replace(/\D/g, '')}`;

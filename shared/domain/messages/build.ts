@@ -144,11 +144,26 @@ export interface MessageTarget {
   conversation: ConversationRecord;
 }
 
+/** What a channel's incoming message adds to a request's message (shared/domain/channels/receive.ts). */
+export interface MessageOptions {
+  /** The id to give the message (a channel claims its provider id for it before writing). */
+  id?: number;
+  /** Attachments without a file (a shared location, a contact card), as Chatwoot stores them. */
+  attachments?: Omit<AttachmentRecord, 'id' | 'message_id' | 'account_id'>[];
+  /** Runs once the message is built, before anything is written; a throw writes nothing. */
+  beforeWrite?: (conversation: ConversationRecord, message: MessageRecord) => Promise<void>;
+}
+
 /**
  * The message a request creates: sender and type rules (incoming only on API inboxes, from the
  * conversation's contact; outgoing from the caller or a named agent bot), checks, rendering, uploads.
  */
-export async function buildMessage(target: MessageTarget, actor: ConversationActor, input: NewMessage): Promise<MessageRecord> {
+export async function buildMessage(
+  target: MessageTarget,
+  actor: ConversationActor,
+  input: NewMessage,
+  opts: MessageOptions = {},
+): Promise<MessageRecord> {
   const { account, inbox, conversation } = target;
   const typeName = actor.type === 'contact' ? 'incoming' : (input.message_type ?? 'outgoing');
   if (typeName === 'incoming' && inbox.channel_type !== 'Channel::Api' && actor.type !== 'contact') {
@@ -164,7 +179,13 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
     ...given.filter((a): a is UploadedFile => typeof a !== 'string'),
     ...(signed.length ? await storedUploads({ account_id: account.id, conversation_id: conversation.id }, signed) : []),
   ];
-  if ((input.content === undefined || input.content === null || input.content === '') && !files.length && contentType === 'text') {
+  const extra = opts.attachments ?? [];
+  if (
+    (input.content === undefined || input.content === null || input.content === '') &&
+    !files.length &&
+    !extra.length &&
+    contentType === 'text'
+  ) {
     throw unprocessable([{ field: 'content', message: 'is required unless attachments are sent', code: 'required' }]);
   }
 
@@ -219,7 +240,7 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
   if (input.campaign_id !== undefined) additional.campaign_id = input.campaign_id;
 
   // Above the conversation's last message, so that it lists after it (shared/db/ids.ts).
-  const id = await nextId('message', conversation.last_message?.id ?? 0);
+  const id = opts.id ?? (await nextId('message', conversation.last_message?.id ?? 0));
   const t = now();
   return {
     id,
@@ -240,7 +261,12 @@ export async function buildMessage(target: MessageTarget, actor: ConversationAct
     additional_attributes: additional,
     processed_message_content: content,
     sentiment: {},
-    attachments: files.length ? await storeAttachments(account.id, id, files) : [],
+    attachments: [
+      ...(files.length ? await storeAttachments(account.id, id, files) : []),
+      ...(await Promise.all(
+        extra.map(async (a) => ({ ...a, id: await nextId('attachment'), message_id: id, account_id: account.id }) as AttachmentRecord),
+      )),
+    ],
     ...(input.echo_id ? { echo_id: input.echo_id } : {}),
     created_at: t,
     updated_at: t,

@@ -12,7 +12,7 @@ import { visibleConversation } from '../conversations/access.ts';
 import { mutate, quietly, touch } from '../conversations/mutation.ts';
 import { performerOf, type ConversationActor, type ConversationRecord } from '#shared/model/conversations.ts';
 import { loadRefs, messageJson, userPushJson } from '../conversations/view.ts';
-import { buildMessage, messageEffects } from './build.ts';
+import { buildMessage, messageEffects, type MessageOptions } from './build.ts';
 import type { DirectUpload, MessageUpdate, NewMessage, TranslateRequest } from './schemas.ts';
 import { listHooks } from '#shared/db/repositories/integration-hooks.ts';
 import { translateText } from '../integrations/google-translate.ts';
@@ -42,9 +42,16 @@ const inboxOf = async (c: ConversationRecord) => {
  * Adds a message to a conversation the caller may act on (the public interface passes a contact actor),
  * with its effects on the conversation in the same transaction.
  */
-export async function addMessage(account: AccountRecord, actor: ConversationActor, conversation: ConversationRecord, input: NewMessage) {
+export async function addMessage(
+  account: AccountRecord,
+  actor: ConversationActor,
+  conversation: ConversationRecord,
+  input: NewMessage,
+  opts: MessageOptions = {},
+) {
   const inbox = await inboxOf(conversation);
-  const message = await buildMessage({ account, inbox, conversation }, actor, input);
+  const message = await buildMessage({ account, inbox, conversation }, actor, input, opts);
+  await opts.beforeWrite?.(conversation, message);
   const contact = message.message_type === 0 ? await getContact(account.id, conversation.contact_id) : undefined;
   const blocked = contact?.blocked ?? false;
   const { conversation: after } = await mutate(conversation, (c) => ({

@@ -19,7 +19,7 @@ function expectBot(body: any, expected: Record<string, unknown>) {
   expect(Number.isInteger(body.id)).toBe(true);
 }
 
-describe('account agent bots (reference §9.1)', () => {
+describe('account agent bots', () => {
   let s: SeededAccount;
   let other: SeededAccount;
   let base: string;

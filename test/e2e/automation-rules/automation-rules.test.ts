@@ -37,7 +37,7 @@ function expectRule(body: any, expected: Record<string, unknown>) {
   }
 }
 
-describe('automation rules (spec endpoint 7, reference §7)', () => {
+describe('automation rules (contract endpoint 7)', () => {
   let s: SeededAccount;
   let other: SeededAccount;
   beforeAll(async () => {

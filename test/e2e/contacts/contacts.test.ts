@@ -267,7 +267,7 @@ describe('contacts', () => {
     });
   });
 
-  describe('labels (spec endpoint 5)', () => {
+  describe('labels (contract endpoint 5)', () => {
     it('replaces the whole list and reads it back', async () => {
       const c = await create(s, { identifier: unique('lab-') });
       expect((await s.agent.api.get(`${s.base}/contacts/${c.id}/labels`)).body).toEqual({ payload: [] });

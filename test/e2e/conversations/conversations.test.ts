@@ -30,7 +30,7 @@ describe('conversations', () => {
     other = await seedAccount();
   });
 
-  describe('create (spec endpoint 3)', () => {
+  describe('create (contract endpoint 3)', () => {
     it('creates with inbox_id + contact_id: id, account_id, inbox_id are integers, the full conversation JSON', async () => {
       const res = await s.admin.api.post(`${s.base}/conversations`, {
         inbox_id: w.inbox.id,
@@ -240,7 +240,7 @@ describe('conversations', () => {
     });
   });
 
-  describe('toggle_status (reference §4.4)', () => {
+  describe('toggle_status', () => {
     it('toggles open ↔ resolved, sets statuses, snoozes until a time; writes activity messages', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
       const url = `${s.base}/conversations/${c.id}/toggle_status`;
@@ -309,7 +309,7 @@ describe('conversations', () => {
     });
   });
 
-  describe('assignments (reference §4.5)', () => {
+  describe('assignments', () => {
     it('assigns an agent (Agent JSON), unassigns with null or an unknown user, assigns a bot (AgentBotSlim)', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
       const url = `${s.base}/conversations/${c.id}/assignments`;
@@ -374,7 +374,7 @@ describe('conversations', () => {
     });
   });
 
-  describe('labels, priority, custom attributes (reference §4.6)', () => {
+  describe('labels, priority, custom attributes', () => {
     it('replaces the label set and lists it', async () => {
       const c = await newConversation(s, { inbox_id: w.inbox.id, contact_id: w.contact.id });
       const url = `${s.base}/conversations/${c.id}/labels`;

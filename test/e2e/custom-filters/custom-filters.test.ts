@@ -7,7 +7,7 @@ import { client, expectErrorBody, runtime, seedAccount, type SeededAccount, fiel
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const query = { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] };
 
-describe('custom filters (spec endpoint 6, reference §6)', () => {
+describe('custom filters (contract endpoint 6)', () => {
   let s: SeededAccount;
   let other: SeededAccount;
   beforeAll(async () => {

@@ -89,7 +89,7 @@ describe('inboxes', () => {
     return res.body as Record<string, any>;
   };
 
-  describe('create (spec endpoint 1)', () => {
+  describe('create (contract endpoint 1)', () => {
     it('creates an API inbox with defaults, identifier and HMAC token', async () => {
       const name = unique('API ');
       const inbox = await create({ name, channel: { type: 'api', webhook_url: 'https://example.com/hook' } });
@@ -318,7 +318,7 @@ describe('inboxes', () => {
   });
 
   describe('list, show, update, delete', () => {
-    it('lists (spec endpoint 2) ordered by name; agents see only their inboxes', async () => {
+    it('lists (contract endpoint 2) ordered by name; agents see only their inboxes', async () => {
       const acct = await seedAccount();
       const b = await create({ name: 'beta', channel: { type: 'api' } }, acct);
       const a = await create({ name: 'Alpha', channel: { type: 'api' } }, acct);

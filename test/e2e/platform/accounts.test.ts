@@ -3,7 +3,7 @@ import { client, expectErrorBody, newPlatformApp, runtime } from '../../support/
 
 const P = '/platform/api/v1';
 
-describe('platform accounts (spec endpoint 10, reference §10.2)', () => {
+describe('platform accounts (contract endpoint 10)', () => {
   let app: Awaited<ReturnType<typeof newPlatformApp>>;
   let other: Awaited<ReturnType<typeof newPlatformApp>>;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { expectErrorBody, newPlatformApp } from '../../support/runtime.ts';
 
 const P = '/platform/api/v1';
 
-describe('platform agent bots (spec endpoint 12, reference §10.5)', () => {
+describe('platform agent bots (contract endpoint 12)', () => {
   let app: Awaited<ReturnType<typeof newPlatformApp>>;
   let other: Awaited<ReturnType<typeof newPlatformApp>>;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { client, expectErrorBody, newPlatformApp, runtime, unique } from '../../
 
 const P = '/platform/api/v1';
 
-describe('platform users and account users (spec endpoint 11, reference §10.3-10.4)', () => {
+describe('platform users and account users (contract endpoint 11)', () => {
   let app: Awaited<ReturnType<typeof newPlatformApp>>;
   let other: Awaited<ReturnType<typeof newPlatformApp>>;
   beforeAll(async () => {
@@ -91,7 +91,7 @@ describe('platform users and account users (spec endpoint 11, reference §10.3-1
     expect((await app.api.patch(`${P}/users/${a.id}`, { email: b.email })).status).toBe(200);
   });
 
-  it('links users to accounts (upsert), lists them (spec endpoint 11) and removes them', async () => {
+  it('links users to accounts (upsert), lists them (contract endpoint 11) and removes them', async () => {
     const account = (await app.api.post(`${P}/accounts`, { name: 'Linked' })).body;
     const u = (await newUser()).body;
     const link = await app.api.post(`${P}/accounts/${account.id}/account_users`, { user_id: u.id, role: 'administrator' });

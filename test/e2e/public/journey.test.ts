@@ -50,7 +50,7 @@ describe('public interface: the end client journey', () => {
     expect(JSON.stringify(info)).not.toContain(inbox.hmac_token);
   });
 
-  it('walks the whole journey: contact, conversation, messages, spec endpoint 13, spec endpoint 14', async () => {
+  it('walks the whole journey: contact, conversation, messages, contract endpoint 13, contract endpoint 14', async () => {
     const email = `${unique('c')}@example.com`;
     const contact = ok(
       await api.post(`${inboxPath(inbox)}/contacts`, { name: 'Ada Client', email, custom_attributes: { plan: 'free' } }),

@@ -21,7 +21,7 @@ function expectWebhook(body: any, expected: { url: string; name: string | null; 
   for (const s of body.subscriptions) expect(typeof s).toBe('string');
 }
 
-describe('webhooks (spec endpoints 8 and 9, reference §8.1)', () => {
+describe('webhooks (contract endpoints 8 and 9)', () => {
   let s: SeededAccount;
   let other: SeededAccount;
   const url = () => `https://hooks.example.com/${unique('h')}`;

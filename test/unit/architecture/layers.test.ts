@@ -111,6 +111,17 @@ describe('layers (docs/architecture.md)', () => {
     expect(across.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
   });
 
+  it('keeps channel rooms apart: a room imports only itself and the common files directly in shared/channels/', () => {
+    const roomOf = (p: string) => /^shared\/channels\/([^/]+)\//.exec(p)?.[1];
+    const across = imports.filter((i) => {
+      const from = roomOf(i.from);
+      if (!from || !i.to.startsWith('shared/channels/')) return false;
+      const to = roomOf(i.to);
+      return to !== undefined && to !== from;
+    });
+    expect(across.map((i) => `${i.from} -> ${i.to}`)).toEqual([]);
+  });
+
   it('leaves transactions to the repositories: no layer above data builds transaction items', () => {
     const builders = /import\s*\{([^}]*)\}\s*from\s*'[^']*db\/transact\.ts'/g;
     const building = files

@@ -1,0 +1,89 @@
+import type { BenchWorld, Scenarios } from './types.ts';
+
+// Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
+// FB_APP_SECRET, so WhatsApp Cloud webhooks are unsigned, as Chatwoot takes them), and the retry of a message.
+
+const A = '/api/v1/accounts/{account_id}';
+
+const ok = async (w: BenchWorld, method: string, path: string, body?: unknown): Promise<any> => {
+  const res = await w.account.admin.api.request(method, `${w.account.base}${path}`, body);
+  if (res.status !== 200) throw new Error(`bench setup ${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return res.body;
+};
+
+let numbers = 0;
+/** A phone number no other inbox of the run holds. */
+export const benchPhone = () => `+1555${String(process.pid % 1000).padStart(3, '0')}${String(++numbers).padStart(4, '0')}`;
+
+/** A WhatsApp Cloud inbox (its provider is never called: the bench measures the webhook's own work). */
+export async function whatsappInbox(w: BenchWorld) {
+  const phone = benchPhone();
+  const inbox = await ok(w, 'POST', '/inboxes', {
+    name: w.unique('wa'),
+    channel: {
+      type: 'whatsapp',
+      phone_number: phone,
+      provider: 'whatsapp_cloud',
+      provider_config: { api_key: 'bench-token', phone_number_id: '100000000000001', business_account_id: '200000000000001' },
+    },
+  });
+  return { id: inbox.id as number, phone, verifyToken: inbox.provider_config.webhook_verify_token as string };
+}
+
+/** Meta's `messages` webhook for a text from `from`. */
+export const whatsappText = (phone: string, from: string, id: string, text: string) =>
+  JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '200000000000001',
+        changes: [
+          {
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: phone.slice(1), phone_number_id: '100000000000001' },
+              contacts: [{ profile: { name: 'Bench Customer' }, wa_id: from }],
+              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
+            },
+            field: 'messages',
+          },
+        ],
+      },
+    ],
+  });
+
+export const channels: Scenarios = {
+  // The verify handshake: one key read (the number's sentinel) and the inbox.
+  'GET /webhooks/whatsapp/{phone_number}': {
+    setup: whatsappInbox,
+    request: (_w, s: Awaited<ReturnType<typeof whatsappInbox>>) => ({
+      method: 'GET',
+      path: `/webhooks/whatsapp/${s.phone}?hub.mode=subscribe&hub.verify_token=${s.verifyToken}&hub.challenge=42`,
+    }),
+  },
+  // A customer's text: the inbox by its number, the payload queued (the pipeline stores it: see the pipeline part).
+  'POST /webhooks/whatsapp/{phone_number}': {
+    setup: whatsappInbox,
+    request: (w, s: Awaited<ReturnType<typeof whatsappInbox>>, _p, i) => ({
+      method: 'POST',
+      path: `/webhooks/whatsapp/${s.phone}`,
+      body: whatsappText(s.phone, `1444${String(i % 50).padStart(7, '0')}`, `wamid.${w.unique('bench')}`, `Question ${i}`),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).
+  [`POST ${A}/conversations/{conversation_id}/messages/{message_id}/retry`]: {
+    setup: async (w) => {
+      const inbox = (await ok(w, 'POST', '/inboxes', { name: w.unique('inbox'), channel: { type: 'api' } })).id;
+      const contact = (await ok(w, 'POST', '/contacts', { name: 'Bench Contact', email: `${w.unique('c')}@bench.example` })).payload.contact
+        .id;
+      const conv = (await ok(w, 'POST', '/conversations', { inbox_id: inbox, contact_id: contact })).id;
+      const message = (await ok(w, 'POST', `/conversations/${conv}/messages`, { content: 'Bench message' })).id;
+      return { conv, message };
+    },
+    request: (w, s: { conv: number; message: number }) => ({
+      method: 'POST',
+      path: `${w.account.base}/conversations/${s.conv}/messages/${s.message}/retry`,
+    }),
+  },
+};

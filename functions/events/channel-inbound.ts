@@ -1,0 +1,4 @@
+import { receiveAll } from '#shared/channels/inbound.ts';
+import { observed } from '#shared/metrics.ts';
+
+export const handler = observed(receiveAll);

@@ -1,0 +1,78 @@
+import type { IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+
+// THE channel interface (docs/channels.md#the-interface): what every channel room (shared/channels/<room>/)
+// implements. A room knows its provider: the webhook's request (which inbox, its signature, its payload) and the
+// provider's API (media, send). The rules that are the same for every channel live in shared/domain/channels/,
+// and the machinery around a room (ingest, the two consumers, provider HTTP) in the files beside this one.
+
+/** A provider's JSON (a payload, an answer): read field by field, each value checked where it is used. */
+// biome-ignore lint/suspicious/noExplicitAny: provider JSON is untyped by nature; readers check every value they take.
+export type ProviderJson = any;
+
+/** A provider's webhook as the ingest function read it. */
+export interface WebhookRequest {
+  method: string;
+  /** The path as requested, `+` kept (Twilio signs the public URL). */
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  /** The exact bytes (signatures are over them). */
+  body: Buffer;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  body?: string | Record<string, unknown>;
+  contentType?: string;
+}
+
+/** Where a room finds a file the provider holds (its own shape: a media id, a URL). */
+export type MediaRef = Record<string, string | undefined>;
+
+/** What a payload says, provider-neutral. */
+export type ChannelEvent =
+  | { type: 'message'; message: IncomingMessage; media: MediaRef[] }
+  | { type: 'status'; status: ProviderStatus }
+  /** Something the room does not store (a reaction, an unsupported type), kept for the log. */
+  | { type: 'skipped'; reason: string };
+
+/** How a send ended: the provider's id, a refusal to record (4xx: its text), or a failure worth retrying (429/5xx/network). */
+export type SendOutcome = { sourceId: string } | { refused: string } | { retry: string };
+
+export interface ChannelRoom {
+  /** The room's name: the `room` of its queued webhooks, its folder. */
+  kind: string;
+  /** The inbox channel type(s) whose messages it sends. */
+  channelTypes: InboxRecord['channel_type'][];
+  ingest: {
+    /** A request answered without the inbox's payload (WhatsApp's GET verify handshake). */
+    handshake?(req: WebhookRequest): Promise<WebhookAnswer | undefined>;
+    /** The inbox the webhook is for: one key lookup. */
+    inbox(req: WebhookRequest): Promise<InboxRecord | undefined>;
+    /** The provider's signature over the raw request; a missing one is false like a wrong one. */
+    verify(req: WebhookRequest, inbox: InboxRecord): boolean;
+    /** The payload's events (pure: ingest and the consumer both call it). */
+    parse(body: string, contentType: string, inbox: InboxRecord): ChannelEvent[];
+    /** What the provider expects once the webhook is taken. */
+    accepted: WebhookAnswer;
+  };
+  /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
+  fetchMedia(inbox: InboxRecord, ref: MediaRef): Promise<IncomingFile | undefined>;
+  send(ctx: OutgoingContext): Promise<SendOutcome>;
+}
+
+/** The contact key of an event (the queue's ordering group within the inbox), or undefined. */
+export const contactKeyOf = (e: ChannelEvent): string | undefined =>
+  e.type === 'message' ? e.message.contact.sourceId : e.type === 'status' ? `status:${e.status.providerId}` : undefined;
+
+/** What identifies an event at the provider (the queue's deduplication). */
+export const eventIdOf = (e: ChannelEvent): string =>
+  e.type === 'message'
+    ? `m:${e.message.claimKey ?? e.message.providerId}`
+    : e.type === 'status'
+      ? `s:${e.status.providerId}:${e.status.status}`
+      : `x:${e.reason}`;

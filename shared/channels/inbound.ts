@@ -1,0 +1,90 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { decodeQueueBody } from '#shared/codec/queue-text.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
+import { applyProviderStatus } from '#shared/domain/channels/status.ts';
+import type { IncomingFile } from '#shared/domain/channels/types.ts';
+import { log } from '#shared/log.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { InboundItem } from '#shared/queues/channels.ts';
+import type { ChannelEvent, ChannelRoom } from './channel.ts';
+import { inGroupOrder } from '#shared/queues/fifo.ts';
+import { roomByKind } from './rooms.ts';
+
+// The channel-inbound consumer (docs/channels.md#incoming): each queued webhook's payload → the room's events →
+// the domain's rules. One contact's webhooks (a queue group) are handled in order; a webhook that fails goes back
+// to the queue with the rest of its group and is retried, then dead-lettered; other groups go on. A payload that
+// cannot be read is dropped with a warning (no retry can change it).
+
+async function mediaOf(room: ChannelRoom, inbox: InboxRecord, e: Extract<ChannelEvent, { type: 'message' }>): Promise<IncomingFile[]> {
+  const files: IncomingFile[] = [];
+  for (const ref of e.media) {
+    const file = await room.fetchMedia(inbox, ref).catch((error) => {
+      log.warn('channel media not downloaded', { room: room.kind, inboxId: inbox.id, error: String(error) });
+      return undefined;
+    });
+    if (file) files.push(file);
+    else log.warn('channel media skipped', { room: room.kind, inboxId: inbox.id, providerId: e.message.providerId });
+  }
+  return files;
+}
+
+async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEvent): Promise<void> {
+  if (e.type === 'skipped') {
+    log.info('channel event skipped', { room: room.kind, inboxId: inbox.id, reason: e.reason });
+    return;
+  }
+  if (e.type === 'status') {
+    if (e.status.providerId.length > 512) return;
+    const applied = await applyProviderStatus(inbox, e.status);
+    log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, applied });
+    return;
+  }
+  // An id no provider gives (longer than a key may be) names nothing to store.
+  if ((e.message.claimKey ?? e.message.providerId).length > 512 || e.message.contact.sourceId.length > 255) {
+    log.warn('channel message skipped: id too long', { room: room.kind, inboxId: inbox.id });
+    return;
+  }
+  // Known ids are dropped before any download.
+  const known = await knownMessage(inbox, e.message.claimKey ?? e.message.providerId);
+  if (known.duplicate) {
+    log.info('channel message already stored', { room: room.kind, inboxId: inbox.id, providerId: e.message.providerId });
+    return;
+  }
+  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known);
+  log.info('channel message received', {
+    room: room.kind,
+    inboxId: inbox.id,
+    created: received.created,
+    conversationId: received.conversation?.id,
+    messageId: received.message?.id,
+  });
+}
+
+async function handle(record: SQSRecord): Promise<void> {
+  const item = decodeQueueBody<InboundItem>(record.body);
+  const room = roomByKind(item.room);
+  const inbox = await getInbox(item.account_id, item.inbox_id);
+  if (!inbox) {
+    log.info('channel webhook dropped: inbox deleted', { room: item.room, inboxId: item.inbox_id });
+    return;
+  }
+  let events: ChannelEvent[];
+  try {
+    events = room.ingest.parse(item.body, item.content_type, inbox);
+  } catch (error) {
+    log.warn('channel webhook not understood', { room: item.room, inboxId: inbox.id, error: String(error) });
+    return;
+  }
+  for (const e of events) await handleEvent(room, inbox, e);
+}
+
+export const receiveAll = (event: SQSEvent): Promise<SQSBatchResponse> =>
+  inGroupOrder(
+    event,
+    async (record) => {
+      await handle(record);
+      return true;
+    },
+    (record, error) => log.error('channel webhook failed', { messageId: record.messageId, error }),
+  );

@@ -1,0 +1,52 @@
+import { log } from '#shared/log.ts';
+import { enqueueInbound } from '#shared/queues/channels.ts';
+import { contactKeyOf, eventIdOf, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
+import { roomByKind } from './rooms.ts';
+
+// A provider's webhook arriving (docs/channels.md#incoming): the inbox by one key lookup, the signature over the
+// raw bytes (a failed check is 401 and writes nothing), the raw payload onto the channel-inbound queue (grouped by
+// inbox and contact so one contact's events stay in order, deduplicated by the provider's ids), and at once the
+// answer the provider expects. The payload is processed by the inbound consumer (inbound.ts).
+
+export const SIGNATURE_REFUSED: WebhookAnswer = { status: 401, body: { error: 'Invalid signature' } };
+
+export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<WebhookAnswer> {
+  const room: ChannelRoom = roomByKind(kind);
+  const early = await room.ingest.handshake?.(req);
+  if (early) return early;
+  const inbox = await room.ingest.inbox(req);
+  // Chatwoot answers a webhook for no inbox as it answers any other, and drops it.
+  if (!inbox) {
+    log.info('channel webhook for no inbox', { room: kind, path: req.path });
+    return room.ingest.accepted;
+  }
+  if (!room.ingest.verify(req, inbox)) {
+    log.warn('channel webhook refused: bad signature', { room: kind, accountId: inbox.account_id, inboxId: inbox.id });
+    return SIGNATURE_REFUSED;
+  }
+  const body = req.body.toString('utf8');
+  const contentType = req.headers['content-type'] ?? '';
+  let events: ReturnType<ChannelRoom['ingest']['parse']>;
+  try {
+    events = room.ingest.parse(body, contentType, inbox);
+  } catch (error) {
+    // Nothing a retry could change: taken, logged, dropped.
+    log.warn('channel webhook not understood', { room: kind, inboxId: inbox.id, error: String(error) });
+    return room.ingest.accepted;
+  }
+  const group = events.map(contactKeyOf).find((k) => k !== undefined);
+  if (!group) return room.ingest.accepted;
+  await enqueueInbound([
+    {
+      room: kind,
+      account_id: inbox.account_id,
+      inbox_id: inbox.id,
+      body,
+      content_type: contentType,
+      received_at: Date.now(),
+      group,
+      dedup: events.map(eventIdOf).sort().join('|'),
+    },
+  ]);
+  return room.ingest.accepted;
+}

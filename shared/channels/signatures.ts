@@ -1,0 +1,28 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+// The providers' webhook signatures (docs/channels.md#signatures), checked over the exact bytes received.
+
+/** `sha256=<hex>` of HMAC-SHA256(secret, body), compared in constant time (Meta's X-Hub-Signature-256). */
+export function hubSignatureValid(body: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header?.startsWith('sha256=')) return false;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  const given = Buffer.from(header.slice(7), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Twilio's X-Twilio-Signature: base64 HMAC-SHA1(auth token, the public URL + every POST parameter's name and value
+ * in name order), compared in constant time.
+ */
+export function twilioSignatureValid(url: string, params: [string, string][], header: string | undefined, authToken: string): boolean {
+  if (!header) return false;
+  const data =
+    url +
+    [...params]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => k + v)
+      .join('');
+  const expected = createHmac('sha1', authToken).update(data, 'utf8').digest();
+  const given = Buffer.from(header, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,144 @@
+import { config } from '#shared/config.ts';
+import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
+import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
+import { whatsappMarkup } from '../markup.ts';
+import { hubSignatureValid } from '../signatures.ts';
+import { sessionBody, templateBody, type Provider, type StoredTemplate, type TemplateParams } from './bodies.ts';
+import { parseWhatsapp } from './parse.ts';
+
+// WhatsApp, through Meta's Cloud API (`whatsapp_cloud`) or 360dialog (`default`) (docs/channels.md#whatsapp).
+
+/** Chatwoot's error when a message outside the 24-hour window has no template to send. */
+export const NO_TEMPLATE = 'Template not found or invalid template name';
+
+const providerOf = (inbox: InboxRecord): Provider => (inbox.provider === 'whatsapp_cloud' ? 'whatsapp_cloud' : 'default');
+const setting = (inbox: InboxRecord, key: string) => {
+  const v = inbox.provider_config?.[key];
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+};
+
+const cloudBase = () => config().whatsappCloudBaseUrl;
+const dialogBase = () => config().dialog360BaseUrl;
+
+/** The request headers of the inbox's provider. */
+export const providerHeaders = (inbox: InboxRecord): Record<string, string> =>
+  providerOf(inbox) === 'whatsapp_cloud'
+    ? { authorization: `Bearer ${setting(inbox, 'api_key')}` }
+    : { 'D360-API-KEY': setting(inbox, 'api_key') };
+
+/** The inbox of the path's number (`+` and digits, as stored); nothing is looked up for anything else. */
+const inboxOfPath = (req: WebhookRequest) => {
+  const phone = req.params.phone_number ?? '';
+  return /^\+?\d{4,20}$/.test(phone) ? findChannelInbox('WHATSAPP', phone) : Promise.resolve(undefined);
+};
+
+async function verifyHandshake(req: WebhookRequest) {
+  if (req.method !== 'GET') return undefined;
+  const inbox = await inboxOfPath(req);
+  const token = req.query['hub.verify_token'];
+  const expected = inbox ? setting(inbox, 'webhook_verify_token') : '';
+  if (expected && token === expected) return { status: 200, body: req.query['hub.challenge'] ?? '' };
+  return { status: 401, body: { error: 'Error; wrong verify token' } };
+}
+
+async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
+  if (!ref.id && ref.url) return downloadMedia(ref.url, { headers: providerHeaders(inbox), filename: ref.filename, contentType: ref.mime });
+  if (!ref.id) return undefined;
+  if (providerOf(inbox) === 'default') {
+    return downloadMedia(`${dialogBase()}/media/${encodeURIComponent(ref.id)}`, {
+      headers: providerHeaders(inbox),
+      filename: ref.filename,
+      contentType: ref.mime,
+    });
+  }
+  const phoneId = setting(inbox, 'phone_number_id');
+  const meta = await callProvider({
+    method: 'GET',
+    url: `${cloudBase()}/v13.0/${encodeURIComponent(ref.id)}${phoneId ? `?phone_number_id=${encodeURIComponent(phoneId)}` : ''}`,
+    headers: providerHeaders(inbox),
+  });
+  if (!meta.ok || typeof meta.json?.url !== 'string') return undefined;
+  return downloadMedia(meta.json.url, {
+    headers: providerHeaders(inbox),
+    filename: ref.filename,
+    contentType: typeof meta.json.mime_type === 'string' ? meta.json.mime_type : ref.mime,
+  });
+}
+
+/** The provider's words for a refusal: Graph's `error.message`, 360dialog's `meta.developer_message`. */
+function refusalText(a: Extract<ProviderAnswer, { retry: false }>): string {
+  const j = a.json;
+  return (
+    (typeof j?.error?.message === 'string' && j.error.message) ||
+    (typeof j?.meta?.developer_message === 'string' && j.meta.developer_message) ||
+    (Array.isArray(j?.errors) && typeof j.errors[0]?.title === 'string' && j.errors[0].title) ||
+    a.text.slice(0, 500) ||
+    `HTTP ${a.status}`
+  );
+}
+
+async function send(ctx: OutgoingContext): Promise<SendOutcome> {
+  const { inbox, message } = ctx;
+  const provider = providerOf(inbox);
+  const to = ctx.recipient;
+  const params = message.additional_attributes.template_params as TemplateParams | undefined;
+  let body: Record<string, unknown>;
+  if (params?.name || !ctx.canReply) {
+    // Outside the 24-hour window only a template may go out.
+    if (!params?.name) return { refused: NO_TEMPLATE };
+    const templates = (Array.isArray(inbox.message_templates) ? inbox.message_templates : []) as StoredTemplate[];
+    body = templateBody(provider, to, params, templates);
+  } else {
+    const first = message.attachments.find((a) => a.file_type !== 'location' && a.file_type !== 'contact');
+    body = sessionBody({
+      provider,
+      to,
+      text: whatsappMarkup(message.content),
+      message,
+      attachment: first
+        ? { record: first, link: fileUrl(first.data_url, fileScope.attachment(first.account_id), first.filename) }
+        : undefined,
+      replyTo: ctx.replyTo,
+    });
+  }
+  const url =
+    provider === 'whatsapp_cloud'
+      ? `${cloudBase()}/v13.0/${encodeURIComponent(setting(inbox, 'phone_number_id'))}/messages`
+      : `${dialogBase()}/messages`;
+  const answer = await callProvider({
+    method: 'POST',
+    url,
+    headers: { ...jsonHeaders, ...providerHeaders(inbox) },
+    body: JSON.stringify(body),
+  });
+  if (answer.ok) {
+    const id = answer.json?.messages?.[0]?.id;
+    return typeof id === 'string' && !answer.json?.error
+      ? { sourceId: id }
+      : { refused: refusalText({ ...answer, ok: false, retry: false }) };
+  }
+  return answer.retry ? { retry: answer.error } : { refused: refusalText(answer) };
+}
+
+export const whatsappRoom: ChannelRoom = {
+  kind: 'whatsapp',
+  channelTypes: ['Channel::Whatsapp'],
+  ingest: {
+    handshake: verifyHandshake,
+    inbox: inboxOfPath,
+    verify(req, inbox) {
+      // Meta signs Cloud webhooks with the app's secret; without one configured there is nothing to check (as Chatwoot).
+      const secret = config().fbAppSecret;
+      if (!secret || providerOf(inbox) !== 'whatsapp_cloud') return true;
+      return hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
+    },
+    parse: (body, _type, inbox) => parseWhatsapp(body, setting(inbox, 'phone_number_id') || undefined),
+    accepted: { status: 200 },
+  },
+  fetchMedia,
+  send,
+};

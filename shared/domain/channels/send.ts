@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { claimSend, recordProviderMessage, releaseSend, type ProviderMessageRef } from '#shared/db/repositories/channels.ts';
+import { getConversation } from '#shared/db/repositories/conversations.ts';
+import { getInbox } from '#shared/db/repositories/inboxes.ts';
+import { getMessage } from '#shared/db/repositories/messages.ts';
+import { getContact } from '#shared/db/repositories/contacts.ts';
+import { notFound } from '#shared/errors.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { MessageRecord } from '#shared/model/messages.ts';
+import { now } from '#shared/model/time.ts';
+import { visibleConversation } from '../conversations/access.ts';
+import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
+import { saveMessage } from '../messages/service.ts';
+
+// What a channel sends and how its outcome is kept (docs/channels.md#outgoing), the same for every channel:
+// Chatwoot's rule of what is sent, the claim that makes a send happen at most once, the provider id saved as
+// `source_id` (a `message_updated`), a refusal as `failed` with `content_attributes.external_error`, and the
+// retry an agent asks for.
+
+/** Chatwoot's send rule: outgoing or template, not a private note, and no `source_id` yet (the loop guard). */
+export const wantsSend = (m: Pick<MessageRecord, 'message_type' | 'private' | 'source_id'>) =>
+  (m.message_type === 1 || m.message_type === 3) && !m.private && !m.source_id;
+
+/** Everything a room needs to send one message. */
+export interface OutgoingContext {
+  inbox: InboxRecord;
+  conversation: ConversationRecord;
+  message: MessageRecord;
+  contact: ContactRecord | undefined;
+  /** The contact inbox's source id: the recipient's address at the provider. */
+  recipient: string;
+  /** The provider id of the message this one replies to, when it has one. */
+  replyTo?: string;
+  /** Inside the channel's messaging window (Chatwoot's `can_reply`). */
+  canReply: boolean;
+}
+
+export const refOf = (m: Pick<MessageRecord, 'account_id' | 'conversation_id' | 'id'>): ProviderMessageRef => ({
+  account_id: m.account_id,
+  conversation_id: m.conversation_id,
+  message_id: m.id,
+});
+
+/** The message to send and its surroundings, or undefined when there is nothing (left) to send. */
+export async function loadOutgoing(ref: ProviderMessageRef & { inbox_id: number }): Promise<OutgoingContext | undefined> {
+  const [inbox, conversation, message] = await Promise.all([
+    getInbox(ref.account_id, ref.inbox_id),
+    getConversation(ref.account_id, ref.conversation_id, true),
+    getMessage(ref.account_id, ref.conversation_id, ref.message_id),
+  ]);
+  if (!inbox || !conversation || !message || !wantsSend(message) || message.status === 'failed') return undefined;
+  const inReplyTo = message.content_attributes.in_reply_to;
+  const [contact, replied] = await Promise.all([
+    getContact(ref.account_id, conversation.contact_id),
+    typeof inReplyTo === 'number' ? getMessage(ref.account_id, ref.conversation_id, inReplyTo) : undefined,
+  ]);
+  return {
+    inbox,
+    conversation,
+    message,
+    contact,
+    recipient: conversation.source_id,
+    replyTo: replied?.source_id ?? undefined,
+    canReply: canReply(conversation, inbox, Math.floor(Date.now() / 1000)),
+  };
+}
+
+/** A send claim's token: when it was taken (a claim older than a send can take belongs to an attempt that died). */
+const claimToken = () => `${Date.now()}.${randomBytes(6).toString('hex')}`;
+export const claimAge = (token: string, at = Date.now()) => at - Number(token.split('.')[0]);
+
+export type Claim = { token: string } | { held: string | undefined };
+
+/** Claims the message for this attempt; `held` names the claim another attempt holds (or nothing: sent meanwhile). */
+export async function claimOutgoing(m: MessageRecord): Promise<Claim> {
+  const token = claimToken();
+  if (await claimSend(refOf(m), token)) return { token };
+  const now = await getMessage(m.account_id, m.conversation_id, m.id);
+  return { held: now && !now.source_id ? now.send_claim : undefined };
+}
+
+export const releaseOutgoing = (m: MessageRecord, token: string) => releaseSend(refOf(m), token);
+
+const withoutClaim = ({ send_claim: _claim, ...m }: MessageRecord): MessageRecord => m;
+
+async function rewrite(m: MessageRecord, change: (current: MessageRecord) => MessageRecord): Promise<void> {
+  const [c, current] = await Promise.all([
+    getConversation(m.account_id, m.conversation_id, true),
+    getMessage(m.account_id, m.conversation_id, m.id),
+  ]);
+  if (!c || !current) return;
+  await saveMessage(c, withoutClaim(change(current)));
+}
+
+/** The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for statuses. */
+export async function recordSent(m: MessageRecord, sourceId: string): Promise<void> {
+  await recordProviderMessage(m.inbox_id, sourceId, refOf(m));
+  await rewrite(m, (current) => ({ ...current, source_id: sourceId, updated_at: now() }));
+}
+
+/** The provider refused the message (or it cannot be sent): `failed`, with the reason as Chatwoot words it. */
+export async function recordFailure(m: MessageRecord, error: string): Promise<void> {
+  await rewrite(m, (current) => ({
+    ...current,
+    status: 'failed',
+    content_attributes: { ...current.content_attributes, external_error: error.slice(0, 1000) },
+    updated_at: now(),
+  }));
+}
+
+/**
+ * `POST …/messages/{id}/retry`: the message is `sent` again with its content attributes cleared (Chatwoot's
+ * retry), which the pipeline sends again (shared/events/dispatch.ts). A message that has a `source_id` was sent
+ * and is not sent again.
+ */
+export async function retryMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
+  const c = await visibleConversation(account.id, actor, displayId, true);
+  const m = await getMessage(account.id, c.id, messageId);
+  if (!m) throw notFound('Message');
+  const after = withoutClaim({ ...m, status: 'sent', content_attributes: {}, updated_at: now() });
+  await saveMessage(c, after);
+  return messageJson(after, await loadRefs(account.id, actor, [], [after]));
+}
+
+/** Whether a message change is a retry the pipeline must send (status back to `sent` from `failed`). */
+export const isRetry = (changes: Record<string, unknown> | undefined, m: MessageRecord) => {
+  const status = changes?.status as unknown[] | undefined;
+  return !!status && status[0] === 'failed' && status[1] === 'sent' && wantsSend(m);
+};

@@ -1,0 +1,66 @@
+import type { AttachmentRecord, MessageStatus } from '#shared/model/messages.ts';
+
+// What every channel's provider traffic comes down to, whichever provider sent it (docs/channels.md): a contact's
+// message, and a status of a message we sent. The channel rooms (shared/channels/<room>/) turn provider payloads
+// into these; the rules below (receive.ts, status.ts) are the same for every channel.
+
+/** Who wrote, as the provider names them. */
+export interface IncomingContact {
+  /** The contact inbox's `source_id` (a WhatsApp `wa_id`, a phone number, `whatsapp:+…`). */
+  sourceId: string;
+  /** Other forms of the same address, used only when a contact inbox already has one (Brazil/Argentina numbers). */
+  aliases?: string[];
+  name?: string | null;
+  phone_number?: string | null;
+  email?: string | null;
+  identifier?: string | null;
+  additional_attributes?: Record<string, unknown>;
+}
+
+/** A file the room downloaded from the provider. */
+export interface IncomingFile {
+  filename: string;
+  content_type: string;
+  data: Buffer;
+}
+
+/** An attachment without a file (a location, a contact card). */
+export type IncomingPlace = Omit<AttachmentRecord, 'id' | 'message_id' | 'account_id'>;
+
+export interface IncomingMessage {
+  /** The provider's id of the message: the message's `source_id`. */
+  providerId: string;
+  /**
+   * What makes it unique in the inbox (the provider id, unless one provider message becomes several messages:
+   * WhatsApp's shared contacts are one message each).
+   */
+  claimKey?: string;
+  contact: IncomingContact;
+  content: string | null;
+  /** Chatwoot's content attributes (`in_reply_to_external_id` of a reply). */
+  contentAttributes?: Record<string, unknown>;
+  places?: IncomingPlace[];
+  /** A new conversation's `additional_attributes` (Twilio SMS: the sender's zip, state and country). */
+  conversationAttributes?: Record<string, unknown>;
+}
+
+/** A provider's report on a message we sent. */
+export interface ProviderStatus {
+  providerId: string;
+  status: Exclude<MessageStatus, never>;
+  /** With `failed`: the provider's error in the channel's format (`content_attributes.external_error`). */
+  error?: string;
+}
+
+/** A location or contact card as an attachment record without a file. */
+export const place = (fields: Partial<IncomingPlace> & Pick<IncomingPlace, 'file_type'>): IncomingPlace => ({
+  extension: null,
+  data_url: '',
+  thumb_url: '',
+  file_size: 0,
+  width: null,
+  height: null,
+  filename: '',
+  content_type: '',
+  ...fields,
+});
