@@ -87,6 +87,9 @@ const EnvSchema = v.object({
   INBOUND_SMTP_PORT: Int(2525),
   INBOUND_MAIL_MAX_BYTES: Int(30 * 1024 * 1024),
   IMAP_POLL_SECONDS: Int(60),
+  // Deployed with SES receiving: the bucket and prefix its receipt rule stores mails under.
+  SES_MAIL_BUCKET: Optional,
+  SES_MAIL_PREFIX: v.optional(v.string(), 'ses/'),
   // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
   FRONTEND_URL: Optional,
   // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
@@ -155,7 +158,14 @@ export interface Config {
   mailTransport: 'ses' | 'local' | 'none';
   smtp?: { host: string; port: number; user?: string; pass?: string };
   mailDir?: string;
-  inboundMail: { domain?: string; relayPassword?: string; smtpPort: number; maxBytes: number; imapPollSeconds: number };
+  inboundMail: {
+    domain?: string;
+    relayPassword?: string;
+    smtpPort: number;
+    maxBytes: number;
+    imapPollSeconds: number;
+    ses?: { bucket: string; prefix: string };
+  };
   frontendUrl: string;
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
@@ -330,6 +340,7 @@ function load(): Config {
       smtpPort: e.INBOUND_SMTP_PORT,
       maxBytes: Math.max(1024, e.INBOUND_MAIL_MAX_BYTES),
       imapPollSeconds: Math.max(10, e.IMAP_POLL_SECONDS),
+      ses: e.SES_MAIL_BUCKET ? { bucket: e.SES_MAIL_BUCKET, prefix: e.SES_MAIL_PREFIX } : undefined,
     },
     frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,

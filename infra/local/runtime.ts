@@ -17,6 +17,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { closeGracefully, createHttpServer } from './http-server.ts';
 import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
+import { startSmtpListener } from './smtp-listener.ts';
 import { useLocalSockets } from '#shared/realtime/senders.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 import { asFunction, startRecording, type Recording } from './recorder.ts';
@@ -59,6 +60,10 @@ export interface RuntimeOptions {
   bodyTimeoutMs?: number;
   /** Record each function's AWS calls and environment reads (recorder.ts); default: RECORD_AWS_CALLS=1. */
   recordAwsCalls?: boolean;
+  /** The SMTP listener's port (incoming mail, docs/mail.md#ways-in); default INBOUND_SMTP_PORT (2525), 0 picks a free one. */
+  inboundSmtpPort?: number;
+  /** Poll the IMAP inboxes every IMAP_POLL_SECONDS; default true (tests poll when they choose). */
+  imapPolling?: boolean;
 }
 
 export interface Runtime {
@@ -88,6 +93,10 @@ export interface Runtime {
   pipeline: { pause(): Promise<void>; resume(): Promise<void> };
   /** Each function's AWS calls and environment reads, when recording (see RuntimeOptions.recordAwsCalls). */
   recording?: Recording;
+  /** The port of the SMTP listener that takes incoming mail on the runtime's host. */
+  inboundSmtpPort: number;
+  /** One IMAP poll of every inbox with IMAP on, as the schedule runs it. */
+  pollImap(): Promise<{ polled: number; imported: number; failed: number }>;
   stop(): Promise<void>;
 }
 
@@ -292,7 +301,29 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       mail: await asFunction(EVENT_FUNCTION_NAMES.mail, () => load(EVENT_HANDLERS.mail)),
       channelInbound: await asFunction(EVENT_FUNCTION_NAMES.channelInbound, () => load(EVENT_HANDLERS.channelInbound)),
       channelSend: await asFunction(EVENT_FUNCTION_NAMES.channelSend, () => load(EVENT_HANDLERS.channelSend)),
+      emailSes: await asFunction(EVENT_FUNCTION_NAMES.emailSes, () => load(EVENT_HANDLERS.emailSes)),
+      imapPoll: await asFunction(EVENT_FUNCTION_NAMES.imapPoll, () => load(EVENT_HANDLERS.imapPoll)),
     };
+    // Incoming mail: the SMTP listener stands in for SES receiving (the same routing and queueing), and a timer for
+    // the IMAP schedule.
+    const { takeMail } = await import('#shared/channels/email/ingress.ts');
+    const mailConfig = (await import('#shared/config.ts')).config().inboundMail;
+    const smtpListener = await startSmtpListener({
+      host,
+      port: opts.inboundSmtpPort ?? mailConfig.smtpPort,
+      maxBytes: mailConfig.maxBytes,
+      handOff: async (raw, envelopeTo) => void (await takeMail(raw, { envelopeTo })),
+    });
+    stops.push(() => smtpListener.close());
+    const pollImap = () => handlers.imapPoll({}) as Promise<{ polled: number; imported: number; failed: number }>;
+    if (opts.imapPolling !== false) {
+      const timer = setInterval(
+        () => void pollImap().catch((error) => log.warn('imap poll failed', { error: String(error) })),
+        mailConfig.imapPollSeconds * 1000,
+      );
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
+    }
     const startPollers = (fromLatest: boolean): Poller[] => [
       asFunction(EVENT_FUNCTION_NAMES.stream, () =>
         pollStream({
@@ -431,6 +462,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       },
       pipeline,
       recording,
+      inboundSmtpPort: smtpListener.port,
+      pollImap,
       stop: stopAll,
     };
   } catch (err) {

@@ -92,6 +92,9 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   INBOUND_MAIL_MAX_BYTES: 'default',
   IMAP_POLL_SECONDS: 'default',
   INBOUND_SMTP_PORT: 'local',
+  // The SES ingest function's: the mail bucket its receipt rule writes (required there), the prefix by default.
+  SES_MAIL_BUCKET: 'default',
+  SES_MAIL_PREFIX: 'default',
   // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
   PURGE_CHUNK_DELETES: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.

@@ -21,7 +21,16 @@ export function runtime(): Promise<Runtime> {
   // Named by the process, not the vitest worker number: a number is handed again to the next project's
   // processes, which would find this one's items in the table and its messages in the queues.
   const id = `p${process.pid}`;
-  shared ??= startRuntime({ dynamodbEndpoint, awsEndpoint, accessKeyId: id, namePrefix: `${id}-`, logLevel: process.env.LOG_LEVEL });
+  shared ??= startRuntime({
+    dynamodbEndpoint,
+    awsEndpoint,
+    accessKeyId: id,
+    namePrefix: `${id}-`,
+    logLevel: process.env.LOG_LEVEL,
+    // A free port each; IMAP polls only when a test asks (runtime.pollImap).
+    inboundSmtpPort: 0,
+    imapPolling: false,
+  });
   return shared;
 }
 
