@@ -359,7 +359,7 @@ export const keys = {
   imapState: (accountId: number, inboxId: number): Key => ({ pk: join('IMAP', accountId, inboxId), sk: 'STATE' }),
   /** Sparse, on the inbox item: email inboxes with IMAP on (the poller's list). */
   imapInboxIndex: (accountId: number, inboxId: number) => ({ gsi2pk: 'IMAPINBOXES', gsi2sk: join(pad(accountId), pad(inboxId)) }),
-  imapInboxes: () => ({ gsi2pk: 'IMAPINBOXES', skPrefix: '' }),
+  imapInboxes: () => ({ gsi2pk: 'IMAPINBOXES' }),
   /**
    * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
    * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried

@@ -4,7 +4,8 @@ import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 import { notFound } from '#shared/errors.ts';
 import type { InboxMemberRecord, InboxRecord } from '#shared/model/inboxes.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { INDEXES } from '../table.ts';
 import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
 
 // Access patterns of the inboxes area (AP20-29). An account's inboxes and their memberships share one
@@ -77,8 +78,13 @@ const inboxItem = async (i: InboxRecord) => ({
 
 /** AP317: every email inbox with IMAP polling on, across accounts (account and inbox ids). */
 export async function listImapInboxIds(): Promise<{ account_id: number; inbox_id: number }[]> {
-  const p = keys.imapInboxes();
-  return (await queryPrefix({ gsi2pk: p.gsi2pk }, p.skPrefix)).map((i) => ({ account_id: Number(i.account_id), inbox_id: Number(i.id) }));
+  const items = await queryItems({
+    IndexName: INDEXES.gsi2.name,
+    KeyConditionExpression: '#p = :p',
+    ExpressionAttributeNames: { '#p': INDEXES.gsi2.pk },
+    ExpressionAttributeValues: { ':p': keys.imapInboxes().gsi2pk },
+  });
+  return items.map((i) => ({ account_id: Number(i.account_id), inbox_id: Number(i.id) }));
 }
 
 /** A uniqueness sentinel owned by an inbox; `onConflict` names the field that is taken. */
