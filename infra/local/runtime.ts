@@ -258,6 +258,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       // address are not, unless they opt in with ALLOW_PRIVATE_WEBHOOK_TARGETS=true: any account's webhook,
       // bot or API inbox URL names the target.
       ALLOW_LOOPBACK_WEBHOOK_TARGETS: 'true',
+      // The ActionMailbox relay route's password (user `actionmailbox`): given, or one made for this run (printed).
+      RAILS_INBOUND_EMAIL_PASSWORD: process.env.RAILS_INBOUND_EMAIL_PASSWORD || randomBytes(12).toString('base64url'),
       LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
     });
     resetConfig();
@@ -312,10 +314,15 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       host,
       port: opts.inboundSmtpPort ?? mailConfig.smtpPort,
       maxBytes: mailConfig.maxBytes,
-      handOff: async (raw, envelopeTo) => void (await takeMail(raw, { envelopeTo })),
+      // Recorded as SES receiving's ingest function, which it stands in for (the deploy proof checks its role).
+      handOff: (raw, envelopeTo) => asFunction(EVENT_FUNCTION_NAMES.emailSes, async () => void (await takeMail(raw, { envelopeTo }))),
     });
     stops.push(() => smtpListener.close());
-    const pollImap = () => handlers.imapPoll({}) as Promise<{ polled: number; imported: number; failed: number }>;
+    const pollImap = () =>
+      asFunction(
+        EVENT_FUNCTION_NAMES.imapPoll,
+        () => handlers.imapPoll({}) as Promise<{ polled: number; imported: number; failed: number }>,
+      );
     if (opts.imapPolling !== false) {
       const timer = setInterval(
         () => void pollImap().catch((error) => log.warn('imap poll failed', { error: String(error) })),

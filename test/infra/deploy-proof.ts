@@ -160,7 +160,13 @@ export function synthesize(): Synthesized {
   const app = new App({ outdir, context });
   // The WebSocket API transport: its socket functions run in the tour (the Fargate server is no function;
   // test/infra/cable-transport.test.ts checks the dispatcher's grant and variable for it).
-  const stack = new ServiceStack(app, 'Proof', { bundles: fakeBundles(), alarmEmail: 'ops@example.com', cableTransport: 'websocket-api' });
+  // With an inbound mail domain, so that SES receiving's ingest function exists (the local SMTP listener stands in for it).
+  const stack = new ServiceStack(app, 'Proof', {
+    bundles: fakeBundles(),
+    alarmEmail: 'ops@example.com',
+    cableTransport: 'websocket-api',
+    inboundEmail: { domain: 'mail.proof.example', relayPassword: 'proof-relay' },
+  });
   const asm = app.synth();
   const read = (s: Stack): Template => JSON.parse(readFileSync(join(asm.directory, s.templateFile), 'utf8'));
   const parent = read(stack);
@@ -214,6 +220,8 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
   add(EVENT_FUNCTION_NAMES.channelInbound, stack.pipeline.channelInboundFunction);
   add(EVENT_FUNCTION_NAMES.channelSend, stack.pipeline.channelSendFunction);
+  add(EVENT_FUNCTION_NAMES.emailSes, stack.emailIngress.sesFunction!);
+  add(EVENT_FUNCTION_NAMES.imapPoll, stack.emailIngress.imapFunction);
   for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES))
     add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 
