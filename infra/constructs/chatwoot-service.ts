@@ -203,6 +203,8 @@ export class ChatwootService extends Construct {
       ...bucketDefaults,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'avatars/',
+      // Raw incoming mails too large for a queue message are needed only until the pipeline has read them.
+      lifecycleRules: [{ prefix: 'mail/inbound/', expiration: Duration.days(7) }],
     });
 
     const domain = props.domain;

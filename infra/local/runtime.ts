@@ -93,7 +93,7 @@ export interface Runtime {
   pipeline: { pause(): Promise<void>; resume(): Promise<void> };
   /** Each function's AWS calls and environment reads, when recording (see RuntimeOptions.recordAwsCalls). */
   recording?: Recording;
-  /** The port of the SMTP listener that takes incoming mail on the runtime's host. */
+  /** The port of the SMTP listener that takes incoming mail on the runtime's host (0: not listening, its port was taken). */
   inboundSmtpPort: number;
   /** One IMAP poll of every inbox with IMAP on, as the schedule runs it. */
   pollImap(): Promise<{ polled: number; imported: number; failed: number }>;
@@ -310,14 +310,18 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     // the IMAP schedule.
     const { takeMail } = await import('#shared/channels/email/ingress.ts');
     const mailConfig = (await import('#shared/config.ts')).config().inboundMail;
+    // A port another program holds (2525 is common) leaves the service without the listener, said at start.
     const smtpListener = await startSmtpListener({
       host,
       port: opts.inboundSmtpPort ?? mailConfig.smtpPort,
       maxBytes: mailConfig.maxBytes,
       // Recorded as SES receiving's ingest function, which it stands in for (the deploy proof checks its role).
       handOff: (raw, envelopeTo) => asFunction(EVENT_FUNCTION_NAMES.emailSes, async () => void (await takeMail(raw, { envelopeTo }))),
+    }).catch((error) => {
+      log.warn('incoming mail SMTP listener not started', { error: String(error) });
+      return undefined;
     });
-    stops.push(() => smtpListener.close());
+    if (smtpListener) stops.push(() => smtpListener.close());
     const pollImap = () =>
       asFunction(
         EVENT_FUNCTION_NAMES.imapPoll,
@@ -469,7 +473,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       },
       pipeline,
       recording,
-      inboundSmtpPort: smtpListener.port,
+      inboundSmtpPort: smtpListener?.port ?? 0,
       pollImap,
       stop: stopAll,
     };
