@@ -56,8 +56,8 @@
 // WHATSAPP, SMS, TWILIO (messaging service sid or phone number))
 // mail thread      CONV#<acctId>#<displayId>   THREAD#UUID              gsi1: MAILUUID#<conversation uuid> / THREAD   (a conversation a mail
 // came into or went out of: reply+<uuid> and our Message-IDs name it)
-// mail reference   CONV#<acctId>#<displayId>   THREAD#REF#<sha256 of a Message-ID>   gsi1: MAILREF#<inboxId>#<sha256> / THREAD   (a
-// mail of the conversation, in or out, or its first mail's In-Reply-To: In-Reply-To and References find the conversation)
+// mail reference   CONV#<acctId>#<displayId>   THREAD#REF#<sha256 of a Message-ID>   gsi1: MAILREF#<inboxId>#<sha256> / THREAD   (the
+// In-Reply-To of the conversation's first mail: another reply to the same mail joins it)
 //   imap state       IMAP#<acctId>#<inboxId>       STATE                (UIDVALIDITY and the last UID imported; the poll's lease)
 // inbox            (above)                                            gsi2 (email inboxes with IMAP on only): IMAPINBOXES / <acctId>#<inboxId>
 //   provider message UNIQ#PMSG#<inboxId>#<provider message id>     UNIQ      (account_id, conversation_id, message_id: channel dedup and

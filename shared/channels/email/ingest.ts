@@ -19,7 +19,7 @@ export const INLINE_MAIL_BYTES = 150 * 1024;
 export const RAW_MAIL_PREFIX = 'mail/inbound/';
 const STORED = 'stored:';
 
-export interface QueuedMail {
+export interface RoutedMail {
   account_id: number;
   inbox_id: number;
   /** Base64 of the raw mail, or `stored:<object key>`. */
@@ -30,7 +30,7 @@ export interface QueuedMail {
   dedup: string;
 }
 
-export type Ingested = { queued: QueuedMail } | { dropped: 'too_large' | 'no_inbox' };
+export type Ingested = { queued: RoutedMail } | { dropped: 'too_large' | 'no_inbox' };
 
 /** `X-Original-To: <recipients>` put first, as Chatwoot's SES ingress does, when the envelope names them. */
 export function withOriginalTo(raw: Buffer, envelopeTo: string[]): Buffer {

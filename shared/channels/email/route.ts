@@ -1,3 +1,4 @@
+import { senderAddress } from '#shared/domain/mail/send.ts';
 import type { ParsedMail } from './parse.ts';
 
 // Routing and threading rules of an incoming mail (Chatwoot's ApplicationMailbox, EmailChannelFinder and
@@ -65,9 +66,6 @@ export function threadHints(mail: ParsedMail, envelopeTo: string[] = []): Thread
   return hints;
 }
 
-/** `Name <address>` or `address` → the address, lowercased. */
-export const addressOf = (sender: string): string => (/<([^<>]+)>\s*$/.exec(sender)?.[1] ?? sender).trim().toLowerCase();
-
 export type DropReason = 'no_sender' | 'own_sender';
 
 /**
@@ -77,6 +75,6 @@ export type DropReason = 'no_sender' | 'own_sender';
  */
 export function dropReason(mail: ParsedMail, mailerSender: string): DropReason | undefined {
   if (!mail.sender) return 'no_sender';
-  if (mail.sender === addressOf(mailerSender)) return 'own_sender';
+  if (mail.sender === senderAddress(mailerSender).toLowerCase()) return 'own_sender';
   return undefined;
 }

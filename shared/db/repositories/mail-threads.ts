@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 
-// Access patterns of the email channel (docs/data-model.md#keys-and-access-patterns, AP310-316): the items
+// Access patterns of the email channel (docs/data-model.md#keys-and-access-patterns, AP310-313, AP315-316): the items
 // that thread a mail into its conversation, and each IMAP inbox's polling state. Thread items live in the
 // conversation's partition (its purge removes them) and are found through gsi1.
 
@@ -16,10 +16,6 @@ export interface ThreadTarget {
   inbox_id: number;
 }
 
-export interface MailReference extends ThreadTarget {
-  /** Our message the Message-ID belongs to (absent for a first mail's In-Reply-To). */
-  message_id?: number;
-}
 
 export const messageIdHash = (id: string) => createHash('sha256').update(id.trim().replace(/^<|>$/g, ''), 'utf8').digest('hex');
 
@@ -40,13 +36,13 @@ export async function putThread(uuid: string, t: ThreadTarget): Promise<void> {
 
 /** AP312: the conversation of an inbox that holds the mail with this Message-ID (or began with it as its In-Reply-To). */
 export const findReference = (inboxId: number, messageId: string) =>
-  firstOf<MailReference>({ gsi1pk: keys.mailReferenceIndex(inboxId, messageIdHash(messageId)).gsi1pk });
+  firstOf<ThreadTarget>({ gsi1pk: keys.mailReferenceIndex(inboxId, messageIdHash(messageId)).gsi1pk });
 
 /**
- * AP313: records a mail's Message-ID in its conversation; false when the conversation already has it (the
- * same mail twice: Chatwoot's per-conversation dedup by `source_id`).
+ * AP313: records that a conversation began with a mail replying to this Message-ID (Chatwoot's last try before a
+ * new conversation: another mail replying to the same one joins it); false when it is recorded already.
  */
-export async function putReference(messageId: string, r: MailReference): Promise<boolean> {
+export async function putReference(messageId: string, r: ThreadTarget): Promise<boolean> {
   const hash = messageIdHash(messageId);
   try {
     await db().send(
@@ -66,13 +62,6 @@ export async function putReference(messageId: string, r: MailReference): Promise
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
-}
-
-/** AP314: undoes AP313 when the message it guarded could not be written (so a retry is not taken for a duplicate). */
-export async function deleteReference(messageId: string, r: MailReference): Promise<void> {
-  await db().send(
-    new DeleteCommand({ TableName: tableName(), Key: keys.mailReference(r.account_id, r.conversation_id, messageIdHash(messageId)) }),
-  );
 }
 
 export interface ImapState {
