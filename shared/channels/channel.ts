@@ -1,6 +1,7 @@
 import type { IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { ServiceError } from '#shared/errors.ts';
 import type { InboundItem } from '#shared/queues/channels.ts';
 
 // THE channel interface (docs/channels.md#the-interface): what every channel room (shared/channels/<room>/)
@@ -30,6 +31,15 @@ export interface WebhookAnswer {
   body?: string | Record<string, unknown>;
   contentType?: string;
 }
+
+/**
+ * A refused webhook: Chatwoot's `error` text (what its providers and scripts read) inside the service's error body
+ * (docs/api.md), so every 4xx carries `description` and `errors` as all others do.
+ */
+export const refusedAnswer = (status: number, error: string, field: string, code: string): WebhookAnswer => ({
+  status,
+  body: { error, ...new ServiceError('unauthorized', error, [{ field, message: error, code }]).body },
+});
 
 /** Where a room finds a file the provider holds (its own shape: a media id, a URL). */
 export type MediaRef = Record<string, string | undefined>;
