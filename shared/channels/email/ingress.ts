@@ -5,7 +5,7 @@ import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { enqueueInbound } from '#shared/queues/channels.ts';
 import { getObjectFrom } from '#shared/storage/objects.ts';
-import type { WebhookAnswer, WebhookRequest } from '../channel.ts';
+import { refusedAnswer, type WebhookAnswer, type WebhookRequest } from '../channel.ts';
 import { pollImapInboxes } from './imap.ts';
 import { ingestMail, type Ingested } from './ingest.ts';
 
@@ -50,18 +50,18 @@ const sameSecret = (a: string, b: string) => {
  */
 export async function relayInbound(req: WebhookRequest): Promise<WebhookAnswer> {
   const password = config().inboundMail.relayPassword;
-  if (!password) return { status: 404, body: { error: 'The relay ingress is not configured (RAILS_INBOUND_EMAIL_PASSWORD)' } };
+  if (!password) return refusedAnswer(404, 'The relay ingress is not configured (RAILS_INBOUND_EMAIL_PASSWORD)', '', 'not_found');
   const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
   const [user, ...rest] = Buffer.from(encoded ?? '', 'base64')
     .toString('utf8')
     .split(':');
   if (scheme?.toLowerCase() !== 'basic' || user !== 'actionmailbox' || !sameSecret(rest.join(':'), password)) {
-    return { status: 401, body: { error: 'HTTP Basic: Access denied.' } };
+    return refusedAnswer(401, 'HTTP Basic: Access denied.', 'authorization', 'unauthorized');
   }
   if ((req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() !== 'message/rfc822') {
-    return { status: 415, body: { error: 'The body must be a raw mail (Content-Type: message/rfc822)' } };
+    return refusedAnswer(415, 'The body must be a raw mail (Content-Type: message/rfc822)', 'content-type', 'unsupported_media_type');
   }
-  if (!req.body.length) return { status: 422, body: { error: 'The body is empty' } };
+  if (!req.body.length) return refusedAnswer(422, 'The body is empty', 'body', 'required');
   const r = await takeMail(req.body);
   if ('dropped' in r && r.dropped === 'too_large')
     return { status: 413, body: { error: 'The mail is larger than INBOUND_MAIL_MAX_BYTES' } };

@@ -16,7 +16,6 @@ export interface ThreadTarget {
   inbox_id: number;
 }
 
-
 export const messageIdHash = (id: string) => createHash('sha256').update(id.trim().replace(/^<|>$/g, ''), 'utf8').digest('hex');
 
 const firstOf = async <T>(partition: { gsi1pk: string }) => record<T>((await queryPrefix(partition, 'THREAD', { limit: 1 }))[0]);
