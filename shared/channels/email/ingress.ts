@@ -64,7 +64,7 @@ export async function relayInbound(req: WebhookRequest): Promise<WebhookAnswer> 
   if (!req.body.length) return refusedAnswer(422, 'The body is empty', 'body', 'required');
   const r = await takeMail(req.body);
   if ('dropped' in r && r.dropped === 'too_large')
-    return { status: 413, body: { error: 'The mail is larger than INBOUND_MAIL_MAX_BYTES' } };
+    return refusedAnswer(413, 'The mail is larger than INBOUND_MAIL_MAX_BYTES', 'body', 'too_large');
   return { status: 204 };
 }
 
