@@ -149,6 +149,8 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
       name: 'report series',
       run: (_c, budget) => drain({ pk: keys.reportSeriesPartition(accountId, keys.reportSeries.inbox(inboxId)) }, budget),
     },
+    // An IMAP inbox's polling state (its own partition: one item).
+    { name: 'imap state', run: (_c, budget) => drain({ pk: keys.imapState(accountId, inboxId).pk }, budget) },
     { name: 'files', run: (_c, budget) => storage(`avatars/inboxes/${accountId}/${inboxId}/`, budget) },
   ];
 }
