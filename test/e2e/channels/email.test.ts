@@ -4,6 +4,7 @@ import { overrideEnv } from '../../support/env.ts';
 import { download } from '../../support/files.ts';
 import { mailFixture, type MailFixture } from '../../support/mail-fixtures.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
+import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { smtpReceiver, type ReceivedMail } from '../../support/smtp.ts';
 import { until, untilState } from '../../support/until.ts';
 
@@ -21,6 +22,7 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
   let baseUrl: string;
   let smtpPort: number;
   let inbox: { id: number; email: string; forward_to_email: string };
+  let hooks: Receiver;
 
   beforeAll(async () => {
     const rt = await runtime();
@@ -43,10 +45,17 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
     });
     expect(res.status).toBe(200);
     inbox = res.body;
+    hooks = await startReceiver();
+    const hook = await s.admin.api.post(`${s.base}/webhooks`, {
+      url: hooks.url,
+      subscriptions: ['conversation_created', 'message_created'],
+    });
+    expect(hook.status).toBe(200);
   });
   afterAll(async () => {
     restoreEnv?.();
     await smtp?.close();
+    await hooks?.close();
   });
 
   const viaSmtp = async (raw: Buffer, to = [inbox.forward_to_email]) => {
@@ -99,6 +108,21 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
     });
     expect(message.sender).toMatchObject({ email: 'alice@customer.example', name: 'Alice Example' });
     expect(conversation.additional_attributes).toMatchObject({ source: 'email', mail_subject: 'Where is my order?', auto_reply: false });
+    // Events delivered as for any incoming message: the account webhook hears the conversation and the mail.
+    const heard = await until(
+      () => {
+        const events = hooks.received.map((r) => r.json);
+        const created = events.find((e) => e.event === 'message_created' && e.source_id === messageId);
+        return created && events.some((e) => e.event === 'conversation_created' && e.id === conversation.id) && created;
+      },
+      { what: 'the webhook deliveries of the mail' },
+    );
+    expect(heard).toMatchObject({
+      message_type: 'incoming',
+      content_type: 'incoming_email',
+      conversation: { id: conversation.id },
+    });
+    expect(heard.content_attributes.email.message_id).toBe(messageId);
   });
 
   it('the relay route: basic auth, raw RFC 822; HTML with an inline image embedded, attachments served by data_url', async () => {
