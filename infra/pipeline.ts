@@ -13,6 +13,10 @@ export const EVENT_HANDLERS = {
   channelInbound: 'functions/events/channel-inbound.ts',
   /** Channel-send queue → messages sent to the providers (shared/channels/send.ts). */
   channelSend: 'functions/events/channel-send.ts',
+  /** SES receiving (its receipt rule) → the channel-inbound queue (shared/channels/email/ingress.ts). */
+  emailSes: 'functions/events/email-ses.ts',
+  /** A schedule → the IMAP inboxes polled, their new mails to the channel-inbound queue (shared/channels/email/imap.ts). */
+  imapPoll: 'functions/events/imap-poll.ts',
 } as const;
 
 /** The event pipeline's function names (bundle folders), keyed like EVENT_HANDLERS. */
@@ -23,6 +27,8 @@ export const EVENT_FUNCTION_NAMES = {
   mail: 'events-mail',
   channelInbound: 'channel-inbound',
   channelSend: 'channel-send',
+  emailSes: 'email-ses',
+  imapPoll: 'imap-poll',
 } as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
 
 export const QUEUES = {

@@ -77,6 +77,16 @@ export const routes: Route[] = [
     access: 'channels',
   },
 
+  // Incoming mail through Rails' ActionMailbox relay ingress (basic auth, raw RFC 822 body), as Chatwoot takes it
+  // (docs/mail.md#ways-in): routed by its headers and queued (channel-inbound).
+  {
+    method: 'POST',
+    path: '/rails/action_mailbox/relay/inbound_emails',
+    handler: 'functions/channels/email-relay.ts',
+    api: 'system',
+    access: 'channels',
+  },
+
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
   { method: 'GET', path: '/auth/validate_token', handler: 'functions/auth/validate-token.ts', api: 'account', access: 'tokens' },

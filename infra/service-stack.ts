@@ -40,4 +40,7 @@ export class ServiceStack extends Stack {
   get cable() {
     return this.service.cable;
   }
+  get emailIngress() {
+    return this.service.emailIngress;
+  }
 }

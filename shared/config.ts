@@ -78,6 +78,18 @@ const EnvSchema = v.object({
   SMTP_USERNAME: Optional,
   SMTP_PASSWORD: Optional,
   MAIL_DIR: Optional,
+  // Incoming mail (docs/mail.md#incoming-mail): the domain of `forward_to_email` addresses and `reply+<uuid>` Reply-Tos
+  // (none: no forwarding address, replies carry the inbox's address), the relay ingress's basic-auth password
+  // (user `actionmailbox`; none: the route answers 401), the local SMTP listener's port (`npm start`), the largest
+  // mail taken in, and how often IMAP inboxes are polled.
+  MAILER_INBOUND_EMAIL_DOMAIN: Optional,
+  RAILS_INBOUND_EMAIL_PASSWORD: Optional,
+  INBOUND_SMTP_PORT: Int(2525),
+  INBOUND_MAIL_MAX_BYTES: Int(30 * 1024 * 1024),
+  IMAP_POLL_SECONDS: Int(60),
+  // Deployed with SES receiving: the bucket and prefix its receipt rule stores mails under.
+  SES_MAIL_BUCKET: Optional,
+  SES_MAIL_PREFIX: v.optional(v.string(), 'ses/'),
   // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
   FRONTEND_URL: Optional,
   // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
@@ -146,6 +158,14 @@ export interface Config {
   mailTransport: 'ses' | 'local' | 'none';
   smtp?: { host: string; port: number; user?: string; pass?: string };
   mailDir?: string;
+  inboundMail: {
+    domain?: string;
+    relayPassword?: string;
+    smtpPort: number;
+    maxBytes: number;
+    imapPollSeconds: number;
+    ses?: { bucket: string; prefix: string };
+  };
   frontendUrl: string;
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
@@ -211,6 +231,13 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   mailTransport: ['MAIL_TRANSPORT'],
   smtp: ['SMTP_ADDRESS', 'SMTP_PORT', 'SMTP_USERNAME', 'SMTP_PASSWORD'],
   mailDir: ['MAIL_DIR'],
+  inboundMail: [
+    'MAILER_INBOUND_EMAIL_DOMAIN',
+    'RAILS_INBOUND_EMAIL_PASSWORD',
+    'INBOUND_SMTP_PORT',
+    'INBOUND_MAIL_MAX_BYTES',
+    'IMAP_POLL_SECONDS',
+  ],
   frontendUrl: ['FRONTEND_URL', 'PUBLIC_BASE_URL'],
   whatsappCloudBaseUrl: ['WHATSAPP_CLOUD_BASE_URL'],
   dialog360BaseUrl: ['DIALOG360_BASE_URL'],
@@ -307,6 +334,14 @@ function load(): Config {
         ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD }
         : undefined,
     mailDir: e.MAIL_DIR,
+    inboundMail: {
+      domain: e.MAILER_INBOUND_EMAIL_DOMAIN?.toLowerCase(),
+      relayPassword: e.RAILS_INBOUND_EMAIL_PASSWORD,
+      smtpPort: e.INBOUND_SMTP_PORT,
+      maxBytes: Math.max(1024, e.INBOUND_MAIL_MAX_BYTES),
+      imapPollSeconds: Math.max(10, e.IMAP_POLL_SECONDS),
+      ses: e.SES_MAIL_BUCKET ? { bucket: e.SES_MAIL_BUCKET, prefix: e.SES_MAIL_PREFIX } : undefined,
+    },
     frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
     googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),

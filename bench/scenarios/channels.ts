@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { config } from '#shared/config.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
@@ -191,6 +192,34 @@ export const channels: Scenarios = {
     request: (w, s: { conv: number; message: number }) => ({
       method: 'POST',
       path: `${w.account.base}/conversations/${s.conv}/messages/${s.message}/retry`,
+    }),
+  },
+  // A mail through Rails' relay ingress (docs/mail.md#ways-in): its headers routed to the inbox (one key read), the raw
+  // mail queued (channel-inbound); the pipeline makes the message (see the pipeline part).
+  'POST /rails/action_mailbox/relay/inbound_emails': {
+    setup: async (w) => {
+      const email = `${w.unique('support')}@bench.example`;
+      await ok(w, 'POST', '/inboxes', { name: w.unique('mail'), channel: { type: 'email', email } });
+      return { email };
+    },
+    request: (w, s: { email: string }, _p, i) => ({
+      method: 'POST',
+      path: '/rails/action_mailbox/relay/inbound_emails',
+      body: [
+        `From: Bench Customer <customer${i % 50}@bench.example>`,
+        `To: ${s.email}`,
+        `Subject: Question ${i}`,
+        `Message-ID: <${w.unique('mail')}@bench.example>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        `Hello, question ${i}.`,
+        '',
+      ].join('\r\n'),
+      headers: {
+        'content-type': 'message/rfc822',
+        authorization: `Basic ${Buffer.from(`actionmailbox:${config().inboundMail.relayPassword ?? ''}`).toString('base64')}`,
+      },
+      status: 204,
     }),
   },
 };

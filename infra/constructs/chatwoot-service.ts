@@ -1,6 +1,7 @@
 import { type CfnResource, CfnOutput, Duration, FeatureFlags, Fn, RemovalPolicy, Stack, Tags } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
@@ -12,6 +13,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
 import { functionName, routes as routeTable, type Route } from '../routes.ts';
+import { EmailIngress } from './email-ingress.ts';
 import { channelEnvironment, EventPipeline, type ChannelSettings } from './event-pipeline.ts';
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
@@ -90,6 +92,14 @@ export interface ChatwootServiceProps {
   /** Chatwoot's FRONTEND_URL: the dashboard's address in mailed links. @default the service's URL */
   frontendUrl?: string;
   /**
+   * Incoming mail (docs/mail.md#incoming-mail). `domain` is Chatwoot's MAILER_INBOUND_EMAIL_DOMAIN: email inboxes'
+   * forwarding addresses and replies' `reply+<uuid>` addresses are on it, and SES receives for it (verify it in SES,
+   * point its MX at SES, activate the rule set: docs/mail.md#ses-receiving-deployed). `relayPassword` opens the
+   * ActionMailbox relay route (RAILS_INBOUND_EMAIL_PASSWORD). IMAP inboxes are polled every `imapPollInterval`.
+   * @default no inbound domain (no forwarding addresses, no SES receiving), no relay, IMAP every minute
+   */
+  inboundEmail?: { domain?: string; relayPassword?: string; imapPollInterval?: Duration };
+  /**
    * Messaging channels (docs/channels.md#configuration): the providers' hosts (the real ones by default; staging
    * points them at fakes), a send's first retry delay, and the Meta app secret that signs WhatsApp Cloud webhooks
    * (checked when given; Chatwoot checks none).
@@ -123,6 +133,7 @@ export class ChatwootService extends Construct {
   readonly table: ServiceTable;
   readonly api: HttpApiRoutes;
   readonly pipeline: EventPipeline;
+  readonly emailIngress: EmailIngress;
   readonly observability: Observability;
   /** Chatwoot's `/cable` over an API Gateway WebSocket API (cableTransport 'websocket-api'). */
   readonly cable?: WebSocketApi;
@@ -192,6 +203,8 @@ export class ChatwootService extends Construct {
       ...bucketDefaults,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'avatars/',
+      // Raw incoming mails too large for a queue message are needed only until the pipeline has read them.
+      lifecycleRules: [{ prefix: 'mail/inbound/', expiration: Duration.days(7) }],
     });
 
     const domain = props.domain;
@@ -252,6 +265,35 @@ export class ChatwootService extends Construct {
       for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
     }
 
+    // Incoming mail: the relay route keeps large raw mails in the files bucket (mail/inbound/ only) and needs the
+    // relay password; SES receiving and the IMAP poll are their own functions.
+    const inbound = props.inboundEmail;
+    this.api.roles.channels.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.avatars.arnForObjects('mail/inbound/*')] }),
+    );
+    const filesId = Stack.of(this).resolve((this.avatars.node.defaultChild as s3.CfnBucket).logicalId);
+    acknowledge(this.api.roles.channels, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/mail/inbound/*]`]:
+        'Raw mails the relay route takes are stored under their hash in the mail prefix of the files bucket',
+    });
+    const relay = this.api.functions.get('channels-email-relay');
+    relay?.addEnvironment('AVATAR_BUCKET', this.avatars.bucketName);
+    if (relay && inbound?.relayPassword) relay.addEnvironment('RAILS_INBOUND_EMAIL_PASSWORD', inbound.relayPassword);
+    this.emailIngress = new EmailIngress(this, 'Mail', {
+      table: this.table.table,
+      bundles,
+      functions,
+      tokenKey: this.tokenKey,
+      files: this.avatars,
+      inboundQueue: this.pipeline.channelInboundQueue,
+      inboundEmailDomain: inbound?.domain,
+      imapPollInterval: inbound?.imapPollInterval,
+      environment: { TABLE_NAME: this.table.table.tableName, PUBLIC_BASE_URL: this.url, LOG_LEVEL: functions.logLevel },
+      accessLogs,
+      removalPolicy,
+    });
+    if (this.emailIngress.ruleSet) new CfnOutput(this, 'MailRuleSetName', { value: this.emailIngress.ruleSet.receiptRuleSetName });
+
     // `GET /api` and `GET /health` report whether the queues answer: they alone are told their URLs; reading
     // their attributes is the whole grant (on the shared read role both run as, which holds nothing else of
     // the queues).
@@ -291,9 +333,11 @@ export class ChatwootService extends Construct {
     }
     this.api.functions.get('widget-config')?.addEnvironment('CABLE_URL', this.cableUrl);
 
-    // The `service` of every log line and the dimension of the custom metrics the dashboard graphs.
+    // The `service` of every log line and the dimension of the custom metrics the dashboard graphs; the inbound mail
+    // domain wherever inboxes are shown or mail is routed and replied to.
     for (const fn of this.allFunctions()) {
       fn.addEnvironment('SERVICE_NAME', Stack.of(this).stackName);
+      if (inbound?.domain) fn.addEnvironment('MAILER_INBOUND_EMAIL_DOMAIN', inbound.domain);
     }
 
     this.acknowledgeByDesign(functions.runtime);
@@ -377,6 +421,7 @@ export class ChatwootService extends Construct {
       this.pipeline.mailFunction,
       this.pipeline.channelInboundFunction,
       this.pipeline.channelSendFunction,
+      ...this.emailIngress.functions,
       ...Object.values(this.cable?.functions ?? {}),
     ];
   }
@@ -388,10 +433,12 @@ export class ChatwootService extends Construct {
         "Chatwoot's own credentials (api_access_token, platform tokens, public inbox identifiers) are checked by each function; API Gateway authorizers cannot read them",
     });
     for (const fn of this.allFunctions()) {
-      acknowledge(fn, {
-        'Serverless::Serverless-LambdaDLQ':
-          "Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues' dead-letter queues and the stream's failure queue",
-      });
+      // SES and the IMAP schedule invoke theirs asynchronously: those have a dead-letter queue.
+      if (!this.emailIngress.functions.includes(fn))
+        acknowledge(fn, {
+          'Serverless::Serverless-LambdaDLQ':
+            "Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues' dead-letter queues and the stream's failure queue",
+        });
       if (runtime.name === 'nodejs22.x') {
         const reason =
           'nodejs22.x is the runtime the code is built for and tested on (npm test runs on Node 22); nodejs24.x is the runtime prop';
@@ -405,6 +452,7 @@ export class ChatwootService extends Construct {
       this.pipeline.mailFunction,
       this.pipeline.channelInboundFunction,
       this.pipeline.channelSendFunction,
+      ...this.emailIngress.functions,
       ...Object.values(this.cable?.functions ?? {}),
     ]) {
       acknowledge(fn, LAMBDA_ROLE_ACKNOWLEDGMENTS);

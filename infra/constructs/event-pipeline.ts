@@ -329,11 +329,13 @@ export class EventPipeline extends Construct {
       TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
     });
     props.tokenKey.grantRead(this.mailFunction);
-    if (sender) {
+    // SendEmail from the sender address only (its own and its domain's identities, whichever is verified).
+    const sendFromSender = (f: lambda.Function) => {
+      if (!sender) return;
       const address = addressOf(sender);
       const domain = address.split('@')[1] ?? address;
       const stack = Stack.of(this);
-      this.mailFunction.addToRolePolicy(
+      f.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['ses:SendEmail'],
           resources: [address, domain].map((identity) =>
@@ -342,7 +344,8 @@ export class EventPipeline extends Construct {
           conditions: { StringEquals: { 'ses:FromAddress': address } },
         }),
       );
-    }
+    };
+    sendFromSender(this.mailFunction);
     this.mailFunction.addEventSource(
       new SqsEventSource(this.mailQueue, {
         batchSize: QUEUE_SOURCES.mail.batchSize,
@@ -366,9 +369,15 @@ export class EventPipeline extends Construct {
     this.channelInboundFunction.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [props.files.arnForObjects('attachments/*')] }),
     );
+    // Incoming mail too large for a queue message was stored under mail/inbound/ by its way in (docs/mail.md).
+    this.channelInboundFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [props.files.arnForObjects('mail/inbound/*')] }),
+    );
     acknowledge(this.channelInboundFunction, {
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/attachments/*]`]:
         'Media downloaded from a provider are stored under attachments/<account>/<message>/: the grant covers that prefix of the one files bucket',
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/mail/inbound/*]`]:
+        'Raw incoming mails are stored under mail/inbound/<account>/<inbox>/<hash>.eml: the grant covers that prefix',
     });
     this.channelInboundFunction.addEventSource(
       new SqsEventSource(this.channelInboundQueue, {
@@ -388,11 +397,24 @@ export class EventPipeline extends Construct {
         TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
         CHANNEL_SEND_QUEUE_URL: this.channelSendQueue.queueUrl,
         FRONTEND_URL: props.frontendUrl ?? props.publicBaseUrl,
+        // Email inboxes' replies: through SES from the sender (an inbox's own SMTP otherwise), files attached.
+        MAIL_TRANSPORT: sender ? 'ses' : 'none',
+        ...(sender ? { MAILER_SENDER_EMAIL: sender } : {}),
+        AVATAR_BUCKET: props.files.bucketName,
         ...channels,
       },
     );
     grantTableData(props.table, this.channelSendFunction, 'write');
     props.tokenKey.grantRead(this.channelSendFunction);
+    sendFromSender(this.channelSendFunction);
+    // A reply's files up to 20 MB are attached to its mail: read from attachments/ only.
+    this.channelSendFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [props.files.arnForObjects('attachments/*')] }),
+    );
+    acknowledge(this.channelSendFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/attachments/*]`]:
+        "A mailed reply attaches its message's files, stored under attachments/<account>/<message>/",
+    });
     this.channelSendFunction.addEventSource(
       new SqsEventSource(this.channelSendQueue, {
         batchSize: QUEUE_SOURCES.channelSend.batchSize,

@@ -17,6 +17,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { closeGracefully, createHttpServer } from './http-server.ts';
 import { restoreQueues, saveQueues, type InspectableQueues, type SavedObject } from './queue-state.ts';
 import { attachCableServer } from './cable-server.ts';
+import { startSmtpListener } from './smtp-listener.ts';
 import { useLocalSockets } from '#shared/realtime/senders.ts';
 import { pollQueue, pollStream, type Poller } from './pollers.ts';
 import { asFunction, startRecording, type Recording } from './recorder.ts';
@@ -59,6 +60,10 @@ export interface RuntimeOptions {
   bodyTimeoutMs?: number;
   /** Record each function's AWS calls and environment reads (recorder.ts); default: RECORD_AWS_CALLS=1. */
   recordAwsCalls?: boolean;
+  /** The SMTP listener's port (incoming mail, docs/mail.md#ways-in); default INBOUND_SMTP_PORT (2525), 0 picks a free one. */
+  inboundSmtpPort?: number;
+  /** Poll the IMAP inboxes every IMAP_POLL_SECONDS; default true (tests poll when they choose). */
+  imapPolling?: boolean;
 }
 
 export interface Runtime {
@@ -88,6 +93,10 @@ export interface Runtime {
   pipeline: { pause(): Promise<void>; resume(): Promise<void> };
   /** Each function's AWS calls and environment reads, when recording (see RuntimeOptions.recordAwsCalls). */
   recording?: Recording;
+  /** The port of the SMTP listener that takes incoming mail on the runtime's host (0: not listening, its port was taken). */
+  inboundSmtpPort: number;
+  /** One IMAP poll of every inbox with IMAP on, as the schedule runs it. */
+  pollImap(): Promise<{ polled: number; imported: number; failed: number }>;
   stop(): Promise<void>;
 }
 
@@ -249,6 +258,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       // address are not, unless they opt in with ALLOW_PRIVATE_WEBHOOK_TARGETS=true: any account's webhook,
       // bot or API inbox URL names the target.
       ALLOW_LOOPBACK_WEBHOOK_TARGETS: 'true',
+      // The ActionMailbox relay route's password (user `actionmailbox`): given, or one made for this run (printed).
+      RAILS_INBOUND_EMAIL_PASSWORD: process.env.RAILS_INBOUND_EMAIL_PASSWORD || randomBytes(12).toString('base64url'),
       LOG_LEVEL: opts.logLevel ?? process.env.LOG_LEVEL ?? 'WARN',
     });
     resetConfig();
@@ -292,7 +303,38 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       mail: await asFunction(EVENT_FUNCTION_NAMES.mail, () => load(EVENT_HANDLERS.mail)),
       channelInbound: await asFunction(EVENT_FUNCTION_NAMES.channelInbound, () => load(EVENT_HANDLERS.channelInbound)),
       channelSend: await asFunction(EVENT_FUNCTION_NAMES.channelSend, () => load(EVENT_HANDLERS.channelSend)),
+      emailSes: await asFunction(EVENT_FUNCTION_NAMES.emailSes, () => load(EVENT_HANDLERS.emailSes)),
+      imapPoll: await asFunction(EVENT_FUNCTION_NAMES.imapPoll, () => load(EVENT_HANDLERS.imapPoll)),
     };
+    // Incoming mail: the SMTP listener stands in for SES receiving (the same routing and queueing), and a timer for
+    // the IMAP schedule.
+    const { takeMail } = await import('#shared/channels/email/ingress.ts');
+    const mailConfig = (await import('#shared/config.ts')).config().inboundMail;
+    // A port another program holds (2525 is common) leaves the service without the listener, said at start.
+    const smtpListener = await startSmtpListener({
+      host,
+      port: opts.inboundSmtpPort ?? mailConfig.smtpPort,
+      maxBytes: mailConfig.maxBytes,
+      // Recorded as SES receiving's ingest function, which it stands in for (the deploy proof checks its role).
+      handOff: (raw, envelopeTo) => asFunction(EVENT_FUNCTION_NAMES.emailSes, async () => void (await takeMail(raw, { envelopeTo }))),
+    }).catch((error) => {
+      log.warn('incoming mail SMTP listener not started', { error: String(error) });
+      return undefined;
+    });
+    if (smtpListener) stops.push(() => smtpListener.close());
+    const pollImap = () =>
+      asFunction(
+        EVENT_FUNCTION_NAMES.imapPoll,
+        () => handlers.imapPoll({}) as Promise<{ polled: number; imported: number; failed: number }>,
+      );
+    if (opts.imapPolling !== false) {
+      const timer = setInterval(
+        () => void pollImap().catch((error) => log.warn('imap poll failed', { error: String(error) })),
+        mailConfig.imapPollSeconds * 1000,
+      );
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
+    }
     const startPollers = (fromLatest: boolean): Poller[] => [
       asFunction(EVENT_FUNCTION_NAMES.stream, () =>
         pollStream({
@@ -431,6 +473,8 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       },
       pipeline,
       recording,
+      inboundSmtpPort: smtpListener?.port ?? 0,
+      pollImap,
       stop: stopAll,
     };
   } catch (err) {

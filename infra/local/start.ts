@@ -95,6 +95,7 @@ async function main() {
       `Platform API token: ${runtime.platformToken}`,
       `DynamoDB Local: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}); SQS/S3 emulator: ${runtime.awsEndpoint}`,
       `Web widget demo: ${runtime.baseUrl}/widget/demo?website_token=<a web widget inbox's website_token>`,
+      `Incoming mail: ${runtime.inboundSmtpPort ? `SMTP on ${env.HOST || '127.0.0.1'}:${runtime.inboundSmtpPort}` : 'no SMTP listener (its port is taken: set INBOUND_SMTP_PORT)'}; relay ${runtime.baseUrl}/rails/action_mailbox/relay/inbound_emails (user actionmailbox, password ${process.env.RAILS_INBOUND_EMAIL_PASSWORD})`,
       // docs/channels.md: where providers call (FRONTEND_URL when set); provider hosts from WHATSAPP_CLOUD_BASE_URL etc.
       `Channel webhooks (docs/channels.md): WhatsApp ${channelBase}/webhooks/whatsapp/<phone_number, e.g. +15550001111> (verify token: the inbox's provider_config.webhook_verify_token); Twilio ${channelBase}/twilio/callback and ${channelBase}/twilio/delivery_status; Bandwidth ${channelBase}/webhooks/sms/<phone_number without +>`,
       `Replay stream records that failed: npm run replay -- stream-failures --queue-url ${runtime.queueUrls.streamFailures} --events-queue-url ${runtime.queueUrls.events} --sqs-endpoint ${runtime.awsEndpoint} --dynamodb-endpoint ${runtime.dynamodbEndpoint}`,

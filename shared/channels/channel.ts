@@ -2,6 +2,7 @@ import type { IncomingFile, IncomingMessage, ProviderStatus } from '#shared/doma
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { ServiceError } from '#shared/errors.ts';
+import type { InboundItem } from '#shared/queues/channels.ts';
 
 // THE channel interface (docs/channels.md#the-interface): what every channel room (shared/channels/<room>/)
 // implements. A room knows its provider: the webhook's request (which inbox, its signature, its payload) and the
@@ -58,7 +59,8 @@ export interface ChannelRoom {
   kind: string;
   /** The inbox channel type(s) whose messages it sends. */
   channelTypes: InboxRecord['channel_type'][];
-  ingest: {
+  /** A room whose provider calls a webhook route (absent for email, whose ways in are its own: shared/channels/email). */
+  ingest?: {
     /** A request answered without the inbox's payload (WhatsApp's GET verify handshake). */
     handshake?(req: WebhookRequest): Promise<WebhookAnswer | undefined>;
     /** The inbox the webhook is for: one key lookup. */
@@ -79,6 +81,11 @@ export interface ChannelRoom {
   syncTemplates?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
   /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
   fetchMedia(inbox: InboxRecord, ref: MediaRef): Promise<IncomingFile | undefined>;
+  /**
+   * A room that handles its queued items itself instead of parsing them into events (email: a raw mail, parsed,
+   * threaded and stored through the domain's receive).
+   */
+  receive?(item: InboundItem, inbox: InboxRecord): Promise<void>;
   send(ctx: OutgoingContext): Promise<SendOutcome>;
 }
 

@@ -69,6 +69,9 @@ async function handle(record: SQSRecord): Promise<void> {
     log.info('channel webhook dropped: inbox deleted', { room: item.room, inboxId: item.inbox_id });
     return;
   }
+  // A room that processes its own items (email): the room's receive does everything.
+  if (room.receive) return room.receive(item, inbox);
+  if (!room.ingest) throw new Error(`the ${item.room} room has no way to read its items`);
   let events: ChannelEvent[];
   try {
     events = room.ingest.parse(item.body, item.content_type, inbox);

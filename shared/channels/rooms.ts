@@ -2,12 +2,13 @@ import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { ChannelRoom } from './channel.ts';
 import { bandwidthRoom } from './bandwidth/room.ts';
 import { twilioRoom } from './twilio/room.ts';
+import { emailRoom } from './email/room.ts';
 import { whatsappRoom } from './whatsapp/room.ts';
 
 // The registry of channel rooms (docs/channels.md#add-a-channel): one entry per room, by its kind and by the inbox
 // channel types whose messages it sends.
 
-export const ROOMS: ChannelRoom[] = [whatsappRoom, twilioRoom, bandwidthRoom];
+export const ROOMS: ChannelRoom[] = [whatsappRoom, twilioRoom, bandwidthRoom, emailRoom];
 
 export function roomByKind(kind: string): ChannelRoom {
   const room = ROOMS.find((r) => r.kind === kind);

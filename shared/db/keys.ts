@@ -52,8 +52,14 @@
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
 //   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
-//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, LINE, TELEGRAM (sha256 of token), WHATSAPP, SMS,
-//                                                                            TWILIO (messaging service sid or phone number))
+//   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, EMAIL_FORWARD, LINE, TELEGRAM (sha256 of token),
+// WHATSAPP, SMS, TWILIO (messaging service sid or phone number))
+// mail thread      CONV#<acctId>#<displayId>   THREAD#UUID              gsi1: MAILUUID#<conversation uuid> / THREAD   (a conversation a mail
+// came into or went out of: reply+<uuid> and our Message-IDs name it)
+// mail reference   CONV#<acctId>#<displayId>   THREAD#REF#<sha256 of a Message-ID>   gsi1: MAILREF#<inboxId>#<sha256> / THREAD   (the
+// In-Reply-To of the conversation's first mail: another reply to the same mail joins it)
+//   imap state       IMAP#<acctId>#<inboxId>       STATE                (UIDVALIDITY and the last UID imported; the poll's lease)
+// inbox            (above)                                            gsi2 (email inboxes with IMAP on only): IMAPINBOXES / <acctId>#<inboxId>
 //   provider message UNIQ#PMSG#<inboxId>#<provider message id>     UNIQ      (account_id, conversation_id, message_id: channel dedup and
 //                                                                            status lookup)
 //   team             TEAMS#<acctId>                TEAM#<teamId>
@@ -335,8 +341,25 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO', value: string): Key =>
+  channelUnique: (kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO', value: string): Key =>
     keys.unique(join('CHANNEL', kind), value),
+
+  // ── email channel (shared/channels/email) ──
+  /** In the conversation's partition, so that its purge takes it along. */
+  mailThread: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: join('THREAD', 'UUID') }),
+  mailThreadIndex: (uuid: string) => ({ gsi1pk: join('MAILUUID', uuid.toLowerCase()), gsi1sk: 'THREAD' }),
+  /** `idHash`: hex SHA-256 of the Message-ID without brackets (ids may be longer than a key may be). */
+  mailReference: (accountId: number, displayId: number, idHash: string): Key => ({
+    pk: join('CONV', accountId, displayId),
+    sk: join('THREAD', 'REF', idHash),
+  }),
+  mailReferenceIndex: (inboxId: number, idHash: string) => ({ gsi1pk: join('MAILREF', inboxId, idHash), gsi1sk: 'THREAD' }),
+  /** The sort-key prefix of a conversation's thread items (the purge's). */
+  mailThreadPrefix: join('THREAD', ''),
+  imapState: (accountId: number, inboxId: number): Key => ({ pk: join('IMAP', accountId, inboxId), sk: 'STATE' }),
+  /** Sparse, on the inbox item: email inboxes with IMAP on (the poller's list). */
+  imapInboxIndex: (accountId: number, inboxId: number) => ({ gsi2pk: 'IMAPINBOXES', gsi2sk: join(pad(accountId), pad(inboxId)) }),
+  imapInboxes: () => ({ gsi2pk: 'IMAPINBOXES' }),
   /**
    * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
    * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried

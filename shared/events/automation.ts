@@ -26,6 +26,21 @@ export interface RuleWebhook {
 }
 
 /**
+ * Chatwoot's loop protection for mail (docs/mail.md#incoming-mail): an out-of-office or other automatic reply runs
+ * no rule, neither its message's `message_created` nor its conversation's `conversation_created` or
+ * `conversation_opened`.
+ */
+export function isAutoReplyEvent(event: Pick<DomainEvent, 'name' | 'conversation' | 'message'>): boolean {
+  if (event.name === 'message_created') {
+    const email = event.message?.content_attributes?.email as { auto_reply?: unknown } | undefined;
+    return email?.auto_reply === true;
+  }
+  if (event.name === 'conversation_created' || event.name === 'conversation_opened')
+    return event.conversation?.additional_attributes?.auto_reply === true;
+  return false;
+}
+
+/**
  * Runs the account's active rules for this event. Returns the `send_webhook_event` deliveries the
  * rules asked for, for the dispatcher to queue.
  */
@@ -33,6 +48,7 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
   if (!(AUTOMATION_EVENTS as readonly string[]).includes(event.name)) return [];
   if (event.performedBy?.type === 'automation_rule') return [];
   if (event.name === 'message_created' && event.message?.message_type === 2) return [];
+  if (isAutoReplyEvent(event)) return [];
   const rules = await listActiveAutomationRules(event.accountId, event.name as AutomationEvent);
   if (!rules.length) return [];
 

@@ -17,6 +17,7 @@ import { broadcastEvent } from '#shared/realtime/broadcast.ts';
 import { isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
 import { purgeChunk, purgeSwitch } from '#shared/domain/purge/service.ts';
 import { composeMail } from '#shared/domain/mail/compose.ts';
+import { continuityMail } from '#shared/domain/mail/continuity.ts';
 import type { MailRequestRecord, QueuedMail } from '#shared/model/mail.ts';
 import { enqueueMails } from '#shared/queues/mail.ts';
 import { enqueueDeliveries, type Delivery } from '#shared/queues/deliveries.ts';
@@ -230,7 +231,12 @@ async function sendJobOf(event: DomainEvent, built: Built | undefined): Promise<
  * The deliveries of one change (automation rules run here, so their own changes follow as new events); the channel
  * sends it asks for go to `sends`.
  */
-export async function dispatchChange(raw: Change, suspended = frozenAccounts(), sends: SendJob[] = []): Promise<Delivery[]> {
+export async function dispatchChange(
+  raw: Change,
+  suspended = frozenAccounts(),
+  sends: SendJob[] = [],
+  mails: QueuedMail[] = [],
+): Promise<Delivery[]> {
   // Payloads carry signed file links, made synchronously by the views (a no-op once loaded).
   await fileSigningReady();
   const change = await complete(raw);
@@ -268,6 +274,11 @@ export async function dispatchChange(raw: Change, suspended = frozenAccounts(), 
     out.push(...deliveries);
     const send = await sendJobOf(event, built);
     if (send) sends.push(send);
+    // Conversation continuity: a web widget or API contact with an email gets the agent's reply by mail.
+    if (event.name === 'message_created' && event.message) {
+      const mail = await continuityMail(event.message);
+      if (mail) mails.push(mail);
+    }
     await notify(event, built?.ctx);
     if (event.name === 'message_created') searchSealCandidates.add(event.accountId);
     await recordReports(event, built?.ctx);
@@ -318,7 +329,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               else await purgeChunk({ pk: change.pk, sk: change.sk });
               return true;
             }
-            deliveries.push(...(await dispatchChange(change, suspended, sends)));
+            deliveries.push(...(await dispatchChange(change, suspended, sends, mails)));
             return true;
           },
           (record, error) => log.error('dispatch failed', { messageId: record.messageId, error }),

@@ -50,13 +50,15 @@ const toResult = (a: RawAnswer): HttpResult =>
     ? jsonResult(a.status, a.body)
     : { statusCode: a.status, headers: a.body ? { 'content-type': a.contentType ?? 'text/plain; charset=utf-8' } : {}, body: a.body ?? '' };
 
-export function rawHandler(run: (req: RawRequest) => Promise<RawAnswer>) {
+/** `maxBytes`: a route that takes larger bodies (a raw mail: up to API Gateway's 10 MB). */
+export function rawHandler(run: (req: RawRequest) => Promise<RawAnswer>, opts: { maxBytes?: number } = {}) {
+  const limit = opts.maxBytes ?? MAX_RAW_BODY_BYTES;
   return middy<APIGatewayProxyEventV2, HttpResult>()
     .use(logContext())
     .handler(async (event: APIGatewayProxyEventV2, context: Context) => {
       try {
         const size = event.body ? (event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body)) : 0;
-        if (size > MAX_RAW_BODY_BYTES) return errorResult(tooLarge(MAX_RAW_BODY_BYTES));
+        if (size > limit) return errorResult(tooLarge(limit));
         return toResult(await run(rawRequestOf(event)));
       } catch (err) {
         if (err instanceof ServiceError) return errorResult(err);

@@ -35,7 +35,28 @@ export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest
  * secret (a reset link) travels sealed with the token key — everything but its id and kind — and the mail
  * function opens it right before sending.
  */
-export type QueuedMail = Mail | SealedMail;
+export type QueuedMail = Mail | SealedMail | ReplyMail;
+
+/**
+ * A conversation continuity mail (Chatwoot's ConversationReplyMailer for web widget and API conversations): an
+ * agent's reply mailed to the contact with the conversation's threading headers; files are linked, not attached.
+ */
+export interface ReplyMail {
+  /** `reply:<account>:<message id>`: the queue's deduplication (one mail per message). */
+  id: string;
+  kind: 'conversation_reply';
+  from: string;
+  replyTo: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  messageId: string;
+  inReplyTo: string;
+  references: string[];
+  html: string;
+  text: string;
+}
 
 export interface SealedMail {
   id: string;

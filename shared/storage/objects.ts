@@ -33,6 +33,15 @@ export async function putObject(key: string, data: Buffer, contentType: string):
   await s3().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
 }
 
+/** An object's bytes (a stored raw mail, an attachment to mail). */
+export const getObject = (key: string): Promise<Buffer> => getObjectFrom(bucket(), key);
+
+/** An object of another bucket (the mail SES received into the mail bucket). */
+export async function getObjectFrom(bucketName: string, key: string): Promise<Buffer> {
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucketName, Key: key }));
+  return Buffer.from(await out.Body!.transformToByteArray());
+}
+
 export const signedObjectUrl = (key: string, seconds = 300): Promise<string> =>
   getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn: seconds });
 

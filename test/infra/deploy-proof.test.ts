@@ -1,3 +1,4 @@
+import nodemailer from 'nodemailer';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as cableConnect } from '../../functions/cable/connect.ts';
@@ -161,6 +162,20 @@ describe('deploy proof', () => {
       restoreEnv();
       await mgmt.close();
     }
+    // Incoming mail: one through the local SMTP listener (SES receiving's stand-in) and one IMAP poll.
+    const mailbox = `${unique('proof')}@mail.proof.example`;
+    const mailInbox = await admin.post(`${seeded.base}/inboxes`, {
+      name: unique('proof-mail'),
+      channel: { type: 'email', email: mailbox },
+    });
+    if (mailInbox.status !== 200) throw new Error(`email inbox: ${mailInbox.status} ${mailInbox.text}`);
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: rt.inboundSmtpPort, secure: false, ignoreTLS: true });
+    await smtp.sendMail({
+      envelope: { from: 'customer@proof.example', to: [mailbox] },
+      raw: `From: customer@proof.example\r\nTo: ${mailbox}\r\nSubject: proof\r\nMessage-ID: <${unique('m')}@proof.example>\r\n\r\nproof\r\n`,
+    });
+    smtp.close();
+    await rt.pollImap();
     process.stdout.write(`proof: tour ${Math.round(performance.now() - t)} ms\n`);
   }, 600_000);
 

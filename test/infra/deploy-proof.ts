@@ -84,6 +84,17 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // Mail: the sender from the construct's prop (Chatwoot's default otherwise); links on PUBLIC_BASE_URL unless set.
   MAILER_SENDER_EMAIL: 'default',
   FRONTEND_URL: 'default',
+  // Incoming mail: the inbound domain and the relay's password from the construct's props (none: no forwarding
+  // addresses, the relay route refuses); the size bound and poll interval have right defaults; the SMTP
+  // listener is the local runtime's (deployed, SES receives).
+  MAILER_INBOUND_EMAIL_DOMAIN: 'default',
+  RAILS_INBOUND_EMAIL_PASSWORD: 'default',
+  INBOUND_MAIL_MAX_BYTES: 'default',
+  IMAP_POLL_SECONDS: 'default',
+  INBOUND_SMTP_PORT: 'local',
+  // The SES ingest function's: the mail bucket its receipt rule writes (required there), the prefix by default.
+  SES_MAIL_BUCKET: 'default',
+  SES_MAIL_PREFIX: 'default',
   // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
   PURGE_CHUNK_DELETES: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.
@@ -149,7 +160,13 @@ export function synthesize(): Synthesized {
   const app = new App({ outdir, context });
   // The WebSocket API transport: its socket functions run in the tour (the Fargate server is no function;
   // test/infra/cable-transport.test.ts checks the dispatcher's grant and variable for it).
-  const stack = new ServiceStack(app, 'Proof', { bundles: fakeBundles(), alarmEmail: 'ops@example.com', cableTransport: 'websocket-api' });
+  // With an inbound mail domain, so that SES receiving's ingest function exists (the local SMTP listener stands in for it).
+  const stack = new ServiceStack(app, 'Proof', {
+    bundles: fakeBundles(),
+    alarmEmail: 'ops@example.com',
+    cableTransport: 'websocket-api',
+    inboundEmail: { domain: 'mail.proof.example', relayPassword: 'proof-relay' },
+  });
   const asm = app.synth();
   const read = (s: Stack): Template => JSON.parse(readFileSync(join(asm.directory, s.templateFile), 'utf8'));
   const parent = read(stack);
@@ -203,6 +220,8 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
   add(EVENT_FUNCTION_NAMES.channelInbound, stack.pipeline.channelInboundFunction);
   add(EVENT_FUNCTION_NAMES.channelSend, stack.pipeline.channelSendFunction);
+  add(EVENT_FUNCTION_NAMES.emailSes, stack.emailIngress.sesFunction!);
+  add(EVENT_FUNCTION_NAMES.imapPoll, stack.emailIngress.imapFunction);
   for (const [key, name] of Object.entries(CABLE_FUNCTION_NAMES))
     add(name, stack.cable!.functions[key as keyof typeof CABLE_FUNCTION_NAMES]);
 

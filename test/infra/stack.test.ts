@@ -153,7 +153,8 @@ describe('route functions', () => {
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
       // Every class opens sealed secrets where it reads them.
       expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(true);
-      expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads');
+      // Uploads, and the mail relay (it keeps large raw mails).
+      expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads' || route.handler === 'functions/channels/email-relay.ts');
       // Only the provider webhooks are told the channel-inbound queue.
       expect(env.includes('CHANNEL_INBOUND_QUEUE_URL'), route.path).toBe(route.access === 'channels');
       // Only the status routes (`GET /api`, `GET /health`) are told where the queues are.
@@ -195,8 +196,9 @@ describe('route functions', () => {
 describe('every stack', () => {
   it('runs all functions on nodejs22.x arm64', () => {
     const fns = real.all.flatMap((t) => ofType(t, 'AWS::Lambda::Function'));
-    // /cable on Fargate by default: no socket functions (cable-transport.test.ts has the WebSocket API's).
-    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length);
+    // /cable on Fargate by default: no socket functions (cable-transport.test.ts has the WebSocket API's); no inbound
+    // mail domain by default: no SES ingest function (its test below has one).
+    expect(fns).toHaveLength(routes.length + Object.keys(EVENT_FUNCTION_NAMES).length - 1);
     for (const [id, fn] of fns) {
       expect(fn.Properties!.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties!.Architectures, id).toEqual(['arm64']);
@@ -483,7 +485,7 @@ describe('mail (Amazon SES)', () => {
     expect(JSON.stringify(ofType(real.parent, 'AWS::IAM::Policy'))).not.toContain('ses:');
   });
 
-  it('with mailerSenderEmail: SendEmail from that address only, on its identities, granted to the mail function alone', () => {
+  it('with mailerSenderEmail: SendEmail from that address only, on its identities, granted to the mail and channel-send functions alone', () => {
     const app = new App({ outdir: join(workDir, 'cdk.out.mail'), context });
     const stack = new ServiceStack(app, 'Mail', {
       bundles,
@@ -502,9 +504,16 @@ describe('mail (Amazon SES)', () => {
     const dispatch = fns[logicalId(stack.pipeline.dispatchFunction)];
     expect(dispatch.Properties!.Environment.Variables.FRONTEND_URL).toBe('https://app.example.com');
     const sesPolicies = ofType(t, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.PolicyDocument).includes('ses:'));
-    expect(sesPolicies).toHaveLength(1);
+    // The mail function (the service's mails, continuity mails) and channel-send (email inboxes' replies).
+    const sendFn = fns[logicalId(stack.pipeline.channelSendFunction)];
+    expect(sesPolicies.map(([, p]) => p.Properties!.Roles).sort()).toEqual(
+      [[{ Ref: mailFn.Properties!.Role['Fn::GetAtt'][0] }], [{ Ref: sendFn.Properties!.Role['Fn::GetAtt'][0] }]].sort(),
+    );
+    expect(sendFn.Properties!.Environment.Variables).toMatchObject({
+      MAIL_TRANSPORT: 'ses',
+      MAILER_SENDER_EMAIL: 'Support <help@mail.example.com>',
+    });
     const [, policy] = sesPolicies[0]!;
-    expect(policy.Properties!.Roles).toEqual([{ Ref: mailFn.Properties!.Role['Fn::GetAtt'][0] }]);
     const ses = policy.Properties!.PolicyDocument.Statement.filter((st: any) => JSON.stringify(st.Action).includes('ses:'));
     expect(ses).toHaveLength(1);
     expect(ses[0]).toMatchObject({
@@ -516,6 +525,35 @@ describe('mail (Amazon SES)', () => {
     expect(arns).toContain(':identity/help@mail.example.com');
     expect(arns).toContain(':identity/mail.example.com');
     expect(arns).not.toContain('*');
+  });
+});
+
+describe('incoming mail (SES receiving, IMAP)', () => {
+  it('with an inbound domain: a receipt rule for it stores each mail and invokes the ingest function, which reads only those', () => {
+    const app = new App({ outdir: join(workDir, 'cdk.out.inbound'), context });
+    const stack = new ServiceStack(app, 'Inbound', { bundles, routes: routes.slice(0, 1), inboundEmail: { domain: 'mail.example.com' } });
+    const t = Template.fromStack(stack);
+    const [[, rule]] = ofType(t, 'AWS::SES::ReceiptRule');
+    expect(rule.Properties!.Rule.Recipients).toEqual(['mail.example.com']);
+    const actions = rule.Properties!.Rule.Actions as any[];
+    expect(actions.map((a) => Object.keys(a)[0])).toEqual(['S3Action', 'LambdaAction']);
+    expect(actions[0].S3Action.ObjectKeyPrefix).toBe('ses/');
+    const sesFn = resources(t)[logicalId(stack.emailIngress.sesFunction!)];
+    expect(sesFn.Properties!.Environment.Variables).toMatchObject({
+      MAILER_INBOUND_EMAIL_DOMAIN: 'mail.example.com',
+      SES_MAIL_PREFIX: 'ses/',
+    });
+    expect(sesFn.Properties!.DeadLetterConfig).toBeDefined();
+    // Every function knows the domain (forwarding addresses, reply addresses, the inbox JSON's forwarding_enabled).
+    const inboxFn = resources(t)[logicalId(stack.pipeline.dispatchFunction)];
+    expect(inboxFn.Properties!.Environment.Variables.MAILER_INBOUND_EMAIL_DOMAIN).toBe('mail.example.com');
+  });
+
+  it('polls IMAP inboxes on a one-minute schedule, with a dead-letter queue for failed runs', () => {
+    const [[, rule]] = ofType(real.parent, 'AWS::Events::Rule').filter(([, r]) => r.Properties!.Description === 'Polls the IMAP inboxes');
+    expect(rule.Properties!.ScheduleExpression).toBe('rate(1 minute)');
+    expect(rule.Properties!.Targets[0].DeadLetterConfig).toBeDefined();
+    expect(ofType(real.parent, 'AWS::SES::ReceiptRuleSet')).toHaveLength(0);
   });
 });
 

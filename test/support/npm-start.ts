@@ -27,7 +27,8 @@ export function killStarted(): void {
 export function start(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, START, {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'WARN', ...env },
+    // A free port for the incoming-mail SMTP listener: files may start the service side by side.
+    env: { ...process.env, LOG_LEVEL: 'WARN', INBOUND_SMTP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -29,7 +29,16 @@ export function runtime(): Promise<Runtime> {
   // processes, which would find this one's items in the table and its messages in the queues.
   const id = `p${process.pid}`;
   shared ??= withProviderStub().then(() =>
-    startRuntime({ dynamodbEndpoint, awsEndpoint, accessKeyId: id, namePrefix: `${id}-`, logLevel: process.env.LOG_LEVEL }),
+    startRuntime({
+      dynamodbEndpoint,
+      awsEndpoint,
+      accessKeyId: id,
+      namePrefix: `${id}-`,
+      logLevel: process.env.LOG_LEVEL,
+      // A free port each; IMAP polls only when a test asks (runtime.pollImap).
+      inboundSmtpPort: 0,
+      imapPolling: false,
+    }),
   );
   return shared;
 }

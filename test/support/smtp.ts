@@ -50,12 +50,21 @@ function parts(raw: string): { headers: Record<string, string>; body: string }[]
     .flatMap((p) => parts(p.replace(/^\r?\n/, '')));
 }
 
-export async function smtpReceiver() {
+/**
+ * `refuse`: the SMTP reply (e.g. `550 5.1.1 <x>: Recipient address rejected`) for a recipient the server turns
+ * down at RCPT TO, or undefined to take it.
+ */
+export async function smtpReceiver(opts: { refuse?: (recipient: string) => { code: number; message: string } | undefined } = {}) {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = opts.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -4,7 +4,8 @@ import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 import { notFound } from '#shared/errors.ts';
 import type { InboxMemberRecord, InboxRecord } from '#shared/model/inboxes.ts';
-import { getItem, getMany, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { INDEXES } from '../table.ts';
 import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
 
 // Access patterns of the inboxes area (AP20-29). An account's inboxes and their memberships share one
@@ -55,7 +56,36 @@ export async function findInboxByWebsiteToken(token: string): Promise<InboxRecor
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 
-const inboxItem = async (i: InboxRecord) => ({ ...keys.inbox(i.account_id, i.id), type: 'inbox', ...(await sealFields('inbox', i)) });
+/** AP318: the email inbox whose address or forwarding address this is (lower-cased; their sentinels name the inbox). */
+export async function findInboxByChannelAddress(address: string, forwardDomain?: string): Promise<InboxRecord | undefined> {
+  // An address on the inbound domain is most likely a forwarding address: asked first.
+  const kinds =
+    forwardDomain && address.endsWith(`@${forwardDomain}`) ? (['EMAIL_FORWARD', 'EMAIL'] as const) : (['EMAIL', 'EMAIL_FORWARD'] as const);
+  for (const kind of kinds) {
+    const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.channelUnique(kind, address.toLowerCase()));
+    if (owner) return getInbox(owner.account_id, owner.inbox_id);
+  }
+  return undefined;
+}
+
+const inboxItem = async (i: InboxRecord) => ({
+  ...keys.inbox(i.account_id, i.id),
+  // Sparse: only email inboxes with IMAP on carry it, so the poller lists them in one Query (AP317).
+  ...(i.channel_type === 'Channel::Email' && i.email_settings?.imap_enabled === true ? keys.imapInboxIndex(i.account_id, i.id) : {}),
+  type: 'inbox',
+  ...(await sealFields('inbox', i)),
+});
+
+/** AP317: every email inbox with IMAP polling on, across accounts (account and inbox ids). */
+export async function listImapInboxIds(): Promise<{ account_id: number; inbox_id: number }[]> {
+  const items = await queryItems({
+    IndexName: INDEXES.gsi2.name,
+    KeyConditionExpression: '#p = :p',
+    ExpressionAttributeNames: { '#p': INDEXES.gsi2.pk },
+    ExpressionAttributeValues: { ':p': keys.imapInboxes().gsi2pk },
+  });
+  return items.map((i) => ({ account_id: Number(i.account_id), inbox_id: Number(i.id) }));
+}
 
 /** A uniqueness sentinel owned by an inbox; `onConflict` names the field that is taken. */
 export interface InboxSentinel {

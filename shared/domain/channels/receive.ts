@@ -119,21 +119,12 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
   const account = await getAccount(inbox.account_id);
   // A suspended account takes nothing in (the API refuses it everywhere too).
   if (!account || isSuspended(account)) return { created: false };
-  let target: { contact: ContactRecord; contactInbox: ContactInboxRecord };
-  try {
-    target = await contactFor(inbox, msg.contact);
-  } catch (err) {
-    // The same contact made a moment ago by a concurrent message (another group of the queue): found now.
-    if (!isTaken(err)) throw err;
-    target = await contactFor(inbox, msg.contact);
-  }
-  await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
-  const actor: ConversationActor = { type: 'contact', contactId: target.contact.id };
   const input = {
     content: msg.content,
     content_attributes: msg.contentAttributes,
     source_id: msg.providerId,
     attachments: asUploads(files),
+    ...(msg.contentType ? { content_type: msg.contentType } : {}),
   };
   // A reply names the message it answers by the provider's id: Chatwoot keeps both ids when that message is in the
   // conversation, neither otherwise (InReplyToMessageBuilder).
@@ -157,7 +148,30 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
     },
   };
   try {
-    const existing = await existingConversation(inbox, target.contactInbox, state.duplicate ? undefined : state.stale);
+    // The room chose the conversation (email threading): the message is its contact's.
+    const chosen = msg.conversation;
+    if (chosen && chosen !== 'new') {
+      const { conversation, message } = await addMessage(
+        account,
+        { type: 'contact', contactId: chosen.contact_id },
+        chosen,
+        input,
+        options,
+      );
+      return { created: true, message, conversation };
+    }
+    let target: { contact: ContactRecord; contactInbox: ContactInboxRecord };
+    try {
+      target = await contactFor(inbox, msg.contact);
+    } catch (err) {
+      // The same contact made a moment ago by a concurrent message (another group of the queue): found now.
+      if (!isTaken(err)) throw err;
+      target = await contactFor(inbox, msg.contact);
+    }
+    await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
+    const actor: ConversationActor = { type: 'contact', contactId: target.contact.id };
+    const existing =
+      chosen === 'new' ? undefined : await existingConversation(inbox, target.contactInbox, state.duplicate ? undefined : state.stale);
     if (existing) {
       const { conversation, message } = await addMessage(account, actor, existing, input, options);
       return { created: true, message, conversation };

@@ -1,4 +1,5 @@
-import type { AttachmentRecord, MessageStatus } from '#shared/model/messages.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { AttachmentRecord, ContentType, MessageStatus } from '#shared/model/messages.ts';
 
 // What every channel's provider traffic comes down to, whichever provider sent it (docs/channels.md): a contact's
 // message, and a status of a message we sent. The channel rooms (shared/channels/<room>/) turn provider payloads
@@ -42,6 +43,13 @@ export interface IncomingMessage {
   places?: IncomingPlace[];
   /** A new conversation's `additional_attributes` (Twilio SMS: the sender's zip, state and country). */
   conversationAttributes?: Record<string, unknown>;
+  /** The message's content type when not `text` (a mail: `incoming_email`). */
+  contentType?: ContentType;
+  /**
+   * The conversation the room chose (email threads by its headers): the message joins it, from its contact; `new`
+   * always starts one. Absent: the contact inbox's conversation as the inbox's settings say.
+   */
+  conversation?: ConversationRecord | 'new';
 }
 
 /** A provider's report on a message we sent. */

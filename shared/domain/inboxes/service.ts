@@ -7,6 +7,7 @@ import * as repo from '#shared/db/repositories/inboxes.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
+import { checkImap, checkSmtp } from '#shared/outbound/mail-servers.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 import { parseOrThrow } from '#shared/validate.ts';
 import { putObject } from '#shared/storage/objects.ts';
@@ -110,6 +111,29 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
   return out;
 }
 
+/** Chatwoot's `forward_to_email`: 32 random hex characters at the inbound domain (none without a domain). */
+function forwardToEmail(): string | null {
+  const domain = config().inboundMail.domain;
+  return domain ? `${randomBytes(16).toString('hex')}@${domain}` : null;
+}
+
+/**
+ * Chatwoot's live check when an update turns IMAP or SMTP on (or changes them while on): a login to each; a
+ * failure is a 422 with the server's reason as `message`, and nothing is saved.
+ */
+async function checkMailServers(settings: Record<string, unknown> | null, changed: Record<string, unknown>) {
+  if (!settings) return;
+  const touches = (prefix: string) => Object.keys(changed).some((k) => k.startsWith(prefix));
+  const checks: [string, Promise<string | undefined>][] = [];
+  if (settings.imap_enabled === true && touches('imap_')) checks.push(['channel.imap_enabled', checkImap(settings)]);
+  if (settings.smtp_enabled === true && touches('smtp_')) checks.push(['channel.smtp_enabled', checkSmtp(settings)]);
+  for (const [field, check] of checks) {
+    const failure = await check;
+    if (failure)
+      throw new ServiceError('invalid', failure, [{ field, message: failure, code: 'connection_failed' }], undefined, { message: failure });
+  }
+}
+
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 /** The installation-wide unique values an inbox holds, each with the field a clash names. */
@@ -119,6 +143,8 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.inbox_identifier) out.push(s(keys.inboxIdentifierUnique(i.inbox_identifier), 'channel.identifier'));
   if (i.website_token) out.push(s(keys.websiteTokenUnique(i.website_token), 'channel.website_token'));
   if (i.channel_type === 'Channel::Email' && i.email) out.push(s(keys.channelUnique('EMAIL', i.email.toLowerCase()), 'channel.email'));
+  if (i.channel_type === 'Channel::Email' && i.forward_to_email)
+    out.push(s(keys.channelUnique('EMAIL_FORWARD', i.forward_to_email.toLowerCase()), 'channel.forward_to_email'));
   if (i.channel_type === 'Channel::Line' && i.line_channel_id)
     out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
   if (i.channel_type === 'Channel::Telegram' && i.bot_token)
@@ -289,7 +315,7 @@ async function makeInbox(
     additional_attributes: kind === 'api' ? {} : null,
     callback_webhook_url: null,
     email: null,
-    forward_to_email: null,
+    forward_to_email: kind === 'email' ? forwardToEmail() : null,
     email_settings: kind === 'email' ? { imap_enabled: false, smtp_enabled: false } : null,
     phone_number: null,
     provider: kind === 'whatsapp' || kind === 'sms' ? 'default' : null,
@@ -320,6 +346,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
   if (!found) throw notFound('Inbox');
   const kind = kindOf(found);
   const channelFields = channel ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
+  if (kind === 'email' && channelFields) await checkMailServers(applyChannel(found, kind, channelFields).email_settings, channelFields);
   const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
 
   if (!channelFields && !working_hours) {
@@ -341,6 +368,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     if (name !== undefined) after.name = name;
     if (kind === 'telegram' && name !== undefined) after.bot_name = name;
     if (channelFields) after = applyChannel(after, kind, channelFields);
+    if (kind === 'email' && !after.forward_to_email) after.forward_to_email = forwardToEmail();
     if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
     if (avatarUrl) after.avatar_url = avatarUrl;
     const { removed, added } = sentinelChanges(before, after);

@@ -50,8 +50,9 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
     case 'Channel::Email':
       return {
         email: i.email,
-        forwarding_enabled: i.forward_to_email !== null,
-        forward_to_email: i.forward_to_email,
+        // Chatwoot: forwarding exists where an inbound domain is configured, and only then is the address shown.
+        forwarding_enabled: !!config().inboundMail.domain && i.forward_to_email !== null,
+        forward_to_email: config().inboundMail.domain ? i.forward_to_email : null,
         ...(admin ? i.email_settings : {}),
       };
     case 'Channel::Telegram':

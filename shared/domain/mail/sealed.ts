@@ -12,6 +12,7 @@ export async function sealMail(mail: Mail): Promise<SealedMail> {
 
 /** The mail a queued one holds (the mail function, right before sending). */
 export async function openMail(queued: QueuedMail): Promise<Mail> {
+  if (queued.kind === 'conversation_reply') throw new Error('a conversation reply is not a rendered mail');
   if (!('sealed' in queued)) return queued;
   const secret = JSON.parse(await unseal(queued.sealed)) as Omit<Mail, 'id' | 'kind'>;
   return { ...secret, id: queued.id, kind: queued.kind };

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '#shared/config.ts';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
@@ -39,7 +40,7 @@ async function viaSes(mail: Mail) {
 type Transporter = { sendMail(m: object): Promise<unknown> };
 const transporters = new Map<string, Transporter>();
 
-async function viaSmtp(mail: Mail, smtp: NonNullable<ReturnType<typeof config>['smtp']>) {
+async function smtpTransporter(smtp: NonNullable<ReturnType<typeof config>['smtp']>): Promise<Transporter> {
   const key = `${smtp.host}:${smtp.port}:${smtp.user ?? ''}`;
   let t = transporters.get(key);
   if (!t) {
@@ -52,6 +53,11 @@ async function viaSmtp(mail: Mail, smtp: NonNullable<ReturnType<typeof config>['
     }) as Transporter;
     transporters.set(key, t);
   }
+  return t;
+}
+
+async function viaSmtp(mail: Mail, smtp: NonNullable<ReturnType<typeof config>['smtp']>) {
+  const t = await smtpTransporter(smtp);
   await t.sendMail({
     from: config().mailerSenderEmail,
     to: mail.to,
@@ -104,6 +110,93 @@ export async function sendMail(mail: Mail): Promise<void> {
   });
 }
 
+// ── conversation mail (the email channel's replies): full headers and attachments ──
+
+/** A mail with its own headers (an agent's reply): built by ./reply.ts. */
+export interface HeaderedMail {
+  from: string;
+  replyTo: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  /** With brackets. */
+  messageId: string;
+  inReplyTo: string;
+  references: string[];
+  html: string;
+  text: string;
+  attachments: { filename: string; contentType: string; content: Buffer }[];
+}
+
+/** A transport of the inbox's own (its SMTP server): what `sendMail` of nodemailer offers. */
+export type MailTransport = { sendMail(m: object): Promise<unknown> };
+
+const composerOptions = (m: HeaderedMail) => ({
+  from: m.from,
+  replyTo: m.replyTo,
+  to: m.to,
+  cc: m.cc.length ? m.cc : undefined,
+  bcc: m.bcc.length ? m.bcc : undefined,
+  subject: m.subject,
+  messageId: m.messageId,
+  inReplyTo: m.inReplyTo,
+  references: m.references,
+  text: m.text,
+  html: m.html,
+  attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+});
+
+/** The mail as RFC 822 bytes (nodemailer's composer; Bcc left out of the headers). */
+export const composeRaw = (m: HeaderedMail): Promise<Buffer> => new MailComposer(composerOptions(m)).compile().build();
+
+/**
+ * SES replaces the Message-ID it is given with `<its id>@<region's host>` (AWS: "Amazon SES header fields");
+ * the mail is known by that one, so threads through In-Reply-To still hold.
+ */
+export const sesMessageId = (id: string, region: string) => `${id}@${region === 'us-east-1' ? 'email' : region}.amazonses.com`;
+
+/**
+ * Sends a conversation mail: through `via` (the inbox's SMTP) when given; deployed through SES (raw, so headers
+ * and attachments stay as built); locally through SMTP_ADDRESS, else into MAIL_DIR, else the log. Answers the
+ * Message-ID the mail went out with (without brackets). A refusal throws as the transport threw it.
+ */
+export async function sendHeaderedMail(m: HeaderedMail, via?: MailTransport): Promise<string> {
+  const ownId = m.messageId.replace(/^<|>$/g, '');
+  const recipients = [...m.to, ...m.cc, ...m.bcc];
+  if (via) {
+    await via.sendMail(composerOptions(m));
+    return ownId;
+  }
+  const c = config();
+  if (c.mailTransport === 'ses') {
+    ses ??= new SESv2Client({ region: c.region });
+    const out = await ses.send(
+      new SendEmailCommand({
+        FromEmailAddress: senderAddress(m.from),
+        Destination: { ToAddresses: m.to, CcAddresses: m.cc, BccAddresses: m.bcc },
+        Content: { Raw: { Data: await composeRaw(m) } },
+      }),
+    );
+    return out.MessageId ? sesMessageId(out.MessageId, c.region) : ownId;
+  }
+  if (c.mailTransport === 'none') throw new Error('No mail transport is configured (mailerSenderEmail)');
+  if (c.smtp) {
+    await (await smtpTransporter(c.smtp)).sendMail({ ...composerOptions(m), envelope: { from: senderAddress(m.from), to: recipients } });
+    return ownId;
+  }
+  if (c.mailDir) {
+    await mkdir(c.mailDir, { recursive: true });
+    await writeFile(
+      join(c.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-reply-${ownId.replace(/[^\w.-]/g, '_')}.eml`),
+      await composeRaw(m),
+    );
+    return ownId;
+  }
+  log.info('mail (no SMTP_ADDRESS or MAIL_DIR set: logged, not sent)', { to: recipients, subject: m.subject, text: m.text });
+  return ownId;
+}
+
 /** One batch of the mail queue; a mail that could not be sent returns to the queue (then its DLQ). */
 export async function sendMails(event: SQSEvent): Promise<SQSBatchResponse> {
   const failures: { itemIdentifier: string }[] = [];
@@ -111,7 +204,8 @@ export async function sendMails(event: SQSEvent): Promise<SQSBatchResponse> {
     event.Records.map(async (record) => {
       const mail = decodeQueueBody<QueuedMail>(record.body);
       try {
-        await sendMail(await openMail(mail));
+        if (mail.kind === 'conversation_reply') await sendHeaderedMail({ ...mail, attachments: [] });
+        else await sendMail(await openMail(mail));
         log.info('mail sent', { mailId: mail.id, kind: mail.kind });
       } catch (error) {
         log.error('mail not sent', { mailId: mail.id, kind: mail.kind, error });

@@ -75,8 +75,8 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
     return messages.map((m) => keys.searchTail(accountId, Number(m.created_at), Number(m.id)));
   });
   if (!messagesDone) return false;
-  // Participants and signals: the conversation item goes last.
-  for (const prefix of ['PART#', 'SIGNAL#']) if (!(await drain({ pk, prefix }, budget))) return false;
+  // Participants, signals and mail thread items: the conversation item goes last.
+  for (const prefix of ['PART#', 'SIGNAL#', keys.mailThreadPrefix]) if (!(await drain({ pk, prefix }, budget))) return false;
   if (budget.spent) return false;
   const [conv] = await firstItems({ pk, prefix: 'CONV' }, 1);
   if (!conv) {
@@ -149,6 +149,8 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
       name: 'report series',
       run: (_c, budget) => drain({ pk: keys.reportSeriesPartition(accountId, keys.reportSeries.inbox(inboxId)) }, budget),
     },
+    // An IMAP inbox's polling state (its own partition: one item).
+    { name: 'imap state', run: (_c, budget) => drain({ pk: keys.imapState(accountId, inboxId).pk }, budget) },
     { name: 'files', run: (_c, budget) => storage(`avatars/inboxes/${accountId}/${inboxId}/`, budget) },
   ];
 }

@@ -84,7 +84,12 @@ describe('mail through SMTP (password reset, conversation transcript)', { timeou
     const admin = ok(await s.admin.api.get('/api/v1/profile'), 'profile');
 
     expect((await api.post(`/api/v1/widget/conversations/transcript?${q}`, undefined, h)).status).toBe(200);
-    const [mail] = (await mailTo(email)) as [ReceivedMail];
+    // The agent's reply was mailed to the visitor too (conversation continuity, test/e2e/channels/email-continuity.test.ts).
+    const transcripts = await untilState(
+      async () => smtp.mails.filter((m) => m.envelopeTo.includes(email) && m.headers.subject?.endsWith('Conversation Transcript')),
+      (ms) => ms.length >= 1,
+    );
+    const mail = transcripts[0] as ReceivedMail;
     expect(mail.headers.subject).toBe(`[#${displayId}] Conversation Transcript`);
     expect(mail.headers.to).toBe(email);
     // Each chat message: sender in bold, content (escaped, line breaks kept), time; private notes left out.
