@@ -108,9 +108,12 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
     });
     expect(message.sender).toMatchObject({ email: 'alice@customer.example', name: 'Alice Example' });
     expect(conversation.additional_attributes).toMatchObject({ source: 'email', mail_subject: 'Where is my order?', auto_reply: false });
-    // Events as for any incoming message: the account webhook hears the new conversation.
+    // Events as for any incoming message: the account webhook hears the new conversation and its first message.
     await until(() => hooks.received.some((r) => r.json.event === 'conversation_created' && r.json.id === conversation.id), {
       what: 'the conversation_created delivery',
+    });
+    await until(() => hooks.received.some((r) => r.json.event === 'message_created' && r.json.id === message.id), {
+      what: 'the message_created delivery',
     });
   });
 
