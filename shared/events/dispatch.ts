@@ -5,6 +5,7 @@ import { recordReports, withReportBatch } from '#shared/domain/reports/pipeline.
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { getMessage } from '#shared/db/repositories/messages.ts';
+import { answerWithTemplates } from '#shared/domain/message-templates/hooks.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
@@ -269,6 +270,8 @@ export async function dispatchChange(
     }
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
+    // The inbox's greeting and out-of-office replies to a contact's message (their own events follow).
+    if (event.name === 'message_created' && event.message && built) await answerWithTemplates(event.message);
     await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);
