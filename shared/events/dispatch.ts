@@ -279,7 +279,12 @@ export async function dispatchChange(
     if (send) sends.push(send);
     // Conversation continuity: a web widget or API contact with an email gets the agent's reply by mail.
     if (event.name === 'message_created' && event.message) {
-      const mail = await continuityMail(event.message);
+      const ctx = built?.ctx;
+      const mail = await continuityMail(event.message, {
+        inbox: built?.inbox,
+        conversation: ctx?.conversation,
+        contact: ctx?.refs.contacts.get(ctx.conversation.contact_id),
+      });
       if (mail) mails.push(mail);
     }
     await notify(event, built?.ctx);

@@ -143,7 +143,9 @@ describe("cableTransport 'fargate' (the default)", () => {
     expect(
       Object.values(t.findResources('AWS::ApiGatewayV2::Api')).filter((a: any) => a.Properties.ProtocolType === 'WEBSOCKET'),
     ).toHaveLength(0);
-    t.resourceCountIs('AWS::Events::Rule', 0);
+    // No pinger schedule: the only rule is the IMAP poll's.
+    const rules = Object.values(t.findResources('AWS::Events::Rule'));
+    expect(rules.map((r) => r.Properties.Description)).toEqual(['Polls the IMAP inboxes']);
   });
 });
 

@@ -38,6 +38,7 @@ export function outcomeOfError(err: unknown): SendOutcome {
 export async function sendEmailReply(ctx: OutgoingContext): Promise<SendOutcome> {
   const { inbox, conversation, message, contact } = ctx;
   const c = config();
+  const { mailedBefore: _mailed, ...surroundings } = await replySurroundings(message);
   const headers = replyHeaders({
     inbox,
     account_id: message.account_id,
@@ -46,7 +47,7 @@ export async function sendEmailReply(ctx: OutgoingContext): Promise<SendOutcome>
     contactEmail: contact?.email,
     mailerSender: c.mailerSenderEmail,
     inboundDomain: c.inboundMail.domain,
-    ...(await replySurroundings(message)),
+    ...surroundings,
   });
   if (!headers.to.length) return { refused: 'The contact has no email address' };
   const files = message.attachments

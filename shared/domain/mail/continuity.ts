@@ -5,6 +5,8 @@ import { getUser } from '#shared/db/repositories/identity.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { putThread } from '#shared/db/repositories/mail-threads.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { ReplyMail } from '#shared/model/mail.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
@@ -38,18 +40,30 @@ export async function replySurroundings(m: MessageRecord) {
     agentName: agent ? agent.display_name || agent.name : undefined,
     chatCount: recent.filter(isChat).length,
     lastIncoming: lastIncoming?.content_attributes.email as { message_id?: string; references?: string[] } | undefined,
+    /** An earlier reply of the conversation was mailed: its thread is remembered already. */
+    mailedBefore: recent.some((x) => x.id < m.id && mailable(x)),
   };
 }
 
+/** What the dispatcher read already for the event (its inbox, conversation and contact): not read again. */
+export interface Known {
+  inbox?: InboxRecord;
+  conversation?: ConversationRecord;
+  contact?: ContactRecord;
+}
+
 /** The continuity mail of a new message, or undefined when it gets none. */
-export async function continuityMail(m: MessageRecord): Promise<ReplyMail | undefined> {
+export async function continuityMail(m: MessageRecord, known: Known = {}): Promise<ReplyMail | undefined> {
   if (!mailable(m)) return undefined;
-  const inbox = await getInbox(m.account_id, m.inbox_id);
+  const inbox = known.inbox ?? (await getInbox(m.account_id, m.inbox_id));
   if (!inbox || !continuityInbox(inbox)) return undefined;
-  const conversation = await getConversation(m.account_id, m.conversation_id);
-  const contact = conversation && (await getContact(m.account_id, conversation.contact_id));
+  const conversation = known.conversation ?? (await getConversation(m.account_id, m.conversation_id));
+  const contact =
+    conversation &&
+    (known.contact?.id === conversation.contact_id ? known.contact : await getContact(m.account_id, conversation.contact_id));
   if (!conversation || !contact?.email) return undefined;
   const c = config();
+  const { mailedBefore, ...surroundings } = await replySurroundings(m);
   const headers = replyHeaders({
     inbox,
     account_id: m.account_id,
@@ -58,7 +72,7 @@ export async function continuityMail(m: MessageRecord): Promise<ReplyMail | unde
     contactEmail: contact.email,
     mailerSender: c.mailerSenderEmail,
     inboundDomain: c.inboundMail.domain,
-    ...(await replySurroundings(m)),
+    ...surroundings,
   });
   const linked = m.attachments.map((a) => ({
     filename: a.filename,
@@ -66,8 +80,9 @@ export async function continuityMail(m: MessageRecord): Promise<ReplyMail | unde
     size: a.file_size,
     url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename),
   }));
-  // The answer to this mail names the conversation by its uuid: remembered, so it routes back here.
-  await putThread(conversation.uuid, { account_id: m.account_id, conversation_id: conversation.id, inbox_id: conversation.inbox_id });
+  // The answer to this mail names the conversation by its uuid: remembered (once), so it routes back here.
+  if (!mailedBefore)
+    await putThread(conversation.uuid, { account_id: m.account_id, conversation_id: conversation.id, inbox_id: conversation.inbox_id });
   return {
     id: `reply-${m.account_id}-${m.id}`,
     kind: 'conversation_reply',
