@@ -96,6 +96,10 @@ const EnvSchema = v.object({
   TWILIO_API_BASE_URL: v.optional(v.string(), 'https://api.twilio.com'),
   BANDWIDTH_API_BASE_URL: v.optional(v.string(), 'https://messaging.bandwidth.com/api/v2'),
   FB_APP_SECRET: Optional,
+  // Telegram's Bot API, LINE's Messaging API and its data API (docs/channels.md#configuration).
+  TELEGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.telegram.org'),
+  LINE_API_BASE_URL: v.optional(v.string(), 'https://api.line.me'),
+  LINE_DATA_API_BASE_URL: v.optional(v.string(), 'https://api-data.line.me'),
   CHANNEL_INBOUND_QUEUE_URL: Optional,
   CHANNEL_SEND_QUEUE_URL: Optional,
   CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
@@ -157,6 +161,9 @@ export interface Config {
   twilioBaseUrl: string;
   bandwidthBaseUrl: string;
   fbAppSecret?: string;
+  telegramBaseUrl: string;
+  lineBaseUrl: string;
+  lineDataBaseUrl: string;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
@@ -217,6 +224,9 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   twilioBaseUrl: ['TWILIO_API_BASE_URL'],
   bandwidthBaseUrl: ['BANDWIDTH_API_BASE_URL'],
   fbAppSecret: ['FB_APP_SECRET'],
+  telegramBaseUrl: ['TELEGRAM_API_BASE_URL'],
+  lineBaseUrl: ['LINE_API_BASE_URL'],
+  lineDataBaseUrl: ['LINE_DATA_API_BASE_URL'],
   channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
   channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
@@ -317,6 +327,9 @@ function load(): Config {
     twilioBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''),
     bandwidthBaseUrl: e.BANDWIDTH_API_BASE_URL.replace(/\/$/, ''),
     fbAppSecret: e.FB_APP_SECRET,
+    telegramBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/$/, ''),
+    lineBaseUrl: e.LINE_API_BASE_URL.replace(/\/$/, ''),
+    lineDataBaseUrl: e.LINE_DATA_API_BASE_URL.replace(/\/$/, ''),
     channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
     channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
     channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),

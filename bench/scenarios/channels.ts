@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import { webhookSecret } from '#shared/channels/telegram/room.ts';
+import { resetConfig } from '#shared/config.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
@@ -52,6 +55,47 @@ export const whatsappText = (phone: string, from: string, id: string, text: stri
     ],
   });
 
+let telegramApi: Promise<void> | undefined;
+/**
+ * A Bot API on 127.0.0.1 for creating Telegram inboxes (getMe names the bot, setWebhook takes the webhook); the
+ * runtime (in this process) is pointed at it. Nothing else of Telegram is called: the bench measures the webhook.
+ */
+const fakeTelegram = () =>
+  (telegramApi ??= new Promise<void>((resolve) => {
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, result: req.url?.endsWith('/getMe') ? { id: 1, is_bot: true, username: 'bench_bot' } : true }));
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () => {
+      process.env.TELEGRAM_API_BASE_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      resetConfig();
+      resolve();
+    });
+  }));
+
+/** A Telegram inbox and the secret its webhook carries (as the service registered it). */
+export async function telegramInbox(w: BenchWorld) {
+  await fakeTelegram();
+  const botId = String(7_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+  const token = `${botId}:AAH${w.unique('t').replace(/[^\w-]/g, '')}`;
+  await ok(w, 'POST', '/inboxes', { channel: { type: 'telegram', bot_token: token } });
+  return { botId, secret: webhookSecret(token) };
+}
+
+/** Telegram's Update for a private text from `userId`. */
+export const telegramText = (updateId: number, userId: number, messageId: number, text: string) =>
+  JSON.stringify({
+    update_id: updateId,
+    message: {
+      message_id: messageId,
+      from: { id: userId, is_bot: false, first_name: 'Bench', last_name: 'Customer', language_code: 'en' },
+      chat: { id: userId, first_name: 'Bench', last_name: 'Customer', type: 'private' },
+      date: Math.floor(Date.now() / 1000),
+      text,
+    },
+  });
+
 export const channels: Scenarios = {
   // The verify handshake: one key read (the number's sentinel) and the inbox.
   'GET /webhooks/whatsapp/{phone_number}': {
@@ -69,6 +113,16 @@ export const channels: Scenarios = {
       path: `/webhooks/whatsapp/${s.phone}`,
       body: whatsappText(s.phone, `1444${String(i % 50).padStart(7, '0')}`, `wamid.${w.unique('bench')}`, `Question ${i}`),
       headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // A customer's text to a Telegram bot: the inbox by its bot id, the secret token, the update queued.
+  'POST /webhooks/telegram/{bot_token}': {
+    setup: telegramInbox,
+    request: (_w, s: Awaited<ReturnType<typeof telegramInbox>>, _p, i) => ({
+      method: 'POST',
+      path: `/webhooks/telegram/${s.botId}`,
+      body: telegramText(100_000 + i, 5_000_000 + (i % 50), 1_000 + i, `Question ${i}`),
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': s.secret },
     }),
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).

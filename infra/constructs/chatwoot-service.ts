@@ -13,6 +13,9 @@ import { Construct } from 'constructs';
 import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundles.ts';
 import { functionName, routes as routeTable, type Route } from '../routes.ts';
 import { channelEnvironment, EventPipeline, type ChannelSettings } from './event-pipeline.ts';
+
+/** The functions that set a channel inbox up at its provider (docs/channels.md#configuration). */
+const INBOX_SETUP_HANDLERS = new Set(['functions/api/inboxes/create.ts', 'functions/api/inboxes/update.ts']);
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
@@ -249,6 +252,13 @@ export class ChatwootService extends Construct {
       fn.addEnvironment('CHANNEL_INBOUND_QUEUE_URL', this.pipeline.channelInboundQueue.queueUrl);
       fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
       if (props.channels?.fbAppSecret) fn.addEnvironment('FB_APP_SECRET', props.channels.fbAppSecret);
+      for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
+    }
+    // Creating or changing a channel inbox calls its provider (Telegram's getMe and setWebhook): the same hosts.
+    for (const route of props.routes ?? routeTable) {
+      if (!INBOX_SETUP_HANDLERS.has(route.handler)) continue;
+      const fn = this.api.functions.get(functionName(route));
+      if (!fn) continue;
       for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
     }
 

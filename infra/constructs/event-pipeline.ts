@@ -52,6 +52,9 @@ export interface ChannelSettings {
   dialog360BaseUrl?: string;
   twilioApiBaseUrl?: string;
   bandwidthApiBaseUrl?: string;
+  telegramApiBaseUrl?: string;
+  lineApiBaseUrl?: string;
+  lineDataApiBaseUrl?: string;
   /** First retry of a send that met a provider 429/5xx, doubling per attempt. @default 30 s */
   sendRetryBase?: Duration;
 }
@@ -63,6 +66,9 @@ export function channelEnvironment(c: ChannelSettings = {}): Record<string, stri
   if (c.dialog360BaseUrl) out.DIALOG360_BASE_URL = c.dialog360BaseUrl;
   if (c.twilioApiBaseUrl) out.TWILIO_API_BASE_URL = c.twilioApiBaseUrl;
   if (c.bandwidthApiBaseUrl) out.BANDWIDTH_API_BASE_URL = c.bandwidthApiBaseUrl;
+  if (c.telegramApiBaseUrl) out.TELEGRAM_API_BASE_URL = c.telegramApiBaseUrl;
+  if (c.lineApiBaseUrl) out.LINE_API_BASE_URL = c.lineApiBaseUrl;
+  if (c.lineDataApiBaseUrl) out.LINE_DATA_API_BASE_URL = c.lineDataApiBaseUrl;
   if (c.sendRetryBase) out.CHANNEL_SEND_RETRY_BASE_SECONDS = String(c.sendRetryBase.toSeconds());
   return out;
 }

@@ -1,4 +1,4 @@
-import type { IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
+import type { IncomingEdit, IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 
@@ -37,6 +37,8 @@ export type MediaRef = Record<string, string | undefined>;
 export type ChannelEvent =
   | { type: 'message'; message: IncomingMessage; media: MediaRef[] }
   | { type: 'status'; status: ProviderStatus }
+  /** A contact's edit of a message it sent (Telegram): a `message_updated` with the new text. */
+  | { type: 'edit'; edit: IncomingEdit }
   /** Something the room does not store (a reaction, an unsupported type), kept for the log. */
   | { type: 'skipped'; reason: string };
 
@@ -63,11 +65,23 @@ export interface ChannelRoom {
   /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
   fetchMedia(inbox: InboxRecord, ref: MediaRef): Promise<IncomingFile | undefined>;
   send(ctx: OutgoingContext): Promise<SendOutcome>;
+  /**
+   * The provider's side of creating or changing an inbox (Telegram: the bot's name, its webhook registered): the
+   * inbox as it is to be stored, or a ServiceError (422) the API answers with; nothing is stored then. `before` is
+   * the stored inbox on a change.
+   */
+  setup?(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord>;
 }
 
 /** The contact key of an event (the queue's ordering group within the inbox), or undefined. */
 export const contactKeyOf = (e: ChannelEvent): string | undefined =>
-  e.type === 'message' ? e.message.contact.sourceId : e.type === 'status' ? `status:${e.status.providerId}` : undefined;
+  e.type === 'message'
+    ? e.message.contact.sourceId
+    : e.type === 'status'
+      ? `status:${e.status.providerId}`
+      : e.type === 'edit'
+        ? e.edit.contactSourceId
+        : undefined;
 
 /** What identifies an event at the provider (the queue's deduplication). */
 export const eventIdOf = (e: ChannelEvent): string =>
@@ -75,4 +89,6 @@ export const eventIdOf = (e: ChannelEvent): string =>
     ? `m:${e.message.claimKey ?? e.message.providerId}`
     : e.type === 'status'
       ? `s:${e.status.providerId}:${e.status.status}`
-      : `x:${e.reason}`;
+      : e.type === 'edit'
+        ? `e:${e.edit.eventId}`
+        : `x:${e.reason}`;

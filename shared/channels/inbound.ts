@@ -3,6 +3,7 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
 import { applyProviderStatus } from '#shared/domain/channels/status.ts';
+import { applyEdit } from '#shared/domain/channels/edit.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -38,6 +39,12 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
     if (e.status.providerId.length > 512) return;
     const applied = await applyProviderStatus(inbox, e.status);
     log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, applied });
+    return;
+  }
+  if (e.type === 'edit') {
+    if (e.edit.claimKey.length > 512) return;
+    const applied = await applyEdit(inbox, e.edit);
+    log.info('channel edit', { room: room.kind, inboxId: inbox.id, applied });
     return;
   }
   // An id no provider gives (longer than a key may be) names nothing to store.

@@ -60,7 +60,9 @@ export type ConversationActor =
   /** An automation rule's actions (events pipeline). */
   | { type: 'automation_rule'; ruleId: number }
   /** A campaign's message without a sender (Chatwoot's MessageBuilder with no user: no sender). */
-  | { type: 'campaign'; campaignId: number };
+  | { type: 'campaign'; campaignId: number }
+  /** A channel's copy of a message the business sent outside the service (docs/channels.md): outgoing, no sender. */
+  | { type: 'channel'; inboxId: number };
 
 export function performerOf(a: ConversationActor): Performer {
   switch (a.type) {
@@ -74,5 +76,7 @@ export function performerOf(a: ConversationActor): Performer {
       return { type: 'automation_rule', id: a.ruleId };
     case 'campaign':
       return { type: 'campaign', id: a.campaignId };
+    case 'channel':
+      return { type: 'channel', id: a.inboxId };
   }
 }

@@ -31,7 +31,7 @@ export type SenderType = 'User' | 'Contact' | 'AgentBot';
 /** Who caused a change; stored on changed items so the event pipeline can tell (`performed_by`). */
 export interface Performer {
   /** `automation_rule`: changes made by a rule's actions; they trigger no rule (loop guard). */
-  type: 'user' | 'agent_bot' | 'contact' | 'automation_rule' | 'campaign';
+  type: 'user' | 'agent_bot' | 'contact' | 'automation_rule' | 'campaign' | 'channel';
   id: number;
 }
 

@@ -127,8 +127,9 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
     if (!isTaken(err)) throw err;
     target = await contactFor(inbox, msg.contact);
   }
-  await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
-  const actor: ConversationActor = { type: 'contact', contactId: target.contact.id };
+  if (!msg.echo)
+    await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
+  const actor: ConversationActor = msg.echo ? { type: 'channel', inboxId: inbox.id } : { type: 'contact', contactId: target.contact.id };
   const input = {
     content: msg.content,
     content_attributes: msg.contentAttributes,

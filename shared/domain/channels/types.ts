@@ -42,6 +42,22 @@ export interface IncomingMessage {
   places?: IncomingPlace[];
   /** A new conversation's `additional_attributes` (Twilio SMS: the sender's zip, state and country). */
   conversationAttributes?: Record<string, unknown>;
+  /**
+   * A copy of a message the business sent outside the service (a Telegram business owner writing in the app, a
+   * Messenger page's echo): stored as outgoing, without a sender, and never sent again (it has its `source_id`).
+   */
+  echo?: boolean;
+}
+
+/** A contact's change to a message it sent (Telegram's edited messages): the new text replaces the stored one. */
+export interface IncomingEdit {
+  /** The stored message's claim key (what `IncomingMessage.claimKey` was). */
+  claimKey: string;
+  /** The contact's address: the queue's ordering group, as for its messages. */
+  contactSourceId: string;
+  content: string | null;
+  /** The provider's id of this delivery (Telegram's `update_id`): the queue's deduplication. */
+  eventId: string;
 }
 
 /** A provider's report on a message we sent. */

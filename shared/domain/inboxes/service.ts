@@ -120,8 +120,11 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::Email' && i.email) out.push(s(keys.channelUnique('EMAIL', i.email.toLowerCase()), 'channel.email'));
   if (i.channel_type === 'Channel::Line' && i.line_channel_id)
     out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
-  if (i.channel_type === 'Channel::Telegram' && i.bot_token)
+  if (i.channel_type === 'Channel::Telegram' && i.bot_token) {
     out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
+    // The bot's id (the token's part before the colon): the webhook path the service registers names it.
+    out.push(s(keys.channelUnique('TELEGRAM', `bot:${i.bot_token.split(':')[0]}`), 'channel.bot_token'));
+  }
   if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
     out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
@@ -182,7 +185,14 @@ async function checkInboxLimit(account: AccountRecord) {
   }
 }
 
-export async function createInbox(account: AccountRecord, input: NewInbox) {
+/**
+ * The provider's side of a channel inbox (shared/channels/setup.ts, given by the function: the domain knows no
+ * provider): the inbox as it is to be stored (Telegram: named after its bot, its webhook registered), or a
+ * ServiceError; nothing is stored then.
+ */
+export type ChannelSetup = (inbox: InboxRecord, before?: InboxRecord) => Promise<InboxRecord>;
+
+export async function createInbox(account: AccountRecord, input: NewInbox, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
   const kind = channel.type;
   const telegramName = kind === 'telegram' ? `telegram_bot_${channel.bot_token.split(':')[0]}` : undefined;
@@ -263,12 +273,13 @@ export async function createInbox(account: AccountRecord, input: NewInbox) {
   };
   inbox = applyChannel(inbox, kind, channel);
   if (working_hours) inbox.working_hours = mergeWorkingHours(inbox.working_hours, working_hours);
+  if (setup) inbox = await setup(inbox);
   if (avatar) inbox.avatar_url = await storeAvatar(account.id, id, avatar);
   await repo.createInbox(inbox, sentinelsOf(inbox));
   return inboxJson(inbox, true);
 }
 
-export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate) {
+export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
   const found = await repo.getInbox(account.id, id);
   if (!found) throw notFound('Inbox');
@@ -295,6 +306,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     if (name !== undefined) after.name = name;
     if (kind === 'telegram' && name !== undefined) after.bot_name = name;
     if (channelFields) after = applyChannel(after, kind, channelFields);
+    if (channelFields && setup) after = await setup(after, before);
     if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
     if (avatarUrl) after.avatar_url = avatarUrl;
     const { removed, added } = sentinelChanges(before, after);
