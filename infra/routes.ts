@@ -69,6 +69,7 @@ export const routes: Route[] = [
   },
   // The path's value is the bot's id (what the service registers) or, as Chatwoot registers it, the bot token.
   { method: 'POST', path: '/webhooks/telegram/{bot_token}', handler: 'functions/channels/telegram.ts', api: 'system', access: 'channels' },
+  { method: 'POST', path: '/webhooks/line/{line_channel_id}', handler: 'functions/channels/line.ts', api: 'system', access: 'channels' },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { webhookSecret } from '#shared/channels/telegram/room.ts';
 import { resetConfig } from '#shared/config.ts';
@@ -96,6 +97,35 @@ export const telegramText = (updateId: number, userId: number, messageId: number
     },
   });
 
+/** A LINE inbox (no call to LINE when it is made) and its channel secret. */
+export async function lineInbox(w: BenchWorld) {
+  const channelId = String(1_800_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+  const secret = 'bench-line-secret';
+  await ok(w, 'POST', '/inboxes', {
+    name: w.unique('line'),
+    channel: { type: 'line', line_channel_id: channelId, line_channel_secret: secret, line_channel_token: 'bench-line-token' },
+  });
+  return { channelId, secret };
+}
+
+/** LINE's webhook for a text from `userId`. */
+export const lineText = (eventId: string, userId: string, messageId: string, text: string) =>
+  JSON.stringify({
+    destination: 'Ubench',
+    events: [
+      {
+        type: 'message',
+        message: { type: 'text', id: messageId, quoteToken: 'q', text },
+        webhookEventId: eventId,
+        deliveryContext: { isRedelivery: false },
+        timestamp: Date.now(),
+        source: { type: 'user', userId },
+        replyToken: 'r',
+        mode: 'active',
+      },
+    ],
+  });
+
 export const channels: Scenarios = {
   // The verify handshake: one key read (the number's sentinel) and the inbox.
   'GET /webhooks/whatsapp/{phone_number}': {
@@ -124,6 +154,19 @@ export const channels: Scenarios = {
       body: telegramText(100_000 + i, 5_000_000 + (i % 50), 1_000 + i, `Question ${i}`),
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': s.secret },
     }),
+  },
+  // A customer's text to a LINE channel: the inbox by its channel id, the signature, the event queued.
+  'POST /webhooks/line/{line_channel_id}': {
+    setup: lineInbox,
+    request: (w, s: Awaited<ReturnType<typeof lineInbox>>, _p, i) => {
+      const body = lineText(w.unique('ev'), `Ubench${i % 50}`, String(3_000_000 + i), `Question ${i}`);
+      return {
+        method: 'POST',
+        path: `/webhooks/line/${s.channelId}`,
+        body,
+        headers: { 'content-type': 'application/json', 'x-line-signature': createHmac('sha256', s.secret).update(body).digest('base64') },
+      };
+    },
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).
   [`POST ${A}/conversations/{conversation_id}/messages/{message_id}/retry`]: {

@@ -1,4 +1,4 @@
-import type { IncomingEdit, IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
+import type { IncomingContact, IncomingEdit, IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 
@@ -43,7 +43,9 @@ export type ChannelEvent =
   | { type: 'skipped'; reason: string };
 
 /** How a send ended: the provider's id, a refusal to record (4xx: its text), or a failure worth retrying (429/5xx/network). */
-export type SendOutcome = { sourceId: string } | { refused: string } | { retry: string };
+export type SendOutcome =
+  /** `status`: what the provider's answer itself says of the message (LINE: a push answered 200 is `delivered`). */
+  { sourceId: string; status?: 'delivered' } | { refused: string } | { retry: string };
 
 export interface ChannelRoom {
   /** The room's name: the `room` of its queued webhooks, its folder. */
@@ -71,6 +73,11 @@ export interface ChannelRoom {
    * the stored inbox on a change.
    */
   setup?(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord>;
+  /**
+   * The provider's profile of a contact the inbox does not know yet (LINE: its display name): asked only before a
+   * new contact is made; a failure makes the contact without it.
+   */
+  profile?(inbox: InboxRecord, contact: IncomingContact): Promise<Partial<IncomingContact> | undefined>;
 }
 
 /** The contact key of an event (the queue's ordering group within the inbox), or undefined. */

@@ -58,7 +58,15 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
     log.info('channel message already stored', { room: room.kind, inboxId: inbox.id, providerId: e.message.providerId });
     return;
   }
-  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known);
+  const lookup = room.profile;
+  const profile = lookup
+    ? () =>
+        lookup(inbox, e.message.contact).catch((error) => {
+          log.warn('channel profile not fetched', { room: room.kind, inboxId: inbox.id, error: String(error) });
+          return undefined;
+        })
+    : undefined;
+  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known, profile);
   log.info('channel message received', {
     room: room.kind,
     inboxId: inbox.id,

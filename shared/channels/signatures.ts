@@ -26,3 +26,11 @@ export function twilioSignatureValid(url: string, params: [string, string][], he
   const given = Buffer.from(header, 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** LINE's X-Line-Signature: base64 HMAC-SHA256(channel secret, body), compared in constant time. */
+export function lineSignatureValid(body: Buffer, header: string | undefined, channelSecret: string): boolean {
+  if (!header || !channelSecret) return false;
+  const expected = createHmac('sha256', channelSecret).update(body).digest();
+  const given = Buffer.from(header, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,4 +1,4 @@
-import type { AttachmentRecord, MessageStatus } from '#shared/model/messages.ts';
+import type { AttachmentRecord, MessageRecord, MessageStatus } from '#shared/model/messages.ts';
 
 // What every channel's provider traffic comes down to, whichever provider sent it (docs/channels.md): a contact's
 // message, and a status of a message we sent. The channel rooms (shared/channels/<room>/) turn provider payloads
@@ -37,6 +37,8 @@ export interface IncomingMessage {
   claimKey?: string;
   contact: IncomingContact;
   content: string | null;
+  /** The message's `content_type` when not `text` (LINE's sticker: `sticker`). */
+  contentType?: MessageRecord['content_type'];
   /** Chatwoot's content attributes (`in_reply_to_external_id` of a reply). */
   contentAttributes?: Record<string, unknown>;
   places?: IncomingPlace[];
