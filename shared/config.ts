@@ -100,6 +100,11 @@ const EnvSchema = v.object({
   TELEGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.telegram.org'),
   LINE_API_BASE_URL: v.optional(v.string(), 'https://api.line.me'),
   LINE_DATA_API_BASE_URL: v.optional(v.string(), 'https://api-data.line.me'),
+  // Facebook Messenger: Graph's host, the Meta app's id (its own sends' echoes name it) and the verify token of
+  // `GET /bot` (docs/channels.md#facebook-messenger); the app secret is FB_APP_SECRET.
+  FACEBOOK_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
+  FB_APP_ID: Optional,
+  FB_VERIFY_TOKEN: Optional,
   CHANNEL_INBOUND_QUEUE_URL: Optional,
   CHANNEL_SEND_QUEUE_URL: Optional,
   CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
@@ -164,6 +169,9 @@ export interface Config {
   telegramBaseUrl: string;
   lineBaseUrl: string;
   lineDataBaseUrl: string;
+  facebookGraphBaseUrl: string;
+  fbAppId?: string;
+  fbVerifyToken?: string;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
@@ -227,6 +235,9 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   telegramBaseUrl: ['TELEGRAM_API_BASE_URL'],
   lineBaseUrl: ['LINE_API_BASE_URL'],
   lineDataBaseUrl: ['LINE_DATA_API_BASE_URL'],
+  facebookGraphBaseUrl: ['FACEBOOK_GRAPH_BASE_URL'],
+  fbAppId: ['FB_APP_ID'],
+  fbVerifyToken: ['FB_VERIFY_TOKEN'],
   channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
   channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
@@ -330,6 +341,9 @@ function load(): Config {
     telegramBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/$/, ''),
     lineBaseUrl: e.LINE_API_BASE_URL.replace(/\/$/, ''),
     lineDataBaseUrl: e.LINE_DATA_API_BASE_URL.replace(/\/$/, ''),
+    facebookGraphBaseUrl: e.FACEBOOK_GRAPH_BASE_URL.replace(/\/$/, ''),
+    fbAppId: e.FB_APP_ID,
+    fbVerifyToken: e.FB_VERIFY_TOKEN,
     channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
     channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
     channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),

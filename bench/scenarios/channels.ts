@@ -56,13 +56,14 @@ export const whatsappText = (phone: string, from: string, id: string, text: stri
     ],
   });
 
-let telegramApi: Promise<void> | undefined;
+let providerApi: Promise<void> | undefined;
 /**
- * A Bot API on 127.0.0.1 for creating Telegram inboxes (getMe names the bot, setWebhook takes the webhook); the
- * runtime (in this process) is pointed at it. Nothing else of Telegram is called: the bench measures the webhook.
+ * Telegram's Bot API and Graph on 127.0.0.1, for making inboxes (getMe names the bot, setWebhook and Graph's
+ * subscribed_apps take anything); the runtime (in this process) is pointed at it. Nothing else is called: the bench
+ * measures the webhooks and the registration.
  */
-const fakeTelegram = () =>
-  (telegramApi ??= new Promise<void>((resolve) => {
+const fakeProviders = () =>
+  (providerApi ??= new Promise<void>((resolve) => {
     const server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true, result: req.url?.endsWith('/getMe') ? { id: 1, is_bot: true, username: 'bench_bot' } : true }));
@@ -70,6 +71,7 @@ const fakeTelegram = () =>
     server.unref();
     server.listen(0, '127.0.0.1', () => {
       process.env.TELEGRAM_API_BASE_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      process.env.FACEBOOK_GRAPH_BASE_URL = process.env.TELEGRAM_API_BASE_URL;
       resetConfig();
       resolve();
     });
@@ -77,7 +79,7 @@ const fakeTelegram = () =>
 
 /** A Telegram inbox and the secret its webhook carries (as the service registered it). */
 export async function telegramInbox(w: BenchWorld) {
-  await fakeTelegram();
+  await fakeProviders();
   const botId = String(7_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
   const token = `${botId}:AAH${w.unique('t').replace(/[^\w-]/g, '')}`;
   await ok(w, 'POST', '/inboxes', { channel: { type: 'telegram', bot_token: token } });
@@ -126,6 +128,9 @@ export const lineText = (eventId: string, userId: string, messageId: string, tex
     ],
   });
 
+/** A page id no inbox of the run holds. */
+const benchPage = () => String(900_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+
 export const channels: Scenarios = {
   // The verify handshake: one key read (the number's sentinel) and the inbox.
   'GET /webhooks/whatsapp/{phone_number}': {
@@ -167,6 +172,39 @@ export const channels: Scenarios = {
         headers: { 'content-type': 'application/json', 'x-line-signature': createHmac('sha256', s.secret).update(body).digest('base64') },
       };
     },
+  },
+  // Meta's verify handshake: no lookup at all (a wrong token here: the bench sets no FB_VERIFY_TOKEN).
+  'GET /bot': {
+    request: () => ({ method: 'GET', path: '/bot?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
+  },
+  // A page's webhook, for a page no inbox holds: the page's sentinel read, answered (the bench runs without
+  // FB_APP_SECRET, which WhatsApp's unsigned scenario needs, and Messenger takes nothing unsigned).
+  'POST /bot': {
+    setup: async () => ({ pageId: benchPage() }),
+    request: (_w, s: { pageId: string }, _p, i) => ({
+      method: 'POST',
+      path: '/bot',
+      body: JSON.stringify({
+        object: 'page',
+        entry: [
+          {
+            id: s.pageId,
+            time: Date.now(),
+            messaging: [{ sender: { id: '1' }, recipient: { id: s.pageId }, message: { mid: `m_${i}`, text: 'hi' } }],
+          },
+        ],
+      }),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // A page registered: the inbox and its sentinels written, Graph's subscription and Instagram account asked.
+  [`POST ${A}/callbacks/register_facebook_page`]: {
+    setup: fakeProviders,
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/callbacks/register_facebook_page`,
+      body: { user_access_token: 'bench-user', page_access_token: 'bench-page', page_id: benchPage(), inbox_name: w.unique('page') },
+    }),
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).
   [`POST ${A}/conversations/{conversation_id}/messages/{message_id}/retry`]: {

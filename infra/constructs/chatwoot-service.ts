@@ -15,7 +15,11 @@ import { functionName, routes as routeTable, type Route } from '../routes.ts';
 import { channelEnvironment, EventPipeline, type ChannelSettings } from './event-pipeline.ts';
 
 /** The functions that set a channel inbox up at its provider (docs/channels.md#configuration). */
-const INBOX_SETUP_HANDLERS = new Set(['functions/api/inboxes/create.ts', 'functions/api/inboxes/update.ts']);
+const INBOX_SETUP_HANDLERS = new Set([
+  'functions/api/inboxes/create.ts',
+  'functions/api/inboxes/update.ts',
+  'functions/api/callbacks/register-facebook-page.ts',
+]);
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
@@ -97,7 +101,7 @@ export interface ChatwootServiceProps {
    * points them at fakes), a send's first retry delay, and the Meta app secret that signs WhatsApp Cloud webhooks
    * (checked when given; Chatwoot checks none).
    */
-  channels?: ChannelSettings & { fbAppSecret?: string };
+  channels?: ChannelSettings;
   /**
    * How `/cable` is served: `'fargate'`, a socket server on Fargate behind a Network Load Balancer and
    * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: docs/realtime.md#cost-of-idle-connections),
@@ -251,7 +255,6 @@ export class ChatwootService extends Construct {
       if (!fn) continue;
       fn.addEnvironment('CHANNEL_INBOUND_QUEUE_URL', this.pipeline.channelInboundQueue.queueUrl);
       fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
-      if (props.channels?.fbAppSecret) fn.addEnvironment('FB_APP_SECRET', props.channels.fbAppSecret);
       for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
     }
     // Creating or changing a channel inbox calls its provider (Telegram's getMe and setWebhook): the same hosts.

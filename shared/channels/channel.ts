@@ -1,4 +1,11 @@
-import type { IncomingContact, IncomingEdit, IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
+import type {
+  IncomingContact,
+  IncomingEdit,
+  IncomingFile,
+  IncomingMessage,
+  ProviderStatus,
+  Watermark,
+} from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 
@@ -39,6 +46,8 @@ export type ChannelEvent =
   | { type: 'status'; status: ProviderStatus }
   /** A contact's edit of a message it sent (Telegram): a `message_updated` with the new text. */
   | { type: 'edit'; edit: IncomingEdit }
+  /** The contact got or read everything up to a time (Messenger's delivery and read watermarks). */
+  | { type: 'watermark'; watermark: Watermark }
   /** Something the room does not store (a reaction, an unsupported type), kept for the log. */
   | { type: 'skipped'; reason: string };
 
@@ -57,6 +66,8 @@ export interface ChannelRoom {
     handshake?(req: WebhookRequest): Promise<WebhookAnswer | undefined>;
     /** The inbox the webhook is for: one key lookup. */
     inbox(req: WebhookRequest): Promise<InboxRecord | undefined>;
+    /** Instead of `inbox`, when one payload may be for several inboxes (Messenger: several pages' entries). */
+    inboxes?(req: WebhookRequest): Promise<InboxRecord[]>;
     /** The provider's signature over the raw request; a missing one is false like a wrong one. */
     verify(req: WebhookRequest, inbox: InboxRecord): boolean;
     /** The payload's events (pure: ingest and the consumer both call it). */
@@ -88,7 +99,9 @@ export const contactKeyOf = (e: ChannelEvent): string | undefined =>
       ? `status:${e.status.providerId}`
       : e.type === 'edit'
         ? e.edit.contactSourceId
-        : undefined;
+        : e.type === 'watermark'
+          ? e.watermark.contactSourceId
+          : undefined;
 
 /** What identifies an event at the provider (the queue's deduplication). */
 export const eventIdOf = (e: ChannelEvent): string =>
@@ -98,4 +111,6 @@ export const eventIdOf = (e: ChannelEvent): string =>
       ? `s:${e.status.providerId}:${e.status.status}`
       : e.type === 'edit'
         ? `e:${e.edit.eventId}`
-        : `x:${e.reason}`;
+        : e.type === 'watermark'
+          ? `w:${e.watermark.contactSourceId}:${e.watermark.status}:${e.watermark.at}`
+          : `x:${e.reason}`;

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
-import { applyProviderStatus } from '#shared/domain/channels/status.ts';
+import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/status.ts';
 import { applyEdit } from '#shared/domain/channels/edit.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import { log } from '#shared/log.ts';
@@ -39,6 +39,11 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
     if (e.status.providerId.length > 512) return;
     const applied = await applyProviderStatus(inbox, e.status);
     log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, applied });
+    return;
+  }
+  if (e.type === 'watermark') {
+    const applied = await applyWatermark(inbox, e.watermark);
+    log.info('channel watermark', { room: room.kind, inboxId: inbox.id, status: e.watermark.status, applied });
     return;
   }
   if (e.type === 'edit') {

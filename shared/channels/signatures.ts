@@ -34,3 +34,11 @@ export function lineSignatureValid(body: Buffer, header: string | undefined, cha
   const given = Buffer.from(header, 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** Meta's legacy `X-Hub-Signature: sha1=<hex HMAC-SHA1(app secret, body)>`, compared in constant time. */
+export function hubSha1SignatureValid(body: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header?.startsWith('sha1=')) return false;
+  const expected = createHmac('sha1', secret).update(body).digest();
+  const given = Buffer.from(header.slice(5), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -40,7 +40,7 @@ export interface AttachmentRecord {
   message_id: number;
   account_id: number;
   /** `location` and `contact`: no file, only the fields below (a channel's shared place or contact card). */
-  file_type: 'image' | 'audio' | 'video' | 'file' | 'location' | 'contact';
+  file_type: 'image' | 'audio' | 'video' | 'file' | 'location' | 'contact' | 'fallback';
   extension: string | null;
   /** The stored file's reference (`stored:<key>`, or an older `…/avatars/<base64url key>` URL), never shown as is: views sign it. */
   data_url: string;

@@ -62,6 +62,14 @@ export interface IncomingEdit {
   eventId: string;
 }
 
+/** A contact got (`delivered`) or read everything sent to it up to `at` (Messenger's watermarks). */
+export interface Watermark {
+  contactSourceId: string;
+  status: 'delivered' | 'read';
+  /** Unix seconds (Meta sends milliseconds; the room converts). */
+  at: number;
+}
+
 /** A provider's report on a message we sent. */
 export interface ProviderStatus {
   providerId: string;

@@ -128,6 +128,8 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
     out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
+  // A page's webhooks name the page: one inbox a page across the installation (Chatwoot: one an account).
+  if (i.channel_type === 'Channel::FacebookPage' && i.page_id) out.push(s(keys.channelUnique('FACEBOOK', i.page_id), 'page_id'));
   return out;
 }
 
@@ -284,7 +286,8 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
   const found = await repo.getInbox(account.id, id);
   if (!found) throw notFound('Inbox');
   const kind = kindOf(found);
-  const channelFields = channel ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
+  // A Facebook page's channel fields are its tokens, set by registering or reauthorizing the page.
+  const channelFields = channel && kind ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
   const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
 
   if (!channelFields && !working_hours) {

@@ -64,6 +64,12 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
         : {};
     case 'Channel::Sms':
       return admin ? { provider_config: i.provider_config } : {};
+    case 'Channel::FacebookPage':
+      return {
+        page_id: i.page_id ?? null,
+        instagram_id: i.instagram_id ?? null,
+        reauthorization_required: i.reauthorization_required ?? false,
+      };
   }
 }
 
