@@ -154,6 +154,20 @@ export const routes: Route[] = [
     access: 'write',
   },
   {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/callbacks/facebook_pages',
+    handler: 'functions/api/callbacks/facebook-pages.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/callbacks/reauthorize_page',
+    handler: 'functions/api/callbacks/reauthorize-page.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
     method: 'GET',
     path: '/api/v1/accounts/{account_id}/inboxes/{id}',
     handler: 'functions/api/inboxes/show.ts',

@@ -57,6 +57,7 @@ export const whatsappText = (phone: string, from: string, id: string, text: stri
   });
 
 let providerApi: Promise<void> | undefined;
+const pagesRegistered: string[] = [];
 /**
  * Telegram's Bot API and Graph on 127.0.0.1, for making inboxes (getMe names the bot, setWebhook and Graph's
  * subscribed_apps take anything); the runtime (in this process) is pointed at it. Nothing else is called: the bench
@@ -65,8 +66,14 @@ let providerApi: Promise<void> | undefined;
 const fakeProviders = () =>
   (providerApi ??= new Promise<void>((resolve) => {
     const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, result: req.url?.endsWith('/getMe') ? { id: 1, is_bot: true, username: 'bench_bot' } : true }));
+      if (path.endsWith('/getMe')) res.end(JSON.stringify({ ok: true, result: { id: 1, is_bot: true, username: 'bench_bot' } }));
+      else if (path === '/oauth/access_token') res.end(JSON.stringify({ access_token: 'bench-user-token', token_type: 'bearer' }));
+      // The user's pages: every page the bench registered.
+      else if (path === '/me/accounts')
+        res.end(JSON.stringify({ data: pagesRegistered.map((id) => ({ id, name: 'Bench', access_token: 'bench-page-2' })) }));
+      else res.end(JSON.stringify({ ok: true, result: true, success: true }));
     });
     server.unref();
     server.listen(0, '127.0.0.1', () => {
@@ -130,6 +137,20 @@ export const lineText = (eventId: string, userId: string, messageId: string, tex
 
 /** A page id no inbox of the run holds. */
 const benchPage = () => String(900_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+
+/** A page registered as an inbox (its id among the fake's pages); the inbox's id. */
+async function registeredPage(w: BenchWorld): Promise<number> {
+  await fakeProviders();
+  const pageId = benchPage();
+  pagesRegistered.push(pageId);
+  const r = await ok(w, 'POST', '/callbacks/register_facebook_page', {
+    user_access_token: 'bench-user',
+    page_access_token: 'bench-page',
+    page_id: pageId,
+    inbox_name: w.unique('page'),
+  });
+  return r.id as number;
+}
 
 export const channels: Scenarios = {
   // The verify handshake: one key read (the number's sentinel) and the inbox.
@@ -204,6 +225,23 @@ export const channels: Scenarios = {
       method: 'POST',
       path: `${w.account.base}/callbacks/register_facebook_page`,
       body: { user_access_token: 'bench-user', page_access_token: 'bench-page', page_id: benchPage(), inbox_name: w.unique('page') },
+    }),
+  },
+  // The user's pages after the Facebook login: the token exchanged, the pages read, each page's sentinel read.
+  [`POST ${A}/callbacks/facebook_pages`]: {
+    setup: async (w) => {
+      await registeredPage(w);
+      await registeredPage(w);
+    },
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/callbacks/facebook_pages`, body: { omniauth_token: 'bench-login' } }),
+  },
+  // A page given fresh tokens: the inbox read, the token exchanged, the pages read, the inbox updated.
+  [`POST ${A}/callbacks/reauthorize_page`]: {
+    setup: registeredPage,
+    request: (w, inboxId: number) => ({
+      method: 'POST',
+      path: `${w.account.base}/callbacks/reauthorize_page`,
+      body: { omniauth_token: 'bench-login', inbox_id: inboxId },
     }),
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).

@@ -19,6 +19,8 @@ const INBOX_SETUP_HANDLERS = new Set([
   'functions/api/inboxes/create.ts',
   'functions/api/inboxes/update.ts',
   'functions/api/callbacks/register-facebook-page.ts',
+  'functions/api/callbacks/facebook-pages.ts',
+  'functions/api/callbacks/reauthorize-page.ts',
 ]);
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';

@@ -1,8 +1,13 @@
 import * as v from 'valibot';
+import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import * as repo from '#shared/db/repositories/inboxes.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
+import { now } from '#shared/model/time.ts';
 import { createInbox, type ChannelSetup } from './service.ts';
 import type { NewInbox } from './schemas.ts';
+import { inboxJson } from './view.ts';
 
 // A Facebook page becomes an inbox (docs/channels.md#facebook-messenger): Chatwoot's
 // `POST …/callbacks/register_facebook_page` with the tokens the dashboard's Facebook login produced (the OAuth
@@ -48,4 +53,42 @@ export async function registerFacebookPage(account: AccountRecord, input: Regist
     page_id: input.page_id,
     enable_auto_assignment: inbox.enable_auto_assignment,
   };
+}
+
+export const FacebookPagesSchema = v.object({ omniauth_token: Token });
+export const ReauthorizePageSchema = v.object({
+  omniauth_token: Token,
+  inbox_id: v.pipe(v.union([v.string(), v.number()]), v.transform(Number), v.integer(), v.minValue(1)),
+});
+
+/** Which of these pages the account holds as inboxes (Chatwoot's `exists` flags). */
+export async function pagesHeld(account: AccountRecord, pageIds: string[]): Promise<Set<string>> {
+  const held = await Promise.all(
+    pageIds.map(async (id) => ((await findChannelInbox('FACEBOOK', id))?.account_id === account.id ? id : undefined)),
+  );
+  return new Set(held.filter((id): id is string => !!id));
+}
+
+/** The account's page inbox, or 422 (Chatwoot answers a non-page inbox so). */
+export async function pageInbox(account: AccountRecord, inboxId: number): Promise<InboxRecord> {
+  const inbox = await repo.getInbox(account.id, inboxId);
+  if (!inbox || inbox.channel_type !== 'Channel::FacebookPage' || !inbox.page_id) {
+    throw unprocessable([{ field: 'inbox_id', message: 'is not a Facebook page inbox of this account', code: 'invalid' }]);
+  }
+  return inbox;
+}
+
+/** The page authorized again with new tokens: `reauthorization_required` cleared (Chatwoot's `reauthorized!`). */
+export async function reauthorizePage(account: AccountRecord, inbox: InboxRecord, tokens: { page: string; user: string }) {
+  const saved = await repo.changeInboxAttributes(account.id, inbox.id, {
+    set: {
+      page_access_token: tokens.page,
+      user_access_token: tokens.user,
+      reauthorization_required: false,
+      authorization_error_count: 0,
+      updated_at: now(),
+    },
+  });
+  if (!saved) throw notFound('Inbox');
+  return { data: inboxJson(saved, true) };
 }

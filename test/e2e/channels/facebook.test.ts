@@ -79,6 +79,20 @@ describe('Facebook Messenger channel', () => {
       json: { first_name: 'Maria', last_name: 'Silva', profile_pic: 'https://x.example/p.png' },
     }));
     graph.on('GET', /^\/cdn\//, () => ({ body: PNG, headers: { 'content-type': 'image/png' } }));
+    graph.on('GET', /^\/oauth\/access_token$/, (req) =>
+      req.query.get('fb_exchange_token') === 'omniauth-token' && req.query.get('client_secret') === APP_SECRET
+        ? { json: { access_token: 'EAAlonglived', token_type: 'bearer', expires_in: 5183944 } }
+        : { status: 400, json: { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } } },
+    );
+    graph.on('GET', /^\/me\/accounts$/, () => ({
+      json: {
+        data: [
+          { id: pageId, name: 'Acme Page', access_token: 'EAAGrenewed', category: 'Brand', tasks: ['MESSAGING'] },
+          { id: '42000000001', name: 'Other Page', access_token: 'EAAGother', category: 'Shop', tasks: ['MESSAGING'] },
+        ],
+        paging: { cursors: { before: 'a', after: 'b' } },
+      },
+    }));
     graph.on('POST', /^\/v3\.2\/me\/messages$/, () => refusal ?? { json: { recipient_id: '1', message_id: `m_OUT${++sent}` } });
     restoreEnv = overrideEnv({
       FACEBOOK_GRAPH_BASE_URL: graph.url,
@@ -325,4 +339,39 @@ describe('Facebook Messenger channel', () => {
     expect(inbox.body.reauthorization_required).toBe(true);
     refusal = undefined;
   }, 60_000);
+
+  it('lists the user’s pages flagged by whether the account holds them, and reauthorizes a page with fresh tokens', async () => {
+    const pages = await s.admin.api.post(`${s.base}/callbacks/facebook_pages`, { omniauth_token: 'omniauth-token' });
+    expect(pages.status).toBe(200);
+    expect(pages.body).toEqual({
+      data: {
+        page_details: [
+          { id: pageId, name: 'Acme Page', access_token: 'EAAGrenewed', category: 'Brand', tasks: ['MESSAGING'], exists: true },
+          { id: '42000000001', name: 'Other Page', access_token: 'EAAGother', category: 'Shop', tasks: ['MESSAGING'], exists: false },
+        ],
+        user_access_token: 'EAAlonglived',
+      },
+    });
+    const [listed] = graph.requests.filter((r) => r.path === '/me/accounts');
+    expect(listed.query.get('appsecret_proof')).toBe(proof('EAAlonglived'));
+    expect((await s.admin.api.post(`${s.base}/callbacks/facebook_pages`, { omniauth_token: 'stale' })).status).toBe(422);
+
+    const re = await s.admin.api.post(`${s.base}/callbacks/reauthorize_page`, { omniauth_token: 'omniauth-token', inbox_id: inboxId });
+    expect(re.status).toBe(200);
+    expect(re.body.data).toMatchObject({ id: inboxId, page_id: pageId, reauthorization_required: false });
+    // Sends use the new page token.
+    const who = psid();
+    const hi = incoming(who, { text: 'again' });
+    await post(payload(hi));
+    const c = await conversationOf((hi.message as { mid: string }).mid);
+    await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'welcome back' });
+    const [req] = await graph.waitFor((x) => x.path === '/v3.2/me/messages' && x.json?.recipient?.id === who);
+    expect(req.query.get('access_token')).toBe('EAAGrenewed');
+    expect(req.query.get('appsecret_proof')).toBe(proof('EAAGrenewed'));
+    const other = await s.admin.api.post(`${s.base}/inboxes`, { name: 'api', channel: { type: 'api' } });
+    expect(
+      (await s.admin.api.post(`${s.base}/callbacks/reauthorize_page`, { omniauth_token: 'omniauth-token', inbox_id: other.body.id }))
+        .status,
+    ).toBe(422);
+  });
 });
