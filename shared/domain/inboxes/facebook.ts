@@ -72,7 +72,7 @@ export async function pagesHeld(account: AccountRecord, pageIds: string[]): Prom
 /** The account's page inbox, or 422 (Chatwoot answers a non-page inbox so). */
 export async function pageInbox(account: AccountRecord, inboxId: number): Promise<InboxRecord> {
   const inbox = await repo.getInbox(account.id, inboxId);
-  if (!inbox || inbox.channel_type !== 'Channel::FacebookPage' || !inbox.page_id) {
+  if (inbox?.channel_type !== 'Channel::FacebookPage' || !inbox.page_id) {
     throw unprocessable([{ field: 'inbox_id', message: 'is not a Facebook page inbox of this account', code: 'invalid' }]);
   }
   return inbox;
