@@ -8,6 +8,7 @@ import type {
 } from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { ServiceError } from '#shared/errors.ts';
 
 // THE channel interface (docs/channels.md#the-interface): what every channel room (shared/channels/<room>/)
 // implements. A room knows its provider: the webhook's request (which inbox, its signature, its payload) and the
@@ -36,6 +37,15 @@ export interface WebhookAnswer {
   body?: string | Record<string, unknown>;
   contentType?: string;
 }
+
+/**
+ * A refused webhook: Chatwoot's `error` text (what its providers and scripts read) inside the service's error body
+ * (docs/api.md), so every 4xx carries `description` and `errors` as all others do.
+ */
+export const refusedAnswer = (status: number, error: string, field: string, code: string): WebhookAnswer => ({
+  status,
+  body: { error, ...new ServiceError('unauthorized', error, [{ field, message: error, code }]).body },
+});
 
 /** Where a room finds a file the provider holds (its own shape: a media id, a URL). */
 export type MediaRef = Record<string, string | undefined>;

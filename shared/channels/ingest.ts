@@ -1,6 +1,6 @@
 import { log } from '#shared/log.ts';
 import { enqueueInbound } from '#shared/queues/channels.ts';
-import { contactKeyOf, eventIdOf, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
+import { contactKeyOf, eventIdOf, refusedAnswer, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
 import { roomByKind } from './rooms.ts';
 
 // A provider's webhook arriving (docs/channels.md#incoming): the inbox by one key lookup, the signature over the
@@ -8,7 +8,7 @@ import { roomByKind } from './rooms.ts';
 // inbox and contact so one contact's events stay in order, deduplicated by the provider's ids), and at once the
 // answer the provider expects. The payload is processed by the inbound consumer (inbound.ts).
 
-export const SIGNATURE_REFUSED: WebhookAnswer = { status: 401, body: { error: 'Invalid signature' } };
+export const SIGNATURE_REFUSED: WebhookAnswer = refusedAnswer(401, 'Invalid signature', 'signature', 'invalid_signature');
 
 export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<WebhookAnswer> {
   const room: ChannelRoom = roomByKind(kind);

@@ -33,9 +33,19 @@ async function attempt(record: SQSRecord): Promise<boolean> {
   if (!room) return true;
   const claim = await claimOutgoing(ctx.message);
   if ('held' in claim) {
-    if (claim.held && claimAge(claim.held) > STALE_CLAIM_MS) await recordFailure(ctx.message, INTERRUPTED);
-    log.info('channel send skipped: claimed or sent', { messageId: job.message_id, held: !!claim.held });
-    return true;
+    if (!claim.held) {
+      log.info('channel send skipped: sent meanwhile', { messageId: job.message_id });
+      return true;
+    }
+    const age = claimAge(claim.held);
+    if (age > STALE_CLAIM_MS) {
+      await recordFailure(ctx.message, INTERRUPTED);
+      return true;
+    }
+    // Another attempt holds the claim: it records the outcome, or it died mid-send and its claim goes stale. Look
+    // again then (dropping the job here would leave a message neither sent nor failed).
+    await hideFor(config().channelSendQueueUrl!, record.receiptHandle, Math.ceil((STALE_CLAIM_MS - age) / 1000) + 1);
+    return false;
   }
   const fields = { room: room.kind, accountId: job.account_id, conversationId: job.conversation_id, messageId: job.message_id };
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);

@@ -3,7 +3,7 @@ import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
 import { hubSignatureValid } from '../signatures.ts';
@@ -42,7 +42,7 @@ async function verifyHandshake(req: WebhookRequest) {
   const token = req.query['hub.verify_token'];
   const expected = inbox ? setting(inbox, 'webhook_verify_token') : '';
   if (expected && token === expected) return { status: 200, body: req.query['hub.challenge'] ?? '' };
-  return { status: 401, body: { error: 'Error; wrong verify token' } };
+  return refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
 }
 
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {

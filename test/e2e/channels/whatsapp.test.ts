@@ -154,7 +154,12 @@ describe('WhatsApp Cloud channel', () => {
     expect(ok.text).toBe('1158201444');
     const wrong = await client(base).get(`/webhooks/whatsapp/${phone}?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1`);
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: 'Error; wrong verify token' });
+    // Chatwoot's `error` inside the service's error body.
+    expect(wrong.body).toEqual({
+      error: 'Error; wrong verify token',
+      description: 'Error; wrong verify token',
+      errors: [{ field: 'hub.verify_token', message: 'Error; wrong verify token', code: 'invalid' }],
+    });
   });
 
   it('stores a text as an incoming message of a new contact and conversation, announced to the account webhook; a retried webhook creates nothing twice', async () => {
