@@ -5,7 +5,7 @@ import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { appSecretProof, graphError, isTokenError } from '../graph.ts';
 import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
@@ -33,7 +33,7 @@ export function tokenQuery(token: string): string {
 /** The fields the page is subscribed to (Chatwoot's). */
 export const SUBSCRIBED_FIELDS = ['messages', 'message_deliveries', 'message_echoes', 'message_reads', 'standby', 'messaging_handovers'];
 
-const WRONG_TOKEN = { status: 401, body: { error: 'Error; wrong verify token' } };
+const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
 
 /** `GET /bot`: the challenge only for the configured verify token (Chatwoot answers any token). */
 async function handshake(req: WebhookRequest) {

@@ -158,6 +158,7 @@ describe('Facebook Messenger channel', () => {
     const wrong = await client(base).get('/bot?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1158201444');
     expect(wrong.status).toBe(401);
     expect(wrong.text).not.toContain('1158201444');
+    expect(wrong.body).toMatchObject({ error: 'Error; wrong verify token', description: 'Error; wrong verify token' });
   });
 
   it('stores a text from a contact named by Graph, announced; a redelivery creates nothing; a bad or missing signature is 401', async () => {
