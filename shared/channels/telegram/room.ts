@@ -1,7 +1,8 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import { telegramKeys } from '#shared/domain/inboxes/service.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
@@ -20,9 +21,6 @@ const tokenOf = (inbox: InboxRecord) => inbox.bot_token ?? '';
 /** The bot's id: the token's part before the colon (public: it is the bot's user id). */
 export const botIdOf = (token: string) => token.split(':')[0];
 
-/** The lookup value of the inbox by its bot's id and by its whole token (a Chatwoot-shaped path). */
-export const botKey = (botId: string) => `bot:${botId}`;
-export const tokenKey = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
  * The `secret_token` the webhook is registered with: derived from the bot token (only who holds the token can
@@ -40,8 +38,8 @@ const form = (f: Form) => ({
 
 function inboxOfPath(req: WebhookRequest) {
   const p = req.params.bot_token ?? '';
-  if (/^\d{1,20}$/.test(p)) return findChannelInbox('TELEGRAM', botKey(p));
-  if (/^\d{1,20}:[\w-]{1,200}$/.test(p)) return findChannelInbox('TELEGRAM', tokenKey(p));
+  if (/^\d{1,20}$/.test(p)) return findChannelInbox('TELEGRAM', telegramKeys.bot(p));
+  if (/^\d{1,20}:[\w-]{1,200}$/.test(p)) return findChannelInbox('TELEGRAM', telegramKeys.token(p));
   return Promise.resolve(undefined);
 }
 

@@ -111,6 +111,15 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
+/**
+ * How a Telegram inbox is found (docs/channels.md#telegram): by its whole bot token (hashed; Chatwoot's webhook
+ * path) and by its bot's id (the token's part before the colon; the path the service registers).
+ */
+export const telegramKeys = {
+  token: (botToken: string) => sha256(botToken),
+  bot: (botId: string) => `bot:${botId}`,
+};
+
 /** The installation-wide unique values an inbox holds, each with the field a clash names. */
 export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   const s = (key: Key, field: string): repo.InboxSentinel => ({ key, onConflict: () => taken(field) });
@@ -121,9 +130,8 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::Line' && i.line_channel_id)
     out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
   if (i.channel_type === 'Channel::Telegram' && i.bot_token) {
-    out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
-    // The bot's id (the token's part before the colon): the webhook path the service registers names it.
-    out.push(s(keys.channelUnique('TELEGRAM', `bot:${i.bot_token.split(':')[0]}`), 'channel.bot_token'));
+    out.push(s(keys.channelUnique('TELEGRAM', telegramKeys.token(i.bot_token)), 'channel.bot_token'));
+    out.push(s(keys.channelUnique('TELEGRAM', telegramKeys.bot(i.bot_token.split(':')[0])), 'channel.bot_token'));
   }
   if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
     out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));

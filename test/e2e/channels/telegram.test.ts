@@ -297,6 +297,29 @@ describe('Telegram channel', () => {
     expect(tg.requests.filter((x) => x.path.endsWith('/sendMessage') && x.form.get('chat_id') === String(u.id))).toHaveLength(2);
   });
 
+  it('a business chat: the customer’s message in, the owner’s own message as an outgoing echo, replies through the connection', async () => {
+    const u = user();
+    const owner = { id: 777_000_111, is_bot: false, first_name: 'Owner' };
+    const connection = `bc-${randomInt(1e9, 9e9)}`;
+    const customerMessage = { ...message(u, { text: 'is the shop open?' }), business_connection_id: connection };
+    await post(update({ business_message: customerMessage }));
+    const c = await conversationOf(u);
+    expect(c.additional_attributes).toEqual({ chat_id: u.id, business_connection_id: connection });
+    await messageBySource(c.id, String(customerMessage.message_id));
+    const ownerMessage = { ...message(u, { text: 'yes, until 6' }), from: owner, business_connection_id: connection };
+    await post(update({ business_message: ownerMessage }));
+    const echo = await messageBySource(c.id, String(ownerMessage.message_id));
+    expect(echo).toMatchObject({ message_type: 1, content: 'yes, until 6' });
+    expect(echo.sender).toBeUndefined();
+    const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'see you' });
+    expect(r.status).toBe(200);
+    const [req] = await tg.waitFor((x) => x.path.endsWith('/sendMessage') && x.form.get('text') === 'see you');
+    expect(req.form.get('business_connection_id')).toBe(connection);
+    expect(req.form.get('chat_id')).toBe(String(u.id));
+    // The echo is never sent back.
+    expect(tg.requests.some((x) => x.form.get('text') === 'yes, until 6')).toBe(false);
+  });
+
   it('fails a reply Telegram refuses with Chatwoot’s "<error_code>, <description>"', async () => {
     const u = user();
     await post(update({ message: message(u, { text: 'bye' }) }));
