@@ -21,7 +21,6 @@ const tokenOf = (inbox: InboxRecord) => inbox.bot_token ?? '';
 /** The bot's id: the token's part before the colon (public: it is the bot's user id). */
 export const botIdOf = (token: string) => token.split(':')[0];
 
-
 /**
  * The `secret_token` the webhook is registered with: derived from the bot token (only who holds the token can
  * compute it, and who holds the token controls the bot anyway), 43 characters of `A-Za-z0-9_-`.
