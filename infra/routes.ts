@@ -72,6 +72,13 @@ export const routes: Route[] = [
   { method: 'POST', path: '/webhooks/line/{line_channel_id}', handler: 'functions/channels/line.ts', api: 'system', access: 'channels' },
   // Messenger: every page's webhooks on one path (the facebook-messenger gem's), signed with the Meta app's secret.
   { method: ['GET', 'POST'], path: '/bot', handler: 'functions/channels/facebook.ts', api: 'system', access: 'channels' },
+  {
+    method: ['GET', 'POST'],
+    path: '/webhooks/instagram',
+    handler: 'functions/channels/instagram.ts',
+    api: 'system',
+    access: 'channels',
+  },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },

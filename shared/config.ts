@@ -105,6 +105,9 @@ const EnvSchema = v.object({
   FACEBOOK_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
   FB_APP_ID: Optional,
   FB_VERIFY_TOKEN: Optional,
+  // Instagram (docs/channels.md#instagram): the verify token of `GET /webhooks/instagram`; Instagram's webhooks are
+  // signed with FB_APP_SECRET (an Instagram account linked to a page).
+  INSTAGRAM_VERIFY_TOKEN: Optional,
   CHANNEL_INBOUND_QUEUE_URL: Optional,
   CHANNEL_SEND_QUEUE_URL: Optional,
   CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
@@ -172,6 +175,7 @@ export interface Config {
   facebookGraphBaseUrl: string;
   fbAppId?: string;
   fbVerifyToken?: string;
+  instagramVerifyToken?: string;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
@@ -238,6 +242,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   facebookGraphBaseUrl: ['FACEBOOK_GRAPH_BASE_URL'],
   fbAppId: ['FB_APP_ID'],
   fbVerifyToken: ['FB_VERIFY_TOKEN'],
+  instagramVerifyToken: ['INSTAGRAM_VERIFY_TOKEN'],
   channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
   channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
@@ -344,6 +349,7 @@ function load(): Config {
     facebookGraphBaseUrl: e.FACEBOOK_GRAPH_BASE_URL.replace(/\/$/, ''),
     fbAppId: e.FB_APP_ID,
     fbVerifyToken: e.FB_VERIFY_TOKEN,
+    instagramVerifyToken: e.INSTAGRAM_VERIFY_TOKEN,
     channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
     channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
     channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),

@@ -218,6 +218,30 @@ export const channels: Scenarios = {
       headers: { 'content-type': 'application/json' },
     }),
   },
+  // Instagram's verify handshake: no lookup (a wrong token: the bench sets no INSTAGRAM_VERIFY_TOKEN).
+  'GET /webhooks/instagram': {
+    request: () => ({ method: 'GET', path: '/webhooks/instagram?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
+  },
+  // An Instagram webhook for an account no inbox links: the account's sentinel read, answered `ok` (Instagram's
+  // signature needs FB_APP_SECRET, which the bench runs without).
+  'POST /webhooks/instagram': {
+    setup: async () => ({ igId: `1784${benchPage()}` }),
+    request: (_w, s: { igId: string }, _p, i) => ({
+      method: 'POST',
+      path: '/webhooks/instagram',
+      body: JSON.stringify({
+        object: 'instagram',
+        entry: [
+          {
+            id: s.igId,
+            time: Date.now(),
+            messaging: [{ sender: { id: '1' }, recipient: { id: s.igId }, message: { mid: `ig_${i}`, text: 'hi' } }],
+          },
+        ],
+      }),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
   // A page registered: the inbox and its sentinels written, Graph's subscription and Instagram account asked.
   [`POST ${A}/callbacks/register_facebook_page`]: {
     setup: fakeProviders,

@@ -63,6 +63,8 @@ export interface ChannelSettings {
   fbAppSecret?: string;
   fbAppId?: string;
   fbVerifyToken?: string;
+  /** The verify token `GET /webhooks/instagram` answers. */
+  instagramVerifyToken?: string;
   /** First retry of a send that met a provider 429/5xx, doubling per attempt. @default 30 s */
   sendRetryBase?: Duration;
 }
@@ -81,6 +83,7 @@ export function channelEnvironment(c: ChannelSettings = {}): Record<string, stri
   if (c.fbAppSecret) out.FB_APP_SECRET = c.fbAppSecret;
   if (c.fbAppId) out.FB_APP_ID = c.fbAppId;
   if (c.fbVerifyToken) out.FB_VERIFY_TOKEN = c.fbVerifyToken;
+  if (c.instagramVerifyToken) out.INSTAGRAM_VERIFY_TOKEN = c.instagramVerifyToken;
   if (c.sendRetryBase) out.CHANNEL_SEND_RETRY_BASE_SECONDS = String(c.sendRetryBase.toSeconds());
   return out;
 }

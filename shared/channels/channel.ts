@@ -1,5 +1,6 @@
 import type {
   IncomingContact,
+  IncomingDeletion,
   IncomingEdit,
   IncomingFile,
   IncomingMessage,
@@ -58,6 +59,8 @@ export type ChannelEvent =
   | { type: 'edit'; edit: IncomingEdit }
   /** The contact got or read everything up to a time (Messenger's delivery and read watermarks). */
   | { type: 'watermark'; watermark: Watermark }
+  /** A contact's unsend (Instagram): the message shows "This message was deleted", a `message_updated`. */
+  | { type: 'deleted'; deleted: IncomingDeletion }
   /** Something the room does not store (a reaction, an unsupported type), kept for the log. */
   | { type: 'skipped'; reason: string };
 
@@ -111,7 +114,9 @@ export const contactKeyOf = (e: ChannelEvent): string | undefined =>
         ? e.edit.contactSourceId
         : e.type === 'watermark'
           ? e.watermark.contactSourceId
-          : undefined;
+          : e.type === 'deleted'
+            ? e.deleted.contactSourceId
+            : undefined;
 
 /** What identifies an event at the provider (the queue's deduplication). */
 export const eventIdOf = (e: ChannelEvent): string =>
@@ -123,4 +128,6 @@ export const eventIdOf = (e: ChannelEvent): string =>
         ? `e:${e.edit.eventId}`
         : e.type === 'watermark'
           ? `w:${e.watermark.contactSourceId}:${e.watermark.status}:${e.watermark.at}`
-          : `x:${e.reason}`;
+          : e.type === 'deleted'
+            ? `d:${e.deleted.claimKey}`
+            : `x:${e.reason}`;

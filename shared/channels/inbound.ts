@@ -3,7 +3,7 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
 import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/status.ts';
-import { applyEdit } from '#shared/domain/channels/edit.ts';
+import { applyDeletion, applyEdit } from '#shared/domain/channels/edit.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -44,6 +44,12 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
   if (e.type === 'watermark') {
     const applied = await applyWatermark(inbox, e.watermark);
     log.info('channel watermark', { room: room.kind, inboxId: inbox.id, status: e.watermark.status, applied });
+    return;
+  }
+  if (e.type === 'deleted') {
+    if (e.deleted.claimKey.length > 512) return;
+    const applied = await applyDeletion(inbox, e.deleted);
+    log.info('channel deletion', { room: room.kind, inboxId: inbox.id, applied });
     return;
   }
   if (e.type === 'edit') {

@@ -1,6 +1,7 @@
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { ChannelRoom } from './channel.ts';
 import { facebookRoom } from './facebook/room.ts';
+import { instagramRoom } from './instagram/room.ts';
 import { lineRoom } from './line/room.ts';
 import { telegramRoom } from './telegram/room.ts';
 import { whatsappRoom } from './whatsapp/room.ts';
@@ -8,7 +9,7 @@ import { whatsappRoom } from './whatsapp/room.ts';
 // The registry of channel rooms (docs/channels.md#add-a-channel): one entry per room, by its kind and by the inbox
 // channel types whose messages it sends.
 
-export const ROOMS: ChannelRoom[] = [whatsappRoom, telegramRoom, lineRoom, facebookRoom];
+export const ROOMS: ChannelRoom[] = [whatsappRoom, telegramRoom, lineRoom, facebookRoom, instagramRoom];
 
 export function roomByKind(kind: string): ChannelRoom {
   const room = ROOMS.find((r) => r.kind === kind);

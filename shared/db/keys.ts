@@ -335,7 +335,7 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK', value: string): Key =>
+  channelUnique: (kind: 'EMAIL' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM', value: string): Key =>
     keys.unique(join('CHANNEL', kind), value),
   /**
    * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the

@@ -54,6 +54,7 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   FACEBOOK_GRAPH_BASE_URL: 'default',
   FB_APP_ID: 'default',
   FB_VERIFY_TOKEN: 'default',
+  INSTAGRAM_VERIFY_TOKEN: 'default',
   CHANNEL_SEND_RETRY_BASE_SECONDS: 'default',
   CHANNEL_MEDIA_MAX_BYTES: 'default',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).

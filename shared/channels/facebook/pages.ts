@@ -2,9 +2,8 @@ import { config } from '#shared/config.ts';
 import { pageInbox, pagesHeld, reauthorizePage } from '#shared/domain/inboxes/facebook.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
-import { graphError } from '../graph.ts';
+import { graphError, tokenQuery } from '../graph.ts';
 import { callProvider } from '../http.ts';
-import { tokenQuery } from './room.ts';
 
 // The dashboard's Facebook login, after the OAuth dialog (docs/channels.md#facebook-messenger): Chatwoot's
 // `callbacks/facebook_pages` (the user's pages, each flagged whether the account holds it) and

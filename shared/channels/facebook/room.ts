@@ -6,7 +6,7 @@ import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
-import { appSecretProof, graphError, isTokenError } from '../graph.ts';
+import { graphError, instagramErrorText, isTokenError, nestedForm, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
 import { hubSha1SignatureValid, hubSignatureValid } from '../signatures.ts';
@@ -21,14 +21,6 @@ import { pagesOf, parseMessenger } from './parse.ts';
 const VERSION = 'v3.2';
 const graph = () => `${config().facebookGraphBaseUrl}/${VERSION}`;
 const pageToken = (inbox: InboxRecord) => inbox.page_access_token ?? '';
-
-/** `access_token` and, with an app secret, its `appsecret_proof`. */
-export function tokenQuery(token: string): string {
-  const secret = config().fbAppSecret;
-  const q = new URLSearchParams({ access_token: token });
-  if (secret) q.set('appsecret_proof', appSecretProof(secret, token));
-  return q.toString();
-}
 
 /** The fields the page is subscribed to (Chatwoot's). */
 export const SUBSCRIBED_FIELDS = ['messages', 'message_deliveries', 'message_echoes', 'message_reads', 'standby', 'messaging_handovers'];
@@ -85,6 +77,7 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
  * rather than retrying it.
  */
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
+  if (ctx.conversation.additional_attributes?.type === 'instagram_direct_message') return sendInstagram(ctx);
   const { inbox, message } = ctx;
   const bodies: Record<string, unknown>[] = [];
   const text = plainText(message.content);
@@ -112,6 +105,44 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     return { refused: (typeof error?.message === 'string' && error.message) || 'Facebook was unable to process this request' };
   }
   return sourceId ? { sourceId } : { refused: 'Facebook was unable to process this request' };
+}
+
+/**
+ * A reply in the page's Instagram conversation (Chatwoot's Instagram::Messenger::SendOnInstagramService): the
+ * attachments first, then the text, each form-encoded (`recipient[id]`, `message[text]` or
+ * `message[attachment][type|payload][url]`) to Graph v11.0 with the page's token; errors as `"<code> - <message>"`,
+ * a token error (190) marks the inbox for reauthorization at once.
+ */
+async function sendInstagram(ctx: OutgoingContext): Promise<SendOutcome> {
+  const { inbox, message } = ctx;
+  const parts: Record<string, unknown>[] = [];
+  for (const a of message.attachments) {
+    if (a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback') continue;
+    const type = ['image', 'audio', 'video'].includes(a.file_type) ? a.file_type : 'file';
+    const url = fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename);
+    parts.push({ attachment: { type, payload: { url } } });
+  }
+  const text = plainText(message.content);
+  if (text) parts.push({ text });
+  let sourceId: string | undefined;
+  for (const part of parts) {
+    const answer = await callProvider({
+      method: 'POST',
+      url: `${config().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(inbox))}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(nestedForm({ recipient: { id: ctx.recipient }, message: part })).toString(),
+    });
+    const id = answer.ok ? answer.json?.message_id : undefined;
+    if (typeof id === 'string' && id) {
+      sourceId = id;
+      continue;
+    }
+    if (!answer.ok && answer.retry && sourceId === undefined) return { retry: answer.error };
+    const error = graphError(answer);
+    if (error?.code === 190) await noteAuthorizationError(inbox, 1);
+    return { refused: instagramErrorText(error) };
+  }
+  return sourceId ? { sourceId } : { refused: 'Instagram was unable to process this request' };
 }
 
 /**

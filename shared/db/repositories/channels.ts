@@ -16,7 +16,10 @@ export interface ProviderMessageRef {
 }
 
 /** AP300: the channel inbox that holds a provider key (phone number, messaging service sid), by its sentinel. */
-export async function findChannelInbox(kind: 'WHATSAPP' | 'SMS' | 'TWILIO' | 'TELEGRAM' | 'LINE' | 'FACEBOOK', value: string) {
+export async function findChannelInbox(
+  kind: 'WHATSAPP' | 'SMS' | 'TWILIO' | 'TELEGRAM' | 'LINE' | 'FACEBOOK' | 'INSTAGRAM',
+  value: string,
+) {
   const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.channelUnique(kind, value));
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }

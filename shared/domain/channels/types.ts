@@ -62,6 +62,12 @@ export interface IncomingEdit {
   eventId: string;
 }
 
+/** A contact took back a message it sent (Instagram's unsend): the stored message shows it deleted. */
+export interface IncomingDeletion {
+  claimKey: string;
+  contactSourceId: string;
+}
+
 /** A contact got (`delivered`) or read everything sent to it up to `at` (Messenger's watermarks). */
 export interface Watermark {
   contactSourceId: string;

@@ -138,6 +138,9 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
   // A page's webhooks name the page: one inbox a page across the installation (Chatwoot: one an account).
   if (i.channel_type === 'Channel::FacebookPage' && i.page_id) out.push(s(keys.channelUnique('FACEBOOK', i.page_id), 'page_id'));
+  // Its linked Instagram account's webhooks name that account.
+  if (i.channel_type === 'Channel::FacebookPage' && i.instagram_id)
+    out.push(s(keys.channelUnique('INSTAGRAM', i.instagram_id), 'instagram_id'));
   return out;
 }
 
