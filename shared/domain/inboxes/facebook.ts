@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import { findChannelOwner } from '#shared/db/repositories/channels.ts';
 import * as repo from '#shared/db/repositories/inboxes.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -64,7 +64,7 @@ export const ReauthorizePageSchema = v.object({
 /** Which of these pages the account holds as inboxes (Chatwoot's `exists` flags). */
 export async function pagesHeld(account: AccountRecord, pageIds: string[]): Promise<Set<string>> {
   const held = await Promise.all(
-    pageIds.map(async (id) => ((await findChannelInbox('FACEBOOK', id))?.account_id === account.id ? id : undefined)),
+    pageIds.map(async (id) => ((await findChannelOwner('FACEBOOK', id))?.account_id === account.id ? id : undefined)),
   );
   return new Set(held.filter((id): id is string => !!id));
 }

@@ -171,7 +171,10 @@ describe('Facebook Messenger channel', () => {
     expect(c.meta.sender.name).toBe('Maria Silva');
     const stored = await messageBySource(c.id, (m.message as { mid: string }).mid);
     expect(stored).toMatchObject({ content: 'hello, world!', message_type: 0, sender_type: 'Contact' });
-    await until(() => events('message_created', (j) => j.source_id === stored.source_id).length > 0);
+    await until(() => events('message_created', (j) => j.source_id === stored.source_id).length > 0, {
+      what: 'message_created',
+      timeoutMs: 20_000,
+    });
 
     const forged = payload(incoming(who, { text: 'forged' }));
     expect((await post(forged, {})).status).toBe(401);
