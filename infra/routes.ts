@@ -86,6 +86,18 @@ export const routes: Route[] = [
     api: 'system',
     access: 'channels',
   },
+  // The path's value is the bot's id (what the service registers) or, as Chatwoot registers it, the bot token.
+  { method: 'POST', path: '/webhooks/telegram/{bot_token}', handler: 'functions/channels/telegram.ts', api: 'system', access: 'channels' },
+  { method: 'POST', path: '/webhooks/line/{line_channel_id}', handler: 'functions/channels/line.ts', api: 'system', access: 'channels' },
+  // Messenger: every page's webhooks on one path (the facebook-messenger gem's), signed with the Meta app's secret.
+  { method: ['GET', 'POST'], path: '/bot', handler: 'functions/channels/facebook.ts', api: 'system', access: 'channels' },
+  {
+    method: ['GET', 'POST'],
+    path: '/webhooks/instagram',
+    handler: 'functions/channels/instagram.ts',
+    api: 'system',
+    access: 'channels',
+  },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
@@ -158,6 +170,28 @@ export const routes: Route[] = [
     handler: 'functions/api/inboxes/create.ts',
     api: 'account',
     access: 'uploads',
+  },
+  // A Facebook page as an inbox, with the tokens the dashboard's Facebook login produced (docs/channels.md#facebook-messenger).
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/callbacks/register_facebook_page',
+    handler: 'functions/api/callbacks/register-facebook-page.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/callbacks/facebook_pages',
+    handler: 'functions/api/callbacks/facebook-pages.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/callbacks/reauthorize_page',
+    handler: 'functions/api/callbacks/reauthorize-page.ts',
+    api: 'account',
+    access: 'write',
   },
   {
     method: 'GET',

@@ -108,6 +108,18 @@ const EnvSchema = v.object({
   TWILIO_API_BASE_URL: v.optional(v.string(), 'https://api.twilio.com'),
   BANDWIDTH_API_BASE_URL: v.optional(v.string(), 'https://messaging.bandwidth.com/api/v2'),
   FB_APP_SECRET: Optional,
+  // Telegram's Bot API, LINE's Messaging API and its data API (docs/channels.md#configuration).
+  TELEGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.telegram.org'),
+  LINE_API_BASE_URL: v.optional(v.string(), 'https://api.line.me'),
+  LINE_DATA_API_BASE_URL: v.optional(v.string(), 'https://api-data.line.me'),
+  // Facebook Messenger: Graph's host, the Meta app's id (its own sends' echoes name it) and the verify token of
+  // `GET /bot` (docs/channels.md#facebook-messenger); the app secret is FB_APP_SECRET.
+  FACEBOOK_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
+  FB_APP_ID: Optional,
+  FB_VERIFY_TOKEN: Optional,
+  // Instagram (docs/channels.md#instagram): the verify token of `GET /webhooks/instagram`; Instagram's webhooks are
+  // signed with FB_APP_SECRET (an Instagram account linked to a page).
+  INSTAGRAM_VERIFY_TOKEN: Optional,
   CHANNEL_INBOUND_QUEUE_URL: Optional,
   CHANNEL_SEND_QUEUE_URL: Optional,
   CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
@@ -177,6 +189,13 @@ export interface Config {
   twilioBaseUrl: string;
   bandwidthBaseUrl: string;
   fbAppSecret?: string;
+  telegramBaseUrl: string;
+  lineBaseUrl: string;
+  lineDataBaseUrl: string;
+  facebookGraphBaseUrl: string;
+  fbAppId?: string;
+  fbVerifyToken?: string;
+  instagramVerifyToken?: string;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
@@ -244,6 +263,13 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   twilioBaseUrl: ['TWILIO_API_BASE_URL'],
   bandwidthBaseUrl: ['BANDWIDTH_API_BASE_URL'],
   fbAppSecret: ['FB_APP_SECRET'],
+  telegramBaseUrl: ['TELEGRAM_API_BASE_URL'],
+  lineBaseUrl: ['LINE_API_BASE_URL'],
+  lineDataBaseUrl: ['LINE_DATA_API_BASE_URL'],
+  facebookGraphBaseUrl: ['FACEBOOK_GRAPH_BASE_URL'],
+  fbAppId: ['FB_APP_ID'],
+  fbVerifyToken: ['FB_VERIFY_TOKEN'],
+  instagramVerifyToken: ['INSTAGRAM_VERIFY_TOKEN'],
   channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
   channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
@@ -352,6 +378,13 @@ function load(): Config {
     twilioBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''),
     bandwidthBaseUrl: e.BANDWIDTH_API_BASE_URL.replace(/\/$/, ''),
     fbAppSecret: e.FB_APP_SECRET,
+    telegramBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/$/, ''),
+    lineBaseUrl: e.LINE_API_BASE_URL.replace(/\/$/, ''),
+    lineDataBaseUrl: e.LINE_DATA_API_BASE_URL.replace(/\/$/, ''),
+    facebookGraphBaseUrl: e.FACEBOOK_GRAPH_BASE_URL.replace(/\/$/, ''),
+    fbAppId: e.FB_APP_ID,
+    fbVerifyToken: e.FB_VERIFY_TOKEN,
+    instagramVerifyToken: e.INSTAGRAM_VERIFY_TOKEN,
     channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
     channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
     channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { createServer } from 'node:http';
+import { webhookSecret } from '#shared/channels/telegram/room.ts';
+import { config, resetConfig } from '#shared/config.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
@@ -97,6 +99,102 @@ async function bandwidthInbox(w: BenchWorld) {
   return { phone };
 }
 
+let providerApi: Promise<void> | undefined;
+const pagesRegistered: string[] = [];
+/**
+ * Telegram's Bot API and Graph on 127.0.0.1, for making inboxes (getMe names the bot, setWebhook and Graph's
+ * subscribed_apps take anything); the runtime (in this process) is pointed at it. Nothing else is called: the bench
+ * measures the webhooks and the registration.
+ */
+const fakeProviders = () =>
+  (providerApi ??= new Promise<void>((resolve) => {
+    const server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (path.endsWith('/getMe')) res.end(JSON.stringify({ ok: true, result: { id: 1, is_bot: true, username: 'bench_bot' } }));
+      else if (path === '/oauth/access_token') res.end(JSON.stringify({ access_token: 'bench-user-token', token_type: 'bearer' }));
+      // The user's pages: every page the bench registered.
+      else if (path === '/me/accounts')
+        res.end(JSON.stringify({ data: pagesRegistered.map((id) => ({ id, name: 'Bench', access_token: 'bench-page-2' })) }));
+      else res.end(JSON.stringify({ ok: true, result: true, success: true }));
+    });
+    server.unref();
+    server.listen(0, '127.0.0.1', () => {
+      process.env.TELEGRAM_API_BASE_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      process.env.FACEBOOK_GRAPH_BASE_URL = process.env.TELEGRAM_API_BASE_URL;
+      resetConfig();
+      resolve();
+    });
+  }));
+
+/** A Telegram inbox and the secret its webhook carries (as the service registered it). */
+export async function telegramInbox(w: BenchWorld) {
+  await fakeProviders();
+  const botId = String(7_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+  const token = `${botId}:AAH${w.unique('t').replace(/[^\w-]/g, '')}`;
+  await ok(w, 'POST', '/inboxes', { channel: { type: 'telegram', bot_token: token } });
+  return { botId, secret: webhookSecret(token) };
+}
+
+/** Telegram's Update for a private text from `userId`. */
+export const telegramText = (updateId: number, userId: number, messageId: number, text: string) =>
+  JSON.stringify({
+    update_id: updateId,
+    message: {
+      message_id: messageId,
+      from: { id: userId, is_bot: false, first_name: 'Bench', last_name: 'Customer', language_code: 'en' },
+      chat: { id: userId, first_name: 'Bench', last_name: 'Customer', type: 'private' },
+      date: Math.floor(Date.now() / 1000),
+      text,
+    },
+  });
+
+/** A LINE inbox (no call to LINE when it is made) and its channel secret. */
+export async function lineInbox(w: BenchWorld) {
+  const channelId = String(1_800_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+  const secret = 'bench-line-secret';
+  await ok(w, 'POST', '/inboxes', {
+    name: w.unique('line'),
+    channel: { type: 'line', line_channel_id: channelId, line_channel_secret: secret, line_channel_token: 'bench-line-token' },
+  });
+  return { channelId, secret };
+}
+
+/** LINE's webhook for a text from `userId`. */
+export const lineText = (eventId: string, userId: string, messageId: string, text: string) =>
+  JSON.stringify({
+    destination: 'Ubench',
+    events: [
+      {
+        type: 'message',
+        message: { type: 'text', id: messageId, quoteToken: 'q', text },
+        webhookEventId: eventId,
+        deliveryContext: { isRedelivery: false },
+        timestamp: Date.now(),
+        source: { type: 'user', userId },
+        replyToken: 'r',
+        mode: 'active',
+      },
+    ],
+  });
+
+/** A page id no inbox of the run holds. */
+const benchPage = () => String(900_000_000_000 + (process.pid % 1000) * 1000 + ++numbers);
+
+/** A page registered as an inbox (its id among the fake's pages); the inbox's id. */
+async function registeredPage(w: BenchWorld): Promise<number> {
+  await fakeProviders();
+  const pageId = benchPage();
+  pagesRegistered.push(pageId);
+  const r = await ok(w, 'POST', '/callbacks/register_facebook_page', {
+    user_access_token: 'bench-user',
+    page_access_token: 'bench-page',
+    page_id: pageId,
+    inbox_name: w.unique('page'),
+  });
+  return r.id as number;
+}
+
 export const channels: Scenarios = {
   // Bandwidth's callback array with one received message: the number's sentinel and the inbox, the payload queued.
   'POST /webhooks/sms/{phone_number}': {
@@ -177,6 +275,103 @@ export const channels: Scenarios = {
       path: `/webhooks/whatsapp/${s.phone}`,
       body: whatsappText(s.phone, `1444${String(i % 50).padStart(7, '0')}`, `wamid.${w.unique('bench')}`, `Question ${i}`),
       headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // A customer's text to a Telegram bot: the inbox by its bot id, the secret token, the update queued.
+  'POST /webhooks/telegram/{bot_token}': {
+    setup: telegramInbox,
+    request: (_w, s: Awaited<ReturnType<typeof telegramInbox>>, _p, i) => ({
+      method: 'POST',
+      path: `/webhooks/telegram/${s.botId}`,
+      body: telegramText(100_000 + i, 5_000_000 + (i % 50), 1_000 + i, `Question ${i}`),
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': s.secret },
+    }),
+  },
+  // A customer's text to a LINE channel: the inbox by its channel id, the signature, the event queued.
+  'POST /webhooks/line/{line_channel_id}': {
+    setup: lineInbox,
+    request: (w, s: Awaited<ReturnType<typeof lineInbox>>, _p, i) => {
+      const body = lineText(w.unique('ev'), `Ubench${i % 50}`, String(3_000_000 + i), `Question ${i}`);
+      return {
+        method: 'POST',
+        path: `/webhooks/line/${s.channelId}`,
+        body,
+        headers: { 'content-type': 'application/json', 'x-line-signature': createHmac('sha256', s.secret).update(body).digest('base64') },
+      };
+    },
+  },
+  // Meta's verify handshake: no lookup at all (a wrong token here: the bench sets no FB_VERIFY_TOKEN).
+  'GET /bot': {
+    request: () => ({ method: 'GET', path: '/bot?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
+  },
+  // A page's webhook, for a page no inbox holds: the page's sentinel read, answered (the bench runs without
+  // FB_APP_SECRET, which WhatsApp's unsigned scenario needs, and Messenger takes nothing unsigned).
+  'POST /bot': {
+    setup: async () => ({ pageId: benchPage() }),
+    request: (_w, s: { pageId: string }, _p, i) => ({
+      method: 'POST',
+      path: '/bot',
+      body: JSON.stringify({
+        object: 'page',
+        entry: [
+          {
+            id: s.pageId,
+            time: Date.now(),
+            messaging: [{ sender: { id: '1' }, recipient: { id: s.pageId }, message: { mid: `m_${i}`, text: 'hi' } }],
+          },
+        ],
+      }),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // Instagram's verify handshake: no lookup (a wrong token: the bench sets no INSTAGRAM_VERIFY_TOKEN).
+  'GET /webhooks/instagram': {
+    request: () => ({ method: 'GET', path: '/webhooks/instagram?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
+  },
+  // An Instagram webhook for an account no inbox links: the account's sentinel read, answered `ok` (Instagram's
+  // signature needs FB_APP_SECRET, which the bench runs without).
+  'POST /webhooks/instagram': {
+    setup: async () => ({ igId: `1784${benchPage()}` }),
+    request: (_w, s: { igId: string }, _p, i) => ({
+      method: 'POST',
+      path: '/webhooks/instagram',
+      body: JSON.stringify({
+        object: 'instagram',
+        entry: [
+          {
+            id: s.igId,
+            time: Date.now(),
+            messaging: [{ sender: { id: '1' }, recipient: { id: s.igId }, message: { mid: `ig_${i}`, text: 'hi' } }],
+          },
+        ],
+      }),
+      headers: { 'content-type': 'application/json' },
+    }),
+  },
+  // A page registered: the inbox and its sentinels written, Graph's subscription and Instagram account asked.
+  [`POST ${A}/callbacks/register_facebook_page`]: {
+    setup: fakeProviders,
+    request: (w) => ({
+      method: 'POST',
+      path: `${w.account.base}/callbacks/register_facebook_page`,
+      body: { user_access_token: 'bench-user', page_access_token: 'bench-page', page_id: benchPage(), inbox_name: w.unique('page') },
+    }),
+  },
+  // The user's pages after the Facebook login: the token exchanged, the pages read, each page's sentinel read.
+  [`POST ${A}/callbacks/facebook_pages`]: {
+    setup: async (w) => {
+      await registeredPage(w);
+      await registeredPage(w);
+    },
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/callbacks/facebook_pages`, body: { omniauth_token: 'bench-login' } }),
+  },
+  // A page given fresh tokens: the inbox read, the token exchanged, the pages read, the inbox updated.
+  [`POST ${A}/callbacks/reauthorize_page`]: {
+    setup: registeredPage,
+    request: (w, inboxId: number) => ({
+      method: 'POST',
+      path: `${w.account.base}/callbacks/reauthorize_page`,
+      body: { omniauth_token: 'bench-login', inbox_id: inboxId },
     }),
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).

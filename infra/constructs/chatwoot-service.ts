@@ -15,6 +15,15 @@ import { bundlesIn, PACKAGED_BUNDLES_DIR, type FunctionBundles } from '../bundle
 import { functionName, routes as routeTable, type Route } from '../routes.ts';
 import { EmailIngress } from './email-ingress.ts';
 import { channelEnvironment, EventPipeline, type ChannelSettings } from './event-pipeline.ts';
+
+/** The functions that set a channel inbox up at its provider (docs/channels.md#configuration). */
+const INBOX_SETUP_HANDLERS = new Set([
+  'functions/api/inboxes/create.ts',
+  'functions/api/inboxes/update.ts',
+  'functions/api/callbacks/register-facebook-page.ts',
+  'functions/api/callbacks/facebook-pages.ts',
+  'functions/api/callbacks/reauthorize-page.ts',
+]);
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
 import type { FunctionSettings } from './logs.ts';
@@ -104,7 +113,7 @@ export interface ChatwootServiceProps {
    * points them at fakes), a send's first retry delay, and the Meta app secret that signs WhatsApp Cloud webhooks
    * (checked when given; Chatwoot checks none).
    */
-  channels?: ChannelSettings & { fbAppSecret?: string };
+  channels?: ChannelSettings;
   /**
    * How `/cable` is served: `'fargate'`, a socket server on Fargate behind a Network Load Balancer and
    * CloudFront (the cheapest at 100, 1,000 and 10,000 idle connections: docs/realtime.md#cost-of-idle-connections),
@@ -261,7 +270,13 @@ export class ChatwootService extends Construct {
       if (!fn) continue;
       fn.addEnvironment('CHANNEL_INBOUND_QUEUE_URL', this.pipeline.channelInboundQueue.queueUrl);
       fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
-      if (props.channels?.fbAppSecret) fn.addEnvironment('FB_APP_SECRET', props.channels.fbAppSecret);
+      for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
+    }
+    // Creating or changing a channel inbox calls its provider (Telegram's getMe and setWebhook): the same hosts.
+    for (const route of props.routes ?? routeTable) {
+      if (!INBOX_SETUP_HANDLERS.has(route.handler)) continue;
+      const fn = this.api.functions.get(functionName(route));
+      if (!fn) continue;
       for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
     }
 

@@ -52,6 +52,19 @@ export interface ChannelSettings {
   dialog360BaseUrl?: string;
   twilioApiBaseUrl?: string;
   bandwidthApiBaseUrl?: string;
+  telegramApiBaseUrl?: string;
+  lineApiBaseUrl?: string;
+  lineDataApiBaseUrl?: string;
+  facebookGraphBaseUrl?: string;
+  /**
+   * The Meta app (docs/channels.md#facebook-messenger): its secret signs WhatsApp Cloud and Messenger webhooks and
+   * proves Messenger sends (`appsecret_proof`); its id names its own sends' echoes; the verify token answers `GET /bot`.
+   */
+  fbAppSecret?: string;
+  fbAppId?: string;
+  fbVerifyToken?: string;
+  /** The verify token `GET /webhooks/instagram` answers. */
+  instagramVerifyToken?: string;
   /** First retry of a send that met a provider 429/5xx, doubling per attempt. @default 30 s */
   sendRetryBase?: Duration;
 }
@@ -63,6 +76,14 @@ export function channelEnvironment(c: ChannelSettings = {}): Record<string, stri
   if (c.dialog360BaseUrl) out.DIALOG360_BASE_URL = c.dialog360BaseUrl;
   if (c.twilioApiBaseUrl) out.TWILIO_API_BASE_URL = c.twilioApiBaseUrl;
   if (c.bandwidthApiBaseUrl) out.BANDWIDTH_API_BASE_URL = c.bandwidthApiBaseUrl;
+  if (c.telegramApiBaseUrl) out.TELEGRAM_API_BASE_URL = c.telegramApiBaseUrl;
+  if (c.lineApiBaseUrl) out.LINE_API_BASE_URL = c.lineApiBaseUrl;
+  if (c.lineDataApiBaseUrl) out.LINE_DATA_API_BASE_URL = c.lineDataApiBaseUrl;
+  if (c.facebookGraphBaseUrl) out.FACEBOOK_GRAPH_BASE_URL = c.facebookGraphBaseUrl;
+  if (c.fbAppSecret) out.FB_APP_SECRET = c.fbAppSecret;
+  if (c.fbAppId) out.FB_APP_ID = c.fbAppId;
+  if (c.fbVerifyToken) out.FB_VERIFY_TOKEN = c.fbVerifyToken;
+  if (c.instagramVerifyToken) out.INSTAGRAM_VERIFY_TOKEN = c.instagramVerifyToken;
   if (c.sendRetryBase) out.CHANNEL_SEND_RETRY_BASE_SECONDS = String(c.sendRetryBase.toSeconds());
   return out;
 }

@@ -1,4 +1,12 @@
-import type { IncomingFile, IncomingMessage, ProviderStatus } from '#shared/domain/channels/types.ts';
+import type {
+  IncomingContact,
+  IncomingDeletion,
+  IncomingEdit,
+  IncomingFile,
+  IncomingMessage,
+  ProviderStatus,
+  Watermark,
+} from '#shared/domain/channels/types.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { ServiceError } from '#shared/errors.ts';
@@ -48,11 +56,19 @@ export type MediaRef = Record<string, string | undefined>;
 export type ChannelEvent =
   | { type: 'message'; message: IncomingMessage; media: MediaRef[] }
   | { type: 'status'; status: ProviderStatus }
+  /** A contact's edit of a message it sent (Telegram): a `message_updated` with the new text. */
+  | { type: 'edit'; edit: IncomingEdit }
+  /** The contact got or read everything up to a time (Messenger's delivery and read watermarks). */
+  | { type: 'watermark'; watermark: Watermark }
+  /** A contact's unsend (Instagram): the message shows "This message was deleted", a `message_updated`. */
+  | { type: 'deleted'; deleted: IncomingDeletion }
   /** Something the room does not store (a reaction, an unsupported type), kept for the log. */
   | { type: 'skipped'; reason: string };
 
 /** How a send ended: the provider's id, a refusal to record (4xx: its text), or a failure worth retrying (429/5xx/network). */
-export type SendOutcome = { sourceId: string } | { refused: string } | { retry: string };
+export type SendOutcome =
+  /** `status`: what the provider's answer itself says of the message (LINE: a push answered 200 is `delivered`). */
+  { sourceId: string; status?: 'delivered' } | { refused: string } | { retry: string };
 
 export interface ChannelRoom {
   /** The room's name: the `room` of its queued webhooks, its folder. */
@@ -65,6 +81,8 @@ export interface ChannelRoom {
     handshake?(req: WebhookRequest): Promise<WebhookAnswer | undefined>;
     /** The inbox the webhook is for: one key lookup. */
     inbox(req: WebhookRequest): Promise<InboxRecord | undefined>;
+    /** Instead of `inbox`, when one payload may be for several inboxes (Messenger: several pages' entries). */
+    inboxes?(req: WebhookRequest): Promise<InboxRecord[]>;
     /** The provider's signature over the raw request; a missing one is false like a wrong one. */
     verify(req: WebhookRequest, inbox: InboxRecord): boolean;
     /** The payload's events (pure: ingest and the consumer both call it). */
@@ -72,11 +90,6 @@ export interface ChannelRoom {
     /** What the provider expects once the webhook is taken. */
     accepted: WebhookAnswer;
   };
-  /**
-   * A new inbox's provider check (its credentials, a webhook registration, the templates it starts with): the
-   * attributes to store with it, or a ServiceError (422) naming what the provider refused.
-   */
-  connect?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
   /** The provider's templates now (`POST /inboxes/{id}/sync_templates`). */
   syncTemplates?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
   /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
@@ -87,6 +100,17 @@ export interface ChannelRoom {
    */
   receive?(item: InboundItem, inbox: InboxRecord): Promise<void>;
   send(ctx: OutgoingContext): Promise<SendOutcome>;
+  /**
+   * The provider's side of creating or changing an inbox (Telegram: the bot's name, its webhook registered): the
+   * inbox as it is to be stored, or a ServiceError (422) the API answers with; nothing is stored then. `before` is
+   * the stored inbox on a change.
+   */
+  setup?(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord>;
+  /**
+   * The provider's profile of a contact the inbox does not know yet (LINE: its display name): asked only before a
+   * new contact is made; a failure makes the contact without it.
+   */
+  profile?(inbox: InboxRecord, contact: IncomingContact): Promise<Partial<IncomingContact> | undefined>;
 }
 
 /** A string setting of the inbox's `provider_config` ('' when absent). */
@@ -97,7 +121,17 @@ export function providerSetting(inbox: InboxRecord, key: string): string {
 
 /** The contact key of an event (the queue's ordering group within the inbox), or undefined. */
 export const contactKeyOf = (e: ChannelEvent): string | undefined =>
-  e.type === 'message' ? e.message.contact.sourceId : e.type === 'status' ? `status:${e.status.providerId}` : undefined;
+  e.type === 'message'
+    ? e.message.contact.sourceId
+    : e.type === 'status'
+      ? `status:${e.status.providerId}`
+      : e.type === 'edit'
+        ? e.edit.contactSourceId
+        : e.type === 'watermark'
+          ? e.watermark.contactSourceId
+          : e.type === 'deleted'
+            ? e.deleted.contactSourceId
+            : undefined;
 
 /** What identifies an event at the provider (the queue's deduplication). */
 export const eventIdOf = (e: ChannelEvent): string =>
@@ -105,4 +139,10 @@ export const eventIdOf = (e: ChannelEvent): string =>
     ? `m:${e.message.claimKey ?? e.message.providerId}`
     : e.type === 'status'
       ? `s:${e.status.providerId}:${e.status.status}`
-      : `x:${e.reason}`;
+      : e.type === 'edit'
+        ? `e:${e.edit.eventId}`
+        : e.type === 'watermark'
+          ? `w:${e.watermark.contactSourceId}:${e.watermark.status}:${e.watermark.at}`
+          : e.type === 'deleted'
+            ? `d:${e.deleted.claimKey}`
+            : `x:${e.reason}`;

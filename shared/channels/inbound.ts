@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
-import { applyProviderStatus } from '#shared/domain/channels/status.ts';
+import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/status.ts';
+import { applyDeletion, applyEdit } from '#shared/domain/channels/edit.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -40,6 +41,23 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
     log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, applied });
     return;
   }
+  if (e.type === 'watermark') {
+    const applied = await applyWatermark(inbox, e.watermark);
+    log.info('channel watermark', { room: room.kind, inboxId: inbox.id, status: e.watermark.status, applied });
+    return;
+  }
+  if (e.type === 'deleted') {
+    if (e.deleted.claimKey.length > 512) return;
+    const applied = await applyDeletion(inbox, e.deleted);
+    log.info('channel deletion', { room: room.kind, inboxId: inbox.id, applied });
+    return;
+  }
+  if (e.type === 'edit') {
+    if (e.edit.claimKey.length > 512) return;
+    const applied = await applyEdit(inbox, e.edit);
+    log.info('channel edit', { room: room.kind, inboxId: inbox.id, applied });
+    return;
+  }
   // An id no provider gives (longer than a key may be) names nothing to store.
   if ((e.message.claimKey ?? e.message.providerId).length > 512 || e.message.contact.sourceId.length > 255) {
     log.warn('channel message skipped: id too long', { room: room.kind, inboxId: inbox.id });
@@ -51,7 +69,15 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
     log.info('channel message already stored', { room: room.kind, inboxId: inbox.id, providerId: e.message.providerId });
     return;
   }
-  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known);
+  const lookup = room.profile;
+  const profile = lookup
+    ? () =>
+        lookup(inbox, e.message.contact).catch((error) => {
+          log.warn('channel profile not fetched', { room: room.kind, inboxId: inbox.id, error: String(error) });
+          return undefined;
+        })
+    : undefined;
+  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known, profile);
   log.info('channel message received', {
     room: room.kind,
     inboxId: inbox.id,

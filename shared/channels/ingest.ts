@@ -16,30 +16,34 @@ export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<
   if (!ingest) throw new Error(`the ${kind} room takes no webhooks`);
   const early = await ingest.handshake?.(req);
   if (early) return early;
-  const inbox = await ingest.inbox(req);
+  // A payload may be for several inboxes (Meta batches several pages' entries): each gets its own queued copy.
+  const inboxes = ingest.inboxes ? await ingest.inboxes(req) : [await ingest.inbox(req)].filter((i) => i !== undefined);
   // Chatwoot answers a webhook for no inbox as it answers any other, and drops it.
-  if (!inbox) {
+  if (!inboxes.length) {
     log.info('channel webhook for no inbox', { room: kind, path: req.path });
     return ingest.accepted;
   }
-  if (!ingest.verify(req, inbox)) {
-    log.warn('channel webhook refused: bad signature', { room: kind, accountId: inbox.account_id, inboxId: inbox.id });
-    return SIGNATURE_REFUSED;
+  for (const inbox of inboxes) {
+    if (!ingest.verify(req, inbox)) {
+      log.warn('channel webhook refused: bad signature', { room: kind, accountId: inbox.account_id, inboxId: inbox.id });
+      return SIGNATURE_REFUSED;
+    }
   }
   const body = req.body.toString('utf8');
   const contentType = req.headers['content-type'] ?? '';
-  let events: ReturnType<NonNullable<ChannelRoom['ingest']>['parse']>;
-  try {
-    events = ingest.parse(body, contentType, inbox);
-  } catch (error) {
-    // Nothing a retry could change: taken, logged, dropped.
-    log.warn('channel webhook not understood', { room: kind, inboxId: inbox.id, error: String(error) });
-    return ingest.accepted;
-  }
-  const group = events.map(contactKeyOf).find((k) => k !== undefined);
-  if (!group) return ingest.accepted;
-  await enqueueInbound([
-    {
+  const items = [];
+  for (const inbox of inboxes) {
+    let events: ReturnType<NonNullable<ChannelRoom['ingest']>['parse']>;
+    try {
+      events = ingest.parse(body, contentType, inbox);
+    } catch (error) {
+      // Nothing a retry could change: taken, logged, dropped.
+      log.warn('channel webhook not understood', { room: kind, inboxId: inbox.id, error: String(error) });
+      return ingest.accepted;
+    }
+    const group = events.map(contactKeyOf).find((k) => k !== undefined);
+    if (!group) continue;
+    items.push({
       room: kind,
       account_id: inbox.account_id,
       inbox_id: inbox.id,
@@ -48,7 +52,8 @@ export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<
       received_at: Date.now(),
       group,
       dedup: events.map(eventIdOf).sort().join('|'),
-    },
-  ]);
+    });
+  }
+  if (items.length) await enqueueInbound(items);
   return ingest.accepted;
 }

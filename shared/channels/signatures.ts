@@ -26,3 +26,19 @@ export function twilioSignatureValid(url: string, params: [string, string][], he
   const given = Buffer.from(header, 'base64');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** LINE's X-Line-Signature: base64 HMAC-SHA256(channel secret, body), compared in constant time. */
+export function lineSignatureValid(body: Buffer, header: string | undefined, channelSecret: string): boolean {
+  if (!header || !channelSecret) return false;
+  const expected = createHmac('sha256', channelSecret).update(body).digest();
+  const given = Buffer.from(header, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Meta's legacy `X-Hub-Signature: sha1=<hex HMAC-SHA1(app secret, body)>`, compared in constant time. */
+export function hubSha1SignatureValid(body: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header?.startsWith('sha1=')) return false;
+  const expected = createHmac('sha1', secret).update(body).digest();
+  const given = Buffer.from(header.slice(5), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

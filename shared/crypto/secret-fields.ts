@@ -20,6 +20,9 @@ export const SEALED_FIELDS: Record<string, readonly (readonly string[])[]> = {
     ['provider_config', 'api_secret'],
     ['provider_config', 'webhook_password'],
     ['auth_token'],
+    // Facebook pages: the page's and the user's access tokens.
+    ['page_access_token'],
+    ['user_access_token'],
   ],
   // Integration hooks: API keys and tokens (Notion's `token`; `access_token`, where Chatwoot keeps an OAuth
   // app's token, for a client that stores it in the settings), and service-account credentials (an

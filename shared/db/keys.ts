@@ -341,8 +341,10 @@ export const keys = {
   userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO', value: string): Key =>
-    keys.unique(join('CHANNEL', kind), value),
+  channelUnique: (
+    kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM',
+    value: string,
+  ): Key => keys.unique(join('CHANNEL', kind), value),
 
   // ── email channel (shared/channels/email) ──
   /** In the conversation's partition, so that its purge takes it along. */

@@ -61,8 +61,11 @@ export type ConversationActor =
   | { type: 'automation_rule'; ruleId: number }
   /** A campaign's message without a sender (Chatwoot's MessageBuilder with no user: no sender). */
   | { type: 'campaign'; campaignId: number }
-  /** The inbox's own template messages (greeting, out of office): no sender. */
-  | { type: 'inbox'; inboxId: number };
+  /**
+   * The inbox itself, with no sender: a channel's copy of a message the business sent outside the service
+   * (docs/channels.md), and the inbox's greeting and out-of-office messages (docs/chatwoot.md#greeting-and-out-of-office).
+   */
+  | { type: 'channel'; inboxId: number };
 
 export function performerOf(a: ConversationActor): Performer {
   switch (a.type) {
@@ -76,7 +79,7 @@ export function performerOf(a: ConversationActor): Performer {
       return { type: 'automation_rule', id: a.ruleId };
     case 'campaign':
       return { type: 'campaign', id: a.campaignId };
-    case 'inbox':
-      return { type: 'inbox', id: a.inboxId };
+    case 'channel':
+      return { type: 'channel', id: a.inboxId };
   }
 }

@@ -14,7 +14,8 @@ export const CHANNEL_TYPES = {
 } as const;
 
 export type ChannelKind = keyof typeof CHANNEL_TYPES;
-export type ChannelType = (typeof CHANNEL_TYPES)[ChannelKind];
+/** `Channel::FacebookPage` inboxes are made by registering a page (docs/channels.md#facebook-messenger), not by `POST /inboxes`. */
+export type ChannelType = (typeof CHANNEL_TYPES)[ChannelKind] | 'Channel::FacebookPage';
 
 export interface WorkingHour {
   day_of_week: number;
@@ -100,6 +101,14 @@ export interface InboxRecord {
   // Telegram
   bot_token: string | null;
   bot_name: string | null;
+  // Facebook page (Messenger): the page, its tokens (from the dashboard's Facebook login), the linked Instagram
+  // account, and whether Meta refused the token (reauthorization needed).
+  page_id?: string | null;
+  page_access_token?: string | null;
+  user_access_token?: string | null;
+  instagram_id?: string | null;
+  reauthorization_required?: boolean;
+  authorization_error_count?: number;
 
   created_at: number;
   updated_at: number;

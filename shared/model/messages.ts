@@ -31,7 +31,7 @@ export type SenderType = 'User' | 'Contact' | 'AgentBot';
 /** Who caused a change; stored on changed items so the event pipeline can tell (`performed_by`). */
 export interface Performer {
   /** `automation_rule`: changes made by a rule's actions; they trigger no rule (loop guard). */
-  type: 'user' | 'agent_bot' | 'contact' | 'automation_rule' | 'campaign' | 'inbox';
+  type: 'user' | 'agent_bot' | 'contact' | 'automation_rule' | 'campaign' | 'channel';
   id: number;
 }
 
@@ -40,7 +40,7 @@ export interface AttachmentRecord {
   message_id: number;
   account_id: number;
   /** `location` and `contact`: no file, only the fields below (a channel's shared place or contact card). */
-  file_type: 'image' | 'audio' | 'video' | 'file' | 'location' | 'contact';
+  file_type: 'image' | 'audio' | 'video' | 'file' | 'location' | 'contact' | 'fallback';
   extension: string | null;
   /** The stored file's reference (`stored:<key>`, or an older `…/avatars/<base64url key>` URL), never shown as is: views sign it. */
   data_url: string;

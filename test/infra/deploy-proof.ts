@@ -48,6 +48,13 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   TWILIO_API_BASE_URL: 'default',
   BANDWIDTH_API_BASE_URL: 'default',
   FB_APP_SECRET: 'default',
+  TELEGRAM_API_BASE_URL: 'default',
+  LINE_API_BASE_URL: 'default',
+  LINE_DATA_API_BASE_URL: 'default',
+  FACEBOOK_GRAPH_BASE_URL: 'default',
+  FB_APP_ID: 'default',
+  FB_VERIFY_TOKEN: 'default',
+  INSTAGRAM_VERIFY_TOKEN: 'default',
   CHANNEL_SEND_RETRY_BASE_SECONDS: 'default',
   CHANNEL_MEDIA_MAX_BYTES: 'default',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).

@@ -1,7 +1,7 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { createInbox } from '#shared/domain/inboxes/service.ts';
-import { connectChannel } from '#shared/channels/connect.ts';
+import { setUpChannelInbox } from '#shared/channels/setup.ts';
 import { NewInboxSchema, MAX_UPLOAD_BODY_BYTES } from '#shared/domain/inboxes/schemas.ts';
 
 export const handler = apiHandler({
@@ -10,5 +10,5 @@ export const handler = apiHandler({
   rootKey: 'inbox',
   multipart: parseMultipart,
   maxBodyBytes: MAX_UPLOAD_BODY_BYTES,
-  run: ({ account, body }) => createInbox(account, body, { connect: connectChannel }),
+  run: ({ account, body }) => createInbox(account, body, setUpChannelInbox),
 });

@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { syncInboxTemplates } from '#shared/domain/inboxes/service.ts';
-import { syncChannelTemplates } from '#shared/channels/connect.ts';
+import { syncChannelTemplates } from '#shared/channels/setup.ts';
 
 // `POST /inboxes/{id}/sync_templates`: the provider's message templates, fetched now (docs/channels.md#whatsapp).
 export const handler = apiHandler({

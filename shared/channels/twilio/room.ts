@@ -152,7 +152,8 @@ export const twilioRoom: ChannelRoom = {
     parse: (body) => parseTwilio(body),
     accepted: { status: 204 },
   },
-  connect,
+  // The provider check runs when the inbox is made (an update keeps what was checked).
+  setup: async (inbox, before) => (before ? inbox : { ...inbox, ...(await connect(inbox)) }),
   fetchMedia,
   send,
 };

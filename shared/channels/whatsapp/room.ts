@@ -191,7 +191,8 @@ export const whatsappRoom: ChannelRoom = {
     parse: (body, _type, inbox) => parseWhatsapp(body, setting(inbox, 'phone_number_id') || undefined),
     accepted: { status: 200 },
   },
-  connect,
+  // The provider check runs when the inbox is made (an update keeps what was checked).
+  setup: async (inbox, before) => (before ? inbox : { ...inbox, ...(await connect(inbox)) }),
   syncTemplates,
   fetchMedia,
   send,

@@ -15,9 +15,15 @@ export interface ProviderMessageRef {
   message_id: number;
 }
 
+type ChannelKey = 'WHATSAPP' | 'SMS' | 'TWILIO' | 'TELEGRAM' | 'LINE' | 'FACEBOOK' | 'INSTAGRAM';
+
+/** AP300, its first read: which account's inbox holds a provider key, from the sentinel alone. */
+export const findChannelOwner = (kind: ChannelKey, value: string) =>
+  getItem<{ account_id: number; inbox_id: number }>(keys.channelUnique(kind, value));
+
 /** AP300: the channel inbox that holds a provider key (phone number, messaging service sid), by its sentinel. */
-export async function findChannelInbox(kind: 'WHATSAPP' | 'SMS' | 'TWILIO', value: string) {
-  const owner = await getItem<{ account_id: number; inbox_id: number }>(keys.channelUnique(kind, value));
+export async function findChannelInbox(kind: ChannelKey, value: string) {
+  const owner = await findChannelOwner(kind, value);
   return owner ? getInbox(owner.account_id, owner.inbox_id) : undefined;
 }
 

@@ -39,13 +39,21 @@ export async function knownMessage(inbox: InboxRecord, claimKey: string): Promis
 
 const IDENTIFY_BY: UniqueField[] = ['identifier', 'email', 'phone_number'];
 
+/** The provider's profile of a contact not yet known (ChannelRoom.profile): asked once, before a contact is made. */
+export type ProfileLookup = () => Promise<Partial<IncomingContact> | undefined>;
+
 /** Chatwoot's ContactInboxWithContactBuilder: the contact inbox of the source id, else the account's contact, else a new one. */
-async function contactFor(inbox: InboxRecord, who: IncomingContact): Promise<{ contact: ContactRecord; contactInbox: ContactInboxRecord }> {
-  for (const sourceId of [...(who.aliases ?? []), who.sourceId]) {
+async function contactFor(
+  inbox: InboxRecord,
+  given: IncomingContact,
+  profile?: ProfileLookup,
+): Promise<{ contact: ContactRecord; contactInbox: ContactInboxRecord }> {
+  for (const sourceId of [...(given.aliases ?? []), given.sourceId]) {
     const ci = await findContactInbox(inbox.id, sourceId);
     const contact = ci && (await getContact(ci.account_id, ci.contact_id));
     if (ci && contact) return { contact, contactInbox: ci };
   }
+  const who: IncomingContact = profile ? { ...given, ...(await profile()), sourceId: given.sourceId } : given;
   for (const field of IDENTIFY_BY) {
     const value = who[field];
     if (!value) continue;
@@ -112,7 +120,13 @@ export interface Received {
  * message is written, so a retried webhook finds it and creates nothing; an attempt that stopped between the two
  * left a claim without its message, which the next attempt takes over.
  */
-export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, files: IncomingFile[], known?: Known): Promise<Received> {
+export async function receiveMessage(
+  inbox: InboxRecord,
+  msg: IncomingMessage,
+  files: IncomingFile[],
+  known?: Known,
+  profile?: ProfileLookup,
+): Promise<Received> {
   const claimKey = msg.claimKey ?? msg.providerId;
   const state = known ?? (await knownMessage(inbox, claimKey));
   if (state.duplicate) return { created: false };
@@ -121,10 +135,10 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
   if (!account || isSuspended(account)) return { created: false };
   const input = {
     content: msg.content,
+    ...(msg.contentType ? { content_type: msg.contentType } : {}),
     content_attributes: msg.contentAttributes,
     source_id: msg.providerId,
     attachments: asUploads(files),
-    ...(msg.contentType ? { content_type: msg.contentType } : {}),
   };
   // A reply names the message it answers by the provider's id: Chatwoot keeps both ids when that message is in the
   // conversation, neither otherwise (InReplyToMessageBuilder).
@@ -162,14 +176,15 @@ export async function receiveMessage(inbox: InboxRecord, msg: IncomingMessage, f
     }
     let target: { contact: ContactRecord; contactInbox: ContactInboxRecord };
     try {
-      target = await contactFor(inbox, msg.contact);
+      target = await contactFor(inbox, msg.contact, profile);
     } catch (err) {
       // The same contact made a moment ago by a concurrent message (another group of the queue): found now.
       if (!isTaken(err)) throw err;
-      target = await contactFor(inbox, msg.contact);
+      target = await contactFor(inbox, msg.contact, profile);
     }
-    await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
-    const actor: ConversationActor = { type: 'contact', contactId: target.contact.id };
+    if (!msg.echo)
+      await takeProfileName(target.contact, msg.contact).catch((error) => log.warn('contact not renamed', { error: String(error) }));
+    const actor: ConversationActor = msg.echo ? { type: 'channel', inboxId: inbox.id } : { type: 'contact', contactId: target.contact.id };
     const existing =
       chosen === 'new' ? undefined : await existingConversation(inbox, target.contactInbox, state.duplicate ? undefined : state.stale);
     if (existing) {

@@ -15,6 +15,7 @@ import { now } from '#shared/model/time.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
 import { saveMessage } from '../messages/service.ts';
+import { advances } from './status.ts';
 
 // What a channel sends and how its outcome is kept (docs/channels.md#outgoing), the same for every channel:
 // Chatwoot's rule of what is sent, the claim that makes a send happen at most once, the provider id saved as
@@ -96,10 +97,18 @@ async function rewrite(m: MessageRecord, change: (current: MessageRecord) => Mes
   await saveMessage(c, withoutClaim(change(current)));
 }
 
-/** The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for statuses. */
-export async function recordSent(m: MessageRecord, sourceId: string): Promise<void> {
+/**
+ * The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for
+ * statuses; `status` is what the provider's answer said of it (LINE: `delivered`), applied forward only.
+ */
+export async function recordSent(m: MessageRecord, sourceId: string, status?: 'delivered'): Promise<void> {
   await recordProviderMessage(m.inbox_id, sourceId, refOf(m));
-  await rewrite(m, (current) => ({ ...current, source_id: sourceId, updated_at: now() }));
+  await rewrite(m, (current) => ({
+    ...current,
+    source_id: sourceId,
+    ...(status && advances(current.status, status) ? { status } : {}),
+    updated_at: now(),
+  }));
 }
 
 /** The provider refused the message (or it cannot be sent): `failed`, with the reason as Chatwoot words it. */

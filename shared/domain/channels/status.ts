@@ -5,7 +5,10 @@ import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { MessageRecord, MessageStatus } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
 import { saveMessage } from '../messages/service.ts';
-import type { ProviderStatus } from './types.ts';
+import { findContactInbox } from '#shared/db/repositories/contacts.ts';
+import { listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
+import { listMessages } from '#shared/db/repositories/messages.ts';
+import type { ProviderStatus, Watermark } from './types.ts';
 
 // A provider's status of a message we sent (docs/channels.md#statuses): found by the provider id our send saved,
 // applied only forward (sent < delivered < read; failed from sent or delivered), each change a `message_updated`.
@@ -43,4 +46,34 @@ export async function applyProviderStatus(inbox: InboxRecord, s: ProviderStatus)
   if (!next) return false;
   await saveMessage(c, next);
   return true;
+}
+
+/** How many of the conversation's latest messages a watermark looks at (older ones were marked by earlier ones). */
+const WATERMARK_WINDOW = 100;
+
+/**
+ * A watermark (Messenger): the contact inbox's latest conversation's outgoing messages created up to `at` move to
+ * `delivered` or `read`, forward only, each a `message_updated`. Chatwoot takes the contact's first conversation in
+ * any inbox and reads the milliseconds as seconds, so it marks every message; here only those up to the watermark.
+ */
+export async function applyWatermark(inbox: InboxRecord, w: Watermark): Promise<number> {
+  const ci = await findContactInbox(inbox.id, w.contactSourceId);
+  if (!ci) return 0;
+  const [latest] = (await listContactConversationLinks(ci.account_id, ci.contact_id))
+    .filter((l) => l.inbox_id === inbox.id && l.source_id === ci.source_id)
+    .map((l) => l.conversation_id)
+    .sort((a, b) => b - a);
+  if (latest === undefined) return 0;
+  const c = await getConversation(ci.account_id, latest, true);
+  if (!c) return 0;
+  const messages = await listMessages(ci.account_id, c.id, { limit: WATERMARK_WINDOW });
+  let applied = 0;
+  for (const m of messages) {
+    if ((m.message_type !== 1 && m.message_type !== 3) || m.private || m.created_at > w.at) continue;
+    const next = withStatus(m, { status: w.status });
+    if (!next) continue;
+    await saveMessage(c, next);
+    applied++;
+  }
+  return applied;
 }

@@ -38,18 +38,48 @@ export interface IncomingMessage {
   claimKey?: string;
   contact: IncomingContact;
   content: string | null;
+  /** The message's `content_type` when not `text` (LINE's sticker: `sticker`; a mail: `incoming_email`). */
+  contentType?: ContentType;
   /** Chatwoot's content attributes (`in_reply_to_external_id` of a reply). */
   contentAttributes?: Record<string, unknown>;
   places?: IncomingPlace[];
   /** A new conversation's `additional_attributes` (Twilio SMS: the sender's zip, state and country). */
   conversationAttributes?: Record<string, unknown>;
-  /** The message's content type when not `text` (a mail: `incoming_email`). */
-  contentType?: ContentType;
   /**
    * The conversation the room chose (email threads by its headers): the message joins it, from its contact; `new`
    * always starts one. Absent: the contact inbox's conversation as the inbox's settings say.
    */
   conversation?: ConversationRecord | 'new';
+  /**
+   * A copy of a message the business sent outside the service (a Telegram business owner writing in the app, a
+   * Messenger page's echo): stored as outgoing, without a sender, and never sent again (it has its `source_id`).
+   */
+  echo?: boolean;
+}
+
+/** A contact's change to a message it sent (Telegram's edited messages): the new text replaces the stored one. */
+export interface IncomingEdit {
+  /** The stored message's claim key (what `IncomingMessage.claimKey` was). */
+  claimKey: string;
+  /** The contact's address: the queue's ordering group, as for its messages. */
+  contactSourceId: string;
+  content: string | null;
+  /** The provider's id of this delivery (Telegram's `update_id`): the queue's deduplication. */
+  eventId: string;
+}
+
+/** A contact took back a message it sent (Instagram's unsend): the stored message shows it deleted. */
+export interface IncomingDeletion {
+  claimKey: string;
+  contactSourceId: string;
+}
+
+/** A contact got (`delivered`) or read everything sent to it up to `at` (Messenger's watermarks). */
+export interface Watermark {
+  contactSourceId: string;
+  status: 'delivered' | 'read';
+  /** Unix seconds (Meta sends milliseconds; the room converts). */
+  at: number;
 }
 
 /** A provider's report on a message we sent. */

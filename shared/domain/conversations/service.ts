@@ -60,7 +60,7 @@ const actorName = async (accountId: number, actor: ConversationActor | null): Pr
   if (actor.type === 'agent_bot') return actor.bot.name;
   if (actor.type === 'automation_rule') return 'Automation System';
   if (actor.type === 'campaign') return 'Campaign';
-  if (actor.type === 'inbox') return undefined;
+  if (actor.type === 'channel') return undefined;
   const name = (await getContact(accountId, actor.contactId))?.name ?? '';
   return name.charAt(0).toUpperCase() + name.slice(1);
 };

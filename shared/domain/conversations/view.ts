@@ -166,7 +166,7 @@ export function senderJson(m: MessageRecord, refs: Refs) {
   return undefined;
 }
 
-/** Chatwoot's push data of a location (the place, `data_url` its link) and of a contact card. */
+/** Chatwoot's push data of a location (the place, `data_url` its link), a shared link (its title and URL) and a contact card. */
 const placeJson = (a: AttachmentRecord) => ({
   id: a.id,
   message_id: a.message_id,
@@ -180,11 +180,13 @@ const placeJson = (a: AttachmentRecord) => ({
         fallback_title: a.fallback_title ?? null,
         data_url: a.external_url ?? null,
       }
-    : { fallback_title: a.fallback_title ?? null, meta: a.meta ?? {} }),
+    : a.file_type === 'fallback'
+      ? { fallback_title: a.fallback_title ?? null, data_url: a.external_url ?? null }
+      : { fallback_title: a.fallback_title ?? null, meta: a.meta ?? {} }),
 });
 
 export const attachmentJson = (a: AttachmentRecord) =>
-  a.file_type === 'location' || a.file_type === 'contact' ? placeJson(a) : fileJson(a);
+  a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback' ? placeJson(a) : fileJson(a);
 
 const fileJson = (a: AttachmentRecord) => ({
   id: a.id,

@@ -136,6 +136,15 @@ async function checkMailServers(settings: Record<string, unknown> | null, change
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
+/**
+ * How a Telegram inbox is found (docs/channels.md#telegram): by its whole bot token (hashed; Chatwoot's webhook
+ * path) and by its bot's id (the token's part before the colon; the path the service registers).
+ */
+export const telegramKeys = {
+  token: (botToken: string) => sha256(botToken),
+  bot: (botId: string) => `bot:${botId}`,
+};
+
 /** The installation-wide unique values an inbox holds, each with the field a clash names. */
 export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   const s = (key: Key, field: string): repo.InboxSentinel => ({ key, onConflict: () => taken(field) });
@@ -147,8 +156,10 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
     out.push(s(keys.channelUnique('EMAIL_FORWARD', i.forward_to_email.toLowerCase()), 'channel.forward_to_email'));
   if (i.channel_type === 'Channel::Line' && i.line_channel_id)
     out.push(s(keys.channelUnique('LINE', i.line_channel_id), 'channel.line_channel_id'));
-  if (i.channel_type === 'Channel::Telegram' && i.bot_token)
-    out.push(s(keys.channelUnique('TELEGRAM', sha256(i.bot_token)), 'channel.bot_token'));
+  if (i.channel_type === 'Channel::Telegram' && i.bot_token) {
+    out.push(s(keys.channelUnique('TELEGRAM', telegramKeys.token(i.bot_token)), 'channel.bot_token'));
+    out.push(s(keys.channelUnique('TELEGRAM', telegramKeys.bot(i.bot_token.split(':')[0])), 'channel.bot_token'));
+  }
   if (i.channel_type === 'Channel::Whatsapp' && i.phone_number)
     out.push(s(keys.channelUnique('WHATSAPP', i.phone_number), 'channel.phone_number'));
   if (i.channel_type === 'Channel::Sms' && i.phone_number) out.push(s(keys.channelUnique('SMS', i.phone_number), 'channel.phone_number'));
@@ -156,6 +167,11 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   if (i.channel_type === 'Channel::TwilioSms' && i.messaging_service_sid)
     out.push(s(keys.channelUnique('TWILIO', i.messaging_service_sid), 'messaging_service_sid'));
   if (i.channel_type === 'Channel::TwilioSms' && i.phone_number) out.push(s(keys.channelUnique('TWILIO', i.phone_number), 'phone_number'));
+  // A page's webhooks name the page: one inbox a page across the installation (Chatwoot: one an account).
+  if (i.channel_type === 'Channel::FacebookPage' && i.page_id) out.push(s(keys.channelUnique('FACEBOOK', i.page_id), 'page_id'));
+  // Its linked Instagram account's webhooks name that account.
+  if (i.channel_type === 'Channel::FacebookPage' && i.instagram_id)
+    out.push(s(keys.channelUnique('INSTAGRAM', i.instagram_id), 'instagram_id'));
   return out;
 }
 
@@ -213,19 +229,23 @@ async function checkInboxLimit(account: AccountRecord) {
   }
 }
 
-/** A channel inbox's provider check (shared/channels/connect.ts): what to store with the inbox, or a 422. */
-export type ConnectChannel = (inbox: InboxRecord) => Promise<Partial<InboxRecord>>;
+/**
+ * The provider's side of a channel inbox (shared/channels/setup.ts, given by the function: the domain knows no
+ * provider): the inbox as it is to be stored (Telegram: named after its bot, its webhook registered), or a
+ * ServiceError; nothing is stored then.
+ */
+export type ChannelSetup = (inbox: InboxRecord, before?: InboxRecord) => Promise<InboxRecord>;
 
-export async function createInbox(account: AccountRecord, input: NewInbox, opts: { connect?: ConnectChannel } = {}) {
+export async function createInbox(account: AccountRecord, input: NewInbox, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
-  return makeInbox(account, { ...rest, name }, channel.type as ChannelKind, channel, avatar, working_hours, opts);
+  return makeInbox(account, { ...rest, name }, channel.type as ChannelKind, channel, avatar, working_hours, setup);
 }
 
 /**
  * `POST /channels/twilio_channel`: a Twilio SMS or WhatsApp inbox (Chatwoot's TwilioChannelsController). A WhatsApp
- * medium stores its number as `whatsapp:+…`; the provider check (`connect`) answers Chatwoot's 422 on a refusal.
+ * medium stores its number as `whatsapp:+…`; the provider check (the room's `setup`) answers Chatwoot's 422 on a refusal.
  */
-export async function createTwilioInbox(account: AccountRecord, input: TwilioChannel, opts: { connect?: ConnectChannel } = {}) {
+export async function createTwilioInbox(account: AccountRecord, input: TwilioChannel, setup?: ChannelSetup) {
   const phone = input.phone_number ? (input.medium === 'whatsapp' ? `whatsapp:${input.phone_number}` : input.phone_number) : null;
   return makeInbox(
     account,
@@ -242,7 +262,7 @@ export async function createTwilioInbox(account: AccountRecord, input: TwilioCha
     },
     undefined,
     undefined,
-    opts,
+    setup,
   );
 }
 
@@ -253,7 +273,7 @@ async function makeInbox(
   channel: Record<string, unknown>,
   avatar: NewInbox['avatar'],
   working_hours: NewInbox['working_hours'],
-  opts: { connect?: ConnectChannel },
+  setup: ChannelSetup | undefined,
 ) {
   const { name, ...rest } = input;
   const telegramName = kind === 'telegram' ? `telegram_bot_${String(channel.bot_token).split(':')[0]}` : undefined;
@@ -334,18 +354,19 @@ async function makeInbox(
   };
   inbox = applyChannel(inbox, kind, channel);
   if (working_hours) inbox.working_hours = mergeWorkingHours(inbox.working_hours, working_hours);
-  if (opts.connect) inbox = { ...inbox, ...(await opts.connect(inbox)) };
+  if (setup) inbox = await setup(inbox);
   if (avatar) inbox.avatar_url = await storeAvatar(account.id, id, avatar);
   await repo.createInbox(inbox, sentinelsOf(inbox));
   return inboxJson(inbox, true);
 }
 
-export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate) {
+export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
   const found = await repo.getInbox(account.id, id);
   if (!found) throw notFound('Inbox');
   const kind = kindOf(found);
-  const channelFields = channel ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
+  // A Facebook page's channel fields are its tokens, set by registering or reauthorizing the page.
+  const channelFields = channel && kind ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
   if (kind === 'email' && channelFields) await checkMailServers(applyChannel(found, kind, channelFields).email_settings, channelFields);
   const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
 
@@ -369,6 +390,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     if (kind === 'telegram' && name !== undefined) after.bot_name = name;
     if (channelFields) after = applyChannel(after, kind, channelFields);
     if (kind === 'email' && !after.forward_to_email) after.forward_to_email = forwardToEmail();
+    if (channelFields && setup) after = await setup(after, before);
     if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
     if (avatarUrl) after.avatar_url = avatarUrl;
     const { removed, added } = sentinelChanges(before, after);

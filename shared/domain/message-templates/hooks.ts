@@ -73,7 +73,7 @@ export async function answerWithTemplates(m: MessageRecord, at = Math.floor(Date
   const contents = templatesFor(inbox, m, recent, at);
   let c = conversation;
   for (const content of contents) {
-    ({ conversation: c } = await addMessage(account, { type: 'inbox', inboxId: inbox.id }, c, { content, message_type: 'template' }));
+    ({ conversation: c } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, { content, message_type: 'template' }));
   }
   return contents.length;
 }

@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../../support/env.ts';
+import { startFakeProvider, type FakeProvider } from '../../support/providers.ts';
 import { expectErrorBody, runtime, seedAccount, unique, type SeededAccount, fieldsOf } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { findInboxByIdentifier } from '#shared/db/repositories/inboxes.ts';
@@ -78,9 +80,25 @@ const DEFAULT_HOURS = [
 describe('inboxes', () => {
   let s: SeededAccount;
   let other: SeededAccount;
+  // Telegram inboxes ask the Bot API for their bot and register their webhook (docs/channels.md#telegram).
+  let telegramApi: FakeProvider;
+  let restoreEnv: () => void;
   beforeAll(async () => {
     await runtime();
+    telegramApi = await startFakeProvider();
+    telegramApi.on('GET', /^\/bot(\d+):[^/]+\/getMe$/, (req) => ({
+      json: {
+        ok: true,
+        result: { id: Number(req.path.slice(4).split(':')[0]), is_bot: true, username: `bot_${req.path.slice(4).split(':')[0]}` },
+      },
+    }));
+    telegramApi.on('POST', /^\/bot[^/]+\/setWebhook$/, () => ({ json: { ok: true, result: true } }));
+    restoreEnv = overrideEnv({ TELEGRAM_API_BASE_URL: telegramApi.url });
     [s, other] = await Promise.all([seedAccount(), seedAccount()]);
+  });
+  afterAll(async () => {
+    restoreEnv?.();
+    await telegramApi?.close();
   });
 
   const create = async (body: Record<string, unknown>, acct = s) => {
@@ -187,7 +205,8 @@ describe('inboxes', () => {
       const telegram = await create({ channel: { type: 'telegram', bot_token: token } });
       expectInboxShape(telegram);
       expect(telegram.channel_type).toBe('Channel::Telegram');
-      expect(telegram.name).toMatch(/^telegram_bot_\d+$/);
+      // Named after the bot, as Telegram's getMe names it.
+      expect(telegram.name).toBe(`bot_${token.split(':')[0]}`);
       expect(telegram.bot_name).toBe(telegram.name);
 
       const phone = `+1415${String(Date.now()).slice(-7)}`;

@@ -1,0 +1,5 @@
+import { ingestWebhook } from '#shared/channels/ingest.ts';
+import { rawHandler } from '#shared/http/raw.ts';
+
+// `GET|POST /webhooks/instagram`: Meta's verify handshake and Instagram's messaging webhooks (docs/channels.md#instagram).
+export const handler = rawHandler((req) => ingestWebhook('instagram', req));

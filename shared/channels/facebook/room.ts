@@ -1,0 +1,182 @@
+import { config } from '#shared/config.ts';
+import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import { log } from '#shared/log.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
+import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import { graphError, instagramErrorText, isTokenError, nestedForm, tokenQuery } from '../graph.ts';
+import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
+import { plainText } from '../markup.ts';
+import { hubSha1SignatureValid, hubSignatureValid } from '../signatures.ts';
+import { attachmentBody, textBody } from './bodies.ts';
+import { pagesOf, parseMessenger } from './parse.ts';
+
+// Facebook Messenger, through a page (docs/channels.md#facebook-messenger): `GET /bot` verifies the app's webhook,
+// `POST /bot` carries every page's events signed with the app secret; sends go to Graph with the page's token and
+// its `appsecret_proof`.
+
+/** Chatwoot's Graph version for Messenger (the facebook-messenger gem's). */
+const VERSION = 'v3.2';
+const graph = () => `${config().facebookGraphBaseUrl}/${VERSION}`;
+const pageToken = (inbox: InboxRecord) => inbox.page_access_token ?? '';
+
+/** The fields the page is subscribed to (Chatwoot's). */
+export const SUBSCRIBED_FIELDS = ['messages', 'message_deliveries', 'message_echoes', 'message_reads', 'standby', 'messaging_handovers'];
+
+const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
+
+/** `GET /bot`: the challenge only for the configured verify token (Chatwoot answers any token). */
+async function handshake(req: WebhookRequest) {
+  if (req.method !== 'GET') return undefined;
+  const expected = config().fbVerifyToken;
+  if (!expected || req.query['hub.mode'] !== 'subscribe' || req.query['hub.verify_token'] !== expected) return WRONG_TOKEN;
+  return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
+}
+
+/** The inboxes of the pages a payload names: one key lookup each. */
+async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
+  let pages: string[];
+  try {
+    pages = pagesOf(req.body.toString('utf8')).filter((p) => /^\d{1,30}$/.test(p));
+  } catch {
+    return [];
+  }
+  const found = await Promise.all(pages.slice(0, 50).map((p) => findChannelInbox('FACEBOOK', p)));
+  return found.filter((i): i is InboxRecord => !!i);
+}
+
+/** Meta signs with the app secret: `X-Hub-Signature-256`, or the legacy sha1 `X-Hub-Signature`; no secret, no trust. */
+function verify(req: WebhookRequest): boolean {
+  const secret = config().fbAppSecret;
+  if (!secret) return false;
+  const sha256 = req.headers['x-hub-signature-256'];
+  return sha256 ? hubSignatureValid(req.body, sha256, secret) : hubSha1SignatureValid(req.body, req.headers['x-hub-signature'], secret);
+}
+
+const fetchMedia = (_inbox: InboxRecord, ref: MediaRef) => (ref.url ? downloadMedia(ref.url, {}) : Promise.resolve(undefined));
+
+/** The contact's name from Graph (`first_name last_name`). */
+async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
+  const answer = await callProvider({
+    method: 'GET',
+    url: `${graph()}/${encodeURIComponent(contact.sourceId)}?fields=first_name,last_name,profile_pic&${tokenQuery(pageToken(inbox))}`,
+  });
+  if (!answer.ok) {
+    if (isTokenError(graphError(answer))) await noteAuthorizationError(inbox);
+    return undefined;
+  }
+  const name = [answer.json?.first_name, answer.json?.last_name].filter((x) => typeof x === 'string' && x).join(' ');
+  return name ? { name } : undefined;
+}
+
+/**
+ * The text first, then one request per attachment (Chatwoot's order); `source_id` is the last `message_id`. A
+ * token Graph refuses counts toward the inbox's reauthorization. A failure once a part went out fails the message
+ * rather than retrying it.
+ */
+async function send(ctx: OutgoingContext): Promise<SendOutcome> {
+  if (ctx.conversation.additional_attributes?.type === 'instagram_direct_message') return sendInstagram(ctx);
+  const { inbox, message } = ctx;
+  const bodies: Record<string, unknown>[] = [];
+  const text = plainText(message.content);
+  if (text || message.content_type === 'input_select') bodies.push(textBody(ctx.recipient, text, message));
+  for (const a of message.attachments) {
+    if (a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback') continue;
+    bodies.push(attachmentBody(ctx.recipient, a, fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename)));
+  }
+  let sourceId: string | undefined;
+  for (const body of bodies) {
+    const answer = await callProvider({
+      method: 'POST',
+      url: `${graph()}/me/messages?${tokenQuery(pageToken(inbox))}`,
+      headers: jsonHeaders,
+      body: JSON.stringify(body),
+    });
+    const id = answer.ok ? answer.json?.message_id : undefined;
+    if (typeof id === 'string' && id) {
+      sourceId = id;
+      continue;
+    }
+    if (!answer.ok && answer.retry && sourceId === undefined) return { retry: answer.error };
+    const error = graphError(answer);
+    if (isTokenError(error)) await noteAuthorizationError(inbox);
+    return { refused: (typeof error?.message === 'string' && error.message) || 'Facebook was unable to process this request' };
+  }
+  return sourceId ? { sourceId } : { refused: 'Facebook was unable to process this request' };
+}
+
+/**
+ * A reply in the page's Instagram conversation (Chatwoot's Instagram::Messenger::SendOnInstagramService): the
+ * attachments first, then the text, each form-encoded (`recipient[id]`, `message[text]` or
+ * `message[attachment][type|payload][url]`) to Graph v11.0 with the page's token; errors as `"<code> - <message>"`,
+ * a token error (190) marks the inbox for reauthorization at once.
+ */
+async function sendInstagram(ctx: OutgoingContext): Promise<SendOutcome> {
+  const { inbox, message } = ctx;
+  const parts: Record<string, unknown>[] = [];
+  for (const a of message.attachments) {
+    if (a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback') continue;
+    const type = ['image', 'audio', 'video'].includes(a.file_type) ? a.file_type : 'file';
+    const url = fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename);
+    parts.push({ attachment: { type, payload: { url } } });
+  }
+  const text = plainText(message.content);
+  if (text) parts.push({ text });
+  let sourceId: string | undefined;
+  for (const part of parts) {
+    const answer = await callProvider({
+      method: 'POST',
+      url: `${config().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(inbox))}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(nestedForm({ recipient: { id: ctx.recipient }, message: part })).toString(),
+    });
+    const id = answer.ok ? answer.json?.message_id : undefined;
+    if (typeof id === 'string' && id) {
+      sourceId = id;
+      continue;
+    }
+    if (!answer.ok && answer.retry && sourceId === undefined) return { retry: answer.error };
+    const error = graphError(answer);
+    if (error?.code === 190) await noteAuthorizationError(inbox, 1);
+    return { refused: instagramErrorText(error) };
+  }
+  return sourceId ? { sourceId } : { refused: 'Instagram was unable to process this request' };
+}
+
+/**
+ * A page registered (or its token changed): subscribed to the app's webhook fields (errors ignored, as Chatwoot),
+ * and its linked Instagram business account read.
+ */
+async function setup(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord> {
+  const token = pageToken(inbox);
+  if (before && before.page_access_token === token) return inbox;
+  const subscribed = await callProvider({
+    method: 'POST',
+    url: `${graph()}/me/subscribed_apps?${tokenQuery(token)}`,
+    headers: jsonHeaders,
+    body: JSON.stringify({ access_token: token, subscribed_fields: SUBSCRIBED_FIELDS }),
+  });
+  if (!subscribed.ok) log.warn('facebook page not subscribed', { inboxId: inbox.id, error: graphError(subscribed)?.message });
+  const me = await callProvider({ method: 'GET', url: `${graph()}/me?fields=instagram_business_account&${tokenQuery(token)}` });
+  const instagram = me.ok ? me.json?.instagram_business_account?.id : undefined;
+  return { ...inbox, instagram_id: typeof instagram === 'string' ? instagram : (inbox.instagram_id ?? null) };
+}
+
+export const facebookRoom: ChannelRoom = {
+  kind: 'facebook',
+  channelTypes: ['Channel::FacebookPage'],
+  ingest: {
+    handshake,
+    inbox: async (req) => (await inboxes(req))[0],
+    inboxes,
+    verify,
+    parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, config().fbAppId),
+    accepted: { status: 200 },
+  },
+  fetchMedia,
+  send,
+  setup,
+  profile,
+};

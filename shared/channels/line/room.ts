@@ -1,0 +1,91 @@
+import { config } from '#shared/config.ts';
+import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
+import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
+import { plainText } from '../markup.ts';
+import { lineSignatureValid } from '../signatures.ts';
+import { PUSH_SIZE, lineError, lineMessages } from './bodies.ts';
+import { parseLine } from './parse.ts';
+
+// LINE, through the Messaging API (docs/channels.md#line). No call to LINE when the inbox is made: its
+// `callback_webhook_url` is pasted into the LINE console.
+
+const bearer = (inbox: InboxRecord) => ({ authorization: `Bearer ${inbox.line_channel_token ?? ''}` });
+
+function inboxOfPath(req: WebhookRequest) {
+  const id = req.params.line_channel_id ?? '';
+  return /^[\w-]{1,255}$/.test(id) ? findChannelInbox('LINE', id) : Promise.resolve(undefined);
+}
+
+async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
+  if (!ref.id) return undefined;
+  const file = await downloadMedia(`${config().lineDataBaseUrl}/v2/bot/message/${encodeURIComponent(ref.id)}/content`, {
+    headers: bearer(inbox),
+    filename: ref.filename,
+  });
+  if (!file || ref.filename) return file;
+  // Chatwoot's name for a file LINE names not: `media-<id>.<extension of its type>`.
+  const ext = /\.(\w{2,5})$/.exec(file.filename)?.[1];
+  return { ...file, filename: `media-${ref.id}${ext ? `.${ext}` : ''}` };
+}
+
+/** The user's profile: its display name (Chatwoot's contact name). */
+async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
+  const answer = await callProvider({
+    method: 'GET',
+    url: `${config().lineBaseUrl}/v2/bot/profile/${encodeURIComponent(contact.sourceId)}`,
+    headers: bearer(inbox),
+  });
+  const name = answer.ok ? answer.json?.displayName : undefined;
+  return typeof name === 'string' && name ? { name } : undefined;
+}
+
+const refusalText = (a: Extract<ProviderAnswer, { retry: false }>) => lineError(a.json) ?? (a.text.slice(0, 500) || `HTTP ${a.status}`);
+
+/**
+ * `POST /v2/bot/message/push`, five messages a push. A push answered 200 is `delivered` (Chatwoot's reading);
+ * `source_id` is the first message's id in LINE's answer (`sentMessages`), which Chatwoot does not keep. A failure
+ * once a push went out fails the message rather than retrying it (a retry would push that part again).
+ */
+async function send(ctx: OutgoingContext): Promise<SendOutcome> {
+  const { inbox, message } = ctx;
+  const files = message.attachments
+    .filter((a) => a.file_type === 'image' || a.file_type === 'video')
+    .map((a) => ({ record: a, link: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename) }));
+  const messages = lineMessages(plainText(message.content), message, files);
+  if (!messages.length) return { refused: 'Nothing LINE can show: only text, images and videos are sent' };
+  let sourceId: string | undefined;
+  const fallback = `line-push:${message.id}`;
+  for (let i = 0; i < messages.length; i += PUSH_SIZE) {
+    const answer = await callProvider({
+      method: 'POST',
+      url: `${config().lineBaseUrl}/v2/bot/message/push`,
+      headers: { ...jsonHeaders, ...bearer(inbox) },
+      body: JSON.stringify({ to: ctx.recipient, messages: messages.slice(i, i + PUSH_SIZE) }),
+    });
+    if (!answer.ok) {
+      if (answer.retry && sourceId === undefined) return { retry: answer.error };
+      return { refused: answer.retry ? answer.error : refusalText(answer) };
+    }
+    const id = answer.json?.sentMessages?.[0]?.id;
+    sourceId ??= typeof id === 'string' || typeof id === 'number' ? String(id) : fallback;
+  }
+  return { sourceId: sourceId ?? fallback, status: 'delivered' };
+}
+
+export const lineRoom: ChannelRoom = {
+  kind: 'line',
+  channelTypes: ['Channel::Line'],
+  ingest: {
+    inbox: inboxOfPath,
+    verify: (req, inbox) => lineSignatureValid(req.body, req.headers['x-line-signature'], inbox.line_channel_secret ?? ''),
+    parse: (body) => parseLine(body),
+    accepted: { status: 200 },
+  },
+  fetchMedia,
+  send,
+  profile,
+};
