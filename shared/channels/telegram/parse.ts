@@ -89,7 +89,7 @@ function messageEvent(m: Json, business: boolean): ChannelEvent {
     claimKey: messageKey(chatId, messageId),
     contact,
     content: str(m.text) ?? str(m.caption) ?? null,
-    ...(replyTo ? { contentAttributes: { in_reply_to_external_id: replyTo } } : {}),
+    ...(replyTo ? { contentAttributes: { in_reply_to_external_id: replyTo }, inReplyToClaimKey: messageKey(chatId, replyTo) } : {}),
     ...(places.length ? { places } : {}),
     conversationAttributes: { chat_id: Number.isSafeInteger(chat.id) ? chat.id : chatId, business_connection_id: connection ?? null },
     ...(echo ? { echo: true } : {}),

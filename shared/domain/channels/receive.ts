@@ -143,7 +143,7 @@ export async function receiveMessage(
   // A reply names the message it answers by the provider's id: Chatwoot keeps both ids when that message is in the
   // conversation, neither otherwise (InReplyToMessageBuilder).
   const external = msg.contentAttributes?.in_reply_to_external_id;
-  const replied = typeof external === 'string' ? await findProviderMessage(inbox.id, external) : undefined;
+  const replied = typeof external === 'string' ? await findProviderMessage(inbox.id, msg.inReplyToClaimKey ?? external) : undefined;
   const options: MessageOptions = {
     attachments: msg.places,
     beforeWrite: async (c, m) => {

@@ -40,6 +40,11 @@ export interface IncomingMessage {
   content: string | null;
   /** The message's `content_type` when not `text` (LINE's sticker: `sticker`; a mail: `incoming_email`). */
   contentType?: ContentType;
+  /**
+   * The claim key of the message this one replies to, when the room's claim keys are not the provider's ids (Telegram:
+   * chat and message id); absent, `in_reply_to_external_id` is the key.
+   */
+  inReplyToClaimKey?: string;
   /** Chatwoot's content attributes (`in_reply_to_external_id` of a reply). */
   contentAttributes?: Record<string, unknown>;
   places?: IncomingPlace[];

@@ -24,6 +24,7 @@ describe('Telegram updates', () => {
         claimKey: '111:7',
         content: 'hi',
         contentAttributes: { in_reply_to_external_id: '5' },
+        inReplyToClaimKey: '111:5',
         conversationAttributes: { chat_id: 111, business_connection_id: null },
         contact: {
           sourceId: '111',
