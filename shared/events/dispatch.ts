@@ -271,7 +271,7 @@ export async function dispatchChange(
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
     // The inbox's greeting and out-of-office replies to a contact's message (their own events follow).
-    if (event.name === 'message_created' && event.message && built) await answerWithTemplates(event.message);
+    if (event.name === 'message_created' && event.message && built) await answerWithTemplates(event.message, built.inbox);
     await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);

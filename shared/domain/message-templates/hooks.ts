@@ -59,10 +59,10 @@ export function templatesFor(inbox: InboxRecord, m: MessageRecord, recent: Messa
   return out;
 }
 
-/** Runs the hook for a contact's message that was just stored (the events pipeline, on `message_created`). */
-export async function answerWithTemplates(m: MessageRecord, at = Math.floor(Date.now() / 1000)): Promise<number> {
+/** Runs the hook for a contact's message that was just stored (the events pipeline, on `message_created`; its inbox if read already). */
+export async function answerWithTemplates(m: MessageRecord, known?: InboxRecord, at = Math.floor(Date.now() / 1000)): Promise<number> {
   if (m.message_type !== 0 || isAutoReply(m)) return 0;
-  const inbox = await getInbox(m.account_id, m.inbox_id);
+  const inbox = known?.id === m.inbox_id ? known : await getInbox(m.account_id, m.inbox_id);
   if (!inbox || !((inbox.greeting_enabled && inbox.greeting_message) || (inbox.working_hours_enabled && inbox.out_of_office_message)))
     return 0;
   const [account, conversation] = await Promise.all([getAccount(m.account_id), getConversation(m.account_id, m.conversation_id, true)]);
