@@ -5,6 +5,7 @@ import { PNG, startFakeProvider, type FakeProvider } from '../../support/provide
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
+import { deliveries, messageBySource as bySource, messagesOf as readMessages } from './fixtures.ts';
 
 // Facebook Messenger, end to end: a page registered with the dashboard's tokens (a fake Graph API on 127.0.0.1
 // takes the subscription), Meta's documented `page` webhooks posted signed to /bot are stored as Chatwoot stores
@@ -59,15 +60,9 @@ describe('Facebook Messenger channel', () => {
       },
       { what: `the conversation of ${mid}` },
     );
-  const messagesOf = async (conversationId: number) => {
-    const res = await s.admin.api.get(`${s.base}/conversations/${conversationId}/messages`);
-    expect(res.status).toBe(200);
-    return res.body.payload as any[];
-  };
-  const messageBySource = (conversationId: number, sourceId: string) =>
-    until(async () => (await messagesOf(conversationId)).find((m) => m.source_id === sourceId), { what: `message ${sourceId}` });
-  const events = (name: string, match: (j: any) => boolean = () => true) =>
-    hook.received.filter((r) => r.json?.event === name && match(r.json));
+  const messagesOf = (conversationId: number) => readMessages(s, conversationId);
+  const messageBySource = (conversationId: number, sourceId: string) => bySource(s, conversationId, sourceId);
+  const events = (name: string, match?: (j: any) => boolean) => deliveries(hook, name, match);
 
   beforeAll(async () => {
     const rt = await runtime();

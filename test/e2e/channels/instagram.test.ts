@@ -5,6 +5,7 @@ import { PNG, startFakeProvider, type FakeProvider } from '../../support/provide
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
+import { deliveries, messageBySource as bySource, messagesOf as readMessages } from './fixtures.ts';
 
 // Instagram through a Facebook page, end to end: the page registered (a fake Graph API on 127.0.0.1 names its
 // Instagram account), Meta's documented `instagram` webhooks posted signed to /webhooks/instagram are stored as
@@ -49,11 +50,7 @@ describe('Instagram channel (an account linked to a page)', () => {
     expect(res.status).toBe(200);
     return res.body.data.payload as any[];
   };
-  const messagesOf = async (conversationId: number) => {
-    const res = await s.admin.api.get(`${s.base}/conversations/${conversationId}/messages`);
-    expect(res.status).toBe(200);
-    return res.body.payload as any[];
-  };
+  const messagesOf = (conversationId: number) => readMessages(s, conversationId);
   const conversationOf = (m: string) =>
     until(
       async () => {
@@ -62,10 +59,8 @@ describe('Instagram channel (an account linked to a page)', () => {
       },
       { what: `the conversation of ${m}` },
     );
-  const messageBySource = (conversationId: number, sourceId: string) =>
-    until(async () => (await messagesOf(conversationId)).find((m) => m.source_id === sourceId), { what: `message ${sourceId}` });
-  const events = (name: string, match: (j: any) => boolean = () => true) =>
-    hook.received.filter((r) => r.json?.event === name && match(r.json));
+  const messageBySource = (conversationId: number, sourceId: string) => bySource(s, conversationId, sourceId);
+  const events = (name: string, match?: (j: any) => boolean) => deliveries(hook, name, match);
 
   beforeAll(async () => {
     const rt = await runtime();

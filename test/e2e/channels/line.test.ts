@@ -5,6 +5,7 @@ import { PNG, startFakeProvider, type FakeProvider } from '../../support/provide
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
+import { deliveries, messageBySource as bySource, messagesOf as readMessages } from './fixtures.ts';
 
 // LINE through the Messaging API, end to end: LINE's documented webhook events posted to
 // /webhooks/line/{line_channel_id} with X-Line-Signature (fake Messaging and data APIs on 127.0.0.1 serve the
@@ -65,15 +66,9 @@ describe('LINE channel', () => {
   const conversationsOfUser = async (user: string) =>
     (await conversationsOf()).filter((c) => c.meta.sender.additional_attributes?.social_line_user_id === user);
   const conversationOf = (user: string) => until(async () => (await conversationsOfUser(user))[0], { what: `a conversation of ${user}` });
-  const messagesOf = async (conversationId: number) => {
-    const res = await s.admin.api.get(`${s.base}/conversations/${conversationId}/messages`);
-    expect(res.status).toBe(200);
-    return res.body.payload as any[];
-  };
-  const messageBySource = (conversationId: number, sourceId: string) =>
-    until(async () => (await messagesOf(conversationId)).find((m) => m.source_id === sourceId), { what: `message ${sourceId}` });
-  const events = (name: string, match: (j: any) => boolean = () => true) =>
-    hook.received.filter((r) => r.json?.event === name && match(r.json));
+  const messagesOf = (conversationId: number) => readMessages(s, conversationId);
+  const messageBySource = (conversationId: number, sourceId: string) => bySource(s, conversationId, sourceId);
+  const events = (name: string, match?: (j: any) => boolean) => deliveries(hook, name, match);
 
   beforeAll(async () => {
     const rt = await runtime();

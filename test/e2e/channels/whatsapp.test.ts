@@ -5,6 +5,7 @@ import { PNG, startFakeProvider, type FakeProvider } from '../../support/provide
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
+import { deliveries, messageBySource as bySource, messagesOf as readMessages } from './fixtures.ts';
 
 // WhatsApp through Meta's Cloud API, end to end: Meta's documented webhook payloads posted signed to
 // /webhooks/whatsapp/{phone_number} (a fake Graph API on 127.0.0.1 serves the media and takes the replies),
@@ -90,15 +91,9 @@ describe('WhatsApp Cloud channel', () => {
     until(async () => (await conversationsOf()).find((c) => c.meta.sender.phone_number === `+${sourceId}`), {
       what: `a conversation of ${sourceId}`,
     });
-  const messagesOf = async (conversationId: number) => {
-    const res = await s.admin.api.get(`${s.base}/conversations/${conversationId}/messages`);
-    expect(res.status).toBe(200);
-    return res.body.payload as any[];
-  };
-  const messageBySource = (conversationId: number, sourceId: string) =>
-    until(async () => (await messagesOf(conversationId)).find((m) => m.source_id === sourceId), { what: `message ${sourceId}` });
-  const events = (name: string, match: (j: any) => boolean = () => true) =>
-    hook.received.filter((r) => r.json?.event === name && match(r.json));
+  const messagesOf = (conversationId: number) => readMessages(s, conversationId);
+  const messageBySource = (conversationId: number, sourceId: string) => bySource(s, conversationId, sourceId);
+  const events = (name: string, match?: (j: any) => boolean) => deliveries(hook, name, match);
 
   beforeAll(async () => {
     const rt = await runtime();
