@@ -1,3 +1,4 @@
+import { ListQueuesCommand, PurgeQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Runtime } from '../infra/local/runtime.ts';
 import { startReceiver } from '../test/support/receiver.ts';
 import { seedAccountVia } from '../test/support/http.ts';
@@ -98,6 +99,20 @@ async function drainDispatch(rt: Runtime, accountId: number, conversationIds: nu
   };
 }
 
+/**
+ * Empties every local queue while the pipeline is paused. The parts before this one measured endpoints with the
+ * pipeline paused, and what they queued meanwhile (the provider webhooks' jobs, which go to a queue without the
+ * stream) would otherwise be worked off now: messages in the shared bench account, whose route scenarios left
+ * webhooks to hosts that never answer, so five delivery batches at a time would wait out their timeouts in front
+ * of this part's own deliveries.
+ */
+async function discardQueued() {
+  const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, region: process.env.AWS_REGION });
+  const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
+  for (const url of QueueUrls) await sqs.send(new PurgeQueueCommand({ QueueUrl: url }));
+  sqs.destroy();
+}
+
 export async function benchPipeline(
   world: BenchWorld,
   rt: Runtime,
@@ -105,6 +120,8 @@ export async function benchPipeline(
   samples = 40,
   burst = 200,
 ): Promise<PipelineResult> {
+  await rt.pipeline.pause();
+  await discardQueued();
   await rt.pipeline.resume();
   const receiver = await startReceiver();
   // An account of its own: the route scenarios left webhooks to unreachable hosts in the shared one.
