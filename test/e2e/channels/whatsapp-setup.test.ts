@@ -253,6 +253,54 @@ describe('WhatsApp inboxes: creation, templates, 360dialog', () => {
     });
     expect(renewed.status).toBe(200);
     expect(renewed.body.reauthorization_required).toBe(false);
+    // Media Meta will not describe for the token (401): each counts, as Chatwoot counts them; the messages are kept.
+    graph.on('GET', /^\/v13\.0\/expired-media$/, () => ({
+      status: 401,
+      json: { error: { message: 'Error validating access token', type: 'OAuthException', code: 190 } },
+    }));
+    const number = refused.body.phone_number;
+    const from = `4479${randomInt(1_000_000, 9_999_999)}`;
+    const image = (id: string) =>
+      client(base).post(
+        `/webhooks/whatsapp/${number}`,
+        JSON.stringify({
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: '5050',
+              changes: [
+                {
+                  field: 'messages',
+                  value: {
+                    messaging_product: 'whatsapp',
+                    metadata: { display_phone_number: number.slice(1), phone_number_id: '1066' },
+                    contacts: [{ profile: { name: 'Ivo' }, wa_id: from }],
+                    messages: [
+                      { from, id, timestamp: '1700000000', type: 'image', image: { id: 'expired-media', mime_type: 'image/jpeg' } },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        }),
+        { 'content-type': 'application/json' },
+      );
+    const stored = async (id: string) =>
+      until(async () => {
+        const list = await s.admin.api.get(`${s.base}/conversations?inbox_id=${refused.body.id}&status=all`);
+        const conv = list.body.data.payload[0];
+        if (!conv) return undefined;
+        const ms = (await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`)).body.payload as any[];
+        return ms.find((m) => m.source_id === id);
+      });
+    await image('wamid.expired1');
+    expect(await stored('wamid.expired1')).not.toHaveProperty('attachments');
+    expect((await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required).toBe(false);
+    await image('wamid.expired2');
+    await stored('wamid.expired2');
+    await until(async () => (await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required === true);
+
     // Other changes call nothing at Meta.
     const calls = graph.requests.length;
     expect((await s.admin.api.patch(`${s.base}/inboxes/${refused.body.id}`, { greeting_enabled: true })).status).toBe(200);
