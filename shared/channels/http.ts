@@ -52,16 +52,19 @@ export async function callProvider(req: {
 /**
  * A media read's transient failure (429, 5xx, no answer) is tried again after these pauses: a provider's brief
  * outage does not cost the contact's file, and the webhook's job stays short (the message is stored without the
- * file when every attempt failed).
+ * file when every attempt failed). Only while the read has taken less than the budget: a provider that lets a
+ * request time out is not waited for again.
  */
 const MEDIA_RETRY_PAUSES_MS = [300, 1200];
+const MEDIA_RETRY_BUDGET_MS = 5_000;
 
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function retried<T>(attempt: () => Promise<T>, transient: (r: T) => boolean): Promise<T> {
+  const started = Date.now();
   let result = await attempt();
   for (const ms of MEDIA_RETRY_PAUSES_MS) {
-    if (!transient(result)) break;
+    if (!transient(result) || Date.now() - started > MEDIA_RETRY_BUDGET_MS) break;
     await pause(ms);
     result = await attempt();
   }
