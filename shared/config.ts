@@ -106,6 +106,8 @@ const EnvSchema = v.object({
   WHATSAPP_CLOUD_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
   DIALOG360_BASE_URL: v.optional(v.string(), 'https://waba.360dialog.io/v1'),
   TWILIO_API_BASE_URL: v.optional(v.string(), 'https://api.twilio.com'),
+  // Twilio's Content API (content templates of a Twilio WhatsApp inbox).
+  TWILIO_CONTENT_BASE_URL: v.optional(v.string(), 'https://content.twilio.com'),
   BANDWIDTH_API_BASE_URL: v.optional(v.string(), 'https://messaging.bandwidth.com/api/v2'),
   FB_APP_SECRET: Optional,
   // Telegram's Bot API, LINE's Messaging API and its data API (docs/channels.md#configuration).
@@ -187,6 +189,7 @@ export interface Config {
   whatsappCloudBaseUrl: string;
   dialog360BaseUrl: string;
   twilioBaseUrl: string;
+  twilioContentBaseUrl: string;
   bandwidthBaseUrl: string;
   fbAppSecret?: string;
   telegramBaseUrl: string;
@@ -261,6 +264,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   whatsappCloudBaseUrl: ['WHATSAPP_CLOUD_BASE_URL'],
   dialog360BaseUrl: ['DIALOG360_BASE_URL'],
   twilioBaseUrl: ['TWILIO_API_BASE_URL'],
+  twilioContentBaseUrl: ['TWILIO_CONTENT_BASE_URL'],
   bandwidthBaseUrl: ['BANDWIDTH_API_BASE_URL'],
   fbAppSecret: ['FB_APP_SECRET'],
   telegramBaseUrl: ['TELEGRAM_API_BASE_URL'],
@@ -376,6 +380,7 @@ function load(): Config {
     whatsappCloudBaseUrl: e.WHATSAPP_CLOUD_BASE_URL.replace(/\/$/, ''),
     dialog360BaseUrl: e.DIALOG360_BASE_URL.replace(/\/$/, ''),
     twilioBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''),
+    twilioContentBaseUrl: e.TWILIO_CONTENT_BASE_URL.replace(/\/$/, ''),
     bandwidthBaseUrl: e.BANDWIDTH_API_BASE_URL.replace(/\/$/, ''),
     fbAppSecret: e.FB_APP_SECRET,
     telegramBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/$/, ''),

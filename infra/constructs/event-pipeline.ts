@@ -51,6 +51,7 @@ export interface ChannelSettings {
   whatsappCloudBaseUrl?: string;
   dialog360BaseUrl?: string;
   twilioApiBaseUrl?: string;
+  twilioContentBaseUrl?: string;
   bandwidthApiBaseUrl?: string;
   telegramApiBaseUrl?: string;
   lineApiBaseUrl?: string;
@@ -75,6 +76,7 @@ export function channelEnvironment(c: ChannelSettings = {}): Record<string, stri
   if (c.whatsappCloudBaseUrl) out.WHATSAPP_CLOUD_BASE_URL = c.whatsappCloudBaseUrl;
   if (c.dialog360BaseUrl) out.DIALOG360_BASE_URL = c.dialog360BaseUrl;
   if (c.twilioApiBaseUrl) out.TWILIO_API_BASE_URL = c.twilioApiBaseUrl;
+  if (c.twilioContentBaseUrl) out.TWILIO_CONTENT_BASE_URL = c.twilioContentBaseUrl;
   if (c.bandwidthApiBaseUrl) out.BANDWIDTH_API_BASE_URL = c.bandwidthApiBaseUrl;
   if (c.telegramApiBaseUrl) out.TELEGRAM_API_BASE_URL = c.telegramApiBaseUrl;
   if (c.lineApiBaseUrl) out.LINE_API_BASE_URL = c.lineApiBaseUrl;

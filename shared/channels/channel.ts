@@ -90,8 +90,8 @@ export interface ChannelRoom {
     /** What the provider expects once the webhook is taken. */
     accepted: WebhookAnswer;
   };
-  /** The provider's templates now (`POST /inboxes/{id}/sync_templates`). */
-  syncTemplates?(inbox: InboxRecord): Promise<Partial<InboxRecord>>;
+  /** The provider's templates now (`POST /inboxes/{id}/sync_templates`); undefined when this inbox has none (a Twilio SMS). */
+  syncTemplates?(inbox: InboxRecord): Promise<Partial<InboxRecord> | undefined>;
   /** A file the provider holds, downloaded within the bounds (undefined when it cannot be had). */
   fetchMedia(inbox: InboxRecord, ref: MediaRef): Promise<IncomingFile | undefined>;
   /**

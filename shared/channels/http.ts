@@ -49,6 +49,35 @@ export async function callProvider(req: {
   return { ok: false, retry: false, status: res.status, json, text };
 }
 
+/**
+ * A media read's transient failure (429, 5xx, no answer) is tried again after these pauses: a provider's brief
+ * outage does not cost the contact's file, and the webhook's job stays short (the message is stored without the
+ * file when every attempt failed). Only while the read has taken less than the budget: a provider that lets a
+ * request time out is not waited for again.
+ */
+const MEDIA_RETRY_PAUSES_MS = [300, 1200];
+const MEDIA_RETRY_BUDGET_MS = 5_000;
+
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function retried<T>(attempt: () => Promise<T>, transient: (r: T) => boolean): Promise<T> {
+  const started = Date.now();
+  let result = await attempt();
+  for (const ms of MEDIA_RETRY_PAUSES_MS) {
+    if (!transient(result) || Date.now() - started > MEDIA_RETRY_BUDGET_MS) break;
+    await pause(ms);
+    result = await attempt();
+  }
+  return result;
+}
+
+/** A provider read for a media file (a media id's metadata): callProvider, a transient failure tried again (bounded). */
+export const readProvider = (req: { url: string; headers?: Record<string, string> }): Promise<ProviderAnswer> =>
+  retried(
+    () => callProvider({ method: 'GET', ...req }),
+    (a) => !a.ok && a.retry,
+  );
+
 export const jsonHeaders = { 'content-type': 'application/json' };
 
 export const basicAuth = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
@@ -72,21 +101,24 @@ const EXTENSIONS: Record<string, string> = {
 
 /**
  * A file from the provider: at most CHANNEL_MEDIA_MAX_BYTES, a media or document type (the answer's type, else
- * the one the payload named), a name from the payload, the URL or the type. Undefined when it cannot be had.
+ * the one the payload named), a name from the payload, the URL or the type. Undefined when it cannot be had (a
+ * transient failure is tried again first, a bounded number of times).
  */
 export async function downloadMedia(
   url: string,
   opts: { headers?: Record<string, string>; filename?: string; contentType?: string },
 ): Promise<IncomingFile | undefined> {
-  const res = await outboundRequest({
-    method: 'GET',
-    url,
-    headers: opts.headers,
-    timeoutMs: TIMEOUT_MS * 2,
-    targets: config().webhookTargets,
-    maxResponseBytes: config().channelMediaMaxBytes,
-    maxRedirects: 3,
-  });
+  const attempt = () =>
+    outboundRequest({
+      method: 'GET',
+      url,
+      headers: opts.headers,
+      timeoutMs: TIMEOUT_MS * 2,
+      targets: config().webhookTargets,
+      maxResponseBytes: config().channelMediaMaxBytes,
+      maxRedirects: 3,
+    });
+  const res = await retried(attempt, (r) => (r.status === undefined ? !r.permanent : r.status === 429 || r.status >= 500));
   if (res.status === undefined || res.status < 200 || res.status >= 300 || !res.body.length) return undefined;
   const answered = String(res.headers['content-type'] ?? '')
     .split(';')[0]

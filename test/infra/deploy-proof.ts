@@ -46,6 +46,7 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   WHATSAPP_CLOUD_BASE_URL: 'default',
   DIALOG360_BASE_URL: 'default',
   TWILIO_API_BASE_URL: 'default',
+  TWILIO_CONTENT_BASE_URL: 'default',
   BANDWIDTH_API_BASE_URL: 'default',
   FB_APP_SECRET: 'default',
   TELEGRAM_API_BASE_URL: 'default',

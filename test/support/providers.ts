@@ -123,6 +123,7 @@ export async function startProviderStub(): Promise<{ env: Record<string, string>
       WHATSAPP_CLOUD_BASE_URL: stub.url,
       DIALOG360_BASE_URL: stub.url,
       TWILIO_API_BASE_URL: stub.url,
+      TWILIO_CONTENT_BASE_URL: stub.url,
       BANDWIDTH_API_BASE_URL: stub.url,
     },
     close: stub.close,

@@ -1,3 +1,4 @@
+import { numberName } from '#shared/domain/channels/phone.ts';
 import type { IncomingMessage } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
 
@@ -25,7 +26,7 @@ function eventOf(e: ProviderJson): ChannelEvent {
     .map((url: string) => ({ url }));
   const message: IncomingMessage = {
     providerId: id,
-    contact: { sourceId: from, name: from, phone_number: /^\+\d+$/.test(from) ? from : null },
+    contact: { sourceId: from, name: numberName(from), phone_number: /^\+\d+$/.test(from) ? from : null },
     content: typeof m.text === 'string' ? m.text : null,
   };
   return { type: 'message', message, media };

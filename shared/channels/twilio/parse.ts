@@ -1,3 +1,4 @@
+import { numberName } from '#shared/domain/channels/phone.ts';
 import { place, type IncomingMessage, type ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef } from '../channel.ts';
 import { alternateWaId } from '../numbers.ts';
@@ -52,7 +53,7 @@ export function parseTwilio(body: string): ChannelEvent[] {
     contact: {
       sourceId: from,
       ...(alias ? { aliases: [alias] } : {}),
-      name: get('ProfileName') || number,
+      name: get('ProfileName') || numberName(number),
       phone_number: /^\+\d+$/.test(number) ? number : null,
       ...(whatsapp ? {} : { additional_attributes: sms }),
     },

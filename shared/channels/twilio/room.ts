@@ -9,11 +9,13 @@ import { basicAuth, callProvider, downloadMedia, type ProviderAnswer } from '../
 import { plainText, whatsappMarkup } from '../markup.ts';
 import { twilioSignatureValid } from '../signatures.ts';
 import { parseTwilio } from './parse.ts';
+import { contentTemplateOf, contentVariables, findContentTemplate, type ContentTemplate, type TwilioTemplateParams } from './templates.ts';
 
 // Twilio SMS and Twilio WhatsApp (`Channel::TwilioSms`, docs/channels.md#twilio): `/twilio/callback` and
 // `/twilio/delivery_status` (form-encoded, X-Twilio-Signature), the Messages API for sends.
 
 const base = () => config().twilioBaseUrl;
+const contentBase = () => config().twilioContentBaseUrl;
 const form = (body: Buffer) => new URLSearchParams(body.toString('utf8'));
 
 /** Basic auth as Chatwoot's client makes it: the API key and its secret (kept as the auth token), else the account. */
@@ -63,12 +65,14 @@ function invalid(message: string) {
 
 /**
  * Chatwoot's check on create: one message listed with the credentials (a refusal is 422 with Twilio's text); for
- * SMS, our callback set on the messaging service or the number (the WhatsApp medium is configured in Twilio by hand).
+ * SMS, our callback set on the messaging service or the number (the WhatsApp medium is configured in Twilio by hand;
+ * its content templates are synced instead).
  */
 async function connect(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
   const listed = await callProvider({ method: 'GET', url: `${messagesUrl(inbox)}?PageSize=1`, headers: { authorization: auth(inbox) } });
   if (!listed.ok) throw invalid(listed.retry ? listed.error : errorText(listed));
-  if (inbox.medium !== 'sms') return {};
+  // A WhatsApp medium's content templates, fetched at once (kept empty when Twilio does not give them).
+  if (inbox.medium !== 'sms') return { content_templates: { templates: (await contentTemplates(inbox)) ?? [] } };
   const callback = `${config().frontendUrl}/twilio/callback`;
   const formHeaders = { authorization: accountAuth(inbox), 'content-type': 'application/x-www-form-urlencoded' };
   if (inbox.messaging_service_sid) {
@@ -100,11 +104,32 @@ async function connect(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
   return {};
 }
 
-interface ContentTemplate {
-  content_sid?: string;
-  friendly_name?: string;
-  language?: string;
-  status?: string;
+/** Chatwoot lists at most this many content templates. */
+const MAX_TEMPLATES = 1000;
+
+/**
+ * The account's Content API templates in Chatwoot's shape, every page (`meta.next_page_url`, asked of the configured
+ * host only); undefined when Twilio refuses or does not answer (Chatwoot then keeps what the inbox had).
+ */
+async function contentTemplates(inbox: InboxRecord): Promise<ContentTemplate[] | undefined> {
+  const out: ContentTemplate[] = [];
+  let url: string | undefined = `${contentBase()}/v1/Content?PageSize=${MAX_TEMPLATES}`;
+  for (let page = 0; url && out.length < MAX_TEMPLATES && page < 50; page++) {
+    const answer = await callProvider({ method: 'GET', url, headers: { authorization: auth(inbox) } });
+    if (!answer.ok) return undefined;
+    if (Array.isArray(answer.json?.contents)) out.push(...answer.json.contents.map(contentTemplateOf));
+    const next = answer.json?.meta?.next_page_url;
+    const at = typeof next === 'string' && next ? new URL(next, contentBase()) : undefined;
+    url = at ? `${contentBase()}${at.pathname}${at.search}` : undefined;
+  }
+  return out.slice(0, MAX_TEMPLATES);
+}
+
+/** `POST /inboxes/{id}/sync_templates`: a WhatsApp medium's content templates (an SMS inbox has none: 422). */
+async function syncTemplates(inbox: InboxRecord): Promise<Partial<InboxRecord> | undefined> {
+  if (inbox.medium !== 'whatsapp') return undefined;
+  const templates = await contentTemplates(inbox);
+  return templates ? { content_templates: { templates } } : {};
 }
 
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
@@ -113,23 +138,20 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   if (inbox.messaging_service_sid) f.set('MessagingServiceSid', inbox.messaging_service_sid);
   else f.set('From', inbox.phone_number ?? '');
   f.set('To', ctx.recipient);
-  const params = message.additional_attributes.template_params as
-    | { name?: string; language?: string; processed_params?: unknown }
-    | undefined;
-  if (params?.name) {
-    const templates = ((inbox.content_templates?.templates as ContentTemplate[] | undefined) ?? []).filter(
-      (t) => t.friendly_name === params.name && t.language === (params.language ?? 'en') && (t.status ?? 'approved') === 'approved',
-    );
-    if (!templates[0]?.content_sid) return { refused: 'Template not found' };
-    f.set('ContentSid', templates[0].content_sid);
-    const values = params.processed_params && typeof params.processed_params === 'object' ? params.processed_params : {};
-    f.set('ContentVariables', JSON.stringify(values));
+  const params = message.additional_attributes.template_params as TwilioTemplateParams | undefined;
+  if (params && typeof params === 'object' && Object.keys(params).length) {
+    // A template goes out as its content and variables only (Chatwoot's send_template_message).
+    const template = findContentTemplate(inbox.content_templates?.templates, params);
+    if (!template?.content_sid) return { refused: 'Template not found' };
+    f.set('ContentSid', template.content_sid);
+    const variables = contentVariables(template, params);
+    if (Object.keys(variables).length) f.set('ContentVariables', JSON.stringify(variables));
   } else {
     f.set('Body', inbox.medium === 'whatsapp' ? whatsappMarkup(message.content) : plainText(message.content));
-  }
-  for (const a of message.attachments) {
-    if (a.file_type === 'location' || a.file_type === 'contact') continue;
-    f.append('MediaUrl', fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename));
+    for (const a of message.attachments) {
+      if (a.file_type === 'location' || a.file_type === 'contact') continue;
+      f.append('MediaUrl', fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename));
+    }
   }
   f.set('StatusCallback', `${config().frontendUrl}/twilio/delivery_status`);
   const answer = await callProvider({
@@ -154,6 +176,7 @@ export const twilioRoom: ChannelRoom = {
   },
   // The provider check runs when the inbox is made (an update keeps what was checked).
   setup: async (inbox, before) => (before ? inbox : { ...inbox, ...(await connect(inbox)) }),
+  syncTemplates,
   fetchMedia,
   send,
 };

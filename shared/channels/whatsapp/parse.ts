@@ -1,3 +1,4 @@
+import { numberName } from '#shared/domain/channels/phone.ts';
 import { place, type IncomingMessage, type IncomingPlace, type ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
 import { alternateWaId } from '../numbers.ts';
@@ -68,7 +69,13 @@ function messagesOf(value: Json, m: Json): ChannelEvent[] {
   const from = str(m.from) ?? waId;
   const base: Omit<IncomingMessage, 'content'> = {
     providerId: id,
-    contact: { sourceId: waId, ...(alias ? { aliases: [alias] } : {}), name: str(who?.profile?.name), phone_number: `+${from}` },
+    contact: {
+      sourceId: waId,
+      ...(alias ? { aliases: [alias] } : {}),
+      // The profile's name, else the number (rather than Chatwoot's random name: agents can tell who wrote).
+      name: str(who?.profile?.name) || numberName(`+${from}`),
+      phone_number: `+${from}`,
+    },
     ...(str(m.context?.id) ? { contentAttributes: { in_reply_to_external_id: str(m.context.id) } } : {}),
   };
   if (type === 'contacts') {

@@ -2,10 +2,11 @@ import { config } from '#shared/config.ts';
 import { ServiceError } from '#shared/errors.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { providerSetting, refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
-import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
+import { callProvider, downloadMedia, jsonHeaders, readProvider, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
 import { hubSignatureValid } from '../signatures.ts';
 import { sessionBody, templateBody, type Provider, type StoredTemplate, type TemplateParams } from './bodies.ts';
@@ -54,11 +55,12 @@ async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
     });
   }
   const phoneId = setting(inbox, 'phone_number_id');
-  const meta = await callProvider({
-    method: 'GET',
+  const meta = await readProvider({
     url: `${cloudBase()}/v13.0/${encodeURIComponent(ref.id)}${phoneId ? `?phone_number_id=${encodeURIComponent(phoneId)}` : ''}`,
     headers: providerHeaders(inbox),
   });
+  // Meta refusing the token (expired, revoked) counts toward the inbox's reauthorization, as Chatwoot counts it.
+  if (!meta.ok && !meta.retry) await noteTokenRefused(inbox, meta);
   if (!meta.ok || typeof meta.json?.url !== 'string') return undefined;
   return downloadMedia(meta.json.url, {
     headers: providerHeaders(inbox),
@@ -119,7 +121,19 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
       ? { sourceId: id }
       : { refused: refusalText({ ...answer, ok: false, retry: false }) };
   }
-  return answer.retry ? { retry: answer.error } : { refused: refusalText(answer) };
+  if (answer.retry) return { retry: answer.error };
+  await noteTokenRefused(inbox, answer);
+  return { refused: refusalText(answer) };
+}
+
+/**
+ * Meta refusing the inbox's token: an OAuthException, code 190 (expired, revoked), or a 401. It counts toward the
+ * inbox's reauthorization (two errors: `reauthorization_required`, Chatwoot's threshold). Chatwoot counts the media
+ * lookup's 401 only; a send or a template sync refused so is counted here too, since every later one fails alike.
+ */
+async function noteTokenRefused(inbox: InboxRecord, answer: Extract<ProviderAnswer, { retry: false }>): Promise<void> {
+  const error = answer.json?.error;
+  if (answer.status === 401 || error?.code === 190 || error?.type === 'OAuthException') await noteAuthorizationError(inbox);
 }
 
 /** Chatwoot's 422 when the provider does not take the credentials. */
@@ -129,12 +143,16 @@ const invalidCredentials = () =>
   ]);
 
 /** Meta's templates of the business account, every page (`paging.next`); undefined when the first page is refused. */
-async function cloudTemplates(inbox: InboxRecord): Promise<Record<string, unknown>[] | undefined> {
+async function cloudTemplates(
+  inbox: InboxRecord,
+  onRefused?: (a: Extract<ProviderAnswer, { retry: false }>) => Promise<void>,
+): Promise<Record<string, unknown>[] | undefined> {
   const out: Record<string, unknown>[] = [];
   let url: string | undefined =
     `${cloudBase()}/v14.0/${encodeURIComponent(setting(inbox, 'business_account_id'))}/message_templates?access_token=${encodeURIComponent(setting(inbox, 'api_key'))}`;
   for (let page = 0; url && page < 50; page++) {
     const answer = await callProvider({ method: 'GET', url });
+    if (!answer.ok && !answer.retry && page === 0) await onRefused?.(answer);
     if (!answer.ok) return page ? out : undefined;
     if (Array.isArray(answer.json?.data)) out.push(...answer.json.data);
     url = typeof answer.json?.paging?.next === 'string' ? answer.json.paging.next : undefined;
@@ -146,8 +164,6 @@ async function dialogTemplates(inbox: InboxRecord): Promise<Record<string, unkno
   const answer = await callProvider({ method: 'GET', url: `${dialogBase()}/configs/templates`, headers: providerHeaders(inbox) });
   return answer.ok && Array.isArray(answer.json?.waba_templates) ? answer.json.waba_templates : undefined;
 }
-
-const templatesOf = (inbox: InboxRecord) => (providerOf(inbox) === 'whatsapp_cloud' ? cloudTemplates(inbox) : dialogTemplates(inbox));
 
 /**
  * Chatwoot's provider check on create: Cloud lists the business account's templates (a refusal is 422); 360dialog
@@ -170,9 +186,58 @@ async function connect(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
   return { message_templates: (await dialogTemplates(inbox)) ?? [], message_templates_last_updated: at };
 }
 
+/** The Graph version of Chatwoot's WhatsApp setup calls (its WHATSAPP_API_VERSION's default). */
+const SETUP_VERSION = 'v22.0';
+
+/**
+ * Chatwoot's WebhookSetupService for a Cloud inbox set up by hand (not by embedded signup, whose flow subscribes
+ * itself): the app subscribed on the business account with our callback (`FRONTEND_URL/webhooks/whatsapp/<number>`)
+ * and the inbox's verify token, so Meta sends this number's webhooks here. Whether Meta took it.
+ */
+async function subscribeWebhook(inbox: InboxRecord): Promise<boolean> {
+  const waba = setting(inbox, 'business_account_id');
+  const token = setting(inbox, 'api_key');
+  if (!waba || !token) return false;
+  const answer = await callProvider({
+    method: 'POST',
+    url: `${cloudBase()}/${SETUP_VERSION}/${encodeURIComponent(waba)}/subscribed_apps`,
+    headers: { ...jsonHeaders, authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      override_callback_uri: `${config().frontendUrl}/webhooks/whatsapp/${inbox.phone_number}`,
+      verify_token: setting(inbox, 'webhook_verify_token'),
+    }),
+  });
+  return answer.ok;
+}
+
+const autoSubscribes = (inbox: InboxRecord) => providerOf(inbox) === 'whatsapp_cloud' && setting(inbox, 'source') !== 'embedded_signup';
+
+/** What the provider checks (the credentials, the number the callback names) differ between two states of an inbox. */
+const credentialsChanged = (a: InboxRecord, b: InboxRecord) =>
+  a.provider !== b.provider ||
+  a.phone_number !== b.phone_number ||
+  ['api_key', 'phone_number_id', 'business_account_id'].some((k) => setting(a, k) !== setting(b, k));
+
+/**
+ * Creating an inbox: the provider check and the templates, then (Cloud, by hand) the webhook subscription; a refused
+ * subscription leaves the inbox made and marked `reauthorization_required` (Chatwoot's prompt_reauthorization!).
+ * Changing its credentials or number: checked again the same way (a refusal is 422 and nothing is stored); taken,
+ * they clear the reauthorization mark (Chatwoot's reauthorized!). Other changes call nothing.
+ */
+async function setup(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord> {
+  if (before && !credentialsChanged(before, inbox)) return inbox;
+  const checked: InboxRecord = { ...inbox, ...(await connect(inbox)) };
+  const subscribed = autoSubscribes(checked) ? await subscribeWebhook(checked) : true;
+  return subscribed
+    ? { ...checked, reauthorization_required: false, authorization_error_count: 0 }
+    : { ...checked, reauthorization_required: true };
+}
+
 async function syncTemplates(inbox: InboxRecord): Promise<Partial<InboxRecord>> {
   // Chatwoot marks the sync's time even when the provider refuses it.
-  const templates = await templatesOf(inbox);
+  // A stored inbox whose token Meta refuses counts toward its reauthorization.
+  const templates =
+    providerOf(inbox) === 'whatsapp_cloud' ? await cloudTemplates(inbox, (a) => noteTokenRefused(inbox, a)) : await dialogTemplates(inbox);
   return { ...(templates ? { message_templates: templates } : {}), message_templates_last_updated: Math.floor(Date.now() / 1000) };
 }
 
@@ -191,8 +256,7 @@ export const whatsappRoom: ChannelRoom = {
     parse: (body, _type, inbox) => parseWhatsapp(body, setting(inbox, 'phone_number_id') || undefined),
     accepted: { status: 200 },
   },
-  // The provider check runs when the inbox is made (an update keeps what was checked).
-  setup: async (inbox, before) => (before ? inbox : { ...inbox, ...(await connect(inbox)) }),
+  setup,
   syncTemplates,
   fetchMedia,
   send,

@@ -17,6 +17,7 @@ import { addMessage } from '../messages/service.ts';
 import type { MessageOptions } from '../messages/build.ts';
 import type { UploadedFile } from '../messages/schemas.ts';
 import { randomName } from '../public/service.ts';
+import { isNumberName } from './phone.ts';
 import type { IncomingContact, IncomingFile, IncomingMessage } from './types.ts';
 
 // A contact's message arriving through a channel (docs/channels.md#incoming), Chatwoot's rules for every channel:
@@ -76,9 +77,13 @@ async function contactFor(
   return { contact, contactInbox: contactInbox! };
 }
 
-/** A contact named only by its number takes the provider's profile name (Chatwoot's update_contact_with_profile_name). */
+/**
+ * A contact named only by its number (raw or formatted) takes the provider's profile name (Chatwoot's
+ * update_contact_with_profile_name); a name that is itself the number changes nothing.
+ */
 async function takeProfileName(contact: ContactRecord, who: IncomingContact): Promise<void> {
-  if (!who.name || contact.name === who.name || !who.phone_number || contact.name !== who.phone_number) return;
+  if (!who.name || !who.phone_number || contact.name === who.name) return;
+  if (!isNumberName(contact.name, who.phone_number) || isNumberName(who.name, who.phone_number)) return;
   await updateContact(contact.account_id, contact.id, { name: who.name });
 }
 
@@ -146,6 +151,8 @@ export async function receiveMessage(
   const replied = typeof external === 'string' ? await findProviderMessage(inbox.id, msg.inReplyToClaimKey ?? external) : undefined;
   const options: MessageOptions = {
     attachments: msg.places,
+    // A media message whose file could not be had is still the contact's message (Chatwoot stores it without the file).
+    allowEmpty: true,
     beforeWrite: async (c, m) => {
       if (typeof external === 'string') {
         const found = replied && replied.conversation_id === c.id;

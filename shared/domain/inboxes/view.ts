@@ -60,7 +60,7 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
     case 'Channel::Whatsapp':
       return {
         message_templates: i.message_templates ?? [],
-        reauthorization_required: false,
+        reauthorization_required: i.reauthorization_required ?? false,
         ...(admin ? { provider_config: i.provider_config } : {}),
       };
     case 'Channel::Line':

@@ -152,6 +152,11 @@ export interface MessageOptions {
   attachments?: Omit<AttachmentRecord, 'id' | 'message_id' | 'account_id'>[];
   /** Runs once the message is built, before anything is written; a throw writes nothing. */
   beforeWrite?: (conversation: ConversationRecord, message: MessageRecord) => Promise<void>;
+  /**
+   * A provider's message is stored even when it ends up with neither text nor file (its media could not be
+   * downloaded): Chatwoot keeps it so, and the contact's message is not lost.
+   */
+  allowEmpty?: boolean;
 }
 
 /**
@@ -184,7 +189,8 @@ export async function buildMessage(
     (input.content === undefined || input.content === null || input.content === '') &&
     !files.length &&
     !extra.length &&
-    contentType === 'text'
+    contentType === 'text' &&
+    !opts.allowEmpty
   ) {
     throw unprocessable([{ field: 'content', message: 'is required unless attachments are sent', code: 'required' }]);
   }

@@ -1,5 +1,9 @@
 import { randomInt } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSealed } from '#shared/crypto/tokens.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
@@ -167,4 +171,61 @@ describe('Bandwidth SMS channel', () => {
     );
     expect(r.find((m) => m.id === refused.body.id).content_attributes.external_error).toBe("'to' must be a valid phone number");
   }, 90_000);
+
+  it('seals its secrets at rest, names a sender by its number, and with basic auth configured refuses a callback without it', async () => {
+    const raw = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.inbox(s.accountId, inbox.id) }))).Item!;
+    expect(isSealed(String(raw.provider_config.api_secret))).toBe(true);
+    expect(JSON.stringify(raw)).not.toContain('bw-secret');
+
+    // No profile name in SMS: the contact is named by its number in international form (Chatwoot's formatted number).
+    const from = `+1415${randomInt(2_000_000, 9_999_999)}`;
+    await post([received(from, `1662${randomInt(1e9)}`, 'who am I?')]);
+    const conversationOf = (inboxId: number, sender: string) =>
+      until(async () =>
+        ((await s.admin.api.get(`${s.base}/conversations?inbox_id=${inboxId}&status=all`)).body.data.payload as any[]).find(
+          (c) => c.meta.sender.phone_number === sender,
+        ),
+      );
+    expect((await conversationOf(inbox.id, from)).meta.sender.name).toBe(`+1 415 ${from.slice(5, 8)} ${from.slice(8)}`);
+
+    // Basic auth set in the Bandwidth application: a callback without it is 401 and stores nothing.
+    const guardedNumber = `+1560${randomInt(1_000_000, 9_999_999)}`;
+    const guarded = await s.admin.api.post(`${s.base}/inboxes`, {
+      name: 'Guarded SMS',
+      channel: {
+        type: 'sms',
+        phone_number: guardedNumber,
+        provider_config: {
+          account_id: 'acct-9',
+          application_id: 'app-1',
+          api_key: 'bw-key',
+          api_secret: 'bw-secret',
+          webhook_username: 'bw-hook',
+          webhook_password: 'hook-pass',
+        },
+      },
+    });
+    expect(guarded.status).toBe(200);
+    const sender = `+1562${randomInt(1_000_000, 9_999_999)}`;
+    const element = (id: string, text: string) => ({ ...received(sender, id, text), to: guardedNumber });
+    const callback = (id: string, text: string, headers: Record<string, string>) =>
+      client(base).post(`/webhooks/sms/${guardedNumber.slice(1)}`, JSON.stringify([element(id, text)]), {
+        'content-type': 'application/json',
+        ...headers,
+      });
+    const forged = `1663${randomInt(1e9)}`;
+    expect((await callback(forged, 'forged', {})).status).toBe(401);
+    expect((await callback(forged, 'forged', { authorization: `Basic ${Buffer.from('bw-hook:wrong').toString('base64')}` })).status).toBe(
+      401,
+    );
+    const genuine = `1663${randomInt(1e9)}`;
+    const ok = await callback(genuine, 'genuine', { authorization: `Basic ${Buffer.from('bw-hook:hook-pass').toString('base64')}` });
+    expect(ok.status).toBe(200);
+    const c = await conversationOf(guarded.body.id, sender);
+    const ms = await untilState(
+      () => messagesOf(c.id),
+      (list) => list.some((m) => m.source_id === genuine),
+    );
+    expect(ms.filter((m) => m.message_type === 0).map((m) => m.content)).toEqual(['genuine']);
+  });
 });

@@ -28,6 +28,24 @@ const signature = (url: string, params: Record<string, string>, token = TOKEN) =
     )
     .digest('base64');
 
+/** Content API resources (`GET /v1/Content`'s `contents`). */
+const content = (sid: string, friendly_name: string, types: Record<string, unknown>) => ({
+  sid,
+  account_sid: SID,
+  friendly_name,
+  language: 'en',
+  variables: { '1': 'name' },
+  types,
+  url: `https://content.twilio.com/v1/Content/${sid}`,
+  date_created: '2025-03-01T09:00:00Z',
+  date_updated: '2025-03-02T09:00:00Z',
+  links: {},
+});
+const contents = [
+  content('HXorder', 'order_update', { 'twilio/text': { body: 'Hi {{1}}, your order shipped' } }),
+  content('HXpromo', 'summer_promo', { 'twilio/media': { body: 'Deals for {{1}}', media: ['https://x.example/s.png'] } }),
+];
+
 describe('Twilio channel', () => {
   let twilio: FakeProvider;
   let hook: Receiver;
@@ -82,7 +100,24 @@ describe('Twilio channel', () => {
         ? { status: 400, json: { code: 21211, message: "The 'To' number is not a valid phone number.", status: 400 } }
         : { status: 201, json: { sid: `SM${String(++sent).padStart(32, '0')}`, status: 'queued' } },
     );
-    restoreEnv = overrideEnv({ TWILIO_API_BASE_URL: twilio.url });
+    // Twilio's Content API (its own host: TWILIO_CONTENT_BASE_URL): two pages; the next page's URL names Twilio's real
+    // host, and is asked of the configured one.
+    twilio.on('GET', /^\/v1\/Content$/, (req) => {
+      if (!authorized(req.headers.authorization)) return { status: 401, json: { code: 20003, message: 'Authenticate', status: 401 } };
+      const second = req.query.get('PageToken') === 'PT1';
+      return {
+        json: {
+          contents: second ? contents.slice(1) : contents.slice(0, 1),
+          meta: {
+            page: second ? 1 : 0,
+            page_size: Number(req.query.get('PageSize')),
+            key: 'contents',
+            next_page_url: second ? null : 'https://content.twilio.com/v1/Content?PageSize=1000&Page=1&PageToken=PT1',
+          },
+        },
+      };
+    });
+    restoreEnv = overrideEnv({ TWILIO_API_BASE_URL: twilio.url, TWILIO_CONTENT_BASE_URL: twilio.url });
     s = await seedAccount();
     hook = await startReceiver();
     await s.admin.api.post(`${s.base}/webhooks`, { url: hook.url, subscriptions: ['message_created', 'message_updated'] });
@@ -324,5 +359,101 @@ describe('Twilio channel', () => {
       (ms) => ms.find((m) => m.id === reply.body.id)?.status === 'failed',
     );
     expect(failed.find((m) => m.id === reply.body.id).content_attributes.external_error).toBe('Error code: 63016');
+  });
+
+  it('syncs a WhatsApp medium’s content templates (every page) on creation and on demand, and sends a template by ContentSid and ContentVariables', async () => {
+    const number = `+1415${randomInt(2_000_000, 9_999_999)}`;
+    const mark = twilio.requests.length;
+    const res = await s.admin.api.post(`${s.base}/channels/twilio_channel`, {
+      twilio_channel: { name: 'WA templates', medium: 'whatsapp', account_sid: SID, auth_token: TOKEN, phone_number: number },
+    });
+    expect(res.status).toBe(200);
+    const stored = (c: ReturnType<typeof content>) => ({
+      content_sid: c.sid,
+      friendly_name: c.friendly_name,
+      language: 'en',
+      status: 'approved',
+      template_type: c.sid === 'HXpromo' ? 'media' : 'text',
+      media_type: null,
+      variables: { '1': 'name' },
+      category: c.sid === 'HXpromo' ? 'marketing' : 'utility',
+      body: c.sid === 'HXpromo' ? 'Deals for {{1}}' : 'Hi {{1}}, your order shipped',
+      types: c.types,
+      created_at: '2025-03-01T09:00:00.000Z',
+      updated_at: '2025-03-02T09:00:00.000Z',
+    });
+    expect(res.body.content_templates).toEqual({ templates: contents.map(stored) });
+    const pages = twilio.requests.slice(mark).filter((r) => r.path === '/v1/Content');
+    expect(pages.map((r) => r.query.get('PageToken'))).toEqual([null, 'PT1']);
+    expect(pages[0].query.get('PageSize')).toBe('1000');
+
+    // A template added in Twilio arrives with the next sync; an SMS inbox has none to sync.
+    contents.push(content('HXotp', 'otp_code', { 'twilio/text': { body: 'Your code is {{1}}' } }));
+    const sync = await s.admin.api.post(`${s.base}/inboxes/${res.body.id}/sync_templates`);
+    expect(sync.status).toBe(200);
+    const after = await s.admin.api.get(`${s.base}/inboxes/${res.body.id}`);
+    expect(after.body.content_templates.templates.map((t: any) => [t.content_sid, t.category])).toEqual([
+      ['HXorder', 'utility'],
+      ['HXpromo', 'marketing'],
+      ['HXotp', 'authentication'],
+    ]);
+    expect(expectErrorBody(await s.admin.api.post(`${s.base}/inboxes/${smsInbox.id}/sync_templates`), 422).description).toBe(
+      'Template sync is only available for WhatsApp channels',
+    );
+
+    // A customer without a profile name is named by the number (international form), then by the name Twilio gives.
+    const from = `whatsapp:+1415${randomInt(2_000_000, 9_999_999)}`;
+    const digits = from.slice('whatsapp:+1415'.length);
+    const inbound = (sid: string, extra: Record<string, string> = {}) =>
+      post('/twilio/callback', {
+        SmsSid: sid,
+        MessageSid: sid,
+        AccountSid: SID,
+        From: from,
+        To: `whatsapp:${number}`,
+        Body: 'hi',
+        ...extra,
+      });
+    await inbound(`SMt${randomInt(1e9)}`);
+    const c = await conversationOf(res.body.id, from);
+    expect(c.meta.sender.name).toBe(`+1 415 ${digits.slice(0, 3)} ${digits.slice(3)}`);
+    const named = `SMt${randomInt(1e9)}`;
+    await inbound(named, { ProfileName: 'Noor' });
+    await untilState(
+      () => messagesOf(c.id),
+      (ms) => ms.some((m) => m.source_id === named),
+    );
+    const contact = await s.admin.api.get(`${s.base}/contacts/${c.meta.sender.id}`);
+    expect(contact.body.payload.name).toBe('Noor');
+
+    const template = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, {
+      content: 'Hi John, your order shipped',
+      template_params: { name: 'order_update', language: 'en', processed_params: { '1': 'John' } },
+    });
+    expect(template.status).toBe(200);
+    const [req] = await twilio.waitFor((r) => r.method === 'POST' && r.path.endsWith('/Messages.json') && r.form.get('To') === from);
+    expect(Object.fromEntries(req.form)).toEqual({
+      From: `whatsapp:${number}`,
+      To: from,
+      ContentSid: 'HXorder',
+      ContentVariables: '{"1":"John"}',
+      StatusCallback: `${base}/twilio/delivery_status`,
+    });
+    await untilState(
+      () => messagesOf(c.id),
+      (ms) => !!ms.find((m) => m.id === template.body.id)?.source_id,
+    );
+    // A template the inbox does not have fails, and nothing is sent.
+    const before = twilio.requests.length;
+    const unknown = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, {
+      content: 'x',
+      template_params: { name: 'no_such_template', language: 'en' },
+    });
+    const failed = await untilState(
+      () => messagesOf(c.id),
+      (ms) => ms.find((m) => m.id === unknown.body.id)?.status === 'failed',
+    ).then((ms) => ms.find((m) => m.id === unknown.body.id));
+    expect(failed.content_attributes.external_error).toBe('Template not found');
+    expect(twilio.requests.slice(before).some((r) => r.method === 'POST' && r.path.endsWith('/Messages.json'))).toBe(false);
   });
 });

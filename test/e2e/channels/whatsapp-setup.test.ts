@@ -32,18 +32,28 @@ describe('WhatsApp inboxes: creation, templates, 360dialog', () => {
   let base: string;
   let restoreEnv: () => void;
   const phone = () => `+1556${randomInt(1_000_000, 9_999_999)}`;
+  /** Business accounts whose token Meta has revoked (their template list answers 190). */
+  const revoked = new Set<string>();
 
   beforeAll(async () => {
     base = (await runtime()).baseUrl;
     graph = await startFakeProvider();
     // Two pages of templates for the good token; 401 for any other.
     graph.on('GET', /^\/v14\.0\/\d+\/message_templates$/, (req) => {
+      if (revoked.has(req.path.split('/')[2]))
+        return { status: 401, json: { error: { message: 'Error validating access token', type: 'OAuthException', code: 190 } } };
       if (req.query.get('access_token') !== 'good-token')
         return { status: 401, json: { error: { message: 'Invalid OAuth access token' } } };
       return req.query.get('after')
         ? { json: { data: [TEMPLATES[1]], paging: {} } }
         : { json: { data: [TEMPLATES[0]], paging: { next: `${graph.url}${req.path}?access_token=good-token&after=1` } } };
     });
+    // The app's subscription on a business account: refused for one that does not take it.
+    graph.on('POST', /^\/v22\.0\/\d+\/subscribed_apps$/, (req) =>
+      req.path.includes('/4040/')
+        ? { status: 400, json: { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } } }
+        : { json: { success: true } },
+    );
     dialog = await startFakeProvider();
     dialog.on('POST', /^\/configs\/webhook$/, (req) =>
       req.headers['d360-api-key'] === 'd360-key'
@@ -88,6 +98,15 @@ describe('WhatsApp inboxes: creation, templates, 360dialog', () => {
       },
     });
     expect(res.body.message_templates).toEqual(TEMPLATES);
+    // The app is subscribed on the business account with our callback and the inbox's verify token (Chatwoot's
+    // WebhookSetupService for a number set up by hand).
+    const subscribed = graph.requests.filter((r) => r.method === 'POST' && r.path === '/v22.0/1022/subscribed_apps');
+    expect(subscribed).toHaveLength(1);
+    expect(subscribed[0].headers.authorization).toBe('Bearer good-token');
+    expect(subscribed[0].json).toEqual({
+      override_callback_uri: `${base}/webhooks/whatsapp/${number}`,
+      verify_token: res.body.provider_config.webhook_verify_token,
+    });
     // Agents see the templates, not the credentials.
     const asAgent = await s.agent.api.get(`${s.base}/inboxes/${res.body.id}`);
     if (asAgent.status === 200) expect(asAgent.body.provider_config).toBeUndefined();
@@ -192,5 +211,99 @@ describe('WhatsApp inboxes: creation, templates, 360dialog', () => {
       },
     );
     await untilState(messages, (ms) => ms.find((m) => m.id === reply.body.id)?.status === 'delivered');
+  });
+
+  it('marks an inbox reauthorization_required when Meta refuses its subscription or its token, and clears it when its credentials are updated', async () => {
+    const cloud = (waba: string, key = 'good-token') => ({ api_key: key, phone_number_id: '1065', business_account_id: waba });
+    // The subscription refused: the inbox is made all the same, marked (Chatwoot's prompt_reauthorization!).
+    const refused = await create({ phone_number: phone(), provider: 'whatsapp_cloud', provider_config: cloud('4040') });
+    expect(refused.status).toBe(200);
+    expect(refused.body.reauthorization_required).toBe(true);
+    // An embedded-signup inbox subscribes through its own flow: nothing is asked here.
+    const before = graph.requests.filter((r) => r.path.endsWith('/subscribed_apps')).length;
+    const embedded = await create({
+      phone_number: phone(),
+      provider: 'whatsapp_cloud',
+      provider_config: { ...cloud('4040'), source: 'embedded_signup' },
+    });
+    expect(embedded.body.reauthorization_required).toBe(false);
+    expect(graph.requests.filter((r) => r.path.endsWith('/subscribed_apps')).length).toBe(before);
+
+    // New credentials that Meta takes: checked, subscribed, the mark cleared.
+    const fixed = await s.admin.api.patch(`${s.base}/inboxes/${refused.body.id}`, { channel: { provider_config: cloud('5050') } });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.reauthorization_required).toBe(false);
+    expect(graph.requests.some((r) => r.method === 'POST' && r.path === '/v22.0/5050/subscribed_apps')).toBe(true);
+    // Credentials Meta refuses are 422 and change nothing.
+    const bad = await s.admin.api.patch(`${s.base}/inboxes/${refused.body.id}`, { channel: { provider_config: cloud('5050', 'bad') } });
+    expect(expectErrorBody(bad, 422).description).toBe('Provider config Invalid Credentials');
+    expect((await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.provider_config.api_key).toBe('good-token');
+
+    // The token revoked at Meta: each refused template sync counts; the second marks the inbox (Chatwoot's threshold).
+    revoked.add('5050');
+    const sync = () => s.admin.api.post(`${s.base}/inboxes/${refused.body.id}/sync_templates`);
+    expect((await sync()).status).toBe(200);
+    expect((await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required).toBe(false);
+    await sync();
+    expect((await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required).toBe(true);
+    // A new token for it: the mark goes.
+    revoked.delete('5050');
+    const renewed = await s.admin.api.patch(`${s.base}/inboxes/${refused.body.id}`, {
+      channel: { provider_config: { ...cloud('5050'), phone_number_id: '1066' } },
+    });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.reauthorization_required).toBe(false);
+    // Media Meta will not describe for the token (401): each counts, as Chatwoot counts them; the messages are kept.
+    graph.on('GET', /^\/v13\.0\/expired-media$/, () => ({
+      status: 401,
+      json: { error: { message: 'Error validating access token', type: 'OAuthException', code: 190 } },
+    }));
+    const number = refused.body.phone_number;
+    const from = `4479${randomInt(1_000_000, 9_999_999)}`;
+    const image = (id: string) =>
+      client(base).post(
+        `/webhooks/whatsapp/${number}`,
+        JSON.stringify({
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: '5050',
+              changes: [
+                {
+                  field: 'messages',
+                  value: {
+                    messaging_product: 'whatsapp',
+                    metadata: { display_phone_number: number.slice(1), phone_number_id: '1066' },
+                    contacts: [{ profile: { name: 'Ivo' }, wa_id: from }],
+                    messages: [
+                      { from, id, timestamp: '1700000000', type: 'image', image: { id: 'expired-media', mime_type: 'image/jpeg' } },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        }),
+        { 'content-type': 'application/json' },
+      );
+    const stored = async (id: string) =>
+      until(async () => {
+        const list = await s.admin.api.get(`${s.base}/conversations?inbox_id=${refused.body.id}&status=all`);
+        const conv = list.body.data.payload[0];
+        if (!conv) return undefined;
+        const ms = (await s.admin.api.get(`${s.base}/conversations/${conv.id}/messages`)).body.payload as any[];
+        return ms.find((m) => m.source_id === id);
+      });
+    await image('wamid.expired1');
+    expect(await stored('wamid.expired1')).not.toHaveProperty('attachments');
+    expect((await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required).toBe(false);
+    await image('wamid.expired2');
+    await stored('wamid.expired2');
+    await until(async () => (await s.admin.api.get(`${s.base}/inboxes/${refused.body.id}`)).body.reauthorization_required === true);
+
+    // Other changes call nothing at Meta.
+    const calls = graph.requests.length;
+    expect((await s.admin.api.patch(`${s.base}/inboxes/${refused.body.id}`, { greeting_enabled: true })).status).toBe(200);
+    expect(graph.requests.length).toBe(calls);
   });
 });

@@ -109,6 +109,7 @@ describe('WhatsApp Cloud channel', () => {
         : { status: 401, json: { error: { message: 'no token' } } },
     );
     graph.on('GET', /^\/v14\.0\/\d+\/message_templates$/, () => ({ json: { data: [] } }));
+    graph.on('POST', /^\/v22\.0\/\d+\/subscribed_apps$/, () => ({ json: { success: true } }));
     graph.on('POST', /^\/v13\.0\/\d+\/messages$/, () => ({
       json: { messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.OUT${++sent}` }] },
     }));
@@ -296,6 +297,53 @@ describe('WhatsApp Cloud channel', () => {
     await post(payload(from, 'Bo', { id: after, type: 'text', text: { body: 'after the reaction' } }));
     await messageBySource(c.id, after);
     expect((await messagesOf(c.id)).some((x) => x.source_id === reaction)).toBe(false);
+  });
+
+  it('stores a media message whose file cannot be had without the file (Chatwoot’s way), after retrying a provider 5xx a bounded number of times', async () => {
+    // Meta no longer has the media: the message is the contact's all the same, with no file and no text.
+    graph.on('GET', /^\/v13\.0\/gone-[\w-]+$/, () => ({ status: 404, json: { error: { message: 'Unsupported get request', code: 100 } } }));
+    // A brief outage: the metadata answers 500 once, the file 503 once; both are tried again.
+    graph.on('GET', /^\/v13\.0\/flaky-[\w-]+$/, (_req, n) =>
+      n === 1
+        ? { status: 500, json: { error: { message: 'try later' } } }
+        : { json: { url: `${graph.url}/shaky/file.png`, mime_type: 'image/png' } },
+    );
+    graph.on('GET', /^\/shaky\//, (_req, n) => (n === 1 ? { status: 503 } : { body: PNG, headers: { 'content-type': 'image/png' } }));
+    // A lasting outage of the file's host: three attempts, then the message without it.
+    graph.on('GET', /^\/v13\.0\/down-[\w-]+$/, () => ({ json: { url: `${graph.url}/down/file.png`, mime_type: 'image/png' } }));
+    graph.on('GET', /^\/down\//, () => ({ status: 502 }));
+
+    const from = customer();
+    const gone = wamid();
+    await post(payload(from, 'Flo', { id: gone, type: 'image', image: { id: 'gone-1', mime_type: 'image/jpeg', sha256: 'x' } }));
+    const c = await conversationOfContact(from);
+    const empty = await messageBySource(c.id, gone);
+    expect(empty).toMatchObject({ content: null, message_type: 0, sender_type: 'Contact' });
+    // No file: no attachments in the message JSON (Chatwoot shows the key only when there are some).
+    expect(empty).not.toHaveProperty('attachments');
+    await until(() => events('message_created', (j) => j.source_id === gone).length === 1);
+    expect(graph.requests.filter((r) => r.path === '/v13.0/gone-1')).toHaveLength(1);
+
+    const flaky = wamid();
+    await post(payload(from, 'Flo', { id: flaky, type: 'image', image: { id: 'flaky-1', mime_type: 'image/png', caption: 'second try' } }));
+    const kept = await messageBySource(c.id, flaky);
+    expect(kept.content).toBe('second try');
+    expect(kept.attachments).toHaveLength(1);
+    expect(kept.attachments[0]).toMatchObject({ file_type: 'image', file_size: PNG.length });
+    expect(graph.requests.filter((r) => r.path === '/v13.0/flaky-1')).toHaveLength(2);
+    expect(graph.requests.filter((r) => r.path === '/shaky/file.png')).toHaveLength(2);
+
+    const down = wamid();
+    await post(payload(from, 'Flo', { id: down, type: 'document', document: { id: 'down-1', filename: 'x.pdf', caption: 'the file' } }));
+    const without = await messageBySource(c.id, down);
+    expect(without.content).toBe('the file');
+    expect(without).not.toHaveProperty('attachments');
+    expect(graph.requests.filter((r) => r.path === '/down/file.png')).toHaveLength(3);
+    // The contact's next message follows as usual (nothing is stuck in its queue group).
+    const next = wamid();
+    await post(payload(from, 'Flo', { id: next, type: 'text', text: { body: 'did you get it?' } }));
+    await messageBySource(c.id, next);
+    expect((await messagesOf(c.id)).map((m) => m.source_id)).toEqual([gone, flaky, down, next]);
   });
 
   it('sends an agent’s reply with Chatwoot’s body, saves the provider id, and applies delivered then read (a late delivered is ignored)', async () => {
