@@ -22,14 +22,17 @@ import { scenarios } from './scenarios/index.ts';
 
 // npm run bench: every route through the local runtime next to the DynamoDB calls it makes, in one
 // run; capacity units per call; bundle size and cold import per function. Writes BENCHMARKS.md and
-// bench/results.json.
+// bench/results.json when every part ran over every route; a run limited by BENCH_PARTS or BENCH_ROUTES prints its
+// markdown instead, so the committed results are never a partial run's.
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget,channels` picks the
  * parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget,channels').split(','));
+const ALL_PARTS = ['routes', 'counts', 'pipeline', 'reports', 'cable', 'bundles', 'widget', 'channels'];
+const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
+const COMPLETE = !ONLY && ALL_PARTS.every((p) => PARTS.has(p));
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -294,12 +297,30 @@ async function main() {
       widget: web,
       ...(channels ? { channels } : {}),
     };
-    writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
-    writeFileSync(
-      join(ROOT, 'BENCHMARKS.md'),
-      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites, channels),
+    const text = markdown(
+      summaryMarkdown(previous, next),
+      results,
+      missing,
+      bundles,
+      meta,
+      pipeline,
+      counts,
+      cable,
+      web,
+      reportWrites,
+      channels,
     );
-    process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
+    if (COMPLETE) {
+      writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+      writeFileSync(join(ROOT, 'BENCHMARKS.md'), text);
+      process.stdout.write(
+        `Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`,
+      );
+    } else {
+      process.stdout.write(
+        `\n${text}\nA partial run (BENCH_PARTS or BENCH_ROUTES): BENCHMARKS.md and bench/results.json are left as they were.\n`,
+      );
+    }
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
   } finally {
     await rt.stop();

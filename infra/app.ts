@@ -26,7 +26,7 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   publicBaseUrl: ctx('publicBaseUrl'),
   mailerSenderEmail: ctx('mailerSenderEmail'),
   frontendUrl: ctx('frontendUrl'),
-  inboundEmail: { domain: ctx('inboundEmailDomain'), relayPassword: ctx('inboundEmailRelayPassword') },
+  inboundEmail: { domain: ctx('inboundEmailDomain'), relay: ctx('inboundEmailRelay') === 'true' ? true : undefined },
   cableTransport: ctx('cableTransport') as 'fargate' | 'websocket-api' | undefined,
   cableTasks: number('cableTasks'),
   cablePingerShards: number('cablePingerShards'),

@@ -84,6 +84,8 @@ const EnvSchema = v.object({
   // mail taken in, and how often IMAP inboxes are polled.
   MAILER_INBOUND_EMAIL_DOMAIN: Optional,
   RAILS_INBOUND_EMAIL_PASSWORD: Optional,
+  // Deployed, the relay password is a Secrets Manager secret (its text), named by ARN; RAILS_INBOUND_EMAIL_PASSWORD wins.
+  RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN: Optional,
   INBOUND_SMTP_PORT: Int(2525),
   INBOUND_MAIL_MAX_BYTES: Int(30 * 1024 * 1024),
   IMAP_POLL_SECONDS: Int(60),
@@ -175,6 +177,7 @@ export interface Config {
   inboundMail: {
     domain?: string;
     relayPassword?: string;
+    relayPasswordSecretArn?: string;
     smtpPort: number;
     maxBytes: number;
     imapPollSeconds: number;
@@ -256,6 +259,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   inboundMail: [
     'MAILER_INBOUND_EMAIL_DOMAIN',
     'RAILS_INBOUND_EMAIL_PASSWORD',
+    'RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN',
     'INBOUND_SMTP_PORT',
     'INBOUND_MAIL_MAX_BYTES',
     'IMAP_POLL_SECONDS',
@@ -367,6 +371,7 @@ function load(): Config {
     inboundMail: {
       domain: e.MAILER_INBOUND_EMAIL_DOMAIN?.toLowerCase(),
       relayPassword: e.RAILS_INBOUND_EMAIL_PASSWORD,
+      relayPasswordSecretArn: e.RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN,
       smtpPort: e.INBOUND_SMTP_PORT,
       maxBytes: Math.max(1024, e.INBOUND_MAIL_MAX_BYTES),
       imapPollSeconds: Math.max(10, e.IMAP_POLL_SECONDS),

@@ -103,11 +103,13 @@ export interface ChatwootServiceProps {
   /**
    * Incoming mail (docs/mail.md#incoming-mail). `domain` is Chatwoot's MAILER_INBOUND_EMAIL_DOMAIN: email inboxes'
    * forwarding addresses and replies' `reply+<uuid>` addresses are on it, and SES receives for it (verify it in SES,
-   * point its MX at SES, activate the rule set: docs/mail.md#ses-receiving-deployed). `relayPassword` opens the
-   * ActionMailbox relay route (RAILS_INBOUND_EMAIL_PASSWORD). IMAP inboxes are polled every `imapPollInterval`.
+   * point its MX at SES, activate the rule set: docs/mail.md#ses-receiving-deployed). `relay` opens the ActionMailbox
+   * relay route: its password (Chatwoot's RAILS_INBOUND_EMAIL_PASSWORD) is a Secrets Manager secret, `true` one the
+   * stack generates (the MailRelayPasswordSecret output names it), or a secret of yours whose text is the password.
+   * IMAP inboxes are polled every `imapPollInterval`.
    * @default no inbound domain (no forwarding addresses, no SES receiving), no relay, IMAP every minute
    */
-  inboundEmail?: { domain?: string; relayPassword?: string; imapPollInterval?: Duration };
+  inboundEmail?: { domain?: string; relay?: true | secretsmanager.ISecret; imapPollInterval?: Duration };
   /**
    * Messaging channels (docs/channels.md#configuration): the providers' hosts (the real ones by default; staging
    * points them at fakes), a send's first retry delay, and the Meta app secret that signs WhatsApp Cloud webhooks
@@ -143,6 +145,8 @@ export class ChatwootService extends Construct {
   readonly api: HttpApiRoutes;
   readonly pipeline: EventPipeline;
   readonly emailIngress: EmailIngress;
+  /** The ActionMailbox relay route's password (with `inboundEmail.relay`). */
+  readonly relayPassword?: secretsmanager.ISecret;
   readonly observability: Observability;
   /** Chatwoot's `/cable` over an API Gateway WebSocket API (cableTransport 'websocket-api'). */
   readonly cable?: WebSocketApi;
@@ -293,7 +297,30 @@ export class ChatwootService extends Construct {
     });
     const relay = this.api.functions.get('channels-email-relay');
     relay?.addEnvironment('AVATAR_BUCKET', this.avatars.bucketName);
-    if (relay && inbound?.relayPassword) relay.addEnvironment('RAILS_INBOUND_EMAIL_PASSWORD', inbound.relayPassword);
+    if (relay && inbound?.relay) {
+      // The password never enters the template or the environment: the route reads the secret (cached 5 minutes).
+      const secret =
+        inbound.relay === true
+          ? new secretsmanager.Secret(this, 'MailRelayPassword', {
+              description: 'Password of the ActionMailbox relay route (user actionmailbox), Chatwoot RAILS_INBOUND_EMAIL_PASSWORD',
+              generateSecretString: { passwordLength: 32, excludePunctuation: true },
+              removalPolicy,
+            })
+          : inbound.relay;
+      if (secret instanceof secretsmanager.Secret) {
+        acknowledge(secret, {
+          'AwsSolutions::AwsSolutions-SMG4':
+            'The mail relay (Postfix, Exim, a relay service) holds the same password: a rotation is a change on both sides, made by hand',
+        });
+      }
+      relay.addEnvironment('RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN', secret.secretArn);
+      secret.grantRead(relay);
+      this.relayPassword = secret;
+      new CfnOutput(this, 'MailRelayPasswordSecret', {
+        value: secret.secretArn,
+        description: 'The relay password (user actionmailbox): aws secretsmanager get-secret-value --secret-id <this>',
+      });
+    }
     this.emailIngress = new EmailIngress(this, 'Mail', {
       table: this.table.table,
       bundles,
@@ -307,6 +334,8 @@ export class ChatwootService extends Construct {
       accessLogs,
       removalPolicy,
     });
+    // The mail ingress's dead-letter alarm goes with the pipeline's: the alarm topic's actions, the dashboard.
+    this.pipeline.alarms.push(...this.emailIngress.alarms);
     if (this.emailIngress.ruleSet) new CfnOutput(this, 'MailRuleSetName', { value: this.emailIngress.ruleSet.receiptRuleSetName });
 
     // `GET /api` and `GET /health` report whether the queues answer: they alone are told their URLs; reading

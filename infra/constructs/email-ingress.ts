@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as eventTargets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -47,6 +48,8 @@ export class EmailIngress extends Construct {
   readonly imapFunction: lambda.Function;
   /** Failed asynchronous invocations of both functions (SES's, the schedule's), after Lambda's two retries. */
   readonly dlq: sqs.Queue;
+  /** The dead-letter queue's alarm (the service gives it the alarm topic's actions, as the pipeline's). */
+  readonly alarms: cloudwatch.Alarm[] = [];
 
   get functions(): lambda.Function[] {
     return [this.imapFunction, ...(this.sesFunction ? [this.sesFunction] : [])];
@@ -60,6 +63,19 @@ export class EmailIngress extends Construct {
       retentionPeriod: Duration.days(14),
     });
     acknowledge(this.dlq, { 'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue: it has no dead-letter queue of its own' });
+    // As the pipeline's dead-letter queues: one message is one SES delivery or IMAP poll run that kept failing.
+    this.alarms.push(
+      this.dlq
+        .metricApproximateNumberOfMessagesVisible({ statistic: cloudwatch.Stats.MAXIMUM, period: Duration.minutes(5) })
+        .createAlarm(this, 'DlqAlarm', {
+          alarmDescription:
+            'Dead-letter queue holds incoming mail SES delivered that could not be queued, or IMAP poll runs that failed (their events hold the SES message id or the schedule time)',
+          threshold: 0,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+    );
     const fn = (key: 'emailSes' | 'imapPoll', timeout: Duration, description: string, env: Record<string, string>) => {
       const name = EVENT_FUNCTION_NAMES[key];
       const bundle = props.bundles[name];

@@ -96,7 +96,10 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // addresses, the relay route refuses); the size bound and poll interval have right defaults; the SMTP
   // listener is the local runtime's (deployed, SES receives).
   MAILER_INBOUND_EMAIL_DOMAIN: 'default',
-  RAILS_INBOUND_EMAIL_PASSWORD: 'default',
+  // The relay's password: in the environment locally, deployed the secret the construct's `relay` gives (none: the
+  // route answers 404; the stack test checks the secret's variable and grant on the relay function).
+  RAILS_INBOUND_EMAIL_PASSWORD: 'local',
+  RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN: 'default',
   INBOUND_MAIL_MAX_BYTES: 'default',
   IMAP_POLL_SECONDS: 'default',
   INBOUND_SMTP_PORT: 'local',
@@ -173,7 +176,7 @@ export function synthesize(): Synthesized {
     bundles: fakeBundles(),
     alarmEmail: 'ops@example.com',
     cableTransport: 'websocket-api',
-    inboundEmail: { domain: 'mail.proof.example', relayPassword: 'proof-relay' },
+    inboundEmail: { domain: 'mail.proof.example', relay: true },
   });
   const asm = app.synth();
   const read = (s: Stack): Template => JSON.parse(readFileSync(join(asm.directory, s.templateFile), 'utf8'));

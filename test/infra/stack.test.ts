@@ -374,8 +374,18 @@ describe('event pipeline', () => {
       const bucket = byId(onFailure['Fn::GetAtt'][0]);
       for (const q of bucket.Properties!.NotificationConfiguration.QueueConfigurations) dlqs.add(q.Queue['Fn::GetAtt'][0]);
     }
-    // events, deliveries, mail, channel-inbound, channel-send, and the stream's failure queue.
-    expect(dlqs.size).toBe(6);
+    // Asynchronous invocations' dead-letter queues (the SES ingest and IMAP poll functions') and the schedule's.
+    for (const [, f] of ofType(real.parent, 'AWS::Lambda::Function')) {
+      const target = f.Properties!.DeadLetterConfig?.TargetArn;
+      if (target) dlqs.add(target['Fn::GetAtt'][0]);
+    }
+    for (const [, r] of ofType(real.parent, 'AWS::Events::Rule')) {
+      for (const t of r.Properties!.Targets ?? []) if (t.DeadLetterConfig) dlqs.add(t.DeadLetterConfig.Arn['Fn::GetAtt'][0]);
+    }
+    const mailDlq = logicalId(real.stack.emailIngress.dlq);
+    expect(dlqs.has(mailDlq)).toBe(true);
+    // events, deliveries, mail, channel-inbound, channel-send, the stream's failure queue, and the mail ingress's.
+    expect(dlqs.size).toBe(7);
     const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
     for (const dlq of dlqs) {
       const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlq);
@@ -547,6 +557,37 @@ describe('incoming mail (SES receiving, IMAP)', () => {
     // Every function knows the domain (forwarding addresses, reply addresses, the inbox JSON's forwarding_enabled).
     const inboxFn = resources(t)[logicalId(stack.pipeline.dispatchFunction)];
     expect(inboxFn.Properties!.Environment.Variables.MAILER_INBOUND_EMAIL_DOMAIN).toBe('mail.example.com');
+  });
+
+  it('the relay password is a generated secret: the relay function gets its ARN (never the password) and may read it', () => {
+    const app = new App({ outdir: join(workDir, 'cdk.out.relay'), context });
+    const relayRoutes = routes.filter((r) => r.handler === 'functions/channels/email-relay.ts');
+    expect(relayRoutes).toHaveLength(1);
+    const stack = new ServiceStack(app, 'Relay', { bundles, routes: relayRoutes, inboundEmail: { relay: true } });
+    const parent = Template.fromStack(stack);
+    const secretId = logicalId(stack.service.relayPassword as any);
+    expect(resources(parent)[secretId]).toMatchObject({
+      Type: 'AWS::SecretsManager::Secret',
+      Properties: { GenerateSecretString: { PasswordLength: 32, ExcludePunctuation: true } },
+    });
+    expect(JSON.stringify(parent.toJSON().Outputs.MailRelayPasswordSecret.Value)).toContain(secretId);
+    const nested = [...stack.api.groups.values()].map((g) => Template.fromStack(g));
+    const fns = nested.flatMap((t) => ofType(t, 'AWS::Lambda::Function'));
+    const relay = fns.find(([, f]) => f.Properties!.Environment?.Variables?.RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN);
+    expect(relay).toBeDefined();
+    // No function anywhere holds the password itself.
+    for (const t of [parent, ...nested])
+      expect(JSON.stringify(ofType(t, 'AWS::Lambda::Function'))).not.toContain('"RAILS_INBOUND_EMAIL_PASSWORD"');
+    // The ARN travels into the nested stack as a parameter; the relay's role (the channel webhooks' access class, in
+    // the parent) may read that secret (beside the token key it reads already).
+    const roleId = logicalId(stack.api.roles.channels);
+    const statements = ofType(parent, 'AWS::IAM::Policy')
+      .filter(([, p]) => JSON.stringify(p.Properties!.Roles).includes(roleId))
+      .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as any[]);
+    const reads = statements.filter((st) => [st.Action].flat().includes('secretsmanager:GetSecretValue'));
+    expect(reads.flatMap((st) => [st.Resource].flat())).toContainEqual({ Ref: secretId });
+    // Without `relay`, no relay secret and no variable.
+    expect(real.stack.service.relayPassword).toBeUndefined();
   });
 
   it('polls IMAP inboxes on a one-minute schedule, with a dead-letter queue for failed runs', () => {

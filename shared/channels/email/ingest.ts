@@ -18,13 +18,22 @@ export const INLINE_MAIL_BYTES = 150 * 1024;
 /** Where stored raw mails go (the bucket's lifecycle rule removes them after a few days). */
 export const RAW_MAIL_PREFIX = 'mail/inbound/';
 const STORED = 'stored:';
+/**
+ * The queue groups (lanes) of one inbox's mail: a sender's mails always take the same lane (in order), and one
+ * inbox's mail is at most this many groups, so at most this many consumer batches at once. A flood to one inbox from
+ * many senders waits in its lanes (deferred, never dropped) while other inboxes' mail is taken past it: FIFO queues
+ * hand out messages of groups not in flight, so a group behind a flood is served at the next receive.
+ */
+export const MAIL_LANES_PER_INBOX = 2;
+/** The queue group of a sender's mail within its inbox. */
+export const mailLane = (sender: string) => `mail-${createHash('sha256').update(sender).digest()[0] % MAIL_LANES_PER_INBOX}`;
 
 export interface RoutedMail {
   account_id: number;
   inbox_id: number;
   /** Base64 of the raw mail, or `stored:<object key>`. */
   body: string;
-  /** The sender (the queue's ordering group within the inbox). */
+  /** The sender's lane (the queue's ordering group within the inbox: mailLane). */
   group: string;
   /** The Message-ID (the queue's deduplication of a mail handed in twice). */
   dedup: string;
@@ -83,7 +92,7 @@ export async function ingestMail(raw: Buffer, opts: { envelopeTo?: string[]; inb
     await putObject(key, mail, 'message/rfc822');
     body = `${STORED}${key}`;
   }
-  return { queued: { account_id: inbox.account_id, inbox_id: inbox.id, body, group: sender || 'unknown', dedup: messageId } };
+  return { queued: { account_id: inbox.account_id, inbox_id: inbox.id, body, group: mailLane(sender), dedup: messageId } };
 }
 
 /** The raw mail a queued item carries. */

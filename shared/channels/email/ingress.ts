@@ -8,6 +8,7 @@ import { getObjectFrom } from '#shared/storage/objects.ts';
 import { refusedAnswer, type WebhookAnswer, type WebhookRequest } from '../channel.ts';
 import { pollImapInboxes } from './imap.ts';
 import { ingestMail, type Ingested } from './ingest.ts';
+import { relayPassword } from './relay-password.ts';
 
 // The ways a mail comes in (docs/mail.md#ways-in), each handing the raw mail to ./ingest.ts and the result to
 // the channel-inbound queue: Chatwoot's ActionMailbox relay route, SES receiving (deployed), the local SMTP
@@ -15,7 +16,7 @@ import { ingestMail, type Ingested } from './ingest.ts';
 
 export const EMAIL_ROOM = 'email';
 
-/** Puts a routed mail on the channel-inbound queue (FIFO: grouped by inbox and sender, deduplicated by Message-ID). */
+/** Puts a routed mail on the channel-inbound queue (FIFO: grouped by inbox and sender lane, deduplicated by Message-ID). */
 export async function queueMail(r: Ingested): Promise<Ingested> {
   if ('queued' in r) {
     const q = r.queued;
@@ -46,10 +47,11 @@ const sameSecret = (a: string, b: string) => {
 
 /**
  * `POST /rails/action_mailbox/relay/inbound_emails` as Rails' relay ingress: basic auth `actionmailbox` with
- * RAILS_INBOUND_EMAIL_PASSWORD (none configured: 404), a `message/rfc822` body (else 415), 204 once queued.
+ * RAILS_INBOUND_EMAIL_PASSWORD (deployed its secret; none configured: 404), a `message/rfc822` body (else 415), 204
+ * once queued.
  */
 export async function relayInbound(req: WebhookRequest): Promise<WebhookAnswer> {
-  const password = config().inboundMail.relayPassword;
+  const password = await relayPassword();
   if (!password) return refusedAnswer(404, 'The relay ingress is not configured (RAILS_INBOUND_EMAIL_PASSWORD)', '', 'not_found');
   const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
   const [user, ...rest] = Buffer.from(encoded ?? '', 'base64')

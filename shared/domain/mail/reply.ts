@@ -116,11 +116,17 @@ export function splitAttachments<T extends OutgoingFile>(files: T[]): { attached
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The mail's text and HTML: the message, then links to the files too large to attach. */
+/**
+ * The mail's text and HTML as Chatwoot's email_reply views lay them out (no layout around them, so no header or
+ * "Powered by" footer): the HTML is the message's Markdown rendered (`contentHtml`), the text part the message as
+ * written; then, when files are too large to attach, an "Attachments:" line and one link per file (HTML: a paragraph
+ * each, opening in a new tab; text: `name: url`).
+ */
 export function replyBody(contentHtml: string, content: string, linked: OutgoingFile[]): { html: string; text: string } {
-  const links = linked.map((f) => `<p><a href="${escapeHtml(f.url)}">${escapeHtml(f.filename)}</a></p>`).join('');
+  if (!linked.length) return { html: contentHtml, text: content };
+  const links = linked.map((f) => `<p><a href="${escapeHtml(f.url)}" target="_blank">${escapeHtml(f.filename)}</a></p>`).join('');
   return {
-    html: `${contentHtml}${links}`,
-    text: [content, ...linked.map((f) => `${f.filename}: ${f.url}`)].filter(Boolean).join('\n\n'),
+    html: `${contentHtml}<p>Attachments:</p>${links}`,
+    text: [content, ['Attachments:', ...linked.map((f) => `${f.filename}: ${f.url}`)].join('\n')].filter(Boolean).join('\n\n'),
   };
 }

@@ -1,3 +1,4 @@
+import { getContact } from '#shared/db/repositories/contacts.ts';
 import { getAccount } from '#shared/db/repositories/identity.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
@@ -10,8 +11,10 @@ import { addMessage } from '../messages/service.ts';
 // answered by the inbox itself, as a `template` message without a sender that the inbox's channel sends like any
 // reply. The greeting answers the first message of a conversation nobody has answered yet; the out-of-office
 // message answers a message that arrives outside the inbox's working hours, at most once a day per conversation
-// and not while an agent answered in the last five minutes. An automatic mail reply and a campaign's conversation
-// get neither.
+// and not while an agent answered in the last five minutes. In a web widget inbox with `enable_email_collect`, a
+// contact without an email is then asked for one (Chatwoot's EmailCollect: a line of text and the "Get notified by
+// email" `input_email` message the widget shows as an email box), once per conversation. An automatic mail reply and
+// a campaign's conversation get none of them.
 
 /** The conversation's newest messages read to decide (a conversation longer than this is past its greeting). */
 const RECENT = 25;
@@ -59,21 +62,55 @@ export function templatesFor(inbox: InboxRecord, m: MessageRecord, recent: Messa
   return out;
 }
 
+/** A message the inbox adds itself: its content and, for an input, its content type. */
+export interface TemplateMessage {
+  content: string;
+  content_type?: 'input_email';
+}
+
+/**
+ * Chatwoot's EmailCollect messages (its `conversations.templates` strings, English): a template asking for a way to
+ * reach the contact, then the `input_email` template the widget renders as an email box (its answer, `submitted_email`,
+ * becomes the contact's email: the widget's `PATCH /messages/{id}`).
+ */
+export const EMAIL_COLLECT: TemplateMessage[] = [
+  { content: 'Give the team a way to reach you.' },
+  { content: 'Get notified by email', content_type: 'input_email' },
+];
+
+const collectsEmail = (inbox: InboxRecord) => inbox.enable_email_collect === true && inbox.channel_type === 'Channel::WebWidget';
+
+/**
+ * Whether the conversation still needs the email collect, its contact's email aside: a web widget inbox with
+ * `enable_email_collect`, no `input_email` message among the recent ones, and not past its start (a conversation
+ * longer than RECENT, like the greeting).
+ */
+export function wantsEmailCollect(inbox: InboxRecord, recent: MessageRecord[]): boolean {
+  return collectsEmail(inbox) && recent.length < RECENT && !recent.some((r) => r.content_type === 'input_email');
+}
+
 /** Runs the hook for a contact's message that was just stored (the events pipeline, on `message_created`; its inbox if read already). */
 export async function answerWithTemplates(m: MessageRecord, known?: InboxRecord, at = Math.floor(Date.now() / 1000)): Promise<number> {
   if (m.message_type !== 0 || isAutoReply(m)) return 0;
   const inbox = known?.id === m.inbox_id ? known : await getInbox(m.account_id, m.inbox_id);
-  if (!inbox || !((inbox.greeting_enabled && inbox.greeting_message) || (inbox.working_hours_enabled && inbox.out_of_office_message)))
-    return 0;
+  if (!inbox) return 0;
+  const templates = (inbox.greeting_enabled && inbox.greeting_message) || (inbox.working_hours_enabled && inbox.out_of_office_message);
+  // The email collect (on by default in web widget inboxes) first reads the sender alone: a contact with an email
+  // costs one key read, and nothing more when the inbox has no other template.
+  const sender =
+    collectsEmail(inbox) && m.sender_type === 'Contact' && m.sender_id ? await getContact(m.account_id, m.sender_id) : undefined;
+  const asksEmail = !!sender && !sender.email;
+  if (!templates && !asksEmail) return 0;
   const [account, conversation] = await Promise.all([getAccount(m.account_id), getConversation(m.account_id, m.conversation_id, true)]);
   if (!account || !conversation) return 0;
   const recent = await listMessages(m.account_id, m.conversation_id, { limit: RECENT });
   // A campaign's conversation (it opened with the campaign's message) gets no template.
   if (recent.some((r) => r.additional_attributes?.campaign_id !== undefined)) return 0;
-  const contents = templatesFor(inbox, m, recent, at);
+  const messages: TemplateMessage[] = templatesFor(inbox, m, recent, at).map((content) => ({ content }));
+  if (asksEmail && wantsEmailCollect(inbox, recent)) messages.push(...EMAIL_COLLECT);
   let c = conversation;
-  for (const content of contents) {
-    ({ conversation: c } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, { content, message_type: 'template' }));
+  for (const t of messages) {
+    ({ conversation: c } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, { ...t, message_type: 'template' }));
   }
-  return contents.length;
+  return messages.length;
 }

@@ -198,7 +198,10 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
     expect(mail.headers['message-id']).toBe(`<conversation/${uuid}/messages/${reply.body.id}@${DOMAIN}>`);
     expect(mail.headers['in-reply-to']).toBe(`<${messageId}>`);
     expect(mail.headers.references).toContain(`<${messageId}>`);
-    expect(mail.html).toContain('<strong>today</strong>');
+    // Chatwoot's email_reply layout: the rendered Markdown alone in the HTML part, the message as written in the text
+    // part, no header or footer around them.
+    expect(mail.html.trim()).toBe('<p>We are on it <strong>today</strong>.</p>');
+    expect(mail.text.trim()).toBe('We are on it **today**.');
     const sent = await until(async () => (await messagesOf(conversation.id)).find((m) => m.id === reply.body.id && m.source_id));
     expect(sent.source_id).toBe(`conversation/${uuid}/messages/${reply.body.id}@${DOMAIN}`);
 

@@ -12,8 +12,22 @@ export interface WidgetInbox {
   website_token: string;
 }
 
-export async function widgetInbox(s: SeededAccount, channel: Record<string, unknown> = {}): Promise<WidgetInbox> {
-  const body = { name: unique('site-'), channel: { type: 'web_widget', website_url: 'https://example.com', ...channel } };
+/**
+ * A web widget inbox. Chatwoot's email collect prompt (on by default: two template messages after a visitor's first
+ * message while it has no email) is off unless `inbox` turns it on, so that a test's visitors see only the messages
+ * it makes; test/e2e/widget/email-collect.test.ts tests the prompt with the inbox's defaults.
+ */
+export async function widgetInbox(
+  s: SeededAccount,
+  channel: Record<string, unknown> = {},
+  inbox: Record<string, unknown> = {},
+): Promise<WidgetInbox> {
+  const body = {
+    name: unique('site-'),
+    enable_email_collect: false,
+    ...inbox,
+    channel: { type: 'web_widget', website_url: 'https://example.com', ...channel },
+  };
   return ok(await s.admin.api.post(`${s.base}/inboxes`, body), 'create web widget inbox');
 }
 

@@ -83,9 +83,16 @@ describe("an agent's reply as a mail (ConversationReplyMailer#email_reply)", () 
     expect(attached.map((x) => x.filename)).toEqual(['a', 'c']);
     expect(linked.map((x) => x.filename)).toEqual(['b']);
     expect(attached.reduce((s, x) => s + x.size, 0)).toBeLessThanOrEqual(MAX_ATTACHED_BYTES);
-    const body = replyBody('<p>Hi</p>', 'Hi', linked);
-    expect(body.html).toBe('<p>Hi</p><p><a href="https://files/b">b</a></p>');
-    expect(body.text).toBe('Hi\n\nb: https://files/b');
+    // Chatwoot's email_reply views: the message, then "Attachments:" and a link per file too large to attach.
+    const body = replyBody('<p>Hi</p>', 'Hi', [...linked, f('d&e', 30 * 1024 * 1024)]);
+    expect(body.html).toBe(
+      '<p>Hi</p><p>Attachments:</p><p><a href="https://files/b" target="_blank">b</a></p><p><a href="https://files/d&#38;e" target="_blank">d&#38;e</a></p>',
+    );
+    expect(body.text).toBe('Hi\n\nAttachments:\nb: https://files/b\nd&e: https://files/d&e');
+    // Nothing linked: the message alone, no heading, no footer.
+    expect(replyBody('<p>Hi</p>', 'Hi **there**', [])).toEqual({ html: '<p>Hi</p>', text: 'Hi **there**' });
+    // A message of files only: the links alone.
+    expect(replyBody('', '', linked).text).toBe('Attachments:\nb: https://files/b');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOutOfOffice, templatesFor } from '#shared/domain/message-templates/hooks.ts';
+import { EMAIL_COLLECT, isOutOfOffice, templatesFor, wantsEmailCollect } from '#shared/domain/message-templates/hooks.ts';
 import type { InboxRecord, WorkingHour } from '#shared/model/inboxes.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 
@@ -76,5 +76,34 @@ describe('templatesFor', () => {
     expect(templatesFor(away, m, [m, msg(3, FRIDAY_1430_UTC - 86_400)], FRIDAY_1430_UTC)).toEqual(['We are away.']);
     expect(templatesFor(away, m, [m, msg(1, FRIDAY_1430_UTC - 120)], FRIDAY_1430_UTC)).toEqual([]);
     expect(templatesFor(away, m, [m, msg(1, FRIDAY_1430_UTC - 120, { private: true })], FRIDAY_1430_UTC)).toEqual(['We are away.']);
+  });
+});
+
+describe('wantsEmailCollect', () => {
+  const widget = (over: Partial<InboxRecord> = {}) => inbox({ channel_type: 'Channel::WebWidget', enable_email_collect: true, ...over });
+  it('asks in a web widget inbox with enable_email_collect, once per conversation', () => {
+    const m = msg(0);
+    expect(wantsEmailCollect(widget(), [m])).toBe(true);
+    // After the greeting too: only an input_email message stops it.
+    expect(wantsEmailCollect(widget(), [m, msg(3), msg(1)])).toBe(true);
+    expect(wantsEmailCollect(widget(), [m, msg(3, FRIDAY_1430_UTC, { content_type: 'input_email' })])).toBe(false);
+  });
+  it('never elsewhere, nor with the setting off, nor past the start of a long conversation', () => {
+    const m = msg(0);
+    expect(wantsEmailCollect(widget({ enable_email_collect: false }), [m])).toBe(false);
+    expect(wantsEmailCollect(widget({ channel_type: 'Channel::Api' }), [m])).toBe(false);
+    expect(wantsEmailCollect(widget({ channel_type: 'Channel::Email' }), [m])).toBe(false);
+    expect(
+      wantsEmailCollect(
+        widget(),
+        Array.from({ length: 25 }, () => msg(0)),
+      ),
+    ).toBe(false);
+  });
+  it("holds Chatwoot's two messages: a line of text, then the input_email box", () => {
+    expect(EMAIL_COLLECT).toEqual([
+      { content: 'Give the team a way to reach you.' },
+      { content: 'Get notified by email', content_type: 'input_email' },
+    ]);
   });
 });
