@@ -271,7 +271,11 @@ export async function dispatchChange(
     const hooks = await runAutomation(event);
     const built = await build(event, reads);
     // The inbox's greeting and out-of-office replies to a contact's message (their own events follow).
-    if (event.name === 'message_created' && event.message && built) await answerWithTemplates(event.message, built.inbox);
+    if (event.name === 'message_created' && event.message && built) {
+      const m = event.message;
+      const sender = m.sender_type === 'Contact' && m.sender_id ? built.ctx?.refs.contacts.get(m.sender_id) : undefined;
+      await answerWithTemplates(m, { inbox: built.inbox, sender });
+    }
     await broadcastEvent(event, built?.ctx);
     const deliveries = [...(built ? await deliveriesFor(event, built, reads) : []), ...(await ruleDeliveries(event, hooks))];
     out.push(...deliveries);

@@ -4,6 +4,7 @@ import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
 import type { InboxRecord, WorkingHour } from '#shared/model/inboxes.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import { addMessage } from '../messages/service.ts';
 
@@ -89,16 +90,27 @@ export function wantsEmailCollect(inbox: InboxRecord, recent: MessageRecord[]): 
   return collectsEmail(inbox) && recent.length < RECENT && !recent.some((r) => r.content_type === 'input_email');
 }
 
-/** Runs the hook for a contact's message that was just stored (the events pipeline, on `message_created`; its inbox if read already). */
-export async function answerWithTemplates(m: MessageRecord, known?: InboxRecord, at = Math.floor(Date.now() / 1000)): Promise<number> {
+/**
+ * Runs the hook for a contact's message that was just stored (the events pipeline, on `message_created`), with the
+ * inbox and the sender where the caller read them already.
+ */
+export async function answerWithTemplates(
+  m: MessageRecord,
+  known: { inbox?: InboxRecord; sender?: ContactRecord } = {},
+  at = Math.floor(Date.now() / 1000),
+): Promise<number> {
   if (m.message_type !== 0 || isAutoReply(m)) return 0;
-  const inbox = known?.id === m.inbox_id ? known : await getInbox(m.account_id, m.inbox_id);
+  const inbox = known.inbox?.id === m.inbox_id ? known.inbox : await getInbox(m.account_id, m.inbox_id);
   if (!inbox) return 0;
   const templates = (inbox.greeting_enabled && inbox.greeting_message) || (inbox.working_hours_enabled && inbox.out_of_office_message);
-  // The email collect (on by default in web widget inboxes) first reads the sender alone: a contact with an email
-  // costs one key read, and nothing more when the inbox has no other template.
+  // The email collect (on by default in web widget inboxes) first looks at the sender alone (the dispatcher's, or one
+  // key read): a contact with an email costs nothing more when the inbox has no other template.
   const sender =
-    collectsEmail(inbox) && m.sender_type === 'Contact' && m.sender_id ? await getContact(m.account_id, m.sender_id) : undefined;
+    collectsEmail(inbox) && m.sender_type === 'Contact' && m.sender_id
+      ? known.sender?.id === m.sender_id
+        ? known.sender
+        : await getContact(m.account_id, m.sender_id)
+      : undefined;
   const asksEmail = !!sender && !sender.email;
   if (!templates && !asksEmail) return 0;
   const [account, conversation] = await Promise.all([getAccount(m.account_id), getConversation(m.account_id, m.conversation_id, true)]);
