@@ -98,13 +98,15 @@ export const routes: Route[] = [
     api: 'system',
     access: 'channels',
   },
-  // Instagram's OAuth redirect back: the Instagram-login inbox created or reauthorized (docs/channels.md#instagram-login).
+  // Instagram's OAuth redirect back, unauthenticated (its signed `state` names the account): the Instagram-login inbox
+  // created or reauthorized (docs/channels.md#instagram-login).
   {
     method: 'GET',
     path: '/instagram/callback',
     handler: 'functions/channels/instagram-callback.ts',
     api: 'system',
-    access: 'channels',
+    // It writes the inbox (the `channels` class only reads the table).
+    access: 'write',
   },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)

@@ -3,7 +3,7 @@ import { ServiceError } from '#shared/errors.ts';
 import { rawHandler } from '#shared/http/raw.ts';
 
 // `GET /instagram/callback`: Instagram's OAuth redirect back (docs/channels.md#instagram-login); the browser is sent
-// on to the dashboard, a `state` that is not ours is 400.
+// on to the dashboard; a `state` that is not ours is 400, a suspended account's 403.
 export const handler = rawHandler(async (req) => {
   const a = await instagramCallback(req.query);
   if (a.location) return { status: a.status, location: a.location };

@@ -1,6 +1,7 @@
 import { config } from '#shared/config.ts';
 import { signJwt, verifyJwt } from '#shared/crypto/jwt.ts';
 import { getAccount } from '#shared/db/repositories/identity.ts';
+import { isSuspended } from '#shared/domain/accounts/suspension.ts';
 import { connectInstagram, saveInstagramToken } from '#shared/domain/inboxes/instagram.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
@@ -141,7 +142,7 @@ async function subscribe(instagramId: string, token: string) {
 
 /**
  * `GET /instagram/callback?code&state` (Chatwoot's Instagram::CallbacksController): a `state` that is not ours is
- * 400 (Chatwoot fails with a 500); Instagram's refusal (the user cancelled, a code refused) goes to Chatwoot's error
+ * 400 (Chatwoot fails with a 500), a suspended account's 403; Instagram's refusal (the user cancelled, a code refused) goes to Chatwoot's error
  * page; else the inbox is created (→ its agents page) or reauthorized (→ its settings page).
  */
 export async function instagramCallback(query: Record<string, string>): Promise<CallbackAnswer> {
@@ -149,6 +150,7 @@ export async function instagramCallback(query: Record<string, string>): Promise<
   const accountId = typeof claims?.sub === 'number' ? claims.sub : undefined;
   const account = accountId === undefined ? undefined : await getAccount(accountId);
   if (accountId === undefined || !account) return { status: 400, error: 'state is invalid or expired' };
+  if (isSuspended(account)) return { status: 403, error: 'Account is suspended' };
   if (query.error) {
     return {
       status: 302,
