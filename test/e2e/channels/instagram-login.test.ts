@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { startFakeProvider, type FakeProvider } from '../../support/providers.ts';
+import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
@@ -205,6 +205,22 @@ describe('Instagram-login inbox', () => {
       async () => (await messagesOf(s, c.id)).find((m) => m.id === one.body.id),
       (m) => typeof m?.source_id === 'string',
     );
+
+    // An image with a caption: the attachment first (its signed link), then the text, as Chatwoot sends them.
+    const upload = new FormData();
+    upload.append('content', 'the catalogue');
+    upload.append('attachments[]', new Blob([PNG], { type: 'image/png' }), 'catalogue.png');
+    const pic = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, upload);
+    expect(pic.status).toBe(200);
+    await graph.waitFor((x) => sends().includes(x) && x.form.get('message[text]') === 'the catalogue');
+    const [image, caption] = sends()
+      .filter((x) => x.form.get('recipient[id]') === who)
+      .slice(-2);
+    expect([...image.form.keys()]).toEqual(['recipient[id]', 'message[attachment][type]', 'message[attachment][payload][url]']);
+    expect(image.form.get('message[attachment][type]')).toBe('image');
+    const link = await fetch(image.form.get('message[attachment][payload][url]') ?? '');
+    expect(Buffer.from(await link.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Object.fromEntries(caption.form)).toEqual({ 'recipient[id]': who, 'message[text]': 'the catalogue' });
 
     const restore = overrideEnv({ ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: 'true' });
     try {
