@@ -74,8 +74,9 @@ class InstagramRefusal extends Error {
 
 /** Instagram's error of an answer, as Chatwoot hands it to its error page. */
 function refusalOf(what: string, a: ProviderAnswer): InstagramRefusal {
-  if (a.ok || a.retry)
-    return new InstagramRefusal({ error_type: 'OAuthException', code: 503, error_message: `${what}: Instagram did not answer` });
+  if (a.ok)
+    return new InstagramRefusal({ error_type: 'OAuthException', code: 502, error_message: `${what}: unexpected answer from Instagram` });
+  if (a.retry) return new InstagramRefusal({ error_type: 'OAuthException', code: 503, error_message: `${what}: Instagram did not answer` });
   const j = a.json;
   const e = j?.error && typeof j.error === 'object' ? j.error : j;
   return new InstagramRefusal({
