@@ -98,6 +98,16 @@ export const routes: Route[] = [
     api: 'system',
     access: 'channels',
   },
+  // Instagram's OAuth redirect back, unauthenticated (its signed `state` names the account): the Instagram-login inbox
+  // created or reauthorized (docs/channels.md#instagram-login).
+  {
+    method: 'GET',
+    path: '/instagram/callback',
+    handler: 'functions/channels/instagram-callback.ts',
+    api: 'system',
+    // It writes the inbox (the `channels` class only reads the table).
+    access: 'write',
+  },
 
   // Sign-in (devise_token_auth, mounted at /auth as Chatwoot does)
   { method: 'POST', path: '/auth/sign_in', handler: 'functions/auth/sign-in.ts', api: 'account', access: 'tokens' },
@@ -185,6 +195,14 @@ export const routes: Route[] = [
     handler: 'functions/api/callbacks/facebook-pages.ts',
     api: 'account',
     access: 'read',
+  },
+  // Instagram's login URL for an Instagram-login inbox (docs/channels.md#instagram-login).
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/instagram/authorization',
+    handler: 'functions/api/instagram/authorization.ts',
+    api: 'account',
+    access: 'write',
   },
   {
     method: 'POST',

@@ -124,6 +124,17 @@ const EnvSchema = v.object({
   // Instagram (docs/channels.md#instagram): the verify token of `GET /webhooks/instagram`; Instagram's webhooks are
   // signed with FB_APP_SECRET (an Instagram account linked to a page).
   INSTAGRAM_VERIFY_TOKEN: Optional,
+  // The Instagram-login inbox (docs/channels.md#instagram-login): the Instagram app (its id and secret: the OAuth
+  // exchange, the `state` signature, its webhooks' signature), Instagram's Graph host (tokens, profile, sends) and its
+  // OAuth host.
+  INSTAGRAM_APP_ID: Optional,
+  INSTAGRAM_APP_SECRET: Optional,
+  INSTAGRAM_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.instagram.com'),
+  INSTAGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.instagram.com'),
+  // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an Instagram-login
+  // inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
+  ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT: v.optional(v.picklist(['true', 'false']), 'false'),
+  ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: v.optional(v.picklist(['true', 'false']), 'false'),
   CHANNEL_INBOUND_QUEUE_URL: Optional,
   CHANNEL_SEND_QUEUE_URL: Optional,
   CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
@@ -202,6 +213,12 @@ export interface Config {
   fbAppId?: string;
   fbVerifyToken?: string;
   instagramVerifyToken?: string;
+  instagramAppId?: string;
+  instagramAppSecret?: string;
+  instagramGraphBaseUrl: string;
+  instagramApiBaseUrl: string;
+  messengerHumanAgent: boolean;
+  instagramHumanAgent: boolean;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
@@ -278,6 +295,12 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   fbAppId: ['FB_APP_ID'],
   fbVerifyToken: ['FB_VERIFY_TOKEN'],
   instagramVerifyToken: ['INSTAGRAM_VERIFY_TOKEN'],
+  instagramAppId: ['INSTAGRAM_APP_ID'],
+  instagramAppSecret: ['INSTAGRAM_APP_SECRET'],
+  instagramGraphBaseUrl: ['INSTAGRAM_GRAPH_BASE_URL'],
+  instagramApiBaseUrl: ['INSTAGRAM_API_BASE_URL'],
+  messengerHumanAgent: ['ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'],
+  instagramHumanAgent: ['ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'],
   channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
   channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
@@ -395,6 +418,12 @@ function load(): Config {
     fbAppId: e.FB_APP_ID,
     fbVerifyToken: e.FB_VERIFY_TOKEN,
     instagramVerifyToken: e.INSTAGRAM_VERIFY_TOKEN,
+    instagramAppId: e.INSTAGRAM_APP_ID,
+    instagramAppSecret: e.INSTAGRAM_APP_SECRET,
+    instagramGraphBaseUrl: e.INSTAGRAM_GRAPH_BASE_URL.replace(/\/$/, ''),
+    instagramApiBaseUrl: e.INSTAGRAM_API_BASE_URL.replace(/\/$/, ''),
+    messengerHumanAgent: e.ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT === 'true',
+    instagramHumanAgent: e.ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT === 'true',
     channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
     channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
     channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),

@@ -106,6 +106,8 @@ const pagesRegistered: string[] = [];
  * subscribed_apps take anything); the runtime (in this process) is pointed at it. Nothing else is called: the bench
  * measures the webhooks and the registration.
  */
+const BENCH_IG_ACCOUNT = `1784${process.pid}`;
+
 const fakeProviders = () =>
   (providerApi ??= new Promise<void>((resolve) => {
     const server = createServer((req, res) => {
@@ -113,6 +115,11 @@ const fakeProviders = () =>
       res.writeHead(200, { 'content-type': 'application/json' });
       if (path.endsWith('/getMe')) res.end(JSON.stringify({ ok: true, result: { id: 1, is_bot: true, username: 'bench_bot' } }));
       else if (path === '/oauth/access_token') res.end(JSON.stringify({ access_token: 'bench-user-token', token_type: 'bearer' }));
+      // Instagram's login: the long-lived token and the account (one account: the first login creates its inbox, the
+      // next ones reauthorize it).
+      else if (path === '/access_token')
+        res.end(JSON.stringify({ access_token: 'bench-ig-token', token_type: 'bearer', expires_in: 5_184_000 }));
+      else if (path === '/v22.0/me') res.end(JSON.stringify({ id: '1', user_id: BENCH_IG_ACCOUNT, username: 'bench.shop' }));
       // The user's pages: every page the bench registered.
       else if (path === '/me/accounts')
         res.end(JSON.stringify({ data: pagesRegistered.map((id) => ({ id, name: 'Bench', access_token: 'bench-page-2' })) }));
@@ -122,6 +129,10 @@ const fakeProviders = () =>
     server.listen(0, '127.0.0.1', () => {
       process.env.TELEGRAM_API_BASE_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
       process.env.FACEBOOK_GRAPH_BASE_URL = process.env.TELEGRAM_API_BASE_URL;
+      process.env.INSTAGRAM_API_BASE_URL = process.env.TELEGRAM_API_BASE_URL;
+      process.env.INSTAGRAM_GRAPH_BASE_URL = process.env.TELEGRAM_API_BASE_URL;
+      process.env.INSTAGRAM_APP_ID ??= 'bench-ig-app';
+      process.env.INSTAGRAM_APP_SECRET ??= 'bench-ig-secret';
       resetConfig();
       resolve();
     });
@@ -372,6 +383,25 @@ export const channels: Scenarios = {
       method: 'POST',
       path: `${w.account.base}/callbacks/reauthorize_page`,
       body: { omniauth_token: 'bench-login', inbox_id: inboxId },
+    }),
+  },
+  // Instagram's login URL: its signed state.
+  [`POST ${A}/instagram/authorization`]: {
+    setup: fakeProviders,
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/instagram/authorization` }),
+  },
+  // Instagram's OAuth redirect back: the code and tokens exchanged, the account read, its inbox created (then
+  // reauthorized), the account subscribed, the browser redirected.
+  'GET /instagram/callback': {
+    setup: async (w) => {
+      await fakeProviders();
+      const a = await ok(w, 'POST', '/instagram/authorization', {});
+      return new URL(a.url).searchParams.get('state') ?? '';
+    },
+    request: (_w, state: string) => ({
+      method: 'GET',
+      path: `/instagram/callback?code=bench-code&state=${encodeURIComponent(state)}`,
+      status: 302,
     }),
   },
   // The retry of a message: read, reset and written back (the pipeline sends it where a channel does).

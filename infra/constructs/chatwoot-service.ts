@@ -23,6 +23,8 @@ const INBOX_SETUP_HANDLERS = new Set([
   'functions/api/callbacks/register-facebook-page.ts',
   'functions/api/callbacks/facebook-pages.ts',
   'functions/api/callbacks/reauthorize-page.ts',
+  'functions/api/instagram/authorization.ts',
+  'functions/channels/instagram-callback.ts',
 ]);
 import { acknowledge, LAMBDA_ROLE_ACKNOWLEDGMENTS } from './grants.ts';
 import { HttpApiRoutes, type CaptainModel, type RequestLimits } from './http-api.ts';
@@ -282,6 +284,8 @@ export class ChatwootService extends Construct {
       const fn = this.api.functions.get(functionName(route));
       if (!fn) continue;
       for (const [k, v] of Object.entries(channelEnvironment(props.channels))) fn.addEnvironment(k, v);
+      // The URLs they hand the provider (Telegram's webhook, Instagram's OAuth redirect) are under FRONTEND_URL.
+      fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
     }
 
     // Incoming mail: the relay route keeps large raw mails in the files bucket (mail/inbound/ only) and needs the

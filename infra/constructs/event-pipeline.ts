@@ -66,6 +66,14 @@ export interface ChannelSettings {
   fbVerifyToken?: string;
   /** The verify token `GET /webhooks/instagram` answers. */
   instagramVerifyToken?: string;
+  /** The Instagram app of Instagram-login inboxes (docs/channels.md#instagram-login). */
+  instagramAppId?: string;
+  instagramAppSecret?: string;
+  instagramGraphBaseUrl?: string;
+  instagramApiBaseUrl?: string;
+  /** Chatwoot's HUMAN_AGENT settings: Instagram sends tagged `HUMAN_AGENT`. */
+  messengerHumanAgent?: boolean;
+  instagramHumanAgent?: boolean;
   /** First retry of a send that met a provider 429/5xx, doubling per attempt. @default 30 s */
   sendRetryBase?: Duration;
 }
@@ -86,6 +94,12 @@ export function channelEnvironment(c: ChannelSettings = {}): Record<string, stri
   if (c.fbAppId) out.FB_APP_ID = c.fbAppId;
   if (c.fbVerifyToken) out.FB_VERIFY_TOKEN = c.fbVerifyToken;
   if (c.instagramVerifyToken) out.INSTAGRAM_VERIFY_TOKEN = c.instagramVerifyToken;
+  if (c.instagramAppId) out.INSTAGRAM_APP_ID = c.instagramAppId;
+  if (c.instagramAppSecret) out.INSTAGRAM_APP_SECRET = c.instagramAppSecret;
+  if (c.instagramGraphBaseUrl) out.INSTAGRAM_GRAPH_BASE_URL = c.instagramGraphBaseUrl;
+  if (c.instagramApiBaseUrl) out.INSTAGRAM_API_BASE_URL = c.instagramApiBaseUrl;
+  if (c.messengerHumanAgent) out.ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT = 'true';
+  if (c.instagramHumanAgent) out.ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT = 'true';
   if (c.sendRetryBase) out.CHANNEL_SEND_RETRY_BASE_SECONDS = String(c.sendRetryBase.toSeconds());
   return out;
 }

@@ -1,9 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { config } from '#shared/config.ts';
-import type { ProviderAnswer } from './http.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
+import type { SendOutcome } from './channel.ts';
+import { callProvider, type ProviderAnswer } from './http.ts';
+import { plainText } from './markup.ts';
 
-// Meta's Graph API, for the rooms that call it (Messenger; Instagram through a page): the `appsecret_proof` that
-// goes with a token when the app requires it, and Graph's error in its own words.
+// Meta's Graph API, for the rooms that call it (Messenger; Instagram through a page or its own login): the
+// `appsecret_proof` that goes with a token when the app requires it, Graph's error in its own words, and the
+// Instagram reply both kinds of Instagram inbox send.
 
 /** `appsecret_proof`: hex HMAC-SHA256(app secret, access token). */
 export const appSecretProof = (appSecret: string, accessToken: string) => createHmac('sha256', appSecret).update(accessToken).digest('hex');
@@ -43,4 +48,48 @@ export function nestedForm(value: Record<string, unknown>, prefix = ''): [string
         ? []
         : [[key, String(v)] as [string, string]];
   });
+}
+
+/**
+ * An Instagram reply (Chatwoot's Instagram send services, both kinds of inbox): the attachments first, then the
+ * text (plain), each its own form-encoded request (`recipient[id]`, `message[text]` or
+ * `message[attachment][type|payload][url]`, and `messaging_type=MESSAGE_TAG&tag=HUMAN_AGENT` when the installation's
+ * setting says so) to `url`; `source_id` the last `message_id`; errors as `"<code> - <message>"`. `tokenRefused`
+ * is called when Graph refuses the token itself (code 190). A failure once a part went out fails the message rather
+ * than retrying it.
+ */
+export async function sendInstagramParts(
+  ctx: OutgoingContext,
+  url: string,
+  opts: { humanAgent: boolean; tokenRefused: () => Promise<void> },
+): Promise<SendOutcome> {
+  const { message } = ctx;
+  const parts: Record<string, unknown>[] = [];
+  for (const a of message.attachments) {
+    if (a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback') continue;
+    const type = ['image', 'audio', 'video'].includes(a.file_type) ? a.file_type : 'file';
+    parts.push({ attachment: { type, payload: { url: fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename) } } });
+  }
+  const text = plainText(message.content);
+  if (text) parts.push({ text });
+  const tag = opts.humanAgent ? { messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' } : {};
+  let sourceId: string | undefined;
+  for (const part of parts) {
+    const answer = await callProvider({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(nestedForm({ recipient: { id: ctx.recipient }, message: part, ...tag })).toString(),
+    });
+    const id = answer.ok ? answer.json?.message_id : undefined;
+    if (typeof id === 'string' && id) {
+      sourceId = id;
+      continue;
+    }
+    if (!answer.ok && answer.retry && sourceId === undefined) return { retry: answer.error };
+    const error = graphError(answer);
+    if (error?.code === 190) await opts.tokenRefused();
+    return { refused: instagramErrorText(error) };
+  }
+  return sourceId ? { sourceId } : { refused: 'Instagram was unable to process this request' };
 }

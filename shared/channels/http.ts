@@ -27,7 +27,8 @@ export async function callProvider(req: {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** Text, or bytes (a multipart upload). */
+  body?: string | Buffer;
 }): Promise<ProviderAnswer> {
   const res = await outboundRequest({
     ...req,

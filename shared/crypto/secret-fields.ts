@@ -23,6 +23,8 @@ export const SEALED_FIELDS: Record<string, readonly (readonly string[])[]> = {
     // Facebook pages: the page's and the user's access tokens.
     ['page_access_token'],
     ['user_access_token'],
+    // Instagram-login inboxes: the long-lived Instagram token.
+    ['access_token'],
   ],
   // Integration hooks: API keys and tokens (Notion's `token`; `access_token`, where Chatwoot keeps an OAuth
   // app's token, for a client that stores it in the settings), and service-account credentials (an

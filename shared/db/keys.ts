@@ -342,7 +342,7 @@ export const keys = {
   inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
   websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
   channelUnique: (
-    kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM',
+    kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM' | 'INSTAGRAM_LOGIN',
     value: string,
   ): Key => keys.unique(join('CHANNEL', kind), value),
 

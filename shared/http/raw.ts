@@ -26,6 +26,8 @@ export interface RawAnswer {
   /** Sent as is; an object is sent as JSON. */
   body?: string | Record<string, unknown>;
   contentType?: string;
+  /** A redirect's target (an OAuth callback sending the browser on). */
+  location?: string;
 }
 
 /** Webhook payloads are small; anything larger is refused before it is read further. */
@@ -46,9 +48,15 @@ export function rawRequestOf(event: APIGatewayProxyEventV2): RawRequest {
 }
 
 const toResult = (a: RawAnswer): HttpResult =>
-  typeof a.body === 'object'
-    ? jsonResult(a.status, a.body)
-    : { statusCode: a.status, headers: a.body ? { 'content-type': a.contentType ?? 'text/plain; charset=utf-8' } : {}, body: a.body ?? '' };
+  a.location
+    ? { statusCode: a.status, headers: { location: a.location, 'cache-control': 'no-store' }, body: '' }
+    : typeof a.body === 'object'
+      ? jsonResult(a.status, a.body)
+      : {
+          statusCode: a.status,
+          headers: a.body ? { 'content-type': a.contentType ?? 'text/plain; charset=utf-8' } : {},
+          body: a.body ?? '',
+        };
 
 /** `maxBytes`: a route that takes larger bodies (a raw mail: up to API Gateway's 10 MB). */
 export function rawHandler(run: (req: RawRequest) => Promise<RawAnswer>, opts: { maxBytes?: number } = {}) {

@@ -14,8 +14,8 @@ export const CHANNEL_TYPES = {
 } as const;
 
 export type ChannelKind = keyof typeof CHANNEL_TYPES;
-/** `Channel::FacebookPage` inboxes are made by registering a page (docs/channels.md#facebook-messenger), not by `POST /inboxes`. */
-export type ChannelType = (typeof CHANNEL_TYPES)[ChannelKind] | 'Channel::FacebookPage';
+/** `Channel::FacebookPage` and `Channel::Instagram` inboxes are made by registering a page or by Instagram's login (docs/channels.md#facebook-messenger), not by `POST /inboxes`. */
+export type ChannelType = (typeof CHANNEL_TYPES)[ChannelKind] | 'Channel::FacebookPage' | 'Channel::Instagram';
 
 export interface WorkingHour {
   day_of_week: number;
@@ -109,6 +109,10 @@ export interface InboxRecord {
   instagram_id?: string | null;
   reauthorization_required?: boolean;
   authorization_error_count?: number;
+  // Instagram login (`Channel::Instagram`): the account is `instagram_id`; its long-lived token and when it expires
+  // (Unix seconds; refreshed before, docs/channels.md#instagram-login).
+  access_token?: string | null;
+  expires_at?: number | null;
 
   created_at: number;
   updated_at: number;

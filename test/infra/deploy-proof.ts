@@ -56,6 +56,12 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   FB_APP_ID: 'default',
   FB_VERIFY_TOKEN: 'default',
   INSTAGRAM_VERIFY_TOKEN: 'default',
+  INSTAGRAM_APP_ID: 'default',
+  INSTAGRAM_APP_SECRET: 'default',
+  INSTAGRAM_GRAPH_BASE_URL: 'default',
+  INSTAGRAM_API_BASE_URL: 'default',
+  ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT: 'default',
+  ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: 'default',
   CHANNEL_SEND_RETRY_BASE_SECONDS: 'default',
   CHANNEL_MEDIA_MAX_BYTES: 'default',
   // `ses` or `none` deployed (the default, `local`, is the local runtime's).

@@ -6,7 +6,7 @@ import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
-import { graphError, instagramErrorText, isTokenError, nestedForm, tokenQuery } from '../graph.ts';
+import { graphError, isTokenError, sendInstagramParts, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
 import { hubSha1SignatureValid, hubSignatureValid } from '../signatures.ts';
@@ -108,42 +108,15 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
 }
 
 /**
- * A reply in the page's Instagram conversation (Chatwoot's Instagram::Messenger::SendOnInstagramService): the
- * attachments first, then the text, each form-encoded (`recipient[id]`, `message[text]` or
- * `message[attachment][type|payload][url]`) to Graph v11.0 with the page's token; errors as `"<code> - <message>"`,
- * a token error (190) marks the inbox for reauthorization at once.
+ * A reply in the page's Instagram conversation (Chatwoot's Instagram::Messenger::SendOnInstagramService): Graph
+ * v11.0 with the page's token, `HUMAN_AGENT` with ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT; a token error (190) marks the
+ * inbox for reauthorization at once.
  */
-async function sendInstagram(ctx: OutgoingContext): Promise<SendOutcome> {
-  const { inbox, message } = ctx;
-  const parts: Record<string, unknown>[] = [];
-  for (const a of message.attachments) {
-    if (a.file_type === 'location' || a.file_type === 'contact' || a.file_type === 'fallback') continue;
-    const type = ['image', 'audio', 'video'].includes(a.file_type) ? a.file_type : 'file';
-    const url = fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename);
-    parts.push({ attachment: { type, payload: { url } } });
-  }
-  const text = plainText(message.content);
-  if (text) parts.push({ text });
-  let sourceId: string | undefined;
-  for (const part of parts) {
-    const answer = await callProvider({
-      method: 'POST',
-      url: `${config().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(inbox))}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(nestedForm({ recipient: { id: ctx.recipient }, message: part })).toString(),
-    });
-    const id = answer.ok ? answer.json?.message_id : undefined;
-    if (typeof id === 'string' && id) {
-      sourceId = id;
-      continue;
-    }
-    if (!answer.ok && answer.retry && sourceId === undefined) return { retry: answer.error };
-    const error = graphError(answer);
-    if (error?.code === 190) await noteAuthorizationError(inbox, 1);
-    return { refused: instagramErrorText(error) };
-  }
-  return sourceId ? { sourceId } : { refused: 'Instagram was unable to process this request' };
-}
+const sendInstagram = (ctx: OutgoingContext): Promise<SendOutcome> =>
+  sendInstagramParts(ctx, `${config().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(ctx.inbox))}`, {
+    humanAgent: config().messengerHumanAgent,
+    tokenRefused: () => noteAuthorizationError(ctx.inbox, 1),
+  });
 
 /**
  * A page registered (or its token changed): subscribed to the app's webhook fields (errors ignored, as Chatwoot),

@@ -3,7 +3,8 @@ import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
 
 // Instagram's messaging webhook (`{object: "instagram", entry: [{id: <IG account id>, messaging: [...]}]}`) → events,
 // as Chatwoot reads it (docs/channels.md#instagram): messages with their attachments (shares, reels, posts, story
-// mentions) and story replies, echoes, unsends (`is_deleted`), read receipts. Every item is read by its own kind
+// mentions) and story replies, echoes, unsends (`is_deleted`), read receipts (the message named and every earlier
+// one we sent, as Chatwoot marks them). Every item is read by its own kind
 // (Chatwoot reuses the first item's kind for the whole batch).
 
 type Json = Record<string, ProviderJson>;
@@ -39,7 +40,7 @@ function attachmentsOf(list: unknown): { media: MediaRef[]; places: IncomingPlac
   return { media, places, content };
 }
 
-function messageEvent(m: Json): ChannelEvent {
+function messageEvent(m: Json, viaPage: boolean): ChannelEvent {
   const msg = m.message;
   const mid = str(msg?.mid);
   if (!mid) return { type: 'skipped', reason: 'message without mid' };
@@ -67,7 +68,8 @@ function messageEvent(m: Json): ChannelEvent {
     content: text,
     ...(Object.keys(attrs).length ? { contentAttributes: attrs } : {}),
     ...(places.length ? { places } : {}),
-    conversationAttributes: { type: 'instagram_direct_message' },
+    // The page inbox tells its Instagram conversations from its Messenger ones by this.
+    ...(viaPage ? { conversationAttributes: { type: 'instagram_direct_message' } } : {}),
     ...(echo ? { echo: true } : {}),
   };
   return { type: 'message', message, media };
@@ -80,7 +82,8 @@ export function accountsOf(body: string): string[] {
   return [...new Set(entries.map((e) => str(e?.id)).filter((id): id is string => !!id))];
 }
 
-export function parseInstagram(body: string, instagramId: string | null | undefined): ChannelEvent[] {
+/** `viaPage`: the inbox is the page the account is linked to (not an Instagram-login inbox). */
+export function parseInstagram(body: string, instagramId: string | null | undefined, viaPage = true): ChannelEvent[] {
   const payload = JSON.parse(body) as Json;
   if (String(payload?.object ?? '').toLowerCase() !== 'instagram') return [{ type: 'skipped', reason: `object ${str(payload?.object)}` }];
   const out: ChannelEvent[] = [];
@@ -91,8 +94,9 @@ export function parseInstagram(body: string, instagramId: string | null | undefi
       ...(Array.isArray(entry.standby) ? entry.standby : []),
     ] as Json[];
     for (const m of items) {
-      if (m?.message) out.push(messageEvent(m));
-      else if (m?.read && str(m.read.mid)) out.push({ type: 'status', status: { providerId: str(m.read.mid)!, status: 'read' } });
+      if (m?.message) out.push(messageEvent(m, viaPage));
+      else if (m?.read && str(m.read.mid))
+        out.push({ type: 'status', status: { providerId: str(m.read.mid)!, status: 'read', through: true } });
       else
         out.push({
           type: 'skipped',

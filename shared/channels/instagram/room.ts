@@ -1,21 +1,41 @@
 import { config } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
+import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { refusedAnswer, type ChannelRoom, type MediaRef, type WebhookRequest } from '../channel.ts';
-import { tokenQuery } from '../graph.ts';
+import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import { graphError, sendInstagramParts, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia } from '../http.ts';
 import { hubSignatureValid } from '../signatures.ts';
+import { IG_VERSION, instagramToken } from './login.ts';
 import { accountsOf, parseInstagram } from './parse.ts';
 
-// Instagram's webhooks (docs/channels.md#instagram), for an Instagram account linked to a Facebook page inbox: the
-// page inbox holds the conversations (`additional_attributes.type = instagram_direct_message`), and the page's room
-// sends their replies. `GET /webhooks/instagram` verifies with INSTAGRAM_VERIFY_TOKEN; `POST` must carry
-// `X-Hub-Signature-256` by the Meta app's secret (Chatwoot checks none).
+// Instagram's webhooks (docs/channels.md#instagram), for both kinds of Instagram inbox: an Instagram-login inbox
+// (`Channel::Instagram`, this room sends its replies to graph.instagram.com) and an account linked to a Facebook page
+// inbox (the page inbox holds the conversations, `additional_attributes.type = instagram_direct_message`, and the
+// page's room sends their replies). Chatwoot matches the login inbox first. `GET /webhooks/instagram` verifies with
+// INSTAGRAM_VERIFY_TOKEN; `POST` must carry `X-Hub-Signature-256` by the app's secret (Chatwoot checks none).
+
+const isLogin = (inbox: InboxRecord) => inbox.channel_type === 'Channel::Instagram';
 
 const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
 
+/** A payload about anything but Instagram: Chatwoot's 422. */
+const NOT_INSTAGRAM = refusedAnswer(422, 'Unprocessable: object is not instagram', 'object', 'invalid');
+
+function objectOf(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'))?.object;
+  } catch {
+    return undefined;
+  }
+}
+
 async function handshake(req: WebhookRequest) {
-  if (req.method !== 'GET') return undefined;
+  if (req.method !== 'GET') {
+    const object = objectOf(req.body);
+    return typeof object === 'string' && object.toLowerCase() !== 'instagram' ? NOT_INSTAGRAM : undefined;
+  }
   const expected = config().instagramVerifyToken;
   if (!expected || req.query['hub.mode'] !== 'subscribe' || req.query['hub.verify_token'] !== expected) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
@@ -28,17 +48,39 @@ async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
   } catch {
     return [];
   }
-  const found = await Promise.all(accounts.slice(0, 50).map((a) => findChannelInbox('INSTAGRAM', a)));
+  // The Instagram-login inbox of the account, else the page it is linked to (both read at once).
+  const found = await Promise.all(
+    accounts.slice(0, 50).map(async (a) => {
+      const [login, page] = await Promise.all([findChannelInbox('INSTAGRAM_LOGIN', a), findChannelInbox('INSTAGRAM', a)]);
+      return login ?? page;
+    }),
+  );
   return found.filter((i): i is InboxRecord => !!i);
 }
 
-function verify(req: WebhookRequest): boolean {
-  const secret = config().fbAppSecret;
+/** Signed by the app the inbox belongs to: the Instagram app (login), the Meta app (a page's account). */
+function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
+  const secret = isLogin(inbox) ? config().instagramAppSecret : config().fbAppSecret;
   return !!secret && hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
 }
 
-/** The contact's name, through the page (Chatwoot's Koala `get_object`): `name`, else its `username`. */
+/**
+ * The contact's name: an Instagram-login inbox asks graph.instagram.com (a token error, 190, marks the inbox for
+ * reauthorization at once, as Chatwoot); a page's account asks Graph through the page (Chatwoot's Koala
+ * `get_object`). `name`, else its `username`, else Chatwoot's `"Unknown (IG: <id>)"`.
+ */
 async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
+  if (isLogin(inbox)) {
+    const fields = 'name,username,profile_pic,follower_count,is_user_follow_business,is_business_follow_user,is_verified_user';
+    const q = new URLSearchParams({ fields, access_token: await instagramToken(inbox) });
+    const answer = await callProvider({
+      method: 'GET',
+      url: `${config().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(contact.sourceId)}?${q}`,
+    });
+    if (!answer.ok && graphError(answer)?.code === 190) await noteAuthorizationError(inbox, 1);
+    const name = answer.ok ? answer.json?.name || answer.json?.username : undefined;
+    return typeof name === 'string' && name ? { name } : { name: `Unknown (IG: ${contact.sourceId})` };
+  }
   const answer = await callProvider({
     method: 'GET',
     url: `${config().facebookGraphBaseUrl}/${encodeURIComponent(contact.sourceId)}?fields=name,username,profile_pic&${tokenQuery(inbox.page_access_token ?? '')}`,
@@ -47,19 +89,32 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
   return typeof name === 'string' && name ? { name } : { name: `Unknown (IG: ${contact.sourceId})` };
 }
 
+/**
+ * A reply in an Instagram-login inbox (Chatwoot's Instagram::SendOnInstagramService): to
+ * `{INSTAGRAM_GRAPH_BASE_URL}/v22.0/{instagram_id}/messages?access_token=…` (the token refreshed first when due),
+ * `HUMAN_AGENT` with ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT.
+ */
+async function send(ctx: OutgoingContext): Promise<SendOutcome> {
+  const { inbox } = ctx;
+  const token = await instagramToken(inbox);
+  const account = inbox.instagram_id || 'me';
+  const url = `${config().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(account)}/messages?${new URLSearchParams({ access_token: token })}`;
+  return sendInstagramParts(ctx, url, { humanAgent: config().instagramHumanAgent, tokenRefused: () => noteAuthorizationError(inbox, 1) });
+}
+
 export const instagramRoom: ChannelRoom = {
   kind: 'instagram',
-  // The page inbox's room sends (its conversations of this kind go to Instagram).
-  channelTypes: [],
+  // Instagram-login inboxes; a page's linked account is sent by the page's room.
+  channelTypes: ['Channel::Instagram'],
   ingest: {
     handshake,
     inbox: async (req) => (await inboxes(req))[0],
     inboxes,
     verify,
-    parse: (body, _type, inbox) => parseInstagram(body, inbox.instagram_id),
+    parse: (body, _type, inbox) => parseInstagram(body, inbox.instagram_id, !isLogin(inbox)),
     accepted: { status: 200, body: 'ok', contentType: 'text/plain' },
   },
   fetchMedia: (_inbox: InboxRecord, ref: MediaRef) => (ref.url ? downloadMedia(ref.url, {}) : Promise.resolve(undefined)),
-  send: async () => ({ refused: 'Instagram conversations are sent by their page' }),
+  send,
   profile,
 };

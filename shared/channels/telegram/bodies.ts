@@ -2,7 +2,9 @@ import type { AttachmentRecord, MessageRecord } from '#shared/model/messages.ts'
 
 // The requests Chatwoot sends to Telegram's Bot API (docs/channels.md#telegram), form-encoded: `sendMessage` with
 // the text in Telegram HTML (an `input_select` as an inline keyboard), then the attachments: photos and videos in
-// one `sendMediaGroup`, audios in another (at most ten a group), and every other file by `sendDocument`.
+// one `sendMediaGroup`, audios in another (at most ten a group), and every other file by `sendDocument`, its bytes
+// uploaded as multipart/form-data under its own name (Chatwoot's upload; Telegram fetches a link only for PDF, ZIP
+// and GIF files).
 
 export type Form = Record<string, string>;
 
@@ -42,7 +44,8 @@ export interface Outgoing {
   link: string;
 }
 
-export type AttachmentRequest = { method: 'sendMediaGroup' | 'sendDocument'; form: Form };
+/** `file`: a document whose bytes go as the `document` part of a multipart upload. */
+export type AttachmentRequest = { method: 'sendMediaGroup' | 'sendDocument'; form: Form; file?: Outgoing };
 
 const GROUP_SIZE = 10;
 const chunks = <T>(list: T[]) =>
@@ -63,6 +66,19 @@ export function attachmentRequests(t: Target, attachments: Outgoing[]): Attachme
   return [
     ...chunks(visual).map(group),
     ...chunks(audio).map(group),
-    ...documents.map((a) => ({ method: 'sendDocument' as const, form: { ...common(t), document: a.link } })),
+    ...documents.map((a) => ({ method: 'sendDocument' as const, form: common(t), file: a })),
   ];
+}
+
+/** A multipart/form-data body: the fields, then the file under `field` with its name and type. */
+export async function multipartBody(
+  form: Form,
+  field: string,
+  file: { data: Buffer; filename: string; contentType: string },
+): Promise<{ contentType: string; body: Buffer }> {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(form)) fd.append(k, v);
+  fd.append(field, new Blob([new Uint8Array(file.data)], { type: file.contentType || 'application/octet-stream' }), file.filename);
+  const encoded = new Response(fd);
+  return { contentType: encoded.headers.get('content-type') ?? 'multipart/form-data', body: Buffer.from(await encoded.arrayBuffer()) };
 }

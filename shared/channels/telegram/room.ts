@@ -1,15 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '#shared/config.ts';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
+import { addChannelKey, findChannelInbox, findChannelOwner } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { telegramKeys } from '#shared/domain/inboxes/service.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
+import { fileScope, fileUrl, storedKeyOf } from '#shared/storage/file-urls.ts';
+import { getObject } from '#shared/storage/objects.ts';
 import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
 import { callProvider, downloadMedia, type ProviderAnswer } from '../http.ts';
 import { telegramHtml } from '../markup.ts';
-import { attachmentRequests, textForm, type Form, type Target } from './bodies.ts';
+import { attachmentRequests, multipartBody, textForm, type Form, type Outgoing, type Target } from './bodies.ts';
 import { parseTelegram } from './parse.ts';
 
 // Telegram, through the Bot API (docs/channels.md#telegram). Chatwoot's webhook path carries the bot token, which
@@ -67,6 +68,22 @@ async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   });
 }
 
+/**
+ * A document's `sendDocument`: its stored bytes uploaded under its name, as Chatwoot uploads them; a file the
+ * service does not hold (an external link) goes as its link.
+ */
+async function upload(f: Form, file: Outgoing) {
+  const key = storedKeyOf(file.record.data_url);
+  if (!key) return form({ ...f, document: file.link });
+  const data = await getObject(key);
+  const { contentType, body } = await multipartBody(f, 'document', {
+    data,
+    filename: file.record.filename || 'file',
+    contentType: file.record.content_type,
+  });
+  return { headers: { 'content-type': contentType }, body };
+}
+
 /** The message id of a send's answer (a Message, or a media group's first). */
 const sentId = (json: unknown): string | undefined => {
   const r = (json as { result?: unknown })?.result;
@@ -87,7 +104,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   const chatId = attrs.chat_id !== undefined && attrs.chat_id !== null ? String(attrs.chat_id) : ctx.recipient;
   const connection = typeof attrs.business_connection_id === 'string' ? attrs.business_connection_id : undefined;
   const target: Target = { chatId, businessConnectionId: connection, replyTo: ctx.replyTo };
-  const requests: { method: string; form: Form }[] = [];
+  const requests: { method: string; form: Form; file?: Outgoing }[] = [];
   const html = telegramHtml(message.content);
   if (html) requests.push({ method: 'sendMessage', form: textForm(target, html, message) });
   const files = message.attachments
@@ -96,7 +113,11 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   requests.push(...attachmentRequests(target, files));
   let sourceId: string | undefined;
   for (const r of requests) {
-    const answer = await callProvider({ method: 'POST', url: api(token, r.method), ...form(r.form) });
+    const answer = await callProvider({
+      method: 'POST',
+      url: api(token, r.method),
+      ...(r.file ? await upload(r.form, r.file) : form(r.form)),
+    });
     if (!answer.ok || answer.json?.ok === false) {
       const text = answer.ok ? refusalText({ ...answer, ok: false, retry: false }) : answer.retry ? answer.error : refusalText(answer);
       if (!answer.ok && answer.retry && sourceId === undefined) return { retry: text };
@@ -113,7 +134,27 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
  */
 async function setup(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRecord> {
   const token = tokenOf(inbox);
-  if (before && before.bot_token === token) return inbox;
+  if (before && before.bot_token === token) return adoptLegacy(inbox);
+  return register(inbox, token);
+}
+
+/**
+ * An inbox made before the bot-id lookup entry existed (only its token's entry was written, and no webhook was
+ * registered): a change of the inbox that keeps its token registers the webhook under the bot's id and writes that
+ * entry, once (docs/channels.md#telegram). One key read per such change; the webhook path pays nothing.
+ */
+async function adoptLegacy(inbox: InboxRecord): Promise<InboxRecord> {
+  const token = tokenOf(inbox);
+  const bot = telegramKeys.bot(botIdOf(token));
+  if (!token || (await findChannelOwner('TELEGRAM', bot))) return inbox;
+  const registered = await register(inbox, token);
+  if (!(await addChannelKey('TELEGRAM', bot, { account_id: inbox.account_id, inbox_id: inbox.id }))) {
+    throw unprocessable([{ field: 'channel.bot_token', message: 'has already been taken', code: 'taken' }]);
+  }
+  return registered;
+}
+
+async function register(inbox: InboxRecord, token: string): Promise<InboxRecord> {
   const me = await callProvider({ method: 'GET', url: api(token, 'getMe') });
   if (!me.ok && me.retry) throw new ServiceError('unavailable', 'Telegram did not answer; try again', []);
   const username = me.ok ? me.json?.result?.username : undefined;

@@ -15,7 +15,7 @@ export interface ProviderMessageRef {
   message_id: number;
 }
 
-type ChannelKey = 'WHATSAPP' | 'SMS' | 'TWILIO' | 'TELEGRAM' | 'LINE' | 'FACEBOOK' | 'INSTAGRAM';
+type ChannelKey = 'WHATSAPP' | 'SMS' | 'TWILIO' | 'TELEGRAM' | 'LINE' | 'FACEBOOK' | 'INSTAGRAM' | 'INSTAGRAM_LOGIN';
 
 /** AP300, its first read: which account's inbox holds a provider key, from the sentinel alone. */
 export const findChannelOwner = (kind: ChannelKey, value: string) =>
@@ -101,5 +101,25 @@ export async function releaseSend(ref: ProviderMessageRef, token: string): Promi
     );
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/**
+ * AP300's sentinel added to an existing inbox (a lookup value introduced after the inbox was made: Telegram's bot
+ * id). False when the value is held already (by this inbox or another).
+ */
+export async function addChannelKey(kind: ChannelKey, value: string, owner: { account_id: number; inbox_id: number }): Promise<boolean> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.channelUnique(kind, value), type: 'unique', account_id: owner.account_id, inbox_id: owner.inbox_id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
   }
 }

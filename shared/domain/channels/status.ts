@@ -1,6 +1,7 @@
 import { findProviderMessage } from '#shared/db/repositories/channels.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getMessage } from '#shared/db/repositories/messages.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { MessageRecord, MessageStatus } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
@@ -42,6 +43,7 @@ export async function applyProviderStatus(inbox: InboxRecord, s: ProviderStatus)
     getMessage(ref.account_id, ref.conversation_id, ref.message_id),
   ]);
   if (!c || !m) return false;
+  if (s.through && s.status !== 'failed') return (await markUpTo(c, s.status, m.created_at)) > 0;
   const next = withStatus(m, s);
   if (!next) return false;
   await saveMessage(c, next);
@@ -66,11 +68,19 @@ export async function applyWatermark(inbox: InboxRecord, w: Watermark): Promise<
   if (latest === undefined) return 0;
   const c = await getConversation(ci.account_id, latest, true);
   if (!c) return 0;
-  const messages = await listMessages(ci.account_id, c.id, { limit: WATERMARK_WINDOW });
+  return markUpTo(c, w.status, w.at);
+}
+
+/**
+ * The conversation's outgoing messages created up to `at` (its latest WATERMARK_WINDOW) move to `status`, forward
+ * only, each a `message_updated`; how many moved.
+ */
+async function markUpTo(c: ConversationRecord, status: 'sent' | 'delivered' | 'read', at: number): Promise<number> {
+  const messages = await listMessages(c.account_id, c.id, { limit: WATERMARK_WINDOW });
   let applied = 0;
   for (const m of messages) {
-    if ((m.message_type !== 1 && m.message_type !== 3) || m.private || m.created_at > w.at) continue;
-    const next = withStatus(m, { status: w.status });
+    if ((m.message_type !== 1 && m.message_type !== 3) || m.private || m.created_at > at) continue;
+    const next = withStatus(m, { status });
     if (!next) continue;
     await saveMessage(c, next);
     applied++;

@@ -93,6 +93,8 @@ export interface ProviderStatus {
   status: Exclude<MessageStatus, never>;
   /** With `failed`: the provider's error in the channel's format (`content_attributes.external_error`). */
   error?: string;
+  /** The status holds for every earlier outgoing message of the conversation too (Instagram's read receipt). */
+  through?: boolean;
 }
 
 /** A location or contact card as an attachment record without a file. */

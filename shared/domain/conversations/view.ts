@@ -1,3 +1,4 @@
+import { config } from '#shared/config.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { getAgentBots, getMembers } from '#shared/db/repositories/identity.ts';
 import { getContacts } from '#shared/db/repositories/contacts.ts';
@@ -261,9 +262,20 @@ function assigneeMeta(c: ConversationRecord, refs: Refs) {
 /** Hours after the contact's last message within which a free-form message may be sent (docs/channels.md#the-messaging-window). */
 const REPLY_WINDOW_HOURS: Partial<Record<InboxRecord['channel_type'], number>> = { 'Channel::Whatsapp': 24 };
 
+/**
+ * Meta's windows (Chatwoot's MessageWindowService): a page's and an Instagram account's 24 hours, 7 days when the
+ * installation's HUMAN_AGENT setting tags their sends (ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT,
+ * ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT).
+ */
+function windowHours(inbox: InboxRecord): number | undefined {
+  if (inbox.channel_type === 'Channel::FacebookPage') return config().messengerHumanAgent ? 7 * 24 : 24;
+  if (inbox.channel_type === 'Channel::Instagram') return config().instagramHumanAgent ? 7 * 24 : 24;
+  return REPLY_WINDOW_HOURS[inbox.channel_type];
+}
+
 /** Chatwoot's `can_reply`: true without a messaging window; otherwise whether the last incoming message is recent enough. */
 export function canReply(c: Pick<ConversationRecord, 'last_incoming_at'>, inbox: InboxRecord | undefined, at: number) {
-  const hours = inbox ? REPLY_WINDOW_HOURS[inbox.channel_type] : undefined;
+  const hours = inbox ? windowHours(inbox) : undefined;
   if (hours === undefined) return true;
   return c.last_incoming_at !== null && at - c.last_incoming_at < hours * 3600;
 }

@@ -172,6 +172,10 @@ export function sentinelsOf(i: InboxRecord): repo.InboxSentinel[] {
   // Its linked Instagram account's webhooks name that account.
   if (i.channel_type === 'Channel::FacebookPage' && i.instagram_id)
     out.push(s(keys.channelUnique('INSTAGRAM', i.instagram_id), 'instagram_id'));
+  // An Instagram-login inbox: its account's webhooks name it (apart from a page's linked account, which Chatwoot
+  // matches second).
+  if (i.channel_type === 'Channel::Instagram' && i.instagram_id)
+    out.push(s(keys.channelUnique('INSTAGRAM_LOGIN', i.instagram_id), 'instagram_id'));
   return out;
 }
 

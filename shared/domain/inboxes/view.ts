@@ -74,6 +74,8 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
         content_templates: i.content_templates ?? { templates: [] },
         ...(admin ? { auth_token: i.auth_token ?? null, account_sid: i.account_sid ?? null } : {}),
       };
+    case 'Channel::Instagram':
+      return { instagram_id: i.instagram_id ?? null, reauthorization_required: i.reauthorization_required ?? false };
     case 'Channel::FacebookPage':
       return {
         page_id: i.page_id ?? null,

@@ -189,5 +189,22 @@ describe('Instagram channel (an account linked to a page)', () => {
     );
     expect(failed.content_attributes.external_error).toBe('551 - The user is not available');
     refusal = undefined;
+
+    // Chatwoot's ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT: every Instagram send through the page tagged HUMAN_AGENT, and
+    // the window (`can_reply`) 7 days instead of 24 hours.
+    const restore = overrideEnv({ ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT: 'true' });
+    try {
+      await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'tagged' });
+      const [tagged] = await graph.waitFor((x) => x.path === '/v11.0/me/messages' && x.form.get('message[text]') === 'tagged');
+      expect(Object.fromEntries(tagged.form)).toEqual({
+        'recipient[id]': who,
+        'message[text]': 'tagged',
+        messaging_type: 'MESSAGE_TAG',
+        tag: 'HUMAN_AGENT',
+      });
+      expect((await s.admin.api.get(`${s.base}/conversations/${c.id}`)).body.can_reply).toBe(true);
+    } finally {
+      restore();
+    }
   });
 });

@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
 import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
@@ -290,6 +293,25 @@ describe('Telegram channel', () => {
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ type: 'photo', media: expect.stringMatching(/^https?:\/\//) });
     expect(tg.requests.filter((x) => x.path.endsWith('/sendMessage') && x.form.get('chat_id') === String(u.id))).toHaveLength(2);
+
+    // A document: its bytes uploaded (multipart) under its name, as Chatwoot uploads it, not a link.
+    const pdf = '%PDF-1.4 a small report';
+    const doc = new FormData();
+    doc.append('attachments[]', new Blob([pdf], { type: 'application/pdf' }), 'report.pdf');
+    const sentDoc = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, doc);
+    expect(sentDoc.status).toBe(200);
+    const [upload2] = await tg.waitFor((x) => x.path === `/bot${token}/sendDocument` && x.body.includes('report.pdf'));
+    expect(upload2.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const parts = await new Response(upload2.body, { headers: { 'content-type': String(upload2.headers['content-type']) } }).formData();
+    expect(parts.get('chat_id')).toBe(String(u.id));
+    const file = parts.get('document') as File;
+    expect(file.name).toBe('report.pdf');
+    expect(file.type).toBe('application/pdf');
+    expect(await file.text()).toBe(pdf);
+    await untilState(
+      async () => (await messagesOf(c.id)).find((x) => x.id === sentDoc.body.id),
+      (x) => typeof x?.source_id === 'string',
+    );
   });
 
   it('a business chat: the customer’s message in, the owner’s own message as an outgoing echo, replies through the connection', async () => {
@@ -313,6 +335,29 @@ describe('Telegram channel', () => {
     expect(req.form.get('chat_id')).toBe(String(u.id));
     // The echo is never sent back.
     expect(tg.requests.some((x) => x.form.get('text') === 'yes, until 6')).toBe(false);
+  });
+
+  it('an inbox made before the bot-id entry existed: a change keeping its token registers the webhook and the bot-id path finds it', async () => {
+    // Such an inbox has only its token's entry: remove the bot-id one to make it so.
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.channelUnique('TELEGRAM', `bot:${botId}`) }));
+    const u = user();
+    const lost = message(u, { text: 'anyone there?' });
+    expect((await post(update({ message: lost }))).status).toBe(200);
+    const registrations = tg.requests.filter((r) => r.path === `/bot${token}/setWebhook`).length;
+    const changed = await s.admin.api.patch(`${s.base}/inboxes/${inboxId}`, { channel: { bot_token: token } });
+    expect(changed.status).toBe(200);
+    const hooks = tg.requests.filter((r) => r.path === `/bot${token}/setWebhook`);
+    expect(hooks).toHaveLength(registrations + 1);
+    expect(hooks.at(-1)?.form.get('url')).toMatch(new RegExp(`/webhooks/telegram/${botId}$`));
+    const found = message(u, { text: 'hello again' });
+    await post(update({ message: found }));
+    const c = await conversationOf(u);
+    expect((await messageBySource(c.id, `${found.message_id}`)).content).toBe('hello again');
+    // The update before the change found no inbox: nothing of it was stored.
+    expect((await messagesOf(c.id)).some((m) => m.content === 'anyone there?')).toBe(false);
+    // A second change keeping the token registers nothing more.
+    await s.admin.api.patch(`${s.base}/inboxes/${inboxId}`, { channel: { bot_token: token } });
+    expect(tg.requests.filter((r) => r.path === `/bot${token}/setWebhook`)).toHaveLength(registrations + 1);
   });
 
   it('fails a reply Telegram refuses with Chatwoot’s "<error_code>, <description>"', async () => {

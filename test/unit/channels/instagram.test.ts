@@ -35,9 +35,17 @@ describe('Instagram webhooks', () => {
     expect(events[1].type === 'message' && events[1].message).toMatchObject({ echo: true, contact: { sourceId: 'U1' } });
     expect(events[2]).toEqual({ type: 'deleted', deleted: { claimKey: 'a', contactSourceId: 'U1' } });
     expect(eventIdOf(events[2])).toBe('d:a');
-    expect(events[3]).toEqual({ type: 'status', status: { providerId: 'b', status: 'read' } });
+    expect(events[3]).toEqual({ type: 'status', status: { providerId: 'b', status: 'read', through: true } });
     expect(events[4]).toEqual({ type: 'skipped', reason: 'messaging reaction' });
     expect(parseInstagram(JSON.stringify({ object: 'page', entry: [] }), IG)[0].type).toBe('skipped');
+  });
+
+  it('marks only a page inbox’s conversations as Instagram ones (an Instagram-login inbox holds nothing else)', () => {
+    const payload = body({ sender: { id: 'U1' }, recipient: { id: IG }, message: { mid: 'm', text: 'hi' } });
+    const [viaPage] = parseInstagram(payload, IG);
+    const [login] = parseInstagram(payload, IG, false);
+    expect(viaPage.type === 'message' && viaPage.message.conversationAttributes).toEqual({ type: 'instagram_direct_message' });
+    expect(login.type === 'message' && login.message.conversationAttributes).toBeUndefined();
   });
 
   it('a story reply keeps its story; shares, posts, reels and story mentions', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contactKeyOf, eventIdOf } from '#shared/channels/channel.ts';
 import { telegramHtml } from '#shared/channels/markup.ts';
-import { attachmentRequests, textForm } from '#shared/channels/telegram/bodies.ts';
+import { attachmentRequests, multipartBody, textForm } from '#shared/channels/telegram/bodies.ts';
 import { parseTelegram } from '#shared/channels/telegram/parse.ts';
 import { webhookSecret } from '#shared/channels/telegram/room.ts';
 import type { AttachmentRecord } from '#shared/model/messages.ts';
@@ -160,7 +160,23 @@ describe('Telegram requests', () => {
       { type: 'video', media: 'https://f/3' },
     ]);
     expect(JSON.parse(reqs[1].form.media)).toEqual([{ type: 'audio', media: 'https://f/4' }]);
-    expect(reqs[2].form).toEqual({ chat_id: '1', document: 'https://f/2' });
+    expect(reqs[2].form).toEqual({ chat_id: '1' });
+    expect(reqs[2].file?.link).toBe('https://f/2');
+  });
+
+  it('a document is a multipart upload of its bytes under its name', async () => {
+    const { contentType, body } = await multipartBody({ chat_id: '1' }, 'document', {
+      data: Buffer.from('%PDF-1.4 x'),
+      filename: 'report.pdf',
+      contentType: 'application/pdf',
+    });
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+    const parsed = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+    expect(parsed.get('chat_id')).toBe('1');
+    const doc = parsed.get('document') as File;
+    expect(doc.name).toBe('report.pdf');
+    expect(doc.type).toBe('application/pdf');
+    expect(Buffer.from(await doc.arrayBuffer()).toString()).toBe('%PDF-1.4 x');
   });
 
   it('renders Markdown as Telegram HTML, escaping the rest', () => {
