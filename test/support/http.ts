@@ -83,3 +83,12 @@ export async function seedAccountVia(baseUrl: string, platform: Client, name: st
     base: `/api/v1/accounts/${accountId}`,
   };
 }
+
+/**
+ * A JWT with its signature changed, always: the signature's first character replaced (its last one may carry
+ * bits that are not decoded, so changing only the end can leave the signature as it was).
+ */
+export function forgedJwt(jwt: string): string {
+  const at = jwt.lastIndexOf('.') + 1;
+  return `${jwt.slice(0, at)}${jwt[at] === 'A' ? 'B' : 'A'}${jwt.slice(at + 1)}`;
+}

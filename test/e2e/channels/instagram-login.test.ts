@@ -6,6 +6,7 @@ import { keys } from '#shared/db/keys.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { forgedJwt } from '../../support/http.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
 import { deliveries, messageBySource, messagesOf } from './fixtures.ts';
@@ -119,7 +120,7 @@ describe('Instagram-login inbox', () => {
     });
     const state = url.searchParams.get('state') ?? '';
 
-    const forged = await client(base).get(`/instagram/callback?code=good-code&state=${encodeURIComponent(`${state.slice(0, -2)}xx`)}`);
+    const forged = await client(base).get(`/instagram/callback?code=good-code&state=${encodeURIComponent(forgedJwt(state))}`);
     expect(forged.status).toBe(400);
     const refused = await client(base).get(`/instagram/callback?code=bad-code&state=${encodeURIComponent(state)}`);
     expect(refused.status).toBe(302);

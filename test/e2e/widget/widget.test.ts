@@ -4,6 +4,7 @@ import { signJwt } from '#shared/crypto/jwt.ts';
 import { keys } from '#shared/db/keys.ts';
 import { expectErrorBody, seedAccount, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
+import { forgedJwt } from '../../support/http.ts';
 import {
   browser,
   configPath,
@@ -108,7 +109,7 @@ describe('widget API', () => {
       expect(b.contact.id).not.toBe(a.contact.id);
       expect(b.contact.source_id).not.toBe(a.contact.source_id);
 
-      const bad = await openWidget(api, inbox, `${a.auth_token.slice(0, -2)}xx`);
+      const bad = await openWidget(api, inbox, forgedJwt(a.auth_token));
       expect([a.contact.id, b.contact.id]).not.toContain(bad.contact.id);
 
       const other = await widgetInbox(s);
