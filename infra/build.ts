@@ -1,7 +1,7 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildSync } from 'esbuild';
+import { buildSync, type Metafile } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS, CABLE_SERVER, CABLE_SERVER_DOCKERFILE } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
@@ -44,11 +44,16 @@ const BANNER = "import { createRequire as __createRequire } from 'node:module'; 
  * AWS SDK is bundled, so the deployed code is the tested code). Synchronous, so a CDK app can call it
  * before it builds the stack. Stable API: the bench imports it to measure bundle sizes.
  *
+ * Code splitting is on, so a dynamic `import()` (the S3 client, Secrets Manager, the multipart parser, the
+ * mail libraries) becomes a chunk loaded on first use instead of at cold start. Each function's folder is
+ * self-contained all the same: its `index.mjs` plus `chunks/` holding every chunk it can reach (static or
+ * dynamic), so the folder is the Lambda asset as before (handler `index.handler`).
+ *
  * @param outDir output folder, absolute or relative to the repository root
  * @param routeTable routes to build (defaults to THE route table)
  * @param extra more entry points, name → module relative to the repository root (e.g. a bench baseline),
  *   built in the same pass with the same options
- * @returns functionName → { dir, bytes }
+ * @returns functionName → { dir, bytes, deployedBytes }
  */
 export function buildFunctions(
   outDir: string = DEFAULT_OUT_DIR,
@@ -63,6 +68,9 @@ export function buildFunctions(
     outdir: out,
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    splitting: true,
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    write: false,
     platform: 'node',
     target: 'node22',
     format: 'esm',
@@ -75,15 +83,45 @@ export function buildFunctions(
     metafile: true,
     logLevel: 'warning',
   });
+  const files = new Map(result.outputFiles.map((f) => [relativeOutput(f.path), f.contents]));
+  const outputs = result.metafile.outputs;
   const bundles: FunctionBundles = {};
   for (const name of Object.keys(entries)) {
     const dir = join(out, name);
-    const file = join(dir, 'index.mjs');
-    const meta = result.metafile.outputs[relativeOutput(file)];
-    bundles[name] = { dir, bytes: meta?.bytes ?? statSync(file).size };
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, CHUNKS), { recursive: true });
+    const entry = relativeOutput(join(dir, 'index.mjs'));
+    const coldStart = reachable(outputs, entry, false);
+    const deployed = reachable(outputs, entry, true);
+    for (const file of deployed) {
+      // The entry imports `../chunks/…` (chunks sit beside the function folders in esbuild's layout): here
+      // they sit inside the folder. Chunks import each other as `./…`, which holds in either layout.
+      const contents = files.get(file)!;
+      const target = file === entry ? join(dir, 'index.mjs') : join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1));
+      writeFileSync(target, file === entry ? Buffer.from(contents).toString('utf8').replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`) : contents);
+    }
+    const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + outputs[file].bytes, 0);
+    bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) };
   }
   if (bundles[CABLE_SERVER.name]) writeFileSync(join(bundles[CABLE_SERVER.name].dir, 'Dockerfile'), CABLE_SERVER_DOCKERFILE);
   return bundles;
+}
+
+/** Folder of the chunks, inside each function's folder. */
+const CHUNKS = 'chunks';
+
+/** The output files `entry` loads: by static imports only (cold start), or by dynamic ones too (what it may load). */
+function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
+  const seen = new Set([entry]);
+  const queue = [entry];
+  for (let file = queue.pop(); file; file = queue.pop()) {
+    for (const { path, kind, external } of outputs[file].imports) {
+      if (external || seen.has(path) || !outputs[path] || (kind === 'dynamic-import' && !dynamic)) continue;
+      seen.add(path);
+      queue.push(path);
+    }
+  }
+  return seen;
 }
 
 // esbuild keys metafile outputs by path relative to absWorkingDir, with forward slashes.
