@@ -94,11 +94,14 @@ export function buildFunctions(
     const coldStart = reachable(outputs, entry, false);
     const deployed = reachable(outputs, entry, true);
     for (const file of deployed) {
-      // The entry imports `../chunks/…` (chunks sit beside the function folders in esbuild's layout): here
-      // they sit inside the folder. Chunks import each other as `./…`, which holds in either layout.
+      // The entry imports its chunks from the parent folder (esbuild puts the chunks folder beside the function
+      // folders): here they sit inside the function's folder. Chunks import each other as `./…`, which holds in either layout.
       const contents = files.get(file)!;
       const target = file === entry ? join(dir, 'index.mjs') : join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1));
-      writeFileSync(target, file === entry ? Buffer.from(contents).toString('utf8').replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`) : contents);
+      writeFileSync(
+        target,
+        file === entry ? Buffer.from(contents).toString('utf8').replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`) : contents,
+      );
     }
     const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + outputs[file].bytes, 0);
     bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) };
