@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync, type Metafile } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
@@ -127,12 +127,8 @@ function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean
   return seen;
 }
 
-// esbuild keys metafile outputs by path relative to absWorkingDir, with forward slashes.
-const relativeOutput = (file: string) =>
-  file
-    .slice(ROOT.length + 1)
-    .split('\\')
-    .join('/');
+// esbuild keys metafile outputs by path relative to absWorkingDir (`../` for a folder outside it), with forward slashes.
+const relativeOutput = (file: string) => relative(ROOT, file).split('\\').join('/');
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
 
