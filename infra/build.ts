@@ -35,7 +35,8 @@ export function entryPoints(routeTable: Route[] = routes, extra: Record<string, 
   return entries;
 }
 
-// Some dependencies call require() at run time; ESM output has none unless the banner defines it.
+// Some dependencies call require() at run time; ESM output has none unless the banner defines it. Only the files
+// that name `require` get it (most chunks do not: the banner would cost each of them a createRequire at cold start).
 const BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
@@ -79,11 +80,12 @@ export function buildFunctions(
     minify: true,
     sourcemap: false,
     legalComments: 'none',
-    banner: { js: BANNER },
     metafile: true,
     logLevel: 'warning',
   });
-  const files = new Map(result.outputFiles.map((f) => [relativeOutput(f.path), f.contents]));
+  const files = new Map(
+    result.outputFiles.map((f) => [relativeOutput(f.path), /\brequire\b/.test(f.text) ? `${BANNER}\n${f.text}` : f.text]),
+  );
   const outputs = result.metafile.outputs;
   const bundles: FunctionBundles = {};
   for (const name of Object.keys(entries)) {
@@ -96,14 +98,11 @@ export function buildFunctions(
     for (const file of deployed) {
       // The entry imports its chunks from the parent folder (esbuild puts the chunks folder beside the function
       // folders): here they sit inside the function's folder. Chunks import each other as `./…`, which holds in either layout.
-      const contents = files.get(file)!;
-      const target = file === entry ? join(dir, 'index.mjs') : join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1));
-      writeFileSync(
-        target,
-        file === entry ? Buffer.from(contents).toString('utf8').replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`) : contents,
-      );
+      const text = files.get(file)!;
+      if (file === entry) writeFileSync(join(dir, 'index.mjs'), text.replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`));
+      else writeFileSync(join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1)), text);
     }
-    const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + outputs[file].bytes, 0);
+    const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + Buffer.byteLength(files.get(file)!), 0);
     bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) };
   }
   if (bundles[CABLE_SERVER.name]) writeFileSync(join(bundles[CABLE_SERVER.name].dir, 'Dockerfile'), CABLE_SERVER_DOCKERFILE);

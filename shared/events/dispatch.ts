@@ -24,7 +24,7 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { frozenAccounts } from '#shared/domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '#shared/domain/events/domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
-import { isRetry, wantsSend } from '#shared/domain/channels/send.ts';
+import { isRetry, wantsSend } from '#shared/domain/channels/send-rule.ts';
 import { hasRoom } from '#shared/channels/room-types.ts';
 import { enqueueSends, type SendJob } from '#shared/queues/channels.ts';
 import { sealWhenDue } from '#shared/search/index.ts';

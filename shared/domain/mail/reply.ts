@@ -1,5 +1,4 @@
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { senderAddress } from './send.ts';
 
 // An agent's reply as a mail, with Chatwoot's headers (ConversationReplyMailer#email_reply, its helper and
 // ReferencesHeaderBuilder): pure, from what the sender loaded (docs/mail.md#replies). The email channel's replies
@@ -123,4 +122,10 @@ export function replyBody(contentHtml: string, content: string, linked: Outgoing
     html: `${contentHtml}${links}`,
     text: [content, ...linked.map((f) => `${f.filename}: ${f.url}`)].filter(Boolean).join('\n\n'),
   };
+}
+
+/** `Name <address>` or `address` → the address (SES's identity, the envelope sender). */
+export function senderAddress(sender: string): string {
+  const m = /<([^<>]+)>\s*$/.exec(sender);
+  return (m ? m[1] : sender).trim();
 }

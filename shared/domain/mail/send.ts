@@ -5,6 +5,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '#shared/config.ts';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { log } from '#shared/log.ts';
+import { senderAddress } from './reply.ts';
 import { openMail } from './sealed.ts';
 import type { Mail, QueuedMail } from '#shared/model/mail.ts';
 
@@ -12,11 +13,8 @@ import type { Mail, QueuedMail } from '#shared/model/mail.ts';
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else
 // written as .eml files to MAIL_DIR (`npm start` with DATA_DIR: <DATA_DIR>/mail), else only logged.
 
-/** `Name <address>` or `address` → the address (SES's identity, the envelope sender). */
-export function senderAddress(sender: string): string {
-  const m = /<([^<>]+)>\s*$/.exec(sender);
-  return (m ? m[1] : sender).trim();
-}
+// `Name <address>` → address: in ./reply.ts, so that the dispatcher builds replies without loading the sending.
+export { senderAddress };
 
 // SES, nodemailer and its composer are loaded on first use (dynamic imports): the channel functions that reach this
 // module through the email room's reply path carry them only when they send mail.

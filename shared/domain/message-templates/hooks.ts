@@ -4,7 +4,6 @@ import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
 import type { InboxRecord, WorkingHour } from '#shared/model/inboxes.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
-import { addMessage } from '../messages/service.ts';
 
 // Chatwoot's message templates hook (docs/chatwoot.md#greeting-and-out-of-office): a contact's message may be
 // answered by the inbox itself, as a `template` message without a sender that the inbox's channel sends like any
@@ -71,6 +70,10 @@ export async function answerWithTemplates(m: MessageRecord, known?: InboxRecord,
   // A campaign's conversation (it opened with the campaign's message) gets no template.
   if (recent.some((r) => r.additional_attributes?.campaign_id !== undefined)) return 0;
   const contents = templatesFor(inbox, m, recent, at);
+  if (!contents.length) return 0;
+  // The message service loads with the first template sent (a dynamic import): the dispatcher runs this hook for
+  // every contact message, and most are answered by nobody but agents.
+  const { addMessage } = await import('../messages/service.ts');
   let c = conversation;
   for (const content of contents) {
     ({ conversation: c } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, { content, message_type: 'template' }));
