@@ -29,10 +29,7 @@ const isGone = (err: unknown) => {
 const managementApi = () => import('@aws-sdk/client-apigatewaymanagementapi');
 
 /** PostToConnection (and DeleteConnection) through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
-export function apiGatewaySender(
-  client: Pick<ApiGatewayManagementApiClient, 'send'> | (() => Promise<Pick<ApiGatewayManagementApiClient, 'send'>>),
-): Sender {
-  const connect = typeof client === 'function' ? client : async () => client;
+export function apiGatewaySender(connect: () => Promise<Pick<ApiGatewayManagementApiClient, 'send'>>): Sender {
   return {
     async send(connectionId, frame) {
       const [{ PostToConnectionCommand }, c] = await Promise.all([managementApi(), connect()]);

@@ -111,8 +111,8 @@ export function isAutoReply(header: (name: string) => string | undefined): boole
 
 const QUOTE_BLOCKS = ['gmail_quote', 'gmail_extra', 'yahoo_quoted', 'moz-cite-prefix', 'OutlookMessageHeader'];
 
-// The mail libraries load on first parse (dynamic imports): the rooms registry reaches this module from every
-// channel function and the dispatcher, which never parse mail.
+// The mail libraries load on first parse (dynamic imports): the rooms registry reaches this module (through the
+// email room's ingress), so the channel consumers of every other room would carry them otherwise.
 const mailLibraries = () =>
   Promise.all([import('mailparser'), import('html-to-text'), import('sanitize-html'), import('email-reply-parser')]).then(
     ([{ simpleParser }, { convert }, { default: sanitizeHtml }, { default: EmailReplyParser }]) => ({
