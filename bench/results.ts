@@ -23,7 +23,10 @@ export interface RouteResult {
 
 export interface BundleResult {
   name: string;
+  /** What a cold start loads: the entry and the chunks it imports statically. */
   kib: number;
+  /** The whole function folder: also the chunks loaded on first use (dynamic imports). Absent in older results. */
+  deployedKib?: number;
   coldImportMs: number;
 }
 

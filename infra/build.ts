@@ -1,7 +1,7 @@
-import { statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildSync } from 'esbuild';
+import { buildSync, type Metafile } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS, CABLE_SERVER, CABLE_SERVER_DOCKERFILE } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
@@ -35,7 +35,8 @@ export function entryPoints(routeTable: Route[] = routes, extra: Record<string, 
   return entries;
 }
 
-// Some dependencies call require() at run time; ESM output has none unless the banner defines it.
+// Some dependencies call require() at run time; ESM output has none unless the banner defines it. Only the files
+// that name `require` get it (most chunks do not: the banner would cost each of them a createRequire at cold start).
 const BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
@@ -44,11 +45,16 @@ const BANNER = "import { createRequire as __createRequire } from 'node:module'; 
  * AWS SDK is bundled, so the deployed code is the tested code). Synchronous, so a CDK app can call it
  * before it builds the stack. Stable API: the bench imports it to measure bundle sizes.
  *
+ * Code splitting is on, so a dynamic `import()` (the S3 client, Secrets Manager, the multipart parser, the
+ * mail libraries) becomes a chunk loaded on first use instead of at cold start. Each function's folder is
+ * self-contained all the same: its `index.mjs` plus `chunks/` holding every chunk it can reach (static or
+ * dynamic), so the folder is the Lambda asset as before (handler `index.handler`).
+ *
  * @param outDir output folder, absolute or relative to the repository root
  * @param routeTable routes to build (defaults to THE route table)
  * @param extra more entry points, name → module relative to the repository root (e.g. a bench baseline),
  *   built in the same pass with the same options
- * @returns functionName → { dir, bytes }
+ * @returns functionName → { dir, bytes, deployedBytes }
  */
 export function buildFunctions(
   outDir: string = DEFAULT_OUT_DIR,
@@ -63,6 +69,9 @@ export function buildFunctions(
     outdir: out,
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    splitting: true,
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    write: false,
     platform: 'node',
     target: 'node22',
     format: 'esm',
@@ -71,27 +80,54 @@ export function buildFunctions(
     minify: true,
     sourcemap: false,
     legalComments: 'none',
-    banner: { js: BANNER },
     metafile: true,
     logLevel: 'warning',
   });
+  const files = new Map(
+    result.outputFiles.map((f) => [relativeOutput(f.path), /\brequire\b/.test(f.text) ? `${BANNER}\n${f.text}` : f.text]),
+  );
+  const outputs = result.metafile.outputs;
   const bundles: FunctionBundles = {};
   for (const name of Object.keys(entries)) {
     const dir = join(out, name);
-    const file = join(dir, 'index.mjs');
-    const meta = result.metafile.outputs[relativeOutput(file)];
-    bundles[name] = { dir, bytes: meta?.bytes ?? statSync(file).size };
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, CHUNKS), { recursive: true });
+    const entry = relativeOutput(join(dir, 'index.mjs'));
+    const coldStart = reachable(outputs, entry, false);
+    const deployed = reachable(outputs, entry, true);
+    for (const file of deployed) {
+      // The entry imports its chunks from the parent folder (esbuild puts the chunks folder beside the function
+      // folders): here they sit inside the function's folder. Chunks import each other as `./…`, which holds in either layout.
+      const text = files.get(file)!;
+      if (file === entry) writeFileSync(join(dir, 'index.mjs'), text.replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`));
+      else writeFileSync(join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1)), text);
+    }
+    const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + Buffer.byteLength(files.get(file)!), 0);
+    bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) };
   }
   if (bundles[CABLE_SERVER.name]) writeFileSync(join(bundles[CABLE_SERVER.name].dir, 'Dockerfile'), CABLE_SERVER_DOCKERFILE);
   return bundles;
 }
 
-// esbuild keys metafile outputs by path relative to absWorkingDir, with forward slashes.
-const relativeOutput = (file: string) =>
-  file
-    .slice(ROOT.length + 1)
-    .split('\\')
-    .join('/');
+/** Folder of the chunks, inside each function's folder. */
+const CHUNKS = 'chunks';
+
+/** The output files `entry` loads: by static imports only (cold start), or by dynamic ones too (what it may load). */
+function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
+  const seen = new Set([entry]);
+  const queue = [entry];
+  for (let file = queue.pop(); file; file = queue.pop()) {
+    for (const { path, kind, external } of outputs[file].imports) {
+      if (external || seen.has(path) || !outputs[path] || (kind === 'dynamic-import' && !dynamic)) continue;
+      seen.add(path);
+      queue.push(path);
+    }
+  }
+  return seen;
+}
+
+// esbuild keys metafile outputs by path relative to absWorkingDir (`../` for a folder outside it), with forward slashes.
+const relativeOutput = (file: string) => relative(ROOT, file).split('\\').join('/');
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
 

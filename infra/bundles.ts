@@ -5,18 +5,20 @@ import { fileURLToPath } from 'node:url';
 // Where a CDK app finds the function code. Free of esbuild: the published construct ships its bundles
 // prebuilt and only looks them up.
 
-/** One built function: its asset folder (holding `index.mjs`, handler `index.handler`) and the bundle's size. */
+/** One built function: its asset folder (holding `index.mjs`, handler `index.handler`, and its `chunks/`) and its size. */
 export interface FunctionBundle {
   /** Absolute path of the folder to hand to `lambda.Code.fromAsset`. */
   dir: string;
-  /** Size of `index.mjs` in bytes (minified, AWS SDK included). */
+  /** Bytes a cold start loads: `index.mjs` and the chunks it imports statically (minified, AWS SDK included). */
   bytes: number;
+  /** Bytes in the folder: also the chunks loaded on first use (dynamic imports). Unknown for prebuilt bundles. */
+  deployedBytes?: number;
 }
 
 /** functionName → bundle. Route functions are named by `functionName(route)`, event functions by EVENT_FUNCTION_NAMES. */
 export type FunctionBundles = Record<string, FunctionBundle>;
 
-/** The bundles in `dir`: every sub-folder holding an `index.mjs`. */
+/** The bundles in `dir`: every sub-folder holding an `index.mjs` (`bytes`: that file's size alone). */
 export function bundlesIn(dir: string): FunctionBundles {
   if (!existsSync(dir)) return {};
   const bundles: FunctionBundles = {};

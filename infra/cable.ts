@@ -31,7 +31,7 @@ export const CABLE_SERVER = { name: 'cable-server', entry: 'infra/cable-server/m
 /** The image: the bundle on Node 22 (Alpine, arm64 under Fargate's ARM64 platform). */
 export const CABLE_SERVER_DOCKERFILE = `FROM node:22-alpine
 WORKDIR /app
-COPY index.mjs /app/index.mjs
+COPY . /app/
 ENV NODE_ENV=production PORT=8080
 EXPOSE 8080
 USER node

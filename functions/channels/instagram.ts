@@ -1,5 +1,6 @@
 import { ingestWebhook } from '#shared/channels/ingest.ts';
+import { instagramRoom } from '#shared/channels/instagram/room.ts';
 import { rawHandler } from '#shared/http/raw.ts';
 
 // `GET|POST /webhooks/instagram`: Meta's verify handshake and Instagram's messaging webhooks (docs/channels.md#instagram).
-export const handler = rawHandler((req) => ingestWebhook('instagram', req));
+export const handler = rawHandler((req) => ingestWebhook(instagramRoom, req));

@@ -1,7 +1,6 @@
 import { log } from '#shared/log.ts';
 import { enqueueInbound } from '#shared/queues/channels.ts';
 import { contactKeyOf, eventIdOf, refusedAnswer, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
-import { roomByKind } from './rooms.ts';
 
 // A provider's webhook arriving (docs/channels.md#incoming): the inbox by one key lookup, the signature over the
 // raw bytes (a failed check is 401 and writes nothing), the raw payload onto the channel-inbound queue (grouped by
@@ -10,8 +9,9 @@ import { roomByKind } from './rooms.ts';
 
 export const SIGNATURE_REFUSED: WebhookAnswer = refusedAnswer(401, 'Invalid signature', 'signature', 'invalid_signature');
 
-export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<WebhookAnswer> {
-  const room: ChannelRoom = roomByKind(kind);
+/** A webhook for `room` (the function names its own room, so that it loads no other room's code). */
+export async function ingestWebhook(room: ChannelRoom, req: WebhookRequest): Promise<WebhookAnswer> {
+  const kind = room.kind;
   const ingest = room.ingest;
   if (!ingest) throw new Error(`the ${kind} room takes no webhooks`);
   const early = await ingest.handshake?.(req);

@@ -10,7 +10,6 @@ import { CONDITION_ATTRIBUTES } from '#shared/domain/automation/catalog.ts';
 import { conditionsHold, type Facts } from '#shared/domain/automation/conditions.ts';
 import { AUTOMATION_EVENTS, type AutomationEvent } from '#shared/model/automation.ts';
 import type { AutomationRuleRecord } from '#shared/model/automation.ts';
-import { runConversationAction } from '#shared/domain/automation/actions.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { DomainEvent } from '#shared/domain/events/domain-events.ts';
 
@@ -72,6 +71,9 @@ export async function runAutomation(event: DomainEvent): Promise<RuleWebhook[]> 
     if (!matched || !(await claimRuleRun(event.id, rule.id))) continue;
     log.info('automation rule matched', { eventId: event.id, ruleId: rule.id, event: event.name });
     count(METRIC_NAMES.rulesRun);
+    // The actions (every conversation, contact and message change a rule can make) load with the first rule that
+    // matches (a dynamic import): the dispatcher's cold start carries only the matching.
+    const { runConversationAction } = await import('#shared/domain/automation/actions.ts');
     for (const action of rule.actions) {
       try {
         await runConversationAction(account, { type: 'automation_rule', ruleId: rule.id }, conversation.id, action, (url, c) =>

@@ -16,8 +16,6 @@ import { count } from '#shared/metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from '#shared/realtime/broadcast.ts';
 import { isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
-import { purgeChunk, purgeSwitch } from '#shared/domain/purge/service.ts';
-import { composeMail } from '#shared/domain/mail/compose.ts';
 import { continuityMail } from '#shared/domain/mail/continuity.ts';
 import type { MailRequestRecord, QueuedMail } from '#shared/model/mail.ts';
 import { enqueueMails } from '#shared/queues/mail.ts';
@@ -26,8 +24,8 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { frozenAccounts } from '#shared/domain/accounts/suspension.ts';
 import { eventsOf, REALTIME_ONLY, type DomainEvent, type DomainEventName } from '#shared/domain/events/domain-events.ts';
 import { pipelineCache } from './read-cache.ts';
-import { isRetry, wantsSend } from '#shared/domain/channels/send.ts';
-import { roomFor } from '#shared/channels/rooms.ts';
+import { isRetry, wantsSend } from '#shared/domain/channels/send-rule.ts';
+import { hasRoom } from '#shared/channels/room-types.ts';
 import { enqueueSends, type SendJob } from '#shared/queues/channels.ts';
 import { sealWhenDue } from '#shared/search/index.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
@@ -223,7 +221,7 @@ async function sendJobOf(event: DomainEvent, built: Built | undefined): Promise<
   // A new conversation's first message can be dispatched before the conversation item is written (no context
   // then): the inbox is read on its own, so the message is still sent.
   const inbox = built?.inbox ?? (await getInbox(m.account_id, m.inbox_id));
-  if (!inbox || !roomFor(inbox)) return undefined;
+  if (!inbox || !hasRoom(inbox)) return undefined;
   const job = { account_id: m.account_id, inbox_id: m.inbox_id, conversation_id: m.conversation_id, message_id: m.id };
   return { ...job, queued_at: Date.now(), ...(retry ? { retry_of: m.updated_at } : {}) };
 }
@@ -321,8 +319,10 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
           event,
           async (record) => {
             const change = decodeQueueBody<Change>(record.body);
-            // A mail request (outbox item) is rendered here and sent by the mail function.
+            // A mail request (outbox item) is rendered here and sent by the mail function. Mail requests and purge
+            // jobs are rare: their modules load on the first one (dynamic imports), not at every cold start.
             if (isMailRequest(change)) {
+              const { composeMail } = await import('#shared/domain/mail/compose.ts');
               await fileSigningReady();
               const request = (await complete(change)).newImage as unknown as MailRequestRecord;
               const mail = await composeMail(request);
@@ -337,6 +337,7 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
             }
             // A purge job's chunk runs here; its recorded progress comes back as the next change.
             if (isPurgeJob(change)) {
+              const { purgeChunk, purgeSwitch } = await import('#shared/domain/purge/service.ts');
               if (purgeSwitch.paused) log.warn('purge chunk skipped: paused', { pk: change.pk });
               else await purgeChunk({ pk: change.pk, sk: change.sk });
               return true;

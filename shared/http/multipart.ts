@@ -1,10 +1,11 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { ServiceError, badRequest, tooLarge } from '#shared/errors.ts';
 import { setNested } from './body.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
-// files become `UploadedFile` objects under their field names (`attachments[]` collects an array).
+// files become `UploadedFile` objects under their field names (`attachments[]` collects an array). The parser
+// (busboy) is loaded on the first multipart body (a dynamic import): the routes that take uploads mostly get JSON.
 
 /**
  * Rack's own bounds on a multipart body (files, total parts) so that a body of thousands of tiny parts
@@ -24,11 +25,12 @@ const overLimit = (what: string) =>
  * headers, wrong boundary, too many parts, a part over the limit) rejects with a 4xx; busboy reports
  * some of them on the file streams rather than on the parser, so every stream gets an error listener.
  */
-export function parseMultipart(
+export async function parseMultipart(
   raw: Buffer,
   contentType: string,
   limits: { maxBytes: number } = { maxBytes: raw.length },
 ): Promise<Record<string, unknown>> {
+  const { default: busboy } = await import('busboy');
   return new Promise((resolve, reject) => {
     const out: Record<string, unknown> = {};
     let failed: Error | undefined;

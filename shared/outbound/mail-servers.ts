@@ -1,12 +1,13 @@
-import { ImapFlow } from 'imapflow';
-import nodemailer from 'nodemailer';
+import type { ImapFlow } from 'imapflow';
+import type { Transporter } from 'nodemailer';
 import { config } from '#shared/config.ts';
 import { guardedLookup } from './address-guard.ts';
 
 // An email inbox's own mail servers (Chatwoot's imap_* and smtp_* settings): the IMAP mailbox the poller reads
 // and the SMTP server replies go through. Both are reached only at addresses the delivery policy allows (public
 // deployed, loopback too locally: ./address-guard.ts), resolved once and connected to by address, the host name
-// kept for TLS.
+// kept for TLS. The IMAP and SMTP libraries are loaded on first use (dynamic imports, chunks of their own): the
+// inbox functions that import this module for an email inbox's live check carry them only then.
 
 export interface ImapSettings {
   imap_address?: string | null;
@@ -41,6 +42,7 @@ export async function openImap(s: ImapSettings, timeoutMs = 15_000): Promise<Ima
   if (!s.imap_address || !s.imap_port) throw new Error('IMAP address and port are required');
   const host = await allowedAddress(s.imap_address);
   const secure = s.imap_enable_ssl !== false;
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host,
     port: s.imap_port,
@@ -60,12 +62,11 @@ export async function openImap(s: ImapSettings, timeoutMs = 15_000): Promise<Ima
   return client;
 }
 
-type Transport = ReturnType<typeof nodemailer.createTransport>;
-
 /** A nodemailer transport for the inbox's SMTP server. */
-export async function smtpTransport(s: SmtpSettings, timeoutMs = 15_000): Promise<Transport> {
+export async function smtpTransport(s: SmtpSettings, timeoutMs = 15_000): Promise<Transporter> {
   if (!s.smtp_address || !s.smtp_port) throw new Error('SMTP address and port are required');
   const host = await allowedAddress(s.smtp_address);
+  const { default: nodemailer } = await import('nodemailer');
   return nodemailer.createTransport({
     host,
     port: s.smtp_port,

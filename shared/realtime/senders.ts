@@ -1,4 +1,4 @@
-import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { observed } from '#shared/aws/observe.ts';
 import { config } from '#shared/config.ts';
 import * as repo from '#shared/db/repositories/cable.ts';
@@ -24,12 +24,17 @@ const isGone = (err: unknown) => {
   return e?.name === 'GoneException' || e?.$metadata?.httpStatusCode === 410;
 };
 
+// The management API's client loads with the first frame (a dynamic import): only the 'websocket-api' transport
+// uses it, and the dispatcher, which broadcasts, would carry it at every cold start otherwise.
+const managementApi = () => import('@aws-sdk/client-apigatewaymanagementapi');
+
 /** PostToConnection (and DeleteConnection) through the WebSocket API's management endpoint; a 410 (GoneException) means gone. */
-export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'send'>): Sender {
+export function apiGatewaySender(connect: () => Promise<Pick<ApiGatewayManagementApiClient, 'send'>>): Sender {
   return {
     async send(connectionId, frame) {
+      const [{ PostToConnectionCommand }, c] = await Promise.all([managementApi(), connect()]);
       try {
-        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
+        await c.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
         return true;
       } catch (err) {
         if (isGone(err)) return false;
@@ -37,8 +42,9 @@ export function apiGatewaySender(client: Pick<ApiGatewayManagementApiClient, 'se
       }
     },
     async close(connectionId) {
+      const [{ DeleteConnectionCommand }, c] = await Promise.all([managementApi(), connect()]);
       try {
-        await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+        await c.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
       } catch (err) {
         if (!isGone(err)) throw err;
       }
@@ -59,7 +65,12 @@ export function cableSender(): Sender | undefined {
   const endpoint = config().cableEndpoint;
   if (!endpoint) return localSockets;
   if (deployed?.endpoint !== endpoint) {
-    deployed = { endpoint, sender: apiGatewaySender(observed(new ApiGatewayManagementApiClient({ region: config().region, endpoint }))) };
+    let client: Promise<ApiGatewayManagementApiClient> | undefined;
+    const connect = () =>
+      (client ??= managementApi().then(({ ApiGatewayManagementApiClient }) =>
+        observed(new ApiGatewayManagementApiClient({ region: config().region, endpoint })),
+      ));
+    deployed = { endpoint, sender: apiGatewaySender(connect) };
   }
   return deployed.sender;
 }

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import EmailReplyParser from 'email-reply-parser';
-import { convert } from 'html-to-text';
-import { type AddressObject, type Attachment, type HeaderValue, simpleParser } from 'mailparser';
-import sanitizeHtml from 'sanitize-html';
+import type { AddressObject, Attachment, HeaderValue } from 'mailparser';
 import { sanitizeMailHtml } from '#shared/domain/mail/html.ts';
 
 // One parser for every way a mail comes in (relay, SMTP, SES, IMAP): raw RFC 822 → a normalised mail, as
@@ -114,8 +111,21 @@ export function isAutoReply(header: (name: string) => string | undefined): boole
 
 const QUOTE_BLOCKS = ['gmail_quote', 'gmail_extra', 'yahoo_quoted', 'moz-cite-prefix', 'OutlookMessageHeader'];
 
+// The mail libraries load on first parse (dynamic imports): the rooms registry reaches this module (through the
+// email room's ingress), so the channel consumers of every other room would carry them otherwise.
+const mailLibraries = () =>
+  Promise.all([import('mailparser'), import('html-to-text'), import('sanitize-html'), import('email-reply-parser')]).then(
+    ([{ simpleParser }, { convert }, { default: sanitizeHtml }, { default: EmailReplyParser }]) => ({
+      simpleParser,
+      convert,
+      sanitizeHtml,
+      EmailReplyParser,
+    }),
+  );
+type MailLibraries = Awaited<ReturnType<typeof mailLibraries>>;
+
 /** Chatwoot's HtmlParser.parse_reply: the HTML without the quoted history, as text. */
-function htmlReply(html: string): string {
+function htmlReply({ sanitizeHtml, convert }: MailLibraries, html: string): string {
   const withoutQuotes = sanitizeHtml(html, {
     // Everything kept but the quotes (script and style lose their content, sanitize-html's nonTextTags): the result becomes text.
     allowedTags: false,
@@ -128,7 +138,7 @@ function htmlReply(html: string): string {
 }
 
 /** EmailReplyTrimmer: the visible reply without quoted lines, `On … wrote:` and signatures. */
-function trimReply(text: string): string {
+function trimReply({ EmailReplyParser }: MailLibraries, text: string): string {
   try {
     return new EmailReplyParser().parseReply(text).trim();
   } catch {
@@ -139,7 +149,8 @@ function trimReply(text: string): string {
 const truncate = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 export async function parseMail(raw: Buffer): Promise<ParsedMail> {
-  const m = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, keepCidLinks: true });
+  const libs = await mailLibraries();
+  const m = await libs.simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, keepCidLinks: true });
   const header = (name: string) => headerText(m.headers.get(name));
   const contentTypeHeader = m.headers.get('content-type') as { value: string; params: Record<string, string> } | undefined;
   const contentType = contentTypeHeader?.value?.toLowerCase() ?? 'text/plain';
@@ -194,8 +205,10 @@ export async function parseMail(raw: Buffer): Promise<ParsedMail> {
     headers: Object.keys(headers).length ? headers : null,
     contentType: header('content-type') ?? 'text/plain',
     multipart,
-    text: text.trim() ? { full: text, reply: text, quoted: trimReply(text) } : null,
-    html: html.trim() ? { full: sanitizeMailHtml(html), reply: htmlReply(html), quoted: trimReply(htmlReply(html)) } : null,
+    text: text.trim() ? { full: text, reply: text, quoted: trimReply(libs, text) } : null,
+    html: html.trim()
+      ? { full: await sanitizeMailHtml(html), reply: htmlReply(libs, html), quoted: trimReply(libs, htmlReply(libs, html)) }
+      : null,
     attachments,
     attachmentCount: all.length,
     autoReply: isAutoReply(header),

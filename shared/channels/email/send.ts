@@ -62,7 +62,7 @@ export async function sendEmailReply(ctx: OutgoingContext): Promise<SendOutcome>
   const { attached, linked } = splitAttachments(files);
   const mail: HeaderedMail = {
     ...headers,
-    ...replyBody(replyHtml(message.content ?? ''), message.content ?? '', linked),
+    ...replyBody(await replyHtml(message.content ?? ''), message.content ?? '', linked),
     attachments: await Promise.all(
       attached
         .filter((f) => f.key)

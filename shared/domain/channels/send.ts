@@ -16,15 +16,14 @@ import { visibleConversation } from '../conversations/access.ts';
 import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
 import { saveMessage } from '../messages/service.ts';
 import { advances } from './status.ts';
+import { wantsSend } from './send-rule.ts';
+
+export { isRetry, wantsSend } from './send-rule.ts';
 
 // What a channel sends and how its outcome is kept (docs/channels.md#outgoing), the same for every channel:
 // Chatwoot's rule of what is sent, the claim that makes a send happen at most once, the provider id saved as
 // `source_id` (a `message_updated`), a refusal as `failed` with `content_attributes.external_error`, and the
 // retry an agent asks for.
-
-/** Chatwoot's send rule: outgoing or template, not a private note, and no `source_id` yet (the loop guard). */
-export const wantsSend = (m: Pick<MessageRecord, 'message_type' | 'private' | 'source_id'>) =>
-  (m.message_type === 1 || m.message_type === 3) && !m.private && !m.source_id;
 
 /** Everything a room needs to send one message. */
 export interface OutgoingContext {
@@ -134,9 +133,3 @@ export async function retryMessage(account: AccountRecord, actor: Actor, display
   await saveMessage(c, after);
   return messageJson(after, await loadRefs(account.id, actor, [], [after]));
 }
-
-/** Whether a message change is a retry the pipeline must send (status back to `sent` from `failed`). */
-export const isRetry = (changes: Record<string, unknown> | undefined, m: MessageRecord) => {
-  const status = changes?.status as unknown[] | undefined;
-  return !!status && status[0] === 'failed' && status[1] === 'sent' && wantsSend(m);
-};

@@ -87,6 +87,6 @@ export async function continuityMail(m: MessageRecord, known: Known = {}): Promi
     id: `reply-${m.account_id}-${m.id}`,
     kind: 'conversation_reply',
     ...headers,
-    ...replyBody(replyHtml(m.content ?? ''), m.content ?? '', linked),
+    ...replyBody(await replyHtml(m.content ?? ''), m.content ?? '', linked),
   };
 }

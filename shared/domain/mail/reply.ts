@@ -1,5 +1,4 @@
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import { senderAddress } from './send.ts';
 
 // An agent's reply as a mail, with Chatwoot's headers (ConversationReplyMailer#email_reply, its helper and
 // ReferencesHeaderBuilder): pure, from what the sender loaded (docs/mail.md#replies). The email channel's replies
@@ -129,4 +128,10 @@ export function replyBody(contentHtml: string, content: string, linked: Outgoing
     html: `${contentHtml}<p>Attachments:</p>${links}`,
     text: [content, ['Attachments:', ...linked.map((f) => `${f.filename}: ${f.url}`)].join('\n')].filter(Boolean).join('\n\n'),
   };
+}
+
+/** `Name <address>` or `address` → the address (SES's identity, the envelope sender). */
+export function senderAddress(sender: string): string {
+  const m = /<([^<>]+)>\s*$/.exec(sender);
+  return (m ? m[1] : sender).trim();
 }

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '#shared/config.ts';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { log } from '#shared/log.ts';
+import { senderAddress } from './reply.ts';
 import { openMail } from './sealed.ts';
 import type { Mail, QueuedMail } from '#shared/model/mail.ts';
 
@@ -13,17 +13,18 @@ import type { Mail, QueuedMail } from '#shared/model/mail.ts';
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else
 // written as .eml files to MAIL_DIR (`npm start` with DATA_DIR: <DATA_DIR>/mail), else only logged.
 
-/** `Name <address>` or `address` → the address (SES's identity, the envelope sender). */
-export function senderAddress(sender: string): string {
-  const m = /<([^<>]+)>\s*$/.exec(sender);
-  return (m ? m[1] : sender).trim();
-}
+// `Name <address>` → address: in ./reply.ts, so that the dispatcher builds replies without loading the sending.
+export { senderAddress };
 
+// SES, nodemailer and its composer are loaded on first use (dynamic imports): the channel functions that reach this
+// module through the email room's reply path carry them only when they send mail.
+const sesv2 = () => import('@aws-sdk/client-sesv2');
 let ses: SESv2Client | undefined;
+const sesClient = async (region: string) => (ses ??= new (await sesv2()).SESv2Client({ region }));
 
 async function viaSes(mail: Mail) {
-  ses ??= new SESv2Client({ region: config().region });
-  await ses.send(
+  const { SendEmailCommand } = await sesv2();
+  await (await sesClient(config().region)).send(
     new SendEmailCommand({
       FromEmailAddress: config().mailerSenderEmail,
       Destination: { ToAddresses: [mail.to] },
@@ -148,7 +149,10 @@ const composerOptions = (m: HeaderedMail) => ({
 });
 
 /** The mail as RFC 822 bytes (nodemailer's composer; Bcc left out of the headers). */
-export const composeRaw = (m: HeaderedMail): Promise<Buffer> => new MailComposer(composerOptions(m)).compile().build();
+export async function composeRaw(m: HeaderedMail): Promise<Buffer> {
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer/index.js');
+  return new MailComposer(composerOptions(m)).compile().build();
+}
 
 /**
  * SES replaces the Message-ID it is given with `<its id>@<region's host>` (AWS: "Amazon SES header fields");
@@ -170,8 +174,8 @@ export async function sendHeaderedMail(m: HeaderedMail, via?: MailTransport): Pr
   }
   const c = config();
   if (c.mailTransport === 'ses') {
-    ses ??= new SESv2Client({ region: c.region });
-    const out = await ses.send(
+    const { SendEmailCommand } = await sesv2();
+    const out = await (await sesClient(c.region)).send(
       new SendEmailCommand({
         FromEmailAddress: senderAddress(m.from),
         Destination: { ToAddresses: m.to, CcAddresses: m.cc, BccAddresses: m.bcc },

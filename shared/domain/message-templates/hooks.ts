@@ -6,7 +6,6 @@ import { listMessages } from '#shared/db/repositories/messages.ts';
 import type { InboxRecord, WorkingHour } from '#shared/model/inboxes.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
-import { addMessage } from '../messages/service.ts';
 
 // Chatwoot's message templates hook (docs/chatwoot.md#greeting-and-out-of-office): a contact's message may be
 // answered by the inbox itself, as a `template` message without a sender that the inbox's channel sends like any
@@ -120,6 +119,10 @@ export async function answerWithTemplates(
   if (recent.some((r) => r.additional_attributes?.campaign_id !== undefined)) return 0;
   const messages: TemplateMessage[] = templatesFor(inbox, m, recent, at).map((content) => ({ content }));
   if (asksEmail && wantsEmailCollect(inbox, recent)) messages.push(...EMAIL_COLLECT);
+  if (!messages.length) return 0;
+  // The message service loads with the first template sent (a dynamic import): the dispatcher runs this hook for
+  // every contact message, and most are answered by nobody but agents.
+  const { addMessage } = await import('../messages/service.ts');
   let c = conversation;
   for (const t of messages) {
     ({ conversation: c } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, { ...t, message_type: 'template' }));

@@ -99,8 +99,8 @@ describe("an agent's reply as a mail (ConversationReplyMailer#email_reply)", () 
 describe("a reply's HTML", () => {
   it('renders the Markdown and keeps no raw HTML that could run', async () => {
     const { replyHtml } = await import('#shared/domain/mail/html.ts');
-    expect(replyHtml('We are on it **today**.')).toBe('<p>We are on it <strong>today</strong>.</p>\n');
-    expect(replyHtml('x <script>alert(1)</script> <img src=x onerror=alert(1)>')).not.toMatch(/script|onerror/);
-    expect(replyHtml('')).toBe('');
+    expect(await replyHtml('We are on it **today**.')).toBe('<p>We are on it <strong>today</strong>.</p>\n');
+    expect(await replyHtml('x <script>alert(1)</script> <img src=x onerror=alert(1)>')).not.toMatch(/script|onerror/);
+    expect(await replyHtml('')).toBe('');
   });
 });
