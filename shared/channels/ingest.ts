@@ -3,10 +3,10 @@ import { enqueueInbound } from '#shared/queues/channels.ts';
 import { contactKeyOf, eventIdOf, refusedAnswer, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
 import { roomByKind } from './rooms.ts';
 
-// A provider's webhook arriving (docs/channels.md#incoming): the inbox by one key lookup, the signature over the
-// raw bytes (a failed check is 401 and writes nothing), the raw payload onto the channel-inbound queue (grouped by
-// inbox and contact so one contact's events stay in order, deduplicated by the provider's ids), and at once the
-// answer the provider expects. The payload is processed by the inbound consumer (inbound.ts).
+// A provider's webhook arriving (docs/channels.md#incoming): an app-wide signature before anything is read, the
+// inbox by one key lookup, the inbox's signature over the raw bytes (a failed check is 401 and writes nothing),
+// the raw payload onto the channel-inbound queue (grouped by inbox and contact so one contact's events stay in
+// order, deduplicated by the provider's ids), and at once the answer the provider expects. The payload is processed by the inbound consumer (inbound.ts).
 
 export const SIGNATURE_REFUSED: WebhookAnswer = refusedAnswer(401, 'Invalid signature', 'signature', 'invalid_signature');
 
@@ -16,6 +16,12 @@ export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<
   if (!ingest) throw new Error(`the ${kind} room takes no webhooks`);
   const early = await ingest.handshake?.(req);
   if (early) return early;
+  if (!ingest.verify && !ingest.verifyRequest) throw new Error(`the ${kind} room checks no signature`);
+  // An app-wide signature first: a forged payload naming many inboxes costs no lookup.
+  if (ingest.verifyRequest && !ingest.verifyRequest(req)) {
+    log.warn('channel webhook refused: bad signature', { room: kind });
+    return SIGNATURE_REFUSED;
+  }
   // A payload may be for several inboxes (Meta batches several pages' entries): each gets its own queued copy.
   const inboxes = ingest.inboxes ? await ingest.inboxes(req) : [await ingest.inbox(req)].filter((i) => i !== undefined);
   // Chatwoot answers a webhook for no inbox as it answers any other, and drops it.
@@ -24,7 +30,7 @@ export async function ingestWebhook(kind: string, req: WebhookRequest): Promise<
     return ingest.accepted;
   }
   for (const inbox of inboxes) {
-    if (!ingest.verify(req, inbox)) {
+    if (ingest.verify && !ingest.verify(req, inbox)) {
       log.warn('channel webhook refused: bad signature', { room: kind, accountId: inbox.account_id, inboxId: inbox.id });
       return SIGNATURE_REFUSED;
     }

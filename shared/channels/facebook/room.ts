@@ -171,7 +171,8 @@ export const facebookRoom: ChannelRoom = {
     handshake,
     inbox: async (req) => (await inboxes(req))[0],
     inboxes,
-    verify,
+    // The app's secret signs every page's payload: checked before the pages' inboxes are looked up.
+    verifyRequest: verify,
     parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, config().fbAppId),
     accepted: { status: 200 },
   },

@@ -55,7 +55,8 @@ export const instagramRoom: ChannelRoom = {
     handshake,
     inbox: async (req) => (await inboxes(req))[0],
     inboxes,
-    verify,
+    // The app's secret signs every page's payload: checked before the pages' inboxes are looked up.
+    verifyRequest: verify,
     parse: (body, _type, inbox) => parseInstagram(body, inbox.instagram_id),
     accepted: { status: 200, body: 'ok', contentType: 'text/plain' },
   },
