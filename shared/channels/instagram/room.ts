@@ -4,7 +4,7 @@ import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { refusedAnswer, type ChannelRoom, type MediaRef, type WebhookRequest } from '../channel.ts';
 import { tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia } from '../http.ts';
-import { hubSignatureValid } from '../signatures.ts';
+import { hubSignatureValid, secretMatches } from '../signatures.ts';
 import { accountsOf, parseInstagram } from './parse.ts';
 
 // Instagram's webhooks (docs/channels.md#instagram), for an Instagram account linked to a Facebook page inbox: the
@@ -17,7 +17,7 @@ const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_
 async function handshake(req: WebhookRequest) {
   if (req.method !== 'GET') return undefined;
   const expected = config().instagramVerifyToken;
-  if (!expected || req.query['hub.mode'] !== 'subscribe' || req.query['hub.verify_token'] !== expected) return WRONG_TOKEN;
+  if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
 }
 

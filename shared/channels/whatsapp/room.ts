@@ -8,7 +8,7 @@ import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { providerSetting, refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, onOrigin, readProvider, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
-import { hubSignatureValid } from '../signatures.ts';
+import { hubSignatureValid, secretMatches } from '../signatures.ts';
 import { sessionBody, templateBody, type Provider, type StoredTemplate, type TemplateParams } from './bodies.ts';
 import { parseWhatsapp } from './parse.ts';
 
@@ -40,7 +40,7 @@ async function verifyHandshake(req: WebhookRequest) {
   const inbox = await inboxOfPath(req);
   const token = req.query['hub.verify_token'];
   const expected = inbox ? setting(inbox, 'webhook_verify_token') : '';
-  if (expected && token === expected) return { status: 200, body: req.query['hub.challenge'] ?? '' };
+  if (secretMatches(token, expected)) return { status: 200, body: req.query['hub.challenge'] ?? '' };
   return refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookRequest } from '#shared/channels/channel.ts';
 import { ingestWebhook } from '#shared/channels/ingest.ts';
+import { secretMatches } from '#shared/channels/signatures.ts';
 import { overrideEnv } from '../../support/env.ts';
 
 // The ingest's order for Meta's app-wide signatures: a Messenger or Instagram payload naming many pages is refused
@@ -38,5 +39,16 @@ describe('ingest of an app-signed webhook', () => {
     const answer = await ingestWebhook('instagram', request(manyPages('instagram'), {}));
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: 'Invalid signature' });
+  });
+});
+
+describe('a shared secret presented as is (verify tokens)', () => {
+  it('matches only the expected secret, and nothing when none is expected', () => {
+    expect(secretMatches('tok-123', 'tok-123')).toBe(true);
+    expect(secretMatches('tok-124', 'tok-123')).toBe(false);
+    expect(secretMatches('tok-1234', 'tok-123')).toBe(false);
+    expect(secretMatches(undefined, 'tok-123')).toBe(false);
+    expect(secretMatches('', '')).toBe(false);
+    expect(secretMatches(undefined, undefined)).toBe(false);
   });
 });
