@@ -28,6 +28,8 @@ export interface WebhookRequest {
   path: string;
   params: Record<string, string>;
   query: Record<string, string>;
+  /** The query string exactly as requested, without `?` (Twilio signs the exact URL). */
+  rawQuery?: string;
   /** Lower-cased names. */
   headers: Record<string, string>;
   /** The exact bytes (signatures are over them). */
