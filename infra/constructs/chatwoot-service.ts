@@ -219,7 +219,11 @@ export class ChatwootService extends Construct {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'avatars/',
       // Raw incoming mails too large for a queue message are needed only until the pipeline has read them.
-      lifecycleRules: [{ prefix: 'mail/inbound/', expiration: Duration.days(7) }],
+      // So are provider webhook bodies too large for one (shared/channels/ingest.ts).
+      lifecycleRules: [
+        { prefix: 'mail/inbound/', expiration: Duration.days(7) },
+        { prefix: 'channel/inbound/', expiration: Duration.days(7) },
+      ],
     });
 
     const domain = props.domain;
@@ -288,19 +292,24 @@ export class ChatwootService extends Construct {
       fn.addEnvironment('FRONTEND_URL', props.frontendUrl?.replace(/\/$/, '') ?? this.url);
     }
 
-    // Incoming mail: the relay route keeps large raw mails in the files bucket (mail/inbound/ only) and needs the
-    // relay password; SES receiving and the IMAP poll are their own functions.
+    // Incoming mail: the relay route keeps large raw mails in the files bucket (mail/inbound/) and needs the relay
+    // password; SES receiving and the IMAP poll are their own functions. Every provider route keeps webhook bodies
+    // too large for a queue message there too (channel/inbound/).
     const inbound = props.inboundEmail;
     this.api.roles.channels.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.avatars.arnForObjects('mail/inbound/*')] }),
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.avatars.arnForObjects('mail/inbound/*'), this.avatars.arnForObjects('channel/inbound/*')],
+      }),
     );
     const filesId = Stack.of(this).resolve((this.avatars.node.defaultChild as s3.CfnBucket).logicalId);
     acknowledge(this.api.roles.channels, {
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/mail/inbound/*]`]:
         'Raw mails the relay route takes are stored under their hash in the mail prefix of the files bucket',
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/channel/inbound/*]`]:
+        'Provider webhook bodies too large for a queue message are stored under their hash in the channel prefix of the files bucket',
     });
     const relay = this.api.functions.get('channels-email-relay');
-    relay?.addEnvironment('AVATAR_BUCKET', this.avatars.bucketName);
     if (relay && inbound?.relay) {
       // The password never enters the template or the environment: the route reads the secret (cached 5 minutes).
       const secret =

@@ -406,15 +406,21 @@ export class EventPipeline extends Construct {
     this.channelInboundFunction.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [props.files.arnForObjects('attachments/*')] }),
     );
-    // Incoming mail too large for a queue message was stored under mail/inbound/ by its way in (docs/mail.md).
+    // Incoming mail too large for a queue message was stored under mail/inbound/ by its way in (docs/mail.md), a
+    // provider webhook's body under channel/inbound/ by the ingest (docs/channels.md).
     this.channelInboundFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [props.files.arnForObjects('mail/inbound/*')] }),
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [props.files.arnForObjects('mail/inbound/*'), props.files.arnForObjects('channel/inbound/*')],
+      }),
     );
     acknowledge(this.channelInboundFunction, {
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/attachments/*]`]:
         'Media downloaded from a provider are stored under attachments/<account>/<message>/: the grant covers that prefix of the one files bucket',
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/mail/inbound/*]`]:
         'Raw incoming mails are stored under mail/inbound/<account>/<inbox>/<hash>.eml: the grant covers that prefix',
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/channel/inbound/*]`]:
+        'Provider webhook bodies too large for a queue message are stored under channel/inbound/<hash>.txt: the grant covers that prefix',
     });
     this.channelInboundFunction.addEventSource(
       new SqsEventSource(this.channelInboundQueue, {

@@ -143,8 +143,9 @@ export class HttpApiRoutes extends Construct {
       write: common,
       tokens: common,
       uploads: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
-      // The channel-inbound queue and the providers' settings are added by the service once its pipeline exists.
-      channels: common,
+      // The channel-inbound queue and the providers' settings are added by the service once its pipeline exists;
+      // the files bucket holds webhook bodies and raw mails too large for a queue message.
+      channels: { ...common, AVATAR_BUCKET: props.avatars.bucketName },
     };
 
     for (const route of props.routes) {

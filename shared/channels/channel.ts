@@ -28,6 +28,8 @@ export interface WebhookRequest {
   path: string;
   params: Record<string, string>;
   query: Record<string, string>;
+  /** The query string exactly as requested, without `?` (Twilio signs the exact URL). */
+  rawQuery?: string;
   /** Lower-cased names. */
   headers: Record<string, string>;
   /** The exact bytes (signatures are over them). */
@@ -83,8 +85,16 @@ export interface ChannelRoom {
     inbox(req: WebhookRequest): Promise<InboxRecord | undefined>;
     /** Instead of `inbox`, when one payload may be for several inboxes (Messenger: several pages' entries). */
     inboxes?(req: WebhookRequest): Promise<InboxRecord[]>;
-    /** The provider's signature over the raw request; a missing one is false like a wrong one. */
-    verify(req: WebhookRequest, inbox: InboxRecord): boolean;
+    /**
+     * A signature keyed by no inbox (Meta's app secret): checked before any inbox is looked up, so a forged payload
+     * costs no table read. A missing one is false like a wrong one.
+     */
+    verifyRequest?(req: WebhookRequest): boolean;
+    /**
+     * The provider's signature over the raw request, keyed by the inbox; a missing one is false like a wrong one.
+     * A room may leave it out only when `verifyRequest` checks every request.
+     */
+    verify?(req: WebhookRequest, inbox: InboxRecord): boolean;
     /** The payload's events (pure: ingest and the consumer both call it). */
     parse(body: string, contentType: string, inbox: InboxRecord): ChannelEvent[];
     /** What the provider expects once the webhook is taken. */

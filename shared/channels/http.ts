@@ -81,6 +81,18 @@ export const readProvider = (req: { url: string; headers?: Record<string, string
 
 export const jsonHeaders = { 'content-type': 'application/json' };
 
+/**
+ * Whether `url` is on the origin of `base` (a provider's configured API host). An inbox's credentials go only
+ * there: a URL an unauthenticated webhook names may point anywhere, and must not be handed the inbox's key.
+ */
+export function onOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
 export const basicAuth = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** Types a provider's file may have: media and documents, never a page or a script. */

@@ -6,6 +6,7 @@ import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/sta
 import { applyDeletion, applyEdit } from '#shared/domain/channels/edit.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import { log } from '#shared/log.ts';
+import { getObject } from '#shared/storage/objects.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { InboundItem } from '#shared/queues/channels.ts';
 import type { ChannelEvent, ChannelRoom } from './channel.ts';
@@ -98,9 +99,11 @@ async function handle(record: SQSRecord): Promise<void> {
   // A room that processes its own items (email): the room's receive does everything.
   if (room.receive) return room.receive(item, inbox);
   if (!room.ingest) throw new Error(`the ${item.room} room has no way to read its items`);
+  // A body too large for the queue message was stored by the ingest.
+  const body = item.body_key ? (await getObject(item.body_key)).toString('utf8') : item.body;
   let events: ChannelEvent[];
   try {
-    events = room.ingest.parse(item.body, item.content_type, inbox);
+    events = room.ingest.parse(body, item.content_type, inbox);
   } catch (error) {
     log.warn('channel webhook not understood', { room: item.room, inboxId: inbox.id, error: String(error) });
     return;

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 // The providers' webhook signatures (docs/channels.md#signatures), checked over the exact bytes received.
 
@@ -15,7 +15,8 @@ export function hubSignatureValid(body: Buffer, header: string | undefined, secr
  * in name order), compared in constant time.
  */
 export function twilioSignatureValid(url: string, params: [string, string][], header: string | undefined, authToken: string): boolean {
-  if (!header) return false;
+  // An empty key signs for anyone: an inbox without its auth token takes nothing.
+  if (!header || !authToken) return false;
   const data =
     url +
     [...params]
@@ -41,4 +42,14 @@ export function hubSha1SignatureValid(body: Buffer, header: string | undefined, 
   const expected = createHmac('sha1', secret).update(body).digest();
   const given = Buffer.from(header.slice(5), 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A shared secret presented as is (a verify token, a webhook secret) against the expected one, in constant time;
+ * nothing matches an empty expected secret.
+ */
+export function secretMatches(given: string | undefined, expected: string | undefined): boolean {
+  if (!expected || given === undefined) return false;
+  // Digests first: equal lengths for timingSafeEqual, and no early exit that tells how much of a guess was right.
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }

@@ -17,6 +17,8 @@ export interface RawRequest {
   path: string;
   params: Record<string, string>;
   query: Record<string, string>;
+  /** The query string exactly as requested, without `?` (what Twilio signs). */
+  rawQuery?: string;
   headers: Record<string, string>;
   body: Buffer;
 }
@@ -42,6 +44,7 @@ export function rawRequestOf(event: APIGatewayProxyEventV2): RawRequest {
     path: event.rawPath ?? '/',
     params: (event.pathParameters ?? {}) as Record<string, string>,
     query: (event.queryStringParameters ?? {}) as Record<string, string>,
+    rawQuery: event.rawQueryString ?? '',
     headers,
     body,
   };

@@ -13,8 +13,10 @@ export interface InboundItem {
   room: string;
   account_id: number;
   inbox_id: number;
-  /** The request body as received. */
+  /** The request body as received ('' when it is stored: `body_key`). */
   body: string;
+  /** The objects-store key of a body too large for a queue message (shared/channels/ingest.ts stores it). */
+  body_key?: string;
   content_type: string;
   received_at: number;
   /** Ordering scope within the inbox: the contact's address at the provider. */
@@ -36,10 +38,40 @@ export interface SendJob {
 
 const hashed = (s: string) => createHash('sha256').update(s).digest('hex');
 
-async function sendBatch(queueUrl: string | undefined, name: string, entries: { body: string; group: string; dedup: string }[]) {
+/**
+ * SQS's limit for one message and for one SendMessageBatch together (256 KiB: the long-standing default; queues may
+ * allow more, none less). A larger entry is refused, a larger batch fails whole.
+ */
+export const MAX_QUEUE_BYTES = 256 * 1024;
+
+/** The queue body's size in bytes (what SQS counts). */
+export const queueBytes = (body: string) => Buffer.byteLength(body, 'utf8');
+
+type Entry = { body: string; group: string; dedup: string };
+
+/** The entries in batches of at most 10 and MAX_QUEUE_BYTES together, in order. */
+export function batchesOf(entries: Entry[]): Entry[][] {
+  const batches: Entry[][] = [];
+  let batch: Entry[] = [];
+  let bytes = 0;
+  for (const e of entries) {
+    const size = queueBytes(e.body);
+    if (size > MAX_QUEUE_BYTES) throw new Error(`a queue message of ${size} bytes is over SQS's ${MAX_QUEUE_BYTES}`);
+    if (batch.length === 10 || bytes + size > MAX_QUEUE_BYTES) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(e);
+    bytes += size;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
+}
+
+async function sendBatch(queueUrl: string | undefined, name: string, entries: Entry[]) {
   if (!queueUrl) throw new Error(`${name} is not configured`);
-  for (let i = 0; i < entries.length; i += 10) {
-    const batch = entries.slice(i, i + 10);
+  for (const batch of batchesOf(entries)) {
     const out = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,

@@ -153,8 +153,8 @@ describe('route functions', () => {
       expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'PUBLIC_BASE_URL', 'LOG_LEVEL']));
       // Every class opens sealed secrets where it reads them.
       expect(env.includes('TOKEN_KEY_SECRET_ARN')).toBe(true);
-      // Uploads, and the mail relay (it keeps large raw mails).
-      expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads' || route.handler === 'functions/channels/email-relay.ts');
+      // Uploads, and the provider routes (they keep large raw mails and webhook bodies).
+      expect(env.includes('AVATAR_BUCKET')).toBe(route.access === 'uploads' || route.access === 'channels');
       // Only the provider webhooks are told the channel-inbound queue.
       expect(env.includes('CHANNEL_INBOUND_QUEUE_URL'), route.path).toBe(route.access === 'channels');
       // Only the status routes (`GET /api`, `GET /health`) are told where the queues are.

@@ -5,7 +5,7 @@ import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { providerSetting, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
-import { basicAuth, callProvider, downloadMedia, jsonHeaders } from '../http.ts';
+import { basicAuth, callProvider, downloadMedia, jsonHeaders, onOrigin } from '../http.ts';
 import { plainText } from '../markup.ts';
 import { parseBandwidth } from './parse.ts';
 
@@ -33,8 +33,11 @@ function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** A media URL is fetched with the API credentials only on Bandwidth's API host; any other without them. */
 const fetchMedia = (inbox: InboxRecord, ref: MediaRef) =>
-  ref.url ? downloadMedia(ref.url, { headers: { authorization: auth(inbox) } }) : Promise.resolve(undefined);
+  ref.url
+    ? downloadMedia(ref.url, { headers: onOrigin(ref.url, config().bandwidthBaseUrl) ? { authorization: auth(inbox) } : {} })
+    : Promise.resolve(undefined);
 
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   const { inbox, message } = ctx;

@@ -66,11 +66,20 @@ const ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 export const isMailAddress = (s: string | undefined): s is string => !!s && ADDRESS.test(s);
 
 const stripBrackets = (id: string) => id.trim().replace(/^<+/, '').replace(/>+$/, '');
+/**
+ * The longest message id taken (RFC 5322 sets none): ids become table keys (the once-per-Message-ID claim, thread
+ * lookups), and a key over DynamoDB's 2048 bytes fails every attempt. A longer one is skipped (a Message-ID: as
+ * missing).
+ */
+export const MAX_MAIL_ID_BYTES = 512;
+/** References kept, the last ones (the nearest ancestors): each is a lookup when the mail is threaded. */
+export const MAX_REFERENCES = 20;
+const usableId = (id: string) => id !== '' && Buffer.byteLength(id) <= MAX_MAIL_ID_BYTES;
 const idsOf = (v: string | string[] | undefined): string[] =>
   (Array.isArray(v) ? v : v ? v.split(/\s+/) : [])
     .flatMap((x) => x.split(/\s+/))
     .map(stripBrackets)
-    .filter(Boolean);
+    .filter(usableId);
 
 function addresses(o: AddressObject | AddressObject[] | undefined): { address: string; name: string }[] {
   const list = Array.isArray(o) ? o : o ? [o] : [];
@@ -185,10 +194,11 @@ export async function parseMail(raw: Buffer): Promise<ParsedMail> {
     (['x-original-from', 'x-original-sender', 'x-forwarded-for'] as const).flatMap((h) => (header(h) ? [[h, header(h)!]] : [])),
   );
 
+  const messageId = stripBrackets(m.messageId ?? '');
   return {
-    messageId: m.messageId ? stripBrackets(m.messageId) : `${createHash('sha256').update(raw).digest('hex')}@mail.missing`,
+    messageId: usableId(messageId) ? messageId : `${createHash('sha256').update(raw).digest('hex')}@mail.missing`,
     inReplyTo: idsOf(m.inReplyTo)[0],
-    references: idsOf(m.references),
+    references: idsOf(m.references).slice(-MAX_REFERENCES),
     subject: m.subject ?? '',
     date: m.date && !Number.isNaN(m.date.getTime()) ? m.date.toISOString() : null,
     from: (replyTo.length ? replyTo : from).map((a) => a.address),

@@ -9,7 +9,7 @@ import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type 
 import { graphError, isTokenError, sendInstagramParts, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
-import { hubSha1SignatureValid, hubSignatureValid } from '../signatures.ts';
+import { hubSha1SignatureValid, hubSignatureValid, secretMatches } from '../signatures.ts';
 import { attachmentBody, textBody } from './bodies.ts';
 import { pagesOf, parseMessenger } from './parse.ts';
 
@@ -31,7 +31,7 @@ const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_
 async function handshake(req: WebhookRequest) {
   if (req.method !== 'GET') return undefined;
   const expected = config().fbVerifyToken;
-  if (!expected || req.query['hub.mode'] !== 'subscribe' || req.query['hub.verify_token'] !== expected) return WRONG_TOKEN;
+  if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
 }
 
@@ -144,7 +144,8 @@ export const facebookRoom: ChannelRoom = {
     handshake,
     inbox: async (req) => (await inboxes(req))[0],
     inboxes,
-    verify,
+    // The app's secret signs every page's payload: checked before the pages' inboxes are looked up.
+    verifyRequest: verify,
     parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, config().fbAppId),
     accepted: { status: 200 },
   },

@@ -6,7 +6,7 @@ import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
 import { graphError, sendInstagramParts, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia } from '../http.ts';
-import { hubSignatureValid } from '../signatures.ts';
+import { hubSignatureValid, secretMatches } from '../signatures.ts';
 import { IG_VERSION, instagramToken } from './login.ts';
 import { accountsOf, parseInstagram } from './parse.ts';
 
@@ -37,7 +37,7 @@ async function handshake(req: WebhookRequest) {
     return typeof object === 'string' && object.toLowerCase() !== 'instagram' ? NOT_INSTAGRAM : undefined;
   }
   const expected = config().instagramVerifyToken;
-  if (!expected || req.query['hub.mode'] !== 'subscribe' || req.query['hub.verify_token'] !== expected) return WRONG_TOKEN;
+  if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
 }
 
@@ -59,6 +59,14 @@ async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
 }
 
 /** Signed by the app the inbox belongs to: the Instagram app (login), the Meta app (a page's account). */
+/** Signed by the Instagram app's or the Meta app's secret (whichever inbox kind the payload is for). */
+function verifyRequest(req: WebhookRequest): boolean {
+  const { instagramAppSecret, fbAppSecret } = config();
+  return [instagramAppSecret, fbAppSecret].some(
+    (secret) => !!secret && hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret),
+  );
+}
+
 function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
   const secret = isLogin(inbox) ? config().instagramAppSecret : config().fbAppSecret;
   return !!secret && hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
@@ -110,6 +118,9 @@ export const instagramRoom: ChannelRoom = {
     handshake,
     inbox: async (req) => (await inboxes(req))[0],
     inboxes,
+    // Signed by one of the apps' secrets, checked before the accounts' inboxes are looked up; then by the secret of
+    // each inbox's kind.
+    verifyRequest,
     verify,
     parse: (body, _type, inbox) => parseInstagram(body, inbox.instagram_id, !isLogin(inbox)),
     accepted: { status: 200, body: 'ok', contentType: 'text/plain' },

@@ -40,8 +40,9 @@ async function inboxOf(req: WebhookRequest): Promise<InboxRecord | undefined> {
   return inbox;
 }
 
+/** Twilio signs the URL it called exactly: the query string as received, never one rebuilt from its parsed values. */
 function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
-  const query = new URLSearchParams(req.query).toString();
+  const query = req.rawQuery ?? new URLSearchParams(req.query).toString();
   const url = `${config().frontendUrl}${req.path}${query ? `?${query}` : ''}`;
   return twilioSignatureValid(url, [...form(req.body)], req.headers['x-twilio-signature'], inbox.auth_token ?? '');
 }

@@ -6,9 +6,9 @@ import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import { providerSetting, refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
-import { callProvider, downloadMedia, jsonHeaders, readProvider, type ProviderAnswer } from '../http.ts';
+import { callProvider, downloadMedia, jsonHeaders, onOrigin, readProvider, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
-import { hubSignatureValid } from '../signatures.ts';
+import { hubSignatureValid, secretMatches } from '../signatures.ts';
 import { sessionBody, templateBody, type Provider, type StoredTemplate, type TemplateParams } from './bodies.ts';
 import { parseWhatsapp } from './parse.ts';
 
@@ -40,12 +40,17 @@ async function verifyHandshake(req: WebhookRequest) {
   const inbox = await inboxOfPath(req);
   const token = req.query['hub.verify_token'];
   const expected = inbox ? setting(inbox, 'webhook_verify_token') : '';
-  if (expected && token === expected) return { status: 200, body: req.query['hub.challenge'] ?? '' };
+  if (secretMatches(token, expected)) return { status: 200, body: req.query['hub.challenge'] ?? '' };
   return refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
 }
 
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
-  if (!ref.id && ref.url) return downloadMedia(ref.url, { headers: providerHeaders(inbox), filename: ref.filename, contentType: ref.mime });
+  // A link the payload names (no media id) gets the inbox's key only on the provider's own API host: a webhook may
+  // be unsigned (360dialog; Cloud without FB_APP_SECRET), and its link may point anywhere.
+  if (!ref.id && ref.url) {
+    const own = onOrigin(ref.url, providerOf(inbox) === 'whatsapp_cloud' ? cloudBase() : dialogBase());
+    return downloadMedia(ref.url, { headers: own ? providerHeaders(inbox) : {}, filename: ref.filename, contentType: ref.mime });
+  }
   if (!ref.id) return undefined;
   if (providerOf(inbox) === 'default') {
     return downloadMedia(`${dialogBase()}/media/${encodeURIComponent(ref.id)}`, {
@@ -62,6 +67,7 @@ async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   // Meta refusing the token (expired, revoked) counts toward the inbox's reauthorization, as Chatwoot counts it.
   if (!meta.ok && !meta.retry) await noteTokenRefused(inbox, meta);
   if (!meta.ok || typeof meta.json?.url !== 'string') return undefined;
+  // The URL Meta's own lookup answered (its media host) is Meta's: fetched with the token.
   return downloadMedia(meta.json.url, {
     headers: providerHeaders(inbox),
     filename: ref.filename,

@@ -115,6 +115,35 @@ describe('Bandwidth SMS channel', () => {
     expect(bw.requests.some((r) => r.path.endsWith('.smil'))).toBe(false);
   });
 
+  it('sends the API credentials with a media URL only to Bandwidth’s host, never to another server a callback names', async () => {
+    const elsewhere = await startFakeProvider();
+    try {
+      elsewhere.on('GET', /^\/mms\//, () => ({ body: PNG, headers: { 'content-type': 'image/png' } }));
+      const from = `+1563${randomInt(1_000_000, 9_999_999)}`;
+      const id = `1663${randomInt(1e9)}`;
+      expect(
+        (await post([received(from, id, 'two files', [`${elsewhere.url}/mms/a.png`, `${bw.url}/users/acct-9/media/${id}/0/b.png`])]))
+          .status,
+      ).toBe(200);
+      const [foreign] = await elsewhere.waitFor((r) => r.path === '/mms/a.png');
+      expect(foreign.headers.authorization).toBeUndefined();
+      const [own] = await bw.waitFor((r) => r.path === `/users/acct-9/media/${id}/0/b.png`);
+      expect(own.headers.authorization).toBe(`Basic ${Buffer.from('bw-key:bw-secret').toString('base64')}`);
+      const c = await until(async () =>
+        ((await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`)).body.data.payload as any[]).find(
+          (x) => x.meta.sender.phone_number === from,
+        ),
+      );
+      const m = await untilState(
+        async () => (await messagesOf(c.id)).find((x) => x.source_id === id),
+        (x) => x?.attachments?.length === 2,
+      );
+      expect(m.attachments.map((a: any) => a.file_size)).toEqual([PNG.length, PNG.length]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('sends a reply with Chatwoot’s JSON, then applies delivered and failed receipts; a 400 fails with Bandwidth’s description', async () => {
     const from = `+1562${randomInt(1_000_000, 9_999_999)}`;
     await post([received(from, `1662${randomInt(1e9)}`, 'question')]);

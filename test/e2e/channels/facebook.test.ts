@@ -339,6 +339,51 @@ describe('Facebook Messenger channel', () => {
     refusal = undefined;
   }, 60_000);
 
+  it('takes a payload for several pages near the size limit: each page’s copy queued (the body stored once), each stored', async () => {
+    // Pages without a linked Instagram account (their instagram_id would collide).
+    graph.on('GET', /^\/v3\.2\/me$/, (req) =>
+      req.query.get('access_token')?.startsWith('EAAGbig')
+        ? { json: { id: 'page' } }
+        : { json: { instagram_business_account: { id: '17841400000000001' }, id: pageId } },
+    );
+    const pages = Array.from({ length: 5 }, () => String(randomInt(100_000_000_000, 999_999_999_999)));
+    const inboxes: number[] = [];
+    for (const [n, page] of pages.entries()) {
+      const r = await s.admin.api.post(`${s.base}/callbacks/register_facebook_page`, {
+        user_access_token: 'EAAGuser',
+        page_access_token: `EAAGbig${n}`,
+        page_id: page,
+        inbox_name: `Big ${n}`,
+      });
+      expect(r.status).toBe(200);
+      inboxes.push(r.body.id);
+    }
+    // ~235 KB (the webhook limit is 240 KB): five inboxes' copies are over a queue batch's limit together.
+    const text = (n: number) => `${n}:${'x'.repeat(46_000)}`;
+    const mids = pages.map(() => mid());
+    const body = JSON.stringify({
+      object: 'page',
+      entry: pages.map((page, n) => ({
+        id: page,
+        time: Date.now(),
+        messaging: [{ sender: { id: psid() }, recipient: { id: page }, timestamp: Date.now(), message: { mid: mids[n], text: text(n) } }],
+      })),
+    });
+    expect(body.length).toBeGreaterThan(230_000);
+    expect((await post(body)).status).toBe(200);
+    for (const [n, inbox] of inboxes.entries()) {
+      const stored = await until(
+        async () => {
+          const list = await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox}&status=all`);
+          const c = (list.body.data.payload as any[])[0];
+          return c ? (await messagesOf(c.id)).find((m) => m.source_id === mids[n]) : undefined;
+        },
+        { what: `page ${n}'s message` },
+      );
+      expect(stored.content).toBe(text(n));
+    }
+  });
+
   it('lists the user’s pages flagged by whether the account holds them, and reauthorizes a page with fresh tokens', async () => {
     const pages = await s.admin.api.post(`${s.base}/callbacks/facebook_pages`, { omniauth_token: 'omniauth-token' });
     expect(pages.status).toBe(200);

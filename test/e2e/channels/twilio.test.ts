@@ -237,6 +237,23 @@ describe('Twilio channel', () => {
     expect(all.some((x) => String(x.source_id).startsWith('SMforged'))).toBe(false);
   });
 
+  it('checks the signature over the exact URL Twilio called, its query string as sent', async () => {
+    const from = `+1559${randomInt(1_000_000, 9_999_999)}`;
+    const sid = `SMq${randomInt(1e9)}`;
+    const msg = { SmsSid: sid, MessageSid: sid, AccountSid: SID, From: from, To: smsNumber, Body: 'with a query', NumMedia: '0' };
+    // Encoded as a browser or Twilio writes it (%20, a repeated name): a string rebuilt from parsed values differs.
+    const path = '/twilio/callback?tag=spring%20sale&x=1&x=2';
+    expect((await post(path, msg)).status).toBe(204);
+    const c = await conversationOf(smsInbox.id, from);
+    await untilState(
+      () => messagesOf(c.id),
+      (ms) => ms.some((x) => x.source_id === sid && x.content === 'with a query'),
+    );
+    // Signed over another query than the one sent: refused.
+    const other = { ...msg, SmsSid: `${sid}b`, MessageSid: `${sid}b` };
+    expect((await post(path, other, signature(`${base}/twilio/callback?tag=spring+sale&x=2`, other))).status).toBe(401);
+  });
+
   it('sends a reply with Chatwoot’s form, saves the sid, applies delivery statuses; a Twilio 400 fails it with Twilio’s text', async () => {
     const from = `+1559${randomInt(1_000_000, 9_999_999)}`;
     const sid = `SMin${randomInt(1e9)}`;

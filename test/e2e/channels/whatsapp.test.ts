@@ -299,6 +299,31 @@ describe('WhatsApp Cloud channel', () => {
     expect((await messagesOf(c.id)).some((x) => x.source_id === reaction)).toBe(false);
   });
 
+  it('sends the inbox’s token with a payload’s media link only to the provider’s own host, never to another server', async () => {
+    const elsewhere = await startFakeProvider();
+    try {
+      elsewhere.on('GET', /^\/pic\.png$/, () => ({ body: PNG, headers: { 'content-type': 'image/png' } }));
+      const from = customer();
+      const foreign = wamid();
+      await post(payload(from, 'Cy', { id: foreign, type: 'image', image: { link: `${elsewhere.url}/pic.png`, caption: 'foreign' } }));
+      const c = await conversationOfContact(from);
+      const m = await messageBySource(c.id, foreign);
+      const [req] = await elsewhere.waitFor((r) => r.path === '/pic.png');
+      expect(req.headers.authorization).toBeUndefined();
+      expect(req.headers['d360-api-key']).toBeUndefined();
+      // Fetched without credentials, the file is still stored (a public link works so).
+      expect(m.attachments).toMatchObject([{ file_type: 'image', file_size: PNG.length }]);
+
+      const own = wamid();
+      await post(payload(from, 'Cy', { id: own, type: 'image', image: { link: `${graph.url}/files/own-link`, caption: 'own' } }));
+      expect((await messageBySource(c.id, own)).attachments).toMatchObject([{ file_type: 'image', file_size: PNG.length }]);
+      const [ownReq] = await graph.waitFor((r) => r.path === '/files/own-link');
+      expect(ownReq.headers.authorization).toBe('Bearer cloud-token');
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('stores a media message whose file cannot be had without the file (Chatwoot’s way), after retrying a provider 5xx a bounded number of times', async () => {
     // Meta no longer has the media: the message is the contact's all the same, with no file and no text.
     graph.on('GET', /^\/v13\.0\/gone-[\w-]+$/, () => ({ status: 404, json: { error: { message: 'Unsupported get request', code: 100 } } }));

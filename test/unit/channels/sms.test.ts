@@ -62,6 +62,12 @@ describe('Twilio webhooks', () => {
     expect(twilioSignatureValid('https://h/twilio/callback', params, good, 'other')).toBe(false);
     expect(twilioSignatureValid('https://h/twilio/callback', params, undefined, 'tok')).toBe(false);
   });
+
+  it('takes no signature when the inbox has no auth token (an empty key signs for anyone)', () => {
+    const params: [string, string][] = [['Body', 'x']];
+    const byEmptyKey = createHmac('sha1', '').update('https://h/twilio/callbackBodyx').digest('base64');
+    expect(twilioSignatureValid('https://h/twilio/callback', params, byEmptyKey, '')).toBe(false);
+  });
 });
 
 describe('Bandwidth callbacks', () => {

@@ -3,7 +3,9 @@ import { contactKeyOf, eventIdOf } from '#shared/channels/channel.ts';
 import { telegramHtml } from '#shared/channels/markup.ts';
 import { attachmentRequests, multipartBody, textForm } from '#shared/channels/telegram/bodies.ts';
 import { parseTelegram } from '#shared/channels/telegram/parse.ts';
-import { webhookSecret } from '#shared/channels/telegram/room.ts';
+import type { WebhookRequest } from '#shared/channels/channel.ts';
+import { telegramRoom, webhookSecret } from '#shared/channels/telegram/room.ts';
+import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { AttachmentRecord } from '#shared/model/messages.ts';
 
 // The pure parts of the Telegram room: the Bot API's documented Update payloads read as Chatwoot reads them, the
@@ -190,5 +192,25 @@ describe('Telegram requests', () => {
     const s = webhookSecret('123:ABC');
     expect(s).toMatch(/^[A-Za-z0-9_-]{16,256}$/);
     expect(webhookSecret('123:ABD')).not.toBe(s);
+  });
+
+  it('takes the webhook only with the secret of the inbox’s bot token; an inbox without a token takes nothing', () => {
+    const req = (secret?: string): WebhookRequest => ({
+      method: 'POST',
+      path: '/webhooks/telegram/123',
+      params: { bot_token: '123' },
+      query: {},
+      headers: secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret },
+      body: Buffer.from('{}'),
+    });
+    const verify = telegramRoom.ingest!.verify!;
+    const inbox = (bot_token?: string) =>
+      ({ id: 1, account_id: 1, channel_type: 'Channel::Telegram', bot_token }) as unknown as InboxRecord;
+    expect(verify(req(webhookSecret('123:ABC')), inbox('123:ABC'))).toBe(true);
+    expect(verify(req(webhookSecret('123:ABD')), inbox('123:ABC'))).toBe(false);
+    expect(verify(req(), inbox('123:ABC'))).toBe(false);
+    // The secret of an empty token is anyone's to compute.
+    expect(verify(req(webhookSecret('')), inbox(''))).toBe(false);
+    expect(verify(req(webhookSecret('')), inbox(undefined))).toBe(false);
   });
 });

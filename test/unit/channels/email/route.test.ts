@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMail } from '#shared/channels/email/parse.ts';
+import { MAX_MAIL_ID_BYTES, MAX_REFERENCES, parseMail } from '#shared/channels/email/parse.ts';
 import { dropReason, inboxCandidates, normalizeAddress, receiverUuid, threadHints, uuidInMessageId } from '#shared/channels/email/route.ts';
 import { mailFixture } from '../../../support/mail-fixtures.ts';
 
@@ -31,6 +31,28 @@ describe('routing an incoming mail', () => {
       Buffer.from(`From: a@customer.example\r\nX-Forwarded-For: reply+${UUID}@inbound.test\r\nSubject: s\r\n\r\nx\r\n`),
     );
     expect(receiverUuid(forwarded)).toBe(UUID);
+  });
+
+  it('skips message ids too long for a table key and keeps the last 20 References, so threading is bounded', async () => {
+    const long = `${'x'.repeat(MAX_MAIL_ID_BYTES)}@customer.example`;
+    const refs = Array.from({ length: 3000 }, (_, i) => `<r${i}@customer.example>`).join(' ');
+    const m = await parseMail(
+      Buffer.from(
+        `From: a@customer.example\r\nTo: s@acme.example\r\nMessage-ID: <${long}>\r\nIn-Reply-To: <${long}>\r\nReferences: ${refs} <${long}>\r\nSubject: s\r\n\r\nx\r\n`,
+      ),
+    );
+    // An over-long Message-ID is as missing: the mail's hash stands for it (deterministic, so a redelivery is still one message).
+    expect(m.messageId).toMatch(/^[0-9a-f]{64}@mail\.missing$/);
+    expect(m.inReplyTo).toBeUndefined();
+    expect(m.references).toHaveLength(MAX_REFERENCES);
+    expect(m.references[0]).toBe('r2980@customer.example');
+    expect(m.references.at(-1)).toBe('r2999@customer.example');
+    expect(threadHints(m)).toHaveLength(MAX_REFERENCES);
+    const fits = `${'y'.repeat(MAX_MAIL_ID_BYTES - 20)}@customer.example`;
+    const ok = await parseMail(
+      Buffer.from(`From: a@customer.example\r\nMessage-ID: <${fits}>\r\nIn-Reply-To: <${fits}>\r\nSubject: s\r\n\r\nx\r\n`),
+    );
+    expect([ok.messageId, ok.inReplyTo]).toEqual([fits, fits]);
   });
 
   it('reads conversation uuids out of our Message-IDs', () => {
