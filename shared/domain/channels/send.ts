@@ -14,8 +14,8 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
-import { saveMessage } from '../messages/service.ts';
-import { advances } from './status.ts';
+import { changeMessage, saveMessage } from '../messages/service.ts';
+import { movesFrom } from './status.ts';
 
 // What a channel sends and how its outcome is kept (docs/channels.md#outgoing), the same for every channel:
 // Chatwoot's rule of what is sent, the claim that makes a send happen at most once, the provider id saved as
@@ -88,37 +88,26 @@ export const releaseOutgoing = (m: MessageRecord, token: string) => releaseSend(
 
 const withoutClaim = ({ send_claim: _claim, ...m }: MessageRecord): MessageRecord => m;
 
-async function rewrite(m: MessageRecord, change: (current: MessageRecord) => MessageRecord): Promise<void> {
-  const [c, current] = await Promise.all([
-    getConversation(m.account_id, m.conversation_id, true),
-    getMessage(m.account_id, m.conversation_id, m.id),
-  ]);
-  if (!c || !current) return;
-  await saveMessage(c, withoutClaim(change(current)));
-}
-
 /**
  * The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for
- * statuses; `status` is what the provider's answer said of it (LINE: `delivered`), applied forward only.
+ * statuses; `status` is what the provider's answer said of it (LINE: `delivered`), applied forward only. Only these
+ * fields are written (AP80), so a status webhook that came first is kept.
  */
 export async function recordSent(m: MessageRecord, sourceId: string, status?: 'delivered'): Promise<void> {
   await recordProviderMessage(m.inbox_id, sourceId, refOf(m));
-  await rewrite(m, (current) => ({
-    ...current,
-    source_id: sourceId,
-    ...(status && advances(current.status, status) ? { status } : {}),
-    updated_at: now(),
-  }));
+  const sent = { source_id: sourceId, updated_at: now() };
+  if (status && (await changeMessage(m, { set: { ...sent, status }, releaseClaim: true, ifStatusIn: movesFrom(status) }))) return;
+  await changeMessage(m, { set: sent, releaseClaim: true });
 }
 
 /** The provider refused the message (or it cannot be sent): `failed`, with the reason as Chatwoot words it. */
 export async function recordFailure(m: MessageRecord, error: string): Promise<void> {
-  await rewrite(m, (current) => ({
-    ...current,
-    status: 'failed',
-    content_attributes: { ...current.content_attributes, external_error: error.slice(0, 1000) },
-    updated_at: now(),
-  }));
+  await changeMessage(m, {
+    set: { status: 'failed', updated_at: now() },
+    setAttributes: { external_error: error.slice(0, 1000) },
+    releaseClaim: true,
+    ifStatusIn: movesFrom('failed'),
+  });
 }
 
 /**
