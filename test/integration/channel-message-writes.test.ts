@@ -79,7 +79,7 @@ describe('a message written by its send outcome and a provider status at once', 
     const sourceId = unique('wamid.');
     await recordProviderMessage(inbox.id, sourceId, refOf(m));
     const hook = afterFirstAccess(m, () => applyProviderStatus(inbox, { providerId: sourceId, status: 'read' }));
-    await recordSent(m, sourceId);
+    await recordSent(m, { sourceId });
     expect(hook.ran()).toBe(true);
     await expectBoth(m, sourceId);
   });
@@ -88,7 +88,7 @@ describe('a message written by its send outcome and a provider status at once', 
     const m = await outgoing();
     const sourceId = unique('wamid.');
     await recordProviderMessage(inbox.id, sourceId, refOf(m));
-    const hook = afterFirstAccess(m, () => recordSent(m, sourceId));
+    const hook = afterFirstAccess(m, () => recordSent(m, { sourceId }));
     expect(await applyProviderStatus(inbox, { providerId: sourceId, status: 'read' })).toBe('applied');
     expect(hook.ran()).toBe(true);
     await expectBoth(m, sourceId);
@@ -97,7 +97,7 @@ describe('a message written by its send outcome and a provider status at once', 
   it('a late delivered landing inside a read status does not take the message back', async () => {
     const m = await outgoing();
     const sourceId = unique('wamid.');
-    await recordSent(m, sourceId);
+    await recordSent(m, { sourceId });
     const hook = afterFirstAccess(m, () => applyProviderStatus(inbox, { providerId: sourceId, status: 'delivered' }));
     await applyProviderStatus(inbox, { providerId: sourceId, status: 'read' });
     expect(hook.ran()).toBe(true);

@@ -10,7 +10,7 @@ import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../chan
 import { callProvider, downloadMedia, type ProviderAnswer } from '../http.ts';
 import { telegramHtml } from '../markup.ts';
 import { attachmentRequests, textForm, type Form, type Target } from './bodies.ts';
-import { parseTelegram } from './parse.ts';
+import { messageKey, parseTelegram } from './parse.ts';
 
 // Telegram, through the Bot API (docs/channels.md#telegram). Chatwoot's webhook path carries the bot token, which
 // every access log would then hold; the service registers `/webhooks/telegram/<bot id>` instead (a Chatwoot-shaped
@@ -104,7 +104,8 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     }
     sourceId = sentId(answer.json) ?? sourceId;
   }
-  return sourceId ? { sourceId } : { refused: 'Telegram answered without a message id' };
+  // Recorded as the chat's message (Telegram's ids are per chat), the key a contact's reply to it names.
+  return sourceId ? { sourceId, claimKey: messageKey(chatId, sourceId) } : { refused: 'Telegram answered without a message id' };
 }
 
 /**

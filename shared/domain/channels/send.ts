@@ -88,13 +88,26 @@ export const releaseOutgoing = (m: MessageRecord, token: string) => releaseSend(
 
 const withoutClaim = ({ send_claim: _claim, ...m }: MessageRecord): MessageRecord => m;
 
+/** A send the provider took. */
+export interface SentOutcome {
+  /** The provider's id of the message: its `source_id`. */
+  sourceId: string;
+  /** What the provider's answer itself says of the message (LINE: a push answered 200 is `delivered`). */
+  status?: 'delivered';
+  /**
+   * What the message is found by in the inbox (statuses, a contact's reply to it, an echo) when the room's claim keys
+   * are not the provider's ids (Telegram: chat and message id, as `IncomingMessage.claimKey`); absent, `sourceId`.
+   */
+  claimKey?: string;
+}
+
 /**
- * The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for
- * statuses; `status` is what the provider's answer said of it (LINE: `delivered`), applied forward only. Only these
- * fields are written (AP80), so a status webhook that came first is kept.
+ * The provider took the message: its id becomes `source_id` (a `message_updated`) and its claim key locates the
+ * message for statuses and replies; `status` is what the provider's answer said of it (LINE: `delivered`), applied
+ * forward only. Only these fields are written (AP80), so a status webhook that came first is kept.
  */
-export async function recordSent(m: MessageRecord, sourceId: string, status?: 'delivered'): Promise<void> {
-  await recordProviderMessage(m.inbox_id, sourceId, refOf(m));
+export async function recordSent(m: MessageRecord, { sourceId, status, claimKey }: SentOutcome): Promise<void> {
+  await recordProviderMessage(m.inbox_id, claimKey ?? sourceId, refOf(m));
   const sent = { source_id: sourceId, updated_at: now() };
   if (status && (await changeMessage(m, { set: { ...sent, status }, releaseClaim: true, ifStatusIn: movesFrom(status) }))) return;
   await changeMessage(m, { set: sent, releaseClaim: true });
