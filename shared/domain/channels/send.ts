@@ -14,7 +14,7 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
-import { changeMessage, saveMessage } from '../messages/service.ts';
+import { changeMessage } from '../messages/service.ts';
 import { movesFrom } from './status.ts';
 
 // What a channel sends and how its outcome is kept (docs/channels.md#outgoing), the same for every channel:
@@ -86,8 +86,6 @@ export async function claimOutgoing(m: MessageRecord): Promise<Claim> {
 
 export const releaseOutgoing = (m: MessageRecord, token: string) => releaseSend(refOf(m), token);
 
-const withoutClaim = ({ send_claim: _claim, ...m }: MessageRecord): MessageRecord => m;
-
 /** A send the provider took. */
 export interface SentOutcome {
   /** The provider's id of the message: its `source_id`. */
@@ -124,16 +122,24 @@ export async function recordFailure(m: MessageRecord, error: string): Promise<vo
 }
 
 /**
- * `POST …/messages/{id}/retry`: the message is `sent` again with its content attributes cleared (Chatwoot's
- * retry), which the pipeline sends again (shared/events/dispatch.ts). A message that has a `source_id` was sent
- * and is not sent again.
+ * `POST …/messages/{id}/retry`: a `failed` message is `sent` again with its content attributes cleared (Chatwoot's
+ * retry), which the pipeline sends again (shared/events/dispatch.ts); the message is the answer. Any other message
+ * is answered as it is and nothing changes (Chatwoot retries only a failed message): a delivered or read message is
+ * not taken back. The change is conditioned on `failed` (AP80), so a retry racing a status cannot undo it.
  */
 export async function retryMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await getMessage(account.id, c.id, messageId);
   if (!m) throw notFound('Message');
-  const after = withoutClaim({ ...m, status: 'sent', content_attributes: {}, updated_at: now() });
-  await saveMessage(c, after);
+  const retried =
+    m.status === 'failed'
+      ? await changeMessage(
+          m,
+          { set: { status: 'sent', content_attributes: {}, updated_at: now() }, releaseClaim: true, ifStatusIn: ['failed'] },
+          c,
+        )
+      : undefined;
+  const after = retried ?? m;
   return messageJson(after, await loadRefs(account.id, actor, [], [after]));
 }
 

@@ -420,6 +420,32 @@ describe('WhatsApp Cloud channel', () => {
     expect((await messagesOf(c.id)).filter((m) => m.source_id === probe)).toHaveLength(1);
   });
 
+  it('a retry of a message that did not fail changes nothing: a read message stays read, its attributes kept', async () => {
+    const from = customer();
+    await post(payload(from, 'Gil', { id: wamid(), type: 'text', text: { body: 'hi' } }));
+    const c = await conversationOfContact(from);
+    const incoming = (await messagesOf(c.id))[0];
+    const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, {
+      content: 'answer',
+      content_attributes: { in_reply_to: incoming.id },
+    });
+    expect(r.status).toBe(200);
+    const sentMsg = await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => typeof m?.source_id === 'string',
+    );
+    await post(statusPayload(sentMsg.source_id, 'read', from));
+    await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => m.status === 'read',
+    );
+    const retried = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages/${r.body.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id: r.body.id, status: 'read', content_attributes: { in_reply_to: incoming.id } });
+    const after = (await messagesOf(c.id)).find((m) => m.id === r.body.id);
+    expect(after).toMatchObject({ status: 'read', source_id: sentMsg.source_id, content_attributes: { in_reply_to: incoming.id } });
+  });
+
   it('outside the 24-hour window fails a free-form message and sends a template', async () => {
     const from = customer();
     const contact = await s.admin.api.post(`${s.base}/contacts`, { name: 'Dee', phone_number: `+${from}` });
