@@ -97,6 +97,11 @@ export interface SentOutcome {
    * are not the provider's ids (Telegram: chat and message id, as `IncomingMessage.claimKey`); absent, `sourceId`.
    */
   claimKey?: string;
+  /**
+   * The provider ids of the other parts, when one message went out as several (Messenger: the text, then each
+   * attachment): each is recorded for the message too, so the echo of every part is known and none is stored again.
+   */
+  partIds?: string[];
 }
 
 /**
@@ -104,8 +109,9 @@ export interface SentOutcome {
  * message for statuses and replies; `status` is what the provider's answer said of it (LINE: `delivered`), applied
  * forward only. Only these fields are written (AP80), so a status webhook that came first is kept.
  */
-export async function recordSent(m: MessageRecord, { sourceId, status, claimKey }: SentOutcome): Promise<void> {
-  await recordProviderMessage(m.inbox_id, claimKey ?? sourceId, refOf(m));
+export async function recordSent(m: MessageRecord, { sourceId, status, claimKey, partIds = [] }: SentOutcome): Promise<void> {
+  const keys = new Set([claimKey ?? sourceId, ...partIds]);
+  await Promise.all([...keys].map((key) => recordProviderMessage(m.inbox_id, key, refOf(m))));
   const sent = { source_id: sourceId, updated_at: now() };
   if (status && (await changeMessage(m, { set: { ...sent, status }, releaseClaim: true, ifStatusIn: movesFrom(status) }))) return;
   await changeMessage(m, { set: sent, releaseClaim: true });
