@@ -103,6 +103,8 @@ describe('a message written by its send outcome and a provider status at once', 
     expect(hook.ran()).toBe(true);
     await expectBoth(m, sourceId);
     expect(await applyProviderStatus(inbox, { providerId: sourceId, status: 'delivered' })).toBe('unchanged');
+    // `sent` moves no message (each starts there): nothing is written.
+    expect(await applyProviderStatus(inbox, { providerId: sourceId, status: 'sent' })).toBe('unchanged');
     expect(await applyProviderStatus(inbox, { providerId: unique('wamid.none.'), status: 'read' })).toBe('unknown');
   });
 });

@@ -47,6 +47,8 @@ export async function updateMessageFields(
   ref: Pick<MessageRecord, 'account_id' | 'conversation_id' | 'id'>,
   change: MessageFieldChange,
 ): Promise<MessageRecord | undefined> {
+  // No status a change may be made from (a provider's `sent`: every message starts there): nothing to write.
+  if (change.ifStatusIn && !change.ifStatusIn.length) return undefined;
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
