@@ -138,6 +138,17 @@ const fakeProviders = () =>
     });
   }));
 
+/** A Meta-style request signed (`X-Hub-Signature-256`) by the Instagram app's secret the fake providers set. */
+const signedByInstagramApp = (r: { method: string; path: string; body: string }) => ({
+  ...r,
+  headers: {
+    'content-type': 'application/json',
+    'x-hub-signature-256': `sha256=${createHmac('sha256', process.env.INSTAGRAM_APP_SECRET ?? '')
+      .update(r.body)
+      .digest('hex')}`,
+  },
+});
+
 /** A Telegram inbox and the secret its webhook carries (as the service registered it). */
 export async function telegramInbox(w: BenchWorld) {
   await fakeProviders();
@@ -315,8 +326,8 @@ export const channels: Scenarios = {
   'GET /bot': {
     request: () => ({ method: 'GET', path: '/bot?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
   },
-  // A page's webhook, for a page no inbox holds: the page's sentinel read, answered (the bench runs without
-  // FB_APP_SECRET, which WhatsApp's unsigned scenario needs, and Messenger takes nothing unsigned).
+  // A page's webhook, unsigned: refused before any page is looked up (the bench runs without FB_APP_SECRET, which
+  // WhatsApp's unsigned scenario needs, so no Messenger payload can be signed here).
   'POST /bot': {
     setup: async () => ({ pageId: benchPage() }),
     request: (_w, s: { pageId: string }, _p, i) => ({
@@ -333,31 +344,35 @@ export const channels: Scenarios = {
         ],
       }),
       headers: { 'content-type': 'application/json' },
+      status: 401,
     }),
   },
   // Instagram's verify handshake: no lookup (a wrong token: the bench sets no INSTAGRAM_VERIFY_TOKEN).
   'GET /webhooks/instagram': {
     request: () => ({ method: 'GET', path: '/webhooks/instagram?hub.mode=subscribe&hub.verify_token=bench&hub.challenge=42', status: 401 }),
   },
-  // An Instagram webhook for an account no inbox links: the account's sentinel read, answered `ok` (Instagram's
-  // signature needs FB_APP_SECRET, which the bench runs without).
+  // An Instagram webhook for an account no inbox links, signed by the Instagram app's secret: the account's
+  // sentinel reads, answered `ok`.
   'POST /webhooks/instagram': {
-    setup: async () => ({ igId: `1784${benchPage()}` }),
-    request: (_w, s: { igId: string }, _p, i) => ({
-      method: 'POST',
-      path: '/webhooks/instagram',
-      body: JSON.stringify({
-        object: 'instagram',
-        entry: [
-          {
-            id: s.igId,
-            time: Date.now(),
-            messaging: [{ sender: { id: '1' }, recipient: { id: s.igId }, message: { mid: `ig_${i}`, text: 'hi' } }],
-          },
-        ],
+    setup: async () => {
+      await fakeProviders();
+      return { igId: `1784${benchPage()}` };
+    },
+    request: (_w, s: { igId: string }, _p, i) =>
+      signedByInstagramApp({
+        method: 'POST',
+        path: '/webhooks/instagram',
+        body: JSON.stringify({
+          object: 'instagram',
+          entry: [
+            {
+              id: s.igId,
+              time: Date.now(),
+              messaging: [{ sender: { id: '1' }, recipient: { id: s.igId }, message: { mid: `ig_${i}`, text: 'hi' } }],
+            },
+          ],
+        }),
       }),
-      headers: { 'content-type': 'application/json' },
-    }),
   },
   // A page registered: the inbox and its sentinels written, Graph's subscription and Instagram account asked.
   [`POST ${A}/callbacks/register_facebook_page`]: {

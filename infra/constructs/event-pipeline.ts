@@ -399,7 +399,13 @@ export class EventPipeline extends Construct {
       'channelInbound',
       consumerTimeout(QUEUES.channelInbound.visibilityTimeoutSeconds),
       'Provider webhooks to contacts, conversations and messages',
-      { TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn, AVATAR_BUCKET: props.files.bucketName, ...channels },
+      {
+        TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn,
+        AVATAR_BUCKET: props.files.bucketName,
+        // A status for a message not known yet is looked at again soon (by visibility: the consume grant covers it).
+        CHANNEL_INBOUND_QUEUE_URL: this.channelInboundQueue.queueUrl,
+        ...channels,
+      },
     );
     grantTableData(props.table, this.channelInboundFunction, 'write');
     props.tokenKey.grantRead(this.channelInboundFunction);

@@ -7,7 +7,7 @@ import type {
   ProviderStatus,
   Watermark,
 } from '#shared/domain/channels/types.ts';
-import type { OutgoingContext } from '#shared/domain/channels/send.ts';
+import type { OutgoingContext, SentOutcome } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { ServiceError } from '#shared/errors.ts';
 import type { InboundItem } from '#shared/queues/channels.ts';
@@ -68,9 +68,7 @@ export type ChannelEvent =
   | { type: 'skipped'; reason: string };
 
 /** How a send ended: the provider's id, a refusal to record (4xx: its text), or a failure worth retrying (429/5xx/network). */
-export type SendOutcome =
-  /** `status`: what the provider's answer itself says of the message (LINE: a push answered 200 is `delivered`). */
-  { sourceId: string; status?: 'delivered' } | { refused: string } | { retry: string };
+export type SendOutcome = SentOutcome | { refused: string } | { retry: string };
 
 export interface ChannelRoom {
   /** The room's name: the `room` of its queued webhooks, its folder. */

@@ -74,6 +74,8 @@ export async function sendInstagramParts(
   if (text) parts.push({ text });
   const tag = opts.humanAgent ? { messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' } : {};
   let sourceId: string | undefined;
+  // Every earlier part's id too: Meta echoes each part, and an echo of ours must be known as ours.
+  const partIds: string[] = [];
   for (const part of parts) {
     const answer = await callProvider({
       method: 'POST',
@@ -83,6 +85,7 @@ export async function sendInstagramParts(
     });
     const id = answer.ok ? answer.json?.message_id : undefined;
     if (typeof id === 'string' && id) {
+      if (sourceId) partIds.push(sourceId);
       sourceId = id;
       continue;
     }
@@ -91,5 +94,5 @@ export async function sendInstagramParts(
     if (error?.code === 190) await opts.tokenRefused();
     return { refused: instagramErrorText(error) };
   }
-  return sourceId ? { sourceId } : { refused: 'Instagram was unable to process this request' };
+  return sourceId ? { sourceId, partIds } : { refused: 'Instagram was unable to process this request' };
 }

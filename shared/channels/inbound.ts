@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
+import { config } from '#shared/config.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
 import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/status.ts';
@@ -10,13 +11,20 @@ import { getObject } from '#shared/storage/objects.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { InboundItem } from '#shared/queues/channels.ts';
 import type { ChannelEvent, ChannelRoom } from './channel.ts';
+import { hideFor } from '#shared/queues/backoff.ts';
 import { inGroupOrder } from '#shared/queues/fifo.ts';
 import { roomByKind } from './rooms.ts';
 
 // The channel-inbound consumer (docs/channels.md#incoming): each queued webhook's payload → the room's events →
 // the domain's rules. One contact's webhooks (a queue group) are handled in order; a webhook that fails goes back
 // to the queue with the rest of its group and is retried, then dead-lettered; other groups go on. A payload that
-// cannot be read is dropped with a warning (no retry can change it).
+// cannot be read is dropped with a warning (no retry can change it). A status whose message is not known yet (it
+// overtook the answer to our send) is looked at again a few times, then dropped.
+
+/** How often a webhook with a status of no known message is handled before the status is dropped. */
+export const UNKNOWN_STATUS_TRIES = 3;
+/** Seconds until such a webhook is handled again, times the tries so far. */
+const UNKNOWN_STATUS_WAIT_S = 5;
 
 async function mediaOf(room: ChannelRoom, inbox: InboxRecord, e: Extract<ChannelEvent, { type: 'message' }>): Promise<IncomingFile[]> {
   const files: IncomingFile[] = [];
@@ -31,16 +39,17 @@ async function mediaOf(room: ChannelRoom, inbox: InboxRecord, e: Extract<Channel
   return files;
 }
 
-async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEvent): Promise<void> {
+/** Handles one event; `later` when it is a status of a message not known (yet). */
+async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEvent): Promise<'later' | undefined> {
   if (e.type === 'skipped') {
     log.info('channel event skipped', { room: room.kind, inboxId: inbox.id, reason: e.reason });
     return;
   }
   if (e.type === 'status') {
     if (e.status.providerId.length > 512) return;
-    const applied = await applyProviderStatus(inbox, e.status);
-    log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, applied });
-    return;
+    const outcome = await applyProviderStatus(inbox, e.status);
+    log.info('channel status', { room: room.kind, inboxId: inbox.id, status: e.status.status, outcome });
+    return outcome === 'unknown' ? 'later' : undefined;
   }
   if (e.type === 'watermark') {
     const applied = await applyWatermark(inbox, e.watermark);
@@ -88,16 +97,20 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
   });
 }
 
-async function handle(record: SQSRecord): Promise<void> {
+/** Handles one queued webhook; false when it is to be handled again (it was hidden for a while). */
+async function handle(record: SQSRecord): Promise<boolean> {
   const item = decodeQueueBody<InboundItem>(record.body);
   const room = roomByKind(item.room);
   const inbox = await getInbox(item.account_id, item.inbox_id);
   if (!inbox) {
     log.info('channel webhook dropped: inbox deleted', { room: item.room, inboxId: item.inbox_id });
-    return;
+    return true;
   }
   // A room that processes its own items (email): the room's receive does everything.
-  if (room.receive) return room.receive(item, inbox);
+  if (room.receive) {
+    await room.receive(item, inbox);
+    return true;
+  }
   if (!room.ingest) throw new Error(`the ${item.room} room has no way to read its items`);
   // A body too large for the queue message was stored by the ingest.
   const body = item.body_key ? (await getObject(item.body_key)).toString('utf8') : item.body;
@@ -106,17 +119,16 @@ async function handle(record: SQSRecord): Promise<void> {
     events = room.ingest.parse(body, item.content_type, inbox);
   } catch (error) {
     log.warn('channel webhook not understood', { room: item.room, inboxId: inbox.id, error: String(error) });
-    return;
+    return true;
   }
-  for (const e of events) await handleEvent(room, inbox, e);
+  let later = false;
+  for (const e of events) later = (await handleEvent(room, inbox, e)) === 'later' || later;
+  const tries = Number(record.attributes.ApproximateReceiveCount ?? 1);
+  if (!later || tries >= UNKNOWN_STATUS_TRIES) return true;
+  // Everything else in the payload is applied again then, which changes nothing (known messages, forward-only statuses).
+  await hideFor(config().channelInboundQueueUrl!, record.receiptHandle, UNKNOWN_STATUS_WAIT_S * tries);
+  return false;
 }
 
 export const receiveAll = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  inGroupOrder(
-    event,
-    async (record) => {
-      await handle(record);
-      return true;
-    },
-    (record, error) => log.error('channel webhook failed', { messageId: record.messageId, error }),
-  );
+  inGroupOrder(event, handle, (record, error) => log.error('channel webhook failed', { messageId: record.messageId, error }));

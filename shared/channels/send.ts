@@ -58,7 +58,7 @@ async function attempt(record: SQSRecord): Promise<boolean> {
     throw error;
   }
   if ('sourceId' in outcome) {
-    await recordSent(ctx.message, outcome.sourceId, outcome.status);
+    await recordSent(ctx.message, outcome);
     log.info('channel message sent', { ...fields, sourceId: outcome.sourceId });
     return true;
   }

@@ -69,19 +69,22 @@ export async function sendEmailReply(ctx: OutgoingContext): Promise<SendOutcome>
         .map(async (f) => ({ filename: f.filename, contentType: f.content_type, content: await getObject(f.key!) })),
     ),
   };
+  // The answer names the conversation by its uuid (reply+<uuid>, our Message-ID): remembered, so it threads back.
+  // Before the mail goes out (writing it twice is harmless): nothing that fails after the send has it mailed again.
+  try {
+    await putThread(conversation.uuid, {
+      account_id: conversation.account_id,
+      conversation_id: conversation.id,
+      inbox_id: conversation.inbox_id,
+    });
+  } catch (err) {
+    return { retry: `The conversation's mail thread was not recorded: ${String(err)}` };
+  }
   const settings = (inbox.email_settings ?? {}) as SmtpSettings & { smtp_enabled?: boolean };
-  let sourceId: string;
   try {
     const via = inbox.channel_type === 'Channel::Email' && settings.smtp_enabled === true ? await smtpTransport(settings) : undefined;
-    sourceId = await sendHeaderedMail(mail, via);
+    return { sourceId: await sendHeaderedMail(mail, via) };
   } catch (err) {
     return outcomeOfError(err);
   }
-  // The answer names the conversation by its uuid (reply+<uuid>, our Message-ID): remembered, so it threads back.
-  await putThread(conversation.uuid, {
-    account_id: conversation.account_id,
-    conversation_id: conversation.id,
-    inbox_id: conversation.inbox_id,
-  });
-  return { sourceId };
 }

@@ -72,9 +72,9 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
 }
 
 /**
- * The text first, then one request per attachment (Chatwoot's order); `source_id` is the last `message_id`. A
- * token Graph refuses counts toward the inbox's reauthorization. A failure once a part went out fails the message
- * rather than retrying it.
+ * The text first, then one request per attachment (Chatwoot's order); `source_id` is the last `message_id`, and
+ * every part's id is recorded (its echo is then known). A token Graph refuses counts toward the inbox's
+ * reauthorization. A failure once a part went out fails the message rather than retrying it.
  */
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   if (ctx.conversation.additional_attributes?.type === 'instagram_direct_message') return sendInstagram(ctx);
@@ -87,6 +87,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     bodies.push(attachmentBody(ctx.recipient, a, fileUrl(a.data_url, fileScope.attachment(a.account_id), a.filename)));
   }
   let sourceId: string | undefined;
+  const partIds: string[] = [];
   for (const body of bodies) {
     const answer = await callProvider({
       method: 'POST',
@@ -96,6 +97,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     });
     const id = answer.ok ? answer.json?.message_id : undefined;
     if (typeof id === 'string' && id) {
+      if (sourceId) partIds.push(sourceId);
       sourceId = id;
       continue;
     }
@@ -104,7 +106,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     if (isTokenError(error)) await noteAuthorizationError(inbox);
     return { refused: (typeof error?.message === 'string' && error.message) || 'Facebook was unable to process this request' };
   }
-  return sourceId ? { sourceId } : { refused: 'Facebook was unable to process this request' };
+  return sourceId ? { sourceId, partIds } : { refused: 'Facebook was unable to process this request' };
 }
 
 /**

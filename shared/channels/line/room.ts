@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
@@ -46,9 +47,21 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
 const refusalText = (a: Extract<ProviderAnswer, { retry: false }>) => lineError(a.json) ?? (a.text.slice(0, 500) || `HTTP ${a.status}`);
 
 /**
- * `POST /v2/bot/message/push`, five messages a push. A push answered 200 is `delivered` (Chatwoot's reading);
- * `source_id` is the first message's id in LINE's answer (`sentMessages`), which Chatwoot does not keep. A failure
- * once a push went out fails the message rather than retrying it (a retry would push that part again).
+ * LINE's retry key of one push of a message (`X-Line-Retry-Key`, a UUID): the same on every attempt, so LINE carries
+ * out the push once and answers a repeat 409.
+ */
+export function pushRetryKey(m: Pick<OutgoingContext['message'], 'account_id' | 'inbox_id' | 'id'>, push: number): string {
+  const h = createHash('sha256').update(`line-push:${m.account_id}:${m.inbox_id}:${m.id}:${push}`).digest('hex');
+  // Version 5 and RFC 4122 variant bits, so the key is a well-formed UUID.
+  const variant = ((Number.parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * `POST /v2/bot/message/push`, five messages a push, each push with its retry key. A push answered 200 is
+ * `delivered` (Chatwoot's reading); `source_id` is the first message's id in LINE's answer (`sentMessages`), which
+ * Chatwoot does not keep. A push LINE already took (409 for its retry key: an earlier attempt whose answer was lost)
+ * counts as sent, so a retry after a lost answer or a later push's failure pushes nothing twice.
  */
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   const { inbox, message } = ctx;
@@ -63,13 +76,11 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     const answer = await callProvider({
       method: 'POST',
       url: `${config().lineBaseUrl}/v2/bot/message/push`,
-      headers: { ...jsonHeaders, ...bearer(inbox) },
+      headers: { ...jsonHeaders, ...bearer(inbox), 'x-line-retry-key': pushRetryKey(message, i / PUSH_SIZE) },
       body: JSON.stringify({ to: ctx.recipient, messages: messages.slice(i, i + PUSH_SIZE) }),
     });
-    if (!answer.ok) {
-      if (answer.retry && sourceId === undefined) return { retry: answer.error };
-      return { refused: answer.retry ? answer.error : refusalText(answer) };
-    }
+    if (!answer.ok && answer.retry) return { retry: answer.error };
+    if (!answer.ok && answer.status !== 409) return { refused: refusalText(answer) };
     const id = answer.json?.sentMessages?.[0]?.id;
     sourceId ??= typeof id === 'string' || typeof id === 'number' ? String(id) : fallback;
   }

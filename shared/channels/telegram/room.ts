@@ -12,7 +12,7 @@ import { callProvider, downloadMedia, type ProviderAnswer } from '../http.ts';
 import { telegramHtml } from '../markup.ts';
 import { secretMatches } from '../signatures.ts';
 import { attachmentRequests, multipartBody, textForm, type Form, type Outgoing, type Target } from './bodies.ts';
-import { parseTelegram } from './parse.ts';
+import { messageKey, parseTelegram } from './parse.ts';
 
 // Telegram, through the Bot API (docs/channels.md#telegram). Chatwoot's webhook path carries the bot token, which
 // every access log would then hold; the service registers `/webhooks/telegram/<bot id>` instead (a Chatwoot-shaped
@@ -126,7 +126,8 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
     }
     sourceId = sentId(answer.json) ?? sourceId;
   }
-  return sourceId ? { sourceId } : { refused: 'Telegram answered without a message id' };
+  // Recorded as the chat's message (Telegram's ids are per chat), the key a contact's reply to it names.
+  return sourceId ? { sourceId, claimKey: messageKey(chatId, sourceId) } : { refused: 'Telegram answered without a message id' };
 }
 
 /**

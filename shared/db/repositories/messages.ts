@@ -3,10 +3,10 @@ import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from 
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
-import type { MessageRecord } from '#shared/model/messages.ts';
-import { getItem, getMany, queryItems, record } from './common.ts';
+import type { MessageRecord, MessageStatus } from '#shared/model/messages.ts';
+import { getItem, getItemNow, getMany, queryItems, record } from './common.ts';
 
-// Access patterns of messages (AP70-AP79). Messages live in their conversation's partition.
+// Access patterns of messages (AP70-AP80). Messages live in their conversation's partition.
 
 export const messageItem = (m: MessageRecord) => ({
   ...keys.message(m.account_id, m.conversation_id, m.id),
@@ -24,9 +24,91 @@ export async function writeMessage(m: MessageRecord): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: messageItem(m) }));
 }
 
-/** AP70: one message of a conversation. */
-export const getMessage = (accountId: number, displayId: number, messageId: number) =>
-  getItem<MessageRecord>(keys.message(accountId, displayId, messageId));
+/** What AP80 changes of a message: some of its fields, and single keys of its `content_attributes`. */
+export interface MessageFieldChange {
+  set: Partial<Pick<MessageRecord, 'status' | 'source_id' | 'content_attributes' | 'updated_at'>>;
+  /** `send_claim` removed. */
+  releaseClaim?: boolean;
+  /** Keys of `content_attributes` set (a status's `external_error`). */
+  setAttributes?: Record<string, unknown>;
+  /** Keys of `content_attributes` removed. */
+  removeAttributes?: string[];
+  /** Applied only while the message's status is one of these. */
+  ifStatusIn?: MessageStatus[];
+}
+
+/**
+ * AP80: changes some fields of a stored message in place (UpdateItem), only while its status is one of
+ * `ifStatusIn`, so writers that race (a provider's status, the send's outcome, a retry) never undo one another:
+ * each touches its own fields, and a status moves only from the statuses it may move from. The message as stored
+ * after the change, or undefined when it is gone or its status did not allow the change.
+ */
+export async function updateMessageFields(
+  ref: Pick<MessageRecord, 'account_id' | 'conversation_id' | 'id'>,
+  change: MessageFieldChange,
+): Promise<MessageRecord | undefined> {
+  // No status a change may be made from (a provider's `sent`: every message starts there): nothing to write.
+  if (change.ifStatusIn && !change.ifStatusIn.length) return undefined;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  let n = 0;
+  for (const [field, value] of Object.entries(change.set)) {
+    names[`#f${n}`] = field;
+    values[`:f${n}`] = value;
+    sets.push(`#f${n} = :f${n}`);
+    n++;
+  }
+  if (change.setAttributes || change.removeAttributes) names['#ca'] = 'content_attributes';
+  for (const [key, value] of Object.entries(change.setAttributes ?? {})) {
+    names[`#a${n}`] = key;
+    values[`:a${n}`] = value;
+    sets.push(`#ca.#a${n} = :a${n}`);
+    n++;
+  }
+  for (const key of change.removeAttributes ?? []) {
+    names[`#a${n}`] = key;
+    removes.push(`#ca.#a${n}`);
+    n++;
+  }
+  if (change.releaseClaim) removes.push('send_claim');
+  const conditions = ['attribute_exists(pk)'];
+  if (change.ifStatusIn) {
+    names['#st'] = 'status';
+    conditions.push(
+      `#st IN (${change.ifStatusIn.map((s, i) => {
+        values[`:s${i}`] = s;
+        return `:s${i}`;
+      })})`,
+    );
+  }
+  try {
+    const out = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.message(ref.account_id, ref.conversation_id, ref.id),
+        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+          .filter(Boolean)
+          .join(' '),
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return record<MessageRecord>(out.Attributes);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/** AP70: one message of a conversation (`consistent`: as the table holds it now, never from a read cache). */
+export const getMessage = (accountId: number, displayId: number, messageId: number, consistent = false) =>
+  consistent
+    ? getItemNow<MessageRecord>(keys.message(accountId, displayId, messageId))
+    : getItem<MessageRecord>(keys.message(accountId, displayId, messageId));
 
 /** AP70 in one BatchGet: messages by (conversation display id, message id), in the order asked. */
 export const getMessages = (accountId: number, refs: { conversation_id: number; id: number }[]) =>

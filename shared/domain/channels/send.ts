@@ -14,8 +14,8 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { canReply, loadRefs, messageJson } from '../conversations/view.ts';
-import { saveMessage } from '../messages/service.ts';
-import { advances } from './status.ts';
+import { changeMessage } from '../messages/service.ts';
+import { movesFrom } from './status.ts';
 import { wantsSend } from './send-rule.ts';
 
 export { isRetry, wantsSend } from './send-rule.ts';
@@ -85,51 +85,65 @@ export async function claimOutgoing(m: MessageRecord): Promise<Claim> {
 
 export const releaseOutgoing = (m: MessageRecord, token: string) => releaseSend(refOf(m), token);
 
-const withoutClaim = ({ send_claim: _claim, ...m }: MessageRecord): MessageRecord => m;
-
-async function rewrite(m: MessageRecord, change: (current: MessageRecord) => MessageRecord): Promise<void> {
-  const [c, current] = await Promise.all([
-    getConversation(m.account_id, m.conversation_id, true),
-    getMessage(m.account_id, m.conversation_id, m.id),
-  ]);
-  if (!c || !current) return;
-  await saveMessage(c, withoutClaim(change(current)));
+/** A send the provider took. */
+export interface SentOutcome {
+  /** The provider's id of the message: its `source_id`. */
+  sourceId: string;
+  /** What the provider's answer itself says of the message (LINE: a push answered 200 is `delivered`). */
+  status?: 'delivered';
+  /**
+   * What the message is found by in the inbox (statuses, a contact's reply to it, an echo) when the room's claim keys
+   * are not the provider's ids (Telegram: chat and message id, as `IncomingMessage.claimKey`); absent, `sourceId`.
+   */
+  claimKey?: string;
+  /**
+   * The provider ids of the other parts, when one message went out as several (Messenger: the text, then each
+   * attachment): each is recorded for the message too, so the echo of every part is known and none is stored again.
+   */
+  partIds?: string[];
 }
 
 /**
- * The provider took the message: its id becomes `source_id` (a `message_updated`) and locates the message for
- * statuses; `status` is what the provider's answer said of it (LINE: `delivered`), applied forward only.
+ * The provider took the message: its id becomes `source_id` (a `message_updated`) and its claim key locates the
+ * message for statuses and replies; `status` is what the provider's answer said of it (LINE: `delivered`), applied
+ * forward only. Only these fields are written (AP80), so a status webhook that came first is kept.
  */
-export async function recordSent(m: MessageRecord, sourceId: string, status?: 'delivered'): Promise<void> {
-  await recordProviderMessage(m.inbox_id, sourceId, refOf(m));
-  await rewrite(m, (current) => ({
-    ...current,
-    source_id: sourceId,
-    ...(status && advances(current.status, status) ? { status } : {}),
-    updated_at: now(),
-  }));
+export async function recordSent(m: MessageRecord, { sourceId, status, claimKey, partIds = [] }: SentOutcome): Promise<void> {
+  const keys = new Set([claimKey ?? sourceId, ...partIds]);
+  await Promise.all([...keys].map((key) => recordProviderMessage(m.inbox_id, key, refOf(m))));
+  const sent = { source_id: sourceId, updated_at: now() };
+  if (status && (await changeMessage(m, { set: { ...sent, status }, releaseClaim: true, ifStatusIn: movesFrom(status) }))) return;
+  await changeMessage(m, { set: sent, releaseClaim: true });
 }
 
 /** The provider refused the message (or it cannot be sent): `failed`, with the reason as Chatwoot words it. */
 export async function recordFailure(m: MessageRecord, error: string): Promise<void> {
-  await rewrite(m, (current) => ({
-    ...current,
-    status: 'failed',
-    content_attributes: { ...current.content_attributes, external_error: error.slice(0, 1000) },
-    updated_at: now(),
-  }));
+  await changeMessage(m, {
+    set: { status: 'failed', updated_at: now() },
+    setAttributes: { external_error: error.slice(0, 1000) },
+    releaseClaim: true,
+    ifStatusIn: movesFrom('failed'),
+  });
 }
 
 /**
- * `POST …/messages/{id}/retry`: the message is `sent` again with its content attributes cleared (Chatwoot's
- * retry), which the pipeline sends again (shared/events/dispatch.ts). A message that has a `source_id` was sent
- * and is not sent again.
+ * `POST …/messages/{id}/retry`: a `failed` message is `sent` again with its content attributes cleared (Chatwoot's
+ * retry), which the pipeline sends again (shared/events/dispatch.ts); the message is the answer. Any other message
+ * is answered as it is and nothing changes (Chatwoot retries only a failed message): a delivered or read message is
+ * not taken back. The change is conditioned on `failed` (AP80), so a retry racing a status cannot undo it.
  */
 export async function retryMessage(account: AccountRecord, actor: Actor, displayId: number, messageId: number) {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const m = await getMessage(account.id, c.id, messageId);
   if (!m) throw notFound('Message');
-  const after = withoutClaim({ ...m, status: 'sent', content_attributes: {}, updated_at: now() });
-  await saveMessage(c, after);
+  const retried =
+    m.status === 'failed'
+      ? await changeMessage(
+          m,
+          { set: { status: 'sent', content_attributes: {}, updated_at: now() }, releaseClaim: true, ifStatusIn: ['failed'] },
+          c,
+        )
+      : undefined;
+  const after = retried ?? m;
   return messageJson(after, await loadRefs(account.id, actor, [], [after]));
 }

@@ -1,18 +1,19 @@
 import { findProviderMessage } from '#shared/db/repositories/channels.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
-import { getMessage } from '#shared/db/repositories/messages.ts';
+import { getMessage, type MessageFieldChange } from '#shared/db/repositories/messages.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
-import type { MessageRecord, MessageStatus } from '#shared/model/messages.ts';
+import { MESSAGE_STATUSES, type MessageStatus } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
-import { saveMessage } from '../messages/service.ts';
+import { changeMessage } from '../messages/service.ts';
 import { findContactInbox } from '#shared/db/repositories/contacts.ts';
 import { listContactConversationLinks } from '#shared/db/repositories/conversations.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
 import type { ProviderStatus, Watermark } from './types.ts';
 
 // A provider's status of a message we sent (docs/channels.md#statuses): found by the provider id our send saved,
-// applied only forward (sent < delivered < read; failed from sent or delivered), each change a `message_updated`.
+// applied only forward (sent < delivered < read; failed from sent or delivered), each change a `message_updated`,
+// written conditioned on the status it moves from (a racing write never takes it back).
 // Chatwoot assigns WhatsApp, Twilio and Bandwidth statuses as they come, so a late `delivered` can undo `read`
 // there; here it is ignored.
 
@@ -25,29 +26,41 @@ export function advances(current: MessageStatus, next: MessageStatus): boolean {
   return RANK[next] > RANK[current];
 }
 
-/** The message after the status, or undefined when it does not move. */
-export function withStatus(m: MessageRecord, s: Pick<ProviderStatus, 'status' | 'error'>): MessageRecord | undefined {
-  if (!advances(m.status, s.status)) return undefined;
-  const attrs = { ...m.content_attributes };
-  if (s.status === 'failed' && s.error) attrs.external_error = s.error;
-  else delete attrs.external_error;
-  return { ...m, status: s.status, content_attributes: attrs, updated_at: now() };
-}
+/** The statuses a message may move to `next` from. */
+export const movesFrom = (next: MessageStatus): MessageStatus[] => MESSAGE_STATUSES.filter((s) => advances(s, next));
 
-/** Applies a provider status; false when its message is unknown or the status would go back. */
-export async function applyProviderStatus(inbox: InboxRecord, s: ProviderStatus): Promise<boolean> {
+/**
+ * A status as a change of the stored message (AP80): applied only while the message is in a status it moves
+ * forward from, so two statuses (or a status and the send's outcome) racing never take it back.
+ * `external_error` is kept only with `failed`.
+ */
+export const statusChange = (s: Pick<ProviderStatus, 'status' | 'error'>): MessageFieldChange => ({
+  set: { status: s.status, updated_at: now() },
+  ...(s.status === 'failed' && s.error ? { setAttributes: { external_error: s.error } } : { removeAttributes: ['external_error'] }),
+  ifStatusIn: movesFrom(s.status),
+});
+
+/**
+ * Applies a provider status: `unknown` when no message of ours has its provider id (yet: a status can overtake
+ * the answer to our send), `unchanged` when the status would not move the message forward.
+ */
+export async function applyProviderStatus(inbox: InboxRecord, s: ProviderStatus): Promise<'applied' | 'unchanged' | 'unknown'> {
   const ref = await findProviderMessage(inbox.id, s.providerId);
-  if (!ref) return false;
-  const [c, m] = await Promise.all([
-    getConversation(ref.account_id, ref.conversation_id, true),
-    getMessage(ref.account_id, ref.conversation_id, ref.message_id),
-  ]);
-  if (!c || !m) return false;
-  if (s.through && s.status !== 'failed') return (await markUpTo(c, s.status, m.created_at)) > 0;
-  const next = withStatus(m, s);
-  if (!next) return false;
-  await saveMessage(c, next);
-  return true;
+  if (!ref) return 'unknown';
+  // A receipt that reads everything up to its message (Instagram's `read.mid`): every earlier reply too.
+  if (s.through && s.status !== 'failed') {
+    const [c, m] = await Promise.all([
+      getConversation(ref.account_id, ref.conversation_id, true),
+      getMessage(ref.account_id, ref.conversation_id, ref.message_id),
+    ]);
+    if (!c || !m) return 'unchanged';
+    return (await markUpTo(c, s.status, m.created_at)) > 0 ? 'applied' : 'unchanged';
+  }
+  const changed = await changeMessage(
+    { account_id: ref.account_id, conversation_id: ref.conversation_id, id: ref.message_id },
+    statusChange(s),
+  );
+  return changed ? 'applied' : 'unchanged';
 }
 
 /** How many of the conversation's latest messages a watermark looks at (older ones were marked by earlier ones). */
@@ -80,10 +93,8 @@ async function markUpTo(c: ConversationRecord, status: 'sent' | 'delivered' | 'r
   let applied = 0;
   for (const m of messages) {
     if ((m.message_type !== 1 && m.message_type !== 3) || m.private || m.created_at > at) continue;
-    const next = withStatus(m, { status });
-    if (!next) continue;
-    await saveMessage(c, next);
-    applied++;
+    if (!advances(m.status, status)) continue;
+    if (await changeMessage(m, statusChange({ status }), c)) applied++;
   }
   return applied;
 }

@@ -1,4 +1,4 @@
-import { getMessage, listMessages, writeMessage } from '#shared/db/repositories/messages.ts';
+import { getMessage, listMessages, updateMessageFields, writeMessage, type MessageFieldChange } from '#shared/db/repositories/messages.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getContact } from '#shared/db/repositories/contacts.ts';
@@ -143,6 +143,38 @@ export async function saveMessage(c: ConversationRecord, m: MessageRecord) {
     rewrites: [m],
     result: undefined,
   }));
+}
+
+/**
+ * Changes some fields of a stored message in place, only while its status allows (AP80): writers that race on one
+ * message (a provider's status, the send's outcome, a retry) never undo one another. When the conversation shows
+ * the message, its copy is refreshed as `saveMessage` does, from a read of the message made after the conversation's
+ * (each retried write reads both again), so the copy a race leaves is the latest. `c` is the conversation when the caller has it (read when needed
+ * otherwise). The message as stored after the change, or undefined when the change did not apply.
+ */
+export async function changeMessage(
+  ref: Pick<MessageRecord, 'account_id' | 'conversation_id' | 'id'>,
+  change: MessageFieldChange,
+  c?: ConversationRecord,
+): Promise<MessageRecord | undefined> {
+  const m = await updateMessageFields(ref, change);
+  if (!m) return undefined;
+  const first = c ?? (await getConversation(ref.account_id, ref.conversation_id, true));
+  const shown = (x: MessageRecord | null) => x?.id === m.id;
+  if (!first || (!shown(first.last_message) && !shown(first.last_non_activity_message))) return m;
+  await mutate(first, async (cur) => {
+    // Read after the conversation: a copy another writer put there before is never newer than this read.
+    const latest = await getMessage(ref.account_id, ref.conversation_id, ref.id, true);
+    if (!latest || (!shown(cur.last_message) && !shown(cur.last_non_activity_message))) return { result: undefined };
+    return {
+      next: quietly(cur, {
+        last_message: shown(cur.last_message) ? latest : cur.last_message,
+        last_non_activity_message: shown(cur.last_non_activity_message) ? latest : cur.last_non_activity_message,
+      }),
+      result: undefined,
+    };
+  });
+  return m;
 }
 
 /**

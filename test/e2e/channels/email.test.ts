@@ -1,5 +1,8 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { findThreadByUuid } from '#shared/db/repositories/mail-threads.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { download } from '../../support/files.ts';
 import { mailFixture, type MailFixture } from '../../support/mail-fixtures.ts';
@@ -214,6 +217,39 @@ describe('email inboxes: mail in, threads, replies out', { timeout: 120_000 }, (
     await viaSmtp(answers[1].raw);
     await viaSmtp(answers[2].raw, [`reply+${uuid}@${DOMAIN}`]);
     for (const a of answers) expect((await landed(a.messageId)).conversation.id).toBe(conversation.id);
+  });
+
+  it('a reply whose thread record fails is mailed once: the record is written before the mail goes out, and retried', async () => {
+    const { messageId, raw } = fixture('plain', ['Reply-To: once@customer.example']);
+    await viaSmtp(raw);
+    const { conversation } = await landed(messageId);
+    // The table refuses the first write of this conversation's thread record (a throttle, an outage).
+    const thread = keys.mailThread(s.accountId, conversation.id);
+    const name = unique('thread-fails-');
+    let refused = 0;
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const item = (args.input as { Item?: Record<string, { S?: string }> }).Item;
+        if (item?.pk?.S === thread.pk && item.sk?.S === thread.sk && refused++ === 0) throw new Error('ProvisionedThroughputExceeded');
+        return next(args);
+      },
+      { step: 'build', name },
+    );
+    try {
+      const reply = await s.admin.api.post(`${s.base}/conversations/${conversation.id}/messages`, { content: 'Once only' });
+      expect(reply.status).toBe(200);
+      const sent = await untilState(
+        async () => (await messagesOf(conversation.id)).find((m) => m.id === reply.body.id),
+        (m) => !!m?.source_id,
+        30_000,
+      );
+      expect(sent.status).toBe('sent');
+      expect(refused).toBeGreaterThanOrEqual(2);
+      expect(smtp.mails.filter((m) => m.envelopeTo.includes('once@customer.example') && m.text.includes('Once only'))).toHaveLength(1);
+      expect(await findThreadByUuid(conversation.uuid)).toMatchObject({ conversation_id: conversation.id });
+    } finally {
+      db().middlewareStack.remove(name);
+    }
   });
 
   it('an SMTP refusal fails the message with the server text', async () => {

@@ -149,6 +149,53 @@ describe('Instagram channel (an account linked to a page)', () => {
     await until(() => events('message_updated', (j) => j.source_id === midOf(reel) && j.content === 'This message was deleted').length > 0);
   });
 
+  it('a reply sent in two parts (the image, then the text): the echo of each part is known, neither is stored', async () => {
+    const who = igsid();
+    const hi = incoming(who, { text: 'photo please' });
+    await post(payload(hi));
+    const c = await conversationOf(midOf(hi));
+    const mids: string[] = [];
+    graph.on('POST', /^\/v11\.0\/me\/messages$/, (req) => {
+      if (refusal) return refusal;
+      const id = `aWdOUT${++sent}`;
+      if (req.form.get('recipient[id]') === who) mids.push(id);
+      return { json: { recipient_id: '1', message_id: id } };
+    });
+    const form = new FormData();
+    form.append('content', 'Here it is');
+    form.append('attachments[]', new Blob([PNG], { type: 'image/png' }), 'pic.png');
+    const reply = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, form);
+    expect(reply.status).toBe(200);
+    const parts = await graph.waitFor((x) => x.path === '/v11.0/me/messages' && x.form.get('recipient[id]') === who, 2);
+    expect(parts.map((p) => (p.form.get('message[text]') ? 'text' : p.form.get('message[attachment][type]')))).toEqual(['image', 'text']);
+    const saved = await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === reply.body.id),
+      (m) => typeof m?.source_id === 'string',
+    );
+    const before = (await messagesOf(c.id)).length;
+    // Meta echoes each part with the mid its request was answered with: the image's first, then the text's.
+    expect(mids).toHaveLength(2);
+    expect(mids[1]).toBe(saved.source_id);
+    for (const [i, m] of mids.entries())
+      await post(
+        payload({
+          sender: { id: igId },
+          recipient: { id: who },
+          timestamp: Date.now(),
+          message: {
+            mid: m,
+            is_echo: true,
+            ...(i === 0 ? { attachments: [{ type: 'image', payload: { url: `${graph.url}/cdn/x.png` } }] } : { text: 'Here it is' }),
+          },
+        }),
+      );
+    // Processed in order before this probe (the same contact's queue group).
+    const probe = incoming(who, { text: 'thanks' });
+    await post(payload(probe));
+    await messageBySource(c.id, midOf(probe));
+    expect((await messagesOf(c.id)).length).toBe(before + 1);
+  });
+
   it('replies form-encoded to Graph v11.0; its echo is not stored twice; a read receipt reads; errors are "<code> - <message>"', async () => {
     const who = igsid();
     const hi = incoming(who, { text: 'hi' });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
-import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
+import { PNG, startFakeProvider, type FakeProvider, type ProviderRequest } from '../../support/providers.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until, untilState } from '../../support/until.ts';
@@ -70,6 +70,16 @@ describe('LINE channel', () => {
   const messageBySource = (conversationId: number, sourceId: string) => bySource(s, conversationId, sourceId);
   const events = (name: string, match?: (j: any) => boolean) => deliveries(hook, name, match);
 
+  /** The fake's push: refused for the users in `refuse`, else every message sent. */
+  const push = (req: ProviderRequest) => {
+    if (refuse.has(req.json?.to))
+      return {
+        status: 400,
+        json: { message: 'The request body has 1 error(s)', details: [{ message: 'must be specified', property: 'messages[0].text' }] },
+      };
+    return { json: { sentMessages: req.json.messages.map(() => ({ id: String(900_000 + ++pushed), quoteToken: 'q' })) } };
+  };
+
   beforeAll(async () => {
     const rt = await runtime();
     base = rt.baseUrl;
@@ -87,14 +97,7 @@ describe('LINE channel', () => {
           }
         : { status: 401, json: { message: 'Authentication failed' } },
     );
-    line.on('POST', /^\/v2\/bot\/message\/push$/, (req) => {
-      if (refuse.has(req.json?.to))
-        return {
-          status: 400,
-          json: { message: 'The request body has 1 error(s)', details: [{ message: 'must be specified', property: 'messages[0].text' }] },
-        };
-      return { json: { sentMessages: req.json.messages.map(() => ({ id: String(900_000 + ++pushed), quoteToken: 'q' })) } };
-    });
+    line.on('POST', /^\/v2\/bot\/message\/push$/, push);
     data.on('GET', /^\/v2\/bot\/message\/\d+\/content$/, (req) =>
       req.headers.authorization === `Bearer ${TOKEN}` ? { body: PNG, headers: { 'content-type': 'image/png' } } : { status: 401, body: '' },
     );
@@ -274,6 +277,40 @@ describe('LINE channel', () => {
         },
       },
     ]);
+  });
+
+  it('pushes with a retry key: a push LINE took whose answer was lost is not pushed again on the retry (409 counts as sent)', async () => {
+    const user = userId();
+    await post(payload(user, { type: 'text', id: messageId(), text: 'hi' }));
+    const c = await conversationOf(user);
+    // LINE as documented: a key it accepted is not carried out again (409); the first answer is lost (a 500).
+    const accepted = new Map<string, string>();
+    let carriedOut = 0;
+    line.on('POST', /^\/v2\/bot\/message\/push$/, (req) => {
+      const key = String(req.headers['x-line-retry-key'] ?? '');
+      if (req.json?.to !== user) return push(req);
+      if (key && accepted.has(key))
+        return { status: 409, json: { message: 'The retry key is already accepted', sentMessages: [{ id: accepted.get(key) }] } };
+      carriedOut++;
+      const id = String(800_000 + ++pushed);
+      if (key) accepted.set(key, id);
+      return carriedOut === 1
+        ? { status: 500, json: { message: 'An error occurred in the backend' } }
+        : { json: { sentMessages: [{ id }] } };
+    });
+    const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'once' });
+    expect(r.status).toBe(200);
+    const sent = await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => m.status === 'delivered',
+      30_000,
+    );
+    const pushes = line.requests.filter((x) => x.path === '/v2/bot/message/push' && x.json?.to === user);
+    expect(pushes.length).toBe(2);
+    expect(pushes[0].headers['x-line-retry-key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(pushes[1].headers['x-line-retry-key']).toBe(pushes[0].headers['x-line-retry-key']);
+    expect(carriedOut).toBe(1);
+    expect(sent.source_id).toBe([...accepted.values()][0]);
   });
 
   it('fails a push LINE refuses with Chatwoot’s "<message>, <property>: <message>"', async () => {

@@ -314,6 +314,39 @@ describe('Telegram channel', () => {
     );
   });
 
+  it('a contact’s reply to an agent’s message is linked to it, in its own chat only (Telegram’s ids are per chat)', async () => {
+    const [a, b] = [user(), user()];
+    for (const u of [a, b]) await post(update({ message: message(u, { text: 'hello' }) }));
+    const [ca, cb] = [await conversationOf(a), await conversationOf(b)];
+    // Telegram numbers each chat's messages on their own: both agents' messages get the same id.
+    const shared = 7000 + randomInt(1, 999);
+    const chats = new Set([String(a.id), String(b.id)]);
+    tg.on('POST', /^\/bot[^/]+\/sendMessage$/, (req) => {
+      const chat = req.form.get('chat_id') ?? '';
+      if (blocked.has(chat))
+        return { status: 403, json: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' } };
+      const id = chats.has(chat) ? shared : 5000 + ++sent;
+      return { json: { ok: true, result: { message_id: id, chat: { id: Number(chat), type: 'private' }, date: 1 } } };
+    });
+    const sentTo = async (c: { id: number }) => {
+      const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: `for ${c.id}` });
+      expect(r.status).toBe(200);
+      await untilState(
+        async () => (await messagesOf(c.id)).find((x) => x.id === r.body.id),
+        (x) => x?.source_id === String(shared),
+      );
+      return r.body.id as number;
+    };
+    const [toA, toB] = [await sentTo(ca), await sentTo(cb)];
+    const answerOf = async (u: User, c: { id: number }) => {
+      const m = message(u, { text: 'yes, that', reply_to_message: { message_id: shared, chat: chatOf(u), date: 1, text: `for ${c.id}` } });
+      await post(update({ message: m }));
+      return messageBySource(c.id, String(m.message_id));
+    };
+    expect((await answerOf(a, ca)).content_attributes).toMatchObject({ in_reply_to: toA, in_reply_to_external_id: String(shared) });
+    expect((await answerOf(b, cb)).content_attributes).toMatchObject({ in_reply_to: toB, in_reply_to_external_id: String(shared) });
+  });
+
   it('a business chat: the customer’s message in, the owner’s own message as an outgoing echo, replies through the connection', async () => {
     const u = user();
     const owner = { id: 777_000_111, is_bot: false, first_name: 'Owner' };

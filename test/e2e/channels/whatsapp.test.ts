@@ -416,6 +416,61 @@ describe('WhatsApp Cloud channel', () => {
     expect(events('message_updated', (j) => j.id === r.body.id).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('applies a status that overtook the answer to our send once the send is recorded (looked at again, not dropped)', async () => {
+    const from = customer();
+    await post(payload(from, 'Ed', { id: wamid(), type: 'text', text: { body: 'hi' } }));
+    const c = await conversationOfContact(from);
+    const early = `wamid.EARLY${Date.now().toString(36)}`;
+    graph.on('POST', /^\/v13\.0\/\d+\/messages$/, (req) => ({
+      json: { messages: [{ id: req.json?.to === from ? early : `wamid.OUT${++sent}` }] },
+    }));
+    // Meta's status for the id, with a message of the contact after it in the same payload: once that message is
+    // stored, the status was handled while no message had its id.
+    const probe = wamid();
+    const both = JSON.parse(statusPayload(early, 'delivered', from));
+    both.entry[0].changes[0].value.contacts = [{ profile: { name: 'Ed' }, wa_id: from }];
+    both.entry[0].changes[0].value.messages = [
+      { from, id: probe, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'probe' } },
+    ];
+    expect((await post(JSON.stringify(both))).status).toBe(200);
+    await messageBySource(c.id, probe);
+    const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, { content: 'reply' });
+    expect(r.status).toBe(200);
+    const done = await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => m.status === 'delivered',
+      30_000,
+    );
+    expect(done.source_id).toBe(early);
+    expect((await messagesOf(c.id)).filter((m) => m.source_id === probe)).toHaveLength(1);
+  });
+
+  it('a retry of a message that did not fail changes nothing: a read message stays read, its attributes kept', async () => {
+    const from = customer();
+    await post(payload(from, 'Gil', { id: wamid(), type: 'text', text: { body: 'hi' } }));
+    const c = await conversationOfContact(from);
+    const incoming = (await messagesOf(c.id))[0];
+    const r = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages`, {
+      content: 'answer',
+      content_attributes: { in_reply_to: incoming.id },
+    });
+    expect(r.status).toBe(200);
+    const sentMsg = await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => typeof m?.source_id === 'string',
+    );
+    await post(statusPayload(sentMsg.source_id, 'read', from));
+    await untilState(
+      async () => (await messagesOf(c.id)).find((m) => m.id === r.body.id),
+      (m) => m.status === 'read',
+    );
+    const retried = await s.admin.api.post(`${s.base}/conversations/${c.id}/messages/${r.body.id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id: r.body.id, status: 'read', content_attributes: { in_reply_to: incoming.id } });
+    const after = (await messagesOf(c.id)).find((m) => m.id === r.body.id);
+    expect(after).toMatchObject({ status: 'read', source_id: sentMsg.source_id, content_attributes: { in_reply_to: incoming.id } });
+  });
+
   it('outside the 24-hour window fails a free-form message and sends a template', async () => {
     const from = customer();
     const contact = await s.admin.api.post(`${s.base}/contacts`, { name: 'Dee', phone_number: `+${from}` });
