@@ -31,6 +31,9 @@ export const EVENT_FUNCTION_NAMES = {
   imapPoll: 'imap-poll',
 } as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
 
+/** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
+export const consumerTimeoutSeconds = (visibilityTimeoutSeconds: number) => Math.max(1, Math.floor(visibilityTimeoutSeconds / 6));
+
 export const QUEUES = {
   /** FIFO, grouped by item collection, so one conversation's events stay in order. */
   events: { name: 'events.fifo', dlq: 'events-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
@@ -63,7 +66,8 @@ export const QUEUES = {
   /**
    * FIFO, grouped by conversation: one conversation's messages reach the provider in order. The consumer retries
    * a provider 429/5xx with backoff by visibility and fails the message itself after 10 attempts; maxReceiveCount
-   * is only a safety net.
+   * is only a safety net. A send is started only with the time its parts may take left in the invocation
+   * (shared/channels/send.ts).
    */
   channelSend: { name: 'channel-send.fifo', dlq: 'channel-send-dlq.fifo', fifo: true, visibilityTimeoutSeconds: 120, maxReceiveCount: 30 },
 } as const;

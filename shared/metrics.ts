@@ -35,11 +35,11 @@ export function flushMetrics(): void {
 }
 
 /** A queue consumer with log context and its counters flushed after each invocation, failed or not. */
-export function observed<E, R>(handler: (event: E) => Promise<R>): (event: E, context?: Context) => Promise<R> {
+export function observed<E, R>(handler: (event: E, context?: Context) => Promise<R>): (event: E, context?: Context) => Promise<R> {
   return async (event, context) => {
     addLogContext(context);
     try {
-      return await handler(event);
+      return await handler(event, context);
     } finally {
       flushMetrics();
     }

@@ -14,10 +14,9 @@ import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '#shared/db/table.ts';
 import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
 import type { FunctionBundles } from '../bundles.ts';
-import { EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
+import { consumerTimeoutSeconds, EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 
-/** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */
-const consumerTimeout = (visibilityTimeoutSeconds: number) => Duration.seconds(Math.max(1, Math.floor(visibilityTimeoutSeconds / 6)));
+const consumerTimeout = (visibilityTimeoutSeconds: number) => Duration.seconds(consumerTimeoutSeconds(visibilityTimeoutSeconds));
 
 const RETENTION = Duration.days(14);
 

@@ -192,6 +192,8 @@ export function pollQueue(opts: {
   batchSize: number;
   /** Batches in flight at once, as Lambda runs several invocations side by side. */
   concurrency?: number;
+  /** The function's timeout, as its context tells it (`getRemainingTimeInMillis`); the deployed one. */
+  timeoutMs?: number;
 }): Poller {
   let running = true;
   const inFlight = new Set<Promise<void>>();
@@ -215,7 +217,7 @@ export function pollQueue(opts: {
     }));
     let failed = new Set<string>();
     try {
-      const res = await opts.handler({ Records: records }, lambdaContext(opts.name));
+      const res = await opts.handler({ Records: records }, lambdaContext(opts.name, opts.timeoutMs));
       failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (err) {
       // The whole batch returns to the queue after its visibility timeout, as with Lambda.

@@ -8,7 +8,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { routes } from '../routes.ts';
-import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
+import { consumerTimeoutSeconds, EVENT_FUNCTION_NAMES, EVENT_HANDLERS, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 import { createTableInput } from '#shared/db/table.ts';
 import { resetConfig } from '#shared/config.ts';
 import { failureNoticeBody, streamFailureKey, streamFailureObject } from '#shared/events/stream-failures.ts';
@@ -375,6 +375,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           name: 'dispatch',
           handler: handlers.dispatch,
           batchSize: QUEUE_SOURCES.dispatch.batchSize,
+          timeoutMs: consumerTimeoutSeconds(QUEUES[QUEUE_SOURCES.dispatch.queue].visibilityTimeoutSeconds) * 1000,
         }),
       ),
       asFunction(EVENT_FUNCTION_NAMES.deliver, () =>
@@ -386,6 +387,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           name: 'deliver',
           handler: handlers.deliver,
           batchSize: QUEUE_SOURCES.deliver.batchSize,
+          timeoutMs: consumerTimeoutSeconds(QUEUES[QUEUE_SOURCES.deliver.queue].visibilityTimeoutSeconds) * 1000,
           concurrency: 25,
         }),
       ),
@@ -398,6 +400,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
           name: 'mail',
           handler: handlers.mail,
           batchSize: QUEUE_SOURCES.mail.batchSize,
+          timeoutMs: consumerTimeoutSeconds(QUEUES[QUEUE_SOURCES.mail.queue].visibilityTimeoutSeconds) * 1000,
         }),
       ),
       ...(['channelInbound', 'channelSend'] as const).map((key) =>
@@ -410,6 +413,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
             name: EVENT_FUNCTION_NAMES[key],
             handler: handlers[key],
             batchSize: QUEUE_SOURCES[key].batchSize,
+            timeoutMs: consumerTimeoutSeconds(QUEUES[QUEUE_SOURCES[key].queue].visibilityTimeoutSeconds) * 1000,
           }),
         ),
       ),

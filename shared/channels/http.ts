@@ -7,7 +7,11 @@ import type { ProviderJson } from './channel.ts';
 // with a timeout; an answer classified once: 2xx ok, 429/5xx/network retryable, any other 4xx a refusal with the
 // provider's own text (the room picks it out of the body).
 
-const TIMEOUT_MS = 15_000;
+/** The longest one provider call waits for its answer. */
+export const PROVIDER_CALL_MS = 15_000;
+/** The longest one media download takes (its own timeout; its quick retries only run within the first seconds). */
+export const MEDIA_DOWNLOAD_MS = 2 * PROVIDER_CALL_MS;
+const TIMEOUT_MS = PROVIDER_CALL_MS;
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export type ProviderAnswer =
@@ -126,7 +130,7 @@ export async function downloadMedia(
       method: 'GET',
       url,
       headers: opts.headers,
-      timeoutMs: TIMEOUT_MS * 2,
+      timeoutMs: MEDIA_DOWNLOAD_MS,
       targets: config().webhookTargets,
       maxResponseBytes: config().channelMediaMaxBytes,
       maxRedirects: 3,

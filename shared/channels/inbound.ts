@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { config } from '#shared/config.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
@@ -13,6 +13,7 @@ import type { InboundItem } from '#shared/queues/channels.ts';
 import type { ChannelEvent, ChannelRoom } from './channel.ts';
 import { hideFor } from '#shared/queues/backoff.ts';
 import { inGroupOrder } from '#shared/queues/fifo.ts';
+import { MEDIA_DOWNLOAD_MS } from './http.ts';
 import { roomByKind } from './rooms.ts';
 
 // The channel-inbound consumer (docs/channels.md#incoming): each queued webhook's payload → the room's events →
@@ -25,10 +26,35 @@ import { roomByKind } from './rooms.ts';
 export const UNKNOWN_STATUS_TRIES = 3;
 /** Seconds until such a webhook is handled again, times the tries so far. */
 const UNKNOWN_STATUS_WAIT_S = 5;
+/** Beyond its files, what a webhook needs for its reads and writes (ms). */
+const WEBHOOK_MARGIN_MS = 10_000;
+/**
+ * The time left an invocation needs to fetch one more file (its download, and the writes after it) or to start
+ * one more webhook: at most what the invocation had at its start, less the margin. So the function's timeout does
+ * not cut a webhook off (it would be retried, and dead-lettered after five), short of a room trying a second
+ * download after a first that took its whole time (Twilio's, without credentials).
+ */
+export const mediaNeedMs = (fullMs: number) => Math.min(MEDIA_DOWNLOAD_MS + WEBHOOK_MARGIN_MS, fullMs - WEBHOOK_MARGIN_MS);
 
-async function mediaOf(room: ChannelRoom, inbox: InboxRecord, e: Extract<ChannelEvent, { type: 'message' }>): Promise<IncomingFile[]> {
+interface Clock {
+  deadline: number;
+  fullMs: number;
+  started: boolean;
+}
+
+async function mediaOf(
+  room: ChannelRoom,
+  inbox: InboxRecord,
+  e: Extract<ChannelEvent, { type: 'message' }>,
+  clock: Clock,
+): Promise<IncomingFile[]> {
   const files: IncomingFile[] = [];
   for (const ref of e.media) {
+    if (clock.deadline - Date.now() < mediaNeedMs(clock.fullMs)) {
+      // Stored without the rest, as a file that cannot be had: better than the message retried and lost.
+      log.warn('channel media skipped: too little time left', { room: room.kind, inboxId: inbox.id, providerId: e.message.providerId });
+      break;
+    }
     const file = await room.fetchMedia(inbox, ref).catch((error) => {
       log.warn('channel media not downloaded', { room: room.kind, inboxId: inbox.id, error: String(error) });
       return undefined;
@@ -40,7 +66,7 @@ async function mediaOf(room: ChannelRoom, inbox: InboxRecord, e: Extract<Channel
 }
 
 /** Handles one event; `later` when it is a status of a message not known (yet). */
-async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEvent): Promise<'later' | undefined> {
+async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEvent, clock: Clock): Promise<'later' | undefined> {
   if (e.type === 'skipped') {
     log.info('channel event skipped', { room: room.kind, inboxId: inbox.id, reason: e.reason });
     return;
@@ -87,7 +113,7 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
           return undefined;
         })
     : undefined;
-  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e), known, profile);
+  const received = await receiveMessage(inbox, e.message, await mediaOf(room, inbox, e, clock), known, profile);
   log.info('channel message received', {
     room: room.kind,
     inboxId: inbox.id,
@@ -98,7 +124,13 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
 }
 
 /** Handles one queued webhook; false when it is to be handled again (it was hidden for a while). */
-async function handle(record: SQSRecord): Promise<boolean> {
+async function handle(record: SQSRecord, clock: Clock): Promise<boolean> {
+  if (clock.started && clock.deadline - Date.now() < mediaNeedMs(clock.fullMs)) {
+    // Too little of this invocation left: back to the queue at once (with the rest of its group), for the next one.
+    await hideFor(config().channelInboundQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
+    return false;
+  }
+  clock.started = true;
   const item = decodeQueueBody<InboundItem>(record.body);
   const room = roomByKind(item.room);
   const inbox = await getInbox(item.account_id, item.inbox_id);
@@ -122,7 +154,7 @@ async function handle(record: SQSRecord): Promise<boolean> {
     return true;
   }
   let later = false;
-  for (const e of events) later = (await handleEvent(room, inbox, e)) === 'later' || later;
+  for (const e of events) later = (await handleEvent(room, inbox, e, clock)) === 'later' || later;
   const tries = Number(record.attributes.ApproximateReceiveCount ?? 1);
   if (!later || tries >= UNKNOWN_STATUS_TRIES) return true;
   // Everything else in the payload is applied again then, which changes nothing (known messages, forward-only statuses).
@@ -130,5 +162,13 @@ async function handle(record: SQSRecord): Promise<boolean> {
   return false;
 }
 
-export const receiveAll = (event: SQSEvent): Promise<SQSBatchResponse> =>
-  inGroupOrder(event, handle, (record, error) => log.error('channel webhook failed', { messageId: record.messageId, error }));
+export function receiveAll(event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> {
+  // Without a Lambda context (a direct call) nothing limits the time.
+  const fullMs = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+  const clock: Clock = { deadline: Date.now() + fullMs, fullMs, started: false };
+  return inGroupOrder(
+    event,
+    (record) => handle(record, clock),
+    (record, error) => log.error('channel webhook failed', { messageId: record.messageId, error }),
+  );
+}

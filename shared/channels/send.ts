@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { config } from '#shared/config.ts';
 import { claimAge, claimOutgoing, loadOutgoing, recordFailure, recordSent, releaseOutgoing } from '#shared/domain/channels/send.ts';
@@ -7,6 +7,7 @@ import { backoffSeconds, hideFor } from '#shared/queues/backoff.ts';
 import type { SendJob } from '#shared/queues/channels.ts';
 import { inGroupOrder } from '#shared/queues/fifo.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
+import { PROVIDER_CALL_MS } from './http.ts';
 import { roomFor } from './rooms.ts';
 
 // The channel-send consumer (docs/channels.md#outgoing): claim the message, the room sends it, the outcome is
@@ -23,14 +24,43 @@ export const MAX_ATTEMPTS = 10;
 /** A claim older than this belongs to an attempt that died mid-send (longer than any send takes). */
 const STALE_CLAIM_MS = 10 * 60_000;
 export const INTERRUPTED = 'Sending was interrupted: the provider may or may not have the message';
+/** Beyond the provider calls, what a send needs to claim, record and hand the job back (ms). */
+const SEND_MARGIN_MS = 5_000;
 
-async function attempt(record: SQSRecord): Promise<boolean> {
+/**
+ * The time a message's send may take at most: one provider call per part (each file, then the text), each waiting at
+ * most PROVIDER_CALL_MS, and the claim and record around them. A send is started only with this much time left, so
+ * that the function's timeout never cuts one off between the provider's answer and its record (which would leave a
+ * stale claim, and the message failed as interrupted though the provider had it).
+ */
+export const sendBudgetMs = (attachments: number) => (attachments + 1) * PROVIDER_CALL_MS + SEND_MARGIN_MS;
+
+/** The invocation's end, and the time it had at its start (a send that needs more is started only then). */
+export interface Clock {
+  deadline: number;
+  fullMs: number;
+}
+
+/**
+ * Whether a send of a message with `attachments` files may start at `now`: the time its parts may take is left, or
+ * (a message needing more than any invocation has) the invocation is still as good as fresh.
+ */
+export const mayStartSend = (clock: Clock, attachments: number, now = Date.now()) =>
+  clock.deadline - now >= Math.min(sendBudgetMs(attachments), clock.fullMs - SEND_MARGIN_MS);
+
+async function attempt(record: SQSRecord, clock: Clock): Promise<boolean> {
   const job = decodeQueueBody<SendJob>(record.body);
   const ref = { account_id: job.account_id, conversation_id: job.conversation_id, message_id: job.message_id, inbox_id: job.inbox_id };
   const ctx = await loadOutgoing(ref);
   if (!ctx) return true;
   const room = roomFor(ctx.inbox);
   if (!room) return true;
+  if (!mayStartSend(clock, ctx.message.attachments.length)) {
+    // Too little of this invocation left: back to the queue at once (else after its visibility), unclaimed.
+    log.info('channel send left for the next invocation: too little time left', { messageId: job.message_id });
+    await hideFor(config().channelSendQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
+    return false;
+  }
   const claim = await claimOutgoing(ctx.message);
   if ('held' in claim) {
     if (!claim.held) {
@@ -79,8 +109,15 @@ async function attempt(record: SQSRecord): Promise<boolean> {
   return false;
 }
 
-export async function sendAll(event: SQSEvent): Promise<SQSBatchResponse> {
+export async function sendAll(event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> {
+  // Without a Lambda context (a direct call) nothing limits the time.
+  const fullMs = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
+  const clock = { deadline: Date.now() + fullMs, fullMs };
   // Attachments go out as signed file links.
   await fileSigningReady();
-  return inGroupOrder(event, attempt, (record, error) => log.error('channel send crashed', { messageId: record.messageId, error }));
+  return inGroupOrder(
+    event,
+    (record) => attempt(record, clock),
+    (record, error) => log.error('channel send crashed', { messageId: record.messageId, error }),
+  );
 }
