@@ -31,8 +31,8 @@ const WEBHOOK_MARGIN_MS = 10_000;
 /**
  * The time left an invocation needs to fetch one more file (its download, and the writes after it) or to start
  * one more webhook: at most what the invocation had at its start, less the margin. So the function's timeout does
- * not cut a webhook off (it would be retried, and dead-lettered after five), short of a room trying a second
- * download after a first that took its whole time (Twilio's, without credentials).
+ * not cut a webhook off (it would be retried, and dead-lettered after five). A room tries a second download only
+ * after a quick refusal (Twilio's, without credentials), so one file never takes two downloads' time.
  */
 export const mediaNeedMs = (fullMs: number) => Math.min(MEDIA_DOWNLOAD_MS + WEBHOOK_MARGIN_MS, fullMs - WEBHOOK_MARGIN_MS);
 

@@ -48,12 +48,17 @@ function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
 }
 
 /** Media on Twilio's servers: with the account's credentials, else (Chatwoot's fallback) without any. */
+/** A download refused at once (not one that waited out its time) is tried again without credentials. */
+const QUICK_REFUSAL_MS = 5_000;
+
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   if (!ref.url) return undefined;
-  return (
-    (await downloadMedia(ref.url, { headers: { authorization: auth(inbox) }, contentType: ref.mime })) ??
-    (await downloadMedia(ref.url, { contentType: ref.mime }))
-  );
+  const started = Date.now();
+  const file = await downloadMedia(ref.url, { headers: { authorization: auth(inbox) }, contentType: ref.mime });
+  // Media of accounts without HTTP auth on their files is public (Chatwoot downloads it so): a second try only after
+  // a quick refusal, so a host that never answers costs one download's time, not two (the consumer's whole timeout).
+  if (file || Date.now() - started > QUICK_REFUSAL_MS) return file;
+  return downloadMedia(ref.url, { contentType: ref.mime });
 }
 
 /** Twilio's error text (its JSON's `message`), as Chatwoot records the client's exception. */

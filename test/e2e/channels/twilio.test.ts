@@ -92,6 +92,10 @@ describe('Twilio channel', () => {
     }));
     twilio.on('POST', /IncomingPhoneNumbers\/PN123\.json$/, () => ({ json: { sid: 'PN123' } }));
     twilio.on('POST', /^\/v1\/Services\/MG\w+$/, () => ({ json: { sid: 'MG' } }));
+    // Media of an account without HTTP auth on its files, behind a host that refuses credentials it does not know.
+    twilio.on('GET', /^\/public-media\//, (req) =>
+      req.headers.authorization ? { status: 401 } : { body: PNG, headers: { 'content-type': 'image/png' } },
+    );
     twilio.on('GET', /^\/media\//, (req) =>
       authorized(req.headers.authorization) ? { body: PNG, headers: { 'content-type': 'image/png' } } : { status: 401 },
     );
@@ -235,6 +239,31 @@ describe('Twilio channel', () => {
     const all = await messagesOf(c.id);
     expect(all.filter((x) => x.source_id === msg.SmsSid)).toHaveLength(1);
     expect(all.some((x) => String(x.source_id).startsWith('SMforged'))).toBe(false);
+  });
+
+  it('downloads media refused with the credentials once more without them (public media), stored once', async () => {
+    const from = `+1559${randomInt(1_000_000, 9_999_999)}`;
+    const sid = `SMp${randomInt(1e9)}`;
+    const msg = {
+      SmsSid: sid,
+      MessageSid: sid,
+      AccountSid: SID,
+      From: from,
+      To: smsNumber,
+      Body: 'public picture',
+      NumMedia: '1',
+      MediaUrl0: `${twilio.url}/public-media/ME2`,
+      MediaContentType0: 'image/png',
+    };
+    expect((await post('/twilio/callback', msg)).status).toBe(204);
+    const c = await conversationOf(smsInbox.id, from);
+    const m = await untilState(
+      () => messagesOf(c.id),
+      (ms) => ms.some((x) => x.source_id === sid),
+    ).then((ms) => ms.find((x) => x.source_id === sid));
+    expect(m).toMatchObject({ content: 'public picture', attachments: [{ file_type: 'image', file_size: PNG.length }] });
+    const asked = twilio.requests.filter((r) => r.path === '/public-media/ME2');
+    expect(asked.map((r) => !!r.headers.authorization)).toEqual([true, false]);
   });
 
   it('checks the signature over the exact URL Twilio called, its query string as sent', async () => {
