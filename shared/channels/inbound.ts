@@ -36,10 +36,12 @@ const WEBHOOK_MARGIN_MS = 10_000;
  */
 export const mediaNeedMs = (fullMs: number) => Math.min(MEDIA_DOWNLOAD_MS + WEBHOOK_MARGIN_MS, fullMs - WEBHOOK_MARGIN_MS);
 
+/** One invocation: its end, the time it had at its start, whether a webhook was started, the inboxes read. */
 interface Clock {
   deadline: number;
   fullMs: number;
   started: boolean;
+  inboxes: Map<string, Promise<InboxRecord | undefined>>;
 }
 
 async function mediaOf(
@@ -133,7 +135,10 @@ async function handle(record: SQSRecord, clock: Clock): Promise<boolean> {
   clock.started = true;
   const item = decodeQueueBody<InboundItem>(record.body);
   const room = roomByKind(item.room);
-  const inbox = await getInbox(item.account_id, item.inbox_id);
+  // One read per inbox and invocation (a batch is mostly one inbox's webhooks).
+  const inboxKey = `${item.account_id}/${item.inbox_id}`;
+  if (!clock.inboxes.has(inboxKey)) clock.inboxes.set(inboxKey, getInbox(item.account_id, item.inbox_id));
+  const inbox = await clock.inboxes.get(inboxKey);
   if (!inbox) {
     log.info('channel webhook dropped: inbox deleted', { room: item.room, inboxId: item.inbox_id });
     return true;
@@ -165,7 +170,7 @@ async function handle(record: SQSRecord, clock: Clock): Promise<boolean> {
 export function receiveAll(event: SQSEvent, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> {
   // Without a Lambda context (a direct call) nothing limits the time.
   const fullMs = context?.getRemainingTimeInMillis() ?? Number.POSITIVE_INFINITY;
-  const clock: Clock = { deadline: Date.now() + fullMs, fullMs, started: false };
+  const clock: Clock = { deadline: Date.now() + fullMs, fullMs, started: false, inboxes: new Map() };
   return inGroupOrder(
     event,
     (record) => handle(record, clock),

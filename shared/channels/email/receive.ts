@@ -66,7 +66,8 @@ async function embedInline(mail: ParsedMail, inbox: InboxRecord) {
 
 export async function receiveMail(inbox: InboxRecord, raw: Buffer, envelopeTo: string[] = []): Promise<MailOutcome> {
   const mail = await parseMail(raw);
-  if ((await knownMessage(inbox, mail.messageId)).duplicate) return { created: false, reason: 'duplicate' };
+  const known = await knownMessage(inbox, mail.messageId);
+  if (known.duplicate) return { created: false, reason: 'duplicate' };
   const conversation = await threadOf(mail, inbox, envelopeTo);
   if (!conversation) {
     // A new conversation needs an email inbox and a real sender (not a bounce, not our own notifications).
@@ -105,6 +106,7 @@ export async function receiveMail(inbox: InboxRecord, raw: Buffer, envelopeTo: s
       },
     },
     files,
+    known,
   );
   if (!received.created || !received.conversation || !received.message) return { created: false, reason: 'not_created' };
   const c = received.conversation;
