@@ -57,6 +57,17 @@ const summary = (x: Samples): Measured => ({
   wcu: r2(x.wcu / x.ms.length),
 });
 
+/** The id of the first conversation a list answers, waited for (through the API, as a client sees it). */
+async function firstConversation(api: { get(path: string): Promise<{ body: any }> }, listPath: string): Promise<number> {
+  const listed = async () => (await api.get(listPath)).body?.data?.payload?.[0];
+  for (let t = 0; t <= 2000; t++) {
+    const c = await listed();
+    if (c) return c.id;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`channels bench: no conversation in ${listPath}`);
+}
+
 async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const started = Date.now();
   for (;;) {
@@ -115,15 +126,8 @@ export async function benchChannels(
       });
       if (res.status !== 200) throw new Error(`channels bench webhook: ${res.status}`);
       if (i === 0) {
-        // The first message opens the conversation: its message_created can be dispatched before the conversation
-        // item is written, and is then not delivered (the pipeline's, not the channel's): wait for it through the API.
-        const listed = async () =>
-          (await api.get(`${seeded.base}/conversations?inbox_id=${inbox.body.id}&status=all`)).body?.data?.payload?.[0];
-        for (let t = 0; !(await listed()); t++) {
-          if (t > 2000) throw new Error('channels bench: the first conversation never came');
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        conversation = (await listed()).id;
+        // The first message opens the conversation (a new customer, not the returning one measured): not timed.
+        conversation = await firstConversation(api, `${seeded.base}/conversations?inbox_id=${inbox.body.id}&status=all`);
         recorder.take();
         continue;
       }
@@ -230,15 +234,9 @@ async function benchMail(
       const res = await relay(raw);
       if (res.status !== 204) throw new Error(`channels bench relay: ${res.status} ${await res.text()}`);
       if (!first) {
-        // The first mail opens the conversation (see the WhatsApp part above): waited for through the API.
+        // The first mail opens the conversation (see the WhatsApp part above): not timed.
         first = messageId;
-        const listed = async () =>
-          (await api.get(`${seeded.base}/conversations?inbox_id=${inbox.body.id}&status=all`)).body?.data?.payload?.[0];
-        for (let t = 0; !(await listed()); t++) {
-          if (t > 2000) throw new Error('channels bench: the first mail never came');
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        conversation = (await listed()).id;
+        conversation = await firstConversation(api, `${seeded.base}/conversations?inbox_id=${inbox.body.id}&status=all`);
         recorder.take();
         continue;
       }

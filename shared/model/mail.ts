@@ -41,16 +41,21 @@ export type QueuedMail = Mail | SealedMail | ReplyMail;
  * A conversation continuity mail (Chatwoot's ConversationReplyMailer for web widget and API conversations): an
  * agent's reply mailed to the contact with the conversation's threading headers; files are linked, not attached.
  */
-export interface ReplyMail {
+export interface ReplyMail extends ThreadedMail {
   /** `reply:<account>:<message id>`: the queue's deduplication (one mail per message). */
   id: string;
   kind: 'conversation_reply';
+}
+
+/** A mail in a conversation's thread: its own sender, recipients and threading headers, HTML and text. */
+export interface ThreadedMail {
   from: string;
   replyTo: string;
   to: string[];
   cc: string[];
   bcc: string[];
   subject: string;
+  /** With brackets. */
   messageId: string;
   inReplyTo: string;
   references: string[];

@@ -7,7 +7,7 @@ import { decodeQueueBody } from '#shared/codec/queue-text.ts';
 import { log } from '#shared/log.ts';
 import { senderAddress } from './reply.ts';
 import { openMail } from './sealed.ts';
-import type { Mail, QueuedMail } from '#shared/model/mail.ts';
+import type { Mail, QueuedMail, ThreadedMail } from '#shared/model/mail.ts';
 
 // The mail function: mail queue → recipients. Deployed through Amazon SES (SESv2 SendEmail, from
 // MAILER_SENDER_EMAIL); locally through SMTP when SMTP_ADDRESS and SMTP_PORT are set (nodemailer), else
@@ -114,19 +114,7 @@ export async function sendMail(mail: Mail): Promise<void> {
 // ── conversation mail (the email channel's replies): full headers and attachments ──
 
 /** A mail with its own headers (an agent's reply): built by ./reply.ts. */
-export interface HeaderedMail {
-  from: string;
-  replyTo: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  /** With brackets. */
-  messageId: string;
-  inReplyTo: string;
-  references: string[];
-  html: string;
-  text: string;
+export interface HeaderedMail extends ThreadedMail {
   attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
