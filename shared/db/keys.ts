@@ -26,7 +26,7 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 // conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> /
-// <lastActivity>#<displayId>
+// <lastActivity>#<displayId>; gsi4 (whole item): ACONVS#<acctId>#<status>#<displayId mod LIST_SHARDS> / <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>
 // search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x;
 // shared/search)
@@ -36,6 +36,7 @@
 // conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks
 // c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
+//   account counter  CNTA#<acctId>                 <team>#<status>#<assignee>           (the same, summed over the inboxes)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
 //   display id seq.  SEQ#CONV#<acctId>             SEQ
@@ -135,6 +136,14 @@ export function oversizedKeyValue(item: Record<string, unknown> | undefined): st
 
 const SEP = '#';
 const join = (...parts: (string | number)[]) => parts.join(SEP);
+/**
+ * Shards of the account-wide activity index (gsi4): a chat message moves its conversation's copy (2 write units
+ * on one index partition), so one account's messages spread over this many partitions (500 messages a second
+ * make 500 write units a second on each, half the per-partition limit); a whole-account list page reads one
+ * Query per shard.
+ */
+export const LIST_SHARDS = 2;
+
 /** Zero-padded so that numeric ids sort in sort keys. */
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
 
@@ -216,6 +225,14 @@ export const keys = {
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
+  /** The account-wide activity index (gsi4, whole items): one partition per account, status and shard (AP62). */
+  accountConversationIndex: (c: { account_id: number; status: string; last_activity_at: number; id: number }) => ({
+    gsi4pk: join('ACONVS', c.account_id, c.status, c.id % LIST_SHARDS),
+    gsi4sk: join(pad(c.last_activity_at), pad(c.id)),
+  }),
+  conversationsByAccountStatus: (accountId: number, status: string, shard: number) => ({
+    gsi4pk: join('ACONVS', accountId, status, shard),
+  }),
   /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
   activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
   conversationSequence: (accountId: number) => join('CONV', accountId),
@@ -264,6 +281,12 @@ export const keys = {
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
   }),
   conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId) }),
+  /** The same counts summed over the inboxes: one item per (team, status, assignee) combination in use (AP67). */
+  accountConversationCounter: (accountId: number, c: { team_id: number | null; status: string; assignee_id: number | null }): Key => ({
+    pk: join('CNTA', accountId),
+    sk: join(c.team_id ?? 0, c.status, c.assignee_id ?? 0),
+  }),
+  accountConversationCounters: (accountId: number) => ({ pk: join('CNTA', accountId) }),
   conversationLabel: (accountId: number, label: string, displayId: number): Key => ({
     pk: join('CLABEL', accountId, label),
     sk: join('CONV', pad(displayId)),

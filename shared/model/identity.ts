@@ -28,6 +28,11 @@ export interface AccountRecord {
   features: Record<string, boolean>;
   created_at: number;
   updated_at: number;
+  /**
+   * True when the account counters (AP67) hold every conversation: accounts made since they exist. Older
+   * accounts count through their inbox counters (AP66), whose reads grow with their inboxes.
+   */
+  account_counters?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

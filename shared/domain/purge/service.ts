@@ -12,6 +12,8 @@ import {
   type PurgeJobRecord,
 } from '#shared/db/repositories/purge.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { dropInboxCounter, type CounterRecord } from '#shared/db/repositories/counts.ts';
+import { record } from '#shared/db/repositories/common.ts';
 import { deleteNotification, listAllNotifications } from '#shared/db/repositories/notifications.ts';
 import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
 import { log } from '#shared/log.ts';
@@ -139,7 +141,22 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
           cis.map((ci) => keys.sourceIdUnique(inboxId, String(ci.source_id))),
         ),
     },
-    { name: 'counters', run: (_c, budget) => drain({ pk: keys.conversationCounters(accountId).pk, prefix: `${inboxId}#` }, budget) },
+    {
+      // Each counter's count leaves the account counters (AP67) with it.
+      name: 'counters',
+      run: async (_c, budget) => {
+        while (!budget.spent) {
+          const items = await firstItems({ pk: keys.conversationCounters(accountId).pk, prefix: `${inboxId}#` }, budget.page());
+          if (!items.length) return true;
+          for (const item of items) {
+            if (budget.spent) return false;
+            budget.take(2);
+            await dropInboxCounter(record<CounterRecord>(item)!);
+          }
+        }
+        return false;
+      },
+    },
     {
       name: 'members',
       run: (_c, budget) =>
@@ -310,6 +327,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     },
     whole('conversation state', keys.conversationStatePartition(a)),
     whole('counters', keys.conversationCounters(a).pk),
+    whole('account counters', keys.accountConversationCounters(a).pk),
     whole('automation rules', keys.automationRulesOf(a).pk),
     whole('macros', keys.macrosOf(a).pk),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),
