@@ -1,5 +1,6 @@
 import type { CableResult } from './cable.ts';
 import type { CountsResult } from './counts.ts';
+import type { ListsResult } from './lists.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { ReportWritesResult } from './report-writes.ts';
 import type { WidgetWebResult } from './widget-web.ts';
@@ -33,6 +34,7 @@ export interface BenchResults {
   /** Routes without a bench scenario. */
   missing: string[];
   counts?: Partial<CountsResult>;
+  lists?: Partial<ListsResult>;
   pipeline?: Partial<PipelineResult>;
   reportWrites?: Partial<ReportWritesResult>;
   cable?: Partial<CableResult>;

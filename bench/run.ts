@@ -12,6 +12,7 @@ import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline
 import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
+import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchResults, BundleResult, RouteResult } from './results.ts';
 import { summaryMarkdown, type PreviousRun } from './summary.ts';
@@ -24,10 +25,10 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget` picks the
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,lists,pipeline,reports,cable,bundles,widget` picks the
  * parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,pipeline,reports,cable,bundles,widget').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,lists,pipeline,reports,cable,bundles,widget').split(','));
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -153,6 +154,7 @@ function markdown(
   cable: CableResult,
   web: WidgetWebResult,
   reportWrites: ReportWritesResult,
+  lists: ListsResult,
 ) {
   const lines: string[] = [];
   lines.push(
@@ -190,6 +192,7 @@ function markdown(
   if (missing.length)
     lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
+  if (PARTS.has('lists')) lines.push('', ...listsMarkdown(lists));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
@@ -252,6 +255,10 @@ async function main() {
     const counts = PARTS.has('counts')
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : ({ sizes: [] } as unknown as CountsResult);
+    process.stdout.write('List pages by inboxes…\n');
+    const lists = PARTS.has('lists')
+      ? await benchLists({ baseUrl: rt.baseUrl, platform, recorder, log: (l) => process.stdout.write(`${l}\n`) })
+      : ({ rows: [] } as ListsResult);
     process.stdout.write('Event pipeline…\n');
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
     process.stdout.write('Report writes…\n');
@@ -277,6 +284,7 @@ async function main() {
       routes: results,
       missing,
       counts,
+      lists,
       pipeline,
       reportWrites,
       cable,
@@ -286,7 +294,7 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
     writeFileSync(
       join(ROOT, 'BENCHMARKS.md'),
-      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites),
+      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites, lists),
     );
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;

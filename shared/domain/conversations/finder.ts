@@ -190,7 +190,7 @@ async function countsOf(
     );
   return tally(
     f,
-    (counters ?? (await countersFor(account, f.inboxes)).counters).filter((row) => row.count !== 0 && inScope(f, row)),
+    (counters ?? (await countersFor(account, f.inboxes, 'counts')).counters).filter((row) => row.count !== 0 && inScope(f, row)),
   );
 }
 
@@ -357,7 +357,7 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     // Orders other than the index's read the whole scope's index rows (never the conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     // Their partitions come from the inbox counters.
-    const counters = selected ? undefined : await countersFor(account, f.inboxes, true);
+    const counters = selected ? undefined : await countersFor(account, f.inboxes, 'rows');
     const pool: ConversationRow[] = selectedRows ?? (await everything(account, f, counters!.counters));
     rows = pool
       .filter(keep)

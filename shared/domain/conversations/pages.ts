@@ -13,7 +13,7 @@ import type { AccountRecord } from '#shared/model/identity.ts';
 import { LIST_SHARDS } from '#shared/db/keys.ts';
 
 // A page of conversations in the default order (newest activity first) whose reads do not grow with the
-// account's inboxes or conversations (docs/data-model.md#reads-that-grow-with-the-data). The counters (AP66),
+// account's inboxes or conversations (docs/data-model.md#reads-that-grow-with-the-data). The counters (AP66, AP67),
 // read anyway for the counts, say exactly how many conversations each (inbox, team, status, assignee)
 // combination holds and how many of them the page's filter wants; from them the page picks the cheaper of two
 // sources and sizes its first read so that one round trip usually fills the page:
@@ -58,20 +58,26 @@ const totalsOf = (counters: PageCounter[]) => {
 };
 
 /**
+ * What the counters are read for: `counts` only; a `page` (its source is sized by the account's totals); `rows` of
+ * every (inbox, status) partition in scope (other orders, filters judged row by row): the inbox counters.
+ */
+export type CountersUse = 'counts' | 'page' | 'rows';
+
+/**
  * The account counters when the whole account is in scope and they are complete (`account_counters`), so their
  * cost follows the (team, status, assignee) combinations in use, not the inboxes; the inbox counters of a few
- * inboxes in scope (one Query each, and the account counters beside them for the totals); else every inbox
- * counter. `perInbox`: a source of rows per inbox needs them.
+ * inboxes in scope (one Query each, and for a page the account counters beside them, for the totals); else every
+ * inbox counter.
  */
-export async function countersFor(account: AccountRecord, inboxes: 'all' | Set<number>, perInbox = false): Promise<PageCounters> {
-  if (inboxes === 'all' && account.account_counters && !perInbox) {
+export async function countersFor(account: AccountRecord, inboxes: 'all' | Set<number>, use: CountersUse = 'page'): Promise<PageCounters> {
+  if (inboxes === 'all' && account.account_counters && use !== 'rows') {
     const counters = await listAccountCounters(account.id);
     return { counters, totals: totalsOf(counters) };
   }
   if (inboxes !== 'all' && inboxes.size <= FEW_INBOXES) {
     const [counters, overall] = await Promise.all([
       listInboxCounters(account.id, [...inboxes]),
-      account.account_counters ? listAccountCounters(account.id) : undefined,
+      account.account_counters && use === 'page' ? listAccountCounters(account.id) : undefined,
     ]);
     return { counters, totals: overall && totalsOf(overall) };
   }

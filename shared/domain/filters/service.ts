@@ -200,7 +200,10 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
   const scope = await withRefsCache(() => inboxScope(account.id, actor));
   // Conditions on the inbox need the inbox counters; the others are settled by the account counters when complete.
   const onInbox = Array.isArray(body.payload) && body.payload.some((p) => (p as Body | null)?.attribute_key === 'inbox_id');
-  const [conditions, counters] = await Promise.all([conditionsOf(account.id, 'conversations', body), countersFor(account, scope, onInbox)]);
+  const [conditions, counters] = await Promise.all([
+    conditionsOf(account.id, 'conversations', body),
+    countersFor(account, scope, onInbox ? 'rows' : 'page'),
+  ]);
   const me = actor.type === 'user' ? actor.user.id : undefined;
   const page = pageOf(body.page);
   const visible = (inbox: number | undefined) => scope === 'all' || (inbox !== undefined && scope.has(inbox));
@@ -219,16 +222,14 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
     return { meta, payload: await conversationsJson(account.id, actor, records, contacts) };
   }
   // Index partitions (inbox × status) holding conversations the caller sees that the conditions can match.
-  const inboxCounters = live.every((c) => c.inbox_id !== undefined) ? live : (await countersFor(account, scope, true)).counters;
-  const partitions = inboxCounters
-    .filter((c): c is typeof c & { inbox_id: number } => c.count > 0 && c.inbox_id !== undefined)
-    .filter(
-      (c) =>
-        evaluate(conditions, (k) => (k.custom ? UNKNOWN : k.key === 'inbox_id' ? c.inbox_id : k.key === 'status' ? c.status : UNKNOWN)) !==
-        false,
-    )
-    .map((c) => ({ inbox: c.inbox_id, status: c.status }))
-    .filter((p, i, all) => all.findIndex((q) => q.inbox === p.inbox && q.status === p.status) === i);
+  const inboxCounters = live.every((c) => c.inbox_id !== undefined) ? live : (await countersFor(account, scope, 'rows')).counters;
+  const byKey = new Map<string, { inbox: number; status: string }>();
+  for (const { inbox_id: inbox, status, count } of inboxCounters) {
+    if (count <= 0 || inbox === undefined || !visible(inbox)) continue;
+    const can = evaluate(conditions, (k) => (k.custom ? UNKNOWN : k.key === 'inbox_id' ? inbox : k.key === 'status' ? status : UNKNOWN));
+    if (can !== false) byKey.set(`${inbox}#${status}`, { inbox, status });
+  }
+  const partitions = [...byKey.values()];
   const rows = (
     await Promise.all(
       partitions.map(async ({ inbox, status }) => {
