@@ -1,6 +1,7 @@
 import type { CableResult } from './cable.ts';
 import type { CountsResult } from './counts.ts';
 import type { ListsResult } from './lists.ts';
+import type { HeatResult } from './heat.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { ReportWritesResult } from './report-writes.ts';
 import type { WidgetWebResult } from './widget-web.ts';
@@ -36,6 +37,7 @@ export interface BenchResults {
   counts?: Partial<CountsResult>;
   lists?: Partial<ListsResult>;
   pipeline?: Partial<PipelineResult>;
+  heat?: Partial<HeatResult>;
   reportWrites?: Partial<ReportWritesResult>;
   cable?: Partial<CableResult>;
   bundles?: { functions: BundleResult[]; baseline: BundleResult };

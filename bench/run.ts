@@ -13,6 +13,7 @@ import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
+import { benchHeat, heatMarkdown, type HeatResult } from './heat.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchResults, BundleResult, RouteResult } from './results.ts';
 import { summaryMarkdown, type PreviousRun } from './summary.ts';
@@ -25,10 +26,10 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,lists,pipeline,reports,cable,bundles,widget` picks the
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,lists,pipeline,heat,reports,cable,bundles,widget` picks the
  * parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,lists,pipeline,reports,cable,bundles,widget').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'routes,counts,lists,pipeline,heat,reports,cable,bundles,widget').split(','));
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -155,6 +156,7 @@ function markdown(
   web: WidgetWebResult,
   reportWrites: ReportWritesResult,
   lists: ListsResult,
+  heat: HeatResult,
 ) {
   const lines: string[] = [];
   lines.push(
@@ -194,6 +196,7 @@ function markdown(
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('lists')) lines.push('', ...listsMarkdown(lists));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
+  if (PARTS.has('heat')) lines.push('', ...heatMarkdown(heat));
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');
@@ -261,6 +264,9 @@ async function main() {
       : ({ rows: [] } as ListsResult);
     process.stdout.write('Event pipeline…\n');
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
+    process.stdout.write('Partition heat…\n');
+    const heat = PARTS.has('heat') ? await benchHeat(world, rt, recorder) : ({ hottest: [] } as unknown as HeatResult);
+    if (PARTS.has('heat')) process.stdout.write(`${JSON.stringify(heat)}\n`);
     process.stdout.write('Report writes…\n');
     const reportWrites = PARTS.has('reports') ? await benchReportWrites(world, rt, recorder) : ({} as ReportWritesResult);
     if (PARTS.has('reports')) process.stdout.write(`${JSON.stringify(reportWrites)}\n`);
@@ -286,6 +292,7 @@ async function main() {
       counts,
       lists,
       pipeline,
+      heat,
       reportWrites,
       cable,
       bundles,
@@ -294,7 +301,7 @@ async function main() {
     writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
     writeFileSync(
       join(ROOT, 'BENCHMARKS.md'),
-      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites, lists),
+      markdown(summaryMarkdown(previous, next), results, missing, bundles, meta, pipeline, counts, cable, web, reportWrites, lists, heat),
     );
     process.stdout.write(`Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`);
     if (missing.length || results.some((r) => r.error)) process.exitCode = 1;
