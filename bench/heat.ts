@@ -27,6 +27,12 @@ export interface HeatResult {
   messages: number;
   rate: number;
   wcuPerMessage: number;
+  /** Read units a message took, API and pipeline. */
+  rcuPerMessage: number;
+  /** DynamoDB calls a message took, API and pipeline. */
+  callsPerMessage: number;
+  /** Write units a message by kind of key (its first segment; an index's attribute name first). */
+  byKind: { kind: string; wcuPerMessage: number }[];
   hottest: HeatRow[];
 }
 
@@ -78,13 +84,17 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
     }
     const calls = [...(await quiet(recorder))];
     const byKey = new Map<string, number>();
+    const byKind = new Map<string, number>();
     let total = 0;
     for (const c of calls) {
       for (const p of c.partitions ?? []) {
         byKey.set(p.partition, (byKey.get(p.partition) ?? 0) + p.units);
+        const kind = general(p.partition).split('#')[0];
+        byKind.set(kind, (byKind.get(kind) ?? 0) + p.units);
         total += p.units;
       }
     }
+    const per = (n: number) => r2(n / ids.length);
     const hottest = [...byKey]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12)
@@ -93,7 +103,15 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
         wcuPerMessage: r2(units / ids.length),
         atRate: Math.round((units / ids.length) * RATE),
       }));
-    return { messages: ids.length, rate: RATE, wcuPerMessage: r2(total / ids.length), hottest };
+    return {
+      messages: ids.length,
+      rate: RATE,
+      wcuPerMessage: per(total),
+      rcuPerMessage: per(calls.reduce((t, c) => t + c.rcu, 0)),
+      callsPerMessage: per(calls.length),
+      byKind: [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, units]) => ({ kind, wcuPerMessage: per(units) })),
+      hottest,
+    };
   } finally {
     await receiver.close();
     await rt.pipeline.pause();
