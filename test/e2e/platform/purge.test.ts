@@ -275,6 +275,10 @@ describe('deleting an inbox or an account purges its data', () => {
       );
     }
     expect(after.some((i) => String(i.pk).startsWith(`UNIQ#SOURCE#${gone.id}#`))).toBe(false);
+    // The account's counts (its account counters, AP67) no longer hold the inbox's conversations.
+    const meta = ok(await victim.s.admin.api.get(`${victim.s.base}/conversations/meta?status=all`), 'meta').meta;
+    expect(meta.all_count).toBe(victim.conversations.filter((c) => c.inbox !== gone.id).length);
+    expect(after.some((i) => String(i.pk) === `CNT#${a}` && String(i.sk).startsWith(`${gone.id}#`))).toBe(false);
     // Its conversations' notifications went with them, and the counts moved; the other inbox's stay.
     const notifiedAfter = await notified();
     expect(notifiedAfter.inboxes).not.toContain(gone.id);
