@@ -47,7 +47,7 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
-//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>  ATTEMPT#<slot>   (a ring of the last 100 attempts; expires)
+//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>#R  ATTEMPT#<slot> (a ring of the last 100 attempts; expires)
 //   attempt counter  WHDELIVERIES#<acctId>#<webhookId>  COUNT            (numbers the attempts; expires when quiet)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
@@ -329,11 +329,20 @@ export const keys = {
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
   webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
+  /**
+   * A ring slot, in a partition of its own beside the counter's, so a busy webhook's two writes per attempt land
+   * on two keys (docs/cost.md#partition-heat).
+   */
   webhookDeliveryAttempt: (accountId: number, webhookId: number, slot: number): Key => ({
-    pk: join('WHDELIVERIES', accountId, webhookId),
+    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
     sk: join('ATTEMPT', pad(slot, 4)),
   }),
   webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({
+    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
+    skPrefix: join('ATTEMPT', ''),
+  }),
+  /** Ring slots written before they had their own partition (beside the counter); they expire within a week. */
+  webhookDeliveryAttemptsBeside: (accountId: number, webhookId: number) => ({
     pk: join('WHDELIVERIES', accountId, webhookId),
     skPrefix: join('ATTEMPT', ''),
   }),

@@ -258,7 +258,9 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: withSentinels(
         { pk: keys.webhooksOf(a).pk },
         (w) => (typeof w.url === 'string' ? [webhookUrlKey(a, w.url)] : []),
-        (w, budget) => drain({ pk: keys.webhookDeliveryCounter(a, Number(w.id)).pk }, budget),
+        async (w, budget) =>
+          (await drain({ pk: keys.webhookDeliveryAttempts(a, Number(w.id)).pk }, budget)) &&
+          drain({ pk: keys.webhookDeliveryCounter(a, Number(w.id)).pk }, budget),
       ),
     },
     {
