@@ -90,7 +90,7 @@
 // C#<channel type>)
 // report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour
 // of day across days)
-// report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
+// report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
 // reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
 // event's fact)
@@ -143,6 +143,16 @@ const join = (...parts: (string | number)[]) => parts.join(SEP);
  * Query per shard.
  */
 export const LIST_SHARDS = 2;
+
+/**
+ * Shards of an account's report facts (accounts made since they exist): every counted event writes one, so one
+ * partition would take ~3 write units a message (1,500 WCU/s at 500 messages a second, docs/cost.md#partition-heat).
+ */
+export const REPORT_FACT_SHARDS = 4;
+const factShard = (conversationId: number | null, factId: string) =>
+  conversationId != null
+    ? conversationId % REPORT_FACT_SHARDS
+    : [...factId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 0) % REPORT_FACT_SHARDS;
 
 /** Zero-padded so that numeric ids sort in sort keys. */
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
@@ -485,15 +495,28 @@ export const keys = {
     sk: join('H', pad(hour, 2), day),
   }),
   reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
-  reportFact: (accountId: number, conversationId: number | null, factId: string): Key => ({
-    pk: join('RPTF', accountId),
+  /**
+   * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
+   * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.
+   */
+  reportFact: (accountId: number, conversationId: number | null, factId: string, sharded = false): Key => ({
+    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
     sk: conversationId == null ? join('X', factId) : join('C', pad(conversationId), factId),
   }),
   reportConversationFactsPrefix: (conversationId: number) => join('C', pad(conversationId), ''),
-  reportFactsPartition: (accountId: number) => join('RPTF', accountId),
+  /** Every fact partition an account may have: the unsharded one and the shards. */
+  reportFactsPartitions: (accountId: number) => [
+    join('RPTF', accountId),
+    ...Array.from({ length: REPORT_FACT_SHARDS }, (_, n) => join('RPTF', accountId, n)),
+  ],
+  /** The fact partitions a conversation's facts may be in: the unsharded one and its shard. */
+  reportConversationFactsPartitions: (accountId: number, conversationId: number) => [
+    join('RPTF', accountId),
+    join('RPTF', accountId, factShard(conversationId, '')),
+  ],
   /** A reporting event sits among its conversation's facts (it is its event's fact: `E0` carries the figures). */
-  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number): Key => ({
-    pk: join('RPTF', accountId),
+  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number, sharded = false): Key => ({
+    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
     sk: join('C', pad(conversationId), factId, `E${n}`),
   }),
   reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({

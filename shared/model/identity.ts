@@ -33,6 +33,8 @@ export interface AccountRecord {
    * accounts count through their inbox counters (AP66), whose reads grow with their inboxes.
    */
   account_counters?: boolean;
+  /** True when its report facts are sharded (`keys.reportFact`): accounts made since the shards exist. */
+  sharded_report_facts?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

@@ -293,19 +293,24 @@ function accountSteps(a: number): Step<Ctx>[] {
     {
       name: 'report facts',
       // Each fact names the report series it added to: those partitions go before the fact.
+      // Every fact partition: the unsharded one and the shards.
       run: async (_c, budget) => {
         const emptied = new Set<string>();
-        return drain({ pk: keys.reportFactsPartition(a) }, budget, async (facts) => {
-          for (const s of seriesOfFacts(facts as never)) {
-            if (emptied.has(s)) continue;
-            if (!(await drain({ pk: keys.reportSeriesPartition(a, s) }, budget))) throw new ChunkFull();
-            emptied.add(s);
-          }
-          return [];
-        }).catch((err) => {
-          if (err instanceof ChunkFull) return false;
-          throw err;
-        });
+        for (const pk of keys.reportFactsPartitions(a)) {
+          const done = await drain({ pk }, budget, async (facts) => {
+            for (const s of seriesOfFacts(facts as never)) {
+              if (emptied.has(s)) continue;
+              if (!(await drain({ pk: keys.reportSeriesPartition(a, s) }, budget))) throw new ChunkFull();
+              emptied.add(s);
+            }
+            return [];
+          }).catch((err) => {
+            if (err instanceof ChunkFull) return false;
+            throw err;
+          });
+          if (!done) return false;
+        }
+        return true;
       },
     },
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
