@@ -61,15 +61,23 @@ export function writeUnits(
   let table = kb(Math.max(itemSize(oldItem), itemSize(newItem)));
   if (opts.transactional) table *= 2;
   let index = 0;
+  /** The index partitions written and their units (a move writes the old partition and the new one). */
+  const partitions: { partition: string; units: number }[] = [];
+  const part = (ix: IndexShape, entry: Item, units: number) => {
+    index += units;
+    partitions.push({ partition: `${ix.pk}:${entry[ix.pk]?.S ?? ''}`, units });
+  };
   for (const ix of opts.indexes) {
     const before = entryOf(oldItem, ix, opts.tableKeys);
     const after = entryOf(newItem, ix, opts.tableKeys);
     if (!before && !after) continue;
     if (before && after) {
       const moved = JSON.stringify([before[ix.pk], before[ix.sk]]) !== JSON.stringify([after[ix.pk], after[ix.sk]]);
-      if (moved) index += kb(itemSize(before)) + kb(itemSize(after));
-      else if (canonical(before) !== canonical(after)) index += kb(itemSize(after));
-    } else index += kb(itemSize(before ?? after));
+      if (moved) {
+        part(ix, before, kb(itemSize(before)));
+        part(ix, after, kb(itemSize(after)));
+      } else if (canonical(before) !== canonical(after)) part(ix, after, kb(itemSize(after)));
+    } else part(ix, (before ?? after)!, kb(itemSize(before ?? after)));
   }
-  return { table, index, total: table + index };
+  return { table, index, total: table + index, partitions };
 }

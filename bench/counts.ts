@@ -110,6 +110,8 @@ export interface CountsRow {
   qRare: CountsVariant & { matches: number };
   /** `q` on the list and search routes (page 1), the unselective and the rare term. */
   qRoutes?: QRoute[];
+  /** List pages without `q` (page 1): the whole account, an inbox, the agent's own, every status. */
+  lists?: QRoute[];
   /** The `q` index: segments, packs and the messages they hold, messages still in the tail, write units of sealing per sealed message. */
   index: { segments: number; packs: number; packed: number; tail: number; wcuPerMessage: number };
   loadSeconds: number;
@@ -487,6 +489,44 @@ export async function measureCounts(opts: {
         });
       }
     }
+    // List pages without `q` (page 1, newest activity first): counts checked, a full page (or all there are).
+    const lists: QRoute[] = [];
+    for (const [query, api, check] of [
+      ['', s.admin.api, expected(made, open, 'admin')],
+      ['?status=all', s.admin.api, expected(made, () => true, 'admin')],
+      [`?inbox_id=${inboxIds[0]}`, s.admin.api, expected(made, (c) => open(c) && c.inbox === 0, 'admin')],
+      ['?assignee_type=me', s.agent.api, expected(made, (c) => open(c) && inInbox(c, [0, 1]), 'agent')],
+    ] as const) {
+      const rcu: number[] = [];
+      const ms: number[] = [];
+      const byCommand: Record<string, number> = {};
+      for (let i = 0; i < WARMUP + Q_CALLS; i++) {
+        recorder.take();
+        const started = performance.now();
+        const res = await api.get(`${s.base}/conversations${query}`);
+        const took = performance.now() - started;
+        const recorded = recorder.take().calls;
+        if (res.status !== 200) throw new Error(`conversations${query} answered ${res.status}: ${res.text.slice(0, 200)}`);
+        const { meta: got, payload } = res.body.data;
+        if ((Object.keys(check) as (keyof Counts)[]).some((k) => got[k] !== check[k]))
+          throw new Error(`conversations${query}: ${JSON.stringify(got)}, expected ${JSON.stringify(check)}`);
+        const shown = query === '?assignee_type=me' ? check.mine_count : check.all_count;
+        if (payload.length !== Math.min(25, shown)) throw new Error(`conversations${query}: ${payload.length} conversations on page 1`);
+        if (i < WARMUP) continue;
+        ms.push(took);
+        rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+        for (const c of recorded)
+          byCommand[c.command.replace(/Command$/, '')] = (byCommand[c.command.replace(/Command$/, '')] ?? 0) + c.rcu / Q_CALLS;
+      }
+      for (const k of Object.keys(byCommand)) byCommand[k] = r2(byCommand[k]);
+      lists.push({
+        route: `conversations${query}${api === s.agent.api ? ' (agent)' : ''}`,
+        matches: check.all_count,
+        rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
+        byCommand,
+        p50: r2(pct50(ms)),
+      });
+    }
     const counterItems = (await listConversationCounters(s.accountId)).length;
     const head = await getSearchHead(s.accountId);
     recorder.take();
@@ -509,6 +549,7 @@ export async function measureCounts(opts: {
       q,
       qRare,
       qRoutes,
+      lists,
       index,
       filters,
       loadSeconds,
@@ -577,6 +618,31 @@ export function countsMarkdown(r: CountsResult): string[] {
       }
     }
   }
+  const withLists = r.rows.filter((row) => row.lists?.length);
+  if (withLists.length) {
+    lines.push(
+      '',
+      '### List pages',
+      '',
+      '`GET conversations` page 1 without `q` on the same account (the agent sees two of the three inboxes), ' +
+        `${Q_CALLS} calls after ${WARMUP} warm-up calls; every answer's counts are checked`,
+      'against what was created and its page is full. In brackets the RCU by command: the counters and index Queries, then the BatchGets',
+      "(the page's contacts; its conversations too when they came from an inbox's slim rows).",
+      '',
+      '| conversations | route | conversations in scope | RCU | p50 ms |',
+      '|---|---|---|---|---|',
+    );
+    for (const row of withLists) {
+      for (const q of row.lists!) {
+        const parts = Object.entries(q.byCommand)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(' + ');
+        lines.push(
+          `| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`,
+        );
+      }
+    }
+  }
   const withFilters = r.rows.filter((row) => row.filters?.length);
   if (withFilters.length) {
     lines.push(
@@ -604,11 +670,12 @@ export function countsMarkdown(r: CountsResult): string[] {
   }
   lines.push(
     '',
-    "**Cost model.** Without `q` or `labels`, meta is one strongly consistent Query of the account's counter items (AP66, partition",
-    '`CNT#<account>`): one item of ~120 bytes per (inbox, team, status, assignee) combination in use (plus creation marks until settled),',
-    'changed with every conversation change (docs/cost.md), so the counts are exact. The Query costs ⌈size of those items / 4 KB⌉ RCU, about one RCU per 30',
-    "combinations in use, whatever the number of conversations; the filters (status, inbox, team, the agent's inboxes) apply to those",
-    "items in memory (an agent adds a Query of its inbox memberships, 0.5 RCU). With `q`, meta reads the account's `q` index",
+    '**Cost model.** Without `q` or `labels`, meta of the whole account is one strongly consistent Query of its account counters (AP67,',
+    'partition `CNTA#<account>`): one item of ~100 bytes per (team, status, assignee) combination in use (plus creation marks until settled),',
+    "changed with every conversation change (docs/cost.md), so the counts are exact; an inbox or an agent's inboxes read those inboxes'",
+    'counters (AP66, `CNT#<account>`, one item per (inbox, team, status, assignee), one Query per inbox). A Query costs ⌈size of the items',
+    '/ 4 KB⌉ RCU, about one RCU per 30 combinations in use, whatever the number of conversations; the filters (status, inbox, team, the',
+    "agent's inboxes) apply to those items in memory (an agent's inbox memberships come from the refs cache). With `q`, meta reads the account's `q` index",
     "(shared/search, docs/search.md): its head (AP73), the postings of a covering set of the term's trigrams in each sealed segment",
     '(hash-bucket items of ~3 KB or one item per common trigram, in one BatchGet with the packs, AP75) and the doc chunks of matches no bucket',
     'posting describes, the tail of messages not packed yet (slim items, AP72), then the assignee and team of the matching conversations (AP77,',

@@ -15,6 +15,14 @@ export interface DynamoCall {
   wcu: number;
   /** The call's wire body (what the report-writes part filters on). */
   body?: string;
+  /** Write units by partition key written (the table's `pk`, or `<index pk attribute>:<value>`): the heat part's meter. */
+  partitions?: { partition: string; units: number }[];
+}
+
+interface Billing {
+  wcu: number;
+  ms: number;
+  partitions: { partition: string; units: number }[];
 }
 
 interface Capacity {
@@ -102,12 +110,19 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const started = performance.now();
       const out = await next(args);
-      const billing = (context as { billing?: { wcu: number; ms: number } }).billing;
+      const billing = (context as { billing?: Billing }).billing;
       const ms = performance.now() - started - (billing?.ms ?? 0);
       const command = String(context.commandName ?? 'unknown');
       const output = out.output as { ConsumedCapacity?: Capacity | Capacity[] };
       const body = (context as { wireBody?: string }).wireBody;
-      calls.push({ command, ms, rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0, wcu: billing?.wcu ?? 0, body });
+      calls.push({
+        command,
+        ms,
+        rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0,
+        wcu: billing?.wcu ?? 0,
+        body,
+        partitions: billing?.partitions,
+      });
       return out;
     },
     { step: 'initialize', name: 'benchRecorder', priority: 'high' },
@@ -137,6 +152,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
         const after = failed ? before : await readAll(raw, written);
         spent += performance.now() - t1;
         let wcu = 0;
+        const partitions: { partition: string; units: number }[] = [];
         for (const w of written) {
           const id = `${w.table}:${keyId(w.key)}`;
           const units = writeUnits(before.get(id), after.get(id), {
@@ -145,8 +161,9 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
             tableKeys: TABLE_KEYS,
           });
           wcu += units.total;
+          partitions.push({ partition: String(w.key[KEY.pk]?.S), units: units.table }, ...units.partitions);
         }
-        (context as { billing?: { wcu: number; ms: number } }).billing = { wcu, ms: spent };
+        (context as { billing?: Billing }).billing = { wcu, ms: spent, partitions };
         overheadMs += spent;
       }
     },

@@ -1,5 +1,7 @@
 import type { CableResult } from './cable.ts';
 import type { CountsResult } from './counts.ts';
+import type { ListsResult } from './lists.ts';
+import type { HeatResult } from './heat.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { ChannelsResult } from './channels.ts';
 import type { ReportWritesResult } from './report-writes.ts';
@@ -37,7 +39,9 @@ export interface BenchResults {
   /** Routes without a bench scenario. */
   missing: string[];
   counts?: Partial<CountsResult>;
+  lists?: Partial<ListsResult>;
   pipeline?: Partial<PipelineResult>;
+  heat?: Partial<HeatResult>;
   reportWrites?: Partial<ReportWritesResult>;
   cable?: Partial<CableResult>;
   bundles?: { functions: BundleResult[]; baseline: BundleResult };

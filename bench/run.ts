@@ -14,6 +14,8 @@ import { benchChannels, channelsMarkdown, type ChannelsResult } from './channels
 import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
+import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
+import { benchHeat, heatMarkdown, type HeatResult } from './heat.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchResults, BundleResult, RouteResult } from './results.ts';
 import { summaryMarkdown, type PreviousRun } from './summary.ts';
@@ -27,10 +29,10 @@ import { scenarios } from './scenarios/index.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
-/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,pipeline,reports,cable,bundles,widget,channels` picks the
- * parts. */
+/** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,lists,pipeline,heat,reports,cable,bundles,widget,channels`
+ * picks the parts. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
-const ALL_PARTS = ['routes', 'counts', 'pipeline', 'reports', 'cable', 'bundles', 'widget', 'channels'];
+const ALL_PARTS = ['routes', 'counts', 'lists', 'pipeline', 'heat', 'reports', 'cable', 'bundles', 'widget', 'channels'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
 const COMPLETE = !ONLY && ALL_PARTS.every((p) => PARTS.has(p));
 
@@ -159,6 +161,8 @@ function markdown(
   cable: CableResult,
   web: WidgetWebResult,
   reportWrites: ReportWritesResult,
+  lists: ListsResult,
+  heat: HeatResult,
   channels?: ChannelsResult,
 ) {
   const lines: string[] = [];
@@ -197,7 +201,9 @@ function markdown(
   if (missing.length)
     lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
+  if (PARTS.has('lists')) lines.push('', ...listsMarkdown(lists));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
+  if (PARTS.has('heat')) lines.push('', ...heatMarkdown(heat));
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');
@@ -270,8 +276,15 @@ async function main() {
     const counts = PARTS.has('counts')
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : ({ sizes: [] } as unknown as CountsResult);
+    process.stdout.write('List pages by inboxes…\n');
+    const lists = PARTS.has('lists')
+      ? await benchLists({ baseUrl: rt.baseUrl, platform, recorder, log: (l) => process.stdout.write(`${l}\n`) })
+      : ({ rows: [] } as ListsResult);
     process.stdout.write('Event pipeline…\n');
     const pipeline = PARTS.has('pipeline') ? await benchPipeline(world, rt, recorder) : ({} as PipelineResult);
+    process.stdout.write('Partition heat…\n');
+    const heat = PARTS.has('heat') ? await benchHeat(world, rt, recorder) : ({ hottest: [] } as unknown as HeatResult);
+    if (PARTS.has('heat')) process.stdout.write(`${JSON.stringify(heat)}\n`);
     process.stdout.write('Report writes…\n');
     const reportWrites = PARTS.has('reports') ? await benchReportWrites(world, rt, recorder) : ({} as ReportWritesResult);
     if (PARTS.has('reports')) process.stdout.write(`${JSON.stringify(reportWrites)}\n`);
@@ -298,7 +311,9 @@ async function main() {
       routes: results,
       missing,
       counts,
+      lists,
       pipeline,
+      heat,
       reportWrites,
       cable,
       bundles,
@@ -316,6 +331,8 @@ async function main() {
       cable,
       web,
       reportWrites,
+      lists,
+      heat,
       channels,
     );
     if (COMPLETE) {

@@ -3,7 +3,13 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -109,9 +115,34 @@ export function tokenKeyFile(dataDir: string): string {
   return file;
 }
 
+/**
+ * A table kept from an earlier `npm start` gets the indexes added since (one at a time, as DynamoDB allows);
+ * `npm run backfill` then gives its older items their keys.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: string[]) {
+  const wanted = createTableInput(tableName);
+  for (const index of wanted.GlobalSecondaryIndexes) {
+    if (present.includes(index.IndexName)) continue;
+    const attributes = new Set<string>(index.KeySchema.map((k) => k.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => attributes.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    log.info('index added to the local table; run npm run backfill for items written before it', { index: index.IndexName });
+  }
+}
+
 async function ensureTable(client: DynamoDBClient, tableName: string): Promise<{ streamArn: string; existed: boolean }> {
   try {
     const d = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(
+      client,
+      tableName,
+      (d.Table!.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName!),
+    );
     return { streamArn: d.Table!.LatestStreamArn!, existed: true };
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;

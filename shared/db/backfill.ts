@@ -29,17 +29,23 @@ export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
     i.gsi2pk === undefined && !isListed(i as unknown as ContactRecord)
       ? keys.unlistedContactIndex(Number(i.account_id), Number(i.id))
       : undefined,
-  // AP63: the slim activity index of conversation lists (added with the cost work).
-  conversation: (i) =>
-    i.gsi3pk === undefined && typeof i.status === 'string'
-      ? keys.conversationIndex({
-          account_id: Number(i.account_id),
-          inbox_id: Number(i.inbox_id),
-          status: i.status,
-          last_activity_at: Number(i.last_activity_at ?? i.created_at ?? 0),
-          id: Number(i.id),
-        })
-      : undefined,
+  // AP63: the slim activity index of conversation lists (added with the cost work); AP62: the account-wide
+  // activity index (added with the flat lists).
+  conversation: (i) => {
+    if (typeof i.status !== 'string') return undefined;
+    const c = {
+      account_id: Number(i.account_id),
+      inbox_id: Number(i.inbox_id),
+      status: i.status,
+      last_activity_at: Number(i.last_activity_at ?? i.created_at ?? 0),
+      id: Number(i.id),
+    };
+    const add: Item = {
+      ...(i.gsi3pk === undefined ? keys.conversationIndex(c) : {}),
+      ...(i.gsi4pk === undefined ? keys.accountConversationIndex(c) : {}),
+    };
+    return Object.keys(add).length ? add : undefined;
+  },
 };
 
 /** The attributes `item` lacks, if any. */

@@ -26,7 +26,7 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 // conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> /
-// <lastActivity>#<displayId>
+// <lastActivity>#<displayId>; gsi4 (whole item): ACONVS#<acctId>#<status>#<displayId mod LIST_SHARDS> / <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>
 // search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x;
 // shared/search)
@@ -36,6 +36,7 @@
 // conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks
 // c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
+//   account counter  CNTA#<acctId>                 <team>#<status>#<assignee>           (the same, summed over the inboxes)
 //   conv. label      CLABEL#<acctId>#<label>       CONV#<displayId>
 //   contact conv.    CCONV#<acctId>#<contactId>    CONV#<displayId>
 //   display id seq.  SEQ#CONV#<acctId>             SEQ
@@ -46,7 +47,7 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
-//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>  ATTEMPT#<slot>   (a ring of the last 100 attempts; expires)
+//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>#R  ATTEMPT#<slot> (a ring of the last 100 attempts; expires)
 //   attempt counter  WHDELIVERIES#<acctId>#<webhookId>  COUNT            (numbers the attempts; expires when quiet)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
@@ -98,7 +99,7 @@
 // C#<channel type>)
 // report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour
 // of day across days)
-// report fact      RPTF#<acctId>               C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
+// report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
 // reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
 // event's fact)
@@ -144,6 +145,24 @@ export function oversizedKeyValue(item: Record<string, unknown> | undefined): st
 
 const SEP = '#';
 const join = (...parts: (string | number)[]) => parts.join(SEP);
+/**
+ * Shards of the account-wide activity index (gsi4): a chat message moves its conversation's copy (2 write units
+ * on one index partition), so one account's messages spread over this many partitions (500 messages a second
+ * make 500 write units a second on each, half the per-partition limit); a whole-account list page reads one
+ * Query per shard.
+ */
+export const LIST_SHARDS = 2;
+
+/**
+ * Shards of an account's report facts (accounts made since they exist): every counted event writes one, so one
+ * partition would take ~3 write units a message (1,500 WCU/s at 500 messages a second, docs/cost.md#partition-heat).
+ */
+export const REPORT_FACT_SHARDS = 4;
+const factShard = (conversationId: number | null, factId: string) =>
+  conversationId != null
+    ? conversationId % REPORT_FACT_SHARDS
+    : [...factId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 0) % REPORT_FACT_SHARDS;
+
 /** Zero-padded so that numeric ids sort in sort keys. */
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
 
@@ -225,6 +244,14 @@ export const keys = {
   conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
     gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
   }),
+  /** The account-wide activity index (gsi4, whole items): one partition per account, status and shard (AP62). */
+  accountConversationIndex: (c: { account_id: number; status: string; last_activity_at: number; id: number }) => ({
+    gsi4pk: join('ACONVS', c.account_id, c.status, c.id % LIST_SHARDS),
+    gsi4sk: join(pad(c.last_activity_at), pad(c.id)),
+  }),
+  conversationsByAccountStatus: (accountId: number, status: string, shard: number) => ({
+    gsi4pk: join('ACONVS', accountId, status, shard),
+  }),
   /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
   activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
   conversationSequence: (accountId: number) => join('CONV', accountId),
@@ -273,6 +300,12 @@ export const keys = {
     sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
   }),
   conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId) }),
+  /** The same counts summed over the inboxes: one item per (team, status, assignee) combination in use (AP67). */
+  accountConversationCounter: (accountId: number, c: { team_id: number | null; status: string; assignee_id: number | null }): Key => ({
+    pk: join('CNTA', accountId),
+    sk: join(c.team_id ?? 0, c.status, c.assignee_id ?? 0),
+  }),
+  accountConversationCounters: (accountId: number) => ({ pk: join('CNTA', accountId) }),
   conversationLabel: (accountId: number, label: string, displayId: number): Key => ({
     pk: join('CLABEL', accountId, label),
     sk: join('CONV', pad(displayId)),
@@ -315,11 +348,20 @@ export const keys = {
   webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
   webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
   webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
+  /**
+   * A ring slot, in a partition of its own beside the counter's, so a busy webhook's two writes per attempt land
+   * on two keys (docs/cost.md#partition-heat).
+   */
   webhookDeliveryAttempt: (accountId: number, webhookId: number, slot: number): Key => ({
-    pk: join('WHDELIVERIES', accountId, webhookId),
+    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
     sk: join('ATTEMPT', pad(slot, 4)),
   }),
   webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({
+    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
+    skPrefix: join('ATTEMPT', ''),
+  }),
+  /** Ring slots written before they had their own partition (beside the counter); they expire within a week. */
+  webhookDeliveryAttemptsBeside: (accountId: number, webhookId: number) => ({
     pk: join('WHDELIVERIES', accountId, webhookId),
     skPrefix: join('ATTEMPT', ''),
   }),
@@ -487,15 +529,28 @@ export const keys = {
     sk: join('H', pad(hour, 2), day),
   }),
   reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
-  reportFact: (accountId: number, conversationId: number | null, factId: string): Key => ({
-    pk: join('RPTF', accountId),
+  /**
+   * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
+   * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.
+   */
+  reportFact: (accountId: number, conversationId: number | null, factId: string, sharded = false): Key => ({
+    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
     sk: conversationId == null ? join('X', factId) : join('C', pad(conversationId), factId),
   }),
   reportConversationFactsPrefix: (conversationId: number) => join('C', pad(conversationId), ''),
-  reportFactsPartition: (accountId: number) => join('RPTF', accountId),
+  /** Every fact partition an account may have: the unsharded one and the shards. */
+  reportFactsPartitions: (accountId: number) => [
+    join('RPTF', accountId),
+    ...Array.from({ length: REPORT_FACT_SHARDS }, (_, n) => join('RPTF', accountId, n)),
+  ],
+  /** The fact partitions a conversation's facts may be in: the unsharded one and its shard. */
+  reportConversationFactsPartitions: (accountId: number, conversationId: number) => [
+    join('RPTF', accountId),
+    join('RPTF', accountId, factShard(conversationId, '')),
+  ],
   /** A reporting event sits among its conversation's facts (it is its event's fact: `E0` carries the figures). */
-  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number): Key => ({
-    pk: join('RPTF', accountId),
+  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number, sharded = false): Key => ({
+    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
     sk: join('C', pad(conversationId), factId, `E${n}`),
   }),
   reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({

@@ -31,6 +31,14 @@ export const INDEXES = {
       'waiting_since',
     ],
   },
+  /**
+   * Conversations by account and status, newest activity first, whole items (AP62): a list page of the
+   * whole account is one Query per shard, flat in the account's inboxes, and its 25 conversations come with
+   * it (a Query bills the sum of the items read, a BatchGet half a unit per item). Sharded by display id
+   * (keys.ts LIST_SHARDS), so one busy account's moves spread over more than one partition. A conversation
+   * item stays under 1 KB, so a move costs what gsi3's slim copy does: one write unit out and one in.
+   */
+  gsi4: { name: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' },
 } as const;
 
 type IndexDef = { name: string; pk: string; sk: string; include?: readonly string[] };

@@ -28,6 +28,13 @@ export interface AccountRecord {
   features: Record<string, boolean>;
   created_at: number;
   updated_at: number;
+  /**
+   * True when the account counters (AP67) hold every conversation: accounts made since they exist. Older
+   * accounts count through their inbox counters (AP66), whose reads grow with their inboxes.
+   */
+  account_counters?: boolean;
+  /** True when its report facts are sharded (`keys.reportFact`): accounts made since the shards exist. */
+  sharded_report_facts?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

@@ -10,7 +10,7 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../search-tail.ts';
 import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
-import { clearMarks, counterChanges, counterRemoval, countCreation, type CreationMark } from './counts.ts';
+import { clearMarks, counterChanges, counterRemoval, countCreation, type CounterKey, type CreationMark } from './counts.ts';
 import { log } from '#shared/log.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
 
@@ -72,6 +72,7 @@ export const conversationItem = (c: ConversationRecord) => {
   return {
     ...keys.conversation(c.account_id, c.id),
     ...keys.conversationIndex(c),
+    ...keys.accountConversationIndex(c),
     type: 'conversation',
     ...c,
     last_message: c.last_message && slimMessage(c.last_message),
@@ -126,17 +127,13 @@ export type ConversationRow = Pick<
 /** Newest activity first, then highest display id: the order of the activity index. */
 export const byActivityDesc = (a: ConversationRow, b: ConversationRow) => b.last_activity_at - a.last_activity_at || b.id - a.id;
 
-/**
- * AP63: the conversations of one status in one inbox, newest activity first (gsi3, read lazily): index
- * rows of ~250 bytes, so reading a whole inbox's status costs ~1 RCU per 30 conversations.
- */
-export async function* conversationsByInboxStatus(
-  accountId: number,
-  inboxId: number,
-  status: string,
+/** Reads an index partition backwards (newest activity first), lazily: `firstChunk` items, then `nextChunk` at a time. */
+async function* newestFirst(
+  ix: { name: string; pk: string },
+  partition: string,
   firstChunk: number,
-): AsyncGenerator<ConversationRow> {
-  const ix = INDEXES.gsi3;
+  nextChunk: number,
+): AsyncGenerator<Record<string, unknown>> {
   let start: QueryCommandInput['ExclusiveStartKey'];
   let limit = Math.min(Math.max(firstChunk, 1), 500);
   do {
@@ -146,19 +143,49 @@ export async function* conversationsByInboxStatus(
         IndexName: ix.name,
         KeyConditionExpression: '#p = :p',
         ExpressionAttributeNames: { '#p': ix.pk },
-        ExpressionAttributeValues: { ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk },
+        ExpressionAttributeValues: { ':p': partition },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of out.Items ?? []) {
-      const row = record<ConversationRow>(item)!;
-      yield { ...row, labels: row.labels ?? [] };
-    }
+    yield* out.Items ?? [];
     start = out.LastEvaluatedKey;
-    limit = 500;
+    limit = Math.min(Math.max(nextChunk, 1), 500);
   } while (start);
+}
+
+/**
+ * AP63: the conversations of one status in one inbox, newest activity first (gsi3, read lazily): index
+ * rows of ~250 bytes, so reading a whole inbox's status costs ~1 RCU per 30 conversations.
+ */
+export async function* conversationsByInboxStatus(
+  accountId: number,
+  inboxId: number,
+  status: string,
+  firstChunk: number,
+  nextChunk = 500,
+): AsyncGenerator<ConversationRow> {
+  const partition = keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk;
+  for await (const item of newestFirst(INDEXES.gsi3, partition, firstChunk, nextChunk)) {
+    const row = record<ConversationRow>(item)!;
+    yield { ...row, labels: row.labels ?? [] };
+  }
+}
+
+/**
+ * AP62: the conversations of one status in one shard of the account, newest activity first (gsi4, whole
+ * items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the account's inboxes.
+ */
+export async function* conversationsByAccountStatus(
+  accountId: number,
+  status: string,
+  shard: number,
+  firstChunk: number,
+  nextChunk = 100,
+): AsyncGenerator<ConversationRecord> {
+  const partition = keys.conversationsByAccountStatus(accountId, status, shard).gsi4pk;
+  for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk)) yield conversationOf(item)!;
 }
 
 /**
@@ -325,7 +352,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   }
 
   const state = stateChange(a, prev, next);
-  if (!prev && counters.length === 1 && !state && !labels.length && !extra.length) return createPlainly(next);
+  if (!prev && !state && !labels.length && !extra.length) return createPlainly(next);
 
   if (alone) {
     try {
@@ -391,19 +418,23 @@ async function createPlainly(next: ConversationRecord): Promise<void> {
       throw err;
   }
   // The conversation is written: a failed settlement is left to the next creation, never the caller's error.
-  await settleCreations(next, marks, t).catch((error) =>
-    log.warn('conversation counter marks not settled', { accountId: next.account_id, error: String(error) }),
+  await Promise.all(
+    marks.map(({ counter, marks: m }) =>
+      settleCreations(next, counter, m, t).catch((error) =>
+        log.warn('conversation counter marks not settled', { accountId: next.account_id, error: String(error) }),
+      ),
+    ),
   );
 }
 
 /** Settles a counter's creation marks when due (above); `marks` were read with `c`'s creation at `t`. */
-async function settleCreations(c: ConversationRecord, marks: CreationMark[], t: number): Promise<void> {
+async function settleCreations(c: ConversationRecord, counter: CounterKey, marks: CreationMark[], t: number): Promise<void> {
   const due = (marks.length >= SETTLE_AT && marks.length % 4 === 0) || marks.some((m) => t - m.at > SETTLE_STALE_S);
   if (!due) return;
   const found = await getMany<Record<string, unknown>>(marks.map((m) => keys.conversation(c.account_id, m.id)));
   const written = marks.filter((_, i) => found[i]).map((m) => m.id);
   const lost = marks.filter((m, i) => !found[i] && t - m.at > LOST_AFTER_S).map((m) => m.id);
-  await clearMarks(c.account_id, c, written, lost);
+  await clearMarks(counter, written, lost);
 }
 
 /**
@@ -419,7 +450,7 @@ export async function deleteConversation(c: ConversationRecord): Promise<Message
       item: del(keys.conversation(a, c.id), { expression: '#v = :v', names: { '#v': 'version' }, values: { ':v': c.version } }),
       onConflict: () => new ConflictError(0),
     },
-    counterRemoval(a, c),
+    ...counterRemoval(a, c),
     stateRemoval(a, c.id),
     ...c.labels.map((l) => ({ item: del(keys.conversationLabel(a, l, c.id)) })),
     { item: del(keys.contactConversation(a, c.contact_id, c.id)) },

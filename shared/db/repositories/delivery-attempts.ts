@@ -7,7 +7,8 @@ import { queryPrefix, record } from './common.ts';
 // The recent delivery attempts of a webhook (AP170–171): a ring of ATTEMPT_SLOTS items per webhook, each
 // attempt numbered by a counter item and written to slot `number mod ATTEMPT_SLOTS`, so the collection
 // never holds more than that many; every item expires ATTEMPT_TTL_DAYS after it was written (a webhook
-// that goes quiet, or is deleted, leaves nothing behind for long). Two small writes per attempt.
+// that goes quiet, or is deleted, leaves nothing behind for long). Two small writes per attempt, on two partitions
+// (the counter's and the ring's), so a busy webhook's attempts spread over two keys.
 
 export const ATTEMPT_SLOTS = 100;
 export const ATTEMPT_TTL_DAYS = 7;
@@ -60,12 +61,19 @@ export async function recordDeliveryAttempt(accountId: number, webhookId: number
   );
 }
 
-/** AP171: the webhook's recorded attempts still alive, newest first (one Query of at most ATTEMPT_SLOTS items). */
+/**
+ * AP171: the webhook's recorded attempts still alive, newest first, at most ATTEMPT_SLOTS: its ring, and the ring
+ * slots written beside the counter before the ring had a partition of its own (two Queries in parallel, of at
+ * most ATTEMPT_SLOTS items each; the older ones expire within ATTEMPT_TTL_DAYS).
+ */
 export async function listDeliveryAttempts(accountId: number, webhookId: number, nowMs = Date.now()): Promise<DeliveryAttempt[]> {
-  const p = keys.webhookDeliveryAttempts(accountId, webhookId);
-  const items = await queryPrefix({ pk: p.pk }, p.skPrefix);
-  return items
-    .filter((i) => Number(i[TTL_ATTRIBUTE] ?? Infinity) * 1000 > nowMs)
-    .map((i) => record<DeliveryAttempt>(i)!)
-    .sort((a, b) => b.seq - a.seq);
+  const parts = [keys.webhookDeliveryAttempts(accountId, webhookId), keys.webhookDeliveryAttemptsBeside(accountId, webhookId)];
+  const items = (await Promise.all(parts.map((p) => queryPrefix({ pk: p.pk }, p.skPrefix)))).flat();
+  const bySeq = new Map<number, DeliveryAttempt>();
+  for (const i of items) {
+    if (Number(i[TTL_ATTRIBUTE] ?? Infinity) * 1000 <= nowMs) continue;
+    const a = record<DeliveryAttempt>(i)!;
+    bySeq.set(a.seq, a);
+  }
+  return [...bySeq.values()].sort((a, b) => b.seq - a.seq).slice(0, ATTEMPT_SLOTS);
 }

@@ -66,13 +66,15 @@ function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ?
 
 export interface FactWrite {
   fact: ReportFact;
+  /** The account's facts are sharded (accounts made since the shards, `sharded_report_facts`): where the fact goes. */
+  sharded?: boolean;
   reportingEvents?: ReportingEventRecord[];
   /** The conversation's report memory after this event (written when it changed). */
   conversationState?: ConversationReportState;
 }
 
-const factItem = (accountId: number, fact: ReportFact): TxItem => ({
-  item: put({ ...keys.reportFact(accountId, fact.conversation_id, fact.id), type: 'report_fact', ...fact }, { ifNew: true }),
+const factItem = (accountId: number, fact: ReportFact, sharded: boolean): TxItem => ({
+  item: put({ ...keys.reportFact(accountId, fact.conversation_id, fact.id, sharded), type: 'report_fact', ...fact }, { ifNew: true }),
 });
 
 /**
@@ -80,10 +82,10 @@ const factItem = (accountId: number, fact: ReportFact): TxItem => ({
  * that event's fact (written only if new, carrying its figures), so a reply's reporting event costs one
  * item, not two.
  */
-const reportingEventItem = (accountId: number, fact: ReportFact, e: ReportingEventRecord, n: number): TxItem => ({
+const reportingEventItem = (accountId: number, fact: ReportFact, e: ReportingEventRecord, n: number, sharded: boolean): TxItem => ({
   item: put(
     {
-      ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n),
+      ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n, sharded),
       ...keys.reportingEventIndex(accountId, e.created_at, e.id),
       type: 'reporting_event',
       ...e,
@@ -97,8 +99,8 @@ const reportingEventItem = (accountId: number, fact: ReportFact, e: ReportingEve
 /** The items that record a write's event: its reporting events (the first is the marker), else its fact. */
 const markerItems = (accountId: number, w: FactWrite): TxItem[] =>
   w.reportingEvents?.length && w.fact.conversation_id != null
-    ? w.reportingEvents.map((e, n) => reportingEventItem(accountId, w.fact, e, n))
-    : [factItem(accountId, w.fact)];
+    ? w.reportingEvents.map((e, n) => reportingEventItem(accountId, w.fact, e, n, !!w.sharded))
+    : [factItem(accountId, w.fact, !!w.sharded)];
 
 const stateItem = (accountId: number, st: ConversationReportState): TxItem => ({
   item: put({ ...keys.reportConversation(accountId, st.conversation_id), type: 'report_conversation', ...st }),
@@ -207,13 +209,21 @@ export async function moveUnattended(
 /** A conversation's fact or reporting event as stored (key and type kept). */
 export type StoredFact = ReportFact & { pk: string; sk: string; type: string };
 
-/** AP209: a conversation's facts and reporting events (strongly consistent: a deletion negates exactly what is recorded). */
+/**
+ * AP209: a conversation's facts and reporting events (strongly consistent: a deletion negates exactly what is
+ * recorded), in the unsharded partition and the conversation's shard.
+ */
 export async function listConversationFacts(accountId: number, conversationId: number): Promise<StoredFact[]> {
-  return (await queryItems({
-    KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-    ExpressionAttributeValues: { ':p': keys.reportFactsPartition(accountId), ':s': keys.reportConversationFactsPrefix(conversationId) },
-    ConsistentRead: true,
-  })) as unknown as StoredFact[];
+  const pages = await Promise.all(
+    keys.reportConversationFactsPartitions(accountId, conversationId).map((p) =>
+      queryItems({
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+        ExpressionAttributeValues: { ':p': p, ':s': keys.reportConversationFactsPrefix(conversationId) },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return pages.flat() as unknown as StoredFact[];
 }
 
 /**
@@ -300,10 +310,12 @@ function reportingEventOf(item: Record<string, unknown>): ReportingEventRecord {
   return rest as unknown as ReportingEventRecord;
 }
 
-/** AP206: one conversation's reporting events, oldest first (read among its facts). */
+/** AP206: one conversation's reporting events, oldest first (read among its facts: the unsharded partition and its shard). */
 export async function listConversationReportingEvents(accountId: number, conversationId: number): Promise<ReportingEventRecord[]> {
   const prefix = keys.reportConversationFactsPrefix(conversationId);
-  const items = await queryBetween(keys.reportFactsPartition(accountId), prefix, `${prefix}~`);
+  const items = (
+    await Promise.all(keys.reportConversationFactsPartitions(accountId, conversationId).map((p) => queryBetween(p, prefix, `${prefix}~`)))
+  ).flat();
   return items
     .filter((i) => i.type === 'reporting_event')
     .map(reportingEventOf)
@@ -322,22 +334,24 @@ export async function listUnattendedCounts(accountId: number): Promise<Map<numbe
   return out;
 }
 
-/** AP208: every fact of an account, in pages (the rebuild). */
+/** AP208: every fact of an account, in pages (the rebuild): its unsharded partition, then each shard. */
 export async function forEachReportFact(accountId: number, fn: (facts: ReportFact[]) => Promise<void> | void): Promise<void> {
-  let start: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': keys.reportFactsPartition(accountId) },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    await fn((out.Items ?? []).map((i) => record<ReportFact>(i)!));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  for (const partition of keys.reportFactsPartitions(accountId)) {
+    let start: QueryCommandInput['ExclusiveStartKey'];
+    do {
+      const out = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': partition },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      await fn((out.Items ?? []).map((i) => record<ReportFact>(i)!));
+      start = out.LastEvaluatedKey;
+    } while (start);
+  }
 }
 
 /** Overwrites one aggregate item (the rebuild). */

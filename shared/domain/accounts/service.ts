@@ -55,6 +55,10 @@ export async function createAccount(appId: number, input: NewAccount) {
     features: mergeFeatures(Object.fromEntries(DEFAULT_FEATURES.map((f) => [f, true])), input.features),
     created_at: t,
     updated_at: t,
+    // A new account's conversations are all counted by the account counters (AP67) from the start.
+    account_counters: true,
+    // Its report facts spread over shards from the start (docs/cost.md#partition-heat).
+    sharded_report_facts: true,
   };
   await createPlatformAccount(account, appId);
   return accountJson(account);

@@ -8,12 +8,10 @@ import {
   listLabelledConversationIds,
   mergeNewestFirst,
 } from '#shared/db/repositories/conversations.ts';
-import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { getConversationStates, type ConversationState } from '#shared/db/repositories/conversation-state.ts';
 import { findMessages } from '../search/messages.ts';
 import type { Hit } from '#shared/search/index.ts';
 import { getContact } from '#shared/db/repositories/contacts.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 import { getTeam } from '#shared/db/repositories/teams.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound } from '#shared/errors.ts';
@@ -22,13 +20,16 @@ import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
 import { STATUSES, type ConversationRecord, type ConversationStatus } from '#shared/model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
+import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, type PageCounter } from './pages.ts';
+import { withRefsCache } from './refs-cache.ts';
 
 // Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
-// counters (their cost is the number of (inbox, team, status, assignee) combinations in use); a list page reads about
-// one page from the activity-ordered indexes. `labels` reads the label's members, `q` the searchable messages of the
-// inboxes in scope; both then count and sort the matching conversations.
+// counters (their cost is the number of (inbox, team, status, assignee) combinations in use); a list page in the
+// default order reads about one page from the activity indexes, sized by those counters (pages.ts). `labels` reads
+// the label's members, `q` the searchable messages of the inboxes in scope; both then count and sort the matching
+// conversations.
 
-export const PAGE_SIZE = 25;
+export { PAGE_SIZE };
 
 export interface ConversationQuery {
   status?: string;
@@ -86,7 +87,11 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   }
   const inboxId = intOf('inbox_id', q.inbox_id);
   const teamId = intOf('team_id', q.team_id);
-  const [scope, team] = await Promise.all([inboxScope(account.id, actor), teamId !== undefined ? getTeam(account.id, teamId) : undefined]);
+  // The caller's inboxes and the team through the refs cache: a warm container answers the page in three round
+  // trips (counters, index, contacts), and an agent removed from an inbox stops seeing its list within 10 s.
+  const [scope, team] = await withRefsCache(() =>
+    Promise.all([inboxScope(account.id, actor), teamId !== undefined ? getTeam(account.id, teamId) : undefined]),
+  );
   if (teamId !== undefined && !team) throw notFound('Team');
   // An inbox the caller may not see gives an empty result, not an error
   // (docs/chatwoot.md#lists-counts-search-and-filters).
@@ -102,8 +107,9 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   };
 }
 
-const inScope = (f: Filters, c: { inbox_id: number; team_id: number | null; status: string }): boolean =>
-  (f.inboxes === 'all' || f.inboxes.has(c.inbox_id)) &&
+/** Whether a conversation (or a counter's combination; an account counter's spans every inbox) is in the filters' scope. */
+const inScope = (f: Filters, c: { inbox_id?: number; team_id: number | null; status: string }): boolean =>
+  (f.inboxes === 'all' || (c.inbox_id !== undefined && f.inboxes.has(c.inbox_id))) &&
   (f.teamId === undefined || c.team_id === f.teamId) &&
   (f.statuses as readonly string[]).includes(c.status);
 
@@ -118,9 +124,6 @@ function tally(f: Filters, rows: { assignee_id: number | null; count: number }[]
   }
   return { mine_count: mine, unassigned_count: unassigned, assigned_count: all - unassigned, all_count: all };
 }
-
-const inboxIdsOf = async (account: AccountRecord, f: Filters) =>
-  f.inboxes === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...f.inboxes];
 
 interface Selection {
   /** Display ids `labels` and `q` select (before the other filters). */
@@ -173,6 +176,7 @@ async function countsOf(
   f: Filters,
   selected: Selection | undefined,
   records?: ConversationRecord[],
+  counters?: PageCounter[],
 ): Promise<Counts> {
   if (selected && f.q && !records) {
     // `q` counts every status; the inbox comes with each match, assignee and team from the state items
@@ -186,7 +190,7 @@ async function countsOf(
     );
   return tally(
     f,
-    (await listConversationCounters(account.id)).filter((row) => row.count !== 0 && inScope(f, row)),
+    (counters ?? (await countersFor(account, f.inboxes, 'counts')).counters).filter((row) => row.count !== 0 && inScope(f, row)),
   );
 }
 
@@ -202,11 +206,11 @@ export async function conversationMeta(account: AccountRecord, actor: Actor, q: 
 function assigneeFilter(type: string | undefined, me: number | undefined) {
   switch (type) {
     case 'me':
-      return (c: ConversationRow) => c.assignee_id !== null && c.assignee_id === me;
+      return (c: Pick<ConversationRow, 'assignee_id'>) => c.assignee_id !== null && c.assignee_id === me;
     case 'unassigned':
-      return (c: ConversationRow) => c.assignee_id === null;
+      return (c: Pick<ConversationRow, 'assignee_id'>) => c.assignee_id === null;
     case 'assigned':
-      return (c: ConversationRow) => c.assignee_id !== null;
+      return (c: Pick<ConversationRow, 'assignee_id'>) => c.assignee_id !== null;
     default:
       return () => true;
   }
@@ -241,27 +245,19 @@ const pageOf = (raw: string | undefined) => {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 };
 
-/** Streams of the index rows in scope, each newest activity first (one per inbox and status). */
-async function indexStreams(account: AccountRecord, f: Filters, firstChunk: number) {
-  return (await inboxIdsOf(account, f)).flatMap((i) => f.statuses.map((s) => conversationsByInboxStatus(account.id, i, s, firstChunk)));
-}
-
-async function pageFromIndexes(account: AccountRecord, f: Filters, keep: (c: ConversationRow) => boolean, page: number) {
-  const skip = (page - 1) * PAGE_SIZE;
-  const out: ConversationRow[] = [];
-  let seen = 0;
-  for await (const c of mergeNewestFirst(await indexStreams(account, f, skip + PAGE_SIZE))) {
-    if (!inScope(f, c) || !keep(c)) continue;
-    if (seen++ < skip) continue;
-    out.push(c);
-    if (out.length === PAGE_SIZE) break;
+/**
+ * Every index row in scope (orders other than the index's): the slim rows (AP63) of the (inbox, status)
+ * partitions the counters say hold conversations in scope, so empty inboxes cost nothing.
+ */
+async function everything(account: AccountRecord, f: Filters, counters: PageCounter[]) {
+  const partitions = new Map<string, { inbox: number; status: string }>();
+  for (const { inbox_id: inbox, status, count, ...rest } of counters) {
+    if (count > 0 && inbox !== undefined && inScope(f, { inbox_id: inbox, status, ...rest }))
+      partitions.set(`${inbox}#${status}`, { inbox, status });
   }
-  return out;
-}
-
-async function everything(account: AccountRecord, f: Filters) {
   const out: ConversationRow[] = [];
-  for await (const c of mergeNewestFirst(await indexStreams(account, f, 500))) if (inScope(f, c)) out.push(c);
+  const streams = [...partitions.values()].map((p) => conversationsByInboxStatus(account.id, p.inbox, p.status, 500));
+  for await (const c of mergeNewestFirst(streams)) if (inScope(f, c)) out.push(c);
   return out;
 }
 
@@ -279,13 +275,6 @@ const statesOf = (ids: number[], records: Map<number, ConversationRecord>) =>
       ];
     }),
   );
-
-/** The full records of a page of index rows, in the rows' order (rows the index showed but that are gone drop out). */
-async function recordsOf(account: AccountRecord, rows: ConversationRow[]): Promise<ConversationRecord[]> {
-  const missing = rows.filter((r) => !('uuid' in r)).map((r) => r.id);
-  const read = await conversationsById(account, missing);
-  return rows.map((r) => ('uuid' in r ? (r as ConversationRecord) : read.get(r.id))).filter((c): c is ConversationRecord => !!c);
-}
 
 /**
  * A `q` page in the default order (newest activity first) without reading every matching conversation:
@@ -367,22 +356,27 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   } else if (selected || sorter !== byActivityDesc) {
     // Orders other than the index's read the whole scope's index rows (never the conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
-    const pool: ConversationRow[] = selectedRows ?? (await everything(account, f));
+    // Their partitions come from the inbox counters.
+    const counters = selected ? undefined : await countersFor(account, f.inboxes, 'rows');
+    const pool: ConversationRow[] = selectedRows ?? (await everything(account, f, counters!.counters));
     rows = pool
       .filter(keep)
       .sort(sorter)
       .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-    counts = await countsOf(account, f, selected, selectedRows);
+    counts = await countsOf(account, f, selected, selectedRows, counters?.counters);
   } else {
-    [rows, counts] = await Promise.all([pageFromIndexes(account, f, keep, page), countsOf(account, f, selected)]);
+    const counters = await countersFor(account, f.inboxes);
+    rows = await pageByActivity(account.id, counters, (c) => inScope(f, c) && keep(c), page);
+    counts = await countsOf(account, f, selected, undefined, counters.counters);
   }
-  return { rows: await recordsOf(account, rows), counts, matches: selected?.matches ?? new Map<number, Hit[]>() };
+  const { records, contacts } = await pageRecords(account.id, rows);
+  return { rows: records, contacts, counts, matches: selected?.matches ?? new Map<number, Hit[]>() };
 }
 
 /** `GET /conversations`: `{data: {meta: counts, payload: [conversation]}}`, 25 a page. */
 export async function listConversations(account: AccountRecord, actor: Actor, q: ConversationQuery) {
-  const { rows, counts } = await findPage(account, actor, q);
-  return { data: { meta: counts, payload: await conversationsJson(account.id, actor, rows) } };
+  const { rows, counts, contacts } = await findPage(account, actor, q);
+  return { data: { meta: counts, payload: await conversationsJson(account.id, actor, rows, contacts) } };
 }
 
 /**

@@ -336,8 +336,14 @@ export function conversationJson(c: ConversationRecord, refs: Refs) {
   };
 }
 
-export async function conversationsJson(accountId: number, actor: Actor | undefined, cs: ConversationRecord[]) {
-  const refs = await loadRefs(accountId, actor, cs);
+export async function conversationsJson(
+  accountId: number,
+  actor: Actor | undefined,
+  cs: ConversationRecord[],
+  /** Contacts the caller already read (a list page reads them with its conversations). */
+  contacts: ContactRecord[] = [],
+) {
+  const refs = await loadRefs(accountId, actor, cs, [], { contacts });
   return cs.map((c) => conversationJson(c, refs));
 }
 

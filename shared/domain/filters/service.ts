@@ -6,13 +6,14 @@ import {
   type ConversationRow,
 } from '#shared/db/repositories/conversations.ts';
 import { listAttributeDefinitions } from '#shared/db/repositories/custom-attributes.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { unprocessable } from '#shared/errors.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactsJson, includeInboxes } from '../contacts/listing.ts';
-import { STATUSES, type ConversationRecord } from '#shared/model/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { conversationsJson } from '../conversations/view.ts';
+import { countersFor, pageByActivity, pageRecords, type Combination } from '../conversations/pages.ts';
+import { withRefsCache } from '../conversations/refs-cache.ts';
 import type { AttributeModel } from '#shared/model/custom-attributes.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -24,7 +25,9 @@ import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Conditi
 // (contacts: the listing partition AP46; conversations: the slim activity-index rows AP63 of the inboxes and statuses
 // the filter can match), which settles every condition on a projected field; only items a condition on another field
 // leaves open (custom and additional attributes, a contact's blocked flag, country code or company) are read in full
-// (AP41 / AP61) and judged again. Then the page is read.
+// (AP41 / AP61) and judged again. Then the page is read. A conversation filter whose conditions only name what the
+// counters hold (status, inbox, team, assignee: n8n's `status = open`) is counted from the counters and its page read
+// like a list's (conversations/pages.ts), so its cost does not grow with the account.
 
 const CONTACTS_PAGE = 15;
 /** Contact fields unique per account whose holder one GetItem finds (AP45), compared exactly by the filter (email lower-cased). */
@@ -161,6 +164,24 @@ function rowReader(row: ConversationRow) {
   };
 }
 
+/** What a counter holds of its conversations (their combination); everything else is UNKNOWN there. */
+function combinationReader(c: Combination) {
+  return (k: Condition): unknown => {
+    if (k.custom) return UNKNOWN;
+    switch (k.key) {
+      case 'status':
+      case 'assignee_id':
+      case 'inbox_id':
+      case 'team_id':
+        return c[k.key];
+      case 'campaign_id':
+        return null;
+      default:
+        return UNKNOWN;
+    }
+  };
+}
+
 /** Reads a condition's field of a stored conversation. */
 export function conversationReader(r: ConversationRecord) {
   const slim = rowReader(r);
@@ -176,16 +197,39 @@ export function conversationReader(r: ConversationRecord) {
  * newest activity first, 25 a page; agents see the conversations of their inboxes only.
  */
 export async function filterConversations(account: AccountRecord, actor: Actor, body: Body) {
-  const conditions = await conditionsOf(account.id, 'conversations', body);
-  const scope = await inboxScope(account.id, actor);
-  const inboxIds = scope === 'all' ? (await listInboxes(account.id)).map((i) => i.id) : [...scope];
-  // Index partitions (inbox × status) the conditions cannot match are never read.
-  const partitions = inboxIds.flatMap((inbox) =>
-    STATUSES.filter(
-      (status) =>
-        evaluate(conditions, (c) => (c.custom ? UNKNOWN : c.key === 'inbox_id' ? inbox : c.key === 'status' ? status : UNKNOWN)) !== false,
-    ).map((status) => ({ inbox, status })),
-  );
+  const scope = await withRefsCache(() => inboxScope(account.id, actor));
+  // Conditions on the inbox need the inbox counters; the others are settled by the account counters when complete.
+  const onInbox = Array.isArray(body.payload) && body.payload.some((p) => (p as Body | null)?.attribute_key === 'inbox_id');
+  const [conditions, counters] = await Promise.all([
+    conditionsOf(account.id, 'conversations', body),
+    countersFor(account, scope, onInbox ? 'rows' : 'page'),
+  ]);
+  const me = actor.type === 'user' ? actor.user.id : undefined;
+  const page = pageOf(body.page);
+  const visible = (inbox: number | undefined) => scope === 'all' || (inbox !== undefined && scope.has(inbox));
+  const live = counters.counters.filter((c) => c.count > 0 && visible(c.inbox_id));
+  const verdicts = live.map((c) => evaluate(conditions, combinationReader(c)));
+  if (verdicts.every((v) => v !== undefined)) {
+    const wanted = (c: Combination) => visible(c.inbox_id) && evaluate(conditions, combinationReader(c)) === true;
+    const counted = live.filter((_, i) => verdicts[i]);
+    const sum = (keep: (c: Combination) => boolean) => counted.filter(keep).reduce((n, c) => n + c.count, 0);
+    const meta = {
+      mine_count: sum((c) => c.assignee_id !== null && c.assignee_id === me),
+      unassigned_count: sum((c) => c.assignee_id === null),
+      all_count: sum(() => true),
+    };
+    const { records, contacts } = await pageRecords(account.id, await pageByActivity(account.id, counters, wanted, page));
+    return { meta, payload: await conversationsJson(account.id, actor, records, contacts) };
+  }
+  // Index partitions (inbox × status) holding conversations the caller sees that the conditions can match.
+  const inboxCounters = live.every((c) => c.inbox_id !== undefined) ? live : (await countersFor(account, scope, 'rows')).counters;
+  const byKey = new Map<string, { inbox: number; status: string }>();
+  for (const { inbox_id: inbox, status, count } of inboxCounters) {
+    if (count <= 0 || inbox === undefined || !visible(inbox)) continue;
+    const can = evaluate(conditions, (k) => (k.custom ? UNKNOWN : k.key === 'inbox_id' ? inbox : k.key === 'status' ? status : UNKNOWN));
+    if (can !== false) byKey.set(`${inbox}#${status}`, { inbox, status });
+  }
+  const partitions = [...byKey.values()];
   const rows = (
     await Promise.all(
       partitions.map(async ({ inbox, status }) => {
@@ -215,13 +259,11 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
     }
   }
   matched.sort(byActivityDesc);
-  const me = actor.type === 'user' ? actor.user.id : undefined;
   const meta = {
     mine_count: matched.filter((c) => c.assignee_id !== null && c.assignee_id === me).length,
     unassigned_count: matched.filter((c) => c.assignee_id === null).length,
     all_count: matched.length,
   };
-  const page = pageOf(body.page);
   const pageRows = matched.slice((page - 1) * CONVERSATIONS_PAGE, page * CONVERSATIONS_PAGE);
   const missing = pageRows.filter((r) => !read.has(r.id)).map((r) => r.id);
   for (const r of await getConversations(account.id, missing)) if (r) read.set(r.id, r);

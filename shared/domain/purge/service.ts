@@ -12,6 +12,8 @@ import {
   type PurgeJobRecord,
 } from '#shared/db/repositories/purge.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
+import { dropInboxCounter, type CounterRecord } from '#shared/db/repositories/counts.ts';
+import { record } from '#shared/db/repositories/common.ts';
 import { deleteNotification, listAllNotifications } from '#shared/db/repositories/notifications.ts';
 import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
 import { log } from '#shared/log.ts';
@@ -139,7 +141,22 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
           cis.map((ci) => keys.sourceIdUnique(inboxId, String(ci.source_id))),
         ),
     },
-    { name: 'counters', run: (_c, budget) => drain({ pk: keys.conversationCounters(accountId).pk, prefix: `${inboxId}#` }, budget) },
+    {
+      // Each counter's count leaves the account counters (AP67) with it.
+      name: 'counters',
+      run: async (_c, budget) => {
+        while (!budget.spent) {
+          const items = await firstItems({ pk: keys.conversationCounters(accountId).pk, prefix: `${inboxId}#` }, budget.page());
+          if (!items.length) return true;
+          for (const item of items) {
+            if (budget.spent) return false;
+            budget.take(2);
+            await dropInboxCounter(record<CounterRecord>(item)!);
+          }
+        }
+        return false;
+      },
+    },
     {
       name: 'members',
       run: (_c, budget) =>
@@ -243,7 +260,9 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: withSentinels(
         { pk: keys.webhooksOf(a).pk },
         (w) => (typeof w.url === 'string' ? [webhookUrlKey(a, w.url)] : []),
-        (w, budget) => drain({ pk: keys.webhookDeliveryCounter(a, Number(w.id)).pk }, budget),
+        async (w, budget) =>
+          (await drain({ pk: keys.webhookDeliveryAttempts(a, Number(w.id)).pk }, budget)) &&
+          drain({ pk: keys.webhookDeliveryCounter(a, Number(w.id)).pk }, budget),
       ),
     },
     {
@@ -276,19 +295,24 @@ function accountSteps(a: number): Step<Ctx>[] {
     {
       name: 'report facts',
       // Each fact names the report series it added to: those partitions go before the fact.
+      // Every fact partition: the unsharded one and the shards.
       run: async (_c, budget) => {
         const emptied = new Set<string>();
-        return drain({ pk: keys.reportFactsPartition(a) }, budget, async (facts) => {
-          for (const s of seriesOfFacts(facts as never)) {
-            if (emptied.has(s)) continue;
-            if (!(await drain({ pk: keys.reportSeriesPartition(a, s) }, budget))) throw new ChunkFull();
-            emptied.add(s);
-          }
-          return [];
-        }).catch((err) => {
-          if (err instanceof ChunkFull) return false;
-          throw err;
-        });
+        for (const pk of keys.reportFactsPartitions(a)) {
+          const done = await drain({ pk }, budget, async (facts) => {
+            for (const s of seriesOfFacts(facts as never)) {
+              if (emptied.has(s)) continue;
+              if (!(await drain({ pk: keys.reportSeriesPartition(a, s) }, budget))) throw new ChunkFull();
+              emptied.add(s);
+            }
+            return [];
+          }).catch((err) => {
+            if (err instanceof ChunkFull) return false;
+            throw err;
+          });
+          if (!done) return false;
+        }
+        return true;
       },
     },
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
@@ -312,6 +336,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     },
     whole('conversation state', keys.conversationStatePartition(a)),
     whole('counters', keys.conversationCounters(a).pk),
+    whole('account counters', keys.accountConversationCounters(a).pk),
     whole('automation rules', keys.automationRulesOf(a).pk),
     whole('macros', keys.macrosOf(a).pk),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),

@@ -1,3 +1,4 @@
+import { getAccount } from '#shared/db/repositories/identity.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -233,6 +234,9 @@ async function reportState(accountId: number, conversationId: number) {
  * transaction per account. The batch's later events read the report memory its earlier events left.
  * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
  */
+/** Whether an account's facts go to the shards (accounts made since them; the dispatcher reads the account through its cache). */
+const factsSharded = async (accountId: number) => !!(await getAccount(accountId))?.sharded_report_facts;
+
 export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
   const batch: Batch = { writes: [], states: new Map() };
   const result = await pendingFacts.run(batch, fn);
@@ -281,8 +285,10 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
     if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }).size <= NEGATION_ITEMS) last.push(x);
     else chunks.push([x]);
   }
+  const sharded = await factsSharded(c.account_id);
   for (const [n, contributions] of chunks.entries()) {
     await recordFact({
+      sharded,
       fact: {
         id: `${event.id}#${n}`,
         account_id: c.account_id,
@@ -333,7 +339,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state };
+  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state, sharded: await factsSharded(event.accountId) };
   const batch = pendingFacts.getStore();
   if (batch) {
     batch.writes.push(write);

@@ -262,7 +262,9 @@ describe('deleting an inbox or an account purges its data', () => {
     // Nothing of its conversations is left: not a message, participant, label link or contact link; the
     // report stage negated each one's figures.
     for (const c of goneConvs) {
-      expect(after.some((i) => i.pk === `RPTF#${a}` && i.kind === 'deletion' && i.conversation_id === c.id)).toBe(true);
+      expect(
+        after.some((i) => keys.reportFactsPartitions(a).includes(String(i.pk)) && i.kind === 'deletion' && i.conversation_id === c.id),
+      ).toBe(true);
       expect(
         after.filter(
           (i) =>
@@ -275,6 +277,10 @@ describe('deleting an inbox or an account purges its data', () => {
       );
     }
     expect(after.some((i) => String(i.pk).startsWith(`UNIQ#SOURCE#${gone.id}#`))).toBe(false);
+    // The account's counts (its account counters, AP67) no longer hold the inbox's conversations.
+    const meta = ok(await victim.s.admin.api.get(`${victim.s.base}/conversations/meta?status=all`), 'meta').meta;
+    expect(meta.all_count).toBe(victim.conversations.filter((c) => c.inbox !== gone.id).length);
+    expect(after.some((i) => String(i.pk) === `CNT#${a}` && String(i.sk).startsWith(`${gone.id}#`))).toBe(false);
     // Its conversations' notifications went with them, and the counts moved; the other inbox's stay.
     const notifiedAfter = await notified();
     expect(notifiedAfter.inboxes).not.toContain(gone.id);

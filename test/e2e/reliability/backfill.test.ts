@@ -59,11 +59,14 @@ describe('npm run backfill: index keys for items written before their index', ()
         ExpressionAttributeValues: { ':t': token },
       }),
     );
-    await strip(convKey, ['gsi3pk', 'gsi3sk']);
+    await strip(convKey, ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk']);
     const contactKey = keys.contact(s.accountId, visitor.id);
     await strip(ci, ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
     await strip(contactKey, ['gsi2pk', 'gsi2sk']);
-    expect(missingKeys(await raw(convKey))).toEqual(keys.conversationIndex((await raw(convKey)) as never));
+    expect(missingKeys(await raw(convKey))).toEqual({
+      ...keys.conversationIndex((await raw(convKey)) as never),
+      ...keys.accountConversationIndex((await raw(convKey)) as never),
+    });
     expect(missingKeys(await raw(ci))).toEqual({
       ...keys.contactInboxPubsubIndex(token),
       ...keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id),
@@ -90,11 +93,16 @@ describe('npm run backfill: index keys for items written before their index', ()
     expect(first.complete).toBe(true);
     expect(first.updated).toBeGreaterThanOrEqual(3);
     expect((await raw(convKey)).gsi3pk).toBe(keys.conversationIndex((await raw(convKey)) as never).gsi3pk);
+    expect((await raw(convKey)).gsi4pk).toBe(keys.accountConversationIndex((await raw(convKey)) as never).gsi4pk);
     expect((await raw(ci)).gsi1pk).toBe(keys.contactInboxPubsubIndex(token).gsi1pk);
     expect((await raw(ci)).gsi2pk).toBe(keys.inboxContactIndex(s.accountId, inbox.id, visitor.id, visitor.source_id).gsi2pk);
     expect((await raw(contactKey)).gsi2sk).toBe(keys.unlistedContactIndex(s.accountId, visitor.id).gsi2sk);
 
     expect(await listed()).toContain(conv.id);
+    // And the whole account's list (the account-wide index, AP62).
+    expect(
+      (ok(await s.admin.api.get(`${s.base}/conversations?status=all`), 'account list').data.payload as { id: number }[]).map((c) => c.id),
+    ).toContain(conv.id);
     expect(await subscribe()).toBe('confirm_subscription');
 
     const again = await backfillAll({ pageSize: 100 });

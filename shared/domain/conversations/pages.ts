@@ -1,0 +1,227 @@
+import {
+  conversationsByAccountStatus,
+  conversationsByInboxStatus,
+  getConversations,
+  mergeNewestFirst,
+  type ConversationRow,
+} from '#shared/db/repositories/conversations.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
+import type { ContactRecord } from '#shared/model/contacts.ts';
+import { getContacts } from '#shared/db/repositories/contacts.ts';
+import { listAccountCounters, listConversationCounters, listInboxCounters } from '#shared/db/repositories/counts.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { LIST_SHARDS } from '#shared/db/keys.ts';
+
+// A page of conversations in the default order (newest activity first) whose reads do not grow with the
+// account's inboxes or conversations (docs/data-model.md#reads-that-grow-with-the-data). The counters (AP66, AP67),
+// read anyway for the counts, say exactly how many conversations each (inbox, team, status, assignee)
+// combination holds and how many of them the page's filter wants; from them the page picks the cheaper of two
+// sources and sizes its first read so that one round trip usually fills the page:
+// - the account-wide index (AP62, gsi4): whole conversations of a status, one Query per shard, filtered in
+//   memory: about `need × all / wanted` items of ~1 KB, and the page needs no further read;
+// - the inbox indexes (AP63, gsi3): slim rows (~250 bytes) of each (inbox, status) partition holding wanted
+//   conversations, merged, then the page's conversations (AP61): cheaper when the filter wants a small share
+//   of the account (one inbox of many, an agent's few inboxes).
+
+export const PAGE_SIZE = 25;
+
+/**
+ * What a counter and an index row both know of a conversation: enough to say whether a page wants it. An
+ * account counter (AP67) has no inbox: it sums the combination over every inbox.
+ */
+export interface Combination {
+  inbox_id?: number;
+  team_id: number | null;
+  status: string;
+  assignee_id: number | null;
+}
+
+export type PageCounter = Combination & { count: number };
+
+/** Inbox counters (AP66) of a few inboxes are read one Query each; more than this, the whole partition. */
+const FEW_INBOXES = 20;
+
+/**
+ * The counters a page and its counts read, and how many conversations each status holds in the whole account
+ * (what sizing a read of the account-wide index needs; unknown when only some inboxes' counters were read from
+ * an account without account counters).
+ */
+export interface PageCounters {
+  counters: PageCounter[];
+  totals?: Map<string, number>;
+}
+
+const totalsOf = (counters: PageCounter[]) => {
+  const out = new Map<string, number>();
+  for (const c of counters) if (c.count > 0) out.set(c.status, (out.get(c.status) ?? 0) + c.count);
+  return out;
+};
+
+/**
+ * What the counters are read for: `counts` only; a `page` (its source is sized by the account's totals); `rows` of
+ * every (inbox, status) partition in scope (other orders, filters judged row by row): the inbox counters.
+ */
+export type CountersUse = 'counts' | 'page' | 'rows';
+
+/**
+ * The account counters when the whole account is in scope and they are complete (`account_counters`), so their
+ * cost follows the (team, status, assignee) combinations in use, not the inboxes; the inbox counters of a few
+ * inboxes in scope (one Query each, and for a page the account counters beside them, for the totals); else every
+ * inbox counter.
+ */
+export async function countersFor(account: AccountRecord, inboxes: 'all' | Set<number>, use: CountersUse = 'page'): Promise<PageCounters> {
+  if (inboxes === 'all' && account.account_counters && use !== 'rows') {
+    const counters = await listAccountCounters(account.id);
+    return { counters, totals: totalsOf(counters) };
+  }
+  if (inboxes !== 'all' && inboxes.size <= FEW_INBOXES) {
+    const [counters, overall] = await Promise.all([
+      listInboxCounters(account.id, [...inboxes]),
+      account.account_counters && use === 'page' ? listAccountCounters(account.id) : undefined,
+    ]);
+    return { counters, totals: overall && totalsOf(overall) };
+  }
+  const counters = await listConversationCounters(account.id);
+  return { counters, totals: totalsOf(counters) };
+}
+
+/** Estimated sizes (KB) of what each source reads per conversation, and of one conversation read by key. */
+const ITEM_KB = 1;
+const ROW_KB = 0.25;
+/** Read units of a Query that reads `kb` (eventually consistent: half a unit per 4 KB, at least half a unit). */
+const queryUnits = (kb: number) => Math.max(1, Math.ceil(kb / 4)) / 2;
+
+/** Rows to read from a source holding `all` conversations, `wanted` of them wanted, to find `need` (with a margin). */
+const rowsFor = (need: number, wanted: number, all: number) =>
+  !wanted ? 0 : wanted >= all ? Math.min(need, all) + 1 : Math.min(all + 1, Math.ceil((Math.min(need, wanted) * all * 1.2) / wanted) + 2);
+
+interface Tally {
+  wanted: number;
+  all: number;
+}
+
+const bump = (
+  m: Map<string, Tally & { inbox: number; status: string }>,
+  key: string,
+  inbox: number,
+  status: string,
+  n: number,
+  w: boolean,
+) => {
+  const t = m.get(key) ?? { wanted: 0, all: 0, inbox, status };
+  t.all += n;
+  if (w) t.wanted += n;
+  m.set(key, t);
+};
+
+export interface PagePlan {
+  source: 'account' | 'inboxes' | 'none';
+  /** Estimated read units of the index reads (and, for the inbox indexes, of the page's conversations). */
+  units: number;
+  streams: () => AsyncGenerator<ConversationRow>[];
+}
+
+/** Chooses where a page comes from (exported for the unit test of the choice). */
+export function planPage(
+  accountId: number,
+  { counters, totals }: PageCounters,
+  wanted: (c: Combination) => boolean,
+  page: number,
+): PagePlan {
+  const need = page * PAGE_SIZE;
+  const byStatus = new Map<string, Tally & { inbox: number; status: string }>();
+  const byPartition = new Map<string, Tally & { inbox: number; status: string }>();
+  for (const c of counters) {
+    if (c.count <= 0) continue;
+    const w = wanted(c);
+    bump(byStatus, c.status, 0, c.status, c.count, w);
+    if (c.inbox_id !== undefined) bump(byPartition, `${c.inbox_id}#${c.status}`, c.inbox_id, c.status, c.count, w);
+  }
+  // Account counters name no inbox: the inbox indexes cannot be sized, and are not needed. Without the
+  // account's totals a read of the account index cannot be sized.
+  const perInbox = counters.every((c) => c.inbox_id !== undefined);
+  // The account index holds every conversation of the status, wanted or not.
+  const statuses = [...byStatus.values()].filter((t) => t.wanted > 0).map((t) => ({ ...t, all: totals?.get(t.status) ?? t.all }));
+  if (!statuses.length) return { source: 'none', units: 0, streams: () => [] };
+
+  const shardRows = (t: Tally) => Math.ceil((rowsFor(need, t.wanted, t.all) / LIST_SHARDS) * 1.15) + 1;
+  const accountUnits = statuses.reduce((u, t) => u + LIST_SHARDS * queryUnits(shardRows(t) * ITEM_KB), 0);
+  const partitions = [...byPartition.values()].filter((t) => t.wanted > 0);
+  const inboxUnits =
+    partitions.reduce((u, t) => u + queryUnits(rowsFor(need, t.wanted, t.all) * ROW_KB), 0) +
+    Math.min(
+      PAGE_SIZE,
+      statuses.reduce((n, t) => n + t.wanted, 0),
+    ) *
+      0.5;
+
+  if (!perInbox || (totals && accountUnits <= inboxUnits)) {
+    return {
+      source: 'account',
+      units: accountUnits,
+      streams: () =>
+        statuses.flatMap((t) => {
+          const first = shardRows(t);
+          return Array.from({ length: LIST_SHARDS }, (_, shard) =>
+            conversationsByAccountStatus(accountId, t.status, shard, first, Math.max(first, PAGE_SIZE)),
+          );
+        }),
+    };
+  }
+  return {
+    source: 'inboxes',
+    units: inboxUnits,
+    streams: () =>
+      partitions.map((t) => {
+        const first = rowsFor(need, t.wanted, t.all);
+        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100));
+      }),
+  };
+}
+
+/**
+ * Page `page` of the conversations `wanted` accepts, newest activity first: index rows (whole records when
+ * they came from the account-wide index). `counters` are those of `countersFor`.
+ */
+export async function pageByActivity(
+  accountId: number,
+  counters: PageCounters,
+  wanted: (c: Combination) => boolean,
+  page: number,
+): Promise<ConversationRow[]> {
+  const plan = planPage(accountId, counters, wanted, page);
+  const skip = (page - 1) * PAGE_SIZE;
+  const out: ConversationRow[] = [];
+  let seen = 0;
+  for await (const c of mergeNewestFirst(plan.streams())) {
+    if (!wanted(c)) continue;
+    if (seen++ < skip) continue;
+    out.push(c);
+    if (out.length === PAGE_SIZE) break;
+  }
+  return out;
+}
+
+/**
+ * The full records of a page of rows, in the rows' order: whole records as they are; the slim ones read
+ * (AP61) together with the contacts the rows name (AP41), so the page's JSON needs no further round trip.
+ */
+export async function pageRecords(
+  accountId: number,
+  rows: ConversationRow[],
+): Promise<{ records: ConversationRecord[]; contacts: ContactRecord[] }> {
+  const missing = rows.filter((r) => !('uuid' in r));
+  if (!missing.length) return { records: rows as ConversationRecord[], contacts: [] };
+  const [found, contacts] = await Promise.all([
+    getConversations(
+      accountId,
+      missing.map((r) => r.id),
+    ),
+    getContacts(accountId, [...new Set(rows.map((r) => r.contact_id))]),
+  ]);
+  const read = new Map(found.filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c] as const));
+  return {
+    records: rows.map((r) => ('uuid' in r ? (r as ConversationRecord) : read.get(r.id))).filter((c): c is ConversationRecord => !!c),
+    contacts: contacts.filter((c): c is ContactRecord => !!c),
+  };
+}

@@ -1,0 +1,262 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '#shared/db/client.ts';
+import { getAccount, getUser } from '#shared/db/repositories/identity.ts';
+import { conversationMeta, listConversations } from '#shared/domain/conversations/finder.ts';
+import { filterConversations } from '#shared/domain/filters/service.ts';
+import type { Actor } from '#shared/model/actor.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
+import { runtime, seedAccount, type SeededAccount } from '../support/runtime.ts';
+import { addInboxMembers, newContact, newInbox, newTeam, ok } from '../e2e/conversations/fixtures.ts';
+
+// A page of the conversation list (and of a filter on what the counters hold) reads the same items whatever the
+// account's number of inboxes: the account counters (AP67) or the inbox counters of the inboxes in scope, one Query
+// per shard of the account-wide activity index (AP62) or the inboxes' own partitions (AP63), and the page's
+// contacts; never one Query per inbox of the account. Asserted on what the calls read (commands, partitions, read
+// units, sequential round trips) with warm caches, not on timings.
+
+interface Call {
+  command: string;
+  /** The partition a Query read (its key condition's value). */
+  partition?: string;
+  index?: string;
+  rcu: number;
+  start: number;
+  end: number;
+}
+
+const scope = new AsyncLocalStorage<Call[]>();
+let recording = false;
+function record() {
+  if (recording) return;
+  recording = true;
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const calls = scope.getStore();
+      if (!calls) return next(args);
+      const input = args.input as Record<string, any>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const start = performance.now();
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      const values = input.ExpressionAttributeValues ?? {};
+      calls.push({
+        command: String(context.commandName),
+        partition: context.commandName === 'QueryCommand' ? String(values[':p'] ?? values[':pk'] ?? Object.values(values)[0]) : undefined,
+        index: input.IndexName,
+        rcu: [consumed ?? []].flat().reduce((t, c) => t + (c.CapacityUnits ?? 0), 0),
+        start,
+        end: performance.now(),
+      });
+      return out;
+    },
+    { step: 'initialize', name: 'conversationPagesRecorder' },
+  );
+}
+
+/** The longest chain of calls each started after the previous one ended: the sequential round trips. */
+function roundTrips(calls: Call[]) {
+  const sorted = [...calls].sort((a, b) => a.end - b.end);
+  const depth: number[] = [];
+  sorted.forEach((c, i) => {
+    depth[i] = 1 + Math.max(0, ...sorted.slice(0, i).map((p, j) => (p.end <= c.start ? depth[j] : 0)));
+  });
+  return Math.max(0, ...depth);
+}
+
+/** Measures `fn`'s second call: the first warms the container's caches (credentials, refs), as a busy one is. */
+async function measure<T>(fn: () => Promise<T>) {
+  await fn();
+  const calls: Call[] = [];
+  const result = await scope.run(calls, fn);
+  return {
+    result,
+    calls,
+    rcu: calls.reduce((t, c) => t + c.rcu, 0),
+    queries: calls.filter((c) => c.command === 'QueryCommand'),
+    trips: roundTrips(calls),
+  };
+}
+
+interface Shape {
+  s: SeededAccount;
+  account: AccountRecord;
+  admin: Actor;
+  agent: Actor;
+  inboxes: number[];
+  /** The inboxes the agent is a member of. */
+  agentInboxes: number[];
+  team: number;
+  made: { inbox: number; status: string; agent: boolean; team: boolean }[];
+}
+
+const actorOf = async (id: number, role: 'administrator' | 'agent'): Promise<Actor> => ({ type: 'user', user: (await getUser(id))!, role });
+
+async function inParallel<T>(n: number, width: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, n - i) }, (_, j) => fn(i + j)))));
+  return out;
+}
+
+/**
+ * An account of `n` inboxes, each holding at least one open conversation (60 at least in all, a third the
+ * agent's, a quarter the team's), and 10 resolved ones; the agent is a member of 3 of the inboxes.
+ */
+async function shape(n: number): Promise<Shape> {
+  const s = await seedAccount();
+  const inboxes = (await inParallel(n, 10, () => newInbox(s))).map((i) => i.id);
+  const contacts = await inParallel(5, 5, () => newContact(s));
+  const team = await newTeam(s, [s.agent.id]);
+  const agentInboxes = inboxes.slice(0, Math.min(3, n));
+  for (const i of agentInboxes) await addInboxMembers(s, i, [s.agent.id]);
+  const open = Math.max(60, n);
+  const made = await inParallel(open + 10, 10, async (i) => {
+    const inbox = inboxes[i % n];
+    const row = { inbox, status: i < open ? 'open' : 'resolved', agent: i % 3 === 0, team: i % 4 === 0 };
+    const c = ok(
+      await s.admin.api.post(`${s.base}/conversations`, {
+        inbox_id: inbox,
+        contact_id: contacts[i % 5].id,
+        status: row.status,
+        ...(row.agent ? { assignee_id: s.agent.id } : {}),
+        ...(row.team ? { team_id: team.id } : {}),
+      }),
+      'conversation',
+    );
+    expect(c.status).toBe(row.status);
+    return row;
+  });
+  return {
+    s,
+    account: (await getAccount(s.accountId))!,
+    admin: await actorOf(s.admin.id, 'administrator'),
+    agent: await actorOf(s.agent.id, 'agent'),
+    inboxes,
+    agentInboxes,
+    team: team.id,
+    made,
+  };
+}
+
+const SIZES = [1, 30, 300];
+
+describe('conversation list pages: flat in the account’s inboxes', () => {
+  const shapes = new Map<number, Shape>();
+  beforeAll(async () => {
+    await runtime();
+    record();
+    for (const n of SIZES) shapes.set(n, await shape(n));
+  }, 600_000);
+
+  const expectedCounts = (sh: Shape, keep: (m: Shape['made'][number]) => boolean) => {
+    const rows = sh.made.filter(keep);
+    const unassigned = rows.filter((m) => !m.agent).length;
+    return { mine_count: 0, unassigned_count: unassigned, assigned_count: rows.length - unassigned, all_count: rows.length };
+  };
+
+  it.each(SIZES)('an administrator’s first page at %i inboxes: counters, one Query per shard, the contacts', async (n) => {
+    const sh = shapes.get(n)!;
+    const m = await measure(() => listConversations(sh.account, sh.admin, {}));
+    const { meta, payload } = m.result.data;
+    expect(meta).toEqual(expectedCounts(sh, (x) => x.status === 'open'));
+    expect(payload).toHaveLength(25);
+    const times = payload.map((c: any) => c.timestamp);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(payload.every((c: any) => c.status === 'open')).toBe(true);
+    expect(m.queries.map((q) => q.partition).sort()).toEqual(
+      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`].sort(),
+    );
+    // The page's conversations come with the index; only its contacts are read by key.
+    expect(m.calls.filter((c) => c.command === 'BatchGetItemCommand')).toHaveLength(1);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
+  it.each(SIZES)('one inbox of %i: its own partition, not the others', async (n) => {
+    const sh = shapes.get(n)!;
+    const inbox = sh.inboxes[0];
+    const m = await measure(() => listConversations(sh.account, sh.admin, { inbox_id: String(inbox) }));
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open' && x.inbox === inbox));
+    expect(m.result.data.payload.every((c: any) => c.inbox_id === inbox)).toBe(true);
+    expect(m.result.data.payload).toHaveLength(Math.min(25, sh.made.filter((x) => x.status === 'open' && x.inbox === inbox).length));
+    // Its counters (and the account's, for their totals) and its partition, or, when it is most of the account,
+    // the account index.
+    expect(m.queries.length).toBeLessThanOrEqual(4);
+    expect(m.queries.filter((q) => q.index === 'gsi3').every((q) => q.partition === `CONVS#${sh.s.accountId}#INBOX#${inbox}#open`)).toBe(
+      true,
+    );
+    expect(m.queries.filter((q) => !q.index).every((q) => [`CNT#${sh.s.accountId}`, `CNTA#${sh.s.accountId}`].includes(q.partition!))).toBe(
+      true,
+    );
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
+  it.each(SIZES)('an agent of 3 inboxes (of %i) sees only theirs, mine first', async (n) => {
+    const sh = shapes.get(n)!;
+    const m = await measure(() => listConversations(sh.account, sh.agent, { assignee_type: 'me' }));
+    const mine = sh.made.filter((x) => x.status === 'open' && sh.agentInboxes.includes(x.inbox));
+    expect(m.result.data.meta).toEqual({ ...expectedCounts(sh, (x) => mine.includes(x)), mine_count: mine.filter((x) => x.agent).length });
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(Math.min(25, mine.filter((x) => x.agent).length));
+    expect(payload.every((c) => sh.agentInboxes.includes(c.inbox_id) && c.meta.assignee?.id === sh.s.agent.id)).toBe(true);
+    // The counters and rows of their own inboxes (or the account index's shards), never one Query per inbox of the account.
+    const theirs = (q: Call) => sh.agentInboxes.some((i) => q.partition!.includes(`#INBOX#${i}#`));
+    expect(m.queries.filter((q) => q.index === 'gsi3').every(theirs)).toBe(true);
+    expect(m.queries.length).toBeLessThanOrEqual(2 * sh.agentInboxes.length + 2);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    // With one inbox, a third of its 60 open conversations are the agent's: the page reads about three for
+    // each it shows. Otherwise the agent's inboxes hold a few each.
+    expect(m.rcu).toBeLessThanOrEqual(n === 1 ? 16 : 10);
+  });
+
+  it.each(SIZES)('POST conversations/filter status = open at %i inboxes reads what the list reads', async (n) => {
+    const sh = shapes.get(n)!;
+    const body = { payload: [{ attribute_key: 'status', filter_operator: 'equal_to', values: ['open'], query_operator: null }] };
+    const m = await measure(() => filterConversations(sh.account, sh.admin, body));
+    const all = sh.made.filter((x) => x.status === 'open');
+    expect(m.result.meta).toEqual({ mine_count: 0, unassigned_count: all.filter((x) => !x.agent).length, all_count: all.length });
+    expect(m.result.payload).toHaveLength(25);
+    expect(m.queries.filter((q) => q.index === 'gsi3')).toHaveLength(0);
+    expect(m.queries.filter((q) => q.index === 'gsi4')).toHaveLength(2);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
+  it('a team, the unassigned and status=all keep their counts exact at 300 inboxes', async () => {
+    const sh = shapes.get(300)!;
+    for (const [q, keep] of [
+      [{ team_id: String(sh.team) }, (x: Shape['made'][number]) => x.status === 'open' && x.team],
+      [{ assignee_type: 'unassigned' }, (x: Shape['made'][number]) => x.status === 'open'],
+      [{ status: 'all' }, () => true],
+    ] as const) {
+      const m = await measure(() => listConversations(sh.account, sh.admin, q));
+      expect(m.result.data.meta).toEqual(expectedCounts(sh, keep));
+      expect((await conversationMeta(sh.account, sh.admin, q)).meta).toEqual(expectedCounts(sh, keep));
+      expect(m.queries.filter((c) => c.index === 'gsi3')).toHaveLength(0);
+      expect(m.trips).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('keeps the account counters in step with status changes, assignments and deletions', async () => {
+    const sh = shapes.get(30)!;
+    const { s: a } = sh;
+    const listed = ok(await a.admin.api.get(`${a.base}/conversations?status=open`), 'list').data.payload as any[];
+    const [resolveMe, assignMe, deleteMe] = listed;
+    ok(await a.admin.api.post(`${a.base}/conversations/${resolveMe.id}/toggle_status`, { status: 'resolved' }), 'resolve');
+    ok(await a.admin.api.post(`${a.base}/conversations/${assignMe.id}/assignments`, { assignee_id: a.admin.id }), 'assign');
+    ok(await a.admin.api.delete(`${a.base}/conversations/${deleteMe.id}`), 'delete');
+    // The same account read as one from before the account counters: through its inbox counters.
+    const older = { ...sh.account, account_counters: undefined };
+    for (const q of [{}, { status: 'resolved' }, { status: 'all' }, { team_id: String(sh.team) }]) {
+      const viaAccount = await measure(() => conversationMeta(sh.account, sh.admin, q));
+      const viaInboxes = await measure(() => conversationMeta(older, sh.admin, q));
+      expect(viaAccount.queries.map((c) => c.partition)).toEqual([`CNTA#${a.accountId}`]);
+      expect(viaInboxes.queries.map((c) => c.partition)).toEqual([`CNT#${a.accountId}`]);
+      expect(viaAccount.result).toEqual(viaInboxes.result);
+    }
+    const open = sh.made.filter((x) => x.status === 'open').length - 2;
+    expect((await conversationMeta(sh.account, sh.admin, {})).meta.all_count).toBe(open);
+    expect((await conversationMeta(sh.account, sh.admin, {})).meta.mine_count).toBe(1);
+  });
+});

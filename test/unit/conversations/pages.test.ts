@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { planPage, type PageCounter } from '#shared/domain/conversations/pages.ts';
+
+// Where a list page comes from, decided from the counters alone (no read is made here: the streams are lazy).
+
+const inboxCounters = (inboxes: number, perInbox: number, assignee: (i: number) => number | null = () => null): PageCounter[] =>
+  Array.from({ length: inboxes }, (_, i) => ({
+    inbox_id: i + 1,
+    team_id: null,
+    status: 'open',
+    assignee_id: assignee(i),
+    count: perInbox,
+  }));
+
+describe('planPage', () => {
+  it('reads the account index for the whole account, whatever its inboxes', () => {
+    for (const inboxes of [1, 30, 300]) {
+      const plan = planPage(1, { counters: inboxCounters(inboxes, 10), totals: new Map([['open', inboxes * 10]]) }, () => true, 1);
+      expect(plan.source).toBe('account');
+      expect(plan.units).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('reads the account index from account counters, which name no inbox', () => {
+    const counters: PageCounter[] = [
+      { team_id: null, status: 'open', assignee_id: null, count: 5000 },
+      { team_id: 3, status: 'open', assignee_id: 7, count: 5000 },
+      { team_id: null, status: 'resolved', assignee_id: null, count: 90_000 },
+    ];
+    const plan = planPage(
+      1,
+      {
+        counters,
+        totals: new Map([
+          ['open', 10_000],
+          ['resolved', 90_000],
+        ]),
+      },
+      (c) => c.status === 'open',
+      1,
+    );
+    expect(plan.source).toBe('account');
+    // Half the open conversations are wanted: about twice a page is read, in two shards.
+    expect(plan.units).toBeLessThanOrEqual(6);
+  });
+
+  it('reads one inbox’s own partition when it holds a small share of the account', () => {
+    const plan = planPage(1, { counters: inboxCounters(300, 10), totals: new Map([['open', 3000]]) }, (c) => c.inbox_id === 17, 1);
+    expect(plan.source).toBe('inboxes');
+    expect(plan.streams()).toHaveLength(1);
+  });
+
+  it('never reads the account index without the account’s totals', () => {
+    const plan = planPage(1, { counters: inboxCounters(3, 40) }, () => true, 1);
+    expect(plan.source).toBe('inboxes');
+    expect(plan.streams()).toHaveLength(3);
+  });
+
+  it('reads the account index for an inbox that holds most of the account', () => {
+    const plan = planPage(1, { counters: inboxCounters(1, 60), totals: new Map([['open', 70]]) }, () => true, 1);
+    expect(plan.source).toBe('account');
+  });
+
+  it('reads nothing when the counters say nothing is wanted', () => {
+    const plan = planPage(1, { counters: inboxCounters(30, 10), totals: new Map([['open', 300]]) }, (c) => c.assignee_id === 99, 1);
+    expect(plan.source).toBe('none');
+    expect(plan.streams()).toEqual([]);
+  });
+
+  it('reads a later page deeper into the same source', () => {
+    const first = planPage(1, { counters: inboxCounters(1, 1000), totals: new Map([['open', 1000]]) }, () => true, 1);
+    const fourth = planPage(1, { counters: inboxCounters(1, 1000), totals: new Map([['open', 1000]]) }, () => true, 4);
+    expect(fourth.units).toBeGreaterThan(first.units);
+  });
+});
