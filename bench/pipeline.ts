@@ -30,7 +30,7 @@ const DISPATCH_ROUNDS = 3;
 async function drainDispatch(rt: Runtime, accountId: number, conversationIds: number[], recorder: ReturnType<typeof instrument>) {
   const { dispatchChanges } = await import('#shared/events/dispatch.ts');
   const { getItem } = await import('#shared/db/repositories/common.ts');
-  const { keys } = await import('#shared/db/keys.ts');
+  const keys = await import('#shared/db/keys.ts');
   const { listMessages } = await import('#shared/db/repositories/messages.ts');
   const changes: Record<string, unknown>[] = [];
   for (const id of conversationIds) {

@@ -1,10 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { buildFunctions } from './build.ts';
+import { buildFunctionsSeparately } from './build.ts';
 import type { LogLevel } from './constructs/chatwoot-service.ts';
 import { ServiceStack } from './service-stack.ts';
 
-// CDK entry (cdk.json: `npx tsx infra/app.ts`). Bundles first, in one esbuild pass, then the stack
+// CDK entry (cdk.json: `npx tsx infra/app.ts`). Bundles first, each function in an esbuild pass of its own, then the stack
 // takes the bundle folders as assets. Env-agnostic and lookup-free, so synth needs no credentials.
 // Every setting is a context value; another CDK app imports the ChatwootService construct instead.
 //   npx cdk deploy -c alarmEmail=ops@example.com -c tags=app=support,team=cx -c runtime=nodejs24.x
@@ -14,7 +14,7 @@ const number = (name: string) => (ctx(name) === undefined ? undefined : Number(c
 const runtime = ctx('runtime');
 
 new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
-  bundles: buildFunctions(),
+  bundles: await buildFunctionsSeparately(),
   logLevel: ctx('logLevel') as LogLevel | undefined,
   accessLogs: ctx('accessLogs') !== 'false',
   alarmEmail: ctx('alarmEmail'),

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
-import { buildFunctions, ROOT } from './build.ts';
+import { buildFunctions, buildFunctionsSeparately, ROOT } from './build.ts';
 
 // `npm run package`: the construct as an npm package another CDK app installs and imports.
 //   <out>/package.json    name, version, exports, peer dependencies (aws-cdk-lib, constructs) only
@@ -15,7 +15,11 @@ import { buildFunctions, ROOT } from './build.ts';
 
 export const DEFAULT_PACKAGE_DIR = 'dist/package';
 
-export function buildPackage(outDir: string = DEFAULT_PACKAGE_DIR): { dir: string; functions: number } {
+/** `separately`: each function bundled in a pass of its own, as deployed (infra/build.ts); the test's package takes the single pass. */
+export async function buildPackage(
+  outDir: string = DEFAULT_PACKAGE_DIR,
+  { separately = true }: { separately?: boolean } = {},
+): Promise<{ dir: string; functions: number }> {
   const out = isAbsolute(outDir) ? outDir : join(ROOT, outDir);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'lib'), { recursive: true });
@@ -35,7 +39,8 @@ export function buildPackage(outDir: string = DEFAULT_PACKAGE_DIR): { dir: strin
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     logLevel: 'warning',
   });
-  const functions = Object.keys(buildFunctions(join(out, 'lib/functions'))).length;
+  const functionsDir = join(out, 'lib/functions');
+  const functions = Object.keys(separately ? await buildFunctionsSeparately(functionsDir) : buildFunctions(functionsDir)).length;
 
   const typescript = dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
   const tsc = join(typescript, JSON.parse(readFileSync(join(typescript, 'package.json'), 'utf8')).bin.tsc);
@@ -74,6 +79,6 @@ function* walk(dir: string): Generator<string> {
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
 if (isMain) {
-  const { dir, functions } = buildPackage(process.argv[2]);
+  const { dir, functions } = await buildPackage(process.argv[2]);
   console.log(`${relative(process.cwd(), dir) || '.'}: construct, declarations and ${functions} function bundles`);
 }

@@ -11,7 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { DEFAULT_ROUTE, functionName, methodsOf, routeKeyOf, stackGroup, type AccessClass, type Route } from '../routes.ts';
 

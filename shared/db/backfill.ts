@@ -1,6 +1,6 @@
 import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { log } from '#shared/log.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import { isListed, locates } from './repositories/contacts.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 

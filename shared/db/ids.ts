@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 
 // Integer ids from counters. Global sequences are reserved in blocks per container so that no
 // counter item becomes one hot item at scale; ids stay unique and increase per container, with gaps.

@@ -166,426 +166,486 @@ const factShard = (conversationId: number | null, factId: string) =>
 /** Zero-padded so that numeric ids sort in sort keys. */
 export const pad = (n: number, width = 12) => String(n).padStart(width, '0');
 
-export const keys = {
-  token: (hash: string): Key => ({ pk: join('TOKEN', hash), sk: 'TOKEN' }),
+// Each builder is its own export, so that a bundle carries only the keys its code builds (importers use
+// `import * as keys from '#shared/db/keys.ts'`, which bundlers tree-shake).
+export const token = (hash: string): Key => ({ pk: join('TOKEN', hash), sk: 'TOKEN' });
 
-  platformApp: (id: number): Key => ({ pk: join('PAPP', id), sk: 'PAPP' }),
-  permissible: (appId: number, kind: PermissibleKind, id: number): Key => ({
-    pk: join('PAPP', appId),
-    sk: join('PERM', kind, id),
-  }),
-  permissiblePrefix: (appId: number, kind: PermissibleKind) => ({ pk: join('PAPP', appId), skPrefix: join('PERM', kind, '') }),
-  permissibleIdFromSk: (sk: string): number => Number(sk.split(SEP)[2]),
+export const platformApp = (id: number): Key => ({ pk: join('PAPP', id), sk: 'PAPP' });
+export const permissible = (appId: number, kind: PermissibleKind, id: number): Key => ({
+  pk: join('PAPP', appId),
+  sk: join('PERM', kind, id),
+});
+export const permissiblePrefix = (appId: number, kind: PermissibleKind) => ({ pk: join('PAPP', appId), skPrefix: join('PERM', kind, '') });
+export const permissibleIdFromSk = (sk: string): number => Number(sk.split(SEP)[2]);
 
-  account: (id: number): Key => ({ pk: join('ACCT', id), sk: 'ACCOUNT' }),
+export const account = (id: number): Key => ({ pk: join('ACCT', id), sk: 'ACCOUNT' });
 
-  accountUser: (accountId: number, userId: number): Key => ({ pk: join('ACCT', accountId), sk: join('AU', pad(userId)) }),
-  accountUserIndex: (accountId: number, userId: number) => ({ gsi1pk: join('USER', userId), gsi1sk: join('AU', pad(accountId)) }),
-  accountUsersPrefix: (accountId: number) => ({ pk: join('ACCT', accountId), skPrefix: join('AU', '') }),
-  userAccountsPrefix: (userId: number) => ({ gsi1pk: join('USER', userId), skPrefix: join('AU', '') }),
+export const accountUser = (accountId: number, userId: number): Key => ({ pk: join('ACCT', accountId), sk: join('AU', pad(userId)) });
+export const accountUserIndex = (accountId: number, userId: number) => ({
+  gsi1pk: join('USER', userId),
+  gsi1sk: join('AU', pad(accountId)),
+});
+export const accountUsersPrefix = (accountId: number) => ({ pk: join('ACCT', accountId), skPrefix: join('AU', '') });
+export const userAccountsPrefix = (userId: number) => ({ gsi1pk: join('USER', userId), skPrefix: join('AU', '') });
 
-  user: (id: number): Key => ({ pk: join('USER', id), sk: 'USER' }),
+export const user = (id: number): Key => ({ pk: join('USER', id), sk: 'USER' });
 
-  agentBot: (id: number): Key => ({ pk: join('BOT', id), sk: 'BOT' }),
-  agentBotIndex: (id: number, accountId: number | null) => ({ gsi1pk: join('BOTS', accountId ?? 'SYSTEM'), gsi1sk: join('BOT', pad(id)) }),
-  agentBotsOf: (accountId: number | null) => ({ gsi1pk: join('BOTS', accountId ?? 'SYSTEM'), skPrefix: join('BOT', '') }),
+export const agentBot = (id: number): Key => ({ pk: join('BOT', id), sk: 'BOT' });
+export const agentBotIndex = (id: number, accountId: number | null) => ({
+  gsi1pk: join('BOTS', accountId ?? 'SYSTEM'),
+  gsi1sk: join('BOT', pad(id)),
+});
+export const agentBotsOf = (accountId: number | null) => ({ gsi1pk: join('BOTS', accountId ?? 'SYSTEM'), skPrefix: join('BOT', '') });
 
-  /** An agent bot's right to act in an account it does not belong to (written when attached to an inbox). */
-  agentBotAccess: (accountId: number, botId: number): Key => ({ pk: join('ACCT', accountId), sk: join('BOTACCESS', botId) }),
+/** An agent bot's right to act in an account it does not belong to (written when attached to an inbox). */
+export const agentBotAccess = (accountId: number, botId: number): Key => ({ pk: join('ACCT', accountId), sk: join('BOTACCESS', botId) });
 
-  /**
-   * A signal: an event that changes no record (typing, widget opened). Written in the partition of what
-   * it concerns (a conversation's pk), so it keeps its place among that partition's stream records.
-   */
-  signal: (partitionPk: string, id: string): Key => ({ pk: partitionPk, sk: join('SIGNAL', id) }),
+/**
+ * A signal: an event that changes no record (typing, widget opened). Written in the partition of what
+ * it concerns (a conversation's pk), so it keeps its place among that partition's stream records.
+ */
+export const signal = (partitionPk: string, id: string): Key => ({ pk: partitionPk, sk: join('SIGNAL', id) });
 
-  /** Marks that an automation rule ran for an event (idempotent dispatch); expires after a week. */
-  ruleRun: (eventId: string, ruleId: number): Key => ({ pk: join('RULERUN', eventId), sk: join('RULE', ruleId) }),
+/** Marks that an automation rule ran for an event (idempotent dispatch); expires after a week. */
+export const ruleRun = (eventId: string, ruleId: number): Key => ({ pk: join('RULERUN', eventId), sk: join('RULE', ruleId) });
 
-  // ── account interface keys: each area adds its own block below, with its layout in the header ──
+// ── account interface keys: each area adds its own block below, with its layout in the header ──
 
-  // ── contacts (contacts area) ──
-  contact: (accountId: number, id: number): Key => ({ pk: join('CONTACT', accountId, id), sk: 'CONTACT' }),
-  /** The contact item and its contact inboxes. */
-  contactPartition: (accountId: number, id: number) => join('CONTACT', accountId, id),
-  contactInbox: (accountId: number, contactId: number, inboxId: number, sourceId: string): Key => ({
-    pk: join('CONTACT', accountId, contactId),
-    sk: join('CI', pad(inboxId), sourceId),
-  }),
-  contactInboxesPrefix: (accountId: number, contactId: number) => ({ pk: join('CONTACT', accountId, contactId), skPrefix: join('CI', '') }),
-  /** A contact's contact inboxes in one inbox (AP263: where a located pubsub token points). */
-  contactInboxesInInbox: (accountId: number, contactId: number, inboxId: number) => ({
-    pk: join('CONTACT', accountId, contactId),
-    skPrefix: join('CI', pad(inboxId), ''),
-  }),
-  contactListing: (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) }),
-  contactListingPartition: (accountId: number) => join('CONTACTS', accountId),
-  contactIdFromListingSk: (sk: string): number => Number(sk),
-  contactUnique: (accountId: number, field: 'email' | 'phone_number' | 'identifier', value: string): Key =>
-    keys.unique(join('CONTACT', field, accountId), value),
-  sourceIdUnique: (inboxId: number, sourceId: string): Key => keys.unique(join('SOURCE', inboxId), sourceId),
-  /** Sparse: only unlisted (anonymous) contacts carry it; listed ones are enumerated by their listing (AP260). */
-  unlistedContactIndex: (accountId: number, id: number) => ({ gsi2pk: join('ACONTACTS', accountId), gsi2sk: pad(id) }),
-  unlistedContactsOf: (accountId: number) => ({ gsi2pk: join('ACONTACTS', accountId), skPrefix: '' }),
-  /** An inbox's contact inboxes (AP261). */
-  inboxContactIndex: (accountId: number, inboxId: number, contactId: number, sourceId: string) => ({
-    gsi2pk: join('ICONTACTS', accountId, inboxId),
-    gsi2sk: join(pad(contactId), sourceId),
-  }),
-  contactInboxesOfInbox: (accountId: number, inboxId: number) => ({ gsi2pk: join('ICONTACTS', accountId, inboxId), skPrefix: '' }),
+// ── contacts (contacts area) ──
+export const contact = (accountId: number, id: number): Key => ({ pk: join('CONTACT', accountId, id), sk: 'CONTACT' });
+/** The contact item and its contact inboxes. */
+export const contactPartition = (accountId: number, id: number) => join('CONTACT', accountId, id);
+export const contactInbox = (accountId: number, contactId: number, inboxId: number, sourceId: string): Key => ({
+  pk: join('CONTACT', accountId, contactId),
+  sk: join('CI', pad(inboxId), sourceId),
+});
+export const contactInboxesPrefix = (accountId: number, contactId: number) => ({
+  pk: join('CONTACT', accountId, contactId),
+  skPrefix: join('CI', ''),
+});
+/** A contact's contact inboxes in one inbox (AP263: where a located pubsub token points). */
+export const contactInboxesInInbox = (accountId: number, contactId: number, inboxId: number) => ({
+  pk: join('CONTACT', accountId, contactId),
+  skPrefix: join('CI', pad(inboxId), ''),
+});
+export const contactListing = (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) });
+export const contactListingPartition = (accountId: number) => join('CONTACTS', accountId);
+export const contactIdFromListingSk = (sk: string): number => Number(sk);
+export const contactUnique = (accountId: number, field: 'email' | 'phone_number' | 'identifier', value: string): Key =>
+  unique(join('CONTACT', field, accountId), value);
+export const sourceIdUnique = (inboxId: number, sourceId: string): Key => unique(join('SOURCE', inboxId), sourceId);
+/** Sparse: only unlisted (anonymous) contacts carry it; listed ones are enumerated by their listing (AP260). */
+export const unlistedContactIndex = (accountId: number, id: number) => ({ gsi2pk: join('ACONTACTS', accountId), gsi2sk: pad(id) });
+export const unlistedContactsOf = (accountId: number) => ({ gsi2pk: join('ACONTACTS', accountId), skPrefix: '' });
+/** An inbox's contact inboxes (AP261). */
+export const inboxContactIndex = (accountId: number, inboxId: number, contactId: number, sourceId: string) => ({
+  gsi2pk: join('ICONTACTS', accountId, inboxId),
+  gsi2sk: join(pad(contactId), sourceId),
+});
+export const contactInboxesOfInbox = (accountId: number, inboxId: number) => ({
+  gsi2pk: join('ICONTACTS', accountId, inboxId),
+  skPrefix: '',
+});
 
-  // ── conversations + messages + counts ──
-  conversation: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' }),
-  /** The activity list index (gsi3, small projection): one partition per inbox and status, newest last (queries read backwards). */
-  conversationIndex: (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
-    gsi3pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
-    gsi3sk: join(pad(c.last_activity_at), pad(c.id)),
-  }),
-  conversationsByInboxStatus: (accountId: number, inboxId: number, status: string) => ({
-    gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
-  }),
-  /** The account-wide activity index (gsi4, whole items): one partition per account, status and shard (AP62). */
-  accountConversationIndex: (c: { account_id: number; status: string; last_activity_at: number; id: number }) => ({
-    gsi4pk: join('ACONVS', c.account_id, c.status, c.id % LIST_SHARDS),
-    gsi4sk: join(pad(c.last_activity_at), pad(c.id)),
-  }),
-  conversationsByAccountStatus: (accountId: number, status: string, shard: number) => ({
-    gsi4pk: join('ACONVS', accountId, status, shard),
-  }),
-  /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
-  activitySince: (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId)),
-  conversationSequence: (accountId: number) => join('CONV', accountId),
-  message: (accountId: number, displayId: number, messageId: number): Key => ({
-    pk: join('CONV', accountId, displayId),
-    sk: join('MSG', pad(messageId)),
-  }),
-  messagesPrefix: (accountId: number, displayId: number) => ({ pk: join('CONV', accountId, displayId), skPrefix: join('MSG', '') }),
-  messageSk: (messageId: number) => join('MSG', pad(messageId)),
-  /** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
-  searchTail: (accountId: number, createdAt: number, messageId: number): Key => ({
-    pk: join('STAIL', accountId),
-    sk: join(pad(createdAt), pad(messageId)),
-  }),
-  searchTailPartition: (accountId: number) => join('STAIL', accountId),
-  /** Sort-key bounds of tail items created at or after / before a second. */
-  searchTailFrom: (seconds: number) => join(pad(seconds), ''),
-  searchHead: (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' }),
-  searchSegment: (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId),
-  searchBucket: (accountId: number, segmentId: string, bucket: number): Key => ({
-    pk: join('SIDX', accountId, segmentId),
-    sk: join('B', bucket),
-  }),
-  searchSolo: (accountId: number, segmentId: string, gram: string, part: number): Key => ({
-    pk: join('SIDX', accountId, segmentId),
-    sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
-  }),
-  searchDocs: (accountId: number, segmentId: string, chunk: number): Key => ({
-    pk: join('SIDX', accountId, segmentId),
-    sk: join('D', chunk),
-  }),
-  searchDocsPrefix: join('D', ''),
-  /** A pack of the `q` index (tail messages kept together until they become a segment). */
-  searchPack: (accountId: number, packId: string): Key => ({ pk: join('SIDX', accountId, packId), sk: 'P' }),
-  /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
-  conversationState: (accountId: number, displayId: number): Key => ({
-    pk: join('CSTATE', accountId),
-    sk: join('B', pad(Math.floor(displayId / 64), 8)),
-  }),
-  conversationStatePartition: (accountId: number) => join('CSTATE', accountId),
-  conversationCounter: (
-    accountId: number,
-    c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null },
-  ): Key => ({
-    pk: join('CNT', accountId),
-    sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
-  }),
-  conversationCounters: (accountId: number) => ({ pk: join('CNT', accountId) }),
-  /** The same counts summed over the inboxes: one item per (team, status, assignee) combination in use (AP67). */
-  accountConversationCounter: (accountId: number, c: { team_id: number | null; status: string; assignee_id: number | null }): Key => ({
-    pk: join('CNTA', accountId),
-    sk: join(c.team_id ?? 0, c.status, c.assignee_id ?? 0),
-  }),
-  accountConversationCounters: (accountId: number) => ({ pk: join('CNTA', accountId) }),
-  conversationLabel: (accountId: number, label: string, displayId: number): Key => ({
-    pk: join('CLABEL', accountId, label),
-    sk: join('CONV', pad(displayId)),
-  }),
-  conversationsWithLabel: (accountId: number, label: string) => ({ pk: join('CLABEL', accountId, label), skPrefix: join('CONV', '') }),
-  contactConversation: (accountId: number, contactId: number, displayId: number): Key => ({
-    pk: join('CCONV', accountId, contactId),
-    sk: join('CONV', pad(displayId)),
-  }),
-  contactConversations: (accountId: number, contactId: number) => ({ pk: join('CCONV', accountId, contactId), skPrefix: join('CONV', '') }),
+// ── conversations + messages + counts ──
+export const conversation = (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' });
+/** The activity list index (gsi3, small projection): one partition per inbox and status, newest last (queries read backwards). */
+export const conversationIndex = (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
+  gsi3pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
+  gsi3sk: join(pad(c.last_activity_at), pad(c.id)),
+});
+export const conversationsByInboxStatus = (accountId: number, inboxId: number, status: string) => ({
+  gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
+});
+/** The account-wide activity index (gsi4, whole items): one partition per account, status and shard (AP62). */
+export const accountConversationIndex = (c: { account_id: number; status: string; last_activity_at: number; id: number }) => ({
+  gsi4pk: join('ACONVS', c.account_id, c.status, c.id % LIST_SHARDS),
+  gsi4sk: join(pad(c.last_activity_at), pad(c.id)),
+});
+export const conversationsByAccountStatus = (accountId: number, status: string, shard: number) => ({
+  gsi4pk: join('ACONVS', accountId, status, shard),
+});
+/** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
+export const activitySince = (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId));
+export const conversationSequence = (accountId: number) => join('CONV', accountId);
+export const message = (accountId: number, displayId: number, messageId: number): Key => ({
+  pk: join('CONV', accountId, displayId),
+  sk: join('MSG', pad(messageId)),
+});
+export const messagesPrefix = (accountId: number, displayId: number) => ({
+  pk: join('CONV', accountId, displayId),
+  skPrefix: join('MSG', ''),
+});
+export const messageSk = (messageId: number) => join('MSG', pad(messageId));
+/** The `q` index's tail: a slim copy of each searchable message, creation-time ordered (AP72). */
+export const searchTail = (accountId: number, createdAt: number, messageId: number): Key => ({
+  pk: join('STAIL', accountId),
+  sk: join(pad(createdAt), pad(messageId)),
+});
+export const searchTailPartition = (accountId: number) => join('STAIL', accountId);
+/** Sort-key bounds of tail items created at or after / before a second. */
+export const searchTailFrom = (seconds: number) => join(pad(seconds), '');
+export const searchHead = (accountId: number): Key => ({ pk: join('SIDX', accountId), sk: 'HEAD' });
+export const searchSegment = (accountId: number, segmentId: string) => join('SIDX', accountId, segmentId);
+export const searchBucket = (accountId: number, segmentId: string, bucket: number): Key => ({
+  pk: join('SIDX', accountId, segmentId),
+  sk: join('B', bucket),
+});
+export const searchSolo = (accountId: number, segmentId: string, gram: string, part: number): Key => ({
+  pk: join('SIDX', accountId, segmentId),
+  sk: join('S', Buffer.from(gram, 'utf8').toString('hex'), part),
+});
+export const searchDocs = (accountId: number, segmentId: string, chunk: number): Key => ({
+  pk: join('SIDX', accountId, segmentId),
+  sk: join('D', chunk),
+});
+export const searchDocsPrefix = join('D', '');
+/** A pack of the `q` index (tail messages kept together until they become a segment). */
+export const searchPack = (accountId: number, packId: string): Key => ({ pk: join('SIDX', accountId, packId), sk: 'P' });
+/** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */
+export const conversationState = (accountId: number, displayId: number): Key => ({
+  pk: join('CSTATE', accountId),
+  sk: join('B', pad(Math.floor(displayId / 64), 8)),
+});
+export const conversationStatePartition = (accountId: number) => join('CSTATE', accountId);
+export const conversationCounter = (
+  accountId: number,
+  c: { inbox_id: number; team_id: number | null; status: string; assignee_id: number | null },
+): Key => ({
+  pk: join('CNT', accountId),
+  sk: join(c.inbox_id, c.team_id ?? 0, c.status, c.assignee_id ?? 0),
+});
+export const conversationCounters = (accountId: number) => ({ pk: join('CNT', accountId) });
+/** The same counts summed over the inboxes: one item per (team, status, assignee) combination in use (AP67). */
+export const accountConversationCounter = (
+  accountId: number,
+  c: { team_id: number | null; status: string; assignee_id: number | null },
+): Key => ({
+  pk: join('CNTA', accountId),
+  sk: join(c.team_id ?? 0, c.status, c.assignee_id ?? 0),
+});
+export const accountConversationCounters = (accountId: number) => ({ pk: join('CNTA', accountId) });
+export const conversationLabel = (accountId: number, label: string, displayId: number): Key => ({
+  pk: join('CLABEL', accountId, label),
+  sk: join('CONV', pad(displayId)),
+});
+export const conversationsWithLabel = (accountId: number, label: string) => ({
+  pk: join('CLABEL', accountId, label),
+  skPrefix: join('CONV', ''),
+});
+export const contactConversation = (accountId: number, contactId: number, displayId: number): Key => ({
+  pk: join('CCONV', accountId, contactId),
+  sk: join('CONV', pad(displayId)),
+});
+export const contactConversations = (accountId: number, contactId: number) => ({
+  pk: join('CCONV', accountId, contactId),
+  skPrefix: join('CONV', ''),
+});
 
-  // ── labels, custom filters, automation rules, webhooks (account interface II) ──
-  label: (accountId: number, id: number): Key => ({ pk: join('LABELS', accountId), sk: join('LABEL', pad(id)) }),
-  labelsOf: (accountId: number) => ({ pk: join('LABELS', accountId), skPrefix: join('LABEL', '') }),
-  labelTitleUnique: (accountId: number, title: string): Key => keys.unique(join('LABEL', accountId), title.toLowerCase()),
-  customFilter: (accountId: number, userId: number, id: number): Key => ({
-    pk: join('CFILTER', accountId, userId),
-    sk: join('CF', pad(id)),
-  }),
-  customFilterIndex: (accountId: number, userId: number, filterType: string, id: number) => ({
-    gsi1pk: join('CFILTERS', accountId, userId, filterType),
-    gsi1sk: join('CF', pad(id)),
-  }),
-  customFiltersOf: (accountId: number, userId: number, filterType: string) => ({
-    gsi1pk: join('CFILTERS', accountId, userId, filterType),
-    skPrefix: join('CF', ''),
-  }),
-  customFilterCount: (accountId: number, userId: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: 'COUNT' }),
-  automationRule: (accountId: number, id: number): Key => ({ pk: join('RULES', accountId), sk: join('RULE', pad(id)) }),
-  /** Only active rules carry it, so the index answers "what runs on this event" without filtering. */
-  automationRuleIndex: (accountId: number, eventName: string, id: number) => ({
-    gsi1pk: join('RULES', accountId, eventName),
-    gsi1sk: join('RULE', pad(id)),
-  }),
-  automationRulesOf: (accountId: number) => ({ pk: join('RULES', accountId), skPrefix: join('RULE', '') }),
-  activeAutomationRulesFor: (accountId: number, eventName: string) => ({
-    gsi1pk: join('RULES', accountId, eventName),
-    skPrefix: join('RULE', ''),
-  }),
-  webhook: (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) }),
-  webhooksOf: (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') }),
-  webhookDeliveryCounter: (accountId: number, webhookId: number): Key => ({ pk: join('WHDELIVERIES', accountId, webhookId), sk: 'COUNT' }),
-  /**
-   * A ring slot, in a partition of its own beside the counter's, so a busy webhook's two writes per attempt land
-   * on two keys (docs/cost.md#partition-heat).
-   */
-  webhookDeliveryAttempt: (accountId: number, webhookId: number, slot: number): Key => ({
-    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
-    sk: join('ATTEMPT', pad(slot, 4)),
-  }),
-  webhookDeliveryAttempts: (accountId: number, webhookId: number) => ({
-    pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
-    skPrefix: join('ATTEMPT', ''),
-  }),
-  /** Ring slots written before they had their own partition (beside the counter); they expire within a week. */
-  webhookDeliveryAttemptsBeside: (accountId: number, webhookId: number) => ({
-    pk: join('WHDELIVERIES', accountId, webhookId),
-    skPrefix: join('ATTEMPT', ''),
-  }),
-  /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
-  webhookUrlUnique: (accountId: number, urlHash: string): Key => keys.unique(join('WEBHOOK', accountId), urlHash),
+// ── labels, custom filters, automation rules, webhooks (account interface II) ──
+export const label = (accountId: number, id: number): Key => ({ pk: join('LABELS', accountId), sk: join('LABEL', pad(id)) });
+export const labelsOf = (accountId: number) => ({ pk: join('LABELS', accountId), skPrefix: join('LABEL', '') });
+export const labelTitleUnique = (accountId: number, title: string): Key => unique(join('LABEL', accountId), title.toLowerCase());
+export const customFilter = (accountId: number, userId: number, id: number): Key => ({
+  pk: join('CFILTER', accountId, userId),
+  sk: join('CF', pad(id)),
+});
+export const customFilterIndex = (accountId: number, userId: number, filterType: string, id: number) => ({
+  gsi1pk: join('CFILTERS', accountId, userId, filterType),
+  gsi1sk: join('CF', pad(id)),
+});
+export const customFiltersOf = (accountId: number, userId: number, filterType: string) => ({
+  gsi1pk: join('CFILTERS', accountId, userId, filterType),
+  skPrefix: join('CF', ''),
+});
+export const customFilterCount = (accountId: number, userId: number): Key => ({ pk: join('CFILTER', accountId, userId), sk: 'COUNT' });
+export const automationRule = (accountId: number, id: number): Key => ({ pk: join('RULES', accountId), sk: join('RULE', pad(id)) });
+/** Only active rules carry it, so the index answers "what runs on this event" without filtering. */
+export const automationRuleIndex = (accountId: number, eventName: string, id: number) => ({
+  gsi1pk: join('RULES', accountId, eventName),
+  gsi1sk: join('RULE', pad(id)),
+});
+export const automationRulesOf = (accountId: number) => ({ pk: join('RULES', accountId), skPrefix: join('RULE', '') });
+export const activeAutomationRulesFor = (accountId: number, eventName: string) => ({
+  gsi1pk: join('RULES', accountId, eventName),
+  skPrefix: join('RULE', ''),
+});
+export const webhook = (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) });
+export const webhooksOf = (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') });
+export const webhookDeliveryCounter = (accountId: number, webhookId: number): Key => ({
+  pk: join('WHDELIVERIES', accountId, webhookId),
+  sk: 'COUNT',
+});
+/**
+ * A ring slot, in a partition of its own beside the counter's, so a busy webhook's two writes per attempt land
+ * on two keys (docs/cost.md#partition-heat).
+ */
+export const webhookDeliveryAttempt = (accountId: number, webhookId: number, slot: number): Key => ({
+  pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
+  sk: join('ATTEMPT', pad(slot, 4)),
+});
+export const webhookDeliveryAttempts = (accountId: number, webhookId: number) => ({
+  pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
+  skPrefix: join('ATTEMPT', ''),
+});
+/** Ring slots written before they had their own partition (beside the counter); they expire within a week. */
+export const webhookDeliveryAttemptsBeside = (accountId: number, webhookId: number) => ({
+  pk: join('WHDELIVERIES', accountId, webhookId),
+  skPrefix: join('ATTEMPT', ''),
+});
+/** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
+export const webhookUrlUnique = (accountId: number, urlHash: string): Key => unique(join('WEBHOOK', accountId), urlHash);
 
-  // ── inboxes + inbox members + teams (inboxes area) ──
-  inbox: (accountId: number, id: number): Key => ({ pk: join('INBOXES', accountId), sk: join('INBOX', pad(id)) }),
-  inboxesOf: (accountId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('INBOX', '') }),
-  inboxMember: (accountId: number, inboxId: number, userId: number): Key => ({
-    pk: join('INBOXES', accountId),
-    sk: join('IMEMBER', pad(inboxId), pad(userId)),
-  }),
-  inboxMemberIndex: (accountId: number, inboxId: number, userId: number) => ({
-    gsi1pk: join('UINBOXES', accountId, userId),
-    gsi1sk: join('INBOX', pad(inboxId)),
-  }),
-  inboxMembersOf: (accountId: number, inboxId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('IMEMBER', pad(inboxId), '') }),
-  userInboxesOf: (accountId: number, userId: number) => ({ gsi1pk: join('UINBOXES', accountId, userId), skPrefix: join('INBOX', '') }),
-  inboxIdentifierUnique: (identifier: string): Key => keys.unique('INBOX_IDENTIFIER', identifier),
-  websiteTokenUnique: (token: string): Key => keys.unique('WEBSITE_TOKEN', token),
-  channelUnique: (
-    kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM' | 'INSTAGRAM_LOGIN',
-    value: string,
-  ): Key => keys.unique(join('CHANNEL', kind), value),
+// ── inboxes + inbox members + teams (inboxes area) ──
+export const inbox = (accountId: number, id: number): Key => ({ pk: join('INBOXES', accountId), sk: join('INBOX', pad(id)) });
+export const inboxesOf = (accountId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('INBOX', '') });
+export const inboxMember = (accountId: number, inboxId: number, userId: number): Key => ({
+  pk: join('INBOXES', accountId),
+  sk: join('IMEMBER', pad(inboxId), pad(userId)),
+});
+export const inboxMemberIndex = (accountId: number, inboxId: number, userId: number) => ({
+  gsi1pk: join('UINBOXES', accountId, userId),
+  gsi1sk: join('INBOX', pad(inboxId)),
+});
+export const inboxMembersOf = (accountId: number, inboxId: number) => ({
+  pk: join('INBOXES', accountId),
+  skPrefix: join('IMEMBER', pad(inboxId), ''),
+});
+export const userInboxesOf = (accountId: number, userId: number) => ({
+  gsi1pk: join('UINBOXES', accountId, userId),
+  skPrefix: join('INBOX', ''),
+});
+export const inboxIdentifierUnique = (identifier: string): Key => unique('INBOX_IDENTIFIER', identifier);
+export const websiteTokenUnique = (token: string): Key => unique('WEBSITE_TOKEN', token);
+export const channelUnique = (
+  kind: 'EMAIL' | 'EMAIL_FORWARD' | 'LINE' | 'TELEGRAM' | 'WHATSAPP' | 'SMS' | 'TWILIO' | 'FACEBOOK' | 'INSTAGRAM' | 'INSTAGRAM_LOGIN',
+  value: string,
+): Key => unique(join('CHANNEL', kind), value);
 
-  // ── email channel (shared/channels/email) ──
-  /** In the conversation's partition, so that its purge takes it along. */
-  mailThread: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: join('THREAD', 'UUID') }),
-  mailThreadIndex: (uuid: string) => ({ gsi1pk: join('MAILUUID', uuid.toLowerCase()), gsi1sk: 'THREAD' }),
-  /** `idHash`: hex SHA-256 of the Message-ID without brackets (ids may be longer than a key may be). */
-  mailReference: (accountId: number, displayId: number, idHash: string): Key => ({
-    pk: join('CONV', accountId, displayId),
-    sk: join('THREAD', 'REF', idHash),
-  }),
-  mailReferenceIndex: (inboxId: number, idHash: string) => ({ gsi1pk: join('MAILREF', inboxId, idHash), gsi1sk: 'THREAD' }),
-  /** The sort-key prefix of a conversation's thread items (the purge's). */
-  mailThreadPrefix: join('THREAD', ''),
-  imapState: (accountId: number, inboxId: number): Key => ({ pk: join('IMAP', accountId, inboxId), sk: 'STATE' }),
-  /** Sparse, on the inbox item: email inboxes with IMAP on (the poller's list). */
-  imapInboxIndex: (accountId: number, inboxId: number) => ({ gsi2pk: 'IMAPINBOXES', gsi2sk: join(pad(accountId), pad(inboxId)) }),
-  imapInboxes: () => ({ gsi2pk: 'IMAPINBOXES' }),
-  /**
-   * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
-   * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried
-   * webhook creates nothing twice and a status webhook finds its message in one read (shared/domain/channels).
-   */
-  providerMessage: (inboxId: number, providerId: string): Key => keys.unique(join('PMSG', inboxId), providerId),
-  team: (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) }),
-  teamsOf: (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') }),
-  teamNameUnique: (accountId: number, name: string): Key => keys.unique(join('TEAM', accountId), name.toLowerCase()),
-  teamMember: (accountId: number, teamId: number, userId: number): Key => ({
-    pk: join('TEAMS', accountId),
-    sk: join('TMEMBER', pad(teamId), pad(userId)),
-  }),
-  teamMemberIndex: (accountId: number, teamId: number, userId: number) => ({
-    gsi1pk: join('UTEAMS', accountId, userId),
-    gsi1sk: join('TEAM', pad(teamId)),
-  }),
-  teamMembersOf: (accountId: number, teamId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TMEMBER', pad(teamId), '') }),
-  userTeamsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UTEAMS', accountId, userId), skPrefix: join('TEAM', '') }),
-  // ── custom attribute definitions, canned responses, integration hooks (integrations area) ──
-  attributeDefinition: (accountId: number, id: number): Key => ({ pk: join('CATTRS', accountId), sk: join('CATTR', pad(id)) }),
-  attributeDefinitionsOf: (accountId: number) => ({ pk: join('CATTRS', accountId), skPrefix: join('CATTR', '') }),
-  attributeKeyUnique: (accountId: number, model: string, key: string): Key => keys.unique(join('CATTR', accountId, model), key),
-  cannedResponse: (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) }),
-  cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
-  shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
-  integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
-  conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
-    pk: join('CONV', accountId, displayId),
-    sk: join('PART', pad(userId)),
-  }),
-  conversationParticipants: (accountId: number, displayId: number) => ({
-    pk: join('CONV', accountId, displayId),
-    skPrefix: join('PART', ''),
-  }),
-  integrationHookAppUnique: (accountId: number, appId: string): Key => keys.unique(join('HOOKAPP', accountId), appId),
-  integrationHooksOf: (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') }),
+// ── email channel (shared/channels/email) ──
+/** In the conversation's partition, so that its purge takes it along. */
+export const mailThread = (accountId: number, displayId: number): Key => ({
+  pk: join('CONV', accountId, displayId),
+  sk: join('THREAD', 'UUID'),
+});
+export const mailThreadIndex = (uuid: string) => ({ gsi1pk: join('MAILUUID', uuid.toLowerCase()), gsi1sk: 'THREAD' });
+/** `idHash`: hex SHA-256 of the Message-ID without brackets (ids may be longer than a key may be). */
+export const mailReference = (accountId: number, displayId: number, idHash: string): Key => ({
+  pk: join('CONV', accountId, displayId),
+  sk: join('THREAD', 'REF', idHash),
+});
+export const mailReferenceIndex = (inboxId: number, idHash: string) => ({ gsi1pk: join('MAILREF', inboxId, idHash), gsi1sk: 'THREAD' });
+/** The sort-key prefix of a conversation's thread items (the purge's). */
+export const mailThreadPrefix = join('THREAD', '');
+export const imapState = (accountId: number, inboxId: number): Key => ({ pk: join('IMAP', accountId, inboxId), sk: 'STATE' });
+/** Sparse, on the inbox item: email inboxes with IMAP on (the poller's list). */
+export const imapInboxIndex = (accountId: number, inboxId: number) => ({
+  gsi2pk: 'IMAPINBOXES',
+  gsi2sk: join(pad(accountId), pad(inboxId)),
+});
+export const imapInboxes = () => ({ gsi2pk: 'IMAPINBOXES' });
+/**
+ * A provider's message id in a channel inbox (incoming: the provider's id of what the contact sent; outgoing: the
+ * id the provider gave our send): one per (inbox, id), naming the message's conversation and id, so a retried
+ * webhook creates nothing twice and a status webhook finds its message in one read (shared/domain/channels).
+ */
+export const providerMessage = (inboxId: number, providerId: string): Key => unique(join('PMSG', inboxId), providerId);
+export const team = (accountId: number, id: number): Key => ({ pk: join('TEAMS', accountId), sk: join('TEAM', pad(id)) });
+export const teamsOf = (accountId: number) => ({ pk: join('TEAMS', accountId), skPrefix: join('TEAM', '') });
+export const teamNameUnique = (accountId: number, name: string): Key => unique(join('TEAM', accountId), name.toLowerCase());
+export const teamMember = (accountId: number, teamId: number, userId: number): Key => ({
+  pk: join('TEAMS', accountId),
+  sk: join('TMEMBER', pad(teamId), pad(userId)),
+});
+export const teamMemberIndex = (accountId: number, teamId: number, userId: number) => ({
+  gsi1pk: join('UTEAMS', accountId, userId),
+  gsi1sk: join('TEAM', pad(teamId)),
+});
+export const teamMembersOf = (accountId: number, teamId: number) => ({
+  pk: join('TEAMS', accountId),
+  skPrefix: join('TMEMBER', pad(teamId), ''),
+});
+export const userTeamsOf = (accountId: number, userId: number) => ({
+  gsi1pk: join('UTEAMS', accountId, userId),
+  skPrefix: join('TEAM', ''),
+});
+// ── custom attribute definitions, canned responses, integration hooks (integrations area) ──
+export const attributeDefinition = (accountId: number, id: number): Key => ({ pk: join('CATTRS', accountId), sk: join('CATTR', pad(id)) });
+export const attributeDefinitionsOf = (accountId: number) => ({ pk: join('CATTRS', accountId), skPrefix: join('CATTR', '') });
+export const attributeKeyUnique = (accountId: number, model: string, key: string): Key => unique(join('CATTR', accountId, model), key);
+export const cannedResponse = (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) });
+export const cannedResponsesOf = (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') });
+export const shortCodeUnique = (accountId: number, shortCode: string): Key => unique(join('CANNED', accountId), shortCode);
+export const integrationHook = (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) });
+export const conversationParticipant = (accountId: number, displayId: number, userId: number): Key => ({
+  pk: join('CONV', accountId, displayId),
+  sk: join('PART', pad(userId)),
+});
+export const conversationParticipants = (accountId: number, displayId: number) => ({
+  pk: join('CONV', accountId, displayId),
+  skPrefix: join('PART', ''),
+});
+export const integrationHookAppUnique = (accountId: number, appId: string): Key => unique(join('HOOKAPP', accountId), appId);
+export const integrationHooksOf = (accountId: number) => ({ pk: join('HOOKS', accountId), skPrefix: join('HOOK', '') });
 
-  /** The id in the last segment of a sort key (members, inbox and team ids). */
-  lastIdOf: (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1)),
+/** The id in the last segment of a sort key (members, inbox and team ids). */
+export const lastIdOf = (sk: string): number => Number(sk.slice(sk.lastIndexOf(SEP) + 1));
 
-  // ── realtime: socket connections, their subscriptions, presence ──
-  contactInboxPubsubIndex: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), gsi1sk: 'CI' }),
-  contactInboxByPubsub: (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), skPrefix: 'CI' }),
-  cableConnection: (connectionId: string): Key => ({ pk: join('CABLE', connectionId), sk: 'CONN' }),
-  cableAddressCount: (addressHash: string): Key => ({ pk: join('CABLEADDR', addressHash), sk: 'COUNT' }),
-  /** Newest last, so the pinger picks up connections made since its last look with one small Query. */
-  cableConnectionIndex: (connectedAtMs: number, connectionId: string) => ({
-    gsi1pk: 'CABLES',
-    gsi1sk: join(pad(connectedAtMs, 15), connectionId),
-  }),
-  cableConnectionsAfter: (connectedAtMs: number) => ({ gsi1pk: 'CABLES', after: join(pad(connectedAtMs, 15), '~') }),
-  cableSubscription: (accountId: number, connectionId: string, identifierHash: string): Key => ({
-    pk: join('CABLESUBS', accountId),
-    sk: join('SUB', connectionId, identifierHash),
-  }),
-  cableSubscriptionsOf: (accountId: number) => ({ pk: join('CABLESUBS', accountId), skPrefix: join('SUB', '') }),
-  presence: (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({
-    pk: join('PRESENCE', accountId),
-    sk: join('SEEN', kind, pad(id)),
-  }),
-  presenceOf: (accountId: number) => ({ pk: join('PRESENCE', accountId), skPrefix: join('SEEN', '') }),
+// ── realtime: socket connections, their subscriptions, presence ──
+export const contactInboxPubsubIndex = (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), gsi1sk: 'CI' });
+export const contactInboxByPubsub = (pubsubToken: string) => ({ gsi1pk: join('PUBSUB', pubsubToken), skPrefix: 'CI' });
+export const cableConnection = (connectionId: string): Key => ({ pk: join('CABLE', connectionId), sk: 'CONN' });
+export const cableAddressCount = (addressHash: string): Key => ({ pk: join('CABLEADDR', addressHash), sk: 'COUNT' });
+/** Newest last, so the pinger picks up connections made since its last look with one small Query. */
+export const cableConnectionIndex = (connectedAtMs: number, connectionId: string) => ({
+  gsi1pk: 'CABLES',
+  gsi1sk: join(pad(connectedAtMs, 15), connectionId),
+});
+export const cableConnectionsAfter = (connectedAtMs: number) => ({ gsi1pk: 'CABLES', after: join(pad(connectedAtMs, 15), '~') });
+export const cableSubscription = (accountId: number, connectionId: string, identifierHash: string): Key => ({
+  pk: join('CABLESUBS', accountId),
+  sk: join('SUB', connectionId, identifierHash),
+});
+export const cableSubscriptionsOf = (accountId: number) => ({ pk: join('CABLESUBS', accountId), skPrefix: join('SUB', '') });
+export const presence = (accountId: number, kind: 'USER' | 'CONTACT', id: number): Key => ({
+  pk: join('PRESENCE', accountId),
+  sk: join('SEEN', kind, pad(id)),
+});
+export const presenceOf = (accountId: number) => ({ pk: join('PRESENCE', accountId), skPrefix: join('SEEN', '') });
 
-  // ── sessions (devise_token_auth sign-in) ──
-  session: (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' }),
-  sessionIndex: (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) }),
-  sessionsOf: (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') }),
-  /** One throttle's window for one value (an email, an address, a conversation…), by the value's SHA-256. */
-  throttleWindow: (scope: ThrottleScope, valueHash: string, windowStart: number): Key => ({
-    pk: join('THROTTLE', scope, valueHash),
-    sk: join('W', windowStart),
-  }),
-  passwordReset: (userId: number): Key => ({ pk: join('RESET', userId), sk: 'RESET' }),
-  /** A scope's shared request count in one window (`ACCOUNT:<id>`, `TOKEN:<sha256>`, …; no '#'). */
-  rateWindow: (scope: string, windowStart: number): Key => ({ pk: join('LIMIT', scope), sk: join('W', windowStart) }),
-  oneTimeToken: (purpose: 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' }),
+// ── sessions (devise_token_auth sign-in) ──
+export const session = (tokenHash: string): Key => ({ pk: join('SESSION', tokenHash), sk: 'SESSION' });
+export const sessionIndex = (userId: number, client: string) => ({ gsi1pk: join('USESSIONS', userId), gsi1sk: join('CLIENT', client) });
+export const sessionsOf = (userId: number) => ({ gsi1pk: join('USESSIONS', userId), skPrefix: join('CLIENT', '') });
+/** One throttle's window for one value (an email, an address, a conversation…), by the value's SHA-256. */
+export const throttleWindow = (scope: ThrottleScope, valueHash: string, windowStart: number): Key => ({
+  pk: join('THROTTLE', scope, valueHash),
+  sk: join('W', windowStart),
+});
+export const passwordReset = (userId: number): Key => ({ pk: join('RESET', userId), sk: 'RESET' });
+/** A scope's shared request count in one window (`ACCOUNT:<id>`, `TOKEN:<sha256>`, …; no '#'). */
+export const rateWindow = (scope: string, windowStart: number): Key => ({ pk: join('LIMIT', scope), sk: join('W', windowStart) });
+export const oneTimeToken = (purpose: 'SSO', tokenHash: string): Key => ({ pk: join('OTT', purpose, tokenHash), sk: 'OTT' });
 
-  // ── campaigns ──
-  campaign: (accountId: number, displayId: number): Key => ({ pk: join('CAMPAIGNS', accountId), sk: join('CAMPAIGN', pad(displayId)) }),
-  campaignsOf: (accountId: number) => ({ pk: join('CAMPAIGNS', accountId), skPrefix: join('CAMPAIGN', '') }),
-  campaignSequence: (accountId: number) => join('CAMPAIGN', accountId),
+// ── campaigns ──
+export const campaign = (accountId: number, displayId: number): Key => ({
+  pk: join('CAMPAIGNS', accountId),
+  sk: join('CAMPAIGN', pad(displayId)),
+});
+export const campaignsOf = (accountId: number) => ({ pk: join('CAMPAIGNS', accountId), skPrefix: join('CAMPAIGN', '') });
+export const campaignSequence = (accountId: number) => join('CAMPAIGN', accountId);
 
-  // ── mail outbox ──
-  mailRequest: (id: string): Key => ({ pk: join('MAIL', id), sk: 'MAIL' }),
+// ── mail outbox ──
+export const mailRequest = (id: string): Key => ({ pk: join('MAIL', id), sk: 'MAIL' });
 
-  // ── macros ──
-  macro: (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) }),
-  macrosOf: (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') }),
+// ── macros ──
+export const macro = (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) });
+export const macrosOf = (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') });
 
-  // ── dashboard apps ──
-  dashboardApp: (accountId: number, id: number): Key => ({ pk: join('DAPPS', accountId), sk: join('DAPP', pad(id)) }),
-  dashboardAppsOf: (accountId: number) => ({ pk: join('DAPPS', accountId), skPrefix: join('DAPP', '') }),
+// ── dashboard apps ──
+export const dashboardApp = (accountId: number, id: number): Key => ({ pk: join('DAPPS', accountId), sk: join('DAPP', pad(id)) });
+export const dashboardAppsOf = (accountId: number) => ({ pk: join('DAPPS', accountId), skPrefix: join('DAPP', '') });
 
-  // ── notifications ──
-  notification: (accountId: number, userId: number, id: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: join('N', pad(id)) }),
-  notificationsOf: (accountId: number, userId: number) => ({ pk: join('NOTIFS', accountId, userId), skPrefix: join('N', '') }),
-  /** Sparse: only unread notifications carry it. */
-  unreadNotificationIndex: (accountId: number, userId: number, id: number) => ({
-    gsi1pk: join('UNREADN', accountId, userId),
-    gsi1sk: join('N', pad(id)),
-  }),
-  unreadNotificationsOf: (accountId: number, userId: number) => ({ gsi1pk: join('UNREADN', accountId, userId), skPrefix: join('N', '') }),
-  notificationCounter: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' }),
-  notificationSettings: (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' }),
-  notificationClaim: (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) }),
-  pushSubscription: (userId: number, identifierHash: string): Key => ({ pk: join('PUSHSUBS', userId), sk: join('SUB', identifierHash) }),
+// ── notifications ──
+export const notification = (accountId: number, userId: number, id: number): Key => ({
+  pk: join('NOTIFS', accountId, userId),
+  sk: join('N', pad(id)),
+});
+export const notificationsOf = (accountId: number, userId: number) => ({ pk: join('NOTIFS', accountId, userId), skPrefix: join('N', '') });
+/** Sparse: only unread notifications carry it. */
+export const unreadNotificationIndex = (accountId: number, userId: number, id: number) => ({
+  gsi1pk: join('UNREADN', accountId, userId),
+  gsi1sk: join('N', pad(id)),
+});
+export const unreadNotificationsOf = (accountId: number, userId: number) => ({
+  gsi1pk: join('UNREADN', accountId, userId),
+  skPrefix: join('N', ''),
+});
+export const notificationCounter = (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' });
+export const notificationSettings = (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'SETTINGS' });
+export const notificationClaim = (eventId: string, userId: number): Key => ({ pk: join('NOTIFRUN', eventId), sk: join('USER', userId) });
+export const pushSubscription = (userId: number, identifierHash: string): Key => ({
+  pk: join('PUSHSUBS', userId),
+  sk: join('SUB', identifierHash),
+});
 
-  // ── reports ──
-  reportSeries: {
-    account: () => 'A',
-    agent: (userId: number) => join('G', userId),
-    inbox: (inboxId: number) => join('I', inboxId),
-    isInbox: (series: string) => series.startsWith(join('I', '')),
-    team: (teamId: number) => join('T', teamId),
-    label: (title: string) => join('L', title),
-    channel: (channelType: string) => join('C', channelType),
-  },
-  reportSeriesPartition: (accountId: number, series: string) => join('RPT', accountId, series),
-  reportDay: (accountId: number, series: string, day: string): Key => ({ pk: join('RPT', accountId, series), sk: join('D', day) }),
-  reportDaySk: (day: string) => join('D', day),
-  reportHour: (accountId: number, series: string, hour: number, day: string): Key => ({
-    pk: join('RPT', accountId, series),
-    sk: join('H', pad(hour, 2), day),
-  }),
-  reportHourSk: (hour: number, day: string) => join('H', pad(hour, 2), day),
-  /**
-   * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
-   * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.
-   */
-  reportFact: (accountId: number, conversationId: number | null, factId: string, sharded = false): Key => ({
-    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
-    sk: conversationId == null ? join('X', factId) : join('C', pad(conversationId), factId),
-  }),
-  reportConversationFactsPrefix: (conversationId: number) => join('C', pad(conversationId), ''),
-  /** Every fact partition an account may have: the unsharded one and the shards. */
-  reportFactsPartitions: (accountId: number) => [
-    join('RPTF', accountId),
-    ...Array.from({ length: REPORT_FACT_SHARDS }, (_, n) => join('RPTF', accountId, n)),
-  ],
-  /** The fact partitions a conversation's facts may be in: the unsharded one and its shard. */
-  reportConversationFactsPartitions: (accountId: number, conversationId: number) => [
-    join('RPTF', accountId),
-    join('RPTF', accountId, factShard(conversationId, '')),
-  ],
-  /** A reporting event sits among its conversation's facts (it is its event's fact: `E0` carries the figures). */
-  reportingEvent: (accountId: number, conversationId: number, factId: string, n: number, sharded = false): Key => ({
-    pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
-    sk: join('C', pad(conversationId), factId, `E${n}`),
-  }),
-  reportingEventIndex: (accountId: number, createdAt: number, id: number) => ({
-    gsi1pk: join('REVT', accountId),
-    gsi1sk: join(pad(createdAt), pad(id)),
-  }),
-  reportingEventsIndexPartition: (accountId: number) => join('REVT', accountId),
-  reportingEventSk: (createdAt: number) => pad(createdAt),
-  reportConversation: (accountId: number, conversationId: number): Key => ({
-    pk: join('RPTC', accountId),
-    sk: join('CONV', pad(conversationId)),
-  }),
-  liveUnattended: (accountId: number, assigneeId: number | null, conversationId: number): Key => ({
-    pk: join('RPTL', accountId),
-    sk: join('U', assigneeId ?? 0, pad(conversationId)),
-  }),
-  liveUnattendedPartition: (accountId: number) => join('RPTL', accountId),
-  liveUnattendedPrefix: join('U', ''),
-
-  // ── purge of deleted accounts and inboxes (shared/domain/purge) ──
-  purgeAccountJob: (accountId: number): Key => ({ pk: join('PURGE', 'ACCOUNT', accountId), sk: 'PURGE' }),
-  purgeInboxJob: (accountId: number, inboxId: number): Key => ({ pk: join('PURGE', 'INBOX', accountId, inboxId), sk: 'PURGE' }),
-  /** Every pending purge job (AP262: what `npm run purge` resumes). */
-  purgeJobIndex: (pk: string) => ({ gsi1pk: 'PURGES', gsi1sk: pk }),
-  purgeJobs: () => ({ gsi1pk: 'PURGES', skPrefix: '' }),
-  /** Report series partitions of an account other than per-user/inbox/team/label ones. */
-  reportSeriesPrefix: (accountId: number) => join('RPT', accountId, ''),
-
-  /** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
-  unique: (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' }),
-
-  sequence: (name: string): Key => ({ pk: join('SEQ', name), sk: 'SEQ' }),
-  /** Progress of a maintenance scan (the re-seal of secrets), so that an interrupted one resumes. */
-  maintenance: (name: string): Key => ({ pk: join('MAINT', name), sk: 'MAINT' }),
+// ── reports ──
+export const reportSeries = {
+  account: () => 'A',
+  agent: (userId: number) => join('G', userId),
+  inbox: (inboxId: number) => join('I', inboxId),
+  isInbox: (series: string) => series.startsWith(join('I', '')),
+  team: (teamId: number) => join('T', teamId),
+  label: (title: string) => join('L', title),
+  channel: (channelType: string) => join('C', channelType),
 };
+export const reportSeriesPartition = (accountId: number, series: string) => join('RPT', accountId, series);
+export const reportDay = (accountId: number, series: string, day: string): Key => ({
+  pk: join('RPT', accountId, series),
+  sk: join('D', day),
+});
+export const reportDaySk = (day: string) => join('D', day);
+export const reportHour = (accountId: number, series: string, hour: number, day: string): Key => ({
+  pk: join('RPT', accountId, series),
+  sk: join('H', pad(hour, 2), day),
+});
+export const reportHourSk = (hour: number, day: string) => join('H', pad(hour, 2), day);
+/**
+ * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
+ * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.
+ */
+export const reportFact = (accountId: number, conversationId: number | null, factId: string, sharded = false): Key => ({
+  pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
+  sk: conversationId == null ? join('X', factId) : join('C', pad(conversationId), factId),
+});
+export const reportConversationFactsPrefix = (conversationId: number) => join('C', pad(conversationId), '');
+/** Every fact partition an account may have: the unsharded one and the shards. */
+export const reportFactsPartitions = (accountId: number) => [
+  join('RPTF', accountId),
+  ...Array.from({ length: REPORT_FACT_SHARDS }, (_, n) => join('RPTF', accountId, n)),
+];
+/** The fact partitions a conversation's facts may be in: the unsharded one and its shard. */
+export const reportConversationFactsPartitions = (accountId: number, conversationId: number) => [
+  join('RPTF', accountId),
+  join('RPTF', accountId, factShard(conversationId, '')),
+];
+/** A reporting event sits among its conversation's facts (it is its event's fact: `E0` carries the figures). */
+export const reportingEvent = (accountId: number, conversationId: number, factId: string, n: number, sharded = false): Key => ({
+  pk: sharded ? join('RPTF', accountId, factShard(conversationId, factId)) : join('RPTF', accountId),
+  sk: join('C', pad(conversationId), factId, `E${n}`),
+});
+export const reportingEventIndex = (accountId: number, createdAt: number, id: number) => ({
+  gsi1pk: join('REVT', accountId),
+  gsi1sk: join(pad(createdAt), pad(id)),
+});
+export const reportingEventsIndexPartition = (accountId: number) => join('REVT', accountId);
+export const reportingEventSk = (createdAt: number) => pad(createdAt);
+export const reportConversation = (accountId: number, conversationId: number): Key => ({
+  pk: join('RPTC', accountId),
+  sk: join('CONV', pad(conversationId)),
+});
+export const liveUnattended = (accountId: number, assigneeId: number | null, conversationId: number): Key => ({
+  pk: join('RPTL', accountId),
+  sk: join('U', assigneeId ?? 0, pad(conversationId)),
+});
+export const liveUnattendedPartition = (accountId: number) => join('RPTL', accountId);
+export const liveUnattendedPrefix = join('U', '');
+
+// ── purge of deleted accounts and inboxes (shared/domain/purge) ──
+export const purgeAccountJob = (accountId: number): Key => ({ pk: join('PURGE', 'ACCOUNT', accountId), sk: 'PURGE' });
+export const purgeInboxJob = (accountId: number, inboxId: number): Key => ({ pk: join('PURGE', 'INBOX', accountId, inboxId), sk: 'PURGE' });
+/** Every pending purge job (AP262: what `npm run purge` resumes). */
+export const purgeJobIndex = (pk: string) => ({ gsi1pk: 'PURGES', gsi1sk: pk });
+export const purgeJobs = () => ({ gsi1pk: 'PURGES', skPrefix: '' });
+/** Report series partitions of an account other than per-user/inbox/team/label ones. */
+export const reportSeriesPrefix = (accountId: number) => join('RPT', accountId, '');
+
+/** Uniqueness sentinel: written with attribute_not_exists in the same transaction as its owner. */
+export const unique = (scope: string, value: string): Key => ({ pk: join('UNIQ', scope, value), sk: 'UNIQ' });
+
+export const sequence = (name: string): Key => ({ pk: join('SEQ', name), sk: 'SEQ' });
+/** Progress of a maintenance scan (the re-seal of secrets), so that an interrupted one resumes. */
+export const maintenance = (name: string): Key => ({ pk: join('MAINT', name), sk: 'MAINT' });
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 

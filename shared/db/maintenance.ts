@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 
 // A maintenance pass over the whole table (the re-seal of secrets, the index backfill): one Scan, page by
 // page, whose position and counters are kept in a checkpoint item (`MAINT#<name>`) after every page, so an

@@ -1,4 +1,4 @@
-import { keys } from './keys.ts';
+import * as keys from './keys.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 
 // The `q` index's tail item: written with every new incoming or outgoing message (instead of an index

@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { sqs } from '#shared/queues/client.ts';
 import { keyring } from '#shared/crypto/tokens.ts';
 import { ServiceError } from '#shared/errors.ts';

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import { hashToken } from '#shared/crypto/tokens.ts';
-import { keys, type Key, type ThrottleScope } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key, ThrottleScope } from '#shared/db/keys.ts';
 import { releaseThrottleSlot, takeThrottleSlot } from '#shared/db/repositories/limits.ts';
 import { ServiceError } from '#shared/errors.ts';
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { hashToken } from '#shared/crypto/tokens.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import { takeThrottleSlot } from '#shared/db/repositories/limits.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import * as repo from '#shared/db/repositories/cable.ts';
 import { getAccount, getAccountUser, getUser, listAccountUsers } from '#shared/db/repositories/identity.ts';
 import { isSuspended } from '#shared/domain/accounts/suspension.ts';

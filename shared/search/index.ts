@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { keys, type Key } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key } from '#shared/db/keys.ts';
 import {
   deleteSegment,
   getSearchHead,

@@ -55,11 +55,11 @@ let dir: string;
 let out: string;
 let templates: Resources[];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'scratch-app-'));
   const modules = join(dir, 'node_modules');
   mkdirSync(modules);
-  buildPackage(join(modules, 'chatwoot-serverless'));
+  await buildPackage(join(modules, 'chatwoot-serverless'), { separately: false });
   const require = createRequire(join(ROOT, 'package.json'));
   for (const dep of ['aws-cdk-lib', 'constructs']) symlinkSync(dirname(require.resolve(`${dep}/package.json`)), join(modules, dep), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import { applyChanges, StaleWrite } from '#shared/db/repositories/versioned.ts';
 import { runtime } from '../support/runtime.ts';

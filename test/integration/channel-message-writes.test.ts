@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { recordProviderMessage } from '#shared/db/repositories/channels.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';

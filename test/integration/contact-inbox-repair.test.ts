@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { findContactInbox } from '#shared/db/repositories/contacts.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../support/runtime.ts';
 import { ok } from '../e2e/conversations/fixtures.ts';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getConversationStates, slotOf } from '#shared/db/repositories/conversation-state.ts';
 import { runtime, seedAccount, type SeededAccount } from '../support/runtime.ts';
 import { newContact, newConversation, newInbox, newTeam, ok } from '../e2e/conversations/fixtures.ts';

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
 import { runtime } from '../support/runtime.ts';
 

@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
 import { agentBotItem, tokenItem } from './identity.ts';

@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import { transact } from '../transact.ts';
 import type { AutomationEvent } from '#shared/model/automation.ts';

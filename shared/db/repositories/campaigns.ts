@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { transact } from '../transact.ts';
 import type { CampaignRecord } from '#shared/model/campaigns.ts';
 import { getItem, queryPrefix, record } from './common.ts';

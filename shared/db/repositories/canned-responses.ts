@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
 import type { CannedResponseRecord } from '#shared/model/canned-responses.ts';
 import { taken } from '#shared/errors.ts';

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { getItem, getItemNow } from './common.ts';
 import { getInbox } from './inboxes.ts';
 

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '#shared/errors.ts';
 import { pubsubTokenLocation } from '#shared/crypto/tokens.ts';

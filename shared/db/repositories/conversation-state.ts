@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import type { TxItem } from '../transact.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { getMany, queryItems } from './common.ts';

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextDenseId } from '../ids.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';

@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { ConflictError, del, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { queryItems, record } from './common.ts';

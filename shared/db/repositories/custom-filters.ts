@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { transact, type TxItem } from '../transact.ts';
 import type { CustomFilterRecord, FilterType } from '#shared/model/custom-filters.ts';
 import { getItem, queryPrefix, record } from './common.ts';

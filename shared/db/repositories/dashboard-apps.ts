@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { transact } from '../transact.ts';
 import type { DashboardAppRecord } from '#shared/model/dashboard-apps.ts';
 import { getItem, queryPrefix, record } from './common.ts';

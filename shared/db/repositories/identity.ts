@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type PermissibleKind } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { PermissibleKind } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '#shared/errors.ts';
 import { purgeJobItem, type PurgeJobRecord } from './purge.ts';

@@ -1,5 +1,6 @@
 import { purgeJobItem } from './purge.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 import { notFound } from '#shared/errors.ts';

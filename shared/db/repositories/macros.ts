@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { transact } from '../transact.ts';
 import type { MacroRecord } from '#shared/model/macros.ts';
 import { getItem, queryPrefix, record } from './common.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { getItem, queryPrefix, record } from './common.ts';
 
 // Access patterns of the email channel (docs/data-model.md#keys-and-access-patterns, AP310-313, AP315-316): the items

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { MailRequestRecord } from '#shared/model/mail.ts';
 

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
 import type { MessageRecord, MessageStatus } from '#shared/model/messages.ts';
 import { getItem, getItemNow, getMany, queryItems, record } from './common.ts';

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import type { NotificationRecord, NotificationSettingsRecord, PushSubscriptionRecord } from '#shared/model/notifications.ts';

@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import { notFound } from '#shared/errors.ts';
 import { queryPrefix } from './common.ts';

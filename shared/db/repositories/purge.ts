@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { INDEXES } from '../table.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
 import { batchWriteAll } from './common.ts';
 

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '#shared/model/report-buckets.ts';

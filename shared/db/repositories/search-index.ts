@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '#shared/codec/search-segment.ts';
 

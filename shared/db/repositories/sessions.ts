@@ -1,7 +1,8 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys, type Key } from '../keys.ts';
+import * as keys from '../keys.ts';
+import type { Key } from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { OneTimeTokenRecord, PasswordResetRecord, SessionRecord } from '#shared/model/sessions.ts';
 import { getItem, getMany, queryPrefix, record } from './common.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
 import type { SignalRecord } from '#shared/model/signals.ts';
 

@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { check, del, put, transact, type TxItem } from '../transact.ts';
 import type { TeamMemberRecord, TeamRecord } from '#shared/model/teams.ts';
 import { notFound, taken } from '#shared/errors.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { keys } from '../keys.ts';
+import * as keys from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
 import type { WebhookRecord } from '#shared/model/webhooks.ts';
 import { taken } from '#shared/errors.ts';

@@ -1,6 +1,6 @@
 import { getMany } from '#shared/db/repositories/common.ts';
 import { getUsers, listAccountUsers } from '#shared/db/repositories/identity.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import type { AccountUserRecord } from '#shared/model/identity.ts';
 import { agentJson } from '../conversations/view.ts';
 

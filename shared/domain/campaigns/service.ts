@@ -1,5 +1,5 @@
 import { nextDenseId } from '#shared/db/ids.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import * as repo from '#shared/db/repositories/campaigns.ts';
 import { getAccountUser } from '#shared/db/repositories/identity.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';

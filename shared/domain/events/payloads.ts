@@ -3,7 +3,7 @@ import { findContactInbox, getContact } from '#shared/db/repositories/contacts.t
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { conversationOf, getConversation } from '#shared/db/repositories/conversations.ts';
 import { getMany, record } from '#shared/db/repositories/common.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import type { AccountRecord, UserRecord } from '#shared/model/identity.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../contacts/view.ts';

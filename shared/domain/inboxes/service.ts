@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { keys, type Key } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key } from '#shared/db/keys.ts';
 import { getAgentBot } from '#shared/db/repositories/identity.ts';
 import * as repo from '#shared/db/repositories/inboxes.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';

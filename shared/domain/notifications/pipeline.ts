@@ -1,6 +1,6 @@
 import { getMany } from '#shared/db/repositories/common.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
 import { createNotification, getNotificationSettings } from '#shared/db/repositories/notifications.ts';
 import { listParticipantIds } from '#shared/db/repositories/participants.ts';

@@ -1,5 +1,5 @@
 import { getMany } from '#shared/db/repositories/common.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import * as repo from '#shared/db/repositories/participants.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { unprocessable } from '#shared/errors.ts';

@@ -1,5 +1,6 @@
 import { config } from '#shared/config.ts';
-import { keys, type Key } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key } from '#shared/db/keys.ts';
 import {
   deleteKeys,
   deletePurgeJob,

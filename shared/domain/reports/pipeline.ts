@@ -1,7 +1,7 @@
 import { getAccount } from '#shared/db/repositories/identity.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   aggregateAdds,

@@ -1,4 +1,5 @@
-import { keys, type Key } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key } from '#shared/db/keys.ts';
 import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '#shared/db/repositories/reports.ts';
 import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 

@@ -1,4 +1,4 @@
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { getMembershipFresh } from '#shared/db/repositories/agents.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';

@@ -1,5 +1,6 @@
 import { hashPassword, hashToken, newToken, ownerToken, randomId, verifyPassword } from '#shared/crypto/tokens.ts';
-import { keys, type Key } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import type { Key } from '#shared/db/keys.ts';
 import { getUser, getUserIdByEmail } from '#shared/db/repositories/identity.ts';
 import {
   deleteSession,

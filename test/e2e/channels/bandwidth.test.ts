@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSealed } from '#shared/crypto/tokens.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';
 import { client, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { findThreadByUuid } from '#shared/db/repositories/mail-threads.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { download } from '../../support/files.ts';

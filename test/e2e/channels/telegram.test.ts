@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../../support/env.ts';
 import { PNG, startFakeProvider, type FakeProvider } from '../../support/providers.ts';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { isSealed } from '#shared/crypto/tokens.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { startFakeProvider, type FakeProvider } from '../../support/providers.ts';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorBody, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { countCreation, marksOf } from '#shared/db/repositories/counts.ts';
 import { nextDisplayId } from '#shared/db/repositories/conversations.ts';
 import { newContact, newConversation, newInbox, ok } from './fixtures.ts';

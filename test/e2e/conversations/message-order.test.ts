@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { mutate } from '#shared/domain/conversations/mutation.ts';

@@ -1,7 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys, LIST_SHARDS } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
+import { LIST_SHARDS } from '#shared/db/keys.ts';
 import { REFS_CACHE_TTL_MS, refsCacheForTests } from '#shared/domain/conversations/refs-cache.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { dispatchChange, dispatchChanges } from '#shared/events/dispatch.ts';
 import type { Change } from '#shared/model/change.ts';

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { dispatchChange, YOUNG_MESSAGE_S } from '#shared/events/dispatch.ts';
 import { pipelineCache } from '#shared/events/read-cache.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import { newPlatformApp, runtime, seedAccount, unique, type Res, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newInbox, newTeam, ok } from '../conversations/fixtures.ts';

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken, ownerToken, tokenOwnerHint } from '#shared/crypto/tokens.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { tokenItem } from '#shared/db/repositories/identity.ts';
 import { client, expectErrorBody, runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { sessionClient, sessionHeadersOf } from '../sessions/fixtures.ts';

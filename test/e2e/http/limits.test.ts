@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetConfig } from '#shared/config.ts';
 import { overrideEnv } from '../../support/env.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { queryPrefix } from '#shared/db/repositories/common.ts';
 import { addToRateWindow } from '#shared/db/repositories/limits.ts';
 import { Limiter } from '#shared/http/limiter.ts';

@@ -1,7 +1,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#shared/config.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { hashToken } from '#shared/crypto/tokens.ts';
 import { getPurgeJob, listPurgeJobs } from '#shared/db/repositories/purge.ts';
 import { getSearchHead } from '#shared/db/repositories/search-index.ts';

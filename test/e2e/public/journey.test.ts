@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { expectErrorBody, type Client } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import {

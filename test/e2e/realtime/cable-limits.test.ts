@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '#shared/crypto/tokens.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '#shared/realtime/protocol.ts';
 import { client, runtime, seedAccount, unique, type Client } from '../../support/runtime.ts';

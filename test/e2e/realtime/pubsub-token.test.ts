@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { locatedPubsubToken, pubsubTokenLocation } from '#shared/crypto/tokens.ts';
 import { anonymous, apiInbox, contactPath, ok, publicContact, type ApiInbox } from '../public/fixtures.ts';
 

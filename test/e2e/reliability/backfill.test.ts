@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { backfillAll, missingKeys } from '#shared/db/backfill.ts';
 import { newInbox, ok } from '../conversations/fixtures.ts';
 

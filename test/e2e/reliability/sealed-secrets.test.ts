@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { scanAll, type Item } from '../../support/table.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { resetConfig } from '#shared/config.ts';
 import { isSealed, readKeyMaterial, reloadKeyring, seal, sealedVersion } from '#shared/crypto/tokens.ts';
 import { resealAll, rotateKey } from '#shared/db/reseal.ts';

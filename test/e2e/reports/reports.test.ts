@@ -5,7 +5,7 @@ import { recordReports } from '#shared/domain/reports/pipeline.ts';
 import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
 import { putAggregate } from '#shared/db/repositories/reports.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { streamChanges } from '../../support/stream.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { newContact, newConversation, newInbox, ok } from '../conversations/fixtures.ts';

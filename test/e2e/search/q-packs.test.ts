@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getSearchHead } from '#shared/db/repositories/search-index.ts';
 import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
 import { callRecorder } from '../../support/calls.ts';

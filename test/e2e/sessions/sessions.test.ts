@@ -181,7 +181,7 @@ describe('sign-in (devise_token_auth headers)', { timeout: 120_000 }, () => {
     expectErrorBody(await app.post('/auth/sign_in', { email: 'someone@example.com', sso_auth_token: second }), 401);
     // Expired links are refused.
     const { putOneTimeToken } = await import('#shared/db/repositories/sessions.ts');
-    const { keys } = await import('#shared/db/keys.ts');
+    const keys = await import('#shared/db/keys.ts');
     const stale = newToken();
     const t = Math.floor(Date.now() / 1000);
     await putOneTimeToken(keys.oneTimeToken('SSO', hashToken(stale)), 'sso_token', {

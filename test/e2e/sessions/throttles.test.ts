@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, resetToken } from '#shared/crypto/tokens.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { putPasswordReset } from '#shared/db/repositories/sessions.ts';
 import { composeMail } from '#shared/domain/mail/compose.ts';
 import type { QueuedMail } from '#shared/model/mail.ts';

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '#shared/crypto/jwt.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { expectErrorBody, seedAccount, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { streamChanges } from '../../support/stream.ts';
 import { forgedJwt } from '../../support/http.ts';

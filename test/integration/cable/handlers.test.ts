@@ -17,7 +17,7 @@ import { MAX_FRAMES_PER_MINUTE, MAX_SOCKETS_PER_ADDRESS } from '#shared/realtime
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashToken } from '#shared/crypto/tokens.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import { runPinger } from '#shared/realtime/pinger.ts';
 import { cableSender } from '#shared/realtime/senders.ts';

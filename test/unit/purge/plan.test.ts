@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/keys.ts';
 import { Budget, PurgeInterrupted, runSteps, seriesOfFacts, type Step } from '#shared/domain/purge/plan.ts';
 
 describe('purge plan: budget, step order, what facts and URLs name', () => {
