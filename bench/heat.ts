@@ -1,4 +1,5 @@
 import type { Runtime } from '../infra/local/runtime.ts';
+import { observeAwsCalls } from '#shared/aws/observe.ts';
 import { startReceiver } from '../test/support/receiver.ts';
 import { seedAccountVia } from '../test/support/http.ts';
 import type { BenchWorld } from './scenarios/types.ts';
@@ -34,6 +35,12 @@ export interface HeatResult {
   /** Write units a message by kind of key (its first segment; an index's attribute name first). */
   byKind: { kind: string; wcuPerMessage: number }[];
   hottest: HeatRow[];
+  /**
+   * SQS requests a message took (billed per request, a batch of up to ten being one): sends and deletes counted as
+   * made, receives taken as one per deleted batch (Lambda's pollers receive a batch, run the function, delete it;
+   * their empty long polls are a fixed cost per queue, not per message).
+   */
+  sqs: { sendPerMessage: number; receivePerMessage: number; deletePerMessage: number; otherPerMessage: number; perMessage: number };
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
@@ -49,6 +56,7 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
   const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('heat'));
   const { api } = seeded.admin;
   const base = seeded.base;
+  const sqsCalls = new Map<string, number>();
   try {
     const hook = await api.post(`${base}/webhooks`, { url: receiver.url, name: 'heat', subscriptions: ['message_created'] });
     const inbox = await api.post(`${base}/inboxes`, { name: world.unique('heat'), channel: { type: 'api' } });
@@ -63,6 +71,9 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
     // Let the setup's own pipeline work finish before the meter starts.
     await quiet(recorder);
     recorder.take();
+    observeAwsCalls((call) => {
+      if (call.client === 'SQSClient') sqsCalls.set(call.command, (sqsCalls.get(call.command) ?? 0) + 1);
+    });
     const ids: number[] = [];
     for (let i = 0; i < MESSAGES; i += CONVERSATIONS) {
       const batch = await Promise.all(
@@ -83,6 +94,11 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
       await new Promise((r) => setTimeout(r, 20));
     }
     const calls = [...(await quiet(recorder))];
+    observeAwsCalls(undefined);
+    const count = (...commands: string[]) => commands.reduce((n, c) => n + (sqsCalls.get(c) ?? 0), 0);
+    const sends = count('SendMessageCommand', 'SendMessageBatchCommand');
+    const deletes = count('DeleteMessageCommand', 'DeleteMessageBatchCommand');
+    const other = count('ChangeMessageVisibilityCommand', 'ChangeMessageVisibilityBatchCommand');
     const byKey = new Map<string, number>();
     const byKind = new Map<string, number>();
     let total = 0;
@@ -111,8 +127,16 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
       callsPerMessage: per(calls.length),
       byKind: [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, units]) => ({ kind, wcuPerMessage: per(units) })),
       hottest,
+      sqs: {
+        sendPerMessage: per(sends),
+        receivePerMessage: per(deletes),
+        deletePerMessage: per(deletes),
+        otherPerMessage: per(other),
+        perMessage: per(sends + 2 * deletes + other),
+      },
     };
   } finally {
+    observeAwsCalls(undefined);
     await receiver.close();
     await rt.pipeline.pause();
   }
@@ -145,6 +169,10 @@ export function heatMarkdown(h: HeatResult): string[] {
     ...h.hottest.map(
       (r) => `| \`${r.key}\` | ${r.wcuPerMessage} | ${r.atRate.toLocaleString('en-US')} | ${r.atRate > LIMIT ? '**over**' : ''} |`,
     ),
+    '',
+    `SQS requests a message took in the burst (a batch of up to ten is one request): ${h.sqs.sendPerMessage} sends, ~${h.sqs.receivePerMessage}`,
+    `receives (one per deleted batch), ${h.sqs.deletePerMessage} deletes and ${h.sqs.otherPerMessage} visibility changes: **${h.sqs.perMessage}** in all`,
+    `(${h.rcuPerMessage} read units and ${h.callsPerMessage} DynamoDB calls a message, API and pipeline).`,
     '',
   ];
 }
