@@ -136,7 +136,7 @@ describe('widget campaigns and locales in a browser', () => {
         await page.evaluate((l) => (globalThis as any).$chatwoot.setLocale(l), locale);
         await chat.getByRole('textbox', { name: box }).waitFor();
         await chat.getByRole('button', { name: send }).waitFor();
-        expect(await page.locator('.cw-launcher').getAttribute('aria-label')).toBe(close);
+        expect(await page.locator('.woot-widget-bubble.woot--close').getAttribute('aria-label')).toBe(close);
       }
       // Sending still works in the chosen words.
       await page.evaluate(() => (globalThis as any).$chatwoot.setLocale('fr'));
