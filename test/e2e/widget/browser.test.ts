@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumForSuite } from '../../support/chromium.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { until } from '../../support/until.ts';
-import { browser as browserClient, hostSite, ok, servesCable, widgetInbox, type WidgetInbox } from './fixtures.ts';
+import { browser as browserClient, hostSite, ok, servesCable, widgetInbox, widgetLoaded, type WidgetInbox } from './fixtures.ts';
 
 // The widget in a real headless Chromium, embedded the way a website embeds it: a host page on an origin
 // of its own loads `/packs/js/sdk.js` with Chatwoot's snippet. What the visitor does is checked through
@@ -52,12 +52,7 @@ describe('widget in a browser', () => {
     await new Promise((r) => site?.server.close(r));
   });
 
-  const loaded = () =>
-    page.waitForFunction(
-      () => (globalThis as any).cwEvents.some((e: any) => e.name === 'chatwoot:ready') && (globalThis as any).$chatwoot?.hasLoaded,
-      undefined,
-      { timeout: 60_000 },
-    );
+  const loaded = () => widgetLoaded(page);
   const conversations = async () =>
     ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'conversations').data.payload as any[];
   const messages = async (id: number) => ok(await s.admin.api.get(`${s.base}/conversations/${id}/messages`), 'messages').payload as any[];
