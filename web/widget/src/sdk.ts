@@ -66,8 +66,8 @@ let websiteToken = '';
 let baseUrl = '';
 
 const settings = (): Settings => window.chatwootSettings ?? {};
-/** The loader's words, in the locale of the settings or of `setLocale`. */
-let txt = LOADER[localeOf(window.chatwootSettings?.locale)];
+/** The loader's words, in the locale of the settings (or the browser's) or of `setLocale`. */
+let txt = LOADER.en;
 let unread = 0;
 
 function getCookie(name: string): string | undefined {
@@ -364,6 +364,7 @@ window.chatwootSDK = {
       store.set(tokenKey(token), undefined);
     }
     window.$chatwoot = makeApi(token, baseUrl);
+    txt = LOADER[localeOf(window.$chatwoot.locale)];
     window.addEventListener('message', onFrameMessage);
     if (document.body) mount();
     else document.addEventListener('DOMContentLoaded', mount);
