@@ -62,6 +62,15 @@ export const AssignableAgentsQuery = v.object({
 
 export const WebsiteTokenQuery = v.object({ website_token: param("The web widget inbox's website token.") });
 
+/** The chat page's address (`GET /widget`): read by the page's own script, as the loader and a pop-out write it. */
+export const ChatPageQuery = v.object({
+  ...WebsiteTokenQuery.entries,
+  cw_conversation: param("The visitor's auth token (the site's `cw_conversation` cookie); none: a new visitor."),
+  locale: param('Locale of the widget (`de`, `pt_BR`, …).'),
+  dark_mode: param('`light`, `auto` or `dark`.'),
+  agent_typing_ms: param('Milliseconds "Agent is typing…" stays without a typing-off (default 30000; for tests).'),
+});
+
 export const WidgetEventQuery = v.object({ ...WebsiteTokenQuery.entries, locale: param('Locale of the visitor.') });
 
 export const WidgetMessagesQuery = v.object({ ...WebsiteTokenQuery.entries, before: MessageListQuery.entries.before });

@@ -1,34 +1,18 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumForSuite } from '../../support/chromium.ts';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
-import { ok, widgetInbox, type WidgetInbox } from './fixtures.ts';
+import { hostSite, ok, widgetInbox, widgetLoaded, type WidgetInbox } from './fixtures.ts';
 
-// Campaigns and locales in a real headless Chromium: a host site (every path the same page with Chatwoot's
-// snippet; `?locale=` sets chatwootSettings.locale) on an origin of its own.
+// Campaigns and locales in a real headless Chromium: a host site (fixtures.ts hostSite: every path the same
+// page with Chatwoot's snippet; `?locale=` sets chatwootSettings.locale) on an origin of its own.
 
 const SHOTS = join(import.meta.dirname, '../../../screenshots');
 const LONG = 120_000;
-
-async function hostSite(baseUrl: string, websiteToken: string): Promise<{ url: string; server: Server }> {
-  const page = `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title></head><body style="font-family:sans-serif;background:#f6f7f9">
-<h1>Acme Inc.</h1><p>Plans and pricing.</p>
-<script>
-  window.chatwootSettings = { position: 'right', locale: new URLSearchParams(location.search).get('locale') || 'en' };
-  (function(d,t){var BASE_URL=${JSON.stringify(baseUrl)};var g=d.createElement(t),s=d.getElementsByTagName(t)[0];
-  g.src=BASE_URL+"/packs/js/sdk.js";g.defer=true;g.async=true;s.parentNode.insertBefore(g,s);
-  g.onload=function(){window.chatwootSDK.run({websiteToken:${JSON.stringify(websiteToken)},baseUrl:BASE_URL})}})(document,"script");
-  window.addEventListener('chatwoot:ready', function(){ window.widgetReady = true; });
-</script></body></html>`;
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
-}
 
 describe('widget campaigns and locales in a browser', () => {
   const executablePath = chromiumForSuite();
@@ -44,7 +28,10 @@ describe('widget campaigns and locales in a browser', () => {
     const rt = await runtime();
     s = await seedAccount();
     inbox = await widgetInbox(s, { widget_color: '#0f766e', welcome_title: 'Acme support' });
-    site = await hostSite(rt.baseUrl, inbox.website_token);
+    // `?locale=` on any page sets chatwootSettings.locale.
+    site = await hostSite(rt.baseUrl, inbox.website_token, {
+      settings: (w) => ({ position: 'right', locale: new URLSearchParams(w.location.search).get('locale') || 'en' }),
+    });
     adminName = ok(await s.admin.api.get('/api/v1/profile'), 'profile').name;
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   }, LONG);
@@ -59,9 +46,7 @@ describe('widget campaigns and locales in a browser', () => {
   async function visit(path: string): Promise<Page> {
     const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
     await page.goto(site.url + path);
-    await page.waitForFunction(() => (globalThis as any).widgetReady === true && (globalThis as any).$chatwoot?.hasLoaded, undefined, {
-      timeout: 60_000,
-    });
+    await widgetLoaded(page);
     return page;
   }
 
@@ -136,7 +121,7 @@ describe('widget campaigns and locales in a browser', () => {
         await page.evaluate((l) => (globalThis as any).$chatwoot.setLocale(l), locale);
         await chat.getByRole('textbox', { name: box }).waitFor();
         await chat.getByRole('button', { name: send }).waitFor();
-        expect(await page.locator('.cw-launcher').getAttribute('aria-label')).toBe(close);
+        expect(await page.locator('.woot-widget-bubble.woot--close').getAttribute('aria-label')).toBe(close);
       }
       // Sending still works in the chosen words.
       await page.evaluate(() => (globalThis as any).$chatwoot.setLocale('fr'));

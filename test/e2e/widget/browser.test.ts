@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumForSuite } from '../../support/chromium.ts';
 import { runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { until } from '../../support/until.ts';
-import { browser as browserClient, ok, widgetInbox, type WidgetInbox } from './fixtures.ts';
+import { browser as browserClient, hostSite, ok, servesCable, widgetInbox, widgetLoaded, type WidgetInbox } from './fixtures.ts';
 
 // The widget in a real headless Chromium, embedded the way a website embeds it: a host page on an origin
 // of its own loads `/packs/js/sdk.js` with Chatwoot's snippet. What the visitor does is checked through
@@ -18,24 +17,6 @@ const SHOTS = join(import.meta.dirname, '../../../screenshots');
 const LONG = 120_000;
 // Waits on the service's state read through the API: every quarter second, for up to a minute.
 const PATIENCE = { timeoutMs: 60_000, everyMs: 250 };
-
-/** A website: one page with the snippet, on its own origin (127.0.0.1, port 0). */
-async function hostSite(baseUrl: string, websiteToken: string): Promise<{ url: string; server: Server }> {
-  const page = `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title></head><body style="font-family:sans-serif;background:#f6f7f9">
-<h1>Acme Inc.</h1><p>Welcome to our website.</p>
-<script>
-  window.chatwootSettings = { position: 'right', locale: 'en' };
-  (function(d,t){var BASE_URL=${JSON.stringify(baseUrl)};var g=d.createElement(t),s=d.getElementsByTagName(t)[0];
-  g.src=BASE_URL+"/packs/js/sdk.js";g.defer=true;g.async=true;s.parentNode.insertBefore(g,s);
-  g.onload=function(){window.chatwootSDK.run({websiteToken:${JSON.stringify(websiteToken)},baseUrl:BASE_URL})}})(document,"script");
-  window.received = [];
-  window.addEventListener('chatwoot:ready', function(){ window.widgetReady = true; });
-  window.addEventListener('chatwoot:on-message', function(e){ window.received.push(e.detail); });
-</script></body></html>`;
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
-}
 
 describe('widget in a browser', () => {
   const executablePath = chromiumForSuite();
@@ -71,10 +52,7 @@ describe('widget in a browser', () => {
     await new Promise((r) => site?.server.close(r));
   });
 
-  const loaded = () =>
-    page.waitForFunction(() => (globalThis as any).widgetReady === true && (globalThis as any).$chatwoot?.hasLoaded, undefined, {
-      timeout: 60_000,
-    });
+  const loaded = () => widgetLoaded(page);
   const conversations = async () =>
     ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'conversations').data.payload as any[];
   const messages = async (id: number) => ok(await s.admin.api.get(`${s.base}/conversations/${id}/messages`), 'messages').payload as any[];
@@ -104,7 +82,9 @@ describe('widget in a browser', () => {
       );
       await chat.getByRole('log').getByText('Hi! An agent here.').waitFor({ timeout: 60_000 });
       // The host page heard of it.
-      await page.waitForFunction(() => (globalThis as any).received.some((m: any) => m.content === 'Hi! An agent here.'));
+      await page.waitForFunction(() =>
+        (globalThis as any).cwEvents.some((e: any) => e.name === 'chatwoot:on-message' && e.detail.content === 'Hi! An agent here.'),
+      );
       await page.screenshot({ path: join(SHOTS, 'widget-open.png') });
     },
     LONG,
@@ -295,31 +275,3 @@ describe('widget in a browser', () => {
     LONG,
   );
 });
-
-/** Whether `/cable` answers a WebSocket handshake (101) on this runtime. */
-function servesCable(baseUrl: string): Promise<boolean> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve) => {
-    const req = request({
-      host: hostname,
-      port,
-      path: '/cable',
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      },
-    });
-    req.on('upgrade', (_res, socket) => {
-      socket.destroy();
-      resolve(true);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(false);
-    });
-    req.on('error', () => resolve(false));
-    req.end();
-  });
-}

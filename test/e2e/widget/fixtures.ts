@@ -1,3 +1,6 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
 import { client, runtime, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 import { ok } from '../conversations/fixtures.ts';
 
@@ -76,4 +79,68 @@ export function widgetApi(api: Client, inbox: WidgetInbox, token: string | undef
     patch: (path: string, body?: unknown) => api.patch(url(path), body, h()),
     delete: (path: string) => api.delete(url(path), undefined, h()),
   };
+}
+
+/**
+ * A website for the browser tests: every path serves one page with Chatwoot's snippet (and `settings` as
+ * `window.chatwootSettings`, or a function of the page's window that the page runs to make them), on an
+ * origin of its own (127.0.0.1, port 0). The page records Chatwoot's
+ * window events in `window.cwEvents` (`{name, detail}`), and `extraCss` is a site's own stylesheet.
+ */
+export async function hostSite(
+  baseUrl: string,
+  websiteToken: string,
+  opts: { settings?: Record<string, unknown> | ((w: { location: { search: string } }) => Record<string, unknown>); extraCss?: string } = {},
+): Promise<{ url: string; server: Server }> {
+  const page = `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title><style>${opts.extraCss ?? ''}</style></head>
+<body style="font-family:sans-serif;background:#f6f7f9"><h1>Acme Inc.</h1><p>Welcome to our website.</p>
+<script>
+  window.chatwootSettings = ${typeof opts.settings === 'function' ? `(${opts.settings.toString()})(window)` : JSON.stringify(opts.settings ?? { position: 'right', locale: 'en' })};
+  window.cwEvents = [];
+  ['chatwoot:ready', 'chatwoot:on-message', 'chatwoot:on-start-conversation', 'chatwoot:error'].forEach(function (name) {
+    window.addEventListener(name, function (e) { window.cwEvents.push({ name: name, detail: e.detail }); });
+  });
+  (function(d,t){var BASE_URL=${JSON.stringify(baseUrl)};var g=d.createElement(t),s=d.getElementsByTagName(t)[0];
+  g.src=BASE_URL+"/packs/js/sdk.js";g.defer=true;g.async=true;s.parentNode.insertBefore(g,s);
+  g.onload=function(){window.chatwootSDK.run({websiteToken:${JSON.stringify(websiteToken)},baseUrl:BASE_URL})}})(document,"script");
+</script></body></html>`;
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** Waits until the host page's widget has loaded and the page heard `chatwoot:ready`. */
+export const widgetLoaded = (page: Page) =>
+  page.waitForFunction(
+    () => (globalThis as any).cwEvents.some((e: any) => e.name === 'chatwoot:ready') && (globalThis as any).$chatwoot?.hasLoaded,
+    undefined,
+    { timeout: 60_000 },
+  );
+
+/** Whether `/cable` answers a WebSocket handshake (101) on this runtime. */
+export function servesCable(baseUrl: string): Promise<boolean> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const req = request({
+      host: hostname,
+      port,
+      path: '/cable',
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve(true);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(false);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
 }

@@ -20,6 +20,16 @@ export interface Campaign {
   trigger_only_during_business_hours?: boolean;
 }
 
+/** A refused call: its status and the service's answer (the detail of Chatwoot's `chatwoot:error`). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+  ) {
+    super(`widget API: ${status}`);
+  }
+}
+
 export class WidgetApi {
   constructor(
     private readonly base: string,
@@ -39,8 +49,14 @@ export class WidgetApi {
     }
     const res = await fetch(url, { method, headers, body: payload });
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    let data: unknown = text;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: the text itself */
+    }
+    if (!res.ok) throw new ApiError(res.status, data);
+    return data as T;
   }
 
   config = () => this.call<Session>('POST', '/config');

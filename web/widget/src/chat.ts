@@ -1,5 +1,6 @@
 import './chat.css';
 import { loadCampaigns, runCampaign, scheduleCampaigns, setPageUrl } from './campaigns.ts';
+import { ApiError } from './api.ts';
 import { composer, composerTexts, focusComposer, showComposer } from './composer.ts';
 import { h, root } from './dom.ts';
 import { drawHeader, header, headerTexts } from './header.ts';
@@ -48,8 +49,11 @@ startPolling();
 async function handle(m: ToChat) {
   switch (m.event) {
     case 'set-user': {
-      const res = await api.setUser(m.identifier, m.user ?? {});
-      if (res.widget_auth_token) {
+      const res = await api.setUser(m.identifier, m.user ?? {}).catch((err) => {
+        // Chatwoot's widget tells the page: `chatwoot:error` with the service's answer.
+        toParent({ event: 'error', errorType: 'SET_USER_ERROR', data: err instanceof ApiError ? err.data : String(err) });
+      });
+      if (res?.widget_auth_token) {
         saveToken(res.widget_auth_token);
         forgetConversation();
         connect(res.pubsub_token);

@@ -1,7 +1,7 @@
 import { h } from './dom.ts';
 import { drawLog } from './message-log.ts';
 import { api } from './page.ts';
-import { afterFirstMessage, state, upsert, whenReady } from './state.ts';
+import { afterFirstMessage, startingConversation, state, upsert, whenReady } from './state.ts';
 import { stopTyping, visitorTyped } from './typing.ts';
 import { t } from './words.ts';
 
@@ -56,6 +56,7 @@ async function sendText(text: string) {
   try {
     await whenReady;
     const first = state.conversationId === undefined;
+    if (first) startingConversation();
     upsert([{ ...(await api.send(text, id)), echo_id: id }], false);
     if (first) await afterFirstMessage();
   } catch {

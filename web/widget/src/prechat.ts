@@ -1,7 +1,7 @@
 import { h } from './dom.ts';
 import { api } from './page.ts';
 import type { ChannelConfig } from './protocol.ts';
-import { afterFirstMessage, state, upsert } from './state.ts';
+import { afterFirstMessage, startingConversation, state, upsert } from './state.ts';
 import { t } from './words.ts';
 
 // The inbox's pre-chat form: the visitor's details and first message start the conversation.
@@ -54,6 +54,7 @@ export function drawPrechat(c: ChannelConfig) {
       else custom[f.name] = el.value;
     }
     if (Object.keys(custom).length) contact.custom_attributes = custom;
+    startingConversation();
     try {
       const created = await api.startConversation(contact, message.value);
       state.conversationId = created.id;

@@ -30,13 +30,19 @@ export type FromChat =
   | { event: 'loaded'; config: { authToken: string; channelConfig: ChannelConfig } }
   | { event: 'setAuthCookie'; data: { widgetAuthToken: string } }
   | { event: 'setUnreadMode'; unreadMessageCount: number }
-  | { event: 'onMessage'; data: WidgetMessage }
+  /** Chatwoot's window events: the loader dispatches `eventIdentifier` (`chatwoot:on-message`, …) with `data` as detail. */
+  | { event: 'onEvent'; eventIdentifier: SdkEvent; data: unknown }
+  /** A command failed (`SET_USER_ERROR`): the loader dispatches `chatwoot:error` with `data`, the service's answer. */
+  | { event: 'error'; errorType: string; data: unknown }
   | { event: 'toggleBubble' }
   | { event: 'closeWindow' }
   /** A campaign's message is due while the widget is closed: the loader shows it above the launcher. */
   | { event: 'campaign'; message: string; senderName: string | null }
   /** The campaign was run or dropped: the loader takes its card away. */
   | { event: 'campaignDone' };
+
+/** The window events the chat page raises through the loader (Chatwoot's names). */
+export type SdkEvent = 'chatwoot:on-message' | 'chatwoot:on-start-conversation';
 
 export const encode = (m: ToChat | FromChat) => PREFIX + JSON.stringify(m);
 
@@ -50,5 +56,5 @@ export function decode<T>(data: unknown): T | undefined {
   }
 }
 
-/** Where a website's visitor keeps its auth token (per inbox). */
+/** Where a chat page opened on its own (a mobile webview, a pop-out) keeps its visitor's auth token (per inbox). */
 export const tokenKey = (websiteToken: string) => `cw_conversation_${websiteToken}`;

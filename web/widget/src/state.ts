@@ -1,4 +1,4 @@
-import { api, embedded, toParent } from './page.ts';
+import { api, embedded, raise, toParent } from './page.ts';
 import type { ChannelConfig, WidgetMessage } from './protocol.ts';
 
 // What the page knows: the inbox's settings, the conversation and its messages, and whether the visitor
@@ -36,10 +36,14 @@ export function clearUnread() {
   toParent({ event: 'setUnreadMode', unreadMessageCount: 0 });
 }
 
+/** Whether the host page was told that the visitor started its conversation. */
+let started = false;
+
 /** The visitor became another contact: its conversation is not this one. */
 export function forgetConversation() {
   state.messages.clear();
   state.conversationId = undefined;
+  started = false;
 }
 
 /** Attributes and labels asked for before there was a conversation to put them on. */
@@ -62,10 +66,30 @@ export function dropStandIn() {
   standIn = undefined;
 }
 
+/** Ids of the messages the host page has heard of: each once, whether the socket or polling brought it. */
+const told = new Set<number>();
+
+/** Chatwoot's `chatwoot:on-message` on the host page, with the message as its detail. */
+export function tell(m: Msg) {
+  if (m.id === undefined || told.has(m.id)) return;
+  told.add(m.id);
+  raise('chatwoot:on-message', m);
+}
+
+/** The visitor starts its first conversation: Chatwoot's `chatwoot:on-start-conversation` (once). */
+export function startingConversation() {
+  if (started) return;
+  started = true;
+  raise('chatwoot:on-start-conversation', { hasConversation: false });
+}
+
 let redraw = () => {};
 export const onUpsert = (f: () => void) => (redraw = f);
 
-/** Adds or replaces messages; agent messages new to this page count as unread while the widget is closed. */
+/**
+ * Adds or replaces messages. With `announce`, messages new to this page are told to the host page, and
+ * the agent's count as unread while the widget is closed.
+ */
 export function upsert(list: Msg[], announce: boolean) {
   let fresh = 0;
   for (const m of list) {
@@ -80,9 +104,9 @@ export function upsert(list: Msg[], announce: boolean) {
     }
     const known = state.messages.has(keyOf(m));
     state.messages.set(keyOf(m), { ...state.messages.get(keyOf(m)), ...m, pending: false });
-    if (!known && !echo && !isMine(m) && announce) {
-      fresh++;
-      toParent({ event: 'onMessage', data: m as WidgetMessage });
+    if (!known && !echo && announce) {
+      tell(m);
+      if (!isMine(m)) fresh++;
     }
   }
   if (fresh && !state.open) addUnread(fresh);

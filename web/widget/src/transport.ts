@@ -1,7 +1,7 @@
 import { connectCable, type Cable, type CableEvent } from './cable.ts';
 import { root } from './dom.ts';
 import { api } from './page.ts';
-import { state, upsert, type Msg } from './state.ts';
+import { state, tell, upsert, type Msg } from './state.ts';
 import { showAgentTyping } from './typing.ts';
 
 // Live updates: the cable, and polling while it is not live.
@@ -23,6 +23,8 @@ function onCable(e: CableEvent) {
   if (e.event === 'message.created' || e.event === 'message.updated') {
     if (d.private || d.message_type === 2) return;
     upsert([{ ...d, conversation_id: d.conversation_id } as Msg], e.event === 'message.created');
+    // Chatwoot's widget tells the page of every message the socket brings, the visitor's own too.
+    if (e.event === 'message.created') tell(d as Msg);
   } else if (e.event === 'conversation.typing_on' || e.event === 'conversation.typing_off') {
     if (d.is_private || d.user?.type === 'contact') return;
     showAgentTyping(e.event === 'conversation.typing_on');
