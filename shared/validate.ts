@@ -57,9 +57,10 @@ export function issuesToError(issues: readonly v.BaseIssue<unknown>[], prefix = 
 //  - blank (`null`; `""` but in a text field that may not be null, where Chatwoot's presence checks refuse it) or an
 //    id of 0 (a field taking 1 but not 0): `null` where the field takes null ("clear": Chatwoot's `assignee_id: 0`
 //    unassigns), else not given where it is optional, else as sent (the error);
-//  - a numeric string as the number, `"true"`/`"false"` as the boolean, a number or boolean as its string, one value
-//    as a list of one (`labels=a`).
-// Values the schema takes as sent are never changed; unknown keys stay (the object schemas drop them).
+//  - a numeric string as the number, `"true"`/`"false"` as the boolean, a number or boolean as its string, one string
+//    as a list of one where a list of strings is taken (`labels=a`, as acts-as-taggable reads it).
+// Values the schema takes as sent are never changed; unknown keys stay (the object schemas drop them). A strict object
+// (a JSON document Chatwoot checks against a JSON schema, such as integration settings) is read as sent.
 
 const NOT_GIVEN = Symbol('not given');
 type Wrapped = AnySchema & {
@@ -86,6 +87,8 @@ const accepts = (schema: AnySchema, value: unknown) => v.is(schema, value);
  */
 function objectSchemaOf(schema: AnySchema, value: Record<string, unknown>): Wrapped | undefined {
   const s = unwrap(schema);
+  // A strict object is a JSON document checked against its schema (integration settings), not columns: read as sent.
+  if (s.type === 'strict_object') return undefined;
   if (s.entries) return s;
   if (s.type === 'variant' && Array.isArray(s.options) && s.key) {
     const key = s.key;
@@ -139,7 +142,8 @@ function readValue(schema: AnySchema, value: unknown): unknown {
     if (/^-?\d+(\.\d+)?$/.test(value.trim())) readings.push(Number(value));
     if (value === 'true' || value === 'false') readings.push(value === 'true');
   } else if (typeof value === 'number' || typeof value === 'boolean') readings.push(String(value));
-  if (itemSchemaOf(schema)) readings.push([value]);
+  const item = itemSchemaOf(schema);
+  if (item && typeof value === 'string' && takesText(item)) readings.push([value]);
   return readings.find((r) => accepts(schema, r)) ?? value;
 }
 
