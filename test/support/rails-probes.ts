@@ -33,7 +33,7 @@ const CHATWOOT_REFUSES = new Set([
   ...['endpoint', 'p256dh', 'auth', 'push_token', 'device_id'].map(
     (k) => `POST /api/v1/notification_subscriptions subscription_attributes.${k}=""`,
   ),
-  // A blank time zone: working hours could not be read (Chatwoot validates the inbox's time zone).
+  // A blank time zone: working hours could not be read. Refused here; whether Chatwoot's inbox takes it is unchecked.
   'POST /api/v1/accounts/{account_id}/inboxes timezone=""',
   'PATCH|PUT /api/v1/accounts/{account_id}/inboxes/{id} timezone=""',
   // Without inbox_id and contact_id a conversation is found by its source id: blank finds none (Chatwoot's find_by!).
