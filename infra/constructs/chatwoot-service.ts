@@ -56,9 +56,12 @@ export interface ChatwootServiceProps {
    * distribution). @default `https://<domain>` with a domain, else the API's execute-api URL
    */
   publicBaseUrl?: string;
-  /** Every alarm notifies this topic (ALARM and OK). @default a topic of its own when `alarmEmail` is set, else no actions */
+  /**
+   * Every alarm notifies this topic (ALARM and OK). @default a topic of the service's own (outputs `AlarmTopicArn` and
+   * `AlarmSubscribeCommand`), subscribed by `alarmEmail` when set: alarms never go without an action
+   */
   alarmTopic?: sns.ITopic;
-  /** Creates a topic subscribed by this address (the address must confirm the subscription). */
+  /** Subscribes this address to the service's own topic (the address must confirm the subscription). */
   alarmEmail?: string;
   /** Retention of function and access logs. @default one month */
   logRetention?: logs.RetentionDays;
@@ -158,7 +161,8 @@ export class ChatwootService extends Construct {
   readonly cableUrl: string;
   readonly tokenKey: secretsmanager.Secret;
   readonly avatars: s3.Bucket;
-  readonly alarmTopic?: sns.ITopic;
+  /** Where every alarm notifies: `alarmTopic`, or the service's own topic. */
+  readonly alarmTopic: sns.ITopic;
   readonly domainName?: apigw.DomainName;
   /** Base URL of the service, as in the links it hands out (no trailing slash). */
   readonly url: string;
@@ -399,16 +403,9 @@ export class ChatwootService extends Construct {
 
     this.acknowledgeByDesign(functions.runtime);
 
-    this.alarmTopic = props.alarmTopic;
-    if (!this.alarmTopic && props.alarmEmail) {
-      const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
-      topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-      acknowledge(topic, {
-        'Serverless::Serverless-SNSRedrivePolicy':
-          'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
-      });
-      this.alarmTopic = topic;
-    }
+    // Alarms always act: without a topic of the deployer's, the service makes its own (the `AlarmSubscribeCommand`
+    // output subscribes someone later), so an outage is never learned of from customers alone.
+    this.alarmTopic = props.alarmTopic ?? this.ownAlarmTopic(props.alarmEmail);
     this.observability = new Observability(this, 'Observability', {
       http: this.api,
       pipeline: this.pipeline,
@@ -453,6 +450,16 @@ export class ChatwootService extends Construct {
         this.pipeline.deliveriesDlq.queueUrl,
         ' --deliveries-queue-url ',
         this.pipeline.deliveriesQueue.queueUrl,
+        ' --region ',
+        Stack.of(this).region,
+      ]),
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn, description: 'SNS topic every alarm notifies (ALARM and OK)' });
+    new CfnOutput(this, 'AlarmSubscribeCommand', {
+      description: 'Subscribes an address to the alarms (it must confirm the email AWS sends); any SNS protocol works',
+      value: Fn.join('', [
+        'aws sns subscribe --protocol email --notification-endpoint <address> --topic-arn ',
+        this.alarmTopic.topicArn,
         ' --region ',
         Stack.of(this).region,
       ]),
@@ -543,6 +550,19 @@ export class ChatwootService extends Construct {
     acknowledge(this.pipeline.streamFailures, {
       'AwsSolutions::AwsSolutions-SQS3': "The stream event source's on-failure destination, which is a dead-letter queue by another name",
     });
+  }
+
+  /** The service's own alarm topic, subscribed by `email` when given. */
+  private ownAlarmTopic(email: string | undefined): sns.Topic {
+    const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Chatwoot service alarms', enforceSSL: true });
+    if (email) {
+      topic.addSubscription(new subscriptions.EmailSubscription(email));
+      acknowledge(topic, {
+        'Serverless::Serverless-SNSRedrivePolicy':
+          'An email subscription: a dead-letter queue of undelivered alarm emails would itself need someone watching it',
+      });
+    }
+    return topic;
   }
 
   private acknowledgeFargate(cable: FargateCable): void {

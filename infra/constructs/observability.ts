@@ -15,8 +15,8 @@ const FIVE_MINUTES = Duration.minutes(5);
 export interface ObservabilityProps {
   http: HttpApiRoutes;
   pipeline: EventPipeline;
-  /** Where every alarm notifies (ALARM and OK). No topic: the alarms exist and notify nobody. */
-  topic?: sns.ITopic;
+  /** Where every alarm notifies (ALARM and OK): every alarm has an action. */
+  topic: sns.ITopic;
   /** p99 latency of the API above which it alarms (3 periods of 5 minutes). @default 3 s */
   latencyP99?: Duration;
   /** 5xx answers in 5 minutes from which it alarms. @default 5 */
@@ -36,7 +36,7 @@ export interface ObservabilityProps {
 export class Observability extends Construct {
   readonly alarms: cloudwatch.Alarm[] = [];
   readonly dashboard: cloudwatch.Dashboard;
-  private readonly topic?: sns.ITopic;
+  private readonly topic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -121,12 +121,7 @@ export class Observability extends Construct {
         description: 'A webhook delivery has waited more than 7 hours (longer than the longest retry backoff)',
       },
     );
-    if (props.topic) {
-      for (const alarm of pipeline.alarms) {
-        alarm.addAlarmAction(new SnsAction(props.topic));
-        alarm.addOkAction(new SnsAction(props.topic));
-      }
-    }
+    for (const alarm of pipeline.alarms) this.notify(alarm);
 
     this.dashboard = this.buildDashboard(props);
   }
@@ -145,12 +140,14 @@ export class Observability extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: o.description,
     });
-    if (this.topic) {
-      alarm.addAlarmAction(new SnsAction(this.topic));
-      alarm.addOkAction(new SnsAction(this.topic));
-    }
+    this.notify(alarm);
     this.alarms.push(alarm);
     return alarm;
+  }
+
+  private notify(alarm: cloudwatch.Alarm) {
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
   }
 
   private buildDashboard(props: ObservabilityProps): cloudwatch.Dashboard {

@@ -42,7 +42,7 @@ export const Bool = v.union(
 export const Id = v.union(
   [
     v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(1, 'must be positive')),
-    v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be an integer'), v.transform(Number)),
+    v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be an integer'), v.transform(Number), v.minValue(1, 'must be positive')),
   ],
   'must be an integer',
 );

@@ -18,6 +18,17 @@ export function parseForm(text: string): Record<string, unknown> {
   return out;
 }
 
+/**
+ * The query string as Rails reads it into `params`: `labels[]=a&labels[]=b` a list, `a[b]=c` nested. API Gateway's
+ * `queryStringParameters` join repeated keys with commas and keep brackets in names, so a query with brackets is read
+ * from the raw string.
+ */
+export function queryParams(event: Pick<APIGatewayProxyEventV2, 'rawQueryString' | 'queryStringParameters'>): Record<string, unknown> {
+  const raw = event.rawQueryString ?? '';
+  if (/\[|%5B/i.test(raw)) return parseForm(raw);
+  return { ...(event.queryStringParameters ?? {}) };
+}
+
 export function setNested(target: Record<string, unknown>, key: string, value: unknown): void {
   const parts = key.replace(/\]/g, '').split('[');
   let node: Record<string, unknown> | unknown[] = target;

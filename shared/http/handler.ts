@@ -14,7 +14,7 @@ import {
   type AccountAccess,
 } from './auth.ts';
 import type { Actor } from '#shared/model/actor.ts';
-import { bodySizeLimit, parseBody, type MultipartParser, type ParsedEvent } from './body.ts';
+import { bodySizeLimit, parseBody, queryParams, type MultipartParser, type ParsedEvent } from './body.ts';
 import { ServiceError, notFound } from '#shared/errors.ts';
 import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
@@ -76,7 +76,7 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
   // Rails `params`: query-string fields count like body fields, and the body's win (the mobile app
   // assigns a team with `POST …/assignments?team_id=N` and no body).
   let body: Record<string, unknown> = {
-    ...(event.queryStringParameters ?? {}),
+    ...queryParams(event as unknown as APIGatewayProxyEventV2),
     ...(await parseBody(event as unknown as APIGatewayProxyEventV2, bodyOptions(opts))),
   };
   // Paths as sent (before the root key is merged); every route, whatever its schema.

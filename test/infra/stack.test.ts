@@ -11,7 +11,7 @@ import { testBundles } from './bundles.ts';
 import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
-import { ServiceStack } from '../../infra/service-stack.ts';
+import { ServiceStack, type ServiceStackProps } from '../../infra/service-stack.ts';
 import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '#shared/db/table.ts';
 import { changeOf } from '#shared/events/forward.ts';
 
@@ -45,9 +45,14 @@ interface Synthesized {
   all: Template[];
 }
 
-function synth(routeTable: Route[], outdir: string, stackBundles: FunctionBundles = bundles): Synthesized {
+function synth(
+  routeTable: Route[],
+  outdir: string,
+  stackBundles: FunctionBundles = bundles,
+  options: Partial<ServiceStackProps> = { alarmEmail: 'ops@example.com' },
+): Synthesized {
   const app = new App({ outdir, context });
-  const stack = new ServiceStack(app, 'Test', { bundles: stackBundles, routes: routeTable, alarmEmail: 'ops@example.com' });
+  const stack = new ServiceStack(app, 'Test', { bundles: stackBundles, routes: routeTable, ...options });
   const parent = Template.fromStack(stack);
   const nested = new Map([...stack.api.groups].map(([group, s]) => [group, Template.fromStack(s)] as const));
   return { stack, parent, nested, all: [parent, ...nested.values()] };
@@ -267,6 +272,32 @@ describe('observability', () => {
     }
     real.parent.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
+
+  it('without alarm options still notifies: its own topic, output with a subscribe command, acts on every alarm', () => {
+    const bare = synth(routes, join(workDir, 'cdk.out.no-alarm-options'), bundles, {});
+    const topics = ofType(bare.parent, 'AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    const [[topicId]] = topics;
+    bare.parent.resourceCountIs('AWS::SNS::Subscription', 0);
+    const alarms = bare.all.flatMap((t) => ofType(t, 'AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBe(real.all.flatMap((t) => ofType(t, 'AWS::CloudWatch::Alarm')).length);
+    // Any alarm without an action (ALARM and OK) fails here, in whichever stack or construct it was made.
+    const silent = alarms.filter(([, a]) => !(a.Properties!.AlarmActions?.length && a.Properties!.OKActions?.length)).map(([id]) => id);
+    expect(silent).toEqual([]);
+    for (const [id, alarm] of alarms) {
+      for (const actions of [alarm.Properties!.AlarmActions, alarm.Properties!.OKActions]) {
+        expect(actions, id).toHaveLength(1);
+        // The parent's topic, by Ref there and through a nested stack's parameter elsewhere.
+        expect(JSON.stringify(actions), id).toMatch(topicId.slice(0, 10));
+      }
+    }
+    const outputs = bare.parent.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const output = (name: string) => Object.entries(outputs).find(([key]) => key.includes(name))?.[1].Value;
+    expect(output('AlarmTopicArn')).toEqual({ Ref: topicId });
+    const command = JSON.stringify(output('AlarmSubscribeCommand'));
+    expect(command).toContain('aws sns subscribe --protocol email --notification-endpoint <address> --topic-arn ');
+    expect(command).toContain(JSON.stringify({ Ref: topicId }));
+  }, 120_000);
 
   it('watches every route function for errors and throttles', () => {
     const watched = new Map<string, Set<string>>();

@@ -45,7 +45,8 @@ const fields = {
   identifier: v.optional(v.nullable(IdentifierField)),
   blocked: v.optional(Bool),
   avatar_url: v.optional(v.nullable(v.union([v.literal(''), HttpUrl], 'must be an http or https URL'))),
-  avatar: v.optional(Avatar),
+  // Blank (`""`, null) removes the avatar, as Rails' ActiveStorage does for an attachment assigned blank.
+  avatar: v.optional(v.nullable(Avatar)),
   additional_attributes: v.optional(v.nullable(Attributes)),
   custom_attributes: v.optional(v.nullable(Attributes)),
 };

@@ -124,7 +124,7 @@ export async function updateContact(accountId: number, contactId: number, input:
     if (!(await repo.getContact(accountId, contactId))) throw notFound('Contact');
     uploaded = await storeAvatar(accountId, contactId, input.avatar);
   }
-  const thumbnail = uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : undefined);
+  const thumbnail = uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : input.avatar === null ? '' : undefined);
   const additional = input.additional_attributes ?? {};
   // Chatwoot replaces the given fields and merges the two attribute hashes key by key.
   const onAttributes = (before: ContactRecord, after: ContactRecord): AttributeChanges | undefined =>
@@ -151,7 +151,7 @@ export async function updateContact(accountId: number, contactId: number, input:
       phone_number: input.phone_number !== undefined ? input.phone_number : c.phone_number,
       identifier: input.identifier !== undefined ? input.identifier : c.identifier,
       blocked: input.blocked ?? c.blocked,
-      thumbnail: uploaded ?? (input.avatar_url !== undefined ? (input.avatar_url ?? '') : c.thumbnail),
+      thumbnail: thumbnail ?? c.thumbnail,
       additional_attributes: input.additional_attributes
         ? { ...c.additional_attributes, ...input.additional_attributes }
         : c.additional_attributes,

@@ -37,7 +37,8 @@ export const Attributes = v.pipe(
 );
 
 export const NewConversationSchema = v.object({
-  source_id: v.optional(RequiredText(255)),
+  // Blank is none (the n8n node sends `""` beside inbox_id and contact_id).
+  source_id: v.optional(v.nullable(RequiredText(255))),
   inbox_id: v.optional(Id),
   contact_id: v.optional(Id),
   additional_attributes: v.optional(Attributes),

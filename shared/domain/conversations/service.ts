@@ -91,10 +91,10 @@ async function resolveTarget(account: AccountRecord, actor: Actor, input: NewCon
     }
     const contact = await getContact(account.id, input.contact_id);
     if (!contact) throw notFound('Contact');
-    const contactInbox = await ensureContactInboxOf(contact, inbox, input.source_id, { hmacVerified: input.hmac_verified });
+    const contactInbox = await ensureContactInboxOf(contact, inbox, input.source_id ?? undefined, { hmacVerified: input.hmac_verified });
     return { inbox, contact, contactInbox };
   }
-  if (input.source_id === undefined) {
+  if (input.source_id == null) {
     throw unprocessable([{ field: 'source_id', message: 'is required unless inbox_id and contact_id are given', code: 'required' }]);
   }
   // Chatwoot looks the source id up across all inboxes; here only among this account's inboxes the caller sees.

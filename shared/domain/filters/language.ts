@@ -119,6 +119,7 @@ export class FilterError extends Error {
   constructor(
     message: string,
     readonly field: string,
+    readonly code: 'invalid' | 'required' = 'invalid',
   ) {
     super(message);
     this.name = 'FilterError';
@@ -209,7 +210,8 @@ function normalize(
  * `now` (Unix seconds) fixes `days_before`.
  */
 export function parseFilter(model: FilterModel, payload: unknown, attributes: FilterAttribute[], now: number): Condition[] {
-  if (payload === undefined || payload === null) return [];
+  // Chatwoot's filter services iterate `params[:payload]` unguarded: without one they fail; a client error here.
+  if (payload === undefined || payload === null) throw new FilterError('payload is required', 'payload', 'required');
   if (!Array.isArray(payload)) throw new FilterError('payload must be an array of conditions', 'payload');
   const standard = STANDARD_KEYS[model];
   const custom = new Map(attributes.map((a) => [a.attribute_key, a]));

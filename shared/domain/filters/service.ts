@@ -42,7 +42,7 @@ async function conditionsOf(accountId: number, model: FilterModel, body: Body): 
   try {
     return parseFilter(model, body.payload, definitions, now());
   } catch (err) {
-    if (err instanceof FilterError) throw unprocessable([{ field: err.field, message: err.message, code: 'invalid' }], err.message);
+    if (err instanceof FilterError) throw unprocessable([{ field: err.field, message: err.message, code: err.code }], err.message);
     throw err;
   }
 }

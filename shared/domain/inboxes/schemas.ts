@@ -189,7 +189,8 @@ const NewChannelSchema = v.variant(
 );
 
 const inboxFields = {
-  avatar: opt(Avatar),
+  // Blank (`""`, null) removes the avatar, as Rails' ActiveStorage does for an attachment assigned blank.
+  avatar: optNull(Avatar),
   greeting_enabled: opt(Bool),
   greeting_message: optNull(Text(10_000)),
   enable_email_collect: opt(Bool),

@@ -373,7 +373,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
   // A Facebook page's channel fields are its tokens, set by registering or reauthorizing the page.
   const channelFields = channel && kind ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
   if (kind === 'email' && channelFields) await checkMailServers(applyChannel(found, kind, channelFields).email_settings, channelFields);
-  const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : undefined;
+  const avatarUrl = avatar ? await storeAvatar(account.id, id, avatar) : avatar === null ? '' : undefined;
 
   if (!channelFields && !working_hours) {
     // Settings Chatwoot replaces as sent, none of them unique: applied on the stored item, so
@@ -381,7 +381,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     const set: Record<string, unknown> = { ...topLevel(rest), updated_at: now() };
     if (name !== undefined) set.name = name;
     if (kind === 'telegram' && name !== undefined) set.bot_name = name;
-    if (avatarUrl) set.avatar_url = avatarUrl;
+    if (avatarUrl !== undefined) set.avatar_url = avatarUrl;
     const saved = await repo.changeInboxAttributes(account.id, id, { set });
     if (!saved) throw notFound('Inbox');
     return inboxJson(saved, true);
@@ -397,7 +397,7 @@ export async function updateInbox(account: AccountRecord, id: number, input: Inb
     if (kind === 'email' && !after.forward_to_email) after.forward_to_email = forwardToEmail();
     if (channelFields && setup) after = await setup(after, before);
     if (working_hours) after.working_hours = mergeWorkingHours(before.working_hours, working_hours);
-    if (avatarUrl) after.avatar_url = avatarUrl;
+    if (avatarUrl !== undefined) after.avatar_url = avatarUrl;
     const { removed, added } = sentinelChanges(before, after);
     await repo.updateInbox(before, after, removed, added);
     return after;

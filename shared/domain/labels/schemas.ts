@@ -15,7 +15,8 @@ const Color = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^#[0-9a-fA
 
 const fields = {
   description: v.optional(v.nullable(Text(20000))),
-  color: v.optional(Color),
+  // Blank keeps the colour (the default on create); Chatwoot does not validate it.
+  color: v.optional(v.nullable(Color)),
   show_on_sidebar: v.optional(Bool),
 };
 

@@ -60,7 +60,8 @@ export const ProfileUpdateSchema = v.object({
   avatar: v.optional(Avatar),
   phone_number: v.optional(v.nullable(Text(32))),
   current_password: v.optional(v.string('must be a string')),
-  password: v.optional(Password),
+  // Chatwoot's profile changes the password only when one is present: blank is none.
+  password: v.optional(v.nullable(Password)),
   password_confirmation: v.optional(v.string('must be a string')),
 });
 

@@ -72,9 +72,9 @@ describe('canned responses (n8n cannedResponse node, @figuro/chatwoot-sdk)', () 
       short_code: 'required',
       content: 'required',
     });
+    // A number where text is taken is its text, as Rails casts it for a string column: only the blank code is refused.
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: ' ', content: 5 }), 422))).toEqual({
       short_code: 'required',
-      content: 'invalid',
     });
     expect(
       fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/canned_responses`, { short_code: 'x'.repeat(256), content: 'c' }), 422)),

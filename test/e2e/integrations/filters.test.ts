@@ -207,6 +207,13 @@ describe('contacts/filter and conversations/filter', () => {
       }),
     );
     expect(viaSdk.status).toBe(422);
+    // No payload at all (Chatwoot's services iterate it unguarded): a client error naming the field, on both routes.
+    for (const path of ['contacts/filter', 'conversations/filter']) {
+      for (const body of [{}, { payload: null }]) {
+        const missing = expectErrorBody(await s.admin.api.post(`${s.base}/${path}`, body), 422);
+        expect(fieldsOf(missing)).toEqual({ payload: 'required' });
+      }
+    }
   });
 
   it('conversations: the n8n status filter, labels, assignee and custom attributes; agents see only their inboxes; counts follow the filter', async () => {

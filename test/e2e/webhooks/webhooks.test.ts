@@ -109,10 +109,14 @@ describe('webhooks (contract endpoints 8 and 9)', () => {
 
   it('validates url and subscriptions with 422 naming the field', async () => {
     const bad = expectErrorBody(
-      await s.admin.api.post(`${s.base}/webhooks`, { url: 'javascript:alert(1)', name: 7, subscriptions: ['message_created', 'nope'] }),
+      await s.admin.api.post(`${s.base}/webhooks`, { url: 'javascript:alert(1)', name: [7], subscriptions: ['message_created', 'nope'] }),
       422,
     );
     expect(fieldsOf(bad)).toEqual({ url: 'invalid', name: 'invalid', subscriptions: 'invalid' });
+    // A number where text is taken is its text, as Rails casts it for a string column.
+    const numbered = await s.admin.api.post(`${s.base}/webhooks`, { url: `https://hooks.example.com/${Date.now()}-named`, name: 7 });
+    expect(numbered.status).toBe(200);
+    expect((numbered.body.payload?.webhook ?? numbered.body).name).toBe('7');
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, {}), 422))).toEqual({ url: 'required' });
     expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/webhooks`, { url: url(), subscriptions: [] }), 422))).toEqual({
       subscriptions: 'required',

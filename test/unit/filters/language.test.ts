@@ -240,9 +240,12 @@ describe('keys, values and types at the edges', () => {
     expect([err.message, err.field]).toEqual(['Each condition must be an object', 'payload[1]']);
   });
 
-  it('no payload filters nothing; a scalar value is a list of one; an empty one is no value', () => {
-    expect(parseFilter('contacts', undefined, [], NOW)).toEqual([]);
-    expect(parseFilter('contacts', null, [], NOW)).toEqual([]);
+  it('no payload is refused naming the field; an empty one filters nothing; a scalar value is a list of one; an empty one is no value', () => {
+    for (const missing of [undefined, null]) {
+      const err = refusal(() => parseFilter('contacts', missing, [], NOW));
+      expect([err.message, err.field, err.code]).toEqual(['payload is required', 'payload', 'required']);
+    }
+    expect(parseFilter('contacts', [], [], NOW)).toEqual([]);
     expect(contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: 'Ann@X.test' }])[0].values).toEqual(['ann@x.test']);
     expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: '' }])).field).toBe('payload[0].values');
     expect(refusal(() => contacts([{ attribute_key: 'email', filter_operator: 'equal_to', values: [null, ''] }])).field).toBe(
