@@ -91,6 +91,13 @@
 //   attr. key uniq   UNIQ#CATTR#<acctId>#<model>#<key>             UNIQ      (owner_id)
 //   canned response  CANNED#<acctId>               CANNED#<id>
 //   short code uniq  UNIQ#CANNED#<acctId>#<short code>             UNIQ      (owner_id; case-sensitive, as Chatwoot)
+//   portal           PORTALS#<acctId>              PORTAL#<id>
+//   portal slug uniq UNIQ#PORTAL#<slug>                            UNIQ      (account_id, owner_id: the public pages' lookup)
+//   portal domain    UNIQ#PORTALDOMAIN#<lower-cased host>          UNIQ      (account_id, owner_id: a custom domain's portal)
+//   hc category      HC#<acctId>#<portalId>        CAT#<id>               (a portal's categories and articles: one partition)
+//   hc article       HC#<acctId>#<portalId>        ART#<id>
+//   category slug    UNIQ#HCCAT#<portalId>#<locale>#<slug>          UNIQ      (owner_id)
+//   article slug     UNIQ#HCART#<portalId>#<slug>                   UNIQ      (owner_id: the public article page's lookup)
 //   integration hook HOOKS#<acctId>                HOOK#<id>
 //   one-hook app     UNIQ#HOOKAPP#<acctId>#<appId>                 UNIQ      (owner_id; apps without multiple hooks)
 //   participant      CONV#<acctId>#<displayId>   PART#<userId>          (in the conversation's partition: goes with it)
@@ -388,6 +395,19 @@ export const keys = {
   cannedResponse: (accountId: number, id: number): Key => ({ pk: join('CANNED', accountId), sk: join('CANNED', pad(id)) }),
   cannedResponsesOf: (accountId: number) => ({ pk: join('CANNED', accountId), skPrefix: join('CANNED', '') }),
   shortCodeUnique: (accountId: number, shortCode: string): Key => keys.unique(join('CANNED', accountId), shortCode),
+
+  // ── help center: portals, categories, articles ──
+  portal: (accountId: number, id: number): Key => ({ pk: join('PORTALS', accountId), sk: join('PORTAL', pad(id)) }),
+  portalsOf: (accountId: number) => ({ pk: join('PORTALS', accountId), skPrefix: join('PORTAL', '') }),
+  portalSlugUnique: (slug: string): Key => keys.unique('PORTAL', slug),
+  portalDomainUnique: (domain: string): Key => keys.unique('PORTALDOMAIN', domain.toLowerCase()),
+  helpCenterPartition: (accountId: number, portalId: number) => join('HC', accountId, portalId),
+  category: (accountId: number, portalId: number, id: number): Key => ({ pk: join('HC', accountId, portalId), sk: join('CAT', pad(id)) }),
+  categoriesOf: (accountId: number, portalId: number) => ({ pk: join('HC', accountId, portalId), skPrefix: join('CAT', '') }),
+  categorySlugUnique: (portalId: number, locale: string, slug: string): Key => keys.unique(join('HCCAT', portalId, locale), slug),
+  article: (accountId: number, portalId: number, id: number): Key => ({ pk: join('HC', accountId, portalId), sk: join('ART', pad(id)) }),
+  articlesOf: (accountId: number, portalId: number) => ({ pk: join('HC', accountId, portalId), skPrefix: join('ART', '') }),
+  articleSlugUnique: (portalId: number, slug: string): Key => keys.unique(join('HCART', portalId), slug),
   integrationHook: (accountId: number, id: number): Key => ({ pk: join('HOOKS', accountId), sk: join('HOOK', pad(id)) }),
   conversationParticipant: (accountId: number, displayId: number, userId: number): Key => ({
     pk: join('CONV', accountId, displayId),
