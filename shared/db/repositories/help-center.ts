@@ -142,8 +142,10 @@ export function helpCenterSentinels(i: Record<string, unknown>): Key[] {
  * items, then the portal and its own sentinels (a failure midway leaves the portal, so a retry finishes).
  */
 export async function deletePortal(p: PortalRecord): Promise<void> {
-  const pk = keys.helpCenterPartition(p.account_id, p.id);
-  const items = await queryPrefix({ pk }, '');
+  const [categories, articles] = [keys.categoriesOf(p.account_id, p.id), keys.articlesOf(p.account_id, p.id)];
+  const items = (
+    await Promise.all([queryPrefix({ pk: categories.pk }, categories.skPrefix), queryPrefix({ pk: articles.pk }, articles.skPrefix)])
+  ).flat();
   const writes: TxItem[] = items.flatMap((i) => [
     { item: del({ pk: String(i.pk), sk: String(i.sk) }) },
     ...helpCenterSentinels(i).map((k) => ({ item: del(k) })),

@@ -430,7 +430,8 @@ export async function updateArticle(accountId: number, slug: string, id: number,
   return retryStale(async (consistent) => {
     const [before, articles] = await Promise.all([requireArticle(p, id, consistent), repo.listArticles(accountId, p.id)]);
     const categoryId = input.category_id === undefined ? before.category_id : input.category_id;
-    const category = categoryId === before.category_id && input.category_id === undefined ? undefined : await categoryFor(p, categoryId);
+    // An article in a category has the category's locale (Chatwoot's ensure_locale_in_article).
+    const category = await categoryFor(p, categoryId);
     const moved = categoryId !== before.category_id;
     const after: ArticleRecord = {
       ...before,
