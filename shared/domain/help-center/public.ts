@@ -3,6 +3,7 @@ import { notFound } from '#shared/errors.ts';
 import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
 import { activeAccount } from '../accounts/suspension.ts';
 import { matchesQuery, searchTerms } from './text.ts';
+import { byPosition } from './view.ts';
 
 // What the public help-center pages show (Chatwoot's Public::Api::V1::Portals controllers): a portal that
 // is not archived, its categories, and its published articles only; a draft or archived article is as
@@ -38,9 +39,6 @@ export function requireLocale(p: PortalRecord, locale: string | undefined): stri
   if (!locale || !p.config.allowed_locales.includes(locale)) throw notFound('Locale');
   return locale;
 }
-
-const byPosition = <T extends { position: number | null; id: number }>(a: T, b: T) =>
-  (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
 
 async function published(p: PortalRecord) {
   const [articles, categories] = await Promise.all([repo.listArticles(p.account_id, p.id), repo.listCategories(p.account_id, p.id)]);

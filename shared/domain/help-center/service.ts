@@ -7,7 +7,7 @@ import type { Actor } from '#shared/model/actor.ts';
 import type { ArticleRecord, CategoryRecord, PortalConfig, PortalRecord } from '#shared/model/help-center.ts';
 import { agentsJson } from '../agents/view.ts';
 import type { ArticleUpdate, CategoryUpdate, NewArticle, NewCategory, NewPortal, PortalUpdate, Reorder } from './schemas.ts';
-import { articleJson, categoryJson, portalJson, searchArticleJson, type ArticleContext } from './view.ts';
+import { articleJson, byPosition, categoryJson, portalJson, searchArticleJson, type ArticleContext } from './view.ts';
 import { matchesQuery, parameterize, searchTerms } from './text.ts';
 
 // The help center (Chatwoot's portals, categories and articles controllers and models): portals named by
@@ -169,9 +169,7 @@ function checkCategoryRef(all: CategoryRecord[], field: string, id: number | nul
 export async function listCategories(accountId: number, slug: string, query: Record<string, string | undefined>) {
   const p = await requirePortal(accountId, slug);
   const all = await repo.listCategories(accountId, p.id);
-  const shown = all
-    .filter((c) => !query.locale || c.locale === query.locale)
-    .sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
+  const shown = all.filter((c) => !query.locale || c.locale === query.locale).sort(byPosition);
   return { payload: shown.map((c) => categoryJson(c, all)), meta: { current_page: pageOf(query.page), categories_count: shown.length } };
 }
 
@@ -329,9 +327,6 @@ function rootOf(articles: ArticleRecord[], id: number | null | undefined, self?:
   if (!target || target.id === self) throw invalidField('associated_article_id', 'is not an article of this portal');
   return target.associated_article_id ?? target.id;
 }
-
-const byPosition = (a: ArticleRecord, b: ArticleRecord) =>
-  (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
 
 export async function listArticles(accountId: number, actor: Actor, slug: string, query: Record<string, string | undefined>) {
   const p = await requirePortal(accountId, slug);

@@ -4,6 +4,10 @@ import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/
 
 export const DEFAULT_PORTAL_COLOR = '#1f93ff';
 
+/** Chatwoot's order of categories and articles: by position (none last), then by id. */
+export const byPosition = <T extends { position: number | null; id: number }>(a: T, b: T) =>
+  (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
+
 const statusCounts = (articles: ArticleRecord[]) => ({
   all_articles_count: articles.length,
   archived_articles_count: articles.filter((a) => a.status === 'archived').length,
