@@ -17,7 +17,8 @@ import {
 import { DEFAULT_PORTAL_COLOR } from '#shared/domain/help-center/view.ts';
 import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
 import { enforceLimit, limitScope } from './limits.ts';
-import { errorResult } from './errors.ts';
+import { errorResult, statusOf } from './errors.ts';
+import { jsonResult } from './response.ts';
 
 // The public help center (`/hc/{slug}/…`): small server-rendered pages that need no script. Each page has
 // the portal's colour and header, a locale switcher and a search form (plain links and a GET form), and a
@@ -85,14 +86,18 @@ export function pageHandler(render: (r: PageRequest) => Promise<{ status?: numbe
       return respond(page.status ?? 200, page.type ?? 'text/html; charset=utf-8', page.body, headers['accept-encoding']);
     } catch (err) {
       if (!(err instanceof ServiceError)) {
-        log.error('help center page failed', { path: event.rawPath, error: err });
-        throw err;
+        // As the middy chain's boundary: logged, and the error body of a 500 (never the Lambda's own).
+        const requestId = event.requestContext?.requestId;
+        log.error('unhandled error', { requestId, route: event.routeKey, error: err });
+        return jsonResult(500, {
+          description: 'Internal server error',
+          errors: [{ field: '', message: `Something went wrong (request ${requestId})`, code: 'internal' }],
+        });
       }
       if (wantsJson(headers.accept)) return errorResult(err);
-      const status = errorResult(err).statusCode ?? 500;
       const extra: Record<string, string> = err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {};
       return respond(
-        status,
+        statusOf(err),
         'text/html; charset=utf-8',
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(err.description)}</title></head><body><p>${escapeHtml(err.description)}</p></body></html>`,
         headers['accept-encoding'],
