@@ -1591,6 +1591,9 @@ export const routes: Route[] = [
     access: 'tokens',
   },
   { method: 'DELETE', path: `${P}/agent_bots/{id}`, handler: 'functions/platform/agent-bots/destroy.ts', api: 'platform', access: 'write' },
+  // ── Help center (Chatwoot's portals, categories and articles; docs/help-center.md): portals named by slug,
+  // administrators write, members read. Then the public pages, server-rendered HTML (a portal's custom domain too).
+  ...helpCenterRoutes(),
 ];
 
 export const methodsOf = (r: Route): Method[] => (Array.isArray(r.method) ? r.method : [r.method]);
@@ -1610,3 +1613,53 @@ export const stackGroup = (r: Route): string => {
   const parts = r.handler.replace(/\.ts$/, '').split('/');
   return parts.length > 3 ? `${parts[1]}-${parts[2]}` : parts[1];
 };
+
+/** The help center's rows (kept in one block). */
+function helpCenterRoutes(): Route[] {
+  const A = '/api/v1/accounts/{account_id}/portals';
+  const F = 'functions/api/portals';
+  const row = (method: Method | Method[], path: string, handler: string, access: AccessClass): Route => ({
+    method,
+    path,
+    handler,
+    api: 'account',
+    access,
+  });
+  const pages = (path: string, handler: string): Route => ({
+    method: 'GET',
+    path,
+    handler: `functions/system/help-center/${handler}.ts`,
+    api: 'system',
+    // The article page counts its view.
+    access: handler === 'article' ? 'write' : 'read',
+  });
+  return [
+    row('GET', A, `${F}/index.ts`, 'read'),
+    row('POST', A, `${F}/create.ts`, 'write'),
+    row('GET', `${A}/{id}`, `${F}/show.ts`, 'read'),
+    row(['PATCH', 'PUT'], `${A}/{id}`, `${F}/update.ts`, 'write'),
+    row('DELETE', `${A}/{id}`, `${F}/destroy.ts`, 'write'),
+    row('PATCH', `${A}/{id}/archive`, `${F}/archive.ts`, 'write'),
+    row('DELETE', `${A}/{id}/logo`, `${F}/logo.ts`, 'read'),
+    row('GET', `${A}/{id}/ssl_status`, `${F}/ssl-status.ts`, 'read'),
+    row('GET', `${A}/{id}/categories`, `${F}/categories/index.ts`, 'read'),
+    row('POST', `${A}/{id}/categories`, `${F}/categories/create.ts`, 'write'),
+    row('POST', `${A}/{id}/categories/reorder`, `${F}/categories/reorder.ts`, 'write'),
+    row('GET', `${A}/{id}/categories/{category_id}`, `${F}/categories/show.ts`, 'read'),
+    row(['PATCH', 'PUT'], `${A}/{id}/categories/{category_id}`, `${F}/categories/update.ts`, 'write'),
+    row('DELETE', `${A}/{id}/categories/{category_id}`, `${F}/categories/destroy.ts`, 'write'),
+    row('GET', `${A}/{id}/articles`, `${F}/articles/index.ts`, 'read'),
+    row('POST', `${A}/{id}/articles`, `${F}/articles/create.ts`, 'write'),
+    row('POST', `${A}/{id}/articles/reorder`, `${F}/articles/reorder.ts`, 'write'),
+    row('GET', `${A}/{id}/articles/{article_id}`, `${F}/articles/show.ts`, 'read'),
+    row(['PATCH', 'PUT'], `${A}/{id}/articles/{article_id}`, `${F}/articles/update.ts`, 'write'),
+    row('DELETE', `${A}/{id}/articles/{article_id}`, `${F}/articles/destroy.ts`, 'write'),
+    row('GET', '/api/v1/accounts/{account_id}/search/articles', 'functions/api/search/articles.ts', 'read'),
+    pages('/hc/{slug}', 'portal'),
+    pages('/hc/{slug}/sitemap.xml', 'sitemap'),
+    pages('/hc/{slug}/{locale}', 'home'),
+    pages('/hc/{slug}/{locale}/articles', 'search'),
+    pages('/hc/{slug}/{locale}/categories/{category_slug}', 'category'),
+    pages('/hc/{slug}/articles/{article_slug}', 'article'),
+  ];
+}

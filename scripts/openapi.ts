@@ -70,12 +70,18 @@ const NON_JSON: Record<string, string> = {
   'functions/system/widget/page.ts': 'text/html',
   'functions/system/widget/demo.ts': 'text/html',
   'functions/system/widget/asset.ts': '*/*',
+  'functions/system/help-center/home.ts': 'text/html',
+  'functions/system/help-center/category.ts': 'text/html',
+  'functions/system/help-center/article.ts': 'text/html',
+  'functions/system/help-center/search.ts': 'text/html',
+  'functions/system/help-center/sitemap.ts': 'application/xml',
 };
 
 /** Routes that answer a redirect instead. */
 const REDIRECTS: Record<string, string> = {
   'functions/system/files/redirect.ts':
     'Redirect to a short-lived presigned URL of the file (Location); 404 for a link that is not signed, expired, renamed, or whose file was deleted.',
+  'functions/system/help-center/portal.ts': "Redirect to the portal's default locale (Location); 404 for an unknown or archived portal.",
 };
 
 const ERROR_BODY = {

@@ -3,6 +3,7 @@ import { accountInterface2 } from './account-interface-2.ts';
 import { agentApps } from './agent-apps.ts';
 import { channels } from './channels.ts';
 import { foundation } from './foundation.ts';
+import { helpCenterScenarios } from './help-center.ts';
 import { integrations } from './integrations.ts';
 import { publicInterface } from './public.ts';
 import { reports } from './reports.ts';
@@ -20,4 +21,5 @@ export const scenarios: Scenarios = {
   ...agentApps,
   ...reports,
   ...channels,
+  ...helpCenterScenarios,
 };

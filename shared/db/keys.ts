@@ -106,6 +106,13 @@
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
 // live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its
 // assignee)
+//   portal           PORTALS#<acctId>              PORTAL#<id>
+//   portal slug uniq UNIQ#PORTAL#<slug>                            UNIQ      (account_id, owner_id: the public pages' lookup)
+//   portal domain    UNIQ#PORTALDOMAIN#<lower-cased host>          UNIQ      (account_id, owner_id: a custom domain's portal)
+//   hc category      HC#<acctId>#<portalId>        CAT#<id>               (a portal's categories and articles: one partition)
+//   hc article       HC#<acctId>#<portalId>        ART#<id>
+//   category slug    UNIQ#HCCAT#<portalId>#<locale>#<slug>          UNIQ      (owner_id)
+//   article slug     UNIQ#HCART#<portalId>#<slug>                   UNIQ      (owner_id: the public article page's lookup)
 
 export type Key = { pk: string; sk: string };
 
@@ -646,6 +653,25 @@ export const unique = (scope: string, value: string): Key => ({ pk: join('UNIQ',
 export const sequence = (name: string): Key => ({ pk: join('SEQ', name), sk: 'SEQ' });
 /** Progress of a maintenance scan (the re-seal of secrets), so that an interrupted one resumes. */
 export const maintenance = (name: string): Key => ({ pk: join('MAINT', name), sk: 'MAINT' });
+
+// ── help center: portals, categories, articles ──
+export const portal = (accountId: number, id: number): Key => ({ pk: join('PORTALS', accountId), sk: join('PORTAL', pad(id)) });
+export const portalsOf = (accountId: number) => ({ pk: join('PORTALS', accountId), skPrefix: join('PORTAL', '') });
+export const portalSlugUnique = (slug: string): Key => unique('PORTAL', slug);
+export const portalDomainUnique = (domain: string): Key => unique('PORTALDOMAIN', domain.toLowerCase());
+export const helpCenterPartition = (accountId: number, portalId: number) => join('HC', accountId, portalId);
+export const category = (accountId: number, portalId: number, id: number): Key => ({
+  pk: join('HC', accountId, portalId),
+  sk: join('CAT', pad(id)),
+});
+export const categoriesOf = (accountId: number, portalId: number) => ({ pk: join('HC', accountId, portalId), skPrefix: join('CAT', '') });
+export const categorySlugUnique = (portalId: number, locale: string, slug: string): Key => unique(join('HCCAT', portalId, locale), slug);
+export const article = (accountId: number, portalId: number, id: number): Key => ({
+  pk: join('HC', accountId, portalId),
+  sk: join('ART', pad(id)),
+});
+export const articlesOf = (accountId: number, portalId: number) => ({ pk: join('HC', accountId, portalId), skPrefix: join('ART', '') });
+export const articleSlugUnique = (portalId: number, slug: string): Key => unique(join('HCART', portalId), slug);
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 

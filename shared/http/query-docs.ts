@@ -74,3 +74,16 @@ export const ChatPageQuery = v.object({
 export const WidgetEventQuery = v.object({ ...WebsiteTokenQuery.entries, locale: param('Locale of the visitor.') });
 
 export const WidgetMessagesQuery = v.object({ ...WebsiteTokenQuery.entries, before: MessageListQuery.entries.before });
+
+export const LocaleQuery = v.object({ locale: param('Count only the articles of this locale.') });
+export const CategoryListQuery = v.object({ locale: param('Only the categories of this locale.'), page });
+export const ArticleListQuery = v.object({
+  locale: param('Only the articles of this locale.'),
+  category_slug: param('Only the articles of the category with this slug.'),
+  status: param('draft, published or archived.'),
+  author_id: param("Only this agent's articles."),
+  query: param('Words the title, description or content must contain (each as a word start).'),
+  page,
+});
+export const ArticleSearchQuery = v.object({ q: param('Words to find (each as a word start).'), page });
+export const HelpCenterSearchQuery = v.object({ query: param('Words to find in the published articles.') });

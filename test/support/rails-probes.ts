@@ -13,7 +13,8 @@ import type { AnySchema } from '#shared/validate.ts';
 
 /**
  * Where Chatwoot refuses a probe too (a 4xx): `""` in the text fields its models validate for presence or format
- * (names, titles, contents, keys, a webhook's url, a user's email and password on the platform), by field name; and
+ * (names, titles, contents, keys, a webhook's url, a user's email and password on the platform, help-center slugs
+ * and locales), by field name; and
  * the few exact cases, as `METHOD path field=probe`. Every other optional field takes every probe.
  */
 const BLANK_REFUSED_FIELDS = new Set([
@@ -27,6 +28,9 @@ const BLANK_REFUSED_FIELDS = new Set([
   'url',
   'email',
   'password',
+  // Help center: portals and categories validate their slug's presence, categories and articles have a locale.
+  'slug',
+  'locale',
 ]);
 const CHATWOOT_REFUSES = new Set([
   // Web push subscriptions: a blank endpoint or key can never be pushed to (Chatwoot stores it and fails later).
@@ -39,6 +43,10 @@ const CHATWOOT_REFUSES = new Set([
   // Without inbox_id and contact_id a conversation is found by its source id: blank finds none (Chatwoot's find_by!).
   'POST /api/v1/accounts/{account_id}/conversations source_id=""',
   'POST /api/v1/accounts/{account_id}/conversations source_id=null',
+  // A portal's default locale names the pages' language and redirect: blank is refused here (Chatwoot's config check
+  // only names the allowed keys).
+  'POST /api/v1/accounts/{account_id}/portals config.default_locale=""',
+  'PATCH|PUT /api/v1/accounts/{account_id}/portals/{id} config.default_locale=""',
 ]);
 export const refusedByChatwoot = (name: string, field: string, probe: Probe) =>
   CHATWOOT_REFUSES.has(name) || (probe.name === '""' && BLANK_REFUSED_FIELDS.has(field));

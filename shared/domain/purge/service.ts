@@ -17,6 +17,7 @@ import { dropInboxCounter, type CounterRecord } from '#shared/db/repositories/co
 import { record } from '#shared/db/repositories/common.ts';
 import { deleteNotification, listAllNotifications } from '#shared/db/repositories/notifications.ts';
 import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
+import { helpCenterSentinels } from '#shared/db/repositories/help-center.ts';
 import { log } from '#shared/log.ts';
 import { deleteObjects, deleteObjectsUnder } from '#shared/storage/objects.ts';
 import { storedKeyOf } from '#shared/storage/file-urls.ts';
@@ -286,6 +287,13 @@ function accountSteps(a: number): Step<Ctx>[] {
     {
       name: 'canned responses',
       run: withSentinels({ pk: keys.cannedResponsesOf(a).pk }, (c) => [keys.shortCodeUnique(a, String(c.short_code))]),
+    },
+    {
+      // Each portal's categories and articles (with their slug sentinels), then the portal and its slug and domain.
+      name: 'help center',
+      run: withSentinels({ pk: keys.portalsOf(a).pk }, helpCenterSentinels, (portal, budget) =>
+        withSentinels({ pk: keys.helpCenterPartition(a, Number(portal.id)) }, helpCenterSentinels)(undefined as never, budget),
+      ),
     },
     {
       name: 'integration hooks',

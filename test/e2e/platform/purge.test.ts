@@ -122,6 +122,22 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
   );
   ok(await api.post(`${s.base}/integrations/hooks`, { app_id: 'openai', settings: { api_key: 'sk-test' } }), 'hook');
   ok(await api.post(`${s.base}/teams`, { name: unique('team-') }), 'team');
+  // A help center: a portal on a custom domain, a category and an article (each with its slug sentinel).
+  const portalSlug = unique('hc-');
+  ok(
+    await api.post(`${s.base}/portals`, { portal: { name: 'Help', slug: portalSlug, custom_domain: `${portalSlug}.example.com` } }),
+    'portal',
+  );
+  const hcCategory = ok(
+    await api.post(`${s.base}/portals/${portalSlug}/categories`, { name: 'Start', slug: 'start', locale: 'en' }),
+    'category',
+  );
+  ok(
+    await api.post(`${s.base}/portals/${portalSlug}/articles`, {
+      article: { title: 'Getting started', content: '# Hi', author_id: s.admin.id, category_id: hcCategory.payload.id },
+    }),
+    'article',
+  );
   ok(
     await api.post(`${s.base}/automation_rules`, {
       name: 'r',

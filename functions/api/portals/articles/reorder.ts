@@ -1,0 +1,9 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { reorderArticles } from '#shared/domain/help-center/service.ts';
+import { ReorderSchema } from '#shared/domain/help-center/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: ReorderSchema,
+  run: ({ account, params, body }) => reorderArticles(account.id, params.id, body),
+});

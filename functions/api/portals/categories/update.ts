@@ -1,0 +1,10 @@
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateCategory } from '#shared/domain/help-center/service.ts';
+import { CategoryUpdateSchema } from '#shared/domain/help-center/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: CategoryUpdateSchema,
+  rootKey: 'category',
+  run: (ctx) => updateCategory(ctx.account.id, ctx.params.id, intParam(ctx, 'category_id', 'Category'), ctx.body),
+});

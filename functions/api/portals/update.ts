@@ -1,0 +1,10 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { updatePortal } from '#shared/domain/help-center/service.ts';
+import { PortalUpdateSchema } from '#shared/domain/help-center/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: PortalUpdateSchema,
+  rootKey: 'portal',
+  run: ({ account, actor, params, body }) => updatePortal(account.id, actor, params.id, body),
+});

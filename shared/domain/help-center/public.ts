@@ -1,0 +1,105 @@
+import * as repo from '#shared/db/repositories/help-center.ts';
+import { notFound } from '#shared/errors.ts';
+import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
+import { activeAccount } from '../accounts/suspension.ts';
+import { matchesQuery, searchTerms } from './text.ts';
+import { byPosition } from './view.ts';
+
+// What the public help-center pages show (Chatwoot's Public::Api::V1::Portals controllers): a portal that
+// is not archived, its categories, and its published articles only; a draft or archived article is as
+// absent as one that never existed. A request on a portal's custom domain is answered for that portal
+// only. A suspended account's portals answer 403 `account_suspended`, as every interface does.
+
+export interface PublicPortal {
+  portal: PortalRecord;
+  /** The request came on the portal's own custom domain. */
+  onCustomDomain: boolean;
+}
+
+/**
+ * The portal a path's slug names, seen from `host`: a host that is another portal's custom domain serves
+ * only that portal, so every other slug is 404 there.
+ */
+export async function publicPortal(slug: string | undefined, host: string | undefined): Promise<PublicPortal> {
+  if (!slug || slug.length > 255) throw notFound('Portal');
+  const hostName = host?.replace(/:\d+$/, '').toLowerCase();
+  const [owner, domainOwner] = await Promise.all([
+    repo.portalBySlug(slug),
+    hostName && hostName.length <= 253 ? repo.portalByDomain(hostName) : undefined,
+  ]);
+  if (!owner?.account_id) throw notFound('Portal');
+  if (domainOwner && (domainOwner.owner_id !== owner.owner_id || domainOwner.account_id !== owner.account_id)) throw notFound('Portal');
+  const [portal] = await Promise.all([repo.getPortal(owner.account_id, owner.owner_id), activeAccount(owner.account_id, 'Portal')]);
+  if (!portal || portal.archived) throw notFound('Portal');
+  return { portal, onCustomDomain: !!domainOwner };
+}
+
+/** A locale of the portal, or 404. */
+export function requireLocale(p: PortalRecord, locale: string | undefined): string {
+  if (!locale || !p.config.allowed_locales.includes(locale)) throw notFound('Locale');
+  return locale;
+}
+
+async function published(p: PortalRecord) {
+  const [articles, categories] = await Promise.all([repo.listArticles(p.account_id, p.id), repo.listCategories(p.account_id, p.id)]);
+  return { articles: articles.filter((a) => a.status === 'published').sort(byPosition), categories: categories.sort(byPosition) };
+}
+
+export interface CategorySection {
+  category: CategoryRecord;
+  articles: ArticleRecord[];
+}
+
+/** The locale's home: each category with its published articles, then those in no category. */
+export async function localeHome(p: PortalRecord, locale: string) {
+  const { articles, categories } = await published(p);
+  const inLocale = articles.filter((a) => a.locale === locale);
+  const sections: CategorySection[] = categories
+    .filter((c) => c.locale === locale)
+    .map((category) => ({ category, articles: inLocale.filter((a) => a.category_id === category.id) }));
+  const known = new Set(sections.map((s) => s.category.id));
+  return { sections, uncategorized: inLocale.filter((a) => a.category_id === null || !known.has(a.category_id)) };
+}
+
+/** A category page: the category of this slug in the locale, its published articles and its sub-categories. */
+export async function categoryPage(p: PortalRecord, locale: string, slug: string | undefined) {
+  if (!slug || slug.length > 255) throw notFound('Category');
+  const { articles, categories } = await published(p);
+  const category = categories.find((c) => c.locale === locale && c.slug === slug);
+  if (!category) throw notFound('Category');
+  return {
+    category,
+    articles: articles.filter((a) => a.category_id === category.id),
+    subCategories: categories.filter((c) => c.parent_category_id === category.id),
+  };
+}
+
+/** A published article of the portal by its slug (counted as a view), with its category. */
+export async function articlePage(p: PortalRecord, slug: string | undefined) {
+  if (!slug || slug.length > 255) throw notFound('Article');
+  const owner = await repo.articleBySlug(p.id, slug);
+  const article = owner ? await repo.getArticle(p.account_id, p.id, owner.owner_id) : undefined;
+  // A draft or archived article is as absent as one that never was.
+  if (article?.status !== 'published') throw notFound('Article');
+  const [category] = await Promise.all([
+    article.category_id ? repo.getCategory(p.account_id, p.id, article.category_id) : undefined,
+    repo.countArticleView(article),
+  ]);
+  return { article, category };
+}
+
+/** The most results a search page shows. */
+export const PUBLIC_SEARCH_LIMIT = 50;
+
+/** The locale's published articles matching every word of the query. */
+export async function searchPage(p: PortalRecord, locale: string, query: string | undefined) {
+  const terms = searchTerms(query);
+  if (!terms.length) return [];
+  const { articles } = await published(p);
+  return articles.filter((a) => a.locale === locale && matchesQuery(a, terms)).slice(0, PUBLIC_SEARCH_LIMIT);
+}
+
+/** Everything the sitemap lists: each locale's home, the categories and the published articles. */
+export async function sitemapEntries(p: PortalRecord) {
+  return published(p);
+}
