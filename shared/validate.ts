@@ -139,7 +139,8 @@ function readValue(schema: AnySchema, value: unknown): unknown {
   if ((value === 0 || value === '0') && accepts(schema, 1)) return blank(schema, value);
   const readings: unknown[] = [];
   if (typeof value === 'string') {
-    if (/^-?\d+(\.\d+)?$/.test(value.trim())) readings.push(Number(value));
+    // Only what the string says exactly: a number past 2^53 would be stored rounded, or refused by the database.
+    if (/^-?\d{1,15}(\.\d{1,15})?$/.test(value.trim())) readings.push(Number(value));
     if (value === 'true' || value === 'false') readings.push(value === 'true');
   } else if (typeof value === 'number' || typeof value === 'boolean') readings.push(String(value));
   const item = itemSchemaOf(schema);

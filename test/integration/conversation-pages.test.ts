@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '#shared/db/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#shared/db/client.ts';
+import * as keys from '#shared/db/keys.ts';
 import { getAccount, getUser } from '#shared/db/repositories/identity.ts';
 import { conversationMeta, listConversations } from '#shared/domain/conversations/finder.ts';
 import { filterConversations } from '#shared/domain/filters/service.ts';
@@ -258,5 +260,33 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     const open = sh.made.filter((x) => x.status === 'open').length - 2;
     expect((await conversationMeta(sh.account, sh.admin, {})).meta.all_count).toBe(open);
     expect((await conversationMeta(sh.account, sh.admin, {})).meta.mine_count).toBe(1);
+  });
+
+  it('lists an account made before the account counters from its inboxes, not the account index it may lack', async () => {
+    const sh = shapes.get(1)!;
+    const older = { ...sh.account, account_counters: undefined };
+    const listed = ok(await sh.s.admin.api.get(`${sh.s.base}/conversations?status=open`), 'list').data.payload as any[];
+    // One conversation as written before the account index existed (no backfill yet): no gsi4 keys.
+    const stale = listed[listed.length - 1];
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.conversation(sh.s.accountId, stale.id),
+        UpdateExpression: 'REMOVE gsi4pk, gsi4sk',
+      }),
+    );
+    try {
+      const m = await measure(() => listConversations(older, sh.admin, {}));
+      expect(m.queries.some((q) => q.index === 'gsi4')).toBe(false);
+      expect(m.result.data.meta.all_count).toBe(sh.made.filter((x) => x.status === 'open').length);
+      const pages = [m.result.data.payload as any[]];
+      for (let page = 2; pages.flat().length < m.result.data.meta.all_count; page++) {
+        pages.push((await listConversations(older, sh.admin, { page: String(page) })).data.payload as any[]);
+      }
+      expect(pages.flat().map((c) => c.id)).toContain(stale.id);
+    } finally {
+      // The shape is shared: give the conversation its index keys back by changing it.
+      ok(await sh.s.admin.api.post(`${sh.s.base}/conversations/${stale.id}/toggle_priority`, { priority: 'low' }), 'touch');
+    }
   });
 });

@@ -141,6 +141,18 @@ export async function countCreation(accountId: number, c: Counted, at: number): 
 }
 
 /**
+ * A purged conversation's creation mark, if still on its account counter: the purge deletes the conversation
+ * without a counter update and takes its inbox counters' counts off the account counters whole, so a mark left
+ * there would be settled as a lost creation and counted off a second time. Its inbox counter goes with the inbox.
+ */
+export async function forgetCreationMark(
+  accountId: number,
+  c: { id: number; team_id: number | null; status: string; assignee_id: number | null },
+): Promise<void> {
+  await clearMarks(accountCounter(accountId, c), [c.id], []);
+}
+
+/**
  * Removes the marks of created conversations (`written`) and of creations that never wrote their
  * conversation (`lost`, each taking its count back), in one update conditioned on every one of them still
  * being there; false (nothing changed) when another writer took one first.

@@ -82,7 +82,9 @@ export async function countersFor(account: AccountRecord, inboxes: 'all' | Set<n
     return { counters, totals: overall && totalsOf(overall) };
   }
   const counters = await listConversationCounters(account.id);
-  return { counters, totals: totalsOf(counters) };
+  // Without the account counters the account index may lack the conversations written before it (until a backfill):
+  // no totals, so no page is planned on it.
+  return { counters, totals: account.account_counters ? totalsOf(counters) : undefined };
 }
 
 /** Estimated sizes (KB) of what each source reads per conversation, and of one conversation read by key. */

@@ -6,11 +6,14 @@ import { PRIORITIES, STATUSES } from '#shared/model/conversations.ts';
 export const Status = v.picklist(STATUSES, `must be one of ${STATUSES.join(', ')}`);
 export const PriorityValue = v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`);
 
+/** The last second of the year 9999: a later moment has no ISO 8601 form to answer with. */
+const LATEST_MOMENT = 253_402_300_799;
+
 /** A moment as Unix seconds (number or numeric string, as Chatwoot takes it) or an ISO 8601 date-time. */
 export const Moment = v.union(
   [
-    v.pipe(v.number(), v.integer(), v.minValue(0)),
-    v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number)),
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(LATEST_MOMENT)),
+    v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number), v.maxValue(LATEST_MOMENT)),
     v.pipe(
       v.string(),
       v.isoTimestamp(),

@@ -219,7 +219,10 @@ export function parseFilter(model: FilterModel, payload: unknown, attributes: Fi
     .map((raw, index): Condition => {
       const field = `payload[${index}]`;
       if (!isObject(raw)) throw new FilterError('Each condition must be an object', field);
-      const key = typeof raw.attribute_key === 'string' ? raw.attribute_key : String(raw.attribute_key ?? '');
+      const rawKey = raw.attribute_key ?? '';
+      // An object or list (a query string's `payload[][attribute_key][x]=…`) names no attribute.
+      if (typeof rawKey === 'object') throw new FilterError('attribute_key must be a string', `${field}.attribute_key`);
+      const key = String(rawKey);
       const spec = Object.hasOwn(standard, key) ? standard[key] : undefined;
       const def = spec ? undefined : custom.get(key);
       if (!spec && !def) {

@@ -156,9 +156,8 @@ function rowReader(row: ConversationRow) {
         return row[c.key];
       case 'display_id':
         return row.id;
-      case 'campaign_id':
-        return null; // this service has no campaigns
       default:
+        // campaign_id among them: a campaign's conversation keeps it in its additional attributes.
         return UNKNOWN;
     }
   };
@@ -174,8 +173,6 @@ function combinationReader(c: Combination) {
       case 'inbox_id':
       case 'team_id':
         return c[k.key];
-      case 'campaign_id':
-        return null;
       default:
         return UNKNOWN;
     }

@@ -13,7 +13,7 @@ import {
   type PurgeJobRecord,
 } from '#shared/db/repositories/purge.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
-import { dropInboxCounter, type CounterRecord } from '#shared/db/repositories/counts.ts';
+import { dropInboxCounter, forgetCreationMark, type CounterRecord } from '#shared/db/repositories/counts.ts';
 import { record } from '#shared/db/repositories/common.ts';
 import { deleteNotification, listAllNotifications } from '#shared/db/repositories/notifications.ts';
 import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
@@ -93,6 +93,12 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
   // listings and deletes its memory (in an account's purge, the account's report partitions go whole).
   const labels = Array.isArray(conv.labels) ? (conv.labels as string[]) : [];
   await removeAttribute(keys.conversationState(accountId, displayId), `c${displayId}`);
+  await forgetCreationMark(accountId, {
+    id: displayId,
+    team_id: (conv.team_id as number | null) ?? null,
+    status: String(conv.status),
+    assignee_id: (conv.assignee_id as number | null) ?? null,
+  });
   await remove(
     budget,
     [

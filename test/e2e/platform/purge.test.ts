@@ -297,6 +297,11 @@ describe('deleting an inbox or an account purges its data', () => {
     const meta = ok(await victim.s.admin.api.get(`${victim.s.base}/conversations/meta?status=all`), 'meta').meta;
     expect(meta.all_count).toBe(victim.conversations.filter((c) => c.inbox !== gone.id).length);
     expect(after.some((i) => String(i.pk) === `CNT#${a}` && String(i.sk).startsWith(`${gone.id}#`))).toBe(false);
+    // Nor the creation marks of its conversations (a mark left would be settled later as a lost creation and
+    // counted off a second time).
+    const accountCounters = after.filter((i) => String(i.pk) === `CNTA#${a}`);
+    expect(accountCounters.length).toBeGreaterThan(0);
+    for (const c of goneConvs) expect(accountCounters.some((i) => Object.hasOwn(i, `c${c.id}`))).toBe(false);
     // Its conversations' notifications went with them, and the counts moved; the other inbox's stay.
     const notifiedAfter = await notified();
     expect(notifiedAfter.inboxes).not.toContain(gone.id);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition } from '#shared/domain/filters/language.ts';
+import { conversationReader } from '#shared/domain/filters/service.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 
 // Chatwoot's filter language without I/O: validation messages, operators, AND/OR precedence, and the
 // three-valued verdict callers use to narrow on a projection before reading full items.
@@ -26,6 +28,18 @@ function refusal(fn: () => unknown): FilterError {
 }
 
 describe('parseFilter', () => {
+  it('refuses an attribute_key that is not text (an object from `payload[][attribute_key][x]=`) as a filter error', () => {
+    const err = refusal(() => conversations([{ attribute_key: { toString: 1 }, filter_operator: 'equal_to', values: ['x'] }]));
+    expect(err.field).toBe('payload[0].attribute_key');
+  });
+
+  it('reads a campaign conversation’s campaign_id from its additional attributes', () => {
+    const [c] = conversations([{ attribute_key: 'campaign_id', filter_operator: 'equal_to', values: [3] }]);
+    const read = conversationReader({ additional_attributes: { campaign_id: 3 } } as unknown as ConversationRecord);
+    expect(read(c)).toBe(3);
+    expect(conversationReader({ additional_attributes: {} } as unknown as ConversationRecord)(c)).toBeUndefined();
+  });
+
   it('refuses an unknown key with Chatwoot’s message naming the model’s keys', () => {
     const err = refusal(() => contacts([{ attribute_key: 'shoe_size', filter_operator: 'equal_to', values: ['42'] }]));
     expect(err.message).toMatch(/^Invalid attribute key - \[shoe_size\]\. The key should be one of \[name,phone_number,email,identifier,/);

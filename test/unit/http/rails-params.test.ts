@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Moment } from '#shared/domain/conversations/schemas.ts';
 import { Bool, Id } from '#shared/domain/schemas.ts';
 import { queryParams } from '#shared/http/body.ts';
 import { type AnySchema, issuesToError, railsParams } from '#shared/validate.ts';
@@ -77,6 +78,21 @@ describe('the rule', () => {
       { field: 'must', message: 'must not be empty', code: 'required' },
     ]);
     expect(read(S, { must: null }).error).toEqual([{ field: 'must', message: 'is required', code: 'required' }]);
+  });
+
+  it('reads only numeric strings a number holds exactly: longer ones stay text, and are refused', () => {
+    expect(read(S, { must: 'x', count: '123456789012345' }).output).toMatchObject({ count: 123456789012345 });
+    for (const count of ['99999999999999999', `1${'0'.repeat(200)}`]) {
+      expect(read(S, { must: 'x', count }).error).toEqual([{ field: 'count', message: expect.any(String), code: 'invalid' }]);
+    }
+  });
+
+  it('refuses a moment past the year 9999, as a number or its digits (no date to answer with)', () => {
+    expect(v.safeParse(Moment, 253_402_300_799).success).toBe(true);
+    for (const m of [253_402_300_800, 9_999_999_999_999, '999999999999']) expect(v.safeParse(Moment, m).success).toBe(false);
+    expect(read(v.object({ at: Moment }), { at: '9999999999999' }).error).toEqual([
+      { field: 'at', message: expect.any(String), code: 'invalid' },
+    ]);
   });
 
   it('reads the query string’s `key[]` and `a[b]` forms as Rails does; plain keys as API Gateway gives them', () => {
