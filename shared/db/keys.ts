@@ -56,6 +56,9 @@
 // WHATSAPP, SMS, TWILIO (messaging service sid or phone number))
 // mail thread      CONV#<acctId>#<displayId>   THREAD#UUID              gsi1: MAILUUID#<conversation uuid> / THREAD   (a conversation a mail
 // came into or went out of: reply+<uuid> and our Message-IDs name it)
+// csat survey      CONV#<acctId>#<displayId>   CSAT                   gsi1: CSATUUID#<conversation uuid> / CSAT   (the conversation's one
+// survey: its message, and the answer the reports counted)
+//   csat response  CSATR#<acctId>              <first answered at>#<messageId>   (an answered survey, as the responses list reads it)
 // mail reference   CONV#<acctId>#<displayId>   THREAD#REF#<sha256 of a Message-ID>   gsi1: MAILREF#<inboxId>#<sha256> / THREAD   (the
 // In-Reply-To of the conversation's first mail: another reply to the same mail joins it)
 //   imap state       IMAP#<acctId>#<inboxId>       STATE                (UIDVALIDITY and the last UID imported; the poll's lease)
@@ -350,6 +353,18 @@ export const keys = {
   /** In the conversation's partition, so that its purge takes it along. */
   mailThread: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: join('THREAD', 'UUID') }),
   mailThreadIndex: (uuid: string) => ({ gsi1pk: join('MAILUUID', uuid.toLowerCase()), gsi1sk: 'THREAD' }),
+
+  // ── CSAT (shared/domain/csat) ──
+  /** A conversation's one survey, in its partition (its purge takes it along); found by the conversation's uuid (gsi1). */
+  csatSurvey: (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CSAT' }),
+  csatSurveyIndex: (uuid: string) => ({ gsi1pk: join('CSATUUID', uuid.toLowerCase()), gsi1sk: 'CSAT' }),
+  /** An account's answered surveys, by the time of the first answer (the responses list reads a range). */
+  csatResponse: (accountId: number, createdAt: number, messageId: number): Key => ({
+    pk: join('CSATR', accountId),
+    sk: join(pad(createdAt), pad(messageId)),
+  }),
+  csatResponsesPartition: (accountId: number) => join('CSATR', accountId),
+  csatResponseSk: (createdAt: number) => pad(createdAt),
   /** `idHash`: hex SHA-256 of the Message-ID without brackets (ids may be longer than a key may be). */
   mailReference: (accountId: number, displayId: number, idHash: string): Key => ({
     pk: join('CONV', accountId, displayId),

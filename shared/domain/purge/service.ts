@@ -294,6 +294,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
+    whole('csat responses', keys.csatResponsesPartition(a)),
     {
       name: 'search index',
       run: async (_c, budget) => {
