@@ -67,6 +67,8 @@ async function seed(w: BenchWorld): Promise<Seeded> {
       uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
       message_id: 1_000_000 + i,
     };
+    // Each response belongs to a survey of its own (a response is written with its survey's memory of it).
+    await claimSurvey(fake);
     await saveResponse(fake, {
       id: fake.message_id,
       account_id: w.account.id,
