@@ -258,6 +258,7 @@ export async function dispatchChange(
     // Reports only (Chatwoot destroys a deleted conversation's reporting events, messages and row).
     if (event.name === 'conversation_deleted') {
       await recordReports(event, undefined);
+      await runCsat(event, undefined, undefined);
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {

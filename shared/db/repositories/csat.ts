@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import { keys } from '../keys.ts';
-import { put, transact } from '../transact.ts';
+import { del, put, transact } from '../transact.ts';
 import { getItem, queryItems, queryPrefix, record } from './common.ts';
 import type { CsatResponseRecord, CsatSurveyRecord } from '#shared/model/csat.ts';
 
@@ -74,6 +74,16 @@ export async function saveResponse(survey: CsatSurveyRecord, r: CsatResponseReco
       ),
     },
     { item: put({ ...keys.csatResponse(r.account_id, r.created_at, r.message_id), type: 'csat_response', ...r }) },
+  ]);
+}
+
+/** AP326: a deleted conversation's survey and its response item go (idempotent). */
+export async function removeSurvey(survey: CsatSurveyRecord): Promise<void> {
+  await transact([
+    { item: del(keys.csatSurvey(survey.account_id, survey.conversation_id)) },
+    ...(survey.responded_at != null && survey.message_id != null
+      ? [{ item: del(keys.csatResponse(survey.account_id, survey.responded_at, survey.message_id)) }]
+      : []),
   ]);
 }
 

@@ -1,5 +1,5 @@
 import { getAccount } from '#shared/db/repositories/identity.ts';
-import { claimSurvey, getSurvey, saveResponse, setSurveyMessage } from '#shared/db/repositories/csat.ts';
+import { claimSurvey, getSurvey, removeSurvey, saveResponse, setSurveyMessage } from '#shared/db/repositories/csat.ts';
 import { recordFact } from '#shared/db/repositories/reports.ts';
 import { log } from '#shared/log.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
@@ -112,6 +112,10 @@ async function recordResponse(event: DomainEvent, m: MessageRecord, ctx: Convers
 export async function runCsat(event: DomainEvent, ctx: ConversationContext | undefined, inbox: InboxRecord | undefined) {
   if (event.name === 'conversation_resolved' && event.conversation) {
     await sendSurvey(event, ctx?.conversation ?? event.conversation, inbox);
+  } else if (event.name === 'conversation_deleted' && event.conversation) {
+    // Chatwoot destroys a conversation's responses with it (its figures leave with the conversation's facts).
+    const survey = await getSurvey(event.conversation.account_id, event.conversation.id);
+    if (survey) await removeSurvey(survey);
   } else if (event.name === 'message_updated' && event.message?.content_type === 'input_csat' && event.message.message_type === 3) {
     await recordResponse(event, event.message, ctx);
   }

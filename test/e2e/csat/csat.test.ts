@@ -247,6 +247,11 @@ describe('CSAT surveys', () => {
     expect(lines[1]).toContain(`/app/accounts/${s.accountId}/conversations/${a.conv.id}`);
     expect(lines[2]).toMatch(/^Reporting period \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/);
 
+    // A deleted conversation takes its response along, from the list and from the metrics.
+    ok(await s.admin.api.delete(`${s.base}/conversations/${b.conv.id}`), 'delete conversation');
+    await until(async () => (await responses(`?inbox_id=${b.inbox.id}`)).length === 0, { ...PATIENCE, what: 'the response gone' });
+    await until(async () => (await metrics(`?inbox_id=${b.inbox.id}`)).total_count === 0, { ...PATIENCE, what: 'the figures gone' });
+
     for (const path of ['', '/metrics', '/download']) {
       expectErrorBody(await s.agent.api.get(`${s.base}/csat_survey_responses${path}`), 403);
     }
