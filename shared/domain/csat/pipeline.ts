@@ -14,7 +14,7 @@ import type { ConversationContext } from '../events/payloads.ts';
 import { canReply } from '../conversations/view.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
 import { seriesOf } from '../reports/pipeline.ts';
-import { answerOf, surveyContent } from './survey.ts';
+import { answerOf, surveyContent, surveyLink } from './survey.ts';
 
 // The CSAT stage of the events pipeline (docs/csat.md), as Chatwoot's CsatSurveyService and its
 // CsatSurveys::ResponseBuilder: a resolution in an inbox with `csat_survey_enabled` sends the survey (an
@@ -52,7 +52,7 @@ async function sendSurvey(event: DomainEvent, c: ConversationRecord, inbox: Inbo
     return;
   }
   const { message } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, {
-    content: surveyContent(inbox, c.uuid),
+    content: surveyContent(inbox, surveyLink(c.uuid)),
     content_type: 'input_csat',
     message_type: 'template',
     content_attributes: {

@@ -19,10 +19,10 @@ const configured = (inbox: InboxRecord) => {
  * The survey's text: the inbox's `csat_config.message` or Chatwoot's prompt. A web widget shows its own rating
  * control; every other channel carries the survey page's link in the text (Chatwoot's Message#content for CSAT).
  */
-export function surveyContent(inbox: InboxRecord, uuid: string): string {
+export function surveyContent(inbox: InboxRecord, link: string): string {
   const message = configured(inbox);
   if (inbox.channel_type === 'Channel::WebWidget') return message ?? CSAT_PROMPT;
-  return message ? `${message} ${surveyLink(uuid)}` : `Please rate this conversation, ${surveyLink(uuid)}`;
+  return message ? `${message} ${link}` : `Please rate this conversation, ${link}`;
 }
 
 /** The prompt the survey page shows: the text without the link (what the inbox configured, or Chatwoot's prompt). */

@@ -260,6 +260,31 @@ describe('CSAT surveys', () => {
     expect([401, 403, 404]).toContain((await other.admin.api.get(`${s.base}/csat_survey_responses`)).status);
   });
 
+  it("a suspended account's survey is refused everywhere (403), and answers again once active", async () => {
+    const { conv } = await apiConversation();
+    await resolve(conv.id);
+    await surveyOf(conv.id);
+    const { uuid } = ok(await s.admin.api.get(`${s.base}/conversations/${conv.id}`), 'conversation');
+    const setStatus = async (status: string) =>
+      expect((await s.platform.patch(`/platform/api/v1/accounts/${s.accountId}`, { status })).status).toBe(200);
+    await setStatus('suspended');
+    try {
+      for (const res of [
+        await pub.get(`/public/api/v1/csat_survey/${uuid}`),
+        await pub.patch(`/public/api/v1/csat_survey/${uuid}`, RATE(3)),
+        await s.admin.api.get(`${s.base}/csat_survey_responses`),
+      ]) {
+        expect(expectErrorBody(res, 403).errors[0].code).toBe('account_suspended');
+      }
+      const page = await pub.get(`/survey/responses/${uuid}`, { accept: 'text/html' });
+      expect(page.status).toBe(403);
+      expect(page.text).toContain('This survey is not available.');
+    } finally {
+      await setStatus('active');
+    }
+    expect(ok(await pub.get(`/public/api/v1/csat_survey/${uuid}`), 'active again').csat_survey_response).toBeNull();
+  });
+
   describe('the survey page in a browser', () => {
     const executablePath = chromiumForSuite();
     let chrome: Browser;
