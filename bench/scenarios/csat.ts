@@ -58,6 +58,7 @@ async function seed(w: BenchWorld): Promise<Seeded> {
   const since = until - 30 * DAY;
   const s = keys.reportSeries;
   const n = responses();
+  const series = [s.account(), s.inbox(inbox.id), s.agent(w.account.agent.id)];
   for (let i = 0; i < n; i++) {
     const at = since + Math.floor((i * 30 * DAY) / n);
     const rating = (i % 5) + 1;
@@ -69,27 +70,31 @@ async function seed(w: BenchWorld): Promise<Seeded> {
     };
     // Each response belongs to a survey of its own (a response is written with its survey's memory of it).
     await claimSurvey(fake);
-    await saveResponse(fake, {
-      id: fake.message_id,
-      account_id: w.account.id,
-      message_id: fake.message_id,
-      conversation_id: conv.id,
-      inbox_id: inbox.id,
-      team_id: null,
-      contact_id: contact.payload.contact.id,
-      assigned_agent_id: w.account.agent.id,
-      rating,
-      feedback_message: i % 3 ? null : `feedback ${i}`,
-      created_at: at,
-      updated_at: at,
-    });
+    await saveResponse(
+      fake,
+      {
+        id: fake.message_id,
+        account_id: w.account.id,
+        message_id: fake.message_id,
+        conversation_id: conv.id,
+        inbox_id: inbox.id,
+        team_id: null,
+        contact_id: contact.payload.contact.id,
+        assigned_agent_id: w.account.agent.id,
+        rating,
+        feedback_message: i % 3 ? null : `feedback ${i}`,
+        created_at: at,
+        updated_at: at,
+      },
+      series,
+    );
     await recordFact({
       fact: {
         id: `bench:csat:${w.account.id}:${i}`,
         account_id: w.account.id,
         conversation_id: null,
-        contributions: [s.account(), s.inbox(inbox.id), s.agent(w.account.agent.id)].map((series) => ({
-          series,
+        contributions: series.map((x) => ({
+          series: x,
           at,
           figures: { cs: 1, [`c${rating}`]: 1 },
         })),

@@ -17,6 +17,10 @@ export interface CsatSurveyRecord {
   rating?: number | null;
   feedback_message?: string | null;
   responded_at?: number | null;
+  /** The report series the rating figures went to at the first answer (a later answer moves them there). */
+  series?: string[];
+  /** The conversation's team at the first answer (the responses list filters on it). */
+  team_id?: number | null;
 }
 
 /** One answered survey, as Chatwoot's `csat_survey_responses` row: listed by the time of its first answer. */

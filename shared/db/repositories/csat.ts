@@ -56,7 +56,7 @@ export async function setSurveyMessage(accountId: number, displayId: number, mes
  * AP324: an answer as the reports counted it: the survey's memory of it and the response item, together (the
  * response item is put whole: a later answer replaces it under the same key).
  */
-export async function saveResponse(survey: CsatSurveyRecord, r: CsatResponseRecord): Promise<void> {
+export async function saveResponse(survey: CsatSurveyRecord, r: CsatResponseRecord, series: string[]): Promise<void> {
   const key = keys.csatSurvey(survey.account_id, survey.conversation_id);
   await transact([
     {
@@ -69,6 +69,8 @@ export async function saveResponse(survey: CsatSurveyRecord, r: CsatResponseReco
           rating: r.rating,
           feedback_message: r.feedback_message,
           responded_at: r.created_at,
+          team_id: r.team_id,
+          series,
         },
         { condition: { expression: 'attribute_exists(pk)' } },
       ),

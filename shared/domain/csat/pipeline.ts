@@ -43,14 +43,14 @@ async function sendSurvey(event: DomainEvent, c: ConversationRecord, inbox: Inbo
   if (taken && (taken.event_id !== event.id || taken.message_id != null)) return;
   const account = await getAccount(c.account_id);
   if (!account) return;
-  // Loaded with the first survey sent (a dynamic import), as the templates hook does.
-  const { addMessage } = await import('../messages/service.ts');
   if (!canReply(c, inbox, at)) {
     const { activityMessage } = await import('../messages/build.ts');
     const note = await activityMessage(c, 'CSAT survey not sent due to outgoing message restrictions', null);
     await mutate(c, (cur) => ({ next: quietly(cur, {}), messages: [note], result: undefined }));
     return;
   }
+  // Loaded with the first survey sent (a dynamic import), as the templates hook does.
+  const { addMessage } = await import('../messages/service.ts');
   const { message } = await addMessage(account, { type: 'channel', inboxId: inbox.id }, c, {
     content: surveyContent(inbox, surveyLink(c.uuid)),
     content_type: 'input_csat',
@@ -81,12 +81,16 @@ async function recordResponse(event: DomainEvent, m: MessageRecord, ctx: Convers
   const c = ctx?.conversation;
   const agent = typeof m.content_attributes.assigned_agent_id === 'number' ? m.content_attributes.assigned_agent_id : null;
   const createdAt = survey.responded_at ?? Math.floor(m.updated_at ?? now());
-  const dims = { inbox_id: m.inbox_id, team_id: c?.team_id ?? null, labels: c?.labels ?? [] };
-  const figures: Figures = {};
+  // The first answer fixes the response's team and series (a later one moves figures within them, as it keeps the
+  // response's time).
+  const first = survey.responded_at == null;
+  const teamId = first ? (c?.team_id ?? null) : (survey.team_id ?? null);
+  const series =
+    first || !survey.series ? seriesOf({ inbox_id: m.inbox_id, team_id: teamId, labels: c?.labels ?? [] }, agent) : survey.series;
   if (survey.rating !== answer.rating) {
+    const figures: Figures = { [`c${answer.rating}`]: 1 };
     if (survey.rating) figures[`c${survey.rating}` as 'c1'] = -1;
-    figures[`c${answer.rating}` as 'c1'] = 1;
-    const contributions: Contribution[] = seriesOf(dims, agent).map((series) => ({ series, at: createdAt, figures }));
+    const contributions: Contribution[] = series.map((s) => ({ series: s, at: createdAt, figures }));
     await recordFact({
       fact: { id: event.id, account_id: m.account_id, conversation_id: m.conversation_id, contributions, created_at: event.at },
     });
@@ -97,7 +101,7 @@ async function recordResponse(event: DomainEvent, m: MessageRecord, ctx: Convers
     message_id: m.id,
     conversation_id: m.conversation_id,
     inbox_id: m.inbox_id,
-    team_id: dims.team_id,
+    team_id: teamId,
     contact_id: c?.contact_id ?? 0,
     assigned_agent_id: agent,
     rating: answer.rating,
@@ -105,7 +109,7 @@ async function recordResponse(event: DomainEvent, m: MessageRecord, ctx: Convers
     created_at: createdAt,
     updated_at: Math.floor(m.updated_at ?? now()),
   };
-  await saveResponse(survey, response);
+  await saveResponse(survey, response, series);
 }
 
 /** The CSAT stage: runs for every dispatched event; most are neither a resolution nor a survey's answer. */
