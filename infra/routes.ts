@@ -945,6 +945,51 @@ export const routes: Route[] = [
     access: 'read',
   },
 
+  // CSAT (docs/csat.md): the survey a resolution sends, its page and public API (the conversation's uuid is the
+  // credential), and the responses, metrics and CSV download for administrators (pipeline-kept items and aggregates).
+  {
+    method: 'GET',
+    path: '/survey/responses/{conversation_uuid}',
+    handler: 'functions/system/survey/page.ts',
+    api: 'system',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/public/api/v1/csat_survey/{conversation_uuid}',
+    handler: 'functions/public/csat-survey/show.ts',
+    api: 'public',
+    access: 'read',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/public/api/v1/csat_survey/{conversation_uuid}',
+    handler: 'functions/public/csat-survey/update.ts',
+    api: 'public',
+    access: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/csat_survey_responses',
+    handler: 'functions/api/csat-survey-responses/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/csat_survey_responses/metrics',
+    handler: 'functions/api/csat-survey-responses/metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/csat_survey_responses/download',
+    handler: 'functions/api/csat-survey-responses/download.ts',
+    api: 'account',
+    access: 'read',
+  },
+
   // notifications (created by the events pipeline) and their settings
   {
     method: 'GET',

@@ -2,6 +2,7 @@ import { accountInterface1 } from './account-interface-1.ts';
 import { accountInterface2 } from './account-interface-2.ts';
 import { agentApps } from './agent-apps.ts';
 import { channels } from './channels.ts';
+import { csat } from './csat.ts';
 import { foundation } from './foundation.ts';
 import { helpCenterScenarios } from './help-center.ts';
 import { integrations } from './integrations.ts';
@@ -22,4 +23,5 @@ export const scenarios: Scenarios = {
   ...reports,
   ...channels,
   ...helpCenterScenarios,
+  ...csat,
 };

@@ -113,6 +113,9 @@
 //   hc article       HC#<acctId>#<portalId>        ART#<id>
 //   category slug    UNIQ#HCCAT#<portalId>#<locale>#<slug>          UNIQ      (owner_id)
 //   article slug     UNIQ#HCART#<portalId>#<slug>                   UNIQ      (owner_id: the public article page's lookup)
+// csat survey      CONV#<acctId>#<displayId>   CSAT                   gsi1: CSATUUID#<conversation uuid> / CSAT   (the conversation's one
+// survey: its message, and the answer the reports counted)
+//   csat response  CSATR#<acctId>              <first answered at>#<messageId>   (an answered survey, as the responses list reads it)
 
 export type Key = { pk: string; sk: string };
 
@@ -672,6 +675,18 @@ export const article = (accountId: number, portalId: number, id: number): Key =>
 });
 export const articlesOf = (accountId: number, portalId: number) => ({ pk: join('HC', accountId, portalId), skPrefix: join('ART', '') });
 export const articleSlugUnique = (portalId: number, slug: string): Key => unique(join('HCART', portalId), slug);
+
+// ── CSAT (shared/domain/csat) ──
+/** A conversation's one survey, in its partition (its purge takes it along); found by the conversation's uuid (gsi1). */
+export const csatSurvey = (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CSAT' });
+export const csatSurveyIndex = (uuid: string) => ({ gsi1pk: join('CSATUUID', uuid.toLowerCase()), gsi1sk: 'CSAT' });
+/** An account's answered surveys, by the time of the first answer (the responses list reads a range). */
+export const csatResponse = (accountId: number, createdAt: number, messageId: number): Key => ({
+  pk: join('CSATR', accountId),
+  sk: join(pad(createdAt), pad(messageId)),
+});
+export const csatResponsesPartition = (accountId: number) => join('CSATR', accountId);
+export const csatResponseSk = (createdAt: number) => pad(createdAt);
 
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 

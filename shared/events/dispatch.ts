@@ -6,6 +6,7 @@ import { getItem, withReadCache } from '#shared/db/repositories/common.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { getMessage } from '#shared/db/repositories/messages.ts';
 import { answerWithTemplates } from '#shared/domain/message-templates/hooks.ts';
+import { runCsat } from '#shared/domain/csat/pipeline.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
@@ -257,6 +258,7 @@ export async function dispatchChange(
     // Reports only (Chatwoot destroys a deleted conversation's reporting events, messages and row).
     if (event.name === 'conversation_deleted') {
       await recordReports(event, undefined);
+      await runCsat(event, undefined, undefined);
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {
@@ -292,6 +294,8 @@ export async function dispatchChange(
     await notify(event, built?.ctx);
     if (event.name === 'message_created') searchSealCandidates.add(event.accountId);
     await recordReports(event, built?.ctx);
+    // CSAT: a resolution sends the survey; an answer to it is recorded (its own events follow).
+    await runCsat(event, built?.ctx, built?.inbox);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
     count(METRIC_NAMES.eventsDispatched);
   }

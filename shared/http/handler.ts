@@ -235,6 +235,9 @@ async function limitPublic(event: ParsedEvent) {
   const header = Object.entries(event.headers ?? {}).find(([n]) => n.toLowerCase() === 'x-auth-token')?.[1];
   const contact = event.pathParameters?.contact_identifier ?? header;
   if (contact) await enforceLimit('credential', limitScope.contact(contact), 'contact');
+  // A CSAT survey's routes: the conversation's uuid is the credential.
+  const survey = event.pathParameters?.conversation_uuid;
+  if (survey) await enforceLimit('credential', limitScope.contact(survey), 'survey');
   const inbox = event.pathParameters?.inbox_identifier ?? event.queryStringParameters?.website_token;
   if (inbox) await enforceLimit('account', limitScope.inbox(inbox), 'inbox');
 }

@@ -51,7 +51,7 @@ const html = (body: string, cacheControl: string, status = 200): Result => ({
  * The pages' own 404 is a small HTML document for browsers; a client that asks for JSON (and not HTML)
  * gets the error body every other route answers.
  */
-const wantsJson = (accept: string | undefined) =>
+export const wantsJson = (accept: string | undefined) =>
   /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
 
 const pageNotFound = (accept: string | undefined, text: string): Result =>

@@ -31,6 +31,12 @@ export const FIELDS = [
   'st_resolved',
   'st_pending',
   'st_snoozed', // conversations created in the bucket, by current status (channel summary)
+  'cs', // CSAT surveys sent
+  'c1',
+  'c2',
+  'c3',
+  'c4',
+  'c5', // CSAT responses by rating, at their first answer (a changed rating moves between them)
 ] as const;
 export type Field = (typeof FIELDS)[number];
 export type Figures = Partial<Record<Field, number>>;

@@ -34,7 +34,7 @@ export const PublicNewMessageSchema = v.pick(NewMessageSchema, ['content', 'echo
 export type PublicNewMessage = v.InferOutput<typeof PublicNewMessageSchema>;
 
 const RATING = 'must be an integer from 1 to 5';
-const Rating = v.pipe(
+export const Rating = v.pipe(
   v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], RATING),
   v.integer(RATING),
   v.minValue(1, RATING),

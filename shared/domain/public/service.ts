@@ -405,7 +405,12 @@ export async function submitPublicMessage(
 }
 
 /** The contact's answer to an interactive message of its conversation (public interface and widget). */
-export async function submitAnswer(ci: ContactInboxRecord, c: ConversationRecord, messageId: number, answer: Record<string, unknown>) {
+export async function submitAnswer(
+  ci: Pick<ContactInboxRecord, 'contact_id'>,
+  c: ConversationRecord,
+  messageId: number,
+  answer: Record<string, unknown>,
+) {
   const m = await getMessage(c.account_id, c.id, messageId);
   if (!m || !isChatMessage(m)) throw notFound('Message');
   if (!INTERACTIVE.has(m.content_type)) throw invalidField('submitted_values', `cannot be submitted for a ${m.content_type} message`);

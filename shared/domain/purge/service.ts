@@ -81,6 +81,14 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
   if (!messagesDone) return false;
   // Participants, signals and mail thread items: the conversation item goes last.
   for (const prefix of ['PART#', 'SIGNAL#', keys.mailThreadPrefix]) if (!(await drain({ pk, prefix }, budget))) return false;
+  // Its CSAT survey, and the response item it names (outside the partition), before the survey.
+  const [survey] = await firstItems({ pk, prefix: 'CSAT' }, 1);
+  if (survey) {
+    const answered = typeof survey.responded_at === 'number' && typeof survey.message_id === 'number';
+    await remove(budget, answered ? [keys.csatResponse(accountId, Number(survey.responded_at), Number(survey.message_id))] : [], [
+      keyOf(survey),
+    ]);
+  }
   if (budget.spent) return false;
   const [conv] = await firstItems({ pk, prefix: 'CONV' }, 1);
   if (!conv) {
@@ -333,6 +341,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
+    whole('csat responses', keys.csatResponsesPartition(a)),
     {
       name: 'search index',
       run: async (_c, budget) => {

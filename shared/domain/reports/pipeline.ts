@@ -40,7 +40,7 @@ type Dims = Pick<ConversationRecord, 'inbox_id' | 'team_id' | 'labels'>;
 const reportLabels = (labels: string[] | undefined) => [...new Set(labels ?? [])].slice(0, 20);
 
 /** The series one figure goes to: the account, the inbox, the agent (when one), the team and each label. */
-function seriesOf(c: Dims, agentId: number | null): string[] {
+export function seriesOf(c: Dims, agentId: number | null): string[] {
   const s = keys.reportSeries;
   return [
     s.account(),
@@ -213,6 +213,11 @@ function onMessage(event: DomainEvent, c: Dims, out: Pending) {
   if (m.message_type === 0) out.contributions.push(...spread(seriesOf(c, null), m.created_at, { im: 1 }));
   if (m.message_type === 1)
     out.contributions.push(...spread(seriesOf(c, m.sender_type === 'User' ? m.sender_id : null), m.created_at, { om: 1 }));
+  // A CSAT survey sent (the responses' rate reads it), credited to the agent the survey names (docs/csat.md).
+  if (m.message_type === 3 && m.content_type === 'input_csat') {
+    const agent = m.content_attributes.assigned_agent_id;
+    out.contributions.push(...spread(seriesOf(c, typeof agent === 'number' ? agent : null), m.created_at, { cs: 1 }));
+  }
 }
 
 interface Batch {

@@ -300,7 +300,7 @@ export function csvField(v: unknown): string {
   if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) && s !== '--') s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
-const csvLine = (fields: unknown[]) => `${fields.map(csvField).join(',')}\n`;
+export const csvLine = (fields: unknown[]) => `${fields.map(csvField).join(',')}\n`;
 
 const CSV_HEADERS = {
   agents: [

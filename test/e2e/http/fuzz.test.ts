@@ -211,14 +211,18 @@ describe('bad input over the whole route table', () => {
   let pipeline: { pause(): Promise<void>; resume(): Promise<void> } | undefined;
   const probes: Probe[] = [];
   const broken: string[] = [];
-  // The scenarios' setups at their smallest: a day of report data, one call's worth of conversations.
-  const restoreEnv = { BENCH_REPORT_DAYS: process.env.BENCH_REPORT_DAYS, BENCH_ITERATIONS: process.env.BENCH_ITERATIONS };
+  // The scenarios' setups at their smallest: a day of report data, one call's worth of conversations, five CSAT responses.
+  const restoreEnv = {
+    BENCH_REPORT_DAYS: process.env.BENCH_REPORT_DAYS,
+    BENCH_ITERATIONS: process.env.BENCH_ITERATIONS,
+    BENCH_CSAT_RESPONSES: process.env.BENCH_CSAT_RESPONSES,
+  };
 
   beforeAll(async () => {
     const rt = await runtime();
     pipeline = rt.pipeline;
     baseUrl = rt.baseUrl;
-    Object.assign(process.env, { BENCH_REPORT_DAYS: '1', BENCH_ITERATIONS: '1' });
+    Object.assign(process.env, { BENCH_REPORT_DAYS: '1', BENCH_ITERATIONS: '1', BENCH_CSAT_RESPONSES: '5' });
     const platform = client(rt.baseUrl, rt.platformToken);
     const seeded = await seedAccountVia(rt.baseUrl, platform, unique('fuzz-'));
     const world: BenchWorld = {

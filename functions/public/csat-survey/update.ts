@@ -1,0 +1,5 @@
+import { publicHandler } from '#shared/http/handler.ts';
+import { answerSurvey } from '#shared/domain/csat/service.ts';
+import { CsatAnswerSchema } from '#shared/domain/csat/schemas.ts';
+
+export const handler = publicHandler({ body: CsatAnswerSchema, run: ({ params, body }) => answerSurvey(params.conversation_uuid, body) });
