@@ -91,6 +91,8 @@ export interface ChatText {
   rate: string;
   /** `{n}` of 5. */
   rating: string;
+  /** The CSAT survey's feedback field. */
+  feedback: string;
   image: string;
   file: string;
   error: string;
@@ -116,6 +118,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Your email address',
     rate: 'Rate the conversation',
     rating: 'Rating {n} of 5',
+    feedback: 'Tell us more...',
     image: 'Image attachment',
     file: 'File',
     error: 'The chat could not be loaded.',
@@ -139,6 +142,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Seu endereço de e-mail',
     rate: 'Avalie a conversa',
     rating: 'Nota {n} de 5',
+    feedback: 'Conte-nos mais...',
     image: 'Imagem anexada',
     file: 'Arquivo',
     error: 'Não foi possível carregar o chat.',
@@ -162,6 +166,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Tu correo electrónico',
     rate: 'Valora la conversación',
     rating: 'Puntuación {n} de 5',
+    feedback: 'Cuéntanos más...',
     image: 'Imagen adjunta',
     file: 'Archivo',
     error: 'No se pudo cargar el chat.',
@@ -185,6 +190,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Votre adresse e-mail',
     rate: 'Évaluez la conversation',
     rating: 'Note {n} sur 5',
+    feedback: 'Dites-nous en plus...',
     image: 'Image jointe',
     file: 'Fichier',
     error: "Le chat n'a pas pu être chargé.",
@@ -208,6 +214,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Ihre E-Mail-Adresse',
     rate: 'Bewerten Sie die Unterhaltung',
     rating: 'Bewertung {n} von 5',
+    feedback: 'Erzählen Sie uns mehr...',
     image: 'Bildanhang',
     file: 'Datei',
     error: 'Der Chat konnte nicht geladen werden.',
@@ -231,6 +238,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Il tuo indirizzo email',
     rate: 'Valuta la conversazione',
     rating: 'Voto {n} su 5',
+    feedback: 'Dicci di più...',
     image: 'Immagine allegata',
     file: 'File',
     error: 'Impossibile caricare la chat.',
@@ -254,6 +262,7 @@ export const CHAT: Record<Locale, ChatText> = {
     email: 'Je e-mailadres',
     rate: 'Beoordeel het gesprek',
     rating: 'Score {n} van 5',
+    feedback: 'Vertel ons meer...',
     image: 'Afbeelding als bijlage',
     file: 'Bestand',
     error: 'De chat kon niet worden geladen.',

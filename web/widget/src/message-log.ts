@@ -22,11 +22,14 @@ type Option = { title: string; value: string };
 /** What Chatwoot's interactive messages carry: options to pick, and the visitor's answers. */
 interface ContentAttributes {
   items?: Option[];
-  submitted_values?: Option[] | { csat_survey_response?: { rating?: number } };
+  submitted_values?: Option[] | { csat_survey_response?: { rating?: number; feedback_message?: string } };
   submitted_email?: string;
 }
 
 const size = (n: number) => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+
+/** Feedback typed into a CSAT survey, by message id, until sent. */
+const drafts = new Map<number, string>();
 
 async function submit(m: Msg, body: unknown) {
   if (m.id === undefined) return;
@@ -81,7 +84,11 @@ function renderMessage(m: Msg): HTMLElement {
     el.append(row);
   }
   if (m.content_type === 'input_csat') {
-    const given = Array.isArray(attrs.submitted_values) ? undefined : attrs.submitted_values?.csat_survey_response?.rating;
+    // As Chatwoot's widget: a rating is sent when chosen; then a line of feedback, sent with the rating, until given.
+    const answer = Array.isArray(attrs.submitted_values) ? undefined : attrs.submitted_values?.csat_survey_response;
+    const given = answer?.rating;
+    const rate = (rating: number, feedback_message = '') =>
+      submit(m, { message: { submitted_values: { csat_survey_response: { rating, feedback_message } } } });
     const row = h('div', { class: 'cw-options', role: 'group', 'aria-label': t.rate });
     for (let r = 1; r <= 5; r++) {
       const b = h(
@@ -94,10 +101,26 @@ function renderMessage(m: Msg): HTMLElement {
         },
         '★'.repeat(r),
       );
-      b.onclick = () => submit(m, { message: { submitted_values: { csat_survey_response: { rating: r } } } });
+      b.onclick = () => rate(r);
       row.append(b);
     }
     el.append(row);
+    if (!answer?.feedback_message) {
+      const field = h('input', { type: 'text', 'aria-label': t.feedback, placeholder: t.feedback, maxlength: '1000' });
+      // The log is redrawn whenever a message changes: the visitor's draft outlives it.
+      field.value = drafts.get(m.id ?? -1) ?? '';
+      const send = h('button', { type: 'submit', disabled: given === undefined || !field.value.trim() }, t.submit);
+      field.oninput = () => {
+        drafts.set(m.id ?? -1, field.value);
+        send.disabled = given === undefined || !field.value.trim();
+      };
+      const f = h('form', { class: 'cw-inline cw-csat-feedback' }, field, send);
+      f.onsubmit = (e) => {
+        e.preventDefault();
+        if (given !== undefined && field.value.trim()) void rate(given, field.value.trim());
+      };
+      el.append(f);
+    }
   }
   if (m.content_type === 'input_email' && !attrs.submitted_email) {
     const field = h('input', { type: 'email', 'aria-label': t.email, required: true });
