@@ -22,6 +22,7 @@ describe('reports v2: traffic, bot metrics, distributions, matrix, year in revie
   let c1: Record<string, any>;
   let c2: Record<string, any>;
   let c3: Record<string, any>;
+  let c4: Record<string, any>;
   let reply: Record<string, any>;
   let now: number;
 
@@ -61,7 +62,7 @@ describe('reports v2: traffic, bot metrics, distributions, matrix, year in revie
     await msg(c3.id, { content: 'anyone?', message_type: 'incoming' });
     ok(await s.admin.api.post(`${s.base}/conversations/${c3.id}/assignments`, { team_id: team.id }), 'team');
     // 4 (bot inbox): the bot resolves it.
-    const c4 = await newConversation(s, { inbox_id: inboxB.id, contact_id: contact.id });
+    c4 = await newConversation(s, { inbox_id: inboxB.id, contact_id: contact.id });
     ok(await bot.api.post(`${s.base}/conversations/${c4.id}/toggle_status`, { status: 'resolved' }), 'bot resolves');
     now = Math.floor(Date.now() / 1000);
     // The pipeline has counted everything once the summary and the live counts say so.
@@ -110,11 +111,8 @@ describe('reports v2: traffic, bot metrics, distributions, matrix, year in revie
     expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`));
     // Every conversation in the hour (India time) it was made in, today's column.
     const expected = Array.from({ length: 24 }, () => [0, 0, 0, 0, 0, 0, 0]);
-    for (const c of [c1, c2, c3]) expected[Math.floor(((c.created_at + IST) % DAY) / 3600)]![6]! += 1;
-    const total = rows.reduce((n, r) => n + r.slice(1).reduce((a, v) => a + Number(v), 0), 0);
-    expect(total).toBe(4);
-    for (const [h, row] of expected.entries())
-      for (const [d, v] of row.entries()) expect(Number(rows[h]![d + 1])).toBeGreaterThanOrEqual(v);
+    for (const c of [c1, c2, c3, c4]) expected[Math.floor(((c.created_at + IST) % DAY) / 3600)]![6]! += 1;
+    expect(rows.map((r) => r.slice(1).map(Number))).toEqual(expected);
     expect(expectErrorBody(await get('reports/conversation_traffic', { timezone_offset: 'x' }), 422)).toBeTruthy();
   });
 
