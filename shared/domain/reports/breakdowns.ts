@@ -69,7 +69,7 @@ export async function conversationsSummaryCsv(account: AccountRecord, q: Query) 
 const TRAFFIC_DAYS = 7;
 
 /** ActiveSupport::TimeZone#to_s: "(GMT+05:30) Chennai". */
-function zoneLabel(hours: number): string {
+export function zoneLabel(hours: number): string {
   const zone = railsZone(hours);
   if (!zone) return '';
   const seconds = Math.round(Math.abs(hours) <= 13 ? hours * HOUR : hours);
@@ -126,6 +126,8 @@ export async function conversationTrafficCsv(account: AccountRecord, q: Query) {
 
 /** `GET …/reports/bot_metrics`: conversations and outgoing messages of the inboxes a bot answers, and the bot's rates. */
 export async function botMetrics(account: AccountRecord, q: Query) {
+  // Without both ends Chatwoot's range is nil and every count 0.
+  if (!q.since || !q.until) return { conversation_count: 0, message_count: 0, resolution_rate: 0, handoff_rate: 0 };
   const range = rangeOf(q);
   const botInboxes = (await listInboxes(account.id)).filter((i) => i.agent_bot_id != null);
   const [all, ...perInbox] = await Promise.all([

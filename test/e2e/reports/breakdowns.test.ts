@@ -123,6 +123,13 @@ describe('reports v2: traffic, bot metrics, distributions, matrix, year in revie
       resolution_rate: 50,
       handoff_rate: 50,
     });
+    // Without a range Chatwoot counts nothing.
+    expect(ok(await get('reports/bot_metrics'), 'bot metrics')).toEqual({
+      conversation_count: 0,
+      message_count: 0,
+      resolution_rate: 0,
+      handoff_rate: 0,
+    });
   });
 
   it('first_response_time_distribution: first responses by time taken, keyed by channel type', async () => {
