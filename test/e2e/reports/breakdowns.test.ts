@@ -217,4 +217,22 @@ describe('reports v2: traffic, bot metrics, distributions, matrix, year in revie
       expectErrorBody(await get(path, { ...range(), group_by: 'agent' }, s.agent.api), 403);
     }
   });
+
+  it('a suspended account is refused on them (403 account_suspended), and answered again once active', async () => {
+    const setStatus = async (status: string) =>
+      expect((await s.platform.patch(`/platform/api/v1/accounts/${s.accountId}`, { status })).status).toBe(200);
+    await setStatus('suspended');
+    try {
+      for (const [path, api] of [
+        ['reports/inbox_label_matrix', s.admin.api],
+        ['live_reports/conversation_metrics', s.admin.api],
+        ['year_in_review', s.agent.api],
+      ] as const) {
+        expect(expectErrorBody(await get(path, {}, api), 403).errors[0].code, path).toBe('account_suspended');
+      }
+    } finally {
+      await setStatus('active');
+    }
+    expect((await get('live_reports/conversation_metrics')).status).toBe(200);
+  });
 });
