@@ -944,6 +944,70 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // reports v2, the rest (issue 32: traffic, bot metrics, distributions, matrix, year in review, live reports)
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/conversations_summary',
+    handler: 'functions/api/v2/reports/conversations-summary.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/conversation_traffic',
+    handler: 'functions/api/v2/reports/conversation-traffic.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/bot_metrics',
+    handler: 'functions/api/v2/reports/bot-metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/first_response_time_distribution',
+    handler: 'functions/api/v2/reports/first-response-time-distribution.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/inbox_label_matrix',
+    handler: 'functions/api/v2/reports/inbox-label-matrix.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/reports/outgoing_messages_count',
+    handler: 'functions/api/v2/reports/outgoing-messages-count.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/year_in_review',
+    handler: 'functions/api/v2/year-in-review/show.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/live_reports/conversation_metrics',
+    handler: 'functions/api/v2/live-reports/conversation-metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v2/accounts/{account_id}/live_reports/grouped_conversation_metrics',
+    handler: 'functions/api/v2/live-reports/grouped-conversation-metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
 
   // CSAT (docs/csat.md): the survey a resolution sends, its page and public API (the conversation's uuid is the
   // credential), and the responses, metrics and CSV download for administrators (pipeline-kept items and aggregates).

@@ -1,6 +1,6 @@
 import { recordFact } from '#shared/db/repositories/reports.ts';
 import * as keys from '#shared/db/keys.ts';
-import { FIELDS, type Figures } from '#shared/model/report-buckets.ts';
+import { FIELDS, inboxField, type Figures } from '#shared/model/report-buckets.ts';
 import type { Contribution } from '#shared/model/reports.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
@@ -39,13 +39,18 @@ async function seed(w: BenchWorld): Promise<Seeded> {
   const DAYS = days();
   const until = Math.floor(Date.now() / 1000 / DAY) * DAY;
   const since = until - DAYS * DAY;
+  const label = await w.account.admin.api.post(`${w.account.base}/labels`, { title: w.unique('rl') });
+  if (label.status !== 200) throw new Error(`bench label: ${label.status} ${label.text}`);
   const figures: Figures = Object.fromEntries(FIELDS.map((f) => [f, 1]));
   const s = keys.reportSeries;
+  const labelSeries = s.label(label.body.title as string);
   // The summary's previous period too: twice the range.
   for (let d = since - DAYS * DAY; d < until; d += DAY) {
-    for (const series of [s.account(), s.inbox(inboxId), s.agent(w.account.agent.id)]) {
+    for (const series of [s.account(), s.inbox(inboxId), s.agent(w.account.agent.id), labelSeries]) {
       const contributions: Contribution[] = [];
-      for (let q = 0; q < 96; q++) contributions.push({ series, at: d + q * 900, figures });
+      // A label series holds its count by inbox as well (the inbox × label matrix).
+      const these = series === labelSeries ? { ...figures, [inboxField(inboxId)]: 1 } : figures;
+      for (let q = 0; q < 96; q++) contributions.push({ series, at: d + q * 900, figures: these });
       await recordFact({
         fact: { id: `bench:${w.account.id}:${series}:${d}`, account_id: w.account.id, conversation_id: null, contributions, created_at: d },
       });
@@ -80,4 +85,18 @@ export const reports: Scenarios = {
   [`GET ${V2}/summary_reports/team`]: get((w, r) => `${v2(w)}/summary_reports/team?${range(r)}`),
   [`GET ${V2}/summary_reports/label`]: get((w, r) => `${v2(w)}/summary_reports/label?${range(r)}`),
   [`GET ${V2}/summary_reports/channel`]: get((w, r) => `${v2(w)}/summary_reports/channel?${range(r)}`),
+  [`GET ${V2}/reports/conversations_summary`]: get((w, r) => `${v2(w)}/reports/conversations_summary?${range(r)}`),
+  [`GET ${V2}/reports/conversation_traffic`]: get((w) => `${v2(w)}/reports/conversation_traffic?timezone_offset=5.5`),
+  [`GET ${V2}/reports/bot_metrics`]: get((w, r) => `${v2(w)}/reports/bot_metrics?${range(r)}`),
+  [`GET ${V2}/reports/first_response_time_distribution`]: get((w, r) => `${v2(w)}/reports/first_response_time_distribution?${range(r)}`),
+  [`GET ${V2}/reports/inbox_label_matrix`]: get((w, r) => `${v2(w)}/reports/inbox_label_matrix?${range(r)}`),
+  [`GET ${V2}/reports/outgoing_messages_count`]: get((w, r) => `${v2(w)}/reports/outgoing_messages_count?group_by=agent&${range(r)}`),
+  [`GET ${V2}/year_in_review`]: {
+    setup: once,
+    request: (w: BenchWorld) => ({ method: 'GET', path: `${v2(w)}/year_in_review`, client: w.account.agent.api }),
+  },
+  [`GET ${V2}/live_reports/conversation_metrics`]: get((w) => `${v2(w)}/live_reports/conversation_metrics`),
+  [`GET ${V2}/live_reports/grouped_conversation_metrics`]: get(
+    (w) => `${v2(w)}/live_reports/grouped_conversation_metrics?group_by=assignee_id`,
+  ),
 };

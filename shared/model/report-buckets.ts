@@ -37,9 +37,35 @@ export const FIELDS = [
   'c3',
   'c4',
   'c5', // CSAT responses by rating, at their first answer (a changed rating moves between them)
+  'fd0',
+  'fd1',
+  'fd2',
+  'fd3',
+  'fd4', // first responses by time taken (FIRST_RESPONSE_BUCKETS), on inbox series only
 ] as const;
-export type Field = (typeof FIELDS)[number];
+/**
+ * A label series' conversations created in the bucket, by inbox (`li<inbox id>`): the inbox × label
+ * matrix. Keyed fields: an item holds only the inboxes it has seen.
+ */
+export type InboxField = `li${number}`;
+export type Field = (typeof FIELDS)[number] | InboxField;
 export type Figures = Partial<Record<Field, number>>;
+
+const INBOX_FIELD = /^li\d+$/;
+const FIXED = new Set<string>(FIELDS);
+/** Whether an item attribute is a figure (a fixed field, or a keyed one). */
+export const isField = (name: string): name is Field => FIXED.has(name) || INBOX_FIELD.test(name);
+export const inboxField = (inboxId: number): InboxField => `li${inboxId}`;
+
+/** First-response buckets (Chatwoot's FirstResponseTimeDistributionBuilder): upper bounds in seconds, and labels. */
+export const FIRST_RESPONSE_BUCKETS = [
+  { field: 'fd0', below: 3_600, label: '0-1h' },
+  { field: 'fd1', below: 14_400, label: '1-4h' },
+  { field: 'fd2', below: 28_800, label: '4-8h' },
+  { field: 'fd3', below: 86_400, label: '8-24h' },
+  { field: 'fd4', below: Infinity, label: '24h+' },
+] as const;
+export const firstResponseBucket = (seconds: number) => FIRST_RESPONSE_BUCKETS.find((b) => seconds < b.below)!.field;
 
 export function addFigures(into: Figures, from: Figures, sign = 1): Figures {
   for (const [k, v] of Object.entries(from) as [Field, number][]) into[k] = (into[k] ?? 0) + sign * v;
@@ -55,6 +81,8 @@ export const dayStart = (t: number) => Math.floor(t / DAY) * DAY;
 export const hourOfDay = (t: number) => Math.floor((t - dayStart(t)) / HOUR);
 export const quarterOfHour = (t: number) => Math.floor((t % HOUR) / QUARTER);
 
+const QUARTER_ATTR = /^(.+)_([0-3])$/;
+
 /** Hour-item attribute of a figure in quarter q. */
 export const quarterField = (f: Field, q: number) => `${f}_${q}`;
 
@@ -63,12 +91,13 @@ export const quarterField = (f: Field, q: number) => `${f}_${q}`;
  */
 export function hourHead(hour: Record<string, unknown> | undefined, quarters: number): Figures {
   const out: Figures = {};
-  if (!hour) return out;
-  for (const f of FIELDS) {
-    for (let q = 0; q < quarters; q++) {
-      const v = hour[quarterField(f, q)];
-      if (typeof v === 'number') out[f] = (out[f] ?? 0) + v;
-    }
+  if (!hour || quarters <= 0) return out;
+  for (const [attr, v] of Object.entries(hour)) {
+    if (typeof v !== 'number') continue;
+    const m = QUARTER_ATTR.exec(attr);
+    if (!m || Number(m[2]) >= quarters || !isField(m[1]!)) continue;
+    const f = m[1] as Field;
+    out[f] = (out[f] ?? 0) + v;
   }
   return out;
 }

@@ -4,7 +4,7 @@ import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import { dayKey, FIELDS, hourOfDay, quarterField, quarterOfHour, type Field, type Figures } from '#shared/model/report-buckets.ts';
+import { dayKey, hourOfDay, isField, quarterField, quarterOfHour, type Field, type Figures } from '#shared/model/report-buckets.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '#shared/model/reports.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { log } from '#shared/log.ts';
@@ -187,6 +187,7 @@ export async function moveUnattended(
   conversationId: number,
   from: number | null | undefined,
   to: number | null | undefined,
+  teamId: number | null,
 ) {
   if (from !== undefined && from !== to) {
     await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.liveUnattended(accountId, from, conversationId) }));
@@ -200,6 +201,7 @@ export async function moveUnattended(
           type: 'report_live',
           account_id: accountId,
           assignee_id: to,
+          team_id: teamId,
           conversation_id: conversationId,
         },
       }),
@@ -267,7 +269,7 @@ async function queryBetween(pk: string, from: string, to: string, index?: { name
 
 const figuresOf = (item: Record<string, unknown>): Figures => {
   const out: Figures = {};
-  for (const f of FIELDS) if (typeof item[f] === 'number') out[f] = item[f] as number;
+  for (const [k, v] of Object.entries(item)) if (typeof v === 'number' && isField(k)) out[k] = v;
   return out;
 };
 
@@ -323,15 +325,30 @@ export async function listConversationReportingEvents(accountId: number, convers
     .sort((a, b) => a.created_at - b.created_at || a.id - b.id);
 }
 
-/** AP207: open unattended conversations per assignee (0 = unassigned): one small item each, counted. */
-export async function listUnattendedCounts(accountId: number): Promise<Map<number, number>> {
+export interface UnattendedItem {
+  conversation_id: number;
+  /** 0: unassigned. */
+  assignee_id: number;
+  /** null: no team (items written before they carried the team have none either). */
+  team_id: number | null;
+}
+
+/** AP207: the account's open unattended conversations: one small item each. */
+export async function listUnattended(accountId: number): Promise<UnattendedItem[]> {
   const items = await queryPrefix({ pk: keys.liveUnattendedPartition(accountId) }, keys.liveUnattendedPrefix);
+  return items
+    .filter((i) => i.conversation_id != null)
+    .map((i) => ({
+      conversation_id: Number(i.conversation_id),
+      assignee_id: Number(i.assignee_id ?? 0),
+      team_id: i.team_id == null ? null : Number(i.team_id),
+    }));
+}
+
+/** AP207: open unattended conversations per assignee (0 = unassigned), counted. */
+export async function listUnattendedCounts(accountId: number): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (const i of items) {
-    if (i.conversation_id == null) continue;
-    const a = Number(i.assignee_id ?? 0);
-    out.set(a, (out.get(a) ?? 0) + 1);
-  }
+  for (const i of await listUnattended(accountId)) out.set(i.assignee_id, (out.get(i.assignee_id) ?? 0) + 1);
   return out;
 }
 

@@ -19,7 +19,7 @@ import { log } from '#shared/log.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { businessSeconds } from './business-hours.ts';
-import { addFigures, floorQuarter, type Figures } from '#shared/model/report-buckets.ts';
+import { addFigures, firstResponseBucket, floorQuarter, inboxField, type Figures } from '#shared/model/report-buckets.ts';
 import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from '#shared/model/reports.ts';
 
 // The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
@@ -64,8 +64,12 @@ interface Pending {
   events: Omit<ReportingEventRecord, 'id'>[];
   state?: ConversationReportState;
   /** The conversation's unattended item: under whom it was (undefined: none) and is now. */
-  unattended?: { from: number | null | undefined; to: number | null | undefined };
+  unattended?: { from: number | null | undefined; to: number | null | undefined; teamId: number | null };
 }
+
+/** A label series' count by inbox (inbox × label matrix): merged into the label items the count already writes. */
+const labelInboxes = (labels: Iterable<string>, inboxId: number, at: number, sign: 1 | -1): Contribution[] =>
+  [...labels].map((l) => ({ series: keys.reportSeries.label(l), at, figures: { [inboxField(inboxId)]: sign } }));
 
 function reportingEvent(
   name: ReportingEventName,
@@ -93,12 +97,13 @@ function reportingEvent(
 
 function onCreated(c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
   out.contributions.push(...spread(seriesOf(c, c.assignee_id), c.created_at, { cc: 1 }));
+  out.contributions.push(...labelInboxes(reportLabels(c.labels), c.inbox_id, c.created_at, 1));
   out.contributions.push({
     series: keys.reportSeries.channel(inbox?.channel_type ?? 'unknown'),
     at: c.created_at,
     figures: { [STATUS_FIELD[c.status]]: 1 },
   });
-  if (isUnattended(c)) out.unattended = { from: undefined, to: c.assignee_id };
+  if (isUnattended(c)) out.unattended = { from: undefined, to: c.assignee_id, teamId: c.team_id };
 }
 
 async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
@@ -120,8 +125,11 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
   }
   if ('labels' in ch) {
     const [a, b] = [new Set(reportLabels(before('labels'))), new Set(reportLabels(c.labels))];
-    for (const l of a) if (!b.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: -1 } });
-    for (const l of b) if (!a.has(l)) out.contributions.push({ series: s.label(l), at, figures: { cc: 1 } });
+    const removed = [...a].filter((l) => !b.has(l));
+    const added = [...b].filter((l) => !a.has(l));
+    for (const l of removed) out.contributions.push({ series: s.label(l), at, figures: { cc: -1 } });
+    for (const l of added) out.contributions.push({ series: s.label(l), at, figures: { cc: 1 } });
+    out.contributions.push(...labelInboxes(removed, c.inbox_id, at, -1), ...labelInboxes(added, c.inbox_id, at, 1));
   }
   const previous = {
     status: before('status'),
@@ -135,7 +143,8 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
   }
   const from = isUnattended(previous) ? before('assignee_id') : undefined;
   const to = isUnattended(c) ? c.assignee_id : undefined;
-  if (from !== to) out.unattended = { from, to };
+  // A team change rewrites the item (it carries the team, for the live reports' team filter and grouping).
+  if (from !== to || (to !== undefined && 'team_id' in ch)) out.unattended = { from, to, teamId: c.team_id };
 
   const firstReply = 'first_reply_created_at' in ch && previous.first_reply_created_at == null && c.first_reply_created_at != null;
   const replied = !firstReply && 'waiting_since' in ch && previous.waiting_since != null && c.waiting_since == null && !('status' in ch);
@@ -175,6 +184,8 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
     );
     out.events.push(e);
     metric(e, 'fr', e.user_id);
+    // Its time bucket, on the inbox's items the figure already writes (first_response_time_distribution).
+    out.contributions.push({ series: s.inbox(c.inbox_id), at: e.created_at, figures: { [firstResponseBucket(e.value)]: 1 } });
   }
   if (replied) {
     const e = reportingEvent('reply_time', c, inbox, previous.waiting_since!, reply?.created_at ?? end, replier ?? c.assignee_id);
@@ -309,7 +320,7 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
     c.id,
     stored.filter((f) => f.type === 'reporting_event'),
   );
-  if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined);
+  if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined, null);
   log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
 }
 
@@ -332,7 +343,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   }
   // Unattended: one item per waiting conversation, put or deleted at once (idempotent, no fact needed).
   if (out.unattended && conversationId != null)
-    await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to);
+    await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to, out.unattended.teamId);
   // The state item is written only when it changes (a resolution or a handoff), not on every reply.
   if (!out.contributions.length && !out.events.length && !out.state) return;
   const fact = {

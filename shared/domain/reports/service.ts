@@ -26,7 +26,7 @@ import { sumsBetween } from './reader.ts';
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
 // pipeline keeps: no request reads conversations or messages. Administrators only (handlers).
 
-type Query = Record<string, string | undefined>;
+export type Query = Record<string, string | undefined>;
 
 const COUNTS = {
   conversations_count: 'cc',
@@ -46,14 +46,14 @@ const MAX_RANGE_DAYS = 366 * 5;
 const TRUE = new Set(['true', '1', 't', 'yes', 'on']);
 const flag = (v: string | undefined) => (v === undefined ? false : TRUE.has(v.toLowerCase()));
 
-function timestamp(q: Query, field: 'since' | 'until'): number {
+export function timestamp(q: Query, field: 'since' | 'until'): number {
   const raw = q[field];
   if (raw === undefined || raw === '') throw invalidField(field, "can't be blank", 'required');
   if (!/^-?\d{1,12}(\.\d+)?$/.test(raw)) throw invalidField(field, 'must be a unix timestamp in seconds');
   return Math.floor(Number(raw));
 }
 
-interface Range {
+export interface Range {
   since: number;
   until: number;
   /** The named zone Chatwoot picks for timezone_offset (zones.ts), DST included. */
@@ -62,7 +62,7 @@ interface Range {
 }
 
 /** since/until (quarter-hour resolution: the aggregates' finest bucket), offset and business_hours. */
-function rangeOf(q: Query): Range {
+export function rangeOf(q: Query): Range {
   const since = timestamp(q, 'since');
   const until = timestamp(q, 'until');
   if (until <= since) throw invalidField('until', 'must be after since');
@@ -109,7 +109,12 @@ function metricOf(raw: string | undefined): Metric {
 }
 
 /** A metric's value from summed figures: counts as is, averages in seconds (business seconds when asked). */
-function metricValue(metric: Metric, f: Figures, businessHours: boolean, emptyAverage: 0 | null): { value: number | null; count?: number } {
+export function metricValue(
+  metric: Metric,
+  f: Figures,
+  businessHours: boolean,
+  emptyAverage: 0 | null,
+): { value: number | null; count?: number } {
   if (metric in COUNTS) return { value: f[COUNTS[metric as keyof typeof COUNTS]] ?? 0 };
   const p = AVERAGES[metric as keyof typeof AVERAGES];
   const n = f[`${p}_n` as const] ?? 0;

@@ -6,7 +6,12 @@ import {
   DAY,
   dayStart,
   FIELDS,
+  FIRST_RESPONSE_BUCKETS,
+  firstResponseBucket,
   floorQuarter,
+  hourHead,
+  inboxField,
+  isField,
   HOUR,
   hourOfDay,
   nextPeriod,
@@ -44,7 +49,7 @@ function recordedDay(seed: number) {
     addFigures(day, e.figures);
     const h = Math.floor(e.quarter / 4);
     const item = hours.get(h) ?? {};
-    for (const [f, v] of Object.entries(e.figures))
+    for (const [f, v] of Object.entries(e.figures) as [Field, number][])
       item[quarterField(f as Field, e.quarter % 4)] = (item[quarterField(f as Field, e.quarter % 4)] ?? 0) + v;
     hours.set(h, item);
   }
@@ -106,6 +111,29 @@ describe('figures', () => {
     expect(quarterField('fr_s', 3)).toBe('fr_s_3');
     expect(FIELDS).toContain('st_snoozed');
     expect(new Set(FIELDS).size).toBe(FIELDS.length);
+  });
+
+  it('keyed inbox fields (li<inbox id>) are figures; other numeric attributes are not', () => {
+    expect([isField('li12'), isField('fd4'), isField('cc'), isField('account_id'), isField('li'), isField('lix')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(inboxField(7)).toBe('li7');
+    // An hour item's quarters of keyed and fixed fields are summed; its other numbers left out.
+    const hour = { li7_0: 2, li7_3: 5, fr_n_1: 1, fr_n_2: 4, account_id: 9, li7: 100, series: 'L#x' };
+    expect(hourHead(hour, 2)).toEqual({ li7: 2, fr_n: 1 });
+    expect(hourHead(hour, 4)).toEqual({ li7: 7, fr_n: 5 });
+    expect(hourHead(hour, 0)).toEqual({});
+  });
+
+  it('first responses fall in Chatwoot’s buckets: under 1 h, 1–4 h, 4–8 h, 8–24 h, 24 h and more', () => {
+    const at = [0, 3_599, 3_600, 14_399, 14_400, 28_799, 28_800, 86_399, 86_400, 10 * 86_400];
+    expect(at.map(firstResponseBucket)).toEqual(['fd0', 'fd0', 'fd1', 'fd1', 'fd2', 'fd2', 'fd3', 'fd3', 'fd4', 'fd4']);
+    expect(FIRST_RESPONSE_BUCKETS.map((b) => b.label)).toEqual(['0-1h', '1-4h', '4-8h', '8-24h', '24h+']);
   });
 });
 
