@@ -2,6 +2,18 @@ import * as v from 'valibot';
 import { ARTICLE_STATUSES } from '#shared/model/help-center.ts';
 import { Bool, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
+/** An article's status by name, or by its Rails enum value (0 draft, 1 published, 2 archived), as Chatwoot casts it. */
+const ArticleStatus = v.union(
+  [
+    v.picklist(ARTICLE_STATUSES),
+    v.pipe(
+      v.union([v.picklist([0, 1, 2]), v.picklist(['0', '1', '2'])]),
+      v.transform((n) => ARTICLE_STATUSES[Number(n)]),
+    ),
+  ],
+  `must be one of ${ARTICLE_STATUSES.join(', ')}`,
+);
+
 // The help center's bodies, as Chatwoot's controllers permit them (wrapped under `portal`, `category`,
 // `article`, or flat as the n8n nodes send them: the handlers' root keys merge both).
 
@@ -155,7 +167,7 @@ const articleFields = {
   position: Position,
   category_id: OptionalId,
   associated_article_id: OptionalId,
-  status: v.optional(v.picklist(ARTICLE_STATUSES, `must be one of ${ARTICLE_STATUSES.join(', ')}`)),
+  status: v.optional(ArticleStatus),
   locale: v.optional(Locale),
   meta: v.optional(v.nullable(JsonObject)),
 };
