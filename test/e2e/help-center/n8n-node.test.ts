@@ -27,6 +27,7 @@ interface World {
   pages: Client;
   portal: string;
   uuid: string;
+  conversationId: number;
 }
 
 interface Filled {
@@ -78,7 +79,7 @@ describe('the n8n node’s help center and CSAT survey operations', () => {
         ),
       { what: 'the survey', timeoutMs: 60_000, everyMs: 250 },
     );
-    w = { s, pages: client(rt.baseUrl), portal, uuid: conv.uuid };
+    w = { s, pages: client(rt.baseUrl), portal, uuid: conv.uuid, conversationId: conv.id };
   }, 120_000);
 
   it('covers the node’s help center and CSAT survey operations', () => {
@@ -113,5 +114,22 @@ describe('the n8n node’s help center and CSAT survey operations', () => {
     const articles = ok(await w.s.admin.api.get(`${w.s.base}/portals/${w.portal}/articles`), 'articles').payload as any[];
     // `status: 0` is Chatwoot's enum for a draft.
     expect(articles.find((a) => a.title === 'Refunds')).toMatchObject({ status: 'draft' });
+  });
+
+  it('answers the other n8n node’s CSAT calls (RenatoAscencio/n8n-nodes-chatwoot: get, metrics, download)', async () => {
+    // Its dateTime options (ISO date-times from n8n's picker, whole seconds) become Unix seconds
+    // (`new Date(x).getTime() / 1000`).
+    const day = new Date().toISOString().slice(0, 10);
+    const since = new Date(`${day}T00:00:00Z`).getTime() / 1000 - 86_400;
+    const until = new Date(`${day}T00:00:00Z`).getTime() / 1000 + 86_400;
+    const got = await w.s.admin.api.get(`${w.s.base}/csat_survey_responses?conversation_id=${w.conversationId}`);
+    expect(got.status).toBe(200);
+    expect(Array.isArray(got.body)).toBe(true);
+    const metrics = await w.s.admin.api.get(`${w.s.base}/csat_survey_responses/metrics?since=${since}&until=${until}`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatchObject({ total_count: expect.any(Number), total_sent_messages_count: 1 });
+    const csv = await w.s.admin.api.get(`${w.s.base}/csat_survey_responses/download?since=${since}&until=${until}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
   });
 });
