@@ -67,7 +67,10 @@ export function auditEntryOf(change: Change, sequence: string): AuditRecord | un
     stamp = newImage[AUDIT_BY];
     const keys = [...new Set([...attributes(change.type, oldImage), ...attributes(change.type, newImage)])];
     audited = Object.fromEntries(
-      keys.filter((k) => !same(oldImage[k], newImage[k])).map((k) => [k, [shown(oldImage[k] ?? null), shown(newImage[k] ?? null)]]),
+      // Compared as shown: a re-seal (key rotation, shared/db/reseal.ts) rewrites sealed values and changes nothing visible.
+      keys
+        .filter((k) => !same(shown(oldImage[k]), shown(newImage[k])))
+        .map((k) => [k, [shown(oldImage[k] ?? null), shown(newImage[k] ?? null)]]),
     );
     if (!Object.keys(audited).length) return undefined;
   } else if (change.action === 'REMOVE' && oldImage?.[AUDIT_DELETE]) {

@@ -69,6 +69,8 @@ describe('auditEntryOf', () => {
     };
     const e = auditEntryOf(change({ type: 'webhook', newImage: hook }), '9');
     expect(e?.audited_changes).toMatchObject({ secret: FILTERED, extra: { token: FILTERED }, url: 'https://x.example' });
+    const resealed = { ...hook, secret: `k2.${'c'.repeat(16)}.${'d'.repeat(22)}.other`, version: 2 };
+    expect(auditEntryOf(change({ type: 'webhook', action: 'MODIFY', oldImage: hook, newImage: resealed }), '10')).toBeUndefined();
     expect(auditEntryOf(change({ type: 'contact', newImage: { id: 1, account_id: 3 } }), '1')).toBeUndefined();
   });
 
