@@ -73,6 +73,19 @@ describe('audit logs', () => {
     ok(await s.admin.api.delete(`${s.base}/teams/${team.id}`), 'team delete');
     ok(await s.admin.api.patch(`${s.base}/agents/${s.agent.id}`, { role: 'administrator' }), 'promote');
     ok(await s.admin.api.patch(`${s.base}/agents/${s.agent.id}`, { role: 'agent' }), 'demote');
+    const agent = ok(
+      await s.admin.api.post(`${s.base}/agents`, { name: 'Audited Agent', email: `${unique('aud')}@example.com`, role: 'agent' }),
+      'agent',
+    ).body;
+    ok(await s.admin.api.delete(`${s.base}/agents/${agent.id}`), 'agent delete');
+    const macro = ok(
+      await s.admin.api.post(`${s.base}/macros`, {
+        name: 'Escalate',
+        visibility: 'global',
+        actions: [{ action_name: 'change_priority', action_params: ['high'] }],
+      }),
+      'macro',
+    ).body.payload;
     ok(await s.admin.api.patch(s.base, { name: 'Renamed for the audit' }), 'account update');
     ok(await s.admin.api.delete(`${s.base}/inboxes/${inbox.id}`), 'inbox delete');
 
@@ -122,6 +135,14 @@ describe('audit logs', () => {
       ['administrator', 'agent'],
       ['agent', 'administrator'],
     ]);
+
+    // An agent added and removed: their membership's create and destroy.
+    const membership = (action: string) =>
+      all.find((e) => e.auditable_type === 'AccountUser' && e.action === action && e.audited_changes.user_id === agent.id);
+    expect(membership('create')).toMatchObject({ user_id: s.admin.id, audited_changes: { user_id: agent.id, role: 'agent' } });
+    expect(membership('destroy')).toMatchObject({ user_id: s.admin.id });
+
+    expect(find(all, 'Macro', macro.id, 'create')).toMatchObject({ user_id: s.admin.id, audited_changes: { name: 'Escalate' } });
 
     const account = find(all, 'Account', s.accountId, 'update')!;
     expect(account.audited_changes.name).toEqual([expect.any(String), 'Renamed for the audit']);
