@@ -31,15 +31,27 @@ interface WriteInput extends Update {
 
 const isAuditedItem = (item: Attrs | undefined) => !!item && typeof item.type === 'string' && item.type in AUDITED_TYPES;
 
-/** The update with `audit_by = stamp` added to its SET clause (or a SET clause of its own). */
+/** `clause` (SET or REMOVE) with `part` first in it, or a clause of its own added. */
+const withClause = (expr: string, clause: 'SET' | 'REMOVE', part: string) => {
+  // The keyword at the start or after a space, in capitals (as every update here writes it): never a `:set` placeholder.
+  const m = new RegExp(`(^|\\s)${clause}\\s+`).exec(expr);
+  if (!m) return `${expr} ${clause} ${part}`.trim();
+  const at = m.index + m[1].length;
+  return `${expr.slice(0, at)}${clause} ${part}, ${expr.slice(at + m[0].length - m[1].length)}`;
+};
+
+/**
+ * The update with `audit_by = stamp` added, and a deleter's stamp left by a delete that then failed (its condition)
+ * removed, so no later removal is blamed on it. The deleter's own stamp (which names `#audit_delete`) keeps it.
+ */
 export function stampedUpdate<U extends Update>(u: U, stamp: AuditStamp | null): U {
-  const set = `#audit_by = :audit_by`;
-  const expr = u.UpdateExpression ?? '';
-  const m = /\bSET\s+/i.exec(expr);
+  const setsDeleter = u.ExpressionAttributeNames?.['#audit_delete'] === AUDIT_DELETE;
+  let expr = withClause(u.UpdateExpression ?? '', 'SET', '#audit_by = :audit_by');
+  if (!setsDeleter) expr = withClause(expr, 'REMOVE', '#audit_delete');
   return {
     ...u,
-    UpdateExpression: m ? `${expr.slice(0, m.index)}SET ${set}, ${expr.slice(m.index + m[0].length)}` : `SET ${set} ${expr}`.trim(),
-    ExpressionAttributeNames: { ...u.ExpressionAttributeNames, '#audit_by': AUDIT_BY },
+    UpdateExpression: expr,
+    ExpressionAttributeNames: { ...u.ExpressionAttributeNames, '#audit_by': AUDIT_BY, '#audit_delete': AUDIT_DELETE },
     ExpressionAttributeValues: { ...u.ExpressionAttributeValues, ':audit_by': stamp },
   };
 }
@@ -87,10 +99,10 @@ export function addAuditStamping(doc: DynamoDBDocumentClient, tableName: () => s
             new UpdateCommand({
               TableName: tableName(),
               Key: key,
-              UpdateExpression: 'SET #d = :d',
+              UpdateExpression: 'SET #audit_delete = :audit_delete',
               ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: { '#d': AUDIT_DELETE },
-              ExpressionAttributeValues: { ':d': stamp },
+              ExpressionAttributeNames: { '#audit_delete': AUDIT_DELETE },
+              ExpressionAttributeValues: { ':audit_delete': stamp },
             }),
           );
         } catch (err) {

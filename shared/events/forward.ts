@@ -46,9 +46,10 @@ export async function forwardChanges(event: DynamoDBStreamEvent): Promise<Dynamo
   try {
     await recordAudits(event.Records);
   } catch (error) {
-    const first = event.Records[0]?.dynamodb?.SequenceNumber ?? '';
+    const first = event.Records[0]?.dynamodb?.SequenceNumber;
+    if (!first) throw error;
     log.warn('audit entries not written', { sequenceNumber: first, error });
-    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+    return { batchItemFailures: [{ itemIdentifier: first }] };
   }
   const pending: { change: Change; sequence: string }[] = [];
   for (const record of event.Records) {

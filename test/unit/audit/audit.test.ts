@@ -124,7 +124,7 @@ describe('audit stamping of writes', () => {
       { Key: keys.team(3, 1), UpdateExpression: 'SET #a0 = :a0 ADD #version :one' },
       admin,
     ).input;
-    expect(update.UpdateExpression).toBe('SET #audit_by = :audit_by, #a0 = :a0 ADD #version :one');
+    expect(update.UpdateExpression).toBe('SET #audit_by = :audit_by, #a0 = :a0 ADD #version :one REMOVE #audit_delete');
     expect(update.ExpressionAttributeValues?.[':audit_by']).toEqual(admin);
     const ruleRun = { Key: keys.ruleRun('ev', 1), UpdateExpression: 'SET x = :x' };
     expect(stampWrite('UpdateItemCommand', ruleRun, admin).input).toBe(ruleRun);
@@ -132,8 +132,20 @@ describe('audit stamping of writes', () => {
 
   it('an update without SET gains one; a request delete of an audited key asks for the deleter stamp first', () => {
     expect(stampedUpdate({ UpdateExpression: 'ADD #version :one' }, admin).UpdateExpression).toBe(
-      'SET #audit_by = :audit_by ADD #version :one',
+      'ADD #version :one SET #audit_by = :audit_by REMOVE #audit_delete',
     );
+    expect(stampedUpdate({ UpdateExpression: 'SET a = :a REMOVE b' }, admin).UpdateExpression).toBe(
+      'SET #audit_by = :audit_by, a = :a REMOVE #audit_delete, b',
+    );
+    expect(stampedUpdate({ UpdateExpression: 'ADD #n :set' }, admin).UpdateExpression).toBe(
+      'ADD #n :set SET #audit_by = :audit_by REMOVE #audit_delete',
+    );
+    // The deleter's own stamp keeps what it sets.
+    const deleter = {
+      UpdateExpression: 'SET #audit_delete = :audit_delete',
+      ExpressionAttributeNames: { '#audit_delete': 'audit_delete' },
+    };
+    expect(stampedUpdate(deleter, admin).UpdateExpression).toBe('SET #audit_by = :audit_by, #audit_delete = :audit_delete');
     const tx = stampWrite(
       'TransactWriteItemsCommand',
       { TransactItems: [{ Delete: { Key: keys.webhook(3, 4) } }, { Delete: { Key: keys.webhookUrlUnique(3, 'abc') } }] },
