@@ -12,7 +12,7 @@ export interface AuditWrite {
   expiresAt: number;
 }
 
-/** AP: audit entries of changes (the stream's audit stage); a change seen again overwrites its own entry, never adds one. */
+/** AP340: audit entries of changes (the stream's audit stage); a change seen again overwrites its own entry, never adds one. */
 export async function putAuditEntries(writes: AuditWrite[]): Promise<void> {
   await batchWriteAll(
     writes.map(({ entry, sequence, expiresAt }) => ({
@@ -29,7 +29,7 @@ export async function putAuditEntries(writes: AuditWrite[]): Promise<void> {
 }
 
 /**
- * AP: one page of an account's audit log, newest first, and how many entries it holds. The page is the last
+ * AP341–342: one page of an account's audit log, newest first, and how many entries it holds. The page is the last
  * `perPage` of the first `page × perPage` entries (a Query reads from the newest; no offset in DynamoDB); the
  * total is a COUNT Query of the partition (billed like reading it: entries are ~0.5 KB, so ~8 per read unit).
  * Expired entries DynamoDB has not removed yet are left out of both.
