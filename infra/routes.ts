@@ -796,6 +796,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // Audit logs (docs/audit.md): administrators only; the entries are the stream's audit stage's.
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/audit_logs',
+    handler: 'functions/api/audit-logs/index.ts',
+    api: 'account',
+    access: 'read',
+  },
   {
     method: 'GET',
     path: '/api/v1/accounts/{account_id}/automation_rules',

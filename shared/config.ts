@@ -68,6 +68,8 @@ const EnvSchema = v.object({
   MAIL_QUEUE_URL: Optional,
   // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
   PURGE_CHUNK_DELETES: Int(400),
+  // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
+  AUDIT_LOG_RETENTION_DAYS: Int(90),
   // Chatwoot's name for the sender: `Name <address>` or an address.
   MAILER_SENDER_EMAIL: v.optional(v.string(), 'Chatwoot <accounts@chatwoot.com>'),
   // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else
@@ -181,6 +183,7 @@ export interface Config {
   fileUrlTtlSeconds: number;
   mailQueueUrl?: string;
   purgeChunkDeletes: number;
+  auditLogRetentionDays: number;
   mailerSenderEmail: string;
   mailTransport: 'ses' | 'local' | 'none';
   smtp?: { host: string; port: number; user?: string; pass?: string };
@@ -269,6 +272,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   fileUrlTtlSeconds: ['FILE_URL_TTL_SECONDS'],
   mailQueueUrl: ['MAIL_QUEUE_URL'],
   purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
+  auditLogRetentionDays: ['AUDIT_LOG_RETENTION_DAYS'],
   mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
   mailTransport: ['MAIL_TRANSPORT'],
   smtp: ['SMTP_ADDRESS', 'SMTP_PORT', 'SMTP_USERNAME', 'SMTP_PASSWORD'],
@@ -384,6 +388,7 @@ function load(): Config {
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
     mailQueueUrl: e.MAIL_QUEUE_URL,
     purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
+    auditLogRetentionDays: Math.max(1, e.AUDIT_LOG_RETENTION_DAYS),
     mailerSenderEmail: e.MAILER_SENDER_EMAIL,
     mailTransport: e.MAIL_TRANSPORT,
     smtp:

@@ -1,6 +1,6 @@
 import type { BenchWorld, Scenarios } from './types.ts';
 
-// Labels, custom filters, webhooks, automation rules and account agent bots: one scenario per route.
+// Labels, custom filters, webhooks (and the audit log), automation rules and account agent bots: one scenario per route.
 
 const A = '/api/v1/accounts/{account_id}';
 const post = async (w: BenchWorld, path: string, body: unknown): Promise<number> => {
@@ -68,6 +68,12 @@ export const accountInterface2: Scenarios = {
   [`GET ${A}/webhooks/{id}/deliveries`]: {
     setup: webhook,
     request: (w, id) => ({ method: 'GET', path: `${w.account.base}/webhooks/${id}/deliveries` }),
+  },
+  // The account's audit log, page 1 (docs/audit.md): a Query of its newest 25 entries and a COUNT of the rest. The
+  // bench's own admin changes (webhooks, rules, bots made by the scenarios around it) are its entries.
+  [`GET ${A}/audit_logs`]: {
+    setup: webhook,
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/audit_logs?page=1` }),
   },
 
   ...crud('automation_rules', rule, (_w, i) => ({ name: `Rule ${i}`, active: i % 2 === 0 })),

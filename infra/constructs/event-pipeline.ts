@@ -12,7 +12,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TYPE_ATTRIBUTE } from '#shared/db/table.ts';
-import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
+import { STREAM_SOURCE_TYPES } from '#shared/model/change.ts';
 import type { FunctionBundles } from '../bundles.ts';
 import { consumerTimeoutSeconds, EVENT_FUNCTION_NAMES, QUEUE_SOURCES, QUEUES, STREAM_SOURCE } from '../pipeline.ts';
 
@@ -258,8 +258,10 @@ export class EventPipeline extends Construct {
     // queue, and put objects in the failure bucket (granted by S3OnFailureDestination).
     this.streamFunction = fn('stream', Duration.seconds(30), 'Table stream to events queue');
     this.eventsQueue.grantSendMessages(this.streamFunction);
-    // Only item types that can mean an event invoke the function (the forwarder's own list).
-    const eventSource = { S: EVENT_SOURCE_TYPES };
+    // Its audit stage writes the audit entries (docs/audit.md).
+    grantTableData(props.table, this.streamFunction, 'write');
+    // Only item types that can mean an event or are audited invoke the function (the forwarder's own lists).
+    const eventSource = { S: STREAM_SOURCE_TYPES };
     // Lambda's S3 destination: it needs to put objects and list the bucket (CDK's S3OnFailureDestination would
     // grant read, write and delete of every object).
     const bucket = this.streamFailureBucket;

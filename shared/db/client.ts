@@ -4,6 +4,7 @@ import { config } from '#shared/config.ts';
 import { observed } from '#shared/aws/observe.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { oversizedKeyValue } from './keys.ts';
+import { addAuditStamping } from './audit-stamp.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -36,6 +37,7 @@ export function db(): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'writeListeners', priority: 'low' },
   );
+  addAuditStamping(doc, tableName);
   return doc;
 }
 

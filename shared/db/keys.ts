@@ -78,6 +78,7 @@
 // tombstone; expires)
 //   socket count     CABLEADDR#<sha256 of address>  COUNT             (open sockets of a client address; expires when quiet)
 //   macro            MACROS#<acctId>               MACRO#<id>
+//   audit entry      AUDIT#<acctId>                <at, s>#<stream sequence number>   (one change of an audited record; expires)
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
 //   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
@@ -551,6 +552,33 @@ export const mailRequest = (id: string): Key => ({ pk: join('MAIL', id), sk: 'MA
 // ── macros ──
 export const macro = (accountId: number, id: number): Key => ({ pk: join('MACROS', accountId), sk: join('MACRO', pad(id)) });
 export const macrosOf = (accountId: number) => ({ pk: join('MACROS', accountId), skPrefix: join('MACRO', '') });
+
+/** One audit entry: time first, then the stream record's sequence number (the same change always lands on the same key). */
+export const auditEntry = (accountId: number, at: number, sequence: string): Key => ({
+  pk: join('AUDIT', accountId),
+  sk: join(pad(at, 10), sequence.padStart(40, '0')),
+});
+export const auditLogOf = (accountId: number) => ({ pk: join('AUDIT', accountId) });
+
+/**
+ * Whether a key is an audited record's (account, account user, inbox, webhook, team, automation rule, macro):
+ * writes by key only (updates, deletes) are stamped by it (shared/db/audit-stamp.ts).
+ */
+const AUDITED_KEYS: [string, string][] = [
+  ['ACCT', 'ACCOUNT'],
+  ['ACCT', 'AU'],
+  ['INBOXES', 'INBOX'],
+  ['WEBHOOKS', 'WH'],
+  ['TEAMS', 'TEAM'],
+  ['RULES', 'RULE'],
+  ['MACROS', 'MACRO'],
+];
+export const isAuditedKey = (key: { pk?: unknown; sk?: unknown }) => {
+  if (typeof key.pk !== 'string' || typeof key.sk !== 'string') return false;
+  const [pkHead, , extra] = key.pk.split(SEP);
+  const [skHead] = key.sk.split(SEP);
+  return extra === undefined && AUDITED_KEYS.some(([p, s]) => p === pkHead && s === skHead);
+};
 
 // ── dashboard apps ──
 export const dashboardApp = (accountId: number, id: number): Key => ({ pk: join('DAPPS', accountId), sk: join('DAPP', pad(id)) });

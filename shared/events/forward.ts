@@ -7,6 +7,7 @@ import { recordChange } from '#shared/db/stream.ts';
 import { eventsOf } from '#shared/domain/events/domain-events.ts';
 import { EVENT_SOURCE_TYPES, isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
 import { sqs } from '#shared/queues/client.ts';
+import { recordAudits } from './audit.ts';
 
 /**
  * The change the forwarder puts on the events queue, or nothing for a change that means no event: a
@@ -41,6 +42,15 @@ export function serializeChange(change: Change): string {
 export async function forwardChanges(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const queueUrl = config().eventsQueueUrl;
   if (!queueUrl) throw new Error('EVENTS_QUEUE_URL is not configured');
+  // Audit entries first (idempotent: a retried batch rewrites the same ones); should they fail, the batch is retried whole.
+  try {
+    await recordAudits(event.Records);
+  } catch (error) {
+    const first = event.Records[0]?.dynamodb?.SequenceNumber;
+    if (!first) throw error;
+    log.warn('audit entries not written', { sequenceNumber: first, error });
+    return { batchItemFailures: [{ itemIdentifier: first }] };
+  }
   const pending: { change: Change; sequence: string }[] = [];
   for (const record of event.Records) {
     const change = changeOf(record);

@@ -14,6 +14,7 @@ import {
   type AccountAccess,
 } from './auth.ts';
 import type { Actor } from '#shared/model/actor.ts';
+import { asWriter } from '#shared/db/audit-stamp.ts';
 import { bodySizeLimit, parseBody, queryParams, type MultipartParser, type ParsedEvent } from './body.ts';
 import { ServiceError, notFound } from '#shared/errors.ts';
 import { errorResult } from './errors.ts';
@@ -174,7 +175,16 @@ export function apiHandler<S extends AnySchema | undefined = undefined>(
       opts.bots ?? false,
     );
     await enforceLimit('account', limitScope.account(account.id));
-    return opts.run({ ...(await contextOf(event, context, opts)), account, actor });
+    const ctx = { ...(await contextOf(event, context, opts)), account, actor };
+    // Audited records this request writes carry who and from where (shared/db/audit-stamp.ts, docs/audit.md).
+    return asWriter(
+      {
+        user_id: actor.type === 'user' ? actor.user.id : actor.bot.id,
+        user_type: actor.type === 'user' ? 'User' : 'AgentBot',
+        remote_address: event.requestContext?.http?.sourceIp ?? null,
+      },
+      () => opts.run(ctx),
+    );
   });
   // Who may call the route, readable from the module: the authorization test covers every row by it.
   return Object.assign(handler, { access: opts.access, bots: opts.bots ?? false });

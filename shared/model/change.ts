@@ -1,3 +1,5 @@
+import { AUDITED_TYPES } from './audit.ts';
+
 /** One item change from the table's stream, as it travels on the events queue. */
 export interface Change {
   /** The stream record's eventID: stable across retries, so it doubles as the event id. */
@@ -21,6 +23,9 @@ export interface Change {
  * same list, so those records never even invoke the stream function.
  */
 export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification', 'mail', 'purge_job'];
+
+/** What invokes the stream function: the event sources, and the audited records (its audit stage, docs/audit.md). */
+export const STREAM_SOURCE_TYPES = [...new Set([...EVENT_SOURCE_TYPES, ...Object.keys(AUDITED_TYPES)])];
 
 /** Mail requests (the outbox, shared/domain/mail) travel the same way; only their insert means a mail. */
 export const isMailRequest = (change: Pick<Change, 'type' | 'action'>) => change.type === 'mail' && change.action === 'INSERT';

@@ -114,6 +114,8 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   SES_MAIL_PREFIX: 'default',
   // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
   PURGE_CHUNK_DELETES: 'default',
+  // How long audit log entries are kept (the stream function's; 90 days by default).
+  AUDIT_LOG_RETENTION_DAYS: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.
   DYNAMODB_ENDPOINT: 'local',
   SQS_ENDPOINT: 'local',

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FUNCTION_NAMES, ROOT, type FunctionBundles } from '../../infra/build.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { testBundles } from './bundles.ts';
-import { EVENT_SOURCE_TYPES } from '#shared/model/change.ts';
+import { EVENT_SOURCE_TYPES, STREAM_SOURCE_TYPES } from '#shared/model/change.ts';
+import { AUDITED_TYPES } from '#shared/model/audit.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack, type ServiceStackProps } from '../../infra/service-stack.ts';
@@ -489,8 +490,10 @@ describe('event pipeline', () => {
     expect(patterns).toHaveLength(2);
     for (const p of patterns) {
       const image = p.dynamodb.NewImage ?? p.dynamodb.OldImage;
-      expect(image[TYPE_ATTRIBUTE].S).toEqual(EVENT_SOURCE_TYPES);
+      // The event sources, and the audited records (the forwarder's audit stage, docs/audit.md).
+      expect(image[TYPE_ATTRIBUTE].S).toEqual(STREAM_SOURCE_TYPES);
     }
+    for (const type of [...EVENT_SOURCE_TYPES, ...Object.keys(AUDITED_TYPES)]) expect(STREAM_SOURCE_TYPES).toContain(type);
   });
 
   it('lets through exactly the types the forwarder would forward', () => {

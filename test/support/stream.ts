@@ -4,6 +4,7 @@ import { recordChange } from '#shared/db/stream.ts';
 import type { Change } from '#shared/model/change.ts';
 import { runtime } from './runtime.ts';
 import { toLambdaRecord } from '#shared/db/stream.ts';
+import type { DynamoDBRecord } from 'aws-lambda';
 
 // What the table's stream carries, read independently of the pipeline's own poller (stream reads do
 // not consume), as the event pipeline will see it.
@@ -24,6 +25,8 @@ interface Read {
   streamArn: string;
   shards: Map<string, Shard>;
   changes: Change[];
+  /** The same records in the shape Lambda hands the stream function (to hand one to a stage again). */
+  records: DynamoDBRecord[];
 }
 
 let read: Read | undefined;
@@ -37,13 +40,21 @@ export async function streamChanges(filter: (c: Change) => boolean = () => true)
   return read!.changes.filter(filter);
 }
 
+/** The stream's records (Lambda's shape) whose changes pass `filter`. */
+export async function streamRecords(filter: (c: Change) => boolean = () => true): Promise<DynamoDBRecord[]> {
+  const step = catchingUp.then(catchUp);
+  catchingUp = step.catch(() => undefined);
+  await step;
+  return read!.records.filter((_r, i) => filter(read!.changes[i]));
+}
+
 async function catchUp(): Promise<void> {
   const rt = await runtime();
   const cfg = { region: process.env.AWS_REGION ?? 'us-east-1', endpoint: rt.dynamodbEndpoint };
   const table = await new DynamoDBClient(cfg).send(new DescribeTableCommand({ TableName: rt.tableName }));
   const streamArn = table.Table!.LatestStreamArn!;
-  if (read?.streamArn !== streamArn) read = { streamArn, shards: new Map(), changes: [] };
-  const { shards, changes } = read;
+  if (read?.streamArn !== streamArn) read = { streamArn, shards: new Map(), changes: [], records: [] };
+  const { shards, changes, records } = read;
   const streams = new DynamoDBStreamsClient(cfg);
   const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
   for (const { ShardId } of desc.StreamDescription?.Shards ?? []) {
@@ -64,7 +75,9 @@ async function catchUp(): Promise<void> {
     while (iterator) {
       const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       for (const r of page.Records ?? []) {
-        changes.push(recordChange(toLambdaRecord(r, streamArn, cfg.region)));
+        const record = toLambdaRecord(r, streamArn, cfg.region);
+        records.push(record);
+        changes.push(recordChange(record));
         shard.lastSequence = r.dynamodb?.SequenceNumber ?? shard.lastSequence;
       }
       iterator = page.NextShardIterator;

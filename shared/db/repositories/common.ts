@@ -3,13 +3,14 @@ import { db, onWrite, tableName } from '../client.ts';
 import { INDEXES, KEY_ATTRIBUTES, TYPE_ATTRIBUTE } from '../table.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { slowlyChanging, type Key } from '../keys.ts';
+import { AUDIT_ATTRIBUTES } from '#shared/model/audit.ts';
 
 /** Strips the table's key and bookkeeping attributes, leaving the record. */
 export function record<T>(item: Record<string, unknown> | undefined): T | undefined {
   if (!item) return undefined;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(item)) {
-    if (!KEY_ATTRIBUTES.includes(k) && k !== TYPE_ATTRIBUTE && k !== 'ttl') out[k] = v;
+    if (!KEY_ATTRIBUTES.includes(k) && k !== TYPE_ATTRIBUTE && k !== 'ttl' && !AUDIT_ATTRIBUTES.includes(k)) out[k] = v;
   }
   return out as T;
 }

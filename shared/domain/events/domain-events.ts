@@ -4,6 +4,7 @@ import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { MessageRecord, Performer } from '#shared/model/messages.ts';
 import { conversationOf } from '#shared/db/repositories/conversations.ts';
 import type { Change } from '#shared/model/change.ts';
+import { AUDIT_ATTRIBUTES } from '#shared/model/audit.ts';
 import type { SignalRecord } from '#shared/model/signals.ts';
 import { isSealed } from '#shared/crypto/tokens.ts';
 
@@ -224,12 +225,13 @@ export function eventsOf(change: Change): DomainEvent[] {
       return [event('contact_updated', { contact, changes, changedAttributes: changedList(changes, CONTACT_TIMES) })];
     }
     case 'inbox': {
-      const inbox = newImage as unknown as InboxRecord;
+      // Who wrote it (shared/db/audit-stamp.ts) is the audit log's, never a receiver's.
+      const inbox = Object.fromEntries(Object.entries(newImage).filter(([k]) => !AUDIT_ATTRIBUTES.includes(k))) as unknown as InboxRecord;
       if (change.action === 'INSERT') return [event('inbox_created', { inbox })];
       const changes = diff(
         oldImage!,
         newImage,
-        Object.keys({ ...oldImage, ...newImage }).filter((k) => k !== 'version'),
+        Object.keys({ ...oldImage, ...newImage }).filter((k) => k !== 'version' && !AUDIT_ATTRIBUTES.includes(k)),
       );
       // A re-seal (migration, key rotation) rewrites sealed secrets only: nothing a receiver can see changed.
       const meaningful = Object.keys(changes).filter((k) => k !== 'updated_at' && maskSealed(oldImage![k]) !== maskSealed(newImage[k]));

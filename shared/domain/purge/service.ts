@@ -363,6 +363,8 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('account counters', keys.accountConversationCounters(a).pk),
     whole('automation rules', keys.automationRulesOf(a).pk),
     whole('macros', keys.macrosOf(a).pk),
+    // Its audit log (docs/audit.md): Chatwoot destroys an account's audits with it.
+    whole('audit log', keys.auditLogOf(a).pk),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),
     whole('campaigns', keys.campaignsOf(a).pk),
     whole('socket subscriptions', keys.cableSubscriptionsOf(a).pk),
