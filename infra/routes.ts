@@ -477,6 +477,35 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // ── issue 32: contact notes (shared/domain/contacts/notes.ts); any member, the author is the caller ──
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes',
+    handler: 'functions/api/contacts/notes/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes',
+    handler: 'functions/api/contacts/notes/create.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes/{note_id}',
+    handler: 'functions/api/contacts/notes/update.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes/{note_id}',
+    handler: 'functions/api/contacts/notes/destroy.ts',
+    api: 'account',
+    access: 'write',
+  },
   // conversations + messages + counts (rows added here)
   {
     method: 'GET',

@@ -2,6 +2,7 @@ import { accountInterface1 } from './account-interface-1.ts';
 import { accountInterface2 } from './account-interface-2.ts';
 import { agentApps } from './agent-apps.ts';
 import { channels } from './channels.ts';
+import { contactRecords } from './contact-records.ts';
 import { foundation } from './foundation.ts';
 import { integrations } from './integrations.ts';
 import { publicInterface } from './public.ts';
@@ -20,4 +21,5 @@ export const scenarios: Scenarios = {
   ...agentApps,
   ...reports,
   ...channels,
+  ...contactRecords,
 };

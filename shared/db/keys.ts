@@ -12,6 +12,9 @@
 //   contact          CONTACT#<accountId>#<id>  CONTACT
 //   contact inbox    CONTACT#<accountId>#<id>  CI#<inboxId>#<sourceId>  (in the contact's partition: one Query reads both)
 //   contact listing  CONTACTS#<accountId>      <contactId>              (compact projection of listed contacts)
+//   contact note     CNOTES#<accountId>#<contactId>  NOTE#<id>
+//   company          COMPANIES#<accountId>     COMPANY#<id>
+//   company domain   UNIQ#COMPANY#<accountId>#<lower-cased domain>  UNIQ  (owner_id: the company new contacts on it link to)
 // contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>
 // (the purge's enumeration)
 // contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an
@@ -228,6 +231,18 @@ export const contactInboxesInInbox = (accountId: number, contactId: number, inbo
   pk: join('CONTACT', accountId, contactId),
   skPrefix: join('CI', pad(inboxId), ''),
 });
+// contact notes and companies (issue 32)
+export const contactNote = (accountId: number, contactId: number, id: number): Key => ({
+  pk: join('CNOTES', accountId, contactId),
+  sk: join('NOTE', pad(id)),
+});
+export const contactNotesOf = (accountId: number, contactId: number) => ({
+  pk: join('CNOTES', accountId, contactId),
+  skPrefix: join('NOTE', ''),
+});
+export const company = (accountId: number, id: number): Key => ({ pk: join('COMPANIES', accountId), sk: join('COMPANY', pad(id)) });
+export const companiesOf = (accountId: number) => ({ pk: join('COMPANIES', accountId), skPrefix: join('COMPANY', '') });
+export const companyDomainUnique = (accountId: number, domain: string): Key => unique(join('COMPANY', accountId), domain);
 export const contactListing = (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) });
 export const contactListingPartition = (accountId: number) => join('CONTACTS', accountId);
 export const contactIdFromListingSk = (sk: string): number => Number(sk);

@@ -43,3 +43,30 @@ export interface ContactInboxRecord {
   created_at: number;
   updated_at: number;
 }
+
+/** A note an agent keeps on a contact (Chatwoot `notes` row). */
+export interface ContactNoteRecord {
+  id: number;
+  account_id: number;
+  contact_id: number;
+  content: string;
+  /** The author. */
+  user_id: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
+
+/** A company of an account (Chatwoot `companies` row); contacts link to it by `company_id`. */
+export interface CompanyRecord {
+  id: number;
+  account_id: number;
+  name: string;
+  /** Lower-cased business domain, unique in the account; new contacts with an email on it are linked. */
+  domain: string | null;
+  description: string | null;
+  contacts_count: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}

@@ -103,3 +103,8 @@ export type DestroyCustomAttributes = v.InferOutput<typeof DestroyCustomAttribut
 
 export const SORTS = ['name', 'email', 'phone_number', 'last_activity_at', 'created_at', 'company', 'city', 'country'] as const;
 export type SortField = (typeof SORTS)[number];
+
+/** A contact note's body (`note: {content}` or top level); Chatwoot requires the content. */
+const NoteContent = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, "can't be blank"), v.maxLength(20000));
+export const ContactNoteSchema = v.object({ content: NoteContent });
+export type ContactNoteInput = v.InferOutput<typeof ContactNoteSchema>;

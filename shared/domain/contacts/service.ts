@@ -1,6 +1,7 @@
 import { randomId } from '#shared/crypto/tokens.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as repo from '#shared/db/repositories/contacts.ts';
+import { deleteContactNotes } from '#shared/db/repositories/contact-notes.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 import { putObject } from '#shared/storage/objects.ts';
@@ -199,13 +200,14 @@ export async function updateContactPayload(accountId: number, contactId: number,
   return payloadWithInboxes(await updateContact(accountId, contactId, input));
 }
 
-/** Removes the contact, its contact inboxes and the uniqueness of its email, phone and identifier. */
+/** Removes the contact, its contact inboxes, its notes and the uniqueness of its email, phone and identifier. */
 export async function deleteContact(accountId: number, contactId: number): Promise<void> {
   await retryStale(async () => {
     const { contact, inboxes } = await repo.getContactWithInboxes(accountId, contactId);
     if (!contact) throw notFound('Contact');
     await repo.deleteContactItems(contact, inboxes);
   });
+  await deleteContactNotes(accountId, contactId);
 }
 
 export async function contactLabels(accountId: number, contactId: number) {

@@ -178,7 +178,7 @@ async function storage(prefix: string, budget: Budget): Promise<boolean> {
   return deleteObjectsUnder(prefix, budget.page(1000));
 }
 
-/** One contact: its contact inboxes (and their sentinels), its conversation links, its unique values, then it. */
+/** One contact: its contact inboxes (and their sentinels), its conversation links, its notes, its unique values, then it. */
 async function purgeContact(accountId: number, contactId: number, budget: Budget): Promise<boolean> {
   const pk = keys.contactPartition(accountId, contactId);
   const cisDone = await drain({ pk, prefix: 'CI#' }, budget, async (cis) =>
@@ -186,6 +186,7 @@ async function purgeContact(accountId: number, contactId: number, budget: Budget
   );
   if (!cisDone) return false;
   if (!(await drain({ pk: keys.contactConversations(accountId, contactId).pk }, budget))) return false;
+  if (!(await drain({ pk: keys.contactNotesOf(accountId, contactId).pk }, budget))) return false;
   if (budget.spent) return false;
   const [contact] = await firstItems({ pk, prefix: 'CONTACT' }, 1);
   const uniques = (['email', 'phone_number', 'identifier'] as const)

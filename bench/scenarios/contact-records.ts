@@ -1,0 +1,59 @@
+import type { BenchWorld, Scenarios } from './types.ts';
+
+// Issue 32's contact records and mail: contact notes, companies, notification snooze, transcript and contacts
+// export. One scenario per route.
+
+const A = '/api/v1/accounts/{account_id}';
+const ok = async (w: BenchWorld, method: 'POST' | 'GET', path: string, body?: unknown) => {
+  const api = w.account.admin.api;
+  const res = method === 'POST' ? await api.post(`${w.account.base}${path}`, body) : await api.get(`${w.account.base}${path}`);
+  if (res.status !== 200) throw new Error(`bench setup ${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+};
+const contact = async (w: BenchWorld): Promise<number> =>
+  (await ok(w, 'POST', '/contacts', { name: 'Bench noted', email: `${w.unique('noted')}@bench.example` })).payload.contact.id;
+/** A contact with one note: [contact id, note id]. */
+const noted = async (w: BenchWorld): Promise<[number, number]> => {
+  const id = await contact(w);
+  return [id, (await ok(w, 'POST', `/contacts/${id}/notes`, { content: 'Bench note' })).id];
+};
+
+export const contactRecords: Scenarios = {
+  [`GET ${A}/contacts/{id}/notes`]: {
+    setup: async (w) => {
+      const [id] = await noted(w);
+      for (let i = 0; i < 4; i++) await ok(w, 'POST', `/contacts/${id}/notes`, { content: `Bench note ${i}` });
+      return id;
+    },
+    request: (w, id) => ({ method: 'GET', path: `${w.account.base}/contacts/${id}/notes` }),
+  },
+  [`POST ${A}/contacts/{id}/notes`]: {
+    setup: contact,
+    request: (w, id, _p, i) => ({
+      method: 'POST',
+      path: `${w.account.base}/contacts/${id}/notes`,
+      body: { note: { content: `Note ${i}` } },
+    }),
+  },
+  [`PATCH ${A}/contacts/{id}/notes/{note_id}`]: {
+    setup: noted,
+    request: (w, [id, note], _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/contacts/${id}/notes/${note}`,
+      body: { content: `Edited ${i}` },
+    }),
+  },
+  [`PUT ${A}/contacts/{id}/notes/{note_id}`]: {
+    setup: noted,
+    request: (w, [id, note], _p, i) => ({
+      method: 'PUT',
+      path: `${w.account.base}/contacts/${id}/notes/${note}`,
+      body: { content: `Put ${i}` },
+    }),
+  },
+  [`DELETE ${A}/contacts/{id}/notes/{note_id}`]: {
+    setup: contact,
+    prepare: async (w, id) => (await ok(w, 'POST', `/contacts/${id}/notes`, { content: 'Doomed' })).id,
+    request: (w, id, note) => ({ method: 'DELETE', path: `${w.account.base}/contacts/${id}/notes/${note}` }),
+  },
+};
