@@ -1017,6 +1017,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'write',
   },
+  // ── issue 32: notification snooze (out of the default list until `snoozed_until`) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/notifications/{id}/snooze',
+    handler: 'functions/api/notifications/snooze.ts',
+    api: 'account',
+    access: 'write',
+  },
   {
     method: 'GET',
     path: '/api/v1/accounts/{account_id}/notification_settings',

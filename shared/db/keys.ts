@@ -83,6 +83,8 @@
 //   macro            MACROS#<acctId>               MACRO#<id>
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
+// notification     (above)                                            gsi2 (once snoozed): SNOOZEDN#<acctId>#<userId> / N#<id>   (a snooze
+// past its time counts as none)
 //   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
 //   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
@@ -574,6 +576,15 @@ export const unreadNotificationIndex = (accountId: number, userId: number, id: n
 });
 export const unreadNotificationsOf = (accountId: number, userId: number) => ({
   gsi1pk: join('UNREADN', accountId, userId),
+  skPrefix: join('N', ''),
+});
+/** Sparse: only notifications ever snoozed carry it; whether the snooze still holds is `snoozed_until` against now. */
+export const snoozedNotificationIndex = (accountId: number, userId: number, id: number) => ({
+  gsi2pk: join('SNOOZEDN', accountId, userId),
+  gsi2sk: join('N', pad(id)),
+});
+export const snoozedNotificationsOf = (accountId: number, userId: number) => ({
+  gsi2pk: join('SNOOZEDN', accountId, userId),
   skPrefix: join('N', ''),
 });
 export const notificationCounter = (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' });

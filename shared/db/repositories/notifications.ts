@@ -134,6 +134,32 @@ export async function setNotificationRead(n: NotificationRecord, readAt: number 
   }
 }
 
+/** AP147: the notifications of a user in an account that were ever snoozed (sparse gsi2; few). */
+export async function listSnoozedNotifications(accountId: number, userId: number): Promise<NotificationRecord[]> {
+  const p = keys.snoozedNotificationsOf(accountId, userId);
+  return (await queryPrefix({ gsi2pk: p.gsi2pk }, p.skPrefix)).map((i) => record<NotificationRecord>(i)!);
+}
+
+/** Snoozes a notification until `until` (Unix seconds), entering it in the snoozed index; false when it is gone. */
+export async function setNotificationSnooze(n: NotificationRecord, until: number): Promise<boolean> {
+  const idx = keys.snoozedNotificationIndex(n.account_id, n.user_id, n.id);
+  try {
+    await transact([
+      {
+        item: update(keys.notification(n.account_id, n.user_id, n.id), 'SET snoozed_until = :u, #gp = :gp, #gs = :gs', {
+          condition: 'attribute_exists(pk)',
+          names: { '#gp': INDEXES.gsi2.pk, '#gs': INDEXES.gsi2.sk },
+          values: { ':u': until, ':gp': idx.gsi2pk, ':gs': idx.gsi2sk },
+        }),
+      },
+    ]);
+    return true;
+  } catch (err) {
+    if (err instanceof ConflictError) return false;
+    throw err;
+  }
+}
+
 /** Deletes a notification and moves the counters; false when it was already gone. */
 export async function deleteNotification(n: NotificationRecord): Promise<boolean> {
   try {
