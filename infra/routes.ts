@@ -477,6 +477,49 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // ── issue 32: companies (shared/domain/companies); members read and write them, administrators delete ──
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies',
+    handler: 'functions/api/companies/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies/search',
+    handler: 'functions/api/companies/search.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/companies',
+    handler: 'functions/api/companies/create.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/show.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/update.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/destroy.ts',
+    api: 'account',
+    access: 'write',
+  },
   // ── issue 32: contact notes (shared/domain/contacts/notes.ts); any member, the author is the caller ──
   {
     method: 'GET',

@@ -18,7 +18,51 @@ const noted = async (w: BenchWorld): Promise<[number, number]> => {
   return [id, (await ok(w, 'POST', `/contacts/${id}/notes`, { content: 'Bench note' })).id];
 };
 
+/** A company on a business domain of its own, with one linked contact: [company id, domain]. */
+const company = async (w: BenchWorld): Promise<[number, string]> => {
+  const domain = `${w.unique('co')}.bench.example`.toLowerCase().replace(/[^a-z0-9.-]/g, '-');
+  const id = (await ok(w, 'POST', '/companies', { company: { name: `Bench ${domain}`, domain } })).payload.id;
+  await ok(w, 'POST', '/contacts', { name: 'Bench staff', email: `staff@${domain}` });
+  return [id, domain];
+};
+/** Thirty companies, so that lists read a realistic partition. */
+const companies = async (w: BenchWorld) => {
+  for (let i = 0; i < 30; i++) await ok(w, 'POST', '/companies', { name: `Bench company ${i}` });
+};
+
 export const contactRecords: Scenarios = {
+  [`GET ${A}/companies`]: {
+    setup: companies,
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/companies?page=1&sort=-contacts_count` }),
+  },
+  [`GET ${A}/companies/search`]: {
+    setup: companies,
+    request: (w) => ({ method: 'GET', path: `${w.account.base}/companies/search?q=company%201` }),
+  },
+  [`POST ${A}/companies`]: {
+    request: (w, _s, _p, i) => ({ method: 'POST', path: `${w.account.base}/companies`, body: { company: { name: `New ${i}` } } }),
+  },
+  [`GET ${A}/companies/{id}`]: {
+    setup: company,
+    request: (w, [id]) => ({ method: 'GET', path: `${w.account.base}/companies/${id}` }),
+  },
+  [`PATCH ${A}/companies/{id}`]: {
+    setup: company,
+    request: (w, [id], _p, i) => ({
+      method: 'PATCH',
+      path: `${w.account.base}/companies/${id}`,
+      body: { company: { description: `d${i}` } },
+    }),
+  },
+  [`PUT ${A}/companies/{id}`]: {
+    setup: company,
+    request: (w, [id], _p, i) => ({ method: 'PUT', path: `${w.account.base}/companies/${id}`, body: { name: `Renamed ${i}` } }),
+  },
+  [`DELETE ${A}/companies/{id}`]: {
+    prepare: company,
+    request: (w, _s, made) => ({ method: 'DELETE', path: `${w.account.base}/companies/${(made as [number, string])[0]}` }),
+  },
+
   [`GET ${A}/contacts/{id}/notes`]: {
     setup: async (w) => {
       const [id] = await noted(w);

@@ -15,6 +15,7 @@
 //   contact note     CNOTES#<accountId>#<contactId>  NOTE#<id>
 //   company          COMPANIES#<accountId>     COMPANY#<id>
 //   company domain   UNIQ#COMPANY#<accountId>#<lower-cased domain>  UNIQ  (owner_id: the company new contacts on it link to)
+//   company contact  COMPANYCONTACTS#<accountId>#<companyId>  <contactId>  (a contact's link: unlinked when the company goes)
 // contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>
 // (the purge's enumeration)
 // contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an
@@ -244,6 +245,11 @@ export const contactNotesOf = (accountId: number, contactId: number) => ({
 });
 export const company = (accountId: number, id: number): Key => ({ pk: join('COMPANIES', accountId), sk: join('COMPANY', pad(id)) });
 export const companiesOf = (accountId: number) => ({ pk: join('COMPANIES', accountId), skPrefix: join('COMPANY', '') });
+export const companyContact = (accountId: number, companyId: number, contactId: number): Key => ({
+  pk: join('COMPANYCONTACTS', accountId, companyId),
+  sk: pad(contactId),
+});
+export const companyContactsPartition = (accountId: number, companyId: number) => join('COMPANYCONTACTS', accountId, companyId);
 export const companyDomainUnique = (accountId: number, domain: string): Key => unique(join('COMPANY', accountId), domain);
 export const contactListing = (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) });
 export const contactListingPartition = (accountId: number) => join('CONTACTS', accountId);

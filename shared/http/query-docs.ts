@@ -65,3 +65,7 @@ export const WebsiteTokenQuery = v.object({ website_token: param("The web widget
 export const WidgetEventQuery = v.object({ ...WebsiteTokenQuery.entries, locale: param('Locale of the visitor.') });
 
 export const WidgetMessagesQuery = v.object({ ...WebsiteTokenQuery.entries, before: MessageListQuery.entries.before });
+
+const companySort = param('Sort field (name, domain, created_at, contacts_count); prefix - for descending. Default name.');
+export const CompanyListQuery = v.object({ page, sort: companySort });
+export const CompanySearchQuery = v.object({ q: param('Text found anywhere in the name or domain (required).'), page, sort: companySort });

@@ -28,6 +28,8 @@ export interface ContactRecord {
   updated_at: number;
   /** Optimistic concurrency: every write requires the version it read and bumps it. */
   version: number;
+  /** The company it belongs to (linked on create by its email's business domain); absent or null: none. */
+  company_id?: number | null;
 }
 
 /** A contact's address in one inbox; (inbox_id, source_id) is unique. */

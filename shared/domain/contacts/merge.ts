@@ -9,6 +9,7 @@ import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
 import { listContactNotes, moveContactNote } from '#shared/db/repositories/contact-notes.ts';
+import { unlinkCompanyContact } from '#shared/db/repositories/companies.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactJson } from './view.ts';
 
@@ -120,6 +121,8 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
     await repo.finishMerge(b, merged, m);
     return merged;
   });
+  // The mergee's company link goes with it (counted out once).
+  if (mergee.company_id) await unlinkCompanyContact(accountId, mergee.company_id, mergee.id);
   await opts.afterStep?.('finish');
   // Chatwoot's contact.merged (sockets only): the surviving contact, in its own partition's order.
   await emitContactSignal({

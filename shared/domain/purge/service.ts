@@ -285,6 +285,14 @@ function accountSteps(a: number): Step<Ctx>[] {
       ]),
     },
     {
+      name: 'companies',
+      run: withSentinels(
+        { pk: keys.companiesOf(a).pk },
+        (c) => (typeof c.domain === 'string' && c.domain ? [keys.companyDomainUnique(a, c.domain)] : []),
+        (c, budget) => drain({ pk: keys.companyContactsPartition(a, Number(c.id)) }, budget),
+      ),
+    },
+    {
       name: 'canned responses',
       run: withSentinels({ pk: keys.cannedResponsesOf(a).pk }, (c) => [keys.shortCodeUnique(a, String(c.short_code))]),
     },
