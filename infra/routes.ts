@@ -1060,6 +1060,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'write',
   },
+  // ── issue 32: mail: a conversation's transcript to an address (shared/domain/conversations/transcript.ts) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/transcript',
+    handler: 'functions/api/conversations/transcript.ts',
+    api: 'account',
+    access: 'write',
+  },
   // ── issue 32: notification snooze (out of the default list until `snoozed_until`) ──
   {
     method: 'POST',

@@ -30,7 +30,25 @@ const companies = async (w: BenchWorld) => {
   for (let i = 0; i < 30; i++) await ok(w, 'POST', '/companies', { name: `Bench company ${i}` });
 };
 
+/** A conversation in a fresh API inbox with one incoming message. */
+const conversation = async (w: BenchWorld): Promise<number> => {
+  const inbox = (await ok(w, 'POST', '/inboxes', { name: w.unique('inbox'), channel: { type: 'api' } })).id;
+  const id = (await ok(w, 'POST', '/conversations', { inbox_id: inbox, contact_id: await contact(w) })).id;
+  await ok(w, 'POST', `/conversations/${id}/messages`, { content: 'hello', message_type: 'incoming' });
+  return id;
+};
+
 export const contactRecords: Scenarios = {
+  // A fresh conversation per call: a conversation takes 3 transcripts an hour (and a recipient 5).
+  [`POST ${A}/conversations/{conversation_id}/transcript`]: {
+    prepare: conversation,
+    request: (w, _s, id) => ({
+      method: 'POST',
+      path: `${w.account.base}/conversations/${id}/transcript`,
+      body: { email: `${w.unique('t')}@bench.example` },
+    }),
+  },
+
   [`GET ${A}/companies`]: {
     setup: companies,
     request: (w) => ({ method: 'GET', path: `${w.account.base}/companies?page=1&sort=-contacts_count` }),

@@ -125,6 +125,7 @@ export type ThrottleScope =
   | 'TRANSCRIPT_VISITOR'
   | 'TRANSCRIPT_IP'
   | 'TRANSCRIPT_TO'
+  | 'TRANSCRIPT_ACCOUNT'
   | 'CABLE_FRAMES';
 
 /**
