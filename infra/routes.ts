@@ -1060,6 +1060,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'write',
   },
+  // ── issue 32: mail: the contacts export (CSV made by the pipeline, its link mailed; shared/domain/contacts/export.ts) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/contacts/export',
+    handler: 'functions/api/contacts/export.ts',
+    api: 'account',
+    access: 'write',
+  },
   // ── issue 32: mail: a conversation's transcript to an address (shared/domain/conversations/transcript.ts) ──
   {
     method: 'POST',

@@ -39,6 +39,11 @@ const conversation = async (w: BenchWorld): Promise<number> => {
 };
 
 export const contactRecords: Scenarios = {
+  // Answered at once: the pipeline makes the CSV and mails it.
+  [`POST ${A}/contacts/export`]: {
+    setup: contact,
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/contacts/export`, body: { column_names: ['id', 'name', 'email'] } }),
+  },
   // A fresh conversation per call: a conversation takes 3 transcripts an hour (and a recipient 5).
   [`POST ${A}/conversations/{conversation_id}/transcript`]: {
     prepare: conversation,

@@ -1,3 +1,4 @@
+import { exportsPrefix } from '../contacts/export.ts';
 import { config } from '#shared/config.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -392,7 +393,13 @@ function accountSteps(a: number): Step<Ctx>[] {
     {
       name: 'files',
       run: async (_c, budget) => {
-        for (const prefix of [`attachments/${a}/`, `attachments/direct/${a}/`, `avatars/contacts/${a}/`, `avatars/inboxes/${a}/`]) {
+        for (const prefix of [
+          `attachments/${a}/`,
+          `attachments/direct/${a}/`,
+          `avatars/contacts/${a}/`,
+          `avatars/inboxes/${a}/`,
+          exportsPrefix(a),
+        ]) {
           if (!(await storage(prefix, budget))) return false;
         }
         return true;
