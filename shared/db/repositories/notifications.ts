@@ -1,4 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
@@ -144,18 +145,19 @@ export async function listSnoozedNotifications(accountId: number, userId: number
 export async function setNotificationSnooze(n: NotificationRecord, until: number): Promise<boolean> {
   const idx = keys.snoozedNotificationIndex(n.account_id, n.user_id, n.id);
   try {
-    await transact([
-      {
-        item: update(keys.notification(n.account_id, n.user_id, n.id), 'SET snoozed_until = :u, #gp = :gp, #gs = :gs', {
-          condition: 'attribute_exists(pk)',
-          names: { '#gp': INDEXES.gsi2.pk, '#gs': INDEXES.gsi2.sk },
-          values: { ':u': until, ':gp': idx.gsi2pk, ':gs': idx.gsi2sk },
-        }),
-      },
-    ]);
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.notification(n.account_id, n.user_id, n.id),
+        UpdateExpression: 'SET snoozed_until = :u, #gp = :gp, #gs = :gs',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#gp': INDEXES.gsi2.pk, '#gs': INDEXES.gsi2.sk },
+        ExpressionAttributeValues: { ':u': until, ':gp': idx.gsi2pk, ':gs': idx.gsi2sk },
+      }),
+    );
     return true;
   } catch (err) {
-    if (err instanceof ConflictError) return false;
+    if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }

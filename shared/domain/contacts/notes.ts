@@ -61,7 +61,6 @@ export async function listContactNotes(accountId: number, contactId: number) {
 
 export async function createContactNote(accountId: number, contactId: number, actor: Actor, input: ContactNoteInput) {
   const userId = authorOf(actor);
-  await requireContact(accountId, contactId);
   const t = now();
   const note: ContactNoteRecord = {
     id: await nextId('note'),
@@ -73,7 +72,7 @@ export async function createContactNote(accountId: number, contactId: number, ac
     updated_at: t,
     version: 1,
   };
-  // A contact deleted between the read and the write fails the transaction's check: not found.
+  // The transaction checks that the contact exists; when it does not, the retry's consistent read answers 404.
   await retryStale(async (consistent) => {
     if (consistent) await requireContact(accountId, contactId, true);
     await repo.createContactNote(note);
