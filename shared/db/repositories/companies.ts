@@ -1,5 +1,5 @@
 import * as keys from '../keys.ts';
-import { check, ConflictError, del, put, transact, type TxItem } from '../transact.ts';
+import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { CompanyRecord } from '#shared/model/contacts.ts';
 import { taken } from '#shared/errors.ts';
 import { getItem, queryPrefix, queryItems, record } from './common.ts';
@@ -61,7 +61,7 @@ export async function saveCompany(before: CompanyRecord | undefined, after: Comp
   await transact(items);
 }
 
-/** The company and its domain sentinel; its contact links are unlinked first (`unlinkCompanyContacts`). */
+/** The company and its domain sentinel; its contacts are unlinked first (the domain's `deleteCompany`). */
 export async function deleteCompany(c: CompanyRecord): Promise<void> {
   await transact([
     versionedDel(keys.company(c.account_id, c.id), c.version),
@@ -125,9 +125,3 @@ export async function companyContactIds(accountId: number, companyId: number, li
 /** Removes a link without touching the count (the company is going). */
 export const dropCompanyLink = (accountId: number, companyId: number, contactId: number) =>
   transact([{ item: del(keys.companyContact(accountId, companyId, contactId)) }]);
-
-/** Guards a write against the company's concurrent deletion. */
-export const companyExists = (accountId: number, companyId: number): TxItem => ({
-  item: check(keys.company(accountId, companyId), { expression: 'attribute_exists(pk)' }),
-  onConflict: () => new StaleWrite(),
-});
