@@ -477,6 +477,78 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // ── issue 32: companies (shared/domain/companies); members read and write them, administrators delete ──
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies',
+    handler: 'functions/api/companies/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies/search',
+    handler: 'functions/api/companies/search.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/companies',
+    handler: 'functions/api/companies/create.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/show.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/update.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/accounts/{account_id}/companies/{id}',
+    handler: 'functions/api/companies/destroy.ts',
+    api: 'account',
+    access: 'write',
+  },
+  // ── issue 32: contact notes (shared/domain/contacts/notes.ts); any member, the author is the caller ──
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes',
+    handler: 'functions/api/contacts/notes/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes',
+    handler: 'functions/api/contacts/notes/create.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes/{note_id}',
+    handler: 'functions/api/contacts/notes/update.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/accounts/{account_id}/contacts/{id}/notes/{note_id}',
+    handler: 'functions/api/contacts/notes/destroy.ts',
+    api: 'account',
+    access: 'write',
+  },
   // conversations + messages + counts (rows added here)
   {
     method: 'GET',
@@ -1102,6 +1174,30 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/api/v1/accounts/{account_id}/notifications/{id}/unread',
     handler: 'functions/api/notifications/unread.ts',
+    api: 'account',
+    access: 'write',
+  },
+  // ── issue 32: mail: the contacts export (CSV made by the pipeline, its link mailed; shared/domain/contacts/export.ts) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/contacts/export',
+    handler: 'functions/api/contacts/export.ts',
+    api: 'account',
+    access: 'write',
+  },
+  // ── issue 32: mail: a conversation's transcript to an address (shared/domain/conversations/transcript.ts) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/conversations/{conversation_id}/transcript',
+    handler: 'functions/api/conversations/transcript.ts',
+    api: 'account',
+    access: 'write',
+  },
+  // ── issue 32: notification snooze (out of the default list until `snoozed_until`) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/notifications/{id}/snooze',
+    handler: 'functions/api/notifications/snooze.ts',
     api: 'account',
     access: 'write',
   },

@@ -346,6 +346,15 @@ export const agentApps: Scenarios = {
     },
     request: (w, _s, id) => ({ method: 'POST', path: `${w.account.base}/notifications/${id}/unread`, client: agent(w) }),
   },
+  [`POST ${A}/notifications/{id}/snooze`]: {
+    prepare: notification,
+    request: (w, _s, id) => ({
+      method: 'POST',
+      path: `${w.account.base}/notifications/${id}/snooze`,
+      body: { snoozed_until: Math.floor(Date.now() / 1000) + 3600 },
+      client: agent(w),
+    }),
+  },
   [`GET ${A}/notification_settings`]: {
     request: (w) => ({ method: 'GET', path: `${w.account.base}/notification_settings`, client: agent(w) }),
   },

@@ -3,6 +3,7 @@ import { accountInterface2 } from './account-interface-2.ts';
 import { agentApps } from './agent-apps.ts';
 import { channels } from './channels.ts';
 import { csat } from './csat.ts';
+import { contactRecords } from './contact-records.ts';
 import { foundation } from './foundation.ts';
 import { helpCenterScenarios } from './help-center.ts';
 import { integrations } from './integrations.ts';
@@ -24,4 +25,5 @@ export const scenarios: Scenarios = {
   ...channels,
   ...helpCenterScenarios,
   ...csat,
+  ...contactRecords,
 };

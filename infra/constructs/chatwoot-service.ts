@@ -227,6 +227,8 @@ export class ChatwootService extends Construct {
       lifecycleRules: [
         { prefix: 'mail/inbound/', expiration: Duration.days(7) },
         { prefix: 'channel/inbound/', expiration: Duration.days(7) },
+        // Contacts exports: their mailed link lasts a day (shared/domain/contacts/export.ts).
+        { prefix: 'exports/', expiration: Duration.days(2) },
       ],
     });
 

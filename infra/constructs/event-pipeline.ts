@@ -321,8 +321,14 @@ export class EventPipeline extends Construct {
       new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [props.files.arnForObjects('*')] }),
     );
     this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.files.bucketArn] }));
+    // The contacts export (a mail request, shared/domain/contacts/export.ts) stores its CSV under exports/.
+    this.dispatchFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [props.files.arnForObjects('exports/*')] }),
+    );
     const filesId = Stack.of(this).resolve((props.files.node.defaultChild as s3.CfnBucket).logicalId);
     acknowledge(this.dispatchFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/exports/*]`]:
+        'The contacts export writes its CSV files, each named by its request, under the one exports/ prefix of the files bucket',
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/*]`]:
         "The purge deletes a deleted account's files under its own prefixes (attachments/<id>/, avatars/…/<id>/): the grant covers the objects of the one files bucket",
     });

@@ -12,6 +12,10 @@
 //   contact          CONTACT#<accountId>#<id>  CONTACT
 //   contact inbox    CONTACT#<accountId>#<id>  CI#<inboxId>#<sourceId>  (in the contact's partition: one Query reads both)
 //   contact listing  CONTACTS#<accountId>      <contactId>              (compact projection of listed contacts)
+//   contact note     CNOTES#<accountId>#<contactId>  NOTE#<id>
+//   company          COMPANIES#<accountId>     COMPANY#<id>
+//   company domain   UNIQ#COMPANY#<accountId>#<lower-cased domain>  UNIQ  (owner_id: the company new contacts on it link to)
+//   company contact  COMPANYCONTACTS#<accountId>#<companyId>  <contactId>  (a contact's link: unlinked when the company goes)
 // contact          (above)                                            gsi2 (unlisted contacts only): ACONTACTS#<accountId> / <contactId>
 // (the purge's enumeration)
 // contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an
@@ -81,6 +85,8 @@
 //   audit entry      AUDIT#<acctId>                <at, s>#<stream sequence number>   (one change of an audited record; expires)
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
+// notification     (above)                                            gsi2 (once snoozed): SNOOZEDN#<acctId>#<userId> / N#<id>   (a snooze
+// past its time counts as none)
 //   notif. counter   NOTIFS#<acctId>#<userId>      COUNT                  (total and unread)
 //   notif. settings  NOTIFS#<acctId>#<userId>      SETTINGS
 //   notif. claim     NOTIFRUN#<eventId>            USER#<userId>          (a pipeline event notified this user; expires)
@@ -130,6 +136,7 @@ export type ThrottleScope =
   | 'TRANSCRIPT_VISITOR'
   | 'TRANSCRIPT_IP'
   | 'TRANSCRIPT_TO'
+  | 'TRANSCRIPT_ACCOUNT'
   | 'CABLE_FRAMES';
 
 /**
@@ -239,6 +246,23 @@ export const contactInboxesInInbox = (accountId: number, contactId: number, inbo
   pk: join('CONTACT', accountId, contactId),
   skPrefix: join('CI', pad(inboxId), ''),
 });
+// contact notes and companies (issue 32)
+export const contactNote = (accountId: number, contactId: number, id: number): Key => ({
+  pk: join('CNOTES', accountId, contactId),
+  sk: join('NOTE', pad(id)),
+});
+export const contactNotesOf = (accountId: number, contactId: number) => ({
+  pk: join('CNOTES', accountId, contactId),
+  skPrefix: join('NOTE', ''),
+});
+export const company = (accountId: number, id: number): Key => ({ pk: join('COMPANIES', accountId), sk: join('COMPANY', pad(id)) });
+export const companiesOf = (accountId: number) => ({ pk: join('COMPANIES', accountId), skPrefix: join('COMPANY', '') });
+export const companyContact = (accountId: number, companyId: number, contactId: number): Key => ({
+  pk: join('COMPANYCONTACTS', accountId, companyId),
+  sk: pad(contactId),
+});
+export const companyContactsPartition = (accountId: number, companyId: number) => join('COMPANYCONTACTS', accountId, companyId);
+export const companyDomainUnique = (accountId: number, domain: string): Key => unique(join('COMPANY', accountId), domain);
 export const contactListing = (accountId: number, id: number): Key => ({ pk: join('CONTACTS', accountId), sk: pad(id) });
 export const contactListingPartition = (accountId: number) => join('CONTACTS', accountId);
 export const contactIdFromListingSk = (sk: string): number => Number(sk);
@@ -597,6 +621,15 @@ export const unreadNotificationIndex = (accountId: number, userId: number, id: n
 });
 export const unreadNotificationsOf = (accountId: number, userId: number) => ({
   gsi1pk: join('UNREADN', accountId, userId),
+  skPrefix: join('N', ''),
+});
+/** Sparse: only notifications ever snoozed carry it; whether the snooze still holds is `snoozed_until` against now. */
+export const snoozedNotificationIndex = (accountId: number, userId: number, id: number) => ({
+  gsi2pk: join('SNOOZEDN', accountId, userId),
+  gsi2sk: join('N', pad(id)),
+});
+export const snoozedNotificationsOf = (accountId: number, userId: number) => ({
+  gsi2pk: join('SNOOZEDN', accountId, userId),
   skPrefix: join('N', ''),
 });
 export const notificationCounter = (accountId: number, userId: number): Key => ({ pk: join('NOTIFS', accountId, userId), sk: 'COUNT' });

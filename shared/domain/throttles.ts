@@ -36,6 +36,8 @@ export const THROTTLES = {
   transcriptAddress: { scope: 'TRANSCRIPT_IP', max: 10, windowSeconds: 3600 },
   /** Transcript mails to one email address, whoever asks (a visitor may set its contact's email to anyone's). */
   transcriptRecipient: { scope: 'TRANSCRIPT_TO', max: 5, windowSeconds: 3600 },
+  /** Transcript mails agents send from one account in a day (Chatwoot's account email limit, ACCOUNT_EMAILS_LIMIT 100). */
+  transcriptAccount: { scope: 'TRANSCRIPT_ACCOUNT', max: 100, windowSeconds: 24 * 3600 },
 } as const satisfies Record<string, Throttle>;
 
 /** Chatwoot's throttle key of an email: lower case, no whitespace anywhere (`downcase.gsub(/\s+/, '')`). */

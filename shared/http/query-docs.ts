@@ -87,3 +87,6 @@ export const ArticleListQuery = v.object({
 });
 export const ArticleSearchQuery = v.object({ q: param('Words to find (each as a word start).'), page });
 export const HelpCenterSearchQuery = v.object({ query: param('Words to find in the published articles.') });
+const companySort = param('Sort field (name, domain, created_at, contacts_count); prefix - for descending. Default name.');
+export const CompanyListQuery = v.object({ page, sort: companySort });
+export const CompanySearchQuery = v.object({ q: param('Text found anywhere in the name or domain (required).'), page, sort: companySort });

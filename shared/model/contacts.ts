@@ -28,6 +28,8 @@ export interface ContactRecord {
   updated_at: number;
   /** Optimistic concurrency: every write requires the version it read and bumps it. */
   version: number;
+  /** The company it belongs to (linked on create by its email's business domain); absent or null: none. */
+  company_id?: number | null;
 }
 
 /** A contact's address in one inbox; (inbox_id, source_id) is unique. */
@@ -42,4 +44,31 @@ export interface ContactInboxRecord {
   hmac_verified: boolean;
   created_at: number;
   updated_at: number;
+}
+
+/** A note an agent keeps on a contact (Chatwoot `notes` row). */
+export interface ContactNoteRecord {
+  id: number;
+  account_id: number;
+  contact_id: number;
+  content: string;
+  /** The author. */
+  user_id: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
+
+/** A company of an account (Chatwoot `companies` row); contacts link to it by `company_id`. */
+export interface CompanyRecord {
+  id: number;
+  account_id: number;
+  name: string;
+  /** Lower-cased business domain, unique in the account; new contacts with an email on it are linked. */
+  domain: string | null;
+  description: string | null;
+  contacts_count: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
 }

@@ -28,7 +28,22 @@ export interface TranscriptMailRequest extends RequestBase {
   to: string;
 }
 
-export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest;
+/**
+ * Chatwoot's Account::ContactsExportJob: the account's contacts (those the filter picks) as CSV, stored, and a link
+ * to it mailed to the administrator who asked (AccountNotificationMailer#contact_export_complete).
+ */
+export interface ContactsExportMailRequest extends RequestBase {
+  kind: 'contacts_export';
+  account_id: number;
+  to: string;
+  /** Contact columns, in order (already checked against the ones Chatwoot exports). */
+  columns: string[];
+  /** `POST /contacts/filter`'s conditions, when given; else `label`, when given; else every listed contact. */
+  payload?: unknown[];
+  label?: string;
+}
+
+export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest | ContactsExportMailRequest;
 
 /**
  * What travels on the mail queue (and so, should it fail, on its dead-letter queue). A mail carrying a

@@ -218,6 +218,7 @@ export async function saveContact(
   before: ContactRecord | undefined,
   after: ContactRecord,
   contactInbox?: ContactInboxWrite,
+  extra: TxItem[] = [],
 ): Promise<void> {
   const items: TxItem[] = [
     {
@@ -241,7 +242,7 @@ export async function saveContact(
   }
   if (isListed(after)) items.push({ item: put(listingItem(after)) });
   else if (before && isListed(before)) items.push({ item: del(keys.contactListing(after.account_id, after.id)) });
-  await transact([...items, ...(contactInbox ? contactInboxItems(contactInbox) : [])]);
+  await transact([...items, ...(contactInbox ? contactInboxItems(contactInbox) : []), ...extra]);
 }
 
 /** Whether a contact inbox's pubsub token names it (shared/crypto/tokens.ts `locatedPubsubToken`). */

@@ -1,4 +1,5 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
@@ -130,6 +131,33 @@ export async function setNotificationRead(n: NotificationRecord, readAt: number 
     return true;
   } catch (err) {
     if (err instanceof ConflictError) return false;
+    throw err;
+  }
+}
+
+/** AP147: the notifications of a user in an account that were ever snoozed (sparse gsi2; few). */
+export async function listSnoozedNotifications(accountId: number, userId: number): Promise<NotificationRecord[]> {
+  const p = keys.snoozedNotificationsOf(accountId, userId);
+  return (await queryPrefix({ gsi2pk: p.gsi2pk }, p.skPrefix)).map((i) => record<NotificationRecord>(i)!);
+}
+
+/** Snoozes a notification until `until` (Unix seconds), entering it in the snoozed index; false when it is gone. */
+export async function setNotificationSnooze(n: NotificationRecord, until: number): Promise<boolean> {
+  const idx = keys.snoozedNotificationIndex(n.account_id, n.user_id, n.id);
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.notification(n.account_id, n.user_id, n.id),
+        UpdateExpression: 'SET snoozed_until = :u, #gp = :gp, #gs = :gs',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#gp': INDEXES.gsi2.pk, '#gs': INDEXES.gsi2.sk },
+        ExpressionAttributeValues: { ':u': until, ':gp': idx.gsi2pk, ':gs': idx.gsi2sk },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }

@@ -8,6 +8,8 @@ import { mutate, quietly } from '../conversations/mutation.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import { now } from '#shared/model/time.ts';
+import { listContactNotes, moveContactNote } from '#shared/db/repositories/contact-notes.ts';
+import { unlinkCompanyContact } from '#shared/db/repositories/companies.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactJson } from './view.ts';
 
@@ -20,7 +22,8 @@ import { contactJson } from './view.ts';
 //   2. each conversation: its messages' sender moves, then the conversation (contact, its last-message
 //      copies) and the contact's conversation link move in one transaction (counters are untouched:
 //      they do not depend on the contact);
-//   3. one transaction: the base takes the mergee's values where its own are blank (custom and additional
+//   3. each note moves (copy and removal in one transaction);
+//   4. one transaction: the base takes the mergee's values where its own are blank (custom and additional
 //      attributes merged key by key, the base's winning; labels united) and the mergee goes with its
 //      sentinels and listing.
 // A failure anywhere leaves two working contacts (each with what it has so far); calling merge again
@@ -105,6 +108,7 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
     await moveConversation(accountId, link.conversation_id, mergeeId, baseId);
     await opts.afterStep?.('conversation');
   }
+  for (const note of await listContactNotes(accountId, mergeeId)) await moveContactNote(note, baseId);
   const after = await retryStale(async () => {
     const [b, m] = await Promise.all([repo.getContact(accountId, baseId, true), repo.getContact(accountId, mergeeId, true)]);
     if (!b || !m) throw notFound('Contact');
@@ -112,10 +116,13 @@ export async function mergeContacts(accountId: number, baseId: number, mergeeId:
     for (const ci of await repo.listContactInboxes(accountId, mergeeId)) await repo.moveContactInbox(ci, baseId);
     for (const link of await listContactConversationLinks(accountId, mergeeId))
       await moveConversation(accountId, link.conversation_id, mergeeId, baseId);
+    for (const note of await listContactNotes(accountId, mergeeId)) await moveContactNote(note, baseId);
     const merged = { ...mergedContact(b, m), updated_at: now(), version: b.version + 1 };
     await repo.finishMerge(b, merged, m);
     return merged;
   });
+  // The mergee's company link goes with it (counted out once).
+  if (mergee.company_id) await unlinkCompanyContact(accountId, mergee.company_id, mergee.id);
   await opts.afterStep?.('finish');
   // Chatwoot's contact.merged (sockets only): the surviving contact, in its own partition's order.
   await emitContactSignal({

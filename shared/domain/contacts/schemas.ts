@@ -104,3 +104,28 @@ export type DestroyCustomAttributes = v.InferOutput<typeof DestroyCustomAttribut
 
 export const SORTS = ['name', 'email', 'phone_number', 'last_activity_at', 'created_at', 'company', 'city', 'country'] as const;
 export type SortField = (typeof SORTS)[number];
+
+/** A contact note's body (`note: {content}` or top level); Chatwoot requires the content. */
+const NoteContent = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, "can't be blank"), v.maxLength(20000));
+export const ContactNoteSchema = v.object({ content: NoteContent });
+export type ContactNoteInput = v.InferOutput<typeof ContactNoteSchema>;
+
+/**
+ * `POST /contacts/export`: Chatwoot's `column_names` (a list, or one comma-separated string), the filter's
+ * `payload` (as `POST /contacts/filter`), or a `label`.
+ */
+export const ContactsExportSchema = v.object({
+  column_names: v.optional(
+    v.nullable(
+      v.pipe(
+        v.union(
+          [v.array(v.pipe(v.string('must be a string'), v.maxLength(64))), v.pipe(v.string(), v.maxLength(2000))],
+          'must be a list of column names',
+        ),
+        v.transform((c) => (typeof c === 'string' ? c.split(',') : c).map((s) => s.trim()).filter(Boolean)),
+      ),
+    ),
+  ),
+  payload: v.optional(v.nullable(v.pipe(v.array(v.unknown(), 'must be an array of conditions'), v.maxLength(50)))),
+  label: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(255)))),
+});

@@ -1,12 +1,15 @@
 import { randomId } from '#shared/crypto/tokens.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as repo from '#shared/db/repositories/contacts.ts';
+import { deleteContactNotes } from '#shared/db/repositories/contact-notes.ts';
+import { companyLinkItems, findCompanyIdByDomain, unlinkCompanyContact } from '#shared/db/repositories/companies.ts';
+import { businessDomainOf } from '../companies/domains.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 import { putObject } from '#shared/storage/objects.ts';
 import { storedRef } from '#shared/storage/file-urls.ts';
 import { notFound } from '#shared/errors.ts';
-import { mergeableByKey, retryStale, type AttributeChanges } from '#shared/db/repositories/versioned.ts';
+import { mergeableByKey, retryStale, StaleWrite, type AttributeChanges } from '#shared/db/repositories/versioned.ts';
 import { visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { now } from '#shared/model/time.ts';
@@ -109,7 +112,21 @@ export async function createContact(
     updated_at: t,
     version: 1,
   });
-  const plan = inbox ? await planContactInbox(contact, inbox, input.source_id ?? undefined, opts.hmacVerified ?? false) : undefined;
+  const domain = businessDomainOf(contact.email);
+  const [plan, companyId] = await Promise.all([
+    inbox ? planContactInbox(contact, inbox, input.source_id ?? undefined, opts.hmacVerified ?? false) : undefined,
+    domain ? findCompanyIdByDomain(accountId, domain) : undefined,
+  ]);
+  if (companyId !== undefined) {
+    // Linked and counted in the contact's own transaction; a company deleted meanwhile leaves the contact unlinked.
+    const linked = { ...contact, company_id: companyId };
+    try {
+      await repo.saveContact(undefined, linked, plan?.write, companyLinkItems(accountId, companyId, id));
+      return { contact: linked, contactInbox: plan?.record };
+    } catch (err) {
+      if (!(err instanceof StaleWrite) || err instanceof repo.StaleContact) throw err;
+    }
+  }
   await repo.saveContact(undefined, contact, plan?.write);
   return { contact, contactInbox: plan?.record };
 }
@@ -199,13 +216,18 @@ export async function updateContactPayload(accountId: number, contactId: number,
   return payloadWithInboxes(await updateContact(accountId, contactId, input));
 }
 
-/** Removes the contact, its contact inboxes and the uniqueness of its email, phone and identifier. */
+/** Removes the contact, its contact inboxes, its notes and the uniqueness of its email, phone and identifier. */
 export async function deleteContact(accountId: number, contactId: number): Promise<void> {
-  await retryStale(async () => {
+  const removed = await retryStale(async () => {
     const { contact, inboxes } = await repo.getContactWithInboxes(accountId, contactId);
     if (!contact) throw notFound('Contact');
     await repo.deleteContactItems(contact, inboxes);
+    return contact;
   });
+  await Promise.all([
+    deleteContactNotes(accountId, contactId),
+    removed.company_id ? unlinkCompanyContact(accountId, removed.company_id, contactId) : undefined,
+  ]);
 }
 
 export async function contactLabels(accountId: number, contactId: number) {

@@ -27,6 +27,7 @@ export function contactJson(c: ContactRecord) {
     custom_attributes: c.custom_attributes,
     ...(c.last_activity_at !== null ? { last_activity_at: c.last_activity_at } : {}),
     created_at: c.created_at,
+    ...(c.company_id ? { company_id: c.company_id } : {}),
   };
 }
 

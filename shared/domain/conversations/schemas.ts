@@ -85,3 +85,15 @@ export const LabelsSchema = v.object({
 });
 
 export const CustomAttributesSchema = v.object({ custom_attributes: v.optional(v.nullable(Attributes), {}) });
+
+/** `POST /conversations/{id}/transcript`: where to mail it (Chatwoot: 422 without it). */
+export const TranscriptSchema = v.object({
+  email: v.pipe(
+    v.string('email param missing'),
+    v.trim(),
+    v.minLength(1, 'email param missing'),
+    v.toLowerCase(),
+    v.maxLength(255),
+    v.email('is not a valid email address'),
+  ),
+});

@@ -99,8 +99,19 @@ export function contactReader(r: ContactRecord) {
 
 /** `POST /contacts/filter`: `{meta: {count, current_page}, payload: [contact]}`, 15 a page, listed contacts only. */
 export async function filterContacts(accountId: number, body: Body, query: Record<string, string | undefined>) {
-  const conditions = await conditionsOf(accountId, 'contacts', body);
   const page = pageOf(body.page);
+  const ids = await matchingContactIds(accountId, await conditionsOf(accountId, 'contacts', body));
+  return {
+    meta: { count: ids.length, current_page: body.page ?? 1 },
+    payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
+  };
+}
+
+/** The conditions of a contact filter body, checked (422 as `POST /contacts/filter` answers). */
+export const contactConditions = (accountId: number, body: Body) => conditionsOf(accountId, 'contacts', body);
+
+/** Every listed contact the conditions match, in the listing's order (the contacts export reads them all). */
+export async function matchingContactIds(accountId: number, conditions: Condition[]): Promise<number[]> {
   const lookups = exactLookups(conditions, EXACT_KEYS);
   if (lookups) {
     // Every way to match pins an email or phone number (EvolutionAPI's lookup): their holders (AP45) are
@@ -112,11 +123,7 @@ export async function filterContacts(accountId: number, body: Body, query: Recor
     const found = (await contactsRepo.getContacts(accountId, candidates)).filter(
       (r): r is ContactRecord => !!r && contactsRepo.isListed(r) && evaluate(conditions, contactReader(r)) === true,
     );
-    const ids = found.map((r) => r.id).sort((a, b) => a - b);
-    return {
-      meta: { count: ids.length, current_page: body.page ?? 1 },
-      payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
-    };
+    return found.map((r) => r.id).sort((a, b) => a - b);
   }
   const rows = await contactsRepo.listContactListings(accountId);
   const matched = new Set<number>();
@@ -131,11 +138,7 @@ export async function filterContacts(accountId: number, body: Body, query: Recor
       if (r && evaluate(conditions, contactReader(r))) matched.add(r.id);
     }
   }
-  const ids = rows.filter((r) => matched.has(r.id)).map((r) => r.id);
-  return {
-    meta: { count: ids.length, current_page: body.page ?? 1 },
-    payload: await contactsJson(accountId, ids.slice((page - 1) * CONTACTS_PAGE, page * CONTACTS_PAGE), includeInboxes(query)),
-  };
+  return rows.filter((r) => matched.has(r.id)).map((r) => r.id);
 }
 
 // ── conversations ───────────────────────────────────────────────────────────────────────────────

@@ -1,3 +1,4 @@
+import { composeContactsExport } from '../contacts/export.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
 import { config } from '#shared/config.ts';
@@ -69,5 +70,7 @@ export async function composeMail(r: MailRequestRecord): Promise<QueuedMail | un
     }
     case 'conversation_transcript':
       return transcript(r);
+    case 'contacts_export':
+      return composeContactsExport(r);
   }
 }

@@ -104,3 +104,18 @@ export function passwordResetMail(m: { id: string; to: string; token: string; fr
   const text = `${greeting}\n\n${info}\n\nChange my password: ${link}\n\n${ignore}\n${noChange}\n`;
   return { id: m.id, kind: 'password_reset', to: m.to, subject: RESET_SUBJECT, html: layout(html), text };
 }
+
+export const CONTACTS_EXPORT_SUBJECT = "Your contact's export file is available to download.";
+
+/** Chatwoot's AccountNotificationMailer#contact_export_complete: the link to the export. */
+export function contactsExportMail(m: { id: string; to: string; url: string }): Mail {
+  const html = `<tr><td><p>Your contacts export is ready.</p><p><a href="${escapeHtml(m.url)}">Download the export file</a></p></td></tr>`;
+  return {
+    id: m.id,
+    kind: 'contacts_export',
+    to: m.to,
+    subject: CONTACTS_EXPORT_SUBJECT,
+    html: layout(html),
+    text: `Your contacts export is ready.\n\nDownload the export file: ${m.url}\n`,
+  };
+}

@@ -35,3 +35,11 @@ export const PushSubscriptionSchema = v.object({
 export const PushUnsubscribeSchema = v.object({ push_token: Token });
 
 export type PushSubscriptionInput = v.InferOutput<typeof PushSubscriptionSchema>;
+
+/** Unix seconds, as a number or a string of digits (Chatwoot parses `snoozed_until` with `%s`). */
+const UnixSeconds = v.pipe(
+  v.union([v.pipe(v.number(), v.integer(), v.minValue(0)), v.pipe(v.string(), v.regex(/^\d{1,12}$/))], 'must be Unix seconds'),
+  v.transform(Number),
+  v.maxValue(253402300799, 'must be Unix seconds'),
+);
+export const SnoozeSchema = v.object({ snoozed_until: v.optional(UnixSeconds) });

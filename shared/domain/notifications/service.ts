@@ -21,25 +21,52 @@ function userOf(actor: Actor) {
 /** `includes[]=read&includes[]=snoozed`: without `read`, only unread notifications are listed. */
 const includes = (query: Record<string, string>) => (query['includes[]'] ?? query.includes ?? '').split(',').map((s) => s.trim());
 
+/**
+ * The notifications snoozed now (`snoozed_until` still ahead), which Chatwoot's NotificationFinder leaves out
+ * unless `includes[]=snoozed`: read from their sparse index, so lists and counts skip them exactly, without a
+ * job that wakes them (a snooze past its time is simply over).
+ */
+async function snoozedNow(accountId: number, userId: number) {
+  const t = now();
+  return (await repo.listSnoozedNotifications(accountId, userId)).filter((n) => n.snoozed_until !== null && n.snoozed_until > t);
+}
+
 export async function listNotifications(account: AccountRecord, actor: Actor, query: Record<string, string>) {
   const user = userOf(actor);
   const page = /^\d{1,6}$/.test(query.page ?? '') && Number(query.page) > 0 ? Number(query.page) : 1;
   const unreadOnly = !includes(query).includes('read');
+  const withSnoozed = includes(query).includes('snoozed');
   const newestFirst = (query.sort_order ?? 'desc').toLowerCase() !== 'asc';
-  const [counts, items] = await Promise.all([
+  const [counts, snoozed] = await Promise.all([
     repo.getNotificationCounts(account.id, user.id),
-    repo.listNotifications(account.id, user.id, page * NOTIFICATIONS_PER_PAGE, newestFirst, unreadOnly),
+    withSnoozed ? [] : snoozedNow(account.id, user.id),
   ]);
+  const hidden = new Set(snoozed.filter((n) => !unreadOnly || n.read_at === null).map((n) => n.id));
+  const hiddenUnread = snoozed.filter((n) => n.read_at === null).length;
+  const limit = page * NOTIFICATIONS_PER_PAGE + hidden.size;
+  const items = (await repo.listNotifications(account.id, user.id, limit, newestFirst, unreadOnly)).filter((n) => !hidden.has(n.id));
+  const unread = Math.max(0, counts.unread - hiddenUnread);
   return {
     data: {
-      meta: { unread_count: counts.unread, count: unreadOnly ? counts.unread : counts.total, current_page: page },
-      payload: items.slice((page - 1) * NOTIFICATIONS_PER_PAGE).map(notificationJson),
+      meta: { unread_count: unread, count: unreadOnly ? unread : Math.max(0, counts.total - hidden.size), current_page: page },
+      payload: items.slice((page - 1) * NOTIFICATIONS_PER_PAGE, page * NOTIFICATIONS_PER_PAGE).map(notificationJson),
     },
   };
 }
 
+/** Unread and not snoozed now, as Chatwoot's finder counts by default. */
 export async function unreadCount(account: AccountRecord, actor: Actor) {
-  return (await repo.getNotificationCounts(account.id, userOf(actor).id)).unread;
+  const user = userOf(actor);
+  const [counts, snoozed] = await Promise.all([repo.getNotificationCounts(account.id, user.id), snoozedNow(account.id, user.id)]);
+  return Math.max(0, counts.unread - snoozed.filter((n) => n.read_at === null).length);
+}
+
+/** `POST notifications/{id}/snooze {snoozed_until}` (Unix seconds); without it, the notification as it is. */
+export async function snooze(account: AccountRecord, actor: Actor, id: number, until: number | undefined) {
+  const n = await own(account, actor, id);
+  if (until === undefined) return notificationModelJson(n);
+  if (!(await repo.setNotificationSnooze(n, until))) throw notFound('Notification');
+  return notificationModelJson({ ...n, snoozed_until: until });
 }
 
 async function own(account: AccountRecord, actor: Actor, id: number) {

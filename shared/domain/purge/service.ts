@@ -1,3 +1,4 @@
+import { exportsPrefix } from '../contacts/export.ts';
 import { config } from '#shared/config.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -193,7 +194,7 @@ async function storage(prefix: string, budget: Budget): Promise<boolean> {
   return deleteObjectsUnder(prefix, budget.page(1000));
 }
 
-/** One contact: its contact inboxes (and their sentinels), its conversation links, its unique values, then it. */
+/** One contact: its contact inboxes (and their sentinels), its conversation links, its notes, its unique values, then it. */
 async function purgeContact(accountId: number, contactId: number, budget: Budget): Promise<boolean> {
   const pk = keys.contactPartition(accountId, contactId);
   const cisDone = await drain({ pk, prefix: 'CI#' }, budget, async (cis) =>
@@ -201,6 +202,7 @@ async function purgeContact(accountId: number, contactId: number, budget: Budget
   );
   if (!cisDone) return false;
   if (!(await drain({ pk: keys.contactConversations(accountId, contactId).pk }, budget))) return false;
+  if (!(await drain({ pk: keys.contactNotesOf(accountId, contactId).pk }, budget))) return false;
   if (budget.spent) return false;
   const [contact] = await firstItems({ pk, prefix: 'CONTACT' }, 1);
   const uniques = (['email', 'phone_number', 'identifier'] as const)
@@ -297,6 +299,14 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: withSentinels({ pk: keys.attributeDefinitionsOf(a).pk }, (d) => [
         keys.attributeKeyUnique(a, String(d.attribute_model), String(d.attribute_key)),
       ]),
+    },
+    {
+      name: 'companies',
+      run: withSentinels(
+        { pk: keys.companiesOf(a).pk },
+        (c) => (typeof c.domain === 'string' && c.domain ? [keys.companyDomainUnique(a, c.domain)] : []),
+        (c, budget) => drain({ pk: keys.companyContactsPartition(a, Number(c.id)) }, budget),
+      ),
     },
     {
       name: 'canned responses',
@@ -408,7 +418,13 @@ function accountSteps(a: number): Step<Ctx>[] {
     {
       name: 'files',
       run: async (_c, budget) => {
-        for (const prefix of [`attachments/${a}/`, `attachments/direct/${a}/`, `avatars/contacts/${a}/`, `avatars/inboxes/${a}/`]) {
+        for (const prefix of [
+          `attachments/${a}/`,
+          `attachments/direct/${a}/`,
+          `avatars/contacts/${a}/`,
+          `avatars/inboxes/${a}/`,
+          exportsPrefix(a),
+        ]) {
           if (!(await storage(prefix, budget))) return false;
         }
         return true;

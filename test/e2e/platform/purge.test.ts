@@ -111,6 +111,11 @@ async function seedWorld(baseUrl: string, receiver: Receiver): Promise<Seeded> {
   const webhookId = (webhook.payload?.webhook ?? webhook).id;
   ok(await api.post(`${s.base}/labels`, { title: 'purge-vip', description: 'x', color: '#ff0000' }), 'label');
   ok(await api.post(`${s.base}/canned_responses`, { short_code: unique('hi'), content: 'Hello {{contact.name}}' }), 'canned');
+  // A company on a business domain, a contact linked to it by its email, and a note on that contact.
+  const domain = `${unique('purge')}.example`.replace(/[^a-z0-9.-]/gi, '-');
+  ok(await api.post(`${s.base}/companies`, { company: { name: 'Purge Co', domain } }), 'company');
+  const employee = ok(await api.post(`${s.base}/contacts`, { name: 'Employee', email: `staff@${domain}` }), 'employee').payload.contact;
+  ok(await api.post(`${s.base}/contacts/${employee.id}/notes`, { content: 'met at the fair' }), 'note');
   ok(
     await api.post(`${s.base}/custom_attribute_definitions`, {
       attribute_display_name: 'Plan',

@@ -1,0 +1,10 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { createCompany } from '#shared/domain/companies/service.ts';
+import { NewCompanySchema } from '#shared/domain/companies/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: NewCompanySchema,
+  rootKey: 'company',
+  run: ({ account, body }) => createCompany(account.id, body),
+});

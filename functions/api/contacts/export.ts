@@ -1,0 +1,14 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { requestContactsExport } from '#shared/domain/contacts/export.ts';
+import { ContactsExportSchema } from '#shared/domain/contacts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: ContactsExportSchema,
+  run: ({ account, actor, body }) =>
+    requestContactsExport(account.id, actor, {
+      column_names: body.column_names ?? undefined,
+      payload: body.payload ?? undefined,
+      label: body.label ?? undefined,
+    }),
+});

@@ -1,0 +1,10 @@
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { updateContactNote } from '#shared/domain/contacts/notes.ts';
+import { ContactNoteSchema } from '#shared/domain/contacts/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: ContactNoteSchema,
+  rootKey: 'note',
+  run: (ctx) => updateContactNote(ctx.account.id, intParam(ctx, 'id', 'Contact'), intParam(ctx, 'note_id', 'Note'), ctx.actor, ctx.body),
+});

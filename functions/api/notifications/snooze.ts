@@ -1,0 +1,9 @@
+import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { snooze } from '#shared/domain/notifications/service.ts';
+import { SnoozeSchema } from '#shared/domain/notifications/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'member',
+  body: SnoozeSchema,
+  run: (ctx) => snooze(ctx.account, ctx.actor, intParam(ctx, 'id', 'Notification'), ctx.body.snoozed_until),
+});
