@@ -87,3 +87,11 @@ export const ArticleListQuery = v.object({
 });
 export const ArticleSearchQuery = v.object({ q: param('Words to find (each as a word start).'), page });
 export const HelpCenterSearchQuery = v.object({ query: param('Words to find in the published articles.') });
+
+export const HelpCenterArticlesQuery = v.object({
+  ...HelpCenterSearchQuery.entries,
+  sort: param('`views`: most read first; otherwise by position.'),
+  page: param('Page number, a whole number from 1 (default 1).'),
+  per_page: param('Articles a page, 1 to 50 (default 25).'),
+  status: param("Ignored: only published articles are listed (Chatwoot's widget sends `1`)."),
+});

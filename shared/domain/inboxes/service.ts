@@ -3,11 +3,12 @@ import { config } from '#shared/config.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
+import { getPortal } from '#shared/db/repositories/help-center.ts';
 import { getAgentBot } from '#shared/db/repositories/identity.ts';
 import * as repo from '#shared/db/repositories/inboxes.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import type { Actor } from '#shared/model/actor.ts';
-import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
+import { ServiceError, invalidField, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
 import { checkImap, checkSmtp } from '#shared/outbound/mail-servers.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 import { parseOrThrow } from '#shared/validate.ts';
@@ -367,8 +368,13 @@ async function makeInbox(
 
 export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
-  const found = await repo.getInbox(account.id, id);
+  const [found, portal] = await Promise.all([
+    repo.getInbox(account.id, id),
+    typeof rest.portal_id === 'number' ? getPortal(account.id, rest.portal_id) : undefined,
+  ]);
   if (!found) throw notFound('Inbox');
+  // The help center whose articles the web widget shows: a portal of this account only.
+  if (typeof rest.portal_id === 'number' && !portal) throw invalidField('portal_id', 'must be a portal of this account', 'not_found');
   const kind = kindOf(found);
   // A Facebook page's channel fields are its tokens, set by registering or reauthorizing the page.
   const channelFields = channel && kind ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;
