@@ -280,7 +280,8 @@ export async function articlePageHtml(r: PageRequest) {
   const content = `<article><h1>${escapeHtml(article.title)}</h1>${await articleHtml(article.content)}</article>`;
   // Chatwoot's `show_plain_layout`: the article alone, for the web widget's article viewer (its links open
   // outside the frame).
-  if (r.query.show_plain_layout === 'true') return { body: plainLayout(pp, locale, article, content), frameable: true };
+  if (r.query.show_plain_layout === 'true')
+    return { body: plainLayout(pp, locale, article, content, r.query.theme === 'dark'), frameable: true };
   const crumbs = `<p><a href="${escapeHtml(homePath(p, locale))}">Home</a>${
     category ? ` › <a href="${escapeHtml(categoryPath(p, category))}">${escapeHtml(category.name)}</a>` : ''
   }</p>`;
@@ -297,13 +298,15 @@ export async function articlePageHtml(r: PageRequest) {
 }
 
 /** An article page without the portal's header and footer: the web widget frames it. */
-function plainLayout(pp: PublicPortal, locale: string, article: ArticleRecord, content: string): string {
+function plainLayout(pp: PublicPortal, locale: string, article: ArticleRecord, content: string, dark: boolean): string {
   const p = pp.portal;
+  // The widget passes its colour scheme (Chatwoot's `theme`), so a dark widget frames a dark article.
+  const scheme = dark ? 'body{background:#161b22;color:#e6edf3}pre{background:#242b35}.muted{color:#9aa5b1}' : '';
   return (
     `<!doctype html><html lang="${escapeHtml(locale.replace('_', '-'))}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(article.title)}</title>` +
     `<link rel="canonical" href="${escapeHtml(origin(pp) + articlePath(p, article))}"><base target="_blank">` +
-    `<style>:root{--c:${p.color ?? DEFAULT_PORTAL_COLOR}}${STYLE}main{padding-top:0}</style></head><body><main>${content}</main></body></html>`
+    `<style>:root{--c:${p.color ?? DEFAULT_PORTAL_COLOR}}${STYLE}main{padding-top:0}${scheme}</style></head><body><main>${content}</main></body></html>`
   );
 }
 
