@@ -56,6 +56,16 @@ describe('help center in the web widget: portal_id, widget settings, articles.js
     expect(ok(await s.admin.api.get(`${s.base}/inboxes/${inbox.id}`), 'inbox').portal_id).toBeNull();
     expect((await s.admin.api.patch(`${s.base}/inboxes/${inbox.id}`, { portal_id: 'abc' })).status).toBe(422);
 
+    // Creating an inbox checks it the same way.
+    const made = await s.admin.api.post(`${s.base}/inboxes`, {
+      name: unique('kb-site-'),
+      portal_id: foreign.id,
+      channel: { type: 'web_widget', website_url: 'https://example.com' },
+    });
+    expect([made.status, made.body.errors?.[0]?.field]).toEqual([422, 'portal_id']);
+    const withPortal = await widgetInbox(s, {}, { portal_id: portalId });
+    expect(ok(await s.admin.api.get(`${s.base}/inboxes/${withPortal.id}`), 'inbox').portal_id).toBe(portalId);
+
     const set = ok(await s.admin.api.patch(`${s.base}/inboxes/${inbox.id}`, { portal_id: portalId }), 'set portal');
     expect(set.portal_id).toBe(portalId);
     expect(ok(await s.admin.api.patch(`${s.base}/inboxes/${inbox.id}`, { portal_id: null }), 'drop portal').portal_id).toBeNull();
@@ -154,6 +164,9 @@ describe('help center in the web widget: portal_id, widget settings, articles.js
     expect(plain.text).not.toContain('<script');
     expect(plain.headers.get('content-security-policy')).toContain('frame-ancestors *');
     expect(plain.headers.get('content-security-policy')).not.toContain('script-src');
+    expect(plain.text).not.toContain('#161b22');
+    // A dark widget asks for a dark page.
+    expect((await visitor.get(`/hc/${slug}/articles/refund?show_plain_layout=true&theme=dark`)).text).toContain('background:#161b22');
 
     const full = await visitor.get(`/hc/${slug}/articles/refund`);
     expect(full.text).toContain('<header>');

@@ -31,10 +31,17 @@ describe('help-center articles in the widget, in a browser', () => {
     s = await seedAccount();
     const slug = unique('widget-kb-');
     const P = `${s.base}/portals/${slug}`;
-    const portal = ok(await s.admin.api.post(`${s.base}/portals`, { name: 'Acme Help', slug }), 'portal');
-    const article = async (title: string, articleSlug: string, content: string, publish = true) => {
+    const portal = ok(
+      await s.admin.api.post(`${s.base}/portals`, {
+        name: 'Acme Help',
+        slug,
+        config: { allowed_locales: ['en', 'de'], default_locale: 'en' },
+      }),
+      'portal',
+    );
+    const article = async (title: string, articleSlug: string, content: string, publish = true, locale = 'en') => {
       const made = ok(
-        await s.admin.api.post(`${P}/articles`, { article: { author_id: s.admin.id, title, slug: articleSlug, content } }),
+        await s.admin.api.post(`${P}/articles`, { article: { author_id: s.admin.id, title, slug: articleSlug, content, locale } }),
         title,
       ).payload;
       if (publish) ok(await s.admin.api.patch(`${P}/articles/${made.id}`, { status: 'published' }), `publish ${title}`);
@@ -42,12 +49,16 @@ describe('help-center articles in the widget, in a browser', () => {
     await article('Reset your password', 'password', 'Use the **Forgot password** link on the sign-in page.');
     await article('Ask for a refund', 'refund', 'Refunds take five working days.');
     await article('Refund policy draft', 'refund-draft', 'Not for customers yet.', false);
+    await article('Passwort zurücksetzen', 'passwort', 'Nutzen Sie **Passwort vergessen**.', true, 'de');
     // The refund article is the most read.
     expect((await client(rt.baseUrl).get(`/hc/${slug}/articles/refund`)).status).toBe(200);
 
     inbox = await widgetInbox(s, { widget_color: '#0f766e', welcome_title: 'Acme support' });
     ok(await s.admin.api.patch(`${s.base}/inboxes/${inbox.id}`, { portal_id: portal.id }), 'inbox portal');
-    site = await hostSite(rt.baseUrl, inbox.website_token);
+    // `?locale=` on any page sets chatwootSettings.locale.
+    site = await hostSite(rt.baseUrl, inbox.website_token, {
+      settings: (w) => ({ position: 'right', locale: new URLSearchParams(w.location.search).get('locale') || 'en' }),
+    });
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
     chat = page.frameLocator('iframe[title="Chat window"]');
@@ -99,6 +110,23 @@ describe('help-center articles in the widget, in a browser', () => {
       await chat.getByRole('button', { name: /Back/ }).click();
       await chat.locator('.cw-viewer').waitFor({ state: 'hidden' });
       await chat.getByRole('textbox', { name: 'Type your message' }).waitFor();
+    },
+    LONG,
+  );
+
+  it(
+    "shows the articles of the widget's locale when the portal has it, in the widget's words",
+    async () => {
+      const german = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+      await german.goto(`${site.url}?locale=de`);
+      await widgetLoaded(german);
+      await german.getByRole('button', { name: /chat/i }).click();
+      const frame = german.frameLocator('iframe[title="Chat window"]');
+      await frame.getByText('Beliebte Artikel').waitFor();
+      await frame.getByRole('button', { name: 'Passwort zurücksetzen' }).waitFor();
+      expect(await frame.locator('.cw-articles-list button').allTextContents()).toEqual(['Passwort zurücksetzen']);
+      expect(await frame.getByRole('searchbox', { name: 'Artikel durchsuchen' }).count()).toBe(1);
+      expect(await frame.locator('.cw-articles-all').getAttribute('href')).toMatch(/\/de$/);
     },
     LONG,
   );
