@@ -75,8 +75,12 @@ describe('help-center articles in the widget, in a browser', () => {
   it(
     'shows the popular published articles, searches them, opens one in the viewer and goes back',
     async () => {
+      const fetched: string[] = [];
+      page.on('request', (r) => r.url().includes('/articles.json') && fetched.push(r.url()));
       await page.goto(site.url);
       await widgetLoaded(page);
+      // Nothing is fetched for a visitor who never opens the chat.
+      expect(fetched).toEqual([]);
       await page.getByRole('button', { name: /chat/i }).click();
 
       await chat.getByText('Popular articles').waitFor();
@@ -109,7 +113,19 @@ describe('help-center articles in the widget, in a browser', () => {
 
       await chat.getByRole('button', { name: /Back/ }).click();
       await chat.locator('.cw-viewer').waitFor({ state: 'hidden' });
-      await chat.getByRole('textbox', { name: 'Type your message' }).waitFor();
+      // The popular articles were fetched once, as Chatwoot's widget asks for them.
+      expect(fetched.filter((u) => u.includes('sort=views'))).toHaveLength(1);
+      expect(new URL(fetched[0]).searchParams.get('per_page')).toBe('6');
+
+      // Once the visitor has a conversation, the block folds (and can be opened again).
+      await chat.getByRole('textbox', { name: 'Type your message' }).fill('I still need help');
+      await chat.getByRole('button', { name: 'Send message' }).click();
+      await chat.getByRole('log').getByText('I still need help').waitFor();
+      // (when the service has taken the message)
+      await chat.locator('details.cw-articles:not([open])').waitFor();
+      expect(await chat.locator('.cw-articles-list').isVisible()).toBe(false);
+      await chat.getByText('Popular articles').click();
+      await chat.getByRole('button', { name: 'Ask for a refund' }).waitFor();
     },
     LONG,
   );

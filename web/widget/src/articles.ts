@@ -72,14 +72,30 @@ function openArticle(a: Article) {
   back.focus();
 }
 
-/** Shows the portal's popular articles (nothing when the inbox has no portal or the portal no articles). */
+let shownFor = '';
+
+/**
+ * Shows the portal's popular articles (nothing when the inbox has no portal or the portal no articles in the
+ * locale); fetched once a portal and locale.
+ */
 export async function loadArticles(c: ChannelConfig) {
   portal = c.portal ?? undefined;
-  articles.hidden = true;
-  if (!portal) return;
+  if (!portal) {
+    articles.hidden = true;
+    return;
+  }
   portalLocale = localeFor(portal, locale || c.locale || '');
+  const key = `${portal.slug}/${portalLocale}`;
+  if (key === shownFor) return;
+  shownFor = key;
   all.href = `/hc/${encodeURIComponent(portal.slug)}/${encodeURIComponent(portalLocale)}`;
-  popular = await fetchArticles({ sort: 'views', page: '1' });
+  try {
+    popular = await fetchArticles({ sort: 'views', page: '1' });
+  } catch (err) {
+    shownFor = '';
+    throw err;
+  }
+  search.value = '';
   drawList(popular);
   articles.hidden = !popular.length;
 }

@@ -19,8 +19,11 @@ import { setLocale, t } from './words.ts';
 
 root.append(header, articles, log, typingLine, prechat, composer, viewer);
 
-/** The inbox's help-center articles; a failure leaves the chat as it is. */
-const showArticles = () => state.config && loadArticles(state.config).catch(() => undefined);
+/**
+ * The inbox's help-center articles, fetched when the visitor first opens the chat (not on every page view of
+ * the site) and again for a new locale; a failure leaves the chat as it is.
+ */
+const showArticles = () => state.open && state.config && loadArticles(state.config).catch(() => undefined);
 
 /** Puts the locale's words on the page's fixed parts and draws the rest again. */
 function applyTexts() {
@@ -92,6 +95,7 @@ async function handle(m: ToChat) {
       state.open = m.isOpen;
       if (m.isOpen) {
         void runCampaign();
+        void showArticles();
         clearUnread();
         if (state.conversationId !== undefined) api.seen().catch(() => undefined);
         focusComposer();
