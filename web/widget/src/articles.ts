@@ -20,7 +20,8 @@ const all = h('a', { class: 'cw-articles-all', target: '_blank', rel: 'noopener'
 export const articles = h('details', { class: 'cw-articles', hidden: true, open: true }, heading, search, list, none, all);
 
 const back = h('button', { type: 'button', class: 'cw-viewer-back' });
-const frame = h('iframe', { class: 'cw-viewer-frame' });
+// Sandboxed besides the page's own policy: nothing in it may run script; its links may open new tabs.
+const frame = h('iframe', { class: 'cw-viewer-frame', sandbox: 'allow-popups allow-popups-to-escape-sandbox' });
 /** The article viewer: over the whole chat page, with a way back. */
 export const viewer = h('section', { class: 'cw-viewer', hidden: true }, back, frame);
 back.addEventListener('click', () => {
