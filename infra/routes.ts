@@ -1872,6 +1872,8 @@ function helpCenterRoutes(): Route[] {
     pages('/hc/{slug}/sitemap.xml', 'sitemap'),
     pages('/hc/{slug}/{locale}', 'home'),
     pages('/hc/{slug}/{locale}/articles', 'search'),
+    // Chatwoot's JSON of the same list, which its web widget reads (popular articles, search).
+    pages('/hc/{slug}/{locale}/articles.json', 'articles-json'),
     pages('/hc/{slug}/{locale}/categories/{category_slug}', 'category'),
     pages('/hc/{slug}/articles/{article_slug}', 'article'),
   ];

@@ -214,6 +214,11 @@ export const helpCenterScenarios: Scenarios = {
     setup: shared,
     request: (_w, h: HelpCenter) => ({ method: 'GET', path: `/hc/${h.slug}/en/articles?query=thing%205` }),
   },
+  // The web widget's call for its popular articles.
+  'GET /hc/{slug}/{locale}/articles.json': {
+    setup: shared,
+    request: (_w, h: HelpCenter) => ({ method: 'GET', path: `/hc/${h.slug}/en/articles.json?sort=views&status=1&per_page=6&page=1` }),
+  },
   'GET /hc/{slug}/{locale}/categories/{category_slug}': {
     setup: shared,
     request: (_w, h: HelpCenter) => ({ method: 'GET', path: `/hc/${h.slug}/en/categories/topic-0` }),

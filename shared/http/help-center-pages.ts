@@ -1,21 +1,24 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { config } from '#shared/config.ts';
-import { ServiceError } from '#shared/errors.ts';
+import { badRequest, ServiceError } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { articleHtml } from '#shared/domain/help-center/markdown.ts';
 import {
   articlePage,
   categoryPage,
   localeHome,
+  PUBLIC_ARTICLES_PER_PAGE_MAX,
+  publicArticles,
   publicPortal,
   requireLocale,
   searchPage,
   sitemapEntries,
   type PublicPortal,
 } from '#shared/domain/help-center/public.ts';
-import { DEFAULT_PORTAL_COLOR } from '#shared/domain/help-center/view.ts';
+import { DEFAULT_PORTAL_COLOR, publicArticleJson, publicArticlePath } from '#shared/domain/help-center/view.ts';
 import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
+import { escapeHtml, wantsJson } from './html.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { errorResult, statusOf } from './errors.ts';
 import { jsonResult } from './response.ts';
@@ -28,10 +31,15 @@ import { jsonResult } from './response.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-const CSP =
-  "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+const CSP_BASE = "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'";
+const CSP = `${CSP_BASE}; frame-ancestors 'self'`;
+/**
+ * An article in its plain layout is what the web widget shows in its article viewer, and the widget lives
+ * in an iframe on any website, so every ancestor may be another site: that page may be framed anywhere.
+ * It holds no script and no form, so framing it lets no one act for the visitor.
+ */
+const CSP_FRAMEABLE = `${CSP_BASE}; frame-ancestors *`;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const seg = encodeURIComponent;
 
 export interface PageRequest {
@@ -46,13 +54,14 @@ function respond(
   body: string,
   acceptEncoding: string | undefined,
   extra: Record<string, string> = {},
+  frameable = false,
 ): Result {
   const headers: Record<string, string> = {
     'content-type': contentType,
     // Revalidated on every visit: an article taken back to draft must not stay visible in a cache.
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': CSP,
+    'content-security-policy': frameable ? CSP_FRAMEABLE : CSP,
     'referrer-policy': 'strict-origin-when-cross-origin',
     vary: 'accept-encoding',
     ...extra,
@@ -68,11 +77,14 @@ function respond(
   return { statusCode: status, headers, body };
 }
 
-const wantsJson = (accept: string | undefined) =>
-  /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
-
-/** Wraps a page: the client address's limit, then the page; a 404 or 429 as a small page (or the JSON error body). */
-export function pageHandler(render: (r: PageRequest) => Promise<{ status?: number; type?: string; body: string; location?: string }>) {
+/**
+ * Wraps a page: the client address's limit, then the page; a 404 or 429 as a small page (or the JSON error
+ * body: always for a JSON route, `json`).
+ */
+export function pageHandler(
+  render: (r: PageRequest) => Promise<{ status?: number; type?: string; body: string; location?: string; frameable?: boolean }>,
+  json = false,
+) {
   return async (event: APIGatewayProxyEventV2): Promise<Result> => {
     const headers = event.headers ?? {};
     try {
@@ -83,7 +95,14 @@ export function pageHandler(render: (r: PageRequest) => Promise<{ status?: numbe
         host: headers.host ?? headers.Host,
       });
       if (page.location) return { statusCode: 302, headers: { location: page.location, 'cache-control': 'no-cache' }, body: '' };
-      return respond(page.status ?? 200, page.type ?? 'text/html; charset=utf-8', page.body, headers['accept-encoding']);
+      return respond(
+        page.status ?? 200,
+        page.type ?? 'text/html; charset=utf-8',
+        page.body,
+        headers['accept-encoding'],
+        {},
+        page.frameable,
+      );
     } catch (err) {
       if (!(err instanceof ServiceError)) {
         // As the middy chain's boundary: logged, and the error body of a 500 (never the Lambda's own).
@@ -94,7 +113,7 @@ export function pageHandler(render: (r: PageRequest) => Promise<{ status?: numbe
           errors: [{ field: '', message: `Something went wrong (request ${requestId})`, code: 'internal' }],
         });
       }
-      if (wantsJson(headers.accept)) return errorResult(err);
+      if (json || wantsJson(headers.accept)) return errorResult(err);
       const extra: Record<string, string> = err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {};
       return respond(
         statusOf(err),
@@ -114,7 +133,7 @@ const origin = (pp: PublicPortal) =>
 
 const homePath = (p: PortalRecord, locale: string) => `/hc/${seg(p.slug)}/${seg(locale)}`;
 const categoryPath = (p: PortalRecord, c: CategoryRecord) => `${homePath(p, c.locale)}/categories/${seg(c.slug)}`;
-const articlePath = (p: PortalRecord, a: ArticleRecord) => `/hc/${seg(p.slug)}/articles/${seg(a.slug)}`;
+const articlePath = publicArticlePath;
 
 function localeName(code: string, inLocale: string): string {
   try {
@@ -258,6 +277,11 @@ export async function articlePageHtml(r: PageRequest) {
   const p = pp.portal;
   const { article, category } = await articlePage(p, r.params.article_slug);
   const locale = p.config.allowed_locales.includes(article.locale) ? article.locale : p.config.default_locale;
+  const content = `<article><h1>${escapeHtml(article.title)}</h1>${await articleHtml(article.content)}</article>`;
+  // Chatwoot's `show_plain_layout`: the article alone, for the web widget's article viewer (its links open
+  // outside the frame).
+  if (r.query.show_plain_layout === 'true')
+    return { body: plainLayout(pp, locale, article, content, r.query.theme === 'dark'), frameable: true };
   const crumbs = `<p><a href="${escapeHtml(homePath(p, locale))}">Home</a>${
     category ? ` › <a href="${escapeHtml(categoryPath(p, category))}">${escapeHtml(category.name)}</a>` : ''
   }</p>`;
@@ -268,8 +292,50 @@ export async function articlePageHtml(r: PageRequest) {
       title: article.title,
       path: articlePath(p, article),
       description: article.description,
-      body: `${crumbs}<article><h1>${escapeHtml(article.title)}</h1>${await articleHtml(article.content)}</article>`,
+      body: crumbs + content,
     }),
+  };
+}
+
+/** An article page without the portal's header and footer: the web widget frames it. */
+function plainLayout(pp: PublicPortal, locale: string, article: ArticleRecord, content: string, dark: boolean): string {
+  const p = pp.portal;
+  // The widget passes its colour scheme (Chatwoot's `theme`), so a dark widget frames a dark article.
+  const scheme = dark ? 'body{background:#161b22;color:#e6edf3}pre{background:#242b35}.muted{color:#9aa5b1}' : '';
+  return (
+    `<!doctype html><html lang="${escapeHtml(locale.replace('_', '-'))}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(article.title)}</title>` +
+    `<link rel="canonical" href="${escapeHtml(origin(pp) + articlePath(p, article))}"><base target="_blank">` +
+    `<style>:root{--c:${p.color ?? DEFAULT_PORTAL_COLOR}}${STYLE}main{padding-top:0}${scheme}</style></head><body><main>${content}</main></body></html>`
+  );
+}
+
+/** A query parameter that must be a whole number from 1 to `max` when given. */
+function wholeNumber(query: Record<string, string>, name: string, fallback: number, max: number): number {
+  const raw = query[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d{1,6}$/.test(raw) || n < 1 || n > max) throw badRequest(`${name} must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+/**
+ * `/hc/{slug}/{locale}/articles.json`: Chatwoot's public articles index, which its web widget reads for the
+ * popular articles (`sort=views&per_page=6`) and which takes a `query`. Published articles of the locale only.
+ */
+export async function articlesJson(r: PageRequest) {
+  const pp = await publicPortal(r.params.slug, r.host);
+  const p = pp.portal;
+  const locale = requireLocale(p, r.params.locale);
+  const { articles, count, categories } = await publicArticles(p, locale, {
+    query: (r.query.query ?? '').slice(0, 200),
+    sort: r.query.sort,
+    page: wholeNumber(r.query, 'page', 1, 100_000),
+    perPage: wholeNumber(r.query, 'per_page', 25, PUBLIC_ARTICLES_PER_PAGE_MAX),
+  });
+  return {
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify({ payload: articles.map((a) => publicArticleJson(a, p, categories)), meta: { articles_count: count } }),
   };
 }
 

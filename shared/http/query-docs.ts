@@ -90,3 +90,11 @@ export const HelpCenterSearchQuery = v.object({ query: param('Words to find in t
 const companySort = param('Sort field (name, domain, created_at, contacts_count); prefix - for descending. Default name.');
 export const CompanyListQuery = v.object({ page, sort: companySort });
 export const CompanySearchQuery = v.object({ q: param('Text found anywhere in the name or domain (required).'), page, sort: companySort });
+
+export const HelpCenterArticlesQuery = v.object({
+  ...HelpCenterSearchQuery.entries,
+  sort: param('`views`: most read first; otherwise by position.'),
+  page: param('Page number, a whole number from 1 (default 1).'),
+  per_page: param('Articles a page, 1 to 50 (default 25).'),
+  status: param("Ignored: only published articles are listed (Chatwoot's widget sends `1`)."),
+});

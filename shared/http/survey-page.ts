@@ -6,7 +6,7 @@ import { log } from '#shared/log.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { errorResult, statusOf } from './errors.ts';
 import { jsonResult } from './response.ts';
-import { wantsJson } from './widget-assets.ts';
+import { escapeHtml, wantsJson } from './html.ts';
 
 // `GET /survey/responses/{conversation_uuid}` (Chatwoot's Survey::ResponsesController, docs/csat.md): the page a
 // contact opens from the survey's link. Rendered here with the survey's prompt and, once answered, its thanks; a
@@ -15,7 +15,6 @@ import { wantsJson } from './widget-assets.ts';
 
 type Result = APIGatewayProxyStructuredResultV2;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const EMOJI = ['😞', '😑', '😐', '😀', '😍'];
 
 function page(title: string, body: string, nonce: string, status = 200): Result {

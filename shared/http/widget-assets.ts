@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { chatScript, chatStyles, sdk, type WidgetAsset } from '../../web/widget/dist/assets.ts';
 import { findInboxByWebsiteToken } from '#shared/db/repositories/inboxes.ts';
+import { escapeHtml, wantsJson } from './html.ts';
 import { jsonResult } from './response.ts';
 import { notFound } from '#shared/errors.ts';
 
@@ -39,20 +40,11 @@ export function widgetAsset(file: string | undefined, acceptEncoding?: string): 
   return asset ? serve(asset, IMMUTABLE, acceptEncoding) : jsonResult(404, notFound('File').body);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 const html = (body: string, cacheControl: string, status = 200): Result => ({
   statusCode: status,
   headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' },
   body,
 });
-
-/**
- * The pages' own 404 is a small HTML document for browsers; a client that asks for JSON (and not HTML)
- * gets the error body every other route answers.
- */
-export const wantsJson = (accept: string | undefined) =>
-  /\bapplication\/(?:[\w.+-]*\+)?json\b/i.test(accept ?? '') && !/\btext\/html\b/i.test(accept ?? '');
 
 const pageNotFound = (accept: string | undefined, text: string): Result =>
   wantsJson(accept)

@@ -99,6 +99,36 @@ export async function searchPage(p: PortalRecord, locale: string, query: string 
   return articles.filter((a) => a.locale === locale && matchesQuery(a, terms)).slice(0, PUBLIC_SEARCH_LIMIT);
 }
 
+/** The most articles one page of `articles.json` holds (Chatwoot's widget asks for 6). */
+export const PUBLIC_ARTICLES_PER_PAGE_MAX = 50;
+
+export interface ArticleListing {
+  query?: string;
+  /** `views`: most read first (Chatwoot's `order_by_views`); otherwise by position. */
+  sort?: string;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * `articles.json` (Chatwoot's public articles index, which the web widget reads): the locale's published
+ * articles matching the query, one page of them, the count of all that match, and the portal's categories
+ * (for each article's `category`).
+ */
+export async function publicArticles(p: PortalRecord, locale: string, l: ArticleListing) {
+  const terms = searchTerms(l.query);
+  const { articles, categories } = await published(p);
+  const matching = articles.filter((a) => a.locale === locale && matchesQuery(a, terms));
+  // Views first, then position; the sort is stable, so equal counts keep the portal's order.
+  if (l.sort === 'views') matching.sort((a, b) => (b.views ?? 0) - (a.views ?? 0));
+  const start = (l.page - 1) * l.perPage;
+  return {
+    articles: matching.slice(start, start + l.perPage),
+    count: matching.length,
+    categories: new Map(categories.map((c) => [c.id, c])),
+  };
+}
+
 /** Everything the sitemap lists: each locale's home, the categories and the published articles. */
 export async function sitemapEntries(p: PortalRecord) {
   return published(p);

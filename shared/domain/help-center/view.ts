@@ -126,3 +126,27 @@ export const searchArticleJson = (a: ArticleRecord, portal: PortalRecord, catego
   status: a.status,
   updated_at: Math.floor(Date.parse(a.updated_at) / 1000),
 });
+
+/** The public path of an article's page (what Chatwoot's public article JSON calls `link`). */
+export const publicArticlePath = (portal: PortalRecord, a: ArticleRecord) =>
+  `/hc/${encodeURIComponent(portal.slug)}/articles/${encodeURIComponent(a.slug)}`;
+
+/** A published article as the public `articles.json` lists it (Chatwoot's public/api/v1/models/_article). */
+export const publicArticleJson = (a: ArticleRecord, portal: PortalRecord, categories: Map<number, CategoryRecord>) => {
+  const category = a.category_id ? categories.get(a.category_id) : undefined;
+  return {
+    id: a.id,
+    slug: a.slug,
+    title: a.title,
+    content: a.content,
+    description: a.description,
+    status: a.status,
+    account_id: a.account_id,
+    category_id: a.category_id,
+    locale: a.locale,
+    last_updated_at: Math.floor(Date.parse(a.updated_at) / 1000),
+    views: a.views ?? 0,
+    link: publicArticlePath(portal, a),
+    ...(category ? { category: { id: category.id, slug: category.slug, locale: category.locale } } : {}),
+  };
+};

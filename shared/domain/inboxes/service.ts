@@ -3,11 +3,12 @@ import { config } from '#shared/config.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
+import { getPortal } from '#shared/db/repositories/help-center.ts';
 import { getAgentBot } from '#shared/db/repositories/identity.ts';
 import * as repo from '#shared/db/repositories/inboxes.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import type { Actor } from '#shared/model/actor.ts';
-import { ServiceError, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
+import { ServiceError, invalidField, notFound, taken, unprocessable, type ErrorEntry } from '#shared/errors.ts';
 import { checkImap, checkSmtp } from '#shared/outbound/mail-servers.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 import { parseOrThrow } from '#shared/validate.ts';
@@ -207,6 +208,11 @@ async function storeAvatar(accountId: number, inboxId: number, file: FilePart): 
 type TopLevel = Omit<NewInbox, 'channel' | 'avatar' | 'working_hours' | 'name'>;
 
 /** Top-level attributes the body sent (absent ones keep the record's value). */
+/** The help center whose articles the web widget shows may be a portal of this account only. */
+const portalAllowed = async (accountId: number, portalId: number | null | undefined) =>
+  typeof portalId !== 'number' || !!(await getPortal(accountId, portalId));
+const foreignPortal = () => invalidField('portal_id', 'must be a portal of this account', 'not_found');
+
 function topLevel(input: TopLevel): Partial<InboxRecord> {
   const out: Record<string, unknown> = {};
   for (const [k, value] of Object.entries(input)) if (value !== undefined) out[k] = value;
@@ -284,7 +290,8 @@ async function makeInbox(
   const telegramName = kind === 'telegram' ? `telegram_bot_${String(channel.bot_token).split(':')[0]}` : undefined;
   const inboxName = name ?? telegramName;
   if (!inboxName) throw unprocessable([{ field: 'name', message: 'is required', code: 'required' }]);
-  await checkInboxLimit(account);
+  const [, portalOk] = await Promise.all([checkInboxLimit(account), portalAllowed(account.id, rest.portal_id)]);
+  if (!portalOk) throw foreignPortal();
 
   const [id, channelId] = await Promise.all([nextId('inbox'), nextId('channel')]);
   const at = now();
@@ -367,8 +374,9 @@ async function makeInbox(
 
 export async function updateInbox(account: AccountRecord, id: number, input: InboxUpdate, setup?: ChannelSetup) {
   const { channel, avatar, working_hours, name, ...rest } = input;
-  const found = await repo.getInbox(account.id, id);
+  const [found, portalOk] = await Promise.all([repo.getInbox(account.id, id), portalAllowed(account.id, rest.portal_id)]);
   if (!found) throw notFound('Inbox');
+  if (!portalOk) throw foreignPortal();
   const kind = kindOf(found);
   // A Facebook page's channel fields are its tokens, set by registering or reauthorizing the page.
   const channelFields = channel && kind ? parseOrThrow(ChannelUpdateSchemas[kind], channel, 'channel') : undefined;

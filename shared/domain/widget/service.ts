@@ -15,6 +15,7 @@ import { publicContactJson } from '../public/view.ts';
 import { browserOf, languageOf } from './browser.ts';
 import { WidgetEventSchema } from './schemas.ts';
 import { widgetChannelJson } from './view.ts';
+import { getPortal } from '#shared/db/repositories/help-center.ts';
 import { assertAccountActive } from '../accounts/suspension.ts';
 import { runCampaign } from './campaigns.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -67,9 +68,10 @@ export const issueToken = (ci: ContactInboxRecord) =>
  */
 export async function widgetConfig(websiteToken: string | undefined, authToken: string | undefined) {
   const { inbox, account, ci: known } = await session(websiteToken, authToken);
-  const [knownContact, bot] = await Promise.all([
+  const [knownContact, bot, portal] = await Promise.all([
     known ? getContact(known.account_id, known.contact_id) : undefined,
     inbox.agent_bot_id ? getAgentBot(inbox.agent_bot_id) : undefined,
+    inbox.portal_id ? getPortal(inbox.account_id, inbox.portal_id) : undefined,
   ]);
   let visitor: { ci: ContactInboxRecord; contact: ContactRecord };
   if (known && knownContact) visitor = { ci: known, contact: knownContact };
@@ -77,7 +79,7 @@ export async function widgetConfig(websiteToken: string | undefined, authToken: 
     const made = await createContact(inbox.account_id, { name: randomName() }, inbox);
     visitor = { ci: made.contactInbox!, contact: made.contact };
   }
-  const channel = widgetChannelJson(inbox, account, bot?.name ?? null);
+  const channel = widgetChannelJson(inbox, account, bot?.name ?? null, portal);
   return {
     // Chatwoot's own key for the settings, and the name this service documents for them.
     chatwoot_website_channel: channel,

@@ -4,6 +4,7 @@ import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { agentJson, attachmentJson, messagePushJson, senderJson, type Refs } from '../conversations/view.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { PortalRecord } from '#shared/model/help-center.ts';
 import { contactAvatarUrl, inboxAvatarUrl } from '../contacts/view.ts';
 
 // JSON of `POST /api/v1/widget/config` (Chatwoot's `api/v1/widget/configs/create.json.jbuilder`).
@@ -17,7 +18,7 @@ export function utcOffset(timezone: string, at = new Date()): string {
 }
 
 /** The widget's settings, as the widget reads them to draw itself. */
-export function widgetChannelJson(inbox: InboxRecord, account: AccountRecord, botName: string | null) {
+export function widgetChannelJson(inbox: InboxRecord, account: AccountRecord, botName: string | null, portal?: PortalRecord) {
   return {
     avatar_url: inboxAvatarUrl(inbox),
     has_a_connected_agent_bot: botName,
@@ -42,8 +43,21 @@ export function widgetChannelJson(inbox: InboxRecord, account: AccountRecord, bo
     utc_off_set: utcOffset(inbox.timezone),
     out_of_office_message: inbox.out_of_office_message,
     csat_survey_enabled: inbox.csat_survey_enabled,
+    // The help center whose articles the widget shows (Chatwoot's `window.chatwootWebChannel.portal`);
+    // null when the inbox names none, or a portal since archived or deleted.
+    portal: portal && !portal.archived ? widgetPortalJson(portal) : null,
   };
 }
+
+/** What the widget needs of the inbox's portal: where its articles are and in which locales. */
+const widgetPortalJson = (p: PortalRecord) => ({
+  id: p.id,
+  slug: p.slug,
+  name: p.name,
+  color: p.color,
+  custom_domain: p.custom_domain,
+  config: { allowed_locales: p.config.allowed_locales, default_locale: p.config.default_locale },
+});
 
 // JSON of the widget's chat routes (Chatwoot's `api/v1/widget/*` jbuilder views).
 

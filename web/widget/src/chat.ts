@@ -1,4 +1,5 @@
 import './chat.css';
+import { articleTexts, articles, foldArticles, loadArticles, viewer } from './articles.ts';
 import { loadCampaigns, runCampaign, scheduleCampaigns, setPageUrl } from './campaigns.ts';
 import { ApiError } from './api.ts';
 import { composer, composerTexts, focusComposer, showComposer } from './composer.ts';
@@ -16,7 +17,13 @@ import { setLocale, t } from './words.ts';
 
 // The chat page's wiring: the parts of the page, the commands of the host page or app, and the start.
 
-root.append(header, log, typingLine, prechat, composer);
+root.append(header, articles, log, typingLine, prechat, composer, viewer);
+
+/**
+ * The inbox's help-center articles, fetched when the visitor first opens the chat (not on every page view of
+ * the site) and again for a new locale; a failure leaves the chat as it is.
+ */
+const showArticles = () => state.open && state.config && loadArticles(state.config).catch(() => undefined);
 
 /** Puts the locale's words on the page's fixed parts and draws the rest again. */
 function applyTexts() {
@@ -25,6 +32,7 @@ function applyTexts() {
   logTexts();
   typingTexts();
   prechatTexts();
+  articleTexts();
   if (state.config) {
     drawHeader(state.config);
     if (state.config.pre_chat_form_enabled) drawPrechat(state.config);
@@ -37,6 +45,7 @@ function drawMode() {
   const c = state.config;
   const askFirst = !!c?.pre_chat_form_enabled && state.conversationId === undefined && !state.messages.size;
   showPrechat(askFirst);
+  foldArticles(state.messages.size > 0);
   showComposer(!askFirst, (c?.enabled_features ?? []).includes('attachments'));
 }
 
@@ -76,6 +85,7 @@ async function handle(m: ToChat) {
     case 'set-locale':
       setLocale(m.locale);
       applyTexts();
+      void showArticles();
       return;
     case 'change-url':
       return setPageUrl(m.referrerURL);
@@ -85,6 +95,7 @@ async function handle(m: ToChat) {
       state.open = m.isOpen;
       if (m.isOpen) {
         void runCampaign();
+        void showArticles();
         clearUnread();
         if (state.conversationId !== undefined) api.seen().catch(() => undefined);
         focusComposer();
@@ -112,6 +123,7 @@ async function start() {
   setAccent(config.widget_color);
   drawHeader(config);
   if (config.pre_chat_form_enabled) drawPrechat(config);
+  void showArticles();
   upsert(await api.messages(), false);
   connect(session.contact.pubsub_token, session.websocket_url);
   await loadCampaigns();
