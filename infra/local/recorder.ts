@@ -45,6 +45,8 @@ const tablesOf = (items: unknown[] | undefined) =>
 function targetOf(input: Record<string, unknown>): CallTarget {
   const t: CallTarget = {};
   for (const k of ['TableName', 'IndexName', 'QueueUrl', 'Bucket', 'SecretId', 'StreamArn']) if (input[k] !== undefined) t[k] = input[k];
+  // An object's first path segment: a role may be allowed one prefix of a bucket only (the dispatcher: exports/).
+  if (typeof input.Key === 'string' && input.Key.includes('/')) t.KeyPrefix = `${input.Key.split('/')[0]}/`;
   if (Array.isArray(input.TransactItems)) t.TransactItems = tablesOf(input.TransactItems);
   if (input.RequestItems && typeof input.RequestItems === 'object') {
     t.RequestItems = Object.entries(input.RequestItems as Record<string, unknown>).map(([table, v]) => ({

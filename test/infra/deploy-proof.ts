@@ -356,7 +356,10 @@ export function needs(call: RecordedCall, local: LocalNames, ids: Synthesized['i
       case 'S3Client':
         if (t.Bucket !== local.bucket) throw new Error(`unknown bucket ${t.Bucket}`);
         return [
-          { action: `s3:${S3_ACTION[op] ?? op}`, resource: S3_BUCKET_OPS.has(op) ? `arn(${ids.bucket})` : `arn(${ids.bucket})/some/key` },
+          {
+            action: `s3:${S3_ACTION[op] ?? op}`,
+            resource: S3_BUCKET_OPS.has(op) ? `arn(${ids.bucket})` : `arn(${ids.bucket})/${t.KeyPrefix ?? ''}some/key`,
+          },
         ];
       case 'SecretsManagerClient':
         return [{ action: `secretsmanager:${op}`, resource: `ref(${ids.secret})` }];
