@@ -1091,6 +1091,27 @@ export const routes: Route[] = [
     api: 'account',
     access: 'write',
   },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas',
+    handler: 'functions/api/applied-slas/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas/metrics',
+    handler: 'functions/api/applied-slas/metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas/download',
+    handler: 'functions/api/applied-slas/download.ts',
+    api: 'account',
+    access: 'read',
+  },
 
   // notifications (created by the events pipeline) and their settings
   {

@@ -25,6 +25,8 @@ export interface SlaEventRecord {
   event_type: SlaEventType;
   /** For `nrt`: the incoming message whose reply was late (Chatwoot's `meta.message_id`). */
   meta: { message_id?: number };
+  /** For `nrt`: the wait it was for (each wait misses at most once). */
+  waiting_since?: number;
   created_at: number;
 }
 
@@ -40,7 +42,16 @@ export interface AppliedSlaRecord {
   sla_policy_id: number;
   sla_status: SlaStatus;
   sla_events: SlaEventRecord[];
+  /** The deadline a wake-up is scheduled for, so that one is asked for once. */
+  wake_at: number | null;
   created_at: number;
   updated_at: number;
   version: number;
+}
+
+/** A scheduled wake-up of a conversation's applied SLA at a deadline (Unix seconds), the wake-up function's event. */
+export interface Wakeup {
+  account_id: number;
+  conversation_id: number;
+  at: number;
 }

@@ -13,6 +13,7 @@ import { getAccountUser, getAgentBot, getUser } from '#shared/db/repositories/id
 import { getContact, findContactInbox } from '#shared/db/repositories/contacts.ts';
 import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 import { getTeam, listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import { getSlaPolicy } from '#shared/db/repositories/sla.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -28,6 +29,7 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
 import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
+import { applySlaPolicy } from '../sla/apply.ts';
 import {
   performerOf,
   type ConversationActor,
@@ -314,10 +316,18 @@ export async function togglePriority(account: AccountRecord, actor: Actor, displ
   await setPriority(account, actor, await visibleConversation(account.id, actor, displayId, true), priority);
 }
 
-/** `PATCH /conversations/{id}`: only the priority is updatable (docs/chatwoot.md#conversation-routes). */
+/**
+ * `PATCH /conversations/{id}`: only the priority and (Chatwoot's enterprise) the SLA policy are updatable
+ * (docs/chatwoot.md#conversation-routes, docs/sla.md).
+ */
 export async function updateConversation(account: AccountRecord, actor: Actor, displayId: number, input: ConversationUpdate) {
   const c = await visibleConversation(account.id, actor, displayId, true);
-  const after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
+  // The policy is checked before anything is written: a bad one leaves the priority unchanged too.
+  if (input.sla_policy_id != null && !(await getSlaPolicy(account.id, input.sla_policy_id))) {
+    throw invalidField('sla_policy_id', 'is not an SLA policy of the account');
+  }
+  let after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
+  if (input.sla_policy_id !== undefined) after = await applySlaPolicy(after, actor, input.sla_policy_id);
   return renderOne(account.id, actor, after);
 }
 
