@@ -8,6 +8,7 @@ import { helpCenterScenarios } from './help-center.ts';
 import { integrations } from './integrations.ts';
 import { publicInterface } from './public.ts';
 import { reports } from './reports.ts';
+import { sla } from './sla.ts';
 import type { Scenarios } from './types.ts';
 import { widget } from './widget.ts';
 
@@ -24,4 +25,5 @@ export const scenarios: Scenarios = {
   ...channels,
   ...helpCenterScenarios,
   ...csat,
+  ...sla,
 };

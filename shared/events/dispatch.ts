@@ -260,6 +260,7 @@ export async function dispatchChange(
     if (event.name === 'conversation_deleted') {
       await recordReports(event, undefined);
       await runCsat(event, undefined, undefined);
+      await runSla(event, undefined);
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {

@@ -42,8 +42,8 @@ export interface AppliedSlaRecord {
   sla_policy_id: number;
   sla_status: SlaStatus;
   sla_events: SlaEventRecord[];
-  /** The deadline a wake-up is scheduled for, so that one is asked for once. */
-  wake_at: number | null;
+  /** The deadlines ahead that have a wake-up scheduled, so that each is asked for once. */
+  wakes: number[];
   created_at: number;
   updated_at: number;
   version: number;

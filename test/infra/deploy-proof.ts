@@ -239,6 +239,7 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.stream, stack.pipeline.streamFunction);
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
+  add(EVENT_FUNCTION_NAMES.slaWakeup, stack.pipeline.slaWakeupFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
   add(EVENT_FUNCTION_NAMES.channelInbound, stack.pipeline.channelInboundFunction);
   add(EVENT_FUNCTION_NAMES.channelSend, stack.pipeline.channelSendFunction);

@@ -1,6 +1,6 @@
 import * as keys from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { transact } from '../transact.ts';
+import { del, transact } from '../transact.ts';
 import type { AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
 import { getItem, queryItems, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
@@ -39,6 +39,11 @@ export async function saveAppliedSla(before: AppliedSlaRecord | undefined, after
     ...after,
   };
   await transact([versionedPut(item, before?.version)]);
+}
+
+/** A deleted conversation's applied SLA goes with it (as Chatwoot destroys it). */
+export async function deleteAppliedSla(accountId: number, displayId: number): Promise<void> {
+  await transact([{ item: del(keys.appliedSla(accountId, displayId)) }]);
 }
 
 export interface AppliedSlaFilter {

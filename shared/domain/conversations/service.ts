@@ -13,7 +13,6 @@ import { getAccountUser, getAgentBot, getUser } from '#shared/db/repositories/id
 import { getContact, findContactInbox } from '#shared/db/repositories/contacts.ts';
 import { listInboxes } from '#shared/db/repositories/inboxes.ts';
 import { getTeam, listUserTeamIds } from '#shared/db/repositories/teams.ts';
-import { getSlaPolicy } from '#shared/db/repositories/sla.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -321,13 +320,10 @@ export async function togglePriority(account: AccountRecord, actor: Actor, displ
  * (docs/chatwoot.md#conversation-routes, docs/sla.md).
  */
 export async function updateConversation(account: AccountRecord, actor: Actor, displayId: number, input: ConversationUpdate) {
-  const c = await visibleConversation(account.id, actor, displayId, true);
-  // The policy is checked before anything is written: a bad one leaves the priority unchanged too.
-  if (input.sla_policy_id != null && !(await getSlaPolicy(account.id, input.sla_policy_id))) {
-    throw invalidField('sla_policy_id', 'is not an SLA policy of the account');
-  }
-  let after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
+  let after = await visibleConversation(account.id, actor, displayId, true);
+  // The policy first: one not of the account is a 422 before anything is written (the priority is valid by its schema).
   if (input.sla_policy_id !== undefined) after = await applySlaPolicy(after, actor, input.sla_policy_id);
+  if (input.priority !== undefined) after = (await setPriority(account, actor, after, input.priority)).conversation;
   return renderOne(account.id, actor, after);
 }
 

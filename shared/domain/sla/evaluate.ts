@@ -33,8 +33,8 @@ export interface SlaVerdict {
   status: SlaStatus;
   /** New misses, in the order the deadlines fall. */
   misses: { event_type: SlaEventType; waiting_since?: number; due: number }[];
-  /** The next deadline still ahead (a wake-up is due then), or null. */
-  nextDue: number | null;
+  /** The deadlines still ahead, soonest first (a wake-up is due at each). */
+  ahead: number[];
 }
 
 /** When a threshold counted from `start` runs out; null when it never does (a schedule that never opens). */
@@ -54,7 +54,7 @@ export function evaluateSla(input: {
 }): SlaVerdict {
   const { policy: p, conversation: c, schedule, now, past } = input;
   // Hit and missed are final (Chatwoot evaluates active ones only).
-  if (input.status === 'hit' || input.status === 'missed') return { status: input.status, misses: [], nextDue: null };
+  if (input.status === 'hit' || input.status === 'missed') return { status: input.status, misses: [], ahead: [] };
   const resolved = c.status === 'resolved';
   const missed = (type: SlaEventType, waiting?: number) =>
     past.some((m) => m.event_type === type && (type !== 'nrt' || m.waiting_since === waiting));
@@ -78,6 +78,6 @@ export function evaluateSla(input: {
   }
   misses.sort((a, b) => a.due - b.due);
   const withMisses = misses.length > 0 || input.status === 'active_with_misses';
-  if (resolved) return { status: withMisses ? 'missed' : 'hit', misses, nextDue: null };
-  return { status: withMisses ? 'active_with_misses' : 'active', misses, nextDue: ahead.length ? Math.min(...ahead) : null };
+  if (resolved) return { status: withMisses ? 'missed' : 'hit', misses, ahead: [] };
+  return { status: withMisses ? 'active_with_misses' : 'active', misses, ahead: [...new Set(ahead)].sort((a, b) => a - b) };
 }

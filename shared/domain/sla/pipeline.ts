@@ -1,9 +1,11 @@
 import { nextId } from '#shared/db/ids.ts';
-import { getAppliedSla, getSlaPolicy, saveAppliedSla } from '#shared/db/repositories/sla.ts';
+import { deleteAppliedSla, getAppliedSla, getSlaPolicy, saveAppliedSla } from '#shared/db/repositories/sla.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import { log } from '#shared/log.ts';
 import type { AppliedSlaRecord, SlaEventRecord, SlaEventType, SlaPolicyRecord } from '#shared/model/sla.ts';
-import { scheduleWakeup, type Wakeup } from '#shared/queues/wakeups.ts';
+import type { Wakeup } from '#shared/model/sla.ts';
+import { scheduleWakeup } from '#shared/queues/wakeups.ts';
+import { fileSigningReady } from '#shared/storage/file-urls.ts';
 import { frozenAccounts } from '../accounts/suspension.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import { conversationContext, type ConversationContext } from '../events/payloads.ts';
@@ -11,7 +13,7 @@ import { notifySlaMiss } from '../notifications/pipeline.ts';
 import { evaluateSla } from './evaluate.ts';
 
 // The pipeline's SLA stage (docs/sla.md): a conversation's change applies its policy (the applied SLA, made when
-// `sla_policy_id` is set or changed) and evaluates it; a deadline ahead gets one wake-up (shared/queues/wakeups.ts),
+// `sla_policy_id` is set or changed) and evaluates it; each deadline ahead gets one wake-up (shared/queues/wakeups.ts),
 // whose function evaluates again at that instant, so a miss is found on time without scanning for due work. A miss
 // is kept on the applied SLA (Chatwoot's sla_events) and notified.
 
@@ -34,20 +36,29 @@ const policyPushData = (p: SlaPolicyRecord) => ({
 
 /** The events stage: conversations with a policy, on their creation and announced changes. */
 export async function runSla(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
+  // A deleted conversation's applied SLA goes with it (its wake-ups then find nothing).
+  if (event.name === 'conversation_deleted' && event.conversation) {
+    if (event.conversation.sla_policy_id != null) await deleteAppliedSla(event.conversation.account_id, event.conversation.id);
+    return;
+  }
   if (!ctx || !EVALUATED.has(event.name) || ctx.conversation.sla_policy_id == null) return;
   await evaluateConversation(ctx);
 }
 
-/** The wake-up function: the conversation's SLA evaluated at a deadline (a frozen account's is not). */
+/**
+ * The wake-up function: the conversation's SLA evaluated at a deadline (a frozen account's is not). The dispatcher has
+ * scheduled every deadline ahead, so this evaluation schedules nothing, but after a wake-up that came early (a local
+ * timer caps its delay), which asks for its own deadline again.
+ */
 export async function wakeUp(w: Wakeup, suspended = frozenAccounts()): Promise<void> {
   if (await suspended(w.account_id)) return;
+  await fileSigningReady();
   const ctx = await conversationContext(w.account_id, w.conversation_id);
   if (!ctx || ctx.conversation.sla_policy_id == null) return;
-  // A wake-up before its deadline (a local timer caps its delay) asks for the next one again.
-  await evaluateConversation(ctx, true);
+  await evaluateConversation(ctx, Date.now() / 1000 < w.at ? w.at : undefined);
 }
 
-async function evaluateConversation(ctx: ConversationContext, rearm = false): Promise<void> {
+async function evaluateConversation(ctx: ConversationContext, early?: number): Promise<void> {
   const c = ctx.conversation;
   const policy = await getSlaPolicy(c.account_id, c.sla_policy_id!);
   // A deleted policy is evaluated no further.
@@ -68,19 +79,12 @@ async function evaluateConversation(ctx: ConversationContext, rearm = false): Pr
             sla_policy_id: policy.id,
             sla_status: 'active',
             sla_events: [],
-            wake_at: null,
+            wakes: [],
             created_at: Math.floor(t),
             updated_at: Math.floor(t),
             version: (stored?.version ?? 0) + 1,
           };
-    const verdict = evaluateSla({
-      policy,
-      conversation: c,
-      schedule: inbox,
-      status: current.sla_status,
-      past: current.sla_events,
-      now: t,
-    });
+    const verdict = evaluateSla({ policy, conversation: c, schedule: inbox, status: current.sla_status, past: current.sla_events, now: t });
     const lastIncoming = c.last_non_activity_message?.message_type === 0 ? c.last_non_activity_message.id : undefined;
     const events: SlaEventRecord[] = [];
     for (const m of verdict.misses) {
@@ -92,17 +96,25 @@ async function evaluateConversation(ctx: ConversationContext, rearm = false): Pr
         created_at: Math.floor(t),
       });
     }
-    const wakeAt = verdict.nextDue;
-    if (wakeAt !== null && (wakeAt !== current.wake_at || rearm))
-      await scheduleWakeup({ account_id: c.account_id, conversation_id: c.id, at: wakeAt });
-    const same = current === stored && !events.length && verdict.status === current.sla_status && wakeAt === current.wake_at;
+    // One wake-up per deadline ahead, asked for once (an early one's again).
+    const known = (current.wakes ?? []).filter((at) => at > t);
+    for (const at of verdict.ahead) {
+      if (!known.includes(at) || at === early) await scheduleWakeup({ account_id: c.account_id, conversation_id: c.id, at });
+    }
+    const wakes = verdict.ahead;
+    const same =
+      current === stored &&
+      !events.length &&
+      verdict.status === current.sla_status &&
+      wakes.length === (current.wakes ?? []).length &&
+      wakes.every((at, i) => at === current.wakes[i]);
     if (same) return { applied: current, misses: [] };
     const next: AppliedSlaRecord = {
       ...current,
       inbox_id: c.inbox_id,
       sla_status: verdict.status,
       sla_events: [...current.sla_events, ...events],
-      wake_at: wakeAt,
+      wakes,
       updated_at: events.length || verdict.status !== current.sla_status ? Math.floor(t) : current.updated_at,
       version: current === stored ? current.version + 1 : current.version,
     };

@@ -99,6 +99,37 @@ describe('SLA policies (Chatwoot SlaPoliciesController)', () => {
   });
 });
 
+describe('SLA routes of a suspended account', () => {
+  it('are refused (403) while suspended, and answer again once active', async () => {
+    const s = await seedAccount();
+    const p = ok(await s.admin.api.post(`${s.base}/sla_policies`, { name: 'Any' }), 'policy').payload;
+    const setStatus = async (status: string) =>
+      expect((await s.platform.patch(`/platform/api/v1/accounts/${s.accountId}`, { status })).status).toBe(200);
+    await setStatus('suspended');
+    try {
+      for (const res of [
+        await s.agent.api.get(`${s.base}/sla_policies`),
+        await s.admin.api.post(`${s.base}/sla_policies`, { name: 'New' }),
+        await s.admin.api.patch(`${s.base}/sla_policies/${p.id}`, { name: 'Renamed' }),
+        await s.admin.api.delete(`${s.base}/sla_policies/${p.id}`),
+        await s.admin.api.get(`${s.base}/applied_slas`),
+        await s.admin.api.get(`${s.base}/applied_slas/metrics`),
+        await s.admin.api.get(`${s.base}/applied_slas/download`),
+      ]) {
+        expect(expectErrorBody(res, 403).errors[0].code).toBe('account_suspended');
+      }
+    } finally {
+      await setStatus('active');
+    }
+    expect(ok(await s.admin.api.get(`${s.base}/sla_policies`), 'active again').payload).toEqual([{ ...p }]);
+    expect(ok(await s.admin.api.get(`${s.base}/applied_slas/metrics`), 'metrics')).toEqual({
+      total_applied_slas: 0,
+      number_of_sla_misses: 0,
+      hit_rate: '100%',
+    });
+  });
+});
+
 describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
   beforeAll(async () => {
@@ -245,6 +276,12 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     });
     expect(ok(await s.admin.api.get(`${s.base}/applied_slas?sla_policy_id=${calm.id}`), 'list').payload).toEqual([]);
     // A conversation that has a policy keeps it: add_sla applies only where there is none; a foreign policy is 422.
-    expectErrorBody(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: 999_999_999 }), 422);
+    expect(
+      fieldsOf(
+        expectErrorBody(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { priority: 'high', sla_policy_id: 999_999_999 }), 422),
+      ),
+    ).toEqual({ sla_policy_id: 'invalid' });
+    const after = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
+    expect([after.priority, after.sla_policy_id]).toEqual([null, calm.id]);
   });
 });

@@ -86,26 +86,31 @@ const conv = (c: Partial<Parameters<typeof evaluateSla>[0]['conversation']> = {}
 describe('evaluateSla (Chatwoot Sla::EvaluateAppliedSlaService)', () => {
   it('waits for the first-response deadline, then misses it once', () => {
     const base = { policy: policy({ first_response_time_threshold: 60 }), conversation: conv(), schedule: undefined, past: [] };
-    expect(evaluateSla({ ...base, status: 'active', now: MON + 59 })).toEqual({ status: 'active', misses: [], nextDue: MON + 60 });
+    expect(evaluateSla({ ...base, status: 'active', now: MON + 59 })).toEqual({ status: 'active', misses: [], ahead: [MON + 60] });
     expect(evaluateSla({ ...base, status: 'active', now: MON + 60 })).toEqual({
       status: 'active_with_misses',
       misses: [{ event_type: 'frt', due: MON + 60 }],
-      nextDue: null,
+      ahead: [],
     });
     expect(evaluateSla({ ...base, status: 'active_with_misses', past: [{ event_type: 'frt' }], now: MON + 600 })).toEqual({
       status: 'active_with_misses',
       misses: [],
-      nextDue: null,
+      ahead: [],
     });
   });
 
   it('is hit when replied in time and resolved; missed when resolved after a miss', () => {
     const p = policy({ first_response_time_threshold: 60, resolution_time_threshold: 600 });
+    // Every deadline ahead, soonest first.
+    expect(evaluateSla({ policy: p, conversation: conv(), schedule: undefined, status: 'active', past: [], now: MON }).ahead).toEqual([
+      MON + 60,
+      MON + 600,
+    ]);
     const replied = conv({ first_reply_created_at: MON + 30, waiting_since: null });
     expect(evaluateSla({ policy: p, conversation: replied, schedule: undefined, status: 'active', past: [], now: MON + 100 })).toEqual({
       status: 'active',
       misses: [],
-      nextDue: MON + 600,
+      ahead: [MON + 600],
     });
     expect(
       evaluateSla({
@@ -116,13 +121,13 @@ describe('evaluateSla (Chatwoot Sla::EvaluateAppliedSlaService)', () => {
         past: [],
         now: MON + 300,
       }),
-    ).toEqual({ status: 'hit', misses: [], nextDue: null });
+    ).toEqual({ status: 'hit', misses: [], ahead: [] });
     // A late first reply is a miss, and the resolution then makes it missed.
     const late = conv({ first_reply_created_at: MON + 90, waiting_since: null, status: 'resolved' });
     expect(evaluateSla({ policy: p, conversation: late, schedule: undefined, status: 'active', past: [], now: MON + 100 })).toEqual({
       status: 'missed',
       misses: [{ event_type: 'frt', due: MON + 60 }],
-      nextDue: null,
+      ahead: [],
     });
     // Final states stay.
     expect(evaluateSla({ policy: p, conversation: conv(), schedule: undefined, status: 'hit', past: [], now: MON + 9999 }).status).toBe(
@@ -133,9 +138,9 @@ describe('evaluateSla (Chatwoot Sla::EvaluateAppliedSlaService)', () => {
   it('times each wait for a next response after the first reply, one miss per wait', () => {
     const p = policy({ next_response_time_threshold: 120 });
     const waiting = conv({ first_reply_created_at: MON + 10, waiting_since: MON + 500 });
-    expect(evaluateSla({ policy: p, conversation: waiting, schedule: undefined, status: 'active', past: [], now: MON + 600 }).nextDue).toBe(
-      MON + 620,
-    );
+    expect(
+      evaluateSla({ policy: p, conversation: waiting, schedule: undefined, status: 'active', past: [], now: MON + 600 }).ahead,
+    ).toEqual([MON + 620]);
     const v = evaluateSla({ policy: p, conversation: waiting, schedule: undefined, status: 'active', past: [], now: MON + 620 });
     expect(v.misses).toEqual([{ event_type: 'nrt', waiting_since: MON + 500, due: MON + 620 }]);
     const past = [{ event_type: 'nrt' as const, waiting_since: MON + 500 }];
@@ -145,8 +150,8 @@ describe('evaluateSla (Chatwoot Sla::EvaluateAppliedSlaService)', () => {
     // A new wait is timed again.
     const again = { ...waiting, waiting_since: MON + 1000 };
     expect(
-      evaluateSla({ policy: p, conversation: again, schedule: undefined, status: 'active_with_misses', past, now: MON + 1000 }).nextDue,
-    ).toBe(MON + 1120);
+      evaluateSla({ policy: p, conversation: again, schedule: undefined, status: 'active_with_misses', past, now: MON + 1000 }).ahead,
+    ).toEqual([MON + 1120]);
     // Before the first reply there is no next-response clock.
     expect(
       evaluateSla({ policy: p, conversation: conv(), schedule: undefined, status: 'active', past: [], now: MON + 9999 }).misses,
@@ -157,9 +162,9 @@ describe('evaluateSla (Chatwoot Sla::EvaluateAppliedSlaService)', () => {
     const p = policy({ first_response_time_threshold: H, only_during_business_hours: true });
     const s = weekdays('UTC');
     const c = conv({ created_at: MON + 16.5 * H });
-    expect(evaluateSla({ policy: p, conversation: c, schedule: s, status: 'active', past: [], now: MON + 18 * H }).nextDue).toBe(
+    expect(evaluateSla({ policy: p, conversation: c, schedule: s, status: 'active', past: [], now: MON + 18 * H }).ahead).toEqual([
       MON + 33.5 * H,
-    );
+    ]);
     expect(
       evaluateSla({
         policy: { ...p, only_during_business_hours: false },
