@@ -7,8 +7,6 @@ import type { Wakeup } from '#shared/model/sla.ts';
 // wake-up function with the payload and deletes itself; locally, the runtime's timer (useLocalWakeups). No table
 // scan looks for due work: each deadline has its own wake-up (docs/sla.md#deadlines-on-time).
 
-export type { Wakeup };
-
 type LocalRunner = (w: Wakeup) => void;
 let localRunner: LocalRunner | undefined;
 
