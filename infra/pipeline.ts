@@ -17,6 +17,8 @@ export const EVENT_HANDLERS = {
   emailSes: 'functions/events/email-ses.ts',
   /** A schedule → the IMAP inboxes polled, their new mails to the channel-inbound queue (shared/channels/email/imap.ts). */
   imapPoll: 'functions/events/imap-poll.ts',
+  /** An SLA deadline's one-time schedule → the conversation's applied SLA evaluated (shared/domain/sla/pipeline.ts). */
+  slaWakeup: 'functions/events/sla-wakeup.ts',
 } as const;
 
 /** The event pipeline's function names (bundle folders), keyed like EVENT_HANDLERS. */
@@ -29,6 +31,7 @@ export const EVENT_FUNCTION_NAMES = {
   channelSend: 'channel-send',
   emailSes: 'email-ses',
   imapPoll: 'imap-poll',
+  slaWakeup: 'sla-wakeup',
 } as const satisfies Record<keyof typeof EVENT_HANDLERS, string>;
 
 /** AWS: an SQS-triggered function's timeout should be at most a sixth of the queue's visibility timeout. */

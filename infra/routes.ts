@@ -1134,6 +1134,65 @@ export const routes: Route[] = [
     access: 'read',
   },
 
+  // SLA (docs/sla.md): policies (agents read, administrators write), and the applied SLAs' misses, metrics and CSV
+  // for administrators (the pipeline applies and evaluates them; a scheduled wake-up per deadline finds a miss on time).
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/sla_policies',
+    handler: 'functions/api/sla-policies/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/sla_policies',
+    handler: 'functions/api/sla-policies/create.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/sla_policies/{id}',
+    handler: 'functions/api/sla-policies/show.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: ['PATCH', 'PUT'],
+    path: '/api/v1/accounts/{account_id}/sla_policies/{id}',
+    handler: 'functions/api/sla-policies/update.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/accounts/{account_id}/sla_policies/{id}',
+    handler: 'functions/api/sla-policies/destroy.ts',
+    api: 'account',
+    access: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas',
+    handler: 'functions/api/applied-slas/index.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas/metrics',
+    handler: 'functions/api/applied-slas/metrics.ts',
+    api: 'account',
+    access: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/accounts/{account_id}/applied_slas/download',
+    handler: 'functions/api/applied-slas/download.ts',
+    api: 'account',
+    access: 'read',
+  },
+
   // notifications (created by the events pipeline) and their settings
   {
     method: 'GET',

@@ -66,6 +66,12 @@ const EnvSchema = v.object({
   CABLE_URL: Optional,
   // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
   MAIL_QUEUE_URL: Optional,
+  // Deployed: SLA deadlines' wake-ups (docs/sla.md), EventBridge Scheduler one-time schedules in this group that
+  // invoke this function with this role. Absent, the local runtime's timers (or none: deadlines are then found on the
+  // conversation's next change only).
+  SLA_SCHEDULE_GROUP: Optional,
+  SLA_WAKEUP_FUNCTION_ARN: Optional,
+  SLA_WAKEUP_ROLE_ARN: Optional,
   // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
   PURGE_CHUNK_DELETES: Int(400),
   // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
@@ -182,6 +188,8 @@ export interface Config {
   };
   fileUrlTtlSeconds: number;
   mailQueueUrl?: string;
+  /** EventBridge Scheduler's group, target function and role for SLA wake-ups (deployed only). */
+  slaWakeups?: { group: string; functionArn: string; roleArn: string };
   purgeChunkDeletes: number;
   auditLogRetentionDays: number;
   mailerSenderEmail: string;
@@ -271,6 +279,7 @@ export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)
   ],
   fileUrlTtlSeconds: ['FILE_URL_TTL_SECONDS'],
   mailQueueUrl: ['MAIL_QUEUE_URL'],
+  slaWakeups: ['SLA_SCHEDULE_GROUP', 'SLA_WAKEUP_FUNCTION_ARN', 'SLA_WAKEUP_ROLE_ARN'],
   purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
   auditLogRetentionDays: ['AUDIT_LOG_RETENTION_DAYS'],
   mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
@@ -387,6 +396,10 @@ function load(): Config {
     fileUrlTtlSeconds: Math.max(1, e.FILE_URL_TTL_SECONDS),
     cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
     mailQueueUrl: e.MAIL_QUEUE_URL,
+    slaWakeups:
+      e.SLA_SCHEDULE_GROUP && e.SLA_WAKEUP_FUNCTION_ARN && e.SLA_WAKEUP_ROLE_ARN
+        ? { group: e.SLA_SCHEDULE_GROUP, functionArn: e.SLA_WAKEUP_FUNCTION_ARN, roleArn: e.SLA_WAKEUP_ROLE_ARN }
+        : undefined,
     purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
     auditLogRetentionDays: Math.max(1, e.AUDIT_LOG_RETENTION_DAYS),
     mailerSenderEmail: e.MAILER_SENDER_EMAIL,

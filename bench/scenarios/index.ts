@@ -9,6 +9,7 @@ import { helpCenterScenarios } from './help-center.ts';
 import { integrations } from './integrations.ts';
 import { publicInterface } from './public.ts';
 import { reports } from './reports.ts';
+import { sla } from './sla.ts';
 import type { Scenarios } from './types.ts';
 import { widget } from './widget.ts';
 
@@ -26,4 +27,5 @@ export const scenarios: Scenarios = {
   ...helpCenterScenarios,
   ...csat,
   ...contactRecords,
+  ...sla,
 };

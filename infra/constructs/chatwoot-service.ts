@@ -487,6 +487,7 @@ export class ChatwootService extends Construct {
       this.pipeline.mailFunction,
       this.pipeline.channelInboundFunction,
       this.pipeline.channelSendFunction,
+      this.pipeline.slaWakeupFunction,
       ...this.emailIngress.functions,
       ...Object.values(this.cable?.functions ?? {}),
     ];
@@ -499,8 +500,8 @@ export class ChatwootService extends Construct {
         "Chatwoot's own credentials (api_access_token, platform tokens, public inbox identifiers) are checked by each function; API Gateway authorizers cannot read them",
     });
     for (const fn of this.allFunctions()) {
-      // SES and the IMAP schedule invoke theirs asynchronously: those have a dead-letter queue.
-      if (!this.emailIngress.functions.includes(fn))
+      // SES, the IMAP schedule and the SLA wake-ups' schedules invoke theirs asynchronously: those have a dead-letter queue.
+      if (!this.emailIngress.functions.includes(fn) && fn !== this.pipeline.slaWakeupFunction)
         acknowledge(fn, {
           'Serverless::Serverless-LambdaDLQ':
             "Nothing invokes the functions asynchronously: API Gateway invokes synchronously, and the event source mappings take failures to the queues' dead-letter queues and the stream's failure queue",
@@ -518,6 +519,7 @@ export class ChatwootService extends Construct {
       this.pipeline.mailFunction,
       this.pipeline.channelInboundFunction,
       this.pipeline.channelSendFunction,
+      this.pipeline.slaWakeupFunction,
       ...this.emailIngress.functions,
       ...Object.values(this.cable?.functions ?? {}),
     ]) {

@@ -2,6 +2,7 @@ import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { IEventSourceDlq } from 'aws-cdk-lib/aws-lambda';
 import { acknowledge, grantTableData } from './grants.ts';
 import { functionOptions, type FunctionSettings } from './logs.ts';
@@ -140,6 +141,11 @@ export class EventPipeline extends Construct {
   readonly streamFunction: lambda.Function;
   readonly dispatchFunction: lambda.Function;
   readonly deliverFunction: lambda.Function;
+  /** SLA deadlines (docs/sla.md#deadlines-on-time): the wake-up function, the schedules' group and the role they invoke it with. */
+  readonly slaWakeupFunction: lambda.Function;
+  readonly slaWakeupDlq: sqs.Queue;
+  readonly slaScheduleGroup: scheduler.CfnScheduleGroup;
+  readonly slaSchedulerRole: iam.Role;
   readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
@@ -240,7 +246,13 @@ export class EventPipeline extends Construct {
       PUBLIC_BASE_URL: props.publicBaseUrl,
       LOG_LEVEL: props.functions.logLevel,
     };
-    const fn = (key: keyof typeof EVENT_FUNCTION_NAMES, timeout: Duration, description: string, extraEnv: Record<string, string> = {}) => {
+    const fn = (
+      key: keyof typeof EVENT_FUNCTION_NAMES,
+      timeout: Duration,
+      description: string,
+      extraEnv: Record<string, string> = {},
+      deadLetterQueue?: sqs.IQueue,
+    ) => {
       const name = EVENT_FUNCTION_NAMES[key];
       const bundle = props.bundles[name];
       if (!bundle) throw new Error(`No bundle for ${name}: run buildFunctions() first`);
@@ -251,6 +263,7 @@ export class EventPipeline extends Construct {
         handler: 'index.handler',
         timeout,
         environment: { ...environment, ...extraEnv },
+        ...(deadLetterQueue ? { deadLetterQueue } : {}),
       });
     };
 
@@ -341,6 +354,52 @@ export class EventPipeline extends Construct {
         reportBatchItemFailures: QUEUE_SOURCES.dispatch.reportBatchItemFailures,
         maxConcurrency: QUEUE_SOURCES.dispatch.maxConcurrency,
       }),
+    );
+
+    // SLA deadlines (docs/sla.md#deadlines-on-time): the dispatcher creates one EventBridge Scheduler one-time schedule
+    // per deadline in the group; Scheduler invokes the wake-up function with the schedule's role. Wake-up role: table
+    // reads and writes (the applied SLA, notifications), the token key (payloads' signed links).
+    // Scheduler invokes asynchronously: an invocation that keeps failing goes to this dead-letter queue (alarmed).
+    this.slaWakeupDlq = new sqs.Queue(this, 'SlaWakeupDlq', { ...queueDefaults, retentionPeriod: RETENTION });
+    acknowledge(this.slaWakeupDlq, {
+      'Serverless::Serverless-SQSRedrivePolicy': 'A dead-letter queue: it has no dead-letter queue of its own',
+    });
+    this.slaWakeupFunction = fn(
+      'slaWakeup',
+      Duration.seconds(60),
+      'SLA deadlines evaluated on time (one-time schedules)',
+      { TOKEN_KEY_SECRET_ARN: props.tokenKey.secretArn },
+      this.slaWakeupDlq,
+    );
+    grantTableData(props.table, this.slaWakeupFunction, 'write');
+    props.tokenKey.grantRead(this.slaWakeupFunction);
+    this.slaScheduleGroup = new scheduler.CfnScheduleGroup(this, 'SlaSchedules', {});
+    this.slaSchedulerRole = new iam.Role(this, 'SlaSchedulerRole', {
+      description: 'EventBridge Scheduler invokes the SLA wake-up function',
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    });
+    this.slaSchedulerRole.addToPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.slaWakeupFunction.functionArn] }),
+    );
+    this.dispatchFunction.addEnvironment('SLA_SCHEDULE_GROUP', this.slaScheduleGroup.ref);
+    this.dispatchFunction.addEnvironment('SLA_WAKEUP_FUNCTION_ARN', this.slaWakeupFunction.functionArn);
+    this.dispatchFunction.addEnvironment('SLA_WAKEUP_ROLE_ARN', this.slaSchedulerRole.roleArn);
+    const schedules = Stack.of(this).formatArn({
+      service: 'scheduler',
+      resource: 'schedule',
+      resourceName: `${this.slaScheduleGroup.ref}/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    this.dispatchFunction.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [schedules] }));
+    const groupId = Stack.of(this).resolve(this.slaScheduleGroup.logicalId);
+    acknowledge(this.dispatchFunction, {
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<${groupId}>/*]`]:
+        'The dispatcher names each SLA wake-up schedule itself (conversation and instant): the grant covers the schedules of the one SLA group',
+    });
+    this.dispatchFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [this.slaSchedulerRole.roleArn] }),
     );
 
     // Deliveries queue → receivers. Role: consume deliveries (incl. changing visibility for backoff), move
@@ -490,6 +549,11 @@ export class EventPipeline extends Construct {
         'stream records that could not be forwarded, one per object in the failure bucket (replay with npm run replay -- stream-failures)',
       ],
       ['MailDlqAlarm', this.mailDlq, 'mails that could not be sent'],
+      [
+        'SlaWakeupDlqAlarm',
+        this.slaWakeupDlq,
+        'SLA deadline wake-ups that kept failing (their events name the conversation and the instant)',
+      ],
     ] as const) {
       this.alarms.push(
         queue

@@ -336,7 +336,29 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
       channelSend: await asFunction(EVENT_FUNCTION_NAMES.channelSend, () => load(EVENT_HANDLERS.channelSend)),
       emailSes: await asFunction(EVENT_FUNCTION_NAMES.emailSes, () => load(EVENT_HANDLERS.emailSes)),
       imapPoll: await asFunction(EVENT_FUNCTION_NAMES.imapPoll, () => load(EVENT_HANDLERS.imapPoll)),
+      slaWakeup: await asFunction(EVENT_FUNCTION_NAMES.slaWakeup, () => load(EVENT_HANDLERS.slaWakeup)),
     };
+    // SLA deadlines: a timer per wake-up stands in for EventBridge Scheduler's one-time schedules (docs/sla.md).
+    const wakeups = new Set<NodeJS.Timeout>();
+    const { useLocalWakeups } = await import('#shared/queues/wakeups.ts');
+    useLocalWakeups((w) => {
+      const timer = setTimeout(
+        () => {
+          wakeups.delete(timer);
+          void asFunction(EVENT_FUNCTION_NAMES.slaWakeup, () => handlers.slaWakeup(w)).catch((error: unknown) =>
+            log.warn('SLA wake-up failed', { error: String(error) }),
+          );
+        },
+        // Node's timers take at most 2^31 - 1 ms (~24.8 days); a later deadline wakes then and is scheduled again.
+        Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(w.at * 1000 - Date.now()))),
+      );
+      timer.unref();
+      wakeups.add(timer);
+    });
+    stops.push(async () => {
+      useLocalWakeups(undefined);
+      for (const t of wakeups) clearTimeout(t);
+    });
     // Incoming mail: the SMTP listener stands in for SES receiving (the same routing and queueing), and a timer for
     // the IMAP schedule.
     const { takeMail } = await import('#shared/channels/email/ingress.ts');

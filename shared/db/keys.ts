@@ -123,6 +123,9 @@
 // csat survey      CONV#<acctId>#<displayId>   CSAT                   gsi1: CSATUUID#<conversation uuid> / CSAT   (the conversation's one
 // survey: its message, and the answer the reports counted)
 //   csat response  CSATR#<acctId>              <first answered at>#<messageId>   (an answered survey, as the responses list reads it)
+//   sla policy     SLAS#<acctId>               SLA#<id>
+// applied sla      CONV#<acctId>#<displayId>   ASLA                   gsi1: ASLAS#<acctId> / <createdAt>#<displayId>   (the conversation's
+// applied SLA and its misses; the account's, by creation, for applied_slas)
 
 export type Key = { pk: string; sk: string };
 
@@ -749,6 +752,19 @@ export const csatResponse = (accountId: number, createdAt: number, messageId: nu
 export const csatResponsesPartition = (accountId: number) => join('CSATR', accountId);
 export const csatResponseSk = (createdAt: number) => pad(createdAt);
 
+// ── SLA (shared/domain/sla) ──
+export const slaPolicy = (accountId: number, id: number): Key => ({ pk: join('SLAS', accountId), sk: join('SLA', pad(id)) });
+export const slaPoliciesOf = (accountId: number) => ({ pk: join('SLAS', accountId), skPrefix: join('SLA', '') });
+/** A conversation's applied SLA, in its partition (its purge takes it along). */
+export const appliedSla = (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'ASLA' });
+/** The account's applied SLAs by creation time (gsi1), as applied_slas reads a range. */
+export const appliedSlaIndex = (accountId: number, createdAt: number, displayId: number) => ({
+  gsi1pk: join('ASLAS', accountId),
+  gsi1sk: join(pad(createdAt), pad(displayId)),
+});
+export const appliedSlasPartition = (accountId: number) => join('ASLAS', accountId);
+export const appliedSlaSk = (createdAt: number) => pad(createdAt);
+
 export type PermissibleKind = 'ACCOUNT' | 'USER' | 'BOT';
 
 /**
@@ -764,7 +780,7 @@ export function slowlyChanging(partition: string, sk?: string): boolean {
   // call; the conversation and its messages never count.
   if (kind === 'CONV') return !!sk?.startsWith(join('PART', ''));
   if (kind === 'UNIQ') return partition.startsWith(join('UNIQ', 'SOURCE', ''));
-  return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS'].includes(kind);
+  return ['ACCT', 'USER', 'BOT', 'BOTS', 'INBOXES', 'TEAMS', 'WEBHOOKS', 'RULES', 'UINBOXES', 'UTEAMS', 'SLAS'].includes(kind);
 }
 
 /** The partition of an account's socket subscriptions (the broadcast stage caches it briefly). */

@@ -7,6 +7,7 @@ import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { getMessage } from '#shared/db/repositories/messages.ts';
 import { answerWithTemplates } from '#shared/domain/message-templates/hooks.ts';
 import { runCsat } from '#shared/domain/csat/pipeline.ts';
+import { runSla } from '#shared/domain/sla/pipeline.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { listWebhooks } from '#shared/db/repositories/webhooks.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
@@ -259,6 +260,7 @@ export async function dispatchChange(
     if (event.name === 'conversation_deleted') {
       await recordReports(event, undefined);
       await runCsat(event, undefined, undefined);
+      await runSla(event, undefined);
       continue;
     }
     if (REALTIME_ONLY.has(event.name)) {
@@ -296,6 +298,8 @@ export async function dispatchChange(
     await recordReports(event, built?.ctx);
     // CSAT: a resolution sends the survey; an answer to it is recorded (its own events follow).
     await runCsat(event, built?.ctx, built?.inbox);
+    // SLA: a conversation with a policy gets its applied SLA, evaluated; a deadline ahead, its wake-up.
+    await runSla(event, built?.ctx);
     log.info('event dispatched', { eventId: event.id, event: event.name, accountId: event.accountId, deliveries: deliveries.length });
     count(METRIC_NAMES.eventsDispatched);
   }

@@ -34,6 +34,8 @@ export interface ConversationRecord {
   contact_last_seen_at: number | null;
   first_reply_created_at: number | null;
   waiting_since: number | null;
+  /** The SLA policy applied to it (docs/sla.md); absent on conversations that never had one. */
+  sla_policy_id?: number | null;
   /** Time of the last incoming message (WhatsApp's 24-hour reply window, `can_reply`). */
   last_incoming_at: number | null;
   /** Incoming messages since `agent_last_seen_at` (shown capped at 10). */

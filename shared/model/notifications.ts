@@ -6,6 +6,10 @@ export const NOTIFICATION_TYPES = [
   'assigned_conversation_new_message',
   'conversation_mention',
   'participating_conversation_new_message',
+  // Chatwoot's enterprise SLA misses (docs/sla.md).
+  'sla_missed_first_response',
+  'sla_missed_next_response',
+  'sla_missed_resolution',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -23,7 +27,7 @@ export interface NotificationRecord {
   /** Push data of the conversation and of the message or user that caused it, as they were when it was made. */
   primary_actor: Record<string, unknown> | null;
   secondary_actor: Record<string, unknown> | null;
-  secondary_actor_type: 'Message' | 'User' | null;
+  secondary_actor_type: 'Message' | 'User' | 'SlaPolicy' | null;
   secondary_actor_id: number | null;
   user: Record<string, unknown> | null;
   push_message_title: string;

@@ -77,6 +77,7 @@ describe('deploy proof', () => {
     // The reports scenarios seed a range of days; the proof needs their calls, not a year of data.
     process.env.BENCH_REPORT_DAYS ??= '2';
     process.env.BENCH_CSAT_RESPONSES ??= '5';
+    process.env.BENCH_SLA_CONVERSATIONS ??= '3';
 
     const platform = client(rt.baseUrl, rt.platformToken);
     const seeded = await seedAccountVia(rt.baseUrl, platform, unique('proof-'));

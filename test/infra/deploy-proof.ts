@@ -37,6 +37,11 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   // functions it runs; test/infra/cable-transport.test.ts checks the Fargate stack's dispatcher.
   CABLE_QUEUE_PREFIX: 'default',
   MAIL_QUEUE_URL: 'required',
+  // SLA wake-ups (docs/sla.md#deadlines-on-time): the schedule group, target and role, on the dispatcher and the
+  // wake-up function (locally the runtime's timers stand in, and no function reads them).
+  SLA_SCHEDULE_GROUP: 'required',
+  SLA_WAKEUP_FUNCTION_ARN: 'required',
+  SLA_WAKEUP_ROLE_ARN: 'required',
   // The channel queues (docs/channels.md#queues): the ingest functions put webhooks on the inbound one, the
   // dispatcher and the channel consumers the sends on the send one.
   CHANNEL_INBOUND_QUEUE_URL: 'required',
@@ -236,6 +241,7 @@ export function synthesize(): Synthesized {
   add(EVENT_FUNCTION_NAMES.stream, stack.pipeline.streamFunction);
   add(EVENT_FUNCTION_NAMES.dispatch, stack.pipeline.dispatchFunction);
   add(EVENT_FUNCTION_NAMES.deliver, stack.pipeline.deliverFunction);
+  add(EVENT_FUNCTION_NAMES.slaWakeup, stack.pipeline.slaWakeupFunction);
   add(EVENT_FUNCTION_NAMES.mail, stack.pipeline.mailFunction);
   add(EVENT_FUNCTION_NAMES.channelInbound, stack.pipeline.channelInboundFunction);
   add(EVENT_FUNCTION_NAMES.channelSend, stack.pipeline.channelSendFunction);

@@ -416,8 +416,10 @@ describe('event pipeline', () => {
     }
     const mailDlq = logicalId(real.stack.emailIngress.dlq);
     expect(dlqs.has(mailDlq)).toBe(true);
-    // events, deliveries, mail, channel-inbound, channel-send, the stream's failure queue, and the mail ingress's.
-    expect(dlqs.size).toBe(7);
+    // events, deliveries, mail, channel-inbound, channel-send, the stream's failure queue, the mail ingress's, and the
+    // SLA wake-up function's (Scheduler invokes it asynchronously).
+    expect(dlqs.has(logicalId(real.stack.pipeline.slaWakeupDlq))).toBe(true);
+    expect(dlqs.size).toBe(8);
     const alarms = ofType(real.parent, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
     for (const dlq of dlqs) {
       const alarm = alarms.find((a) => a.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === dlq);

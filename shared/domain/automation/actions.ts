@@ -4,6 +4,7 @@ import { updateContact } from '../contacts/service.ts';
 import type { ConversationActor, ConversationRecord, Priority } from '#shared/model/conversations.ts';
 import { applyLabels, assignConversation, changeStatus, setPriority } from '../conversations/service.ts';
 import { addMessage } from '../messages/service.ts';
+import { applySlaPolicy } from '../sla/apply.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
 import type { Action } from '#shared/model/automation.ts';
 
@@ -73,6 +74,9 @@ export async function runConversationAction(
       return;
     case 'send_webhook_event':
       onWebhook(String(first), c);
+      return;
+    case 'add_sla':
+      await applySlaPolicy(c, actor, Number(first), { onlyWhenNone: true });
       return;
     default:
       log.warn('unknown conversation action', { action: name });

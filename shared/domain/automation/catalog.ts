@@ -95,9 +95,9 @@ export const CUSTOM_ATTRIBUTE_OPERATORS: readonly FilterOperator[] = [
  * What an action's `action_params` hold:
  *  text: one non-empty string; labels: one or more label titles; agent: [user id] or ["nil"] (unassign);
  *  team: [team id], or ["nil"], [0] or [] (unassign); status / priority: one value of the list ("nil"
- *  clears the priority); url: one http(s) URL; none: ignored.
+ *  clears the priority); url: one http(s) URL; sla: [SLA policy id] (Chatwoot's enterprise `add_sla`); none: ignored.
  */
-export type ActionParams = 'text' | 'labels' | 'agent' | 'team' | 'status' | 'priority' | 'url' | 'none';
+export type ActionParams = 'text' | 'labels' | 'agent' | 'team' | 'status' | 'priority' | 'url' | 'sla' | 'none';
 
 export const ACTIONS: Record<string, ActionParams> = {
   add_label: 'labels',
@@ -112,6 +112,7 @@ export const ACTIONS: Record<string, ActionParams> = {
   mute_conversation: 'none',
   change_status: 'status',
   change_priority: 'priority',
+  add_sla: 'sla',
   send_webhook_event: 'url',
 };
 
@@ -234,6 +235,8 @@ function checkParams(kind: ActionParams, params: unknown[]): string | undefined 
       return one && listed(ACTION_PRIORITIES)(params[0]) ? undefined : `must hold one of ${ACTION_PRIORITIES.join(', ')}`;
     case 'url':
       return one && isHttpUrl(params[0]) ? undefined : 'must hold one http or https URL';
+    case 'sla':
+      return one && isId(params[0]) ? undefined : 'must hold one SLA policy id';
     case 'none':
       return undefined;
   }

@@ -57,6 +57,8 @@ export type NewConversation = v.InferOutput<typeof NewConversationSchema>;
 
 export const ConversationUpdateSchema = v.object({
   priority: v.optional(v.nullable(PriorityValue)),
+  /** Chatwoot's enterprise SLA (docs/sla.md): the policy to apply; null takes it off. */
+  sla_policy_id: v.optional(v.nullable(Id)),
 });
 export type ConversationUpdate = v.InferOutput<typeof ConversationUpdateSchema>;
 

@@ -28,6 +28,7 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
 import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
+import { applySlaPolicy } from '../sla/apply.ts';
 import {
   performerOf,
   type ConversationActor,
@@ -314,10 +315,15 @@ export async function togglePriority(account: AccountRecord, actor: Actor, displ
   await setPriority(account, actor, await visibleConversation(account.id, actor, displayId, true), priority);
 }
 
-/** `PATCH /conversations/{id}`: only the priority is updatable (docs/chatwoot.md#conversation-routes). */
+/**
+ * `PATCH /conversations/{id}`: only the priority and (Chatwoot's enterprise) the SLA policy are updatable
+ * (docs/chatwoot.md#conversation-routes, docs/sla.md).
+ */
 export async function updateConversation(account: AccountRecord, actor: Actor, displayId: number, input: ConversationUpdate) {
-  const c = await visibleConversation(account.id, actor, displayId, true);
-  const after = input.priority !== undefined ? (await setPriority(account, actor, c, input.priority)).conversation : c;
+  let after = await visibleConversation(account.id, actor, displayId, true);
+  // The policy first: one not of the account is a 422 before anything is written (the priority is valid by its schema).
+  if (input.sla_policy_id !== undefined) after = await applySlaPolicy(after, actor, input.sla_policy_id);
+  if (input.priority !== undefined) after = (await setPriority(account, actor, after, input.priority)).conversation;
   return renderOne(account.id, actor, after);
 }
 

@@ -328,7 +328,7 @@ export function conversationJson(c: ConversationRecord, refs: Refs) {
     last_activity_at: c.last_activity_at,
     priority: c.priority,
     waiting_since: c.waiting_since ?? 0,
-    sla_policy_id: null,
+    sla_policy_id: c.sla_policy_id ?? null,
     // Not part of Chatwoot's JSON, but what clients otherwise ask the contacts API for.
     contact_id: c.contact_id,
     assignee_id: c.assignee_id,

@@ -86,6 +86,7 @@ const CONVERSATION_ANNOUNCED = [
   'waiting_since',
   'first_reply_created_at',
   'priority',
+  'sla_policy_id',
 ];
 
 /** Columns of Chatwoot's conversation row; denormalized and bookkeeping fields are not part of a change. */

@@ -5,6 +5,7 @@ import { listInboxMemberIds } from '#shared/db/repositories/inboxes.ts';
 import { createNotification, getNotificationSettings } from '#shared/db/repositories/notifications.ts';
 import { listParticipantIds } from '#shared/db/repositories/participants.ts';
 import { listTeamMemberIds } from '#shared/db/repositories/teams.ts';
+import { listAccountUsers } from '#shared/db/repositories/identity.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import { conversationPushData, type ConversationContext } from '../events/payloads.ts';
 import { log } from '#shared/log.ts';
@@ -28,6 +29,9 @@ const TITLES: Record<NotificationType, (displayId: number, inboxName: string) =>
   assigned_conversation_new_message: (id) => `A new message is created in conversation (#${id})`,
   conversation_mention: (id) => `You have been mentioned in conversation (#${id})`,
   participating_conversation_new_message: (id) => `A new message is created in conversation (#${id})`,
+  sla_missed_first_response: (id) => `SLA target first response missed for conversation #${id}`,
+  sla_missed_next_response: (id) => `SLA target next response missed for conversation #${id}`,
+  sla_missed_resolution: (id) => `SLA target resolution missed for conversation #${id}`,
 };
 
 /** User and team ids mentioned in a private note's content. */
@@ -44,6 +48,8 @@ interface Wanted {
   type: NotificationType;
   userIds: number[];
   message?: MessageRecord;
+  /** Another secondary actor than a message (an SLA miss's policy). */
+  secondary?: { type: 'SlaPolicy'; id: number; data: Record<string, unknown> };
 }
 
 /** Users among `ids` who belong to the account and may see the conversation (administrators or inbox members). */
@@ -100,7 +106,28 @@ async function wantedFor(event: DomainEvent, ctx: ConversationContext): Promise<
 /** Creates the notifications an event calls for. `ctx`: the event's conversation, when it has one. */
 export async function notify(event: DomainEvent, ctx: ConversationContext | undefined): Promise<void> {
   if (!ctx) return;
-  const wanted = (await wantedFor(event, ctx)).filter((w) => w.userIds.length);
+  await create(event.id, ctx, await wantedFor(event, ctx));
+}
+
+/**
+ * An SLA miss (Chatwoot's SlaEvent callback): its type's notification to the conversation's participants, the
+ * account's administrators and its assignee, once per miss (`claim`: the miss's own id).
+ */
+export async function notifySlaMiss(
+  claim: string,
+  ctx: ConversationContext,
+  type: 'sla_missed_first_response' | 'sla_missed_next_response' | 'sla_missed_resolution',
+  policy: { id: number; data: Record<string, unknown> },
+): Promise<void> {
+  const c = ctx.conversation;
+  const [participants, members] = await Promise.all([listParticipantIds(c.account_id, c.id), listAccountUsers(c.account_id)]);
+  const admins = members.filter((m) => m.role === 'administrator').map((m) => m.user_id);
+  const userIds = [...new Set([...participants, ...admins, ...(c.assignee_id !== null ? [c.assignee_id] : [])])];
+  await create(claim, ctx, [{ type, userIds, secondary: { type: 'SlaPolicy', ...policy } }]);
+}
+
+async function create(claim: string, ctx: ConversationContext, all: Wanted[]): Promise<void> {
+  const wanted = all.filter((w) => w.userIds.length);
   if (!wanted.length) return;
   const accountId = ctx.account.id;
   const ids = [...new Set(wanted.flatMap((w) => w.userIds))];
@@ -127,9 +154,9 @@ export async function notify(event: DomainEvent, ctx: ConversationContext | unde
         primary_actor_type: 'Conversation',
         primary_actor_id: ctx.conversation.id,
         primary_actor: primary,
-        secondary_actor: w.message ? messagePushJson(w.message, ctx.conversation, ctx.refs) : null,
-        secondary_actor_type: w.message ? 'Message' : null,
-        secondary_actor_id: w.message?.id ?? null,
+        secondary_actor: w.message ? messagePushJson(w.message, ctx.conversation, ctx.refs) : (w.secondary?.data ?? null),
+        secondary_actor_type: w.message ? 'Message' : (w.secondary?.type ?? null),
+        secondary_actor_id: w.message?.id ?? w.secondary?.id ?? null,
         user: userPushJson({ user, membership }),
         push_message_title: TITLES[w.type](ctx.conversation.id, inboxName),
         read_at: null,
@@ -138,8 +165,8 @@ export async function notify(event: DomainEvent, ctx: ConversationContext | unde
         last_activity_at: t,
       };
       // One event may call for two types for one user only when both are wanted; the claim is per type.
-      if (await createNotification(n, `${event.id}:${w.type}`)) {
-        log.info('notification created', { eventId: event.id, type: w.type, userId, notificationId: n.id });
+      if (await createNotification(n, `${claim}:${w.type}`)) {
+        log.info('notification created', { eventId: claim, type: w.type, userId, notificationId: n.id });
       }
     }
   }

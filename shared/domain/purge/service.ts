@@ -80,8 +80,10 @@ async function purgeConversation(accountId: number, displayId: number, budget: B
     return messages.map((m) => keys.searchTail(accountId, Number(m.created_at), Number(m.id)));
   });
   if (!messagesDone) return false;
-  // Participants, signals and mail thread items: the conversation item goes last.
-  for (const prefix of ['PART#', 'SIGNAL#', keys.mailThreadPrefix]) if (!(await drain({ pk, prefix }, budget))) return false;
+  // Participants, signals, mail thread items and the applied SLA: the conversation item goes last.
+  for (const prefix of ['PART#', 'SIGNAL#', keys.mailThreadPrefix, keys.appliedSla(accountId, displayId).sk]) {
+    if (!(await drain({ pk, prefix }, budget))) return false;
+  }
   // Its CSAT survey, and the response item it names (outside the partition), before the survey.
   const [survey] = await firstItems({ pk, prefix: 'CSAT' }, 1);
   if (survey) {
@@ -352,6 +354,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
     whole('csat responses', keys.csatResponsesPartition(a)),
+    whole('sla policies', keys.slaPoliciesOf(a).pk),
     {
       name: 'search index',
       run: async (_c, budget) => {

@@ -85,3 +85,26 @@ export function businessSeconds(schedule: WorkingSchedule | undefined, from: num
   }
   return total;
 }
+
+/**
+ * The instant at which `seconds` of business time have passed since `from` (the SLA deadlines of a policy that
+ * counts only business hours): with working hours off every second counts; a schedule that never opens (or not
+ * within MAX_DAYS) has no such instant (null).
+ */
+export function addBusinessSeconds(schedule: WorkingSchedule | undefined, from: number, seconds: number): number | null {
+  if (!schedule?.working_hours_enabled) return from + seconds;
+  const tz = schedule.timezone || 'UTC';
+  const byDay = new Map(schedule.working_hours.map((w) => [w.day_of_week, openMinutes(w)]));
+  const firstLocalDay = Math.floor((from + zoneOffset(tz, from)) / DAY);
+  let left = seconds;
+  for (let d = firstLocalDay; d - firstLocalDay <= MAX_DAYS; d++) {
+    const hours = byDay.get((((d + 4) % 7) + 7) % 7);
+    if (!hours) continue;
+    const open = Math.max(wallToInstant(tz, d * DAY + hours[0] * 60), from);
+    const close = wallToInstant(tz, d * DAY + hours[1] * 60);
+    if (close <= open) continue;
+    if (open + left <= close) return open + left;
+    left -= close - open;
+  }
+  return null;
+}

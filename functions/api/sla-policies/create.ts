@@ -1,0 +1,10 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { createSlaPolicy } from '#shared/domain/sla/service.ts';
+import { NewSlaPolicySchema } from '#shared/domain/sla/schemas.ts';
+
+export const handler = apiHandler({
+  access: 'administrator',
+  body: NewSlaPolicySchema,
+  rootKey: 'sla_policy',
+  run: ({ account, body }) => createSlaPolicy(account.id, body),
+});

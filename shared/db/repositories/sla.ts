@@ -1,0 +1,85 @@
+import * as keys from '../keys.ts';
+import { INDEXES } from '../table.ts';
+import { del, transact } from '../transact.ts';
+import type { AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
+import { getItem, queryItems, queryPrefix, record } from './common.ts';
+import { versionedDel, versionedPut } from './versioned.ts';
+
+// SLA policies in the account's partition; a conversation's applied SLA in the conversation's partition, found
+// for the account by creation time through gsi1 (applied_slas reads a range, never the conversations).
+
+/** AP360: an SLA policy of an account. */
+export const getSlaPolicy = (accountId: number, id: number, consistent = false) =>
+  getItem<SlaPolicyRecord>(keys.slaPolicy(accountId, id), consistent);
+
+/** AP361: the SLA policies of an account, by id. */
+export async function listSlaPolicies(accountId: number): Promise<SlaPolicyRecord[]> {
+  const p = keys.slaPoliciesOf(accountId);
+  return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<SlaPolicyRecord>(i)!);
+}
+
+export async function saveSlaPolicy(before: SlaPolicyRecord | undefined, after: SlaPolicyRecord): Promise<void> {
+  await transact([versionedPut({ ...keys.slaPolicy(after.account_id, after.id), type: 'sla_policy', ...after }, before?.version)]);
+}
+
+export async function deleteSlaPolicy(p: SlaPolicyRecord): Promise<void> {
+  await transact([versionedDel(keys.slaPolicy(p.account_id, p.id), p.version)]);
+}
+
+/** AP362: a conversation's applied SLA. */
+export const getAppliedSla = (accountId: number, displayId: number, consistent = false) =>
+  getItem<AppliedSlaRecord>(keys.appliedSla(accountId, displayId), consistent);
+
+/** A new applied SLA (only where the conversation has none) or its next version. */
+export async function saveAppliedSla(before: AppliedSlaRecord | undefined, after: AppliedSlaRecord): Promise<void> {
+  const item = {
+    ...keys.appliedSla(after.account_id, after.conversation_id),
+    ...keys.appliedSlaIndex(after.account_id, after.created_at, after.conversation_id),
+    type: 'applied_sla',
+    ...after,
+  };
+  await transact([versionedPut(item, before?.version)]);
+}
+
+/** A deleted conversation's applied SLA goes with it (as Chatwoot destroys it). */
+export async function deleteAppliedSla(accountId: number, displayId: number): Promise<void> {
+  await transact([{ item: del(keys.appliedSla(accountId, displayId)) }]);
+}
+
+export interface AppliedSlaFilter {
+  since?: number;
+  until?: number;
+  inboxId?: number;
+  slaPolicyId?: number;
+}
+
+/**
+ * AP363: an account's applied SLAs created in [since, until], oldest first, those matching the filter (a DynamoDB
+ * filter on the index's items: the reads are the range's applied SLAs).
+ */
+export async function listAppliedSlas(accountId: number, f: AppliedSlaFilter): Promise<AppliedSlaRecord[]> {
+  const names: Record<string, string> = { '#p': 'gsi1pk', '#s': 'gsi1sk' };
+  const values: Record<string, unknown> = {
+    ':p': keys.appliedSlasPartition(accountId),
+    ':a': keys.appliedSlaSk(Math.max(0, f.since ?? 0)),
+    // The sort key is `<created>#<displayId>`: every key of the last second sorts below `<until + 1>`.
+    ':b': keys.appliedSlaSk(Math.min(f.until ?? 9_999_999_999, 9_999_999_998) + 1),
+  };
+  const filters: string[] = [];
+  const equal = (attr: string, v: number | undefined, tag: string) => {
+    if (v === undefined) return;
+    names[`#${tag}`] = attr;
+    values[`:${tag}`] = v;
+    filters.push(`#${tag} = :${tag}`);
+  };
+  equal('inbox_id', f.inboxId, 'i');
+  equal('sla_policy_id', f.slaPolicyId, 'y');
+  const items = await queryItems({
+    IndexName: INDEXES.gsi1.name,
+    KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+  return items.map((i) => record<AppliedSlaRecord>(i)!);
+}
