@@ -82,6 +82,8 @@ describe('contacts export', { timeout: 120_000 }, () => {
     });
     expect(bad.status).toBe(422);
     expectErrorBody(await s.admin.api.post(`${s.base}/contacts/export`, { payload: 'all' }), 422);
-    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/contacts/export`, { label: { name: 'x' } }), 422))).toHaveProperty('label');
+    expect(fieldsOf(expectErrorBody(await s.admin.api.post(`${s.base}/contacts/export`, { label: { name: 'x' } }), 422))).toHaveProperty(
+      'label',
+    );
   });
 });
