@@ -267,6 +267,7 @@ async function main() {
       platform,
       account: { id: seeded.accountId, base: seeded.base, admin: seeded.admin, agent: seeded.agent },
       unique,
+      pipeline: rt.pipeline,
     };
     // Endpoints are measured alone: the pipeline's own table traffic would be counted against them.
     await rt.pipeline.pause();
