@@ -570,6 +570,17 @@ export async function measureCounts(opts: {
   return { sizes, rows, note };
 }
 
+/** A table row of a route measured on an account of `conversations`: its matches, RCU by command, p50. */
+function routeRow(
+  conversations: number,
+  q: { route: string; matches: number; rcu: number; p50: number; byCommand: Record<string, number> },
+): string {
+  const parts = Object.entries(q.byCommand)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' + ');
+  return `| ${conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`;
+}
+
 export function countsMarkdown(r: CountsResult): string[] {
   const lines = ['## Counts scale', ''];
   lines.push(
@@ -608,14 +619,7 @@ export function countsMarkdown(r: CountsResult): string[] {
       '|---|---|---|---|---|',
     );
     for (const row of withRoutes) {
-      for (const q of row.qRoutes!) {
-        const parts = Object.entries(q.byCommand)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(' + ');
-        lines.push(
-          `| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`,
-        );
-      }
+      for (const q of row.qRoutes!) lines.push(routeRow(row.conversations, q));
     }
   }
   const withLists = r.rows.filter((row) => row.lists?.length);
@@ -633,14 +637,7 @@ export function countsMarkdown(r: CountsResult): string[] {
       '|---|---|---|---|---|',
     );
     for (const row of withLists) {
-      for (const q of row.lists!) {
-        const parts = Object.entries(q.byCommand)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(' + ');
-        lines.push(
-          `| ${row.conversations.toLocaleString('en-US')} | \`${q.route}\` | ${q.matches.toLocaleString('en-US')} | ${q.rcu} (${parts}) | ${q.p50} |`,
-        );
-      }
+      for (const q of row.lists!) lines.push(routeRow(row.conversations, q));
     }
   }
   const withFilters = r.rows.filter((row) => row.filters?.length);

@@ -2,7 +2,7 @@ import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { listUnattended } from '#shared/db/repositories/reports.ts';
 import { invalidField } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
-import type { Query } from './service.ts';
+import { liveCounts, type Query } from './service.ts';
 
 // Chatwoot's LiveReportsController (`/api/v2/accounts/{id}/live_reports/…`): live counts of the account's
 // conversations, optionally of one team, from the conversation counters (one item per inbox, team,
@@ -28,15 +28,7 @@ async function liveRows(accountId: number, teamId: number | undefined) {
 /** `GET …/live_reports/conversation_metrics`: open, unattended, unassigned and pending counts. */
 export async function liveConversationMetrics(account: AccountRecord, q: Query) {
   const { counters, unattended } = await liveRows(account.id, teamOf(q));
-  let open = 0;
-  let unassigned = 0;
-  let pending = 0;
-  for (const c of counters) {
-    if (c.status === 'pending') pending += c.count;
-    if (c.status !== 'open') continue;
-    open += c.count;
-    if (c.assignee_id == null) unassigned += c.count;
-  }
+  const { open, unassigned, pending } = liveCounts(counters);
   return { open, unattended: unattended.length, unassigned, pending };
 }
 

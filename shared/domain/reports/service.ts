@@ -165,11 +165,8 @@ export const botSummary = (account: AccountRecord, q: Query) => summaryOf(accoun
 
 const AGENTS_PER_PAGE = 25;
 
-/** `GET …/reports/conversations`: live counts (type=account), or per agent (type=agent, 25 a page, most open first). */
-export async function conversationMetrics(account: AccountRecord, q: Query) {
-  if (!q.type) throw invalidField('type', "can't be blank", 'required');
-  if (q.type !== 'account' && q.type !== 'agent') throw invalidField('type', 'must be one of account, agent');
-  const [counters, unattended] = await Promise.all([listConversationCounters(account.id), listUnattendedCounts(account.id)]);
+/** Open, unassigned, pending and open per assignee, summed from conversation counters (live reports read these too). */
+export function liveCounts(counters: { status: string; assignee_id: number | null; count: number }[]) {
   const openBy = new Map<number, number>();
   let open = 0;
   let unassigned = 0;
@@ -181,6 +178,15 @@ export async function conversationMetrics(account: AccountRecord, q: Query) {
     if (c.assignee_id == null) unassigned += c.count;
     else openBy.set(c.assignee_id, (openBy.get(c.assignee_id) ?? 0) + c.count);
   }
+  return { open, unassigned, pending, openBy };
+}
+
+/** `GET …/reports/conversations`: live counts (type=account), or per agent (type=agent, 25 a page, most open first). */
+export async function conversationMetrics(account: AccountRecord, q: Query) {
+  if (!q.type) throw invalidField('type', "can't be blank", 'required');
+  if (q.type !== 'account' && q.type !== 'agent') throw invalidField('type', 'must be one of account, agent');
+  const [counters, unattended] = await Promise.all([listConversationCounters(account.id), listUnattendedCounts(account.id)]);
+  const { open, unassigned, pending, openBy } = liveCounts(counters);
   if (q.type === 'account') {
     const allUnattended = [...unattended.values()].reduce((a, b) => a + b, 0);
     return { open, unattended: allUnattended, unassigned, pending };
