@@ -5,9 +5,9 @@ import type { instrument } from './instrument.ts';
 // List pages by the account's shape (`BENCH_PARTS=lists`): accounts of 1, 30 and 300 inboxes, each inbox holding open
 // conversations (60 at least in all, a third the agent's, a quarter a team's; five contacts), the agent a member of
 // three inboxes; then one of the agent's inboxes gets a full page more (BUSY), the shape where a page's conversations
-// are read by key (0.5 RCU each). Page 1 of the lists agents open all day and of n8n's status filter, through HTTP: read units and
-// DynamoDB calls per call, every answer's counts checked against what was created. What the page reads by inbox
-// count (test/integration/conversation-pages.test.ts asserts the items and round trips).
+// are read by key (0.5 RCU each). Page 1 of the lists agents open all day and of n8n's status filter, through HTTP:
+// read units and DynamoDB calls per call, every answer's counts checked against what was created. What the page
+// reads by inbox count (test/integration/conversation-pages.test.ts asserts the items and round trips).
 
 const SIZES = (process.env.BENCH_LISTS_INBOXES ?? '1,30,300')
   .split(',')
@@ -50,6 +50,34 @@ export async function benchLists(opts: {
   log: (line: string) => void;
 }): Promise<ListsResult> {
   const rows: ListsRow[] = [];
+  const measureVariants = async (base: string, n: number, conversations: number, variants: Variant[]) => {
+    for (const [route, api, method, path, body, count, want] of variants) {
+      const rcu: number[] = [];
+      const ms: number[] = [];
+      let calls = 0;
+      for (let i = 0; i < WARMUP + CALLS; i++) {
+        opts.recorder.take();
+        const started = performance.now();
+        const res = method === 'GET' ? await api.get(`${base}${path}`) : await api.post(`${base}${path}`, body);
+        const took = performance.now() - started;
+        const recorded = opts.recorder.take().calls;
+        if (res.status !== 200) throw new Error(`lists ${route} at ${n} inboxes answered ${res.status}: ${res.text.slice(0, 200)}`);
+        if (count(res.body) !== want) throw new Error(`lists ${route} at ${n} inboxes counted ${count(res.body)}, expected ${want}`);
+        if (i < WARMUP) continue;
+        ms.push(took);
+        rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+        calls = recorded.length;
+      }
+      rows.push({
+        inboxes: n,
+        conversations,
+        route,
+        rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
+        calls,
+        p50: r2(pct50(ms)),
+      });
+    }
+  };
   for (const n of SIZES) {
     const s = await seedAccountVia(opts.baseUrl, opts.platform, `Lists ${n}`);
     const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -185,35 +213,6 @@ export async function benchLists(opts: {
     );
   }
   return { rows };
-
-  async function measureVariants(base: string, n: number, conversations: number, variants: Variant[]) {
-    for (const [route, api, method, path, body, count, want] of variants) {
-      const rcu: number[] = [];
-      const ms: number[] = [];
-      let calls = 0;
-      for (let i = 0; i < WARMUP + CALLS; i++) {
-        opts.recorder.take();
-        const started = performance.now();
-        const res = method === 'GET' ? await api.get(`${base}${path}`) : await api.post(`${base}${path}`, body);
-        const took = performance.now() - started;
-        const recorded = opts.recorder.take().calls;
-        if (res.status !== 200) throw new Error(`lists ${route} at ${n} inboxes answered ${res.status}: ${res.text.slice(0, 200)}`);
-        if (count(res.body) !== want) throw new Error(`lists ${route} at ${n} inboxes counted ${count(res.body)}, expected ${want}`);
-        if (i < WARMUP) continue;
-        ms.push(took);
-        rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
-        calls = recorded.length;
-      }
-      rows.push({
-        inboxes: n,
-        conversations,
-        route,
-        rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
-        calls,
-        p50: r2(pct50(ms)),
-      });
-    }
-  }
 }
 
 export function listsMarkdown(r: ListsResult): string[] {
