@@ -93,7 +93,8 @@ export async function buildFunctionsSeparately(
   return Object.fromEntries(Object.entries(bundles).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function buildOptions(entries: Record<string, string>, out: string) {
+/** esbuild options of a build of `entries` (functionName → module) into `out`: every build above uses them. */
+export function buildOptions(entries: Record<string, string>, out: string) {
   return {
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, handler]) => [`${name}/index`, handler])),
@@ -148,7 +149,7 @@ function layOut(result: BuildResult<{ write: false; metafile: true }>, names: st
 const CHUNKS = 'chunks';
 
 /** The output files `entry` loads: by static imports only (cold start), or by dynamic ones too (what it may load). */
-function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
+export function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
   const seen = new Set([entry]);
   const queue = [entry];
   for (let file = queue.pop(); file; file = queue.pop()) {
