@@ -13,7 +13,7 @@ const chosen = parts.length ? entries.filter(([name]) => parts.some((p) => name.
 const sources = new Map<string, { bytes: number; functions: number }>();
 
 for (const [name, handler] of chosen) {
-  const { metafile } = await build({ ...buildOptions({ [name]: handler }, `${ROOT}/.build/inputs`), write: false });
+  const { metafile } = await build({ ...buildOptions({ [name]: handler }, `${ROOT}/.build/inputs`, { isolateLazy: true }), write: false });
   const outputs = metafile.outputs;
   const entry = Object.keys(outputs).find((k) => k.endsWith(`${name}/index.mjs`))!;
   const mine = new Map<string, number>();
