@@ -24,7 +24,8 @@ export async function applySlaPolicy(
   }
   const { conversation } = await mutate(c, (cur) => {
     if ((cur.sla_policy_id ?? null) === policyId || (opts.onlyWhenNone && cur.sla_policy_id != null)) return { result: undefined };
-    return { next: touch(cur, actor, { sla_policy_id: policyId }), result: undefined };
+    // The old applied SLA leaves the conversation's JSON at once; the SLA stage copies the new one when it makes it.
+    return { next: touch(cur, actor, { sla_policy_id: policyId, applied_sla: null }), result: undefined };
   });
   return conversation;
 }

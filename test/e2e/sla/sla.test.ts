@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getAppliedSla } from '#shared/db/repositories/sla.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { startReceiver } from '../../support/receiver.ts';
 import { until } from '../../support/until.ts';
 import { newContact, newInbox, ok } from '../conversations/fixtures.ts';
 
@@ -158,7 +159,13 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
       }),
       'settings',
     );
+    const hook = await startReceiver();
+    ok(await s.admin.api.post(`${s.base}/webhooks`, { url: hook.url, subscriptions: ['conversation_updated'] }), 'webhook');
     const { inbox, contact, c } = await conversation();
+    // No policy yet: Chatwoot's view leaves `applied_sla` out and shows no SLA events.
+    const bare = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
+    expect(bare.sla_events).toEqual([]);
+    expect('applied_sla' in bare).toBe(false);
     const patched = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: fast.id }), 'apply');
     expect(patched.sla_policy_id).toBe(fast.id);
     expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').sla_policy_id).toBe(fast.id);
@@ -177,6 +184,55 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     // On time: within two seconds of the deadline (whole seconds on both sides).
     expect(missed!.sla_events[0].created_at).toBeGreaterThanOrEqual(due - 1);
     expect(missed!.sla_events[0].created_at).toBeLessThanOrEqual(due + 2);
+
+    // The conversation's JSON carries its applied SLA and misses (Chatwoot's enterprise view), read from the
+    // conversation item: in the conversation, in the list page, and in the conversation_updated the status move
+    // announces.
+    const shownSla = {
+      id: missed!.id,
+      sla_id: fast.id,
+      sla_status: 'active_with_misses',
+      created_at: missed!.created_at,
+      updated_at: missed!.updated_at,
+      sla_description: null,
+      sla_name: 'Fast',
+      sla_first_response_time_threshold: 3,
+      sla_next_response_time_threshold: null,
+      sla_only_during_business_hours: false,
+      sla_resolution_time_threshold: 3600,
+    };
+    const shownEvents = [
+      {
+        id: missed!.sla_events[0].id,
+        event_type: 'frt',
+        meta: {},
+        created_at: missed!.sla_events[0].created_at,
+        updated_at: missed!.sla_events[0].created_at,
+      },
+    ];
+    const shown = await until(
+      async () => {
+        const one = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
+        return one.applied_sla?.sla_status === 'active_with_misses' ? one : undefined;
+      },
+      { what: 'the conversation to show its applied SLA' },
+    );
+    expect(shown.applied_sla).toEqual(shownSla);
+    expect(shown.sla_events).toEqual(shownEvents);
+    const page = ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'list').data.payload as any[];
+    expect(page.find((x) => x.id === c.id)).toMatchObject({ applied_sla: shownSla, sla_events: shownEvents });
+    const announced = await until(
+      () => hook.received.find((r) => r.json?.id === c.id && r.json?.applied_sla?.sla_status === 'active_with_misses'),
+      { what: 'conversation_updated for the status move' },
+    );
+    expect(announced.json).toMatchObject({
+      event: 'conversation_updated',
+      sla_policy_id: fast.id,
+      applied_sla: shownSla,
+      sla_events: shownEvents,
+    });
+    expect('changed_attributes' in announced.json).toBe(false);
+    await hook.close();
 
     const note = await until(
       async () =>
