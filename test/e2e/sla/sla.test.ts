@@ -133,8 +133,10 @@ describe('SLA routes of a suspended account', () => {
 
 describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
+  let adminName: string;
   beforeAll(async () => {
     s = await seedAccount();
+    adminName = ok(await s.admin.api.get('/api/v1/profile'), 'profile').name;
   });
 
   const policy = async (body: Record<string, unknown>) =>
@@ -148,6 +150,11 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     return { inbox, contact, c: c as { id: number; created_at: number } };
   };
   const applied = (id: number) => getAppliedSla(s.accountId, id, true);
+  /** The conversation's activity messages, oldest first. */
+  const activities = async (id: number) =>
+    (ok(await s.admin.api.get(`${s.base}/conversations/${id}/messages`), 'messages').payload as any[])
+      .filter((m) => m.message_type === 2)
+      .map((m) => m.content as string);
 
   it('a first response not given in 3 seconds is missed at the deadline: SLA event, notification, list, metrics, CSV', async () => {
     const fast = await policy({ name: 'Fast', first_response_time_threshold: 3, resolution_time_threshold: 3600 });
@@ -168,6 +175,7 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     expect('applied_sla' in bare).toBe(false);
     const patched = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: fast.id }), 'apply');
     expect(patched.sla_policy_id).toBe(fast.id);
+    expect(await activities(c.id)).toContain(`${adminName} added SLA policy Fast`);
     expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').sla_policy_id).toBe(fast.id);
     // Applied by the pipeline, active until the deadline.
     const first = await until(() => applied(c.id), { what: 'the applied SLA' });
@@ -339,5 +347,11 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     ).toEqual({ sla_policy_id: 'invalid' });
     const after = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
     expect([after.priority, after.sla_policy_id]).toEqual([null, calm.id]);
+    expect(after.applied_sla).toMatchObject({ sla_id: calm.id, sla_status: 'hit' });
+    expect(await activities(c.id)).toContain('Automation System added SLA policy Calm');
+    // Taking the policy off: its activity message, and the applied SLA leaves the conversation's JSON.
+    const off = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: null }), 'take off');
+    expect([off.sla_policy_id, 'applied_sla' in off, off.sla_events]).toEqual([null, false, []]);
+    expect((await activities(c.id)).slice(-1)).toEqual([`${adminName} removed SLA policy Calm`]);
   });
 });
