@@ -95,7 +95,7 @@ export async function listAppliedSlas(accountId: number, f: AppliedSlaFilter): P
 }
 
 /**
- * The conversation item's copy of its applied SLA, written while the conversation still has that policy. The
+ * AP364: the conversation item's copy of its applied SLA, written while the conversation still has that policy. The
  * version moves, so a writer holding the conversation read before rereads it rather than put back an older copy.
  * False when the conversation is gone or has another policy now.
  */
