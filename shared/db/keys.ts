@@ -83,6 +83,7 @@
 //   socket count     CABLEADDR#<sha256 of address>  COUNT             (open sockets of a client address; expires when quiet)
 //   macro            MACROS#<acctId>               MACRO#<id>
 //   audit entry      AUDIT#<acctId>                <at, s>#<stream sequence number>   (one change of an audited record; expires)
+//   audit count      AUDITN#<acctId>               <expiry day end, s>    (the account's entries that expire that day; expires with them)
 //   dashboard app    DAPPS#<acctId>                DAPP#<id>
 //   notification     NOTIFS#<acctId>#<userId>      N#<id>                 gsi1 (unread only): UNREADN#<acctId>#<userId> / N#<id>
 // notification     (above)                                            gsi2 (once snoozed): SNOOZEDN#<acctId>#<userId> / N#<id>   (a snooze
@@ -579,6 +580,9 @@ export const auditEntry = (accountId: number, at: number, sequence: string): Key
   sk: join(pad(at, 10), sequence.padStart(40, '0')),
 });
 export const auditLogOf = (accountId: number) => ({ pk: join('AUDIT', accountId) });
+/** The count of an account's audit entries that expire at `expiresAt` (the end of a UTC day). */
+export const auditCount = (accountId: number, expiresAt: number): Key => ({ pk: join('AUDITN', accountId), sk: pad(expiresAt, 10) });
+export const auditCountsOf = (accountId: number) => ({ pk: join('AUDITN', accountId) });
 
 /**
  * Whether a key is an audited record's (account, account user, inbox, webhook, team, automation rule, macro):

@@ -1,5 +1,6 @@
 import type { Actor } from './actor.ts';
 import type { MessageRecord, Performer } from './messages.ts';
+import type { AppliedSlaRecord, SlaEventRecord } from './sla.ts';
 
 // Stored conversation record (docs/chatwoot.md#conversation-json fields, snake_case). `id` is the per-account display
 // id. Timestamps are Unix seconds, except `updated_at`, which keeps its fraction as Chatwoot shows it.
@@ -36,6 +37,12 @@ export interface ConversationRecord {
   waiting_since: number | null;
   /** The SLA policy applied to it (docs/sla.md); absent on conversations that never had one. */
   sla_policy_id?: number | null;
+  /**
+   * A copy of its applied SLA as the conversation's JSON shows it (`applied_sla`, `sla_events`), kept by the SLA
+   * stage (docs/sla.md#the-conversations-json), so that a page of conversations reads no applied SLA; null or absent
+   * without one.
+   */
+  applied_sla?: AppliedSlaCopy | null;
   /** Time of the last incoming message (WhatsApp's 24-hour reply window, `can_reply`). */
   last_incoming_at: number | null;
   /** Incoming messages since `agent_last_seen_at` (shown capped at 10). */
@@ -51,6 +58,11 @@ export interface ConversationRecord {
   /** Who made the latest change (for the event pipeline). */
   updated_by: Performer | null;
 }
+
+/** What the conversation item keeps of its applied SLA: the shown fields, the misses without their bookkeeping. */
+export type AppliedSlaCopy = Pick<AppliedSlaRecord, 'id' | 'sla_policy_id' | 'sla_status' | 'created_at' | 'updated_at'> & {
+  sla_events: Omit<SlaEventRecord, 'waiting_since'>[];
+};
 
 /**
  * Who acts on a conversation: a user or agent bot of the account interface, or (public interface)

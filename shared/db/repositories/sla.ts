@@ -1,8 +1,12 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { del, transact } from '../transact.ts';
+import type { AppliedSlaCopy } from '#shared/model/conversations.ts';
 import type { AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
-import { getItem, queryItems, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
 // SLA policies in the account's partition; a conversation's applied SLA in the conversation's partition, found
@@ -16,6 +20,12 @@ export const getSlaPolicy = (accountId: number, id: number, consistent = false) 
 export async function listSlaPolicies(accountId: number): Promise<SlaPolicyRecord[]> {
   const p = keys.slaPoliciesOf(accountId);
   return (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<SlaPolicyRecord>(i)!);
+}
+
+/** AP360 for a page: the SLA policies of these ids, in one BatchGet (absent ones left out). */
+export async function getSlaPolicies(accountId: number, ids: number[]): Promise<SlaPolicyRecord[]> {
+  const found = await getMany<Record<string, unknown>>(ids.map((id) => keys.slaPolicy(accountId, id)));
+  return found.map((i) => record<SlaPolicyRecord>(i)).filter((p): p is SlaPolicyRecord => !!p);
 }
 
 export async function saveSlaPolicy(before: SlaPolicyRecord | undefined, after: SlaPolicyRecord): Promise<void> {
@@ -82,4 +92,28 @@ export async function listAppliedSlas(accountId: number, f: AppliedSlaFilter): P
     ExpressionAttributeValues: values,
   });
   return items.map((i) => record<AppliedSlaRecord>(i)!);
+}
+
+/**
+ * AP364: the conversation item's copy of its applied SLA, written while the conversation still has that policy. The
+ * version moves, so a writer holding the conversation read before rereads it rather than put back an older copy.
+ * False when the conversation is gone or has another policy now.
+ */
+export async function setConversationSlaCopy(accountId: number, displayId: number, copy: AppliedSlaCopy): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.conversation(accountId, displayId),
+        UpdateExpression: 'SET #a = :a, #v = #v + :one',
+        ConditionExpression: 'attribute_exists(#v) AND #p = :p',
+        ExpressionAttributeNames: { '#a': 'applied_sla', '#v': 'version', '#p': 'sla_policy_id' },
+        ExpressionAttributeValues: { ':a': copy, ':one': 1, ':p': copy.sla_policy_id },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }

@@ -48,6 +48,8 @@ async function changeContact(
   contactId: number,
   mutate: (c: ContactRecord) => ContactRecord,
   onAttributes?: (before: ContactRecord, after: ContactRecord) => AttributeChanges | undefined,
+  /** The company of the new email's business domain, for a contact that gets its first email (linkOnFirstEmail). */
+  company?: number,
 ): Promise<ContactRecord> {
   return retryStale(async (consistent) => {
     const before = await repo.getContact(accountId, contactId, consistent);
@@ -61,10 +63,28 @@ async function changeContact(
       return saved;
     }
     const after = { ...changed, updated_at: now(), version: before.version + 1 };
+    if (company !== undefined && linkOnFirstEmail(before, after)) {
+      // Linked and counted in the contact's own transaction; a company deleted meanwhile leaves the contact unlinked.
+      const linked = { ...after, company_id: company };
+      try {
+        await repo.saveContact(before, linked, undefined, companyLinkItems(accountId, company, contactId));
+        return linked;
+      } catch (err) {
+        if (!(err instanceof StaleWrite) || err instanceof repo.StaleContact) throw err;
+      }
+    }
     await repo.saveContact(before, after);
     return after;
   });
 }
+
+/**
+ * Chatwoot's Contact callback (`should_associate_company?`): a contact without a company that gets an email where it
+ * had none is linked to the company of the email's business domain; a changed email, or one set at creation's
+ * company already decided, moves nothing (docs/chatwoot.md#companies).
+ */
+const linkOnFirstEmail = (before: ContactRecord, after: ContactRecord) =>
+  !before.email && !!after.email && before.company_id == null && after.company_id == null;
 
 /** Changes that touch neither a uniqueness sentinel nor the derived contact type. */
 const plainChange = (before: ContactRecord, after: ContactRecord) =>
@@ -158,6 +178,9 @@ export async function updateContact(accountId: number, contactId: number, input:
           merge: { additional_attributes: additional, custom_attributes: input.custom_attributes ?? {} },
         }
       : undefined;
+  // Only an email with a business domain can link the contact to a company (one read of the domain's sentinel).
+  const domain = input.email ? businessDomainOf(input.email) : null;
+  const company = domain ? await findCompanyIdByDomain(accountId, domain) : undefined;
   return changeContact(
     accountId,
     contactId,
@@ -175,6 +198,7 @@ export async function updateContact(accountId: number, contactId: number, input:
       custom_attributes: input.custom_attributes ? { ...c.custom_attributes, ...input.custom_attributes } : c.custom_attributes,
     }),
     onAttributes,
+    company,
   );
 }
 

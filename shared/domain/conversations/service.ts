@@ -27,6 +27,7 @@ import { activityIsStale, addMessage, deleteMessageFiles } from '../messages/ser
 import type { MessageRecord } from '#shared/model/messages.ts';
 import type { NewMessage } from '../messages/schemas.ts';
 import { isAgent, visibleConversation } from './access.ts';
+import { actorName } from './actor-name.ts';
 import { mutate, nowFloat, quietly, touch, withMessage } from './mutation.ts';
 import { applySlaPolicy } from '../sla/apply.ts';
 import {
@@ -54,17 +55,6 @@ const CONVERSATION_CHANNELS = [
   'Channel::Whatsapp',
   'Channel::TwilioSms',
 ];
-
-const actorName = async (accountId: number, actor: ConversationActor | null): Promise<string | undefined> => {
-  if (!actor) return undefined;
-  if (actor.type === 'user') return actor.user.name;
-  if (actor.type === 'agent_bot') return actor.bot.name;
-  if (actor.type === 'automation_rule') return 'Automation System';
-  if (actor.type === 'campaign') return 'Campaign';
-  if (actor.type === 'channel') return undefined;
-  const name = (await getContact(accountId, actor.contactId))?.name ?? '';
-  return name.charAt(0).toUpperCase() + name.slice(1);
-};
 
 const renderOne = async (accountId: number, actor: Actor, c: ConversationRecord) =>
   conversationJson(c, await loadRefs(accountId, actor, [c]));

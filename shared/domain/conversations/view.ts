@@ -4,6 +4,9 @@ import { getAgentBots, getMembers } from '#shared/db/repositories/identity.ts';
 import { getContacts } from '#shared/db/repositories/contacts.ts';
 import { getInboxes } from '#shared/db/repositories/inboxes.ts';
 import { getTeams, listUserTeamIds } from '#shared/db/repositories/teams.ts';
+import { getSlaPolicies } from '#shared/db/repositories/sla.ts';
+import type { SlaPolicyRecord } from '#shared/model/sla.ts';
+import { appliedSlaJson, slaEventsJson } from '../sla/view.ts';
 import type { AccountUserRecord, AgentBotRecord, UserRecord } from '#shared/model/identity.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactJson, contactPushJson } from '../contacts/view.ts';
@@ -34,6 +37,8 @@ export interface Refs {
   teams: Map<number, TeamRecord>;
   /** Teams the caller belongs to (`meta.team.is_member`). */
   myTeams: Set<number>;
+  /** The policies of the conversations' applied SLAs (`applied_sla`). */
+  slaPolicies: Map<number, SlaPolicyRecord>;
 }
 
 const distinct = (xs: (number | null | undefined)[]) => [...new Set(xs.filter((x): x is number => typeof x === 'number'))];
@@ -59,8 +64,9 @@ export async function loadRefs(
   const userIds = distinct([...conversations.map((c) => c.assignee_id), ...senders('User')]);
   const botIds = distinct([...conversations.map((c) => c.assignee_agent_bot_id), ...senders('AgentBot')]);
   const teamIds = distinct(conversations.map((c) => c.team_id));
-  // Contacts are read fresh; inboxes, users, bots and teams through the refs cache (refs-cache.ts).
-  const [contacts, [inboxes, found, bots, teams, myTeams]] = await Promise.all([
+  const policyIds = distinct(conversations.map((c) => c.applied_sla?.sla_policy_id));
+  // Contacts are read fresh; inboxes, users, bots, teams and SLA policies through the refs cache (refs-cache.ts).
+  const [contacts, [inboxes, found, bots, teams, myTeams, policies]] = await Promise.all([
     contactIds.length ? getContacts(accountId, contactIds) : [],
     withRefsCache(() =>
       Promise.all([
@@ -69,6 +75,7 @@ export async function loadRefs(
         botIds.length ? getAgentBots(botIds) : [],
         teamIds.length ? getTeams(accountId, teamIds) : [],
         actor?.type === 'user' && teamIds.length ? listUserTeamIds(accountId, actor.user.id) : Promise.resolve([] as number[]),
+        policyIds.length ? getSlaPolicies(accountId, policyIds) : [],
       ]),
     ),
   ]);
@@ -82,6 +89,19 @@ export async function loadRefs(
     bots: byId(bots),
     teams: byId(teams),
     myTeams: new Set(myTeams),
+    slaPolicies: byId(policies),
+  };
+}
+
+/**
+ * Chatwoot's enterprise `applied_sla` and `sla_events` of a conversation (docs/sla.md#the-conversations-json), from the
+ * copy on the conversation item: `applied_sla` null without one (the REST view leaves it out then, as Chatwoot's).
+ */
+export function conversationSlaJson(c: ConversationRecord, refs: Refs) {
+  const a = c.applied_sla;
+  return {
+    applied_sla: a ? appliedSlaJson(a, refs.slaPolicies.get(a.sla_policy_id)) : null,
+    sla_events: a ? slaEventsJson(a) : [],
   };
 }
 
@@ -280,6 +300,10 @@ export function canReply(c: Pick<ConversationRecord, 'last_incoming_at'>, inbox:
   return c.last_incoming_at !== null && at - c.last_incoming_at < hours * 3600;
 }
 
+/** Chatwoot's jbuilder leaves out an `applied_sla` block that rendered nothing. */
+const restSla = ({ applied_sla, sla_events }: ReturnType<typeof conversationSlaJson>) =>
+  applied_sla ? { applied_sla, sla_events } : { sla_events };
+
 /** Conversation JSON of the application API (docs/chatwoot.md#conversation-json); `id` is the display id. */
 export function conversationJson(c: ConversationRecord, refs: Refs) {
   const contact = refs.contacts.get(c.contact_id);
@@ -329,6 +353,7 @@ export function conversationJson(c: ConversationRecord, refs: Refs) {
     priority: c.priority,
     waiting_since: c.waiting_since ?? 0,
     sla_policy_id: c.sla_policy_id ?? null,
+    ...restSla(conversationSlaJson(c, refs)),
     // Not part of Chatwoot's JSON, but what clients otherwise ask the contacts API for.
     contact_id: c.contact_id,
     assignee_id: c.assignee_id,

@@ -182,7 +182,11 @@ export function eventsOf(change: Change): DomainEvent[] {
       const changes = diff(oldImage!, newImage, CONVERSATION_COLUMNS);
       const lang = (img: Record<string, unknown>) =>
         (img.additional_attributes as Record<string, unknown> | undefined)?.conversation_language;
-      const announced = CONVERSATION_ANNOUNCED.some((k) => k in changes) || !same(lang(oldImage!), lang(newImage));
+      // Chatwoot's AppliedSla announces its conversation when its status moves (docs/sla.md#the-conversations-json).
+      const sla = (img: Record<string, unknown>) => img.applied_sla as { id: number; sla_status: string } | null | undefined;
+      const [slaBefore, slaAfter] = [sla(oldImage!), sla(newImage)];
+      const slaMoved = !!slaBefore && !!slaAfter && slaBefore.id === slaAfter.id && slaBefore.sla_status !== slaAfter.sla_status;
+      const announced = CONVERSATION_ANNOUNCED.some((k) => k in changes) || !same(lang(oldImage!), lang(newImage)) || slaMoved;
       // Realtime only (docs/chatwoot.md#event-model): the contact read the conversation; the conversation moved to
       // another contact (a contact merge).
       const realtime: DomainEvent[] = [];
@@ -197,7 +201,10 @@ export function eventsOf(change: Change): DomainEvent[] {
         );
       }
       if (!announced) return realtime;
-      const changedAttributes = changedList(changes, CONVERSATION_TIMES, { labels: ['label_list', 'cached_label_list'] });
+      // The status move alone has no changed columns: Chatwoot's event then carries none (null).
+      const changedAttributes = Object.keys(changes).length
+        ? changedList(changes, CONVERSATION_TIMES, { labels: ['label_list', 'cached_label_list'] })
+        : null;
       const out = [...realtime, event('conversation_updated', { conversation, performedBy, changes, changedAttributes })];
       if ('status' in changes) {
         const statusChange = changedList({ status: changes.status }, CONVERSATION_TIMES);

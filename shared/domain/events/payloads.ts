@@ -8,7 +8,15 @@ import type { AccountRecord, UserRecord } from '#shared/model/identity.ts';
 import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactAvatarUrl, contactPushJson, contactWebhookJson, inboxAvatarUrl } from '../contacts/view.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
-import { attachmentJson, botPushJson, loadRefs, messagePushJson, userPushJson, type Refs } from '../conversations/view.ts';
+import {
+  attachmentJson,
+  botPushJson,
+  conversationSlaJson,
+  loadRefs,
+  messagePushJson,
+  userPushJson,
+  type Refs,
+} from '../conversations/view.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { messageTypeName, type MessageRecord } from '#shared/model/messages.ts';
 import type { ChangedAttributes, DomainEvent } from './domain-events.ts';
@@ -136,6 +144,9 @@ export function conversationPushData(ctx: ConversationContext) {
     timestamp: c.last_activity_at,
     created_at: c.created_at,
     updated_at: c.updated_at,
+    // Chatwoot's enterprise push data: the applied SLA (null without one), its misses, and the policy.
+    ...conversationSlaJson(c, refs),
+    sla_policy_id: c.sla_policy_id ?? null,
   };
 }
 

@@ -381,6 +381,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('macros', keys.macrosOf(a).pk),
     // Its audit log (docs/audit.md): Chatwoot destroys an account's audits with it.
     whole('audit log', keys.auditLogOf(a).pk),
+    whole('audit log counts', keys.auditCountsOf(a).pk),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),
     whole('campaigns', keys.campaignsOf(a).pk),
     whole('socket subscriptions', keys.cableSubscriptionsOf(a).pk),

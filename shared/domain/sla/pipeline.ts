@@ -1,5 +1,5 @@
 import { nextId } from '#shared/db/ids.ts';
-import { deleteAppliedSla, getAppliedSla, getSlaPolicy, saveAppliedSla } from '#shared/db/repositories/sla.ts';
+import { deleteAppliedSla, getAppliedSla, getSlaPolicy, saveAppliedSla, setConversationSlaCopy } from '#shared/db/repositories/sla.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import { log } from '#shared/log.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
@@ -12,6 +12,7 @@ import { conversationContext, type ConversationContext } from '../events/payload
 import { notifySlaMiss } from '../notifications/pipeline.ts';
 import { evaluateSla } from './evaluate.ts';
 import { listedConversation, sameListed } from './listed.ts';
+import { appliedSlaCopy, sameCopy } from './view.ts';
 
 // The pipeline's SLA stage (docs/sla.md): a conversation's change applies its policy (the applied SLA, made when
 // `sla_policy_id` is set or changed) and evaluates it; each deadline ahead gets one wake-up (shared/queues/wakeups.ts),
@@ -138,6 +139,10 @@ async function evaluateConversation(ctx: ConversationContext, early?: number): P
     await saveAppliedSla(stored, next);
     return { applied: next, misses: events };
   });
+  // The conversation item's copy (what its JSON shows) follows the applied SLA; a copy already equal is not rewritten,
+  // and one missing or stale (a write lost with its invocation) is mended by the next evaluation.
+  const copy = appliedSlaCopy(applied);
+  if (!sameCopy(c.applied_sla, copy)) await setConversationSlaCopy(c.account_id, c.id, copy);
   for (const e of misses) {
     log.warn('SLA missed', { accountId: c.account_id, conversationId: c.id, slaPolicyId: policy.id, type: e.event_type });
     await notifySlaMiss(`sla:${applied.id}:${e.id}`, ctx, NOTIFICATION[e.event_type], { id: policy.id, data: policyPushData(policy) });

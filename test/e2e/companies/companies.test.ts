@@ -104,6 +104,30 @@ describe('companies', () => {
     expect((await s.admin.api.delete(`${s.base}/companies/${free.id}`)).status).toBe(200);
   });
 
+  it('links a contact that gets its first email on the domain, as Chatwoot’s update callback; a changed email moves nothing', async () => {
+    const domain = domainOf('later');
+    const co = await create({ name: 'Later', domain });
+    const made = await s.agent.api.post(`${s.base}/contacts`, { name: 'No email yet', phone_number: `+1555${Date.now() % 10_000_000}` });
+    expect(made.status).toBe(200);
+    const bare = made.body.payload.contact as { id: number; company_id?: number };
+    expect(bare.company_id).toBeUndefined();
+    const updated = await s.agent.api.put(`${s.base}/contacts/${bare.id}`, { email: `dee@${domain}` });
+    expect(updated.status).toBe(200);
+    expect(updated.body.payload.company_id).toBe(co.id);
+    expect((await s.agent.api.get(`${s.base}/contacts/${bare.id}`)).body.payload.company_id).toBe(co.id);
+    expect((await show(co.id)).contacts_count).toBe(1);
+    // Another update of the linked contact counts it no second time.
+    expect((await s.agent.api.put(`${s.base}/contacts/${bare.id}`, { name: 'Dee' })).status).toBe(200);
+    expect((await show(co.id)).contacts_count).toBe(1);
+
+    // Chatwoot links only on a first email: a contact whose email moves onto the domain stays unlinked.
+    const moved = await contact(`eve@${domainOf('before')}`);
+    const changed = await s.agent.api.put(`${s.base}/contacts/${moved.id}`, { email: `eve@${domain}` });
+    expect(changed.status).toBe(200);
+    expect(changed.body.payload.company_id).toBeUndefined();
+    expect((await show(co.id)).contacts_count).toBe(1);
+  });
+
   it('lists by name 25 a page with meta, sorts, and searches name or domain (q required)', async () => {
     const acct = await seedAccount();
     const api = acct.admin.api;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getAppliedSla } from '#shared/db/repositories/sla.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
+import { startReceiver } from '../../support/receiver.ts';
 import { until } from '../../support/until.ts';
 import { addInboxMembers, newContact, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
@@ -135,9 +136,11 @@ describe('SLA routes of a suspended account', () => {
 describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
   let recorder: ReturnType<typeof callRecorder>;
+  let adminName: string;
   beforeAll(async () => {
     s = await seedAccount();
     recorder = callRecorder('slaTestRecorder');
+    adminName = ok(await s.admin.api.get('/api/v1/profile'), 'profile').name;
   });
 
   const policy = async (body: Record<string, unknown>) =>
@@ -151,6 +154,11 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     return { inbox, contact, c: c as { id: number; created_at: number } };
   };
   const applied = (id: number) => getAppliedSla(s.accountId, id, true);
+  /** The conversation's activity messages, oldest first. */
+  const activities = async (id: number) =>
+    (ok(await s.admin.api.get(`${s.base}/conversations/${id}/messages`), 'messages').payload as any[])
+      .filter((m) => m.message_type === 2)
+      .map((m) => m.content as string);
 
   it('a first response not given in 3 seconds is missed at the deadline: SLA event, notification, list, metrics, CSV', async () => {
     const fast = await policy({ name: 'Fast', first_response_time_threshold: 3, resolution_time_threshold: 3600 });
@@ -162,9 +170,16 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
       }),
       'settings',
     );
+    const hook = await startReceiver();
+    ok(await s.admin.api.post(`${s.base}/webhooks`, { url: hook.url, subscriptions: ['conversation_updated'] }), 'webhook');
     const { inbox, contact, c } = await conversation();
+    // No policy yet: Chatwoot's view leaves `applied_sla` out and shows no SLA events.
+    const bare = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
+    expect(bare.sla_events).toEqual([]);
+    expect('applied_sla' in bare).toBe(false);
     const patched = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: fast.id }), 'apply');
     expect(patched.sla_policy_id).toBe(fast.id);
+    expect(await activities(c.id)).toContain(`${adminName} added SLA policy Fast`);
     expect(ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show').sla_policy_id).toBe(fast.id);
     // Applied by the pipeline, active until the deadline.
     const first = await until(() => applied(c.id), { what: 'the applied SLA' });
@@ -181,6 +196,55 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     // On time: within two seconds of the deadline (whole seconds on both sides).
     expect(missed!.sla_events[0].created_at).toBeGreaterThanOrEqual(due - 1);
     expect(missed!.sla_events[0].created_at).toBeLessThanOrEqual(due + 2);
+
+    // The conversation's JSON carries its applied SLA and misses (Chatwoot's enterprise view), read from the
+    // conversation item: in the conversation, in the list page, and in the conversation_updated the status move
+    // announces.
+    const shownSla = {
+      id: missed!.id,
+      sla_id: fast.id,
+      sla_status: 'active_with_misses',
+      created_at: missed!.created_at,
+      updated_at: missed!.updated_at,
+      sla_description: null,
+      sla_name: 'Fast',
+      sla_first_response_time_threshold: 3,
+      sla_next_response_time_threshold: null,
+      sla_only_during_business_hours: false,
+      sla_resolution_time_threshold: 3600,
+    };
+    const shownEvents = [
+      {
+        id: missed!.sla_events[0].id,
+        event_type: 'frt',
+        meta: {},
+        created_at: missed!.sla_events[0].created_at,
+        updated_at: missed!.sla_events[0].created_at,
+      },
+    ];
+    const shown = await until(
+      async () => {
+        const one = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
+        return one.applied_sla?.sla_status === 'active_with_misses' ? one : undefined;
+      },
+      { what: 'the conversation to show its applied SLA' },
+    );
+    expect(shown.applied_sla).toEqual(shownSla);
+    expect(shown.sla_events).toEqual(shownEvents);
+    const page = ok(await s.admin.api.get(`${s.base}/conversations?inbox_id=${inbox.id}&status=all`), 'list').data.payload as any[];
+    expect(page.find((x) => x.id === c.id)).toMatchObject({ applied_sla: shownSla, sla_events: shownEvents });
+    const announced = await until(
+      () => hook.received.find((r) => r.json?.id === c.id && r.json?.applied_sla?.sla_status === 'active_with_misses'),
+      { what: 'conversation_updated for the status move' },
+    );
+    expect(announced.json).toMatchObject({
+      event: 'conversation_updated',
+      sla_policy_id: fast.id,
+      applied_sla: shownSla,
+      sla_events: shownEvents,
+    });
+    expect('changed_attributes' in announced.json).toBe(false);
+    await hook.close();
 
     const note = await until(
       async () =>
@@ -292,6 +356,12 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     ).toEqual({ sla_policy_id: 'invalid' });
     const after = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
     expect([after.priority, after.sla_policy_id]).toEqual([null, calm.id]);
+    expect(after.applied_sla).toMatchObject({ sla_id: calm.id, sla_status: 'hit' });
+    expect(await activities(c.id)).toContain('Automation System added SLA policy Calm');
+    // Taking the policy off: its activity message, and the applied SLA leaves the conversation's JSON.
+    const off = ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: null }), 'take off');
+    expect([off.sla_policy_id, 'applied_sla' in off, off.sla_events]).toEqual([null, false, []]);
+    expect((await activities(c.id)).slice(-1)).toEqual([`${adminName} removed SLA policy Calm`]);
   });
 
   it("follows the conversation's assignee, team, labels and policy through the pipeline", async () => {

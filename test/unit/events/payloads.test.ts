@@ -102,7 +102,53 @@ describe('conversation push data', () => {
       timestamp: T0 + 60,
       created_at: T0 + 10,
       updated_at: T0 + 60.25,
+      applied_sla: null,
+      sla_events: [],
+      sla_policy_id: null,
     });
+  });
+
+  it('carries the applied SLA (Chatwoot’s enterprise push data) from the conversation’s copy, with its policy’s fields', () => {
+    const policy = {
+      id: 6,
+      account_id: 7,
+      name: 'Gold',
+      description: 'One hour',
+      first_response_time_threshold: 3600,
+      next_response_time_threshold: null,
+      resolution_time_threshold: 86400,
+      only_during_business_hours: false,
+      created_at: T0,
+      updated_at: T0,
+      version: 1,
+    };
+    const c = conversation({
+      sla_policy_id: 6,
+      applied_sla: {
+        id: 31,
+        sla_policy_id: 6,
+        sla_status: 'active_with_misses',
+        created_at: T0 + 10,
+        updated_at: T0 + 3610,
+        sla_events: [{ id: 44, event_type: 'frt', meta: {}, created_at: T0 + 3610 }],
+      },
+    });
+    const data = conversationPushData(context({ conversation: c, refs: refs({ slaPolicies: new Map([[6, policy]]) }) }));
+    expect(data.sla_policy_id).toBe(6);
+    expect(data.applied_sla).toEqual({
+      id: 31,
+      sla_id: 6,
+      sla_status: 'active_with_misses',
+      created_at: T0 + 10,
+      updated_at: T0 + 3610,
+      sla_description: 'One hour',
+      sla_name: 'Gold',
+      sla_first_response_time_threshold: 3600,
+      sla_next_response_time_threshold: null,
+      sla_only_during_business_hours: false,
+      sla_resolution_time_threshold: 86400,
+    });
+    expect(data.sla_events).toEqual([{ id: 44, event_type: 'frt', meta: {}, created_at: T0 + 3610, updated_at: T0 + 3610 }]);
   });
 
   it('a bot assignee is an AgentBot; nobody assigned is null; unknown references are null', () => {

@@ -312,6 +312,7 @@ export const refs = (over: Partial<Refs> = {}): Refs => ({
   bots: new Map([[9, bot()]]),
   teams: new Map([[4, team()]]),
   myTeams: new Set(),
+  slaPolicies: new Map(),
   ...over,
 });
 
