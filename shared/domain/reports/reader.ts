@@ -15,8 +15,10 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
   const last = dayStart(Math.max(...boundaries));
   const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last));
 
-  // Hour items wanted: (hour, day) of every cut day.
-  const cuts = boundaries.filter((t) => t % DAY !== 0);
+  // Hour items wanted: (hour, day) of every cut day that has figures. A day item is written with every
+  // hour item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
+  // without one has no hour items either: reading them would cost a read unit apiece for nothing.
+  const cuts = boundaries.filter((t) => t % DAY !== 0 && days.has(dayKey(dayStart(t))));
   const byHour = new Map<number, Set<number>>();
   for (const t of cuts) {
     const plan = headPlan(t - dayStart(t));
