@@ -166,4 +166,28 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
     const dk = dayKey(day);
     expect(hourKeys(calls).sort()).toEqual(['18', '19', '20', '21', '22', '23'].map((h) => `H#${h}#${dk}`));
   });
+
+  it('reads consecutive cut days with one Query per hour of day, not an item at a time', async () => {
+    const daily = keys.reportSeries.inbox(9);
+    // Each of six days: one incoming message at 10:00 (before the cut) and two at 21:00 (after it).
+    await recordFacts([
+      {
+        fact: {
+          id: `sums-test:${accountId}:daily`,
+          account_id: accountId,
+          conversation_id: 2,
+          contributions: Array.from({ length: 6 }, (_, i) => [
+            { series: daily, at: day - (6 - i) * 86_400 + 10 * 3_600, figures: { im: 1 } },
+            { series: daily, at: day - (6 - i) * 86_400 + 21 * 3_600, figures: { im: 2 } },
+          ]).flat(),
+          created_at: day,
+        },
+      },
+    ]);
+    const bounds = Array.from({ length: 6 }, (_, i) => day - (6 - i) * 86_400 + cut);
+    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds));
+    // From 18:30 to 18:30 the next day: that day's 21:00 and the next day's 10:00.
+    expect(result.map((f) => f.im)).toEqual([3, 3, 3, 3, 3]);
+    expect(calls.map((c) => c.command)).toEqual(Array(7).fill('QueryCommand'));
+  });
 });
