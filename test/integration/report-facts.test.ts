@@ -9,6 +9,8 @@ import {
   type FactWrite,
 } from '#shared/db/repositories/reports.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
+import { sumsBetween } from '#shared/domain/reports/reader.ts';
+import { scopedCallRecorder } from '../support/calls.ts';
 import { runtime } from '../support/runtime.ts';
 
 // A dispatcher batch's figure-only report facts written together (DynamoDB Local): the facts of one
@@ -117,5 +119,75 @@ describe('report facts of a batch (recordFacts)', () => {
     await expect(recordFacts([fact(30), huge, fact(31)])).resolves.toBeUndefined();
     expect(await incoming(keys.reportSeries.account())).toBe(before + 2);
     expect(await incoming(keys.reportSeries.inbox(7000))).toBe(0);
+  });
+});
+
+// A series' sums over quarter-hour boundaries read the day items of the span and the hour items of the days a
+// boundary cuts; a cut day without a day item has no hour items (both are written by the same additions), so
+// they are not read: a series empty on its cut days costs its day Query alone.
+describe('report sums read the hour items of cut days with figures only (sumsBetween)', () => {
+  const accountId = 810_000_000 + Math.floor(Math.random() * 1_000_000);
+  const series = keys.reportSeries.inbox(8);
+  const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+  const cut = 18 * 3_600 + 1_800; // 18:30 UTC: a local midnight at +5:30
+  let recorder: ReturnType<typeof scopedCallRecorder>;
+  beforeAll(async () => {
+    await runtime();
+    recorder = scopedCallRecorder('reportSumsRecorder');
+    await recordFacts([
+      {
+        fact: {
+          id: `sums-test:${accountId}`,
+          account_id: accountId,
+          conversation_id: 1,
+          contributions: [
+            { series, at: day + 3_600 + 1_800, figures: { im: 1 } },
+            { series, at: day + 20 * 3_600, figures: { im: 2 } },
+          ],
+          created_at: day,
+        },
+      },
+    ]);
+  });
+  const sums = (from: number, to: number) => recorder.during(() => sumsBetween(accountId, series, [from, to]));
+  const hourKeys = (calls: { command: string; input: string }[]) =>
+    calls.filter((c) => c.command === 'BatchGetItemCommand').flatMap((c) => [...c.input.matchAll(/"sk":"(H#[^"]+)"/g)].map((m) => m[1]));
+
+  it('reads only the day Query when no cut day has figures', async () => {
+    const { result, calls } = await sums(day - 3 * 86_400 + cut, day - 86_400 + cut);
+    expect(result[0]!.im ?? 0).toBe(0);
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand']);
+  });
+
+  it("reads the hour items of the cut day with figures, exactly: the cut's tail hours and the cut hour", async () => {
+    const { result, calls } = await sums(day - 2 * 86_400 + cut, day + cut);
+    // 01:30 is before the cut, 20:00 after it.
+    expect(result[0]!.im).toBe(1);
+    const dk = dayKey(day);
+    expect(hourKeys(calls).sort()).toEqual(['18', '19', '20', '21', '22', '23'].map((h) => `H#${h}#${dk}`));
+  });
+
+  it('reads consecutive cut days with one Query per hour of day, not an item at a time', async () => {
+    const daily = keys.reportSeries.inbox(9);
+    // Each of six days: one incoming message at 10:00 (before the cut) and two at 21:00 (after it).
+    await recordFacts([
+      {
+        fact: {
+          id: `sums-test:${accountId}:daily`,
+          account_id: accountId,
+          conversation_id: 2,
+          contributions: Array.from({ length: 6 }, (_, i) => [
+            { series: daily, at: day - (6 - i) * 86_400 + 10 * 3_600, figures: { im: 1 } },
+            { series: daily, at: day - (6 - i) * 86_400 + 21 * 3_600, figures: { im: 2 } },
+          ]).flat(),
+          created_at: day,
+        },
+      },
+    ]);
+    const bounds = Array.from({ length: 6 }, (_, i) => day - (6 - i) * 86_400 + cut);
+    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds));
+    // From 18:30 to 18:30 the next day: that day's 21:00 and the next day's 10:00.
+    expect(result.map((f) => f.im)).toEqual([3, 3, 3, 3, 3]);
+    expect(calls.map((c) => c.command)).toEqual(Array(7).fill('QueryCommand'));
   });
 });

@@ -3,8 +3,9 @@ import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures }
 
 // Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
 // period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items of
-// the days a boundary cuts: a BatchGet when few days are cut, else one Query per hour of day (at most
-// 13, whatever the span), since Chatwoot's day/week/month periods in one offset all cut days at one time.
+// the days a boundary cuts (those with a day item): a BatchGet when few days far apart are cut, else one
+// Query per hour of day (at most 13, whatever the span), since Chatwoot's day/week/month periods in one
+// offset all cut days at one time.
 
 const BATCH_DAYS = 6;
 
@@ -15,8 +16,10 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
   const last = dayStart(Math.max(...boundaries));
   const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last));
 
-  // Hour items wanted: (hour, day) of every cut day.
-  const cuts = boundaries.filter((t) => t % DAY !== 0);
+  // Hour items wanted: (hour, day) of every cut day that has figures. A day item is written with every
+  // hour item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
+  // without one has no hour items either: reading them would cost a read unit apiece for nothing.
+  const cuts = boundaries.filter((t) => t % DAY !== 0 && days.has(dayKey(dayStart(t))));
   const byHour = new Map<number, Set<number>>();
   for (const t of cuts) {
     const plan = headPlan(t - dayStart(t));
@@ -29,11 +32,15 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
   const batch: { hour: number; day: string }[] = [];
   await Promise.all(
     [...byHour].map(async ([hour, daySet]) => {
-      if (daySet.size <= BATCH_DAYS) {
-        for (const d of daySet) batch.push({ hour, day: dayKey(d) });
+      const ds = [...daySet];
+      // A BatchGet bills each item half a read unit; a Query bills the bytes of every day in its range (an
+      // hour item is ≤ ~1 KB, four to a half unit): so one Query per hour once the cut days are many or
+      // close together, one BatchGet for them all when they are one day or a few far apart.
+      const span = (Math.max(...ds) - Math.min(...ds)) / DAY + 1;
+      if (ds.length === 1 || (ds.length <= BATCH_DAYS && span > 4 * ds.length)) {
+        for (const d of ds) batch.push({ hour, day: dayKey(d) });
         return;
       }
-      const ds = [...daySet];
       const found = await queryReportHourOfDay(accountId, series, hour, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
       for (const [day, item] of found) hours.set(`${hour}|${day}`, item);
     }),
