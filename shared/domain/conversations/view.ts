@@ -87,7 +87,7 @@ export async function loadRefs(
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
 
-const availableName = (u: UserRecord) => u.display_name || u.name;
+export const availableName = (u: Pick<UserRecord, 'display_name' | 'name'>) => u.display_name || u.name;
 
 /**
  * Agent JSON (docs/chatwoot.md#inbox-members-and-agent-json): the assignee in `meta.assignee` and the assignments
