@@ -2,10 +2,9 @@ import * as repo from '#shared/db/repositories/help-center.ts';
 import { getUsers } from '#shared/db/repositories/identity.ts';
 import { notFound } from '#shared/errors.ts';
 import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
-import type { UserRecord } from '#shared/model/identity.ts';
 import { activeAccount } from '../accounts/suspension.ts';
-import { matchesQuery, searchTerms } from './text.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
+import { matchesQuery, searchTerms } from './text.ts';
 import { byPosition, portalLogoUrl, type PublicArticleContext } from './view.ts';
 
 // What the public help-center pages show (Chatwoot's Public::Api::V1::Portals controllers): a portal that
@@ -134,14 +133,13 @@ export async function publicArticles(p: PortalRecord, locale: string, l: Article
   const ids = new Set(shown.map((a) => a.id));
   const named = [...shown, ...articles.filter((a) => a.associated_article_id !== null && ids.has(a.associated_article_id))];
   const authorIds = [...new Set(named.map((a) => a.author_id))];
-  const [users] = await Promise.all([
-    authorIds.length ? getUsers(authorIds) : [],
-    // Authors' avatars are signed links.
-    authorIds.length ? fileSigningReady() : undefined,
-  ]);
+  const [users] = authorIds.length
+    ? // Authors' avatars are signed links.
+      await Promise.all([getUsers(authorIds), fileSigningReady()])
+    : [[]];
   const ctx: PublicArticleContext = {
     categories: new Map(categories.map((c) => [c.id, c])),
-    authors: new Map((users as (UserRecord | undefined)[]).flatMap((u) => (u ? [[u.id, u] as const] : []))),
+    authors: new Map(users.flatMap((u) => (u ? [[u.id, u] as const] : []))),
     published: articles,
   };
   return { articles: shown, count: matching.length, ctx };

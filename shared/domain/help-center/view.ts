@@ -1,4 +1,4 @@
-import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
+import type { ArticleRecord, CategoryRecord, PortalLogo, PortalRecord } from '#shared/model/help-center.ts';
 import type { UserRecord } from '#shared/model/identity.ts';
 import { fileScope, fileUrl, storedRef } from '#shared/storage/file-urls.ts';
 import { availableName, userAvatarUrl } from '../conversations/view.ts';
@@ -23,18 +23,15 @@ export const portalLogoUrl = (p: PortalRecord) =>
   p.logo ? fileUrl(storedRef(p.logo.key), fileScope.accountUpload(p.account_id), p.logo.filename) || undefined : undefined;
 
 /** Chatwoot's `portal.file_base_data`. */
-const portalLogoJson = (p: PortalRecord) =>
-  p.logo
-    ? {
-        id: p.logo.id,
-        portal_id: p.id,
-        file_type: p.logo.content_type,
-        account_id: p.account_id,
-        file_url: portalLogoUrl(p),
-        blob_id: p.logo.blob_id,
-        filename: p.logo.filename,
-      }
-    : undefined;
+const portalLogoJson = (p: PortalRecord, logo: PortalLogo) => ({
+  id: logo.id,
+  portal_id: p.id,
+  file_type: logo.content_type,
+  account_id: p.account_id,
+  file_url: portalLogoUrl(p),
+  blob_id: logo.blob_id,
+  filename: logo.filename,
+});
 
 /**
  * A portal, with the counts of `articles` (all of the portal's, or those of one locale on `show ?locale=`)
@@ -64,7 +61,7 @@ export function portalJson(
       })),
       default_locale: p.config.default_locale,
     },
-    ...(p.logo ? { logo: portalLogoJson(p) } : {}),
+    ...(p.logo ? { logo: portalLogoJson(p, p.logo) } : {}),
     meta: {
       ...statusCounts(content.articles),
       ...(userId !== undefined && content.articles.length
