@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, SIGNED_LINK } from '../../support/files.ts';
+import { verifiedFile } from '#shared/storage/file-urls.ts';
+import { download, linkParts, SIGNED_LINK } from '../../support/files.ts';
 import { startFakeProvider, PNG, type FakeProvider } from '../../support/providers.ts';
 import { client, expectErrorBody, runtime, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 
@@ -58,6 +59,28 @@ describe('portal logo: upload, attach, show, delete', () => {
     expect(await download(res.body.file_url)).toEqual(PNG);
     // Any member uploads (Chatwoot's upload controller asks for no role).
     expect((await s.agent.api.post(`${s.base}/upload`, form('attachment', GIF, 'image/gif', 'a.gif'))).status).toBe(200);
+  });
+
+  it("an upload's file_url is long-lived and serves from an article's Markdown on its public page", async () => {
+    const up = (await upload(s, form('attachment', PNG, 'image/png', 'chart.png'))).body;
+    // Chatwoot's blob links never expire; this one is signed for ten years (articles hold it).
+    const { signedId, filename } = linkParts(up.file_url);
+    const file = await verifiedFile(signedId, filename);
+    expect(file!.expires * 1000 - Date.now()).toBeGreaterThan(9 * 365 * 86_400_000);
+    const slug = await portal('Charts');
+    const P = `${s.base}/portals/${slug}`;
+    const made = await s.admin.api.post(`${P}/articles`, {
+      title: 'Our chart',
+      slug: 'our-chart',
+      content: `Look:\n\n![Chart](${up.file_url})`,
+      author_id: s.admin.id,
+    });
+    expect(made.status).toBe(200);
+    ok200(await s.admin.api.patch(`${P}/articles/${made.body.payload.id}`, { status: 'published' }));
+    const page = await visitor.get(`/hc/${slug}/articles/our-chart`);
+    const src = /<article>.*<img src="([^"]+)" alt="Chart"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(src).toBe(up.file_url);
+    expect(await download(src!)).toEqual(PNG);
   });
 
   it('takes an external_url (fetched through the address guard) and refuses what is no image or no answer', async () => {
