@@ -10,8 +10,8 @@ export const PRICES = {
   wsConnectionMinutePerMillion: 0.25,
   lambdaRequestPerMillion: 0.2,
   lambdaGbSecondArm: 0.0000133334,
-  ddbReadPerMillion: 0.25, // on-demand read request units
-  ddbWritePerMillion: 1.25, // on-demand write request units
+  ddbReadPerMillion: 0.125, // on-demand read request units (since the price cut of November 2024)
+  ddbWritePerMillion: 0.625, // on-demand write request units
   fargateVcpuHourArm: 0.03238,
   fargateGbHourArm: 0.00356,
   publicIpv4Hour: 0.005,
@@ -21,6 +21,8 @@ export const PRICES = {
   cloudfrontGbOut: 0.085, // CloudFront to viewers (North America / Europe)
   cloudfrontGbToOrigin: 0.02, // CloudFront to the origin (client frames)
   sqsRequestPerMillion: 0.4,
+  sqsFifoRequestPerMillion: 0.5,
+  httpApiRequestPerMillion: 1.0, // API Gateway HTTP API (first 300 million a month)
 };
 
 const SECONDS = 30 * 24 * 3600;

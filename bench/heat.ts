@@ -1,4 +1,7 @@
+import { invocationTallies, type Tally } from '../infra/local/invocations.ts';
 import type { Runtime } from '../infra/local/runtime.ts';
+import { functionName, routes as routeTable } from '../infra/routes.ts';
+import { PRICES } from './cable-cost.ts';
 import { observeAwsCalls } from '#shared/aws/observe.ts';
 import { startReceiver } from '../test/support/receiver.ts';
 import { seedAccountVia } from '../test/support/http.ts';
@@ -13,6 +16,8 @@ import type { instrument } from './instrument.ts';
 
 const MESSAGES = Number(process.env.BENCH_HEAT_MESSAGES ?? 200);
 const CONVERSATIONS = 20;
+/** Messages sent one at a time after the burst, for the functions' durations. */
+const SEQUENTIAL = 20;
 const RATE = 500;
 const LIMIT = 1000;
 
@@ -41,7 +46,15 @@ export interface HeatResult {
    * their empty long polls are a fixed cost per queue, not per message).
    */
   sqs: { sendPerMessage: number; receivePerMessage: number; deletePerMessage: number; otherPerMessage: number; perMessage: number };
+  /**
+   * Each function that ran: its invocations a message in the burst (batching as at volume), and its milliseconds a
+   * message, measured with one message at a time (wall time in the local runtime, nothing else running).
+   */
+  functions: { name: string; invocationsPerMessage: number; msPerMessage: number }[];
 }
+
+/** Lambda's memory for every function of the stack (infra/constructs/chatwoot-service.ts). */
+const LAMBDA_GB = 0.5;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 /** The key with its ids generalised; an index key keeps its index's attribute name (`gsi3pk:…`). */
@@ -71,6 +84,7 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
     // Let the setup's own pipeline work finish before the meter starts.
     await quiet(recorder);
     recorder.take();
+    const before = invocationTallies();
     observeAwsCalls((call) => {
       if (call.client === 'SQSClient') sqsCalls.set(call.command, (sqsCalls.get(call.command) ?? 0) + 1);
     });
@@ -87,14 +101,30 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
       for (const b of batch) if (b.status !== 200) throw new Error(`heat message: ${b.status} ${b.text}`);
       ids.push(...batch.map((b) => b.body.id as number));
     }
-    const want = new Set(ids);
-    const started = Date.now();
-    while (receiver.received.filter((r) => want.has(r.json?.id)).length < ids.length) {
-      if (Date.now() - started > 120_000) throw new Error('heat burst did not drain');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const delivered = async (want: Set<number>, what: string) => {
+      const started = Date.now();
+      while (receiver.received.filter((r) => want.has(r.json?.id)).length < want.size) {
+        if (Date.now() - started > 120_000) throw new Error(`${what} did not drain`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    await delivered(new Set(ids), 'heat burst');
     const calls = [...(await quiet(recorder))];
     observeAwsCalls(undefined);
+    const ran = ranSince(before);
+    // Durations: the burst's wall times overlap twenty requests in one process, so each function's time per message
+    // is measured apart, one message at a time, each delivered before the next is sent.
+    const aloneBefore = invocationTallies();
+    for (let n = 0; n < SEQUENTIAL; n++) {
+      const m = await api.post(`${base}/conversations/${convs[n % convs.length]}/messages`, {
+        content: `heat alone ${n}`,
+        message_type: n % 2 ? 'outgoing' : 'incoming',
+      });
+      if (m.status !== 200) throw new Error(`heat message: ${m.status} ${m.text}`);
+      await delivered(new Set([m.body.id as number]), 'a message alone');
+    }
+    await quiet(recorder);
+    const alone = ranSince(aloneBefore);
     const count = (...commands: string[]) => commands.reduce((n, c) => n + (sqsCalls.get(c) ?? 0), 0);
     const sends = count('SendMessageCommand', 'SendMessageBatchCommand');
     const deletes = count('DeleteMessageCommand', 'DeleteMessageBatchCommand');
@@ -134,12 +164,29 @@ export async function benchHeat(world: BenchWorld, rt: Runtime, recorder: Return
         otherPerMessage: per(other),
         perMessage: per(sends + 2 * deletes + other),
       },
+      functions: [...ran]
+        .sort((a, b) => b[1].invocations - a[1].invocations)
+        .map(([name, t]) => ({
+          name,
+          invocationsPerMessage: r2(t.invocations / ids.length),
+          msPerMessage: r2((alone.get(name)?.ms ?? 0) / SEQUENTIAL),
+        })),
     };
   } finally {
     observeAwsCalls(undefined);
     await receiver.close();
     await rt.pipeline.pause();
   }
+}
+
+/** Each function's invocations and time since `before`, those that ran only. */
+function ranSince(before: Map<string, Tally>): Map<string, Tally> {
+  const out = new Map<string, Tally>();
+  for (const [name, t] of invocationTallies()) {
+    const b = before.get(name) ?? { invocations: 0, ms: 0 };
+    if (t.invocations > b.invocations) out.set(name, { invocations: t.invocations - b.invocations, ms: t.ms - b.ms });
+  }
+  return out;
 }
 
 /** Waits until the pipeline has made no DynamoDB call for a second; answers every call recorded meanwhile. */
@@ -173,6 +220,79 @@ export function heatMarkdown(h: HeatResult): string[] {
     `SQS requests a message took in the burst (a batch of up to ten is one request): ${h.sqs.sendPerMessage} sends, ~${h.sqs.receivePerMessage}`,
     `receives (one per deleted batch), ${h.sqs.deletePerMessage} deletes and ${h.sqs.otherPerMessage} visibility changes: **${h.sqs.perMessage}** in all`,
     `(${h.rcuPerMessage} read units and ${h.callsPerMessage} DynamoDB calls a message, API and pipeline).`,
+    '',
+  ];
+}
+
+export interface BillLine {
+  component: string;
+  measured: string;
+  perMillion: number;
+}
+
+/**
+ * The whole bill of a million chat messages, from what the burst measured: every write and read (table and
+ * indexes, API and pipeline), every queue request, every function invocation (requests and GB-seconds at the
+ * local runtime's wall time), the API request; and the `q` index seal, measured by the counts part, when given.
+ */
+const ROUTE_FUNCTIONS = new Set(routeTable.map(functionName));
+
+export function wholeBill(h: HeatResult, sealWcu?: number): BillLine[] {
+  const fn = (match: (name: string) => boolean) => h.functions.filter((f) => match(f.name));
+  const lambda = (fs: HeatResult['functions']) =>
+    fs.reduce(
+      (sum, f) =>
+        sum +
+        f.invocationsPerMessage * PRICES.lambdaRequestPerMillion +
+        LAMBDA_GB * (f.msPerMessage / 1000) * PRICES.lambdaGbSecondArm * 1e6,
+      0,
+    );
+  const describe = (fs: HeatResult['functions']) =>
+    fs.map((f) => `${f.name} ${f.invocationsPerMessage} invocations, ${f.msPerMessage} ms`).join('; ') || 'none';
+  const route = (name: string) => ROUTE_FUNCTIONS.has(name);
+  const routes = fn(route);
+  const pipeline = fn((n) => !route(n));
+  const requests = routes.reduce((n, f) => n + f.invocationsPerMessage, 0);
+  const lines: BillLine[] = [
+    {
+      component: 'DynamoDB writes, API and pipeline',
+      measured: `${h.wcuPerMessage} WCU`,
+      perMillion: h.wcuPerMessage * PRICES.ddbWritePerMillion,
+    },
+    ...(sealWcu !== undefined
+      ? [{ component: '`q` index seal (counts part)', measured: `${sealWcu} WCU`, perMillion: sealWcu * PRICES.ddbWritePerMillion }]
+      : []),
+    {
+      component: 'DynamoDB reads, API and pipeline',
+      measured: `${h.rcuPerMessage} RCU`,
+      perMillion: h.rcuPerMessage * PRICES.ddbReadPerMillion,
+    },
+    { component: 'Lambda, the routes', measured: describe(routes), perMillion: lambda(routes) },
+    { component: 'Lambda, the pipeline', measured: describe(pipeline), perMillion: lambda(pipeline) },
+    { component: 'API Gateway (HTTP API)', measured: `${r2(requests)} requests`, perMillion: requests * PRICES.httpApiRequestPerMillion },
+    {
+      component: 'SQS (FIFO price)',
+      measured: `${h.sqs.perMessage} requests`,
+      perMillion: h.sqs.perMessage * PRICES.sqsFifoRequestPerMillion,
+    },
+  ];
+  return [...lines, { component: '**all in**', measured: '', perMillion: lines.reduce((t, l) => t + l.perMillion, 0) }];
+}
+
+export function wholeBillMarkdown(h: HeatResult, sealWcu?: number): string[] {
+  if (!h.functions?.length) return [];
+  return [
+    '## The whole bill per million messages',
+    '',
+    'From the partition-heat burst (its mix: half incoming, half agent replies, one webhook; invocations and queue requests as',
+    'batched at volume), us-east-1 list prices: DynamoDB on demand, API Gateway HTTP API, SQS at the FIFO price, Lambda arm64 at',
+    "512 MB: its requests from the burst's invocations, its GB-seconds from each function's wall time a message in the local",
+    `runtime with one message at a time (${SEQUENTIAL} messages after the burst; an estimate of Lambda's billed duration: DynamoDB`,
+    'Local answers in about the time DynamoDB does within a region). Storage, logs and data transfer are not in it.',
+    '',
+    '| component | measured per message | $ per million messages |',
+    '|---|---|---|',
+    ...wholeBill(h, sealWcu).map((l) => `| ${l.component} | ${l.measured} | ${l.perMillion.toFixed(2)} |`),
     '',
   ];
 }

@@ -4,15 +4,18 @@ import type { instrument } from './instrument.ts';
 
 // List pages by the account's shape (`BENCH_PARTS=lists`): accounts of 1, 30 and 300 inboxes, each inbox holding open
 // conversations (60 at least in all, a third the agent's, a quarter a team's; five contacts), the agent a member of
-// three inboxes. Page 1 of the lists agents open all day and of n8n's status filter, through HTTP: read units and
-// DynamoDB calls per call, every answer's counts checked against what was created. What the page reads by inbox
-// count (test/integration/conversation-pages.test.ts asserts the items and round trips).
+// three inboxes; then one of the agent's inboxes gets a full page more (BUSY), the shape where a page's conversations
+// are read by key (0.5 RCU each). Page 1 of the lists agents open all day and of n8n's status filter, through HTTP:
+// read units and DynamoDB calls per call, every answer's counts checked against what was created. What the page
+// reads by inbox count (test/integration/conversation-pages.test.ts asserts the items and round trips).
 
 const SIZES = (process.env.BENCH_LISTS_INBOXES ?? '1,30,300')
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
 const CALLS = 10;
+/** Open conversations added to one inbox for the rows of an inbox holding a full page. */
+const BUSY = 40;
 const WARMUP = 2;
 
 export interface ListsRow {
@@ -23,6 +26,9 @@ export interface ListsRow {
   calls: number;
   p50: number;
 }
+
+/** A measured call: its name, client, method, path, body, the count its answer carries and what that count must be. */
+type Variant = [string, Client, 'GET' | 'POST', string, unknown, (b: any) => number, number];
 
 export interface ListsResult {
   rows: ListsRow[];
@@ -44,6 +50,34 @@ export async function benchLists(opts: {
   log: (line: string) => void;
 }): Promise<ListsResult> {
   const rows: ListsRow[] = [];
+  const measureVariants = async (base: string, n: number, conversations: number, variants: Variant[]) => {
+    for (const [route, api, method, path, body, count, want] of variants) {
+      const rcu: number[] = [];
+      const ms: number[] = [];
+      let calls = 0;
+      for (let i = 0; i < WARMUP + CALLS; i++) {
+        opts.recorder.take();
+        const started = performance.now();
+        const res = method === 'GET' ? await api.get(`${base}${path}`) : await api.post(`${base}${path}`, body);
+        const took = performance.now() - started;
+        const recorded = opts.recorder.take().calls;
+        if (res.status !== 200) throw new Error(`lists ${route} at ${n} inboxes answered ${res.status}: ${res.text.slice(0, 200)}`);
+        if (count(res.body) !== want) throw new Error(`lists ${route} at ${n} inboxes counted ${count(res.body)}, expected ${want}`);
+        if (i < WARMUP) continue;
+        ms.push(took);
+        rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
+        calls = recorded.length;
+      }
+      rows.push({
+        inboxes: n,
+        conversations,
+        route,
+        rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
+        calls,
+        p50: r2(pct50(ms)),
+      });
+    }
+  };
   for (const n of SIZES) {
     const s = await seedAccountVia(opts.baseUrl, opts.platform, `Lists ${n}`);
     const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -86,7 +120,7 @@ export async function benchLists(opts: {
       return row;
     });
     const mineOfAgent = made.filter((m) => m.agent && agentInboxes.includes(m.inbox)).length;
-    const variants: [string, Client, 'GET' | 'POST', string, unknown, (b: any) => number, number][] = [
+    const variants: Variant[] = [
       ['conversations (administrator)', s.admin.api, 'GET', '/conversations', undefined, (b) => b.data.meta.all_count, open],
       [
         'conversations?inbox_id=<one inbox>',
@@ -125,32 +159,52 @@ export async function benchLists(opts: {
         open,
       ],
     ];
-    for (const [route, api, method, path, body, count, want] of variants) {
-      const rcu: number[] = [];
-      const ms: number[] = [];
-      let calls = 0;
-      for (let i = 0; i < WARMUP + CALLS; i++) {
-        opts.recorder.take();
-        const started = performance.now();
-        const res = method === 'GET' ? await api.get(`${s.base}${path}`) : await api.post(`${s.base}${path}`, body);
-        const took = performance.now() - started;
-        const recorded = opts.recorder.take().calls;
-        if (res.status !== 200) throw new Error(`lists ${route} at ${n} inboxes answered ${res.status}: ${res.text.slice(0, 200)}`);
-        if (count(res.body) !== want) throw new Error(`lists ${route} at ${n} inboxes counted ${count(res.body)}, expected ${want}`);
-        if (i < WARMUP) continue;
-        ms.push(took);
-        rcu.push(recorded.reduce((t, c) => t + c.rcu, 0));
-        calls = recorded.length;
-      }
-      rows.push({
-        inboxes: n,
-        conversations: open,
-        route,
-        rcu: r2(rcu.reduce((a, b) => a + b, 0) / rcu.length),
-        calls,
-        p50: r2(pct50(ms)),
-      });
-    }
+    await measureVariants(s.base, n, open, variants);
+    // One inbox that holds a full page among many (the page's conversations are no longer a few): BUSY more open
+    // conversations in the agent's first inbox, a third of them assigned to the agent.
+    const busy = await inParallel(BUSY, 10, async (i) => {
+      const row = { inbox: inboxes[0], agent: i % 3 === 0, team: false };
+      await ok(
+        s.admin.api.post(`${s.base}/conversations`, {
+          inbox_id: row.inbox,
+          contact_id: contacts[i % contacts.length],
+          ...(row.agent ? { assignee_id: s.agent.id } : {}),
+        }),
+        'conversation',
+      );
+      return row;
+    });
+    const all = [...made, ...busy];
+    const ofAgent = all.filter((m) => agentInboxes.includes(m.inbox));
+    await measureVariants(s.base, n, open + BUSY, [
+      [
+        `conversations?inbox_id=<inbox holding ${BUSY} more>`,
+        s.admin.api,
+        'GET',
+        `/conversations?inbox_id=${inboxes[0]}`,
+        undefined,
+        (b) => b.data.meta.all_count,
+        all.filter((m) => m.inbox === inboxes[0]).length,
+      ],
+      [
+        'conversations?assignee_type=all (agent of 3 inboxes, one busy)',
+        s.agent.api,
+        'GET',
+        '/conversations?assignee_type=all',
+        undefined,
+        (b) => b.data.meta.all_count,
+        ofAgent.length,
+      ],
+      [
+        'conversations?assignee_type=me (agent of 3 inboxes, one busy)',
+        s.agent.api,
+        'GET',
+        '/conversations?assignee_type=me',
+        undefined,
+        (b) => b.data.meta.mine_count,
+        ofAgent.filter((m) => m.agent).length,
+      ],
+    ]);
     opts.log(
       `  ${n} inboxes: ${rows
         .filter((r) => r.inboxes === n)
@@ -168,7 +222,8 @@ export function listsMarkdown(r: ListsResult): string[] {
     '',
     "Page 1 of the conversation list and of n8n's status filter on accounts of 1, 30 and 300 inboxes (`bench/lists.ts`): each inbox holds",
     'open conversations (60 at least in all, a third assigned to the agent, a quarter to a team, over five contacts); the agent is a member',
-    `of three inboxes. ${CALLS} calls each after ${WARMUP} warm-up calls (credentials and refs cached, as in a busy container); every answer's`,
+    `of three inboxes; then ${BUSY} more open conversations in the agent's first inbox (a third the agent's), so that one inbox of many`,
+    `holds a full page. ${CALLS} calls each after ${WARMUP} warm-up calls (credentials and refs cached, as in a busy container); every answer's`,
     'counts are checked against what was created. DynamoDB calls per call, none of them one per inbox.',
     '',
     '| inboxes | conversations | route | RCU | DynamoDB calls | p50 ms |',

@@ -15,10 +15,10 @@ import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
-import { benchHeat, heatMarkdown, type HeatResult } from './heat.ts';
+import { benchHeat, heatMarkdown, wholeBillMarkdown, type HeatResult } from './heat.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchResults, BundleResult, RouteResult } from './results.ts';
-import { summaryMarkdown, type PreviousRun } from './summary.ts';
+import { largestCountsRow, summaryMarkdown, type PreviousRun } from './summary.ts';
 import type { BenchWorld } from './scenarios/types.ts';
 import { scenarios } from './scenarios/index.ts';
 
@@ -203,7 +203,8 @@ function markdown(
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
   if (PARTS.has('lists')) lines.push('', ...listsMarkdown(lists));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
-  if (PARTS.has('heat')) lines.push('', ...heatMarkdown(heat));
+  if (PARTS.has('heat'))
+    lines.push('', ...heatMarkdown(heat), ...wholeBillMarkdown(heat, largestCountsRow({ counts })?.index?.wcuPerMessage));
   if (PARTS.has('reports')) lines.push('', reportWritesMarkdown(reportWrites));
   if (PARTS.has('cable')) lines.push(cableMarkdown(cable));
   if (PARTS.has('widget')) lines.push('', widgetWebMarkdown(web), '');

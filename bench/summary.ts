@@ -72,7 +72,8 @@ export function tailOf(results: BenchResults): 'p95' | 'p99' {
   return ok.length && ok.every((r) => num(r.endpoint.p95)) ? 'p95' : 'p99';
 }
 
-function largestCountsRow(results: BenchResults) {
+/** The counts part's row at the most conversations (its `q` index seal figures are the ones to quote). */
+export function largestCountsRow(results: Pick<BenchResults, 'counts'>) {
   const rows = results.counts?.rows ?? [];
   return rows.reduce<(typeof rows)[number] | undefined>(
     (best, row) => (!best || row.conversations > best.conversations ? row : best),

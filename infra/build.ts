@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { type BuildOptions, type BuildResult, build, buildSync, type Metafile } from 'esbuild';
+import { type BuildOptions, type BuildResult, build, buildSync, type Metafile, type Plugin } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS, CABLE_SERVER, CABLE_SERVER_DOCKERFILE } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
@@ -86,14 +86,71 @@ export async function buildFunctionsSeparately(
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const [name, handler] = next;
-      Object.assign(bundles, layOut(await build(buildOptions({ [name]: handler }, out)), [name], out));
+      Object.assign(bundles, layOut(await build(buildOptions({ [name]: handler }, out, { isolateLazy: true })), [name], out));
     }
   };
   await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, worker));
   return Object.fromEntries(Object.entries(bundles).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function buildOptions(entries: Record<string, string>, out: string) {
+/**
+ * AWS SDK clients that functions load on first use (a dynamic `import()`), each built apart into the function's
+ * `lazy/<name>.mjs`: one self-contained file with its own copy of the SDK core. Left to code splitting, a lazy client
+ * shares the SDK core's files (their barrels) with the function, and a chunk holds everything any importer uses of a
+ * file, so the client's own protocol code came along into the cold start: S3's XML protocol, checksums and waiters
+ * (~25 KiB) in every route that may store a file. The packages of one group share a file (the presigner works on the
+ * S3 client's objects; Powertools' secrets provider on Secrets Manager's).
+ */
+const LAZY_GROUPS: Record<string, string[]> = {
+  s3: ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'],
+  secrets: ['@aws-sdk/client-secrets-manager', '@aws-lambda-powertools/parameters/secrets'],
+  sesv2: ['@aws-sdk/client-sesv2'],
+  scheduler: ['@aws-sdk/client-scheduler'],
+  'apigw-management': ['@aws-sdk/client-apigatewaymanagementapi'],
+};
+const LAZY_OF = new Map(Object.entries(LAZY_GROUPS).flatMap(([name, pkgs]) => pkgs.map((p) => [p, name] as const)));
+/** The specifier a lazy group's import gets in the build's output; laid out, the function folder's lazy folder (from the entry or a chunk). */
+const LAZY_MARK = '__lazy__/';
+
+const isolateLazyClients: Plugin = {
+  name: 'isolate-lazy-clients',
+  setup(b) {
+    b.onResolve({ filter: /^@aws-(sdk|lambda-powertools)\// }, (args) => {
+      const group = args.kind === 'dynamic-import' ? LAZY_OF.get(args.path) : undefined;
+      return group ? { path: `${LAZY_MARK}${group}.mjs`, external: true } : undefined;
+    });
+  },
+};
+
+const lazyText = new Map<string, string>();
+/** A lazy group's file (built once per process). */
+function lazyGroup(name: string): string {
+  let text = lazyText.get(name);
+  if (text === undefined) {
+    const out = buildSync({
+      absWorkingDir: ROOT,
+      stdin: { contents: LAZY_GROUPS[name].map((p) => `export * from '${p}';`).join('\n'), resolveDir: ROOT, loader: 'js' },
+      bundle: true,
+      write: false,
+      platform: 'node',
+      target: 'node22',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+    }).outputFiles[0].text;
+    text = /\brequire\b/.test(out) ? `${BANNER}\n${out}` : out;
+    lazyText.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * esbuild options of a build of `entries` (functionName → module) into `out`: every build above uses them; the passes
+ * per function isolate the lazy clients (LAZY_GROUPS).
+ */
+export function buildOptions(entries: Record<string, string>, out: string, opts: { isolateLazy?: boolean } = {}) {
   return {
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, handler]) => [`${name}/index`, handler])),
@@ -113,6 +170,8 @@ function buildOptions(entries: Record<string, string>, out: string) {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
+    // esbuild runs plugins only in its asynchronous API: the single pass (buildSync) keeps lazy clients as chunks.
+    plugins: opts.isolateLazy ? [isolateLazyClients] : [],
   } satisfies BuildOptions;
 }
 
@@ -130,15 +189,21 @@ function layOut(result: BuildResult<{ write: false; metafile: true }>, names: st
     const entry = relativeOutput(join(dir, 'index.mjs'));
     const coldStart = reachable(outputs, entry, false);
     const deployed = reachable(outputs, entry, true);
+    const lazy = new Set<string>();
     for (const file of deployed) {
       // The entry imports its chunks from the parent folder (esbuild puts the chunks folder beside the function
       // folders): here they sit inside the function's folder. Chunks import each other as `./…`, which holds in either layout.
       const text = files.get(file)!;
-      if (file === entry) writeFileSync(join(dir, 'index.mjs'), text.replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`));
-      else writeFileSync(join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1)), text);
+      for (const m of text.matchAll(/"__lazy__\/([\w-]+)\.mjs"/g)) lazy.add(m[1]);
+      if (file === entry)
+        writeFileSync(join(dir, 'index.mjs'), text.replaceAll(`"../${CHUNKS}/`, `"./${CHUNKS}/`).replaceAll(`"${LAZY_MARK}`, '"./lazy/'));
+      else writeFileSync(join(dir, CHUNKS, file.slice(file.lastIndexOf('/') + 1)), text.replaceAll(`"${LAZY_MARK}`, '"../lazy/'));
     }
+    if (lazy.size) mkdirSync(join(dir, 'lazy'));
+    for (const group of lazy) writeFileSync(join(dir, 'lazy', `${group}.mjs`), lazyGroup(group));
     const size = (set: Set<string>) => [...set].reduce((sum, file) => sum + Buffer.byteLength(files.get(file)!), 0);
-    bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) };
+    const lazyBytes = [...lazy].reduce((sum, group) => sum + Buffer.byteLength(lazyGroup(group)), 0);
+    bundles[name] = { dir, bytes: size(coldStart), deployedBytes: size(deployed) + lazyBytes };
   }
   if (bundles[CABLE_SERVER.name]) writeFileSync(join(bundles[CABLE_SERVER.name].dir, 'Dockerfile'), CABLE_SERVER_DOCKERFILE);
   return bundles;
@@ -148,7 +213,7 @@ function layOut(result: BuildResult<{ write: false; metafile: true }>, names: st
 const CHUNKS = 'chunks';
 
 /** The output files `entry` loads: by static imports only (cold start), or by dynamic ones too (what it may load). */
-function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
+export function reachable(outputs: Metafile['outputs'], entry: string, dynamic: boolean): Set<string> {
   const seen = new Set([entry]);
   const queue = [entry];
   for (let file = queue.pop(); file; file = queue.pop()) {

@@ -5,13 +5,16 @@ import { fileURLToPath } from 'node:url';
 // Where a CDK app finds the function code. Free of esbuild: the published construct ships its bundles
 // prebuilt and only looks them up.
 
-/** One built function: its asset folder (holding `index.mjs`, handler `index.handler`, and its `chunks/`) and its size. */
+/**
+ * One built function: its asset folder (holding `index.mjs`, handler `index.handler`, its `chunks/` and, built a pass per
+ * function, the lazy SDK clients of `lazy/`) and its size.
+ */
 export interface FunctionBundle {
   /** Absolute path of the folder to hand to `lambda.Code.fromAsset`. */
   dir: string;
   /** Bytes a cold start loads: `index.mjs` and the chunks it imports statically (minified, AWS SDK included). */
   bytes: number;
-  /** Bytes in the folder: also the chunks loaded on first use (dynamic imports). Unknown for prebuilt bundles. */
+  /** Bytes in the folder: also what loads on first use (dynamic imports: chunks, lazy clients). Unknown for prebuilt bundles. */
   deployedBytes?: number;
 }
 

@@ -236,119 +236,27 @@ export interface Config {
   channelMediaMaxBytes: number;
 }
 
-/** The environment variables each field comes from (the deploy proof checks them against the template). */
-export const ENV_OF: Record<keyof Config, (keyof v.InferInput<typeof EnvSchema>)[]> = {
-  tableName: ['TABLE_NAME'],
-  region: ['AWS_REGION'],
-  dynamodbEndpoint: ['DYNAMODB_ENDPOINT'],
-  sqsEndpoint: ['SQS_ENDPOINT'],
-  s3Endpoint: ['S3_ENDPOINT'],
-  eventsQueueUrl: ['EVENTS_QUEUE_URL'],
-  deliveriesQueueUrl: ['DELIVERIES_QUEUE_URL'],
-  deliveriesDlqUrl: ['DELIVERIES_DLQ_URL'],
-  webhookTimeoutMs: ['WEBHOOK_TIMEOUT_MS'],
-  webhookRetryBaseSeconds: ['WEBHOOK_RETRY_BASE_SECONDS'],
-  webhookMaxAgeSeconds: ['WEBHOOK_MAX_AGE_SECONDS'],
-  avatarBucket: ['AVATAR_BUCKET'],
-  publicBaseUrl: ['PUBLIC_BASE_URL'],
-  tokenKey: ['TOKEN_KEY'],
-  tokenKeySecretArn: ['TOKEN_KEY_SECRET_ARN'],
-  tokenKeyFile: ['TOKEN_KEY_FILE'],
-  keyringTtlSeconds: ['KEYRING_TTL_SECONDS'],
-  maxBodyBytes: ['MAX_BODY_BYTES'],
-  idBlockSize: ['ID_BLOCK_SIZE'],
-  logLevel: ['LOG_LEVEL'],
-  serviceName: ['SERVICE_NAME'],
-  metricsEnabled: ['SERVICE_NAME'],
-  webhookTargets: ['ALLOW_PRIVATE_WEBHOOK_TARGETS', 'ALLOW_LOOPBACK_WEBHOOK_TARGETS'],
-  cableEndpoint: ['CABLE_ENDPOINT'],
-  cableQueuePrefix: ['CABLE_QUEUE_PREFIX'],
-  cableUrl: ['CABLE_URL', 'PUBLIC_BASE_URL'],
-  googleOAuthTokenUrl: ['GOOGLE_OAUTH_TOKEN_URL'],
-  googleTranslateUrl: ['GOOGLE_TRANSLATE_URL'],
-  captainOpenAiEndpoint: ['CAPTAIN_OPEN_AI_ENDPOINT'],
-  captainOpenAiModel: ['CAPTAIN_OPEN_AI_MODEL'],
-  limits: [
-    'LIMIT_ACCOUNT_PER_MINUTE',
-    'LIMIT_ACCOUNT_BURST',
-    'LIMIT_CREDENTIAL_PER_MINUTE',
-    'LIMIT_CREDENTIAL_BURST',
-    'LIMIT_FILE_PER_MINUTE',
-    'LIMIT_FILE_BURST',
-    'LIMIT_SYNC_PERCENT',
-  ],
-  fileUrlTtlSeconds: ['FILE_URL_TTL_SECONDS'],
-  mailQueueUrl: ['MAIL_QUEUE_URL'],
-  slaWakeups: ['SLA_SCHEDULE_GROUP', 'SLA_WAKEUP_FUNCTION_ARN', 'SLA_WAKEUP_ROLE_ARN'],
-  purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
-  auditLogRetentionDays: ['AUDIT_LOG_RETENTION_DAYS'],
-  mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
-  mailTransport: ['MAIL_TRANSPORT'],
-  smtp: ['SMTP_ADDRESS', 'SMTP_PORT', 'SMTP_USERNAME', 'SMTP_PASSWORD'],
-  mailDir: ['MAIL_DIR'],
-  inboundMail: [
-    'MAILER_INBOUND_EMAIL_DOMAIN',
-    'RAILS_INBOUND_EMAIL_PASSWORD',
-    'RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN',
-    'INBOUND_SMTP_PORT',
-    'INBOUND_MAIL_MAX_BYTES',
-    'IMAP_POLL_SECONDS',
-  ],
-  frontendUrl: ['FRONTEND_URL', 'PUBLIC_BASE_URL'],
-  whatsappCloudBaseUrl: ['WHATSAPP_CLOUD_BASE_URL'],
-  dialog360BaseUrl: ['DIALOG360_BASE_URL'],
-  twilioBaseUrl: ['TWILIO_API_BASE_URL'],
-  twilioContentBaseUrl: ['TWILIO_CONTENT_BASE_URL'],
-  bandwidthBaseUrl: ['BANDWIDTH_API_BASE_URL'],
-  fbAppSecret: ['FB_APP_SECRET'],
-  telegramBaseUrl: ['TELEGRAM_API_BASE_URL'],
-  lineBaseUrl: ['LINE_API_BASE_URL'],
-  lineDataBaseUrl: ['LINE_DATA_API_BASE_URL'],
-  facebookGraphBaseUrl: ['FACEBOOK_GRAPH_BASE_URL'],
-  fbAppId: ['FB_APP_ID'],
-  fbVerifyToken: ['FB_VERIFY_TOKEN'],
-  instagramVerifyToken: ['INSTAGRAM_VERIFY_TOKEN'],
-  instagramAppId: ['INSTAGRAM_APP_ID'],
-  instagramAppSecret: ['INSTAGRAM_APP_SECRET'],
-  instagramGraphBaseUrl: ['INSTAGRAM_GRAPH_BASE_URL'],
-  instagramApiBaseUrl: ['INSTAGRAM_API_BASE_URL'],
-  messengerHumanAgent: ['ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'],
-  instagramHumanAgent: ['ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'],
-  channelInboundQueueUrl: ['CHANNEL_INBOUND_QUEUE_URL'],
-  channelSendQueueUrl: ['CHANNEL_SEND_QUEUE_URL'],
-  channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
-  channelMediaMaxBytes: ['CHANNEL_MEDIA_MAX_BYTES'],
-};
-
 /** Every variable the schema knows. */
 export const ENV_NAMES = Object.keys(EnvSchema.entries) as (keyof typeof EnvSchema.entries)[];
 
+/** The schema's name of every variable. */
+export type EnvName = keyof v.InferInput<typeof EnvSchema>;
+
 let cached: Config | undefined;
-let onRead: ((variables: string[]) => void) | undefined;
+let watch: ((plain: Config) => Config) | undefined;
 let watched: Config | undefined;
 
 /**
- * Tells `fn` the variables behind every field read from now on (the local runtime's recorder, for the
- * deploy proof); undefined stops it. Deployed nothing watches and `config()` returns the plain object.
+ * Wraps the configuration `config()` returns from now on (shared/config-reads.ts: the local runtime's recorder sees
+ * every field read); undefined stops it. Deployed nothing wraps it and `config()` returns the plain object.
  */
-export function observeConfigReads(fn: ((variables: string[]) => void) | undefined): void {
-  onRead = fn;
+export function wrapConfig(fn: ((plain: Config) => Config) | undefined): void {
+  watch = fn;
   watched = undefined;
 }
 
 export function config(): Config {
-  if (onRead) {
-    const plain = load();
-    const notify = onRead;
-    watched ??= new Proxy(plain, {
-      get(target, field) {
-        const names = ENV_OF[field as keyof Config];
-        if (names) notify(names);
-        return target[field as keyof Config];
-      },
-    });
-    return watched;
-  }
+  if (watch) return (watched ??= watch(load()));
   return load();
 }
 
@@ -454,4 +362,17 @@ function load(): Config {
 export function resetConfig(): void {
   cached = undefined;
   watched = undefined;
+}
+
+/**
+ * What the Lambda runtime sets per container or per invocation (not configuration: read live, never cached): the
+ * container's initialization type (`on-demand`, `provisioned-concurrency`, …) and the invocation's X-Ray trace id
+ * (the `Root` of `_X_AMZN_TRACE_ID`). The log lines carry both.
+ */
+export function lambdaRuntime(): { initializationType: string | undefined; traceId: string | undefined } {
+  const trace = process.env._X_AMZN_TRACE_ID;
+  return {
+    initializationType: process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim(),
+    traceId: trace ? (trace.includes('=') ? /(?:^|;)Root=([^;]*)/.exec(trace)?.[1] : trace) : undefined,
+  };
 }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { compileRoutes } from './router.ts';
 import { functionName, type Route } from '../routes.ts';
+import { invoke } from './invocations.ts';
 import { asFunction } from './recorder.ts';
 
 // The local stand-in for API Gateway (HTTP API, payload format 2.0): the same handler modules get the
@@ -226,9 +227,11 @@ export function createHttpServer(root: string, routes: Route[], opts: HttpServer
       }
       const event = buildEvent(req, url, body, m.routeKey, m.pathParameters);
       // As the route's function: its module's loading and its run (the deploy proof's recording).
-      const out = await asFunction(functionName(m.route), async () =>
-        (await loadHandler(root, m.route))(event, lambdaContext(m.route.handler)),
-      );
+      const name = functionName(m.route);
+      const out = await asFunction(name, async () => {
+        const handler = await loadHandler(root, m.route);
+        return invoke(name, () => handler(event, lambdaContext(m.route.handler)));
+      });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = String(v);
       const payload = out.body === undefined ? '' : out.isBase64Encoded ? Buffer.from(out.body, 'base64') : out.body;

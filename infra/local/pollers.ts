@@ -8,6 +8,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQ
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toLambdaRecord } from '#shared/db/stream.ts';
 import { lambdaContext } from './http-server.ts';
+import { invoke } from './invocations.ts';
 
 // In-process stand-ins for Lambda's event source mappings: the same event shapes, batch item
 // failures honoured, bounded retries.
@@ -152,7 +153,7 @@ export async function deliverStreamBatch(
     let error: unknown;
     attempts++;
     try {
-      const res = await opts.handler({ Records: remaining }, lambdaContext(opts.name));
+      const res = await invoke(opts.name, () => opts.handler({ Records: remaining }, lambdaContext(opts.name)));
       const first = res?.batchItemFailures?.[0]?.itemIdentifier;
       if (first) {
         failedFrom = remaining.findIndex((r) => r.dynamodb?.SequenceNumber === first);
@@ -217,7 +218,7 @@ export function pollQueue(opts: {
     }));
     let failed = new Set<string>();
     try {
-      const res = await opts.handler({ Records: records }, lambdaContext(opts.name, opts.timeoutMs));
+      const res = await invoke(opts.name, () => opts.handler({ Records: records }, lambdaContext(opts.name, opts.timeoutMs)));
       failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (err) {
       // The whole batch returns to the queue after its visibility timeout, as with Lambda.

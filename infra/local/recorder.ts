@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeAwsCalls, type AwsCall } from '#shared/aws/observe.ts';
-import { observeConfigReads } from '#shared/config.ts';
+import { observeConfigReads } from '#shared/config-reads.ts';
 
 // What each function does with AWS and its environment while the local runtime runs it: the AWS calls
 // (client, command, the input fields that name resources) and the environment variables behind every

@@ -51,8 +51,8 @@
 //   automation rule  RULES#<acctId>                RULE#<id>              gsi1 (active rules only): RULES#<acctId>#<eventName> / RULE#<id>
 //   webhook          WEBHOOKS#<acctId>             WH#<id>
 //   webhook url uniq UNIQ#WEBHOOK#<acctId>#<sha256 of normalized url>  UNIQ      (owner_id)
-//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>#R  ATTEMPT#<slot> (a ring of the last 100 attempts; expires)
-//   attempt counter  WHDELIVERIES#<acctId>#<webhookId>  COUNT            (numbers the attempts; expires when quiet)
+//   delivery attempt WHDELIVERIES#<acctId>#<webhookId>#L  <at ms>#<deliveryId>#<attempt>  (one per attempt; expires)
+//   (before)         WHDELIVERIES#<acctId>#<webhookId>[#R]  COUNT, ATTEMPT#<slot>  (the counter and ring, expiring)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
@@ -410,27 +410,20 @@ export const activeAutomationRulesFor = (accountId: number, eventName: string) =
 });
 export const webhook = (accountId: number, id: number): Key => ({ pk: join('WEBHOOKS', accountId), sk: join('WH', pad(id)) });
 export const webhooksOf = (accountId: number) => ({ pk: join('WEBHOOKS', accountId), skPrefix: join('WH', '') });
-export const webhookDeliveryCounter = (accountId: number, webhookId: number): Key => ({
-  pk: join('WHDELIVERIES', accountId, webhookId),
-  sk: 'COUNT',
-});
 /**
- * A ring slot, in a partition of its own beside the counter's, so a busy webhook's two writes per attempt land
- * on two keys (docs/cost.md#partition-heat).
+ * One delivery attempt of a webhook, keyed by its time (milliseconds), the delivery and its try (unique even
+ * when two attempts share a millisecond); listed newest first (AP171).
  */
-export const webhookDeliveryAttempt = (accountId: number, webhookId: number, slot: number): Key => ({
-  pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
-  sk: join('ATTEMPT', pad(slot, 4)),
+export const webhookDeliveryAttempt = (accountId: number, webhookId: number, atMs: number, deliveryId: string, attempt: number): Key => ({
+  pk: join('WHDELIVERIES', accountId, webhookId, 'L'),
+  sk: join(pad(atMs, 13), deliveryId, attempt),
 });
-export const webhookDeliveryAttempts = (accountId: number, webhookId: number) => ({
-  pk: join('WHDELIVERIES', accountId, webhookId, 'R'),
-  skPrefix: join('ATTEMPT', ''),
-});
-/** Ring slots written before they had their own partition (beside the counter); they expire within a week. */
-export const webhookDeliveryAttemptsBeside = (accountId: number, webhookId: number) => ({
-  pk: join('WHDELIVERIES', accountId, webhookId),
-  skPrefix: join('ATTEMPT', ''),
-});
+export const webhookDeliveryAttempts = (accountId: number, webhookId: number) => ({ pk: join('WHDELIVERIES', accountId, webhookId, 'L') });
+/** The counter and ring of 100 slots attempts were written to before (they expire within a week; the purge drains them). */
+export const webhookDeliveryRingPartitions = (accountId: number, webhookId: number): string[] => [
+  join('WHDELIVERIES', accountId, webhookId),
+  join('WHDELIVERIES', accountId, webhookId, 'R'),
+];
 /** `urlHash`: hex SHA-256 of the normalized URL (a URL may be longer than a key may be). */
 export const webhookUrlUnique = (accountId: number, urlHash: string): Key => unique(join('WEBHOOK', accountId), urlHash);
 

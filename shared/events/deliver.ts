@@ -82,8 +82,8 @@ async function reportToMessage(delivery: Delivery, error: string): Promise<void>
   }
 }
 
-/** A webhook's attempt in its recent-attempts ring; bookkeeping, so a failure to write it is only logged. */
-async function noteAttempt(delivery: Delivery, a: Omit<DeliveryAttempt, 'seq' | 'delivery_id' | 'event' | 'event_id'>): Promise<void> {
+/** A webhook's attempt in its recent-attempts log; bookkeeping, so a failure to write it is only logged. */
+async function noteAttempt(delivery: Delivery, a: Omit<DeliveryAttempt, 'delivery_id' | 'event' | 'event_id'>): Promise<void> {
   if (delivery.target.kind !== 'webhook') return;
   try {
     await recordDeliveryAttempt(delivery.account_id, delivery.target.id, {

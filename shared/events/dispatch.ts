@@ -268,6 +268,8 @@ export async function dispatchChange(
         ? await (reads.conversation ??= conversationContext(event.accountId, event.conversation.id, event.conversation))
         : undefined;
       await broadcastEvent(event, ctx);
+      // A conversation moved to another contact (a merge): its applied SLA keeps the contact applied_slas shows.
+      if (event.name === 'conversation_contact_changed') await runSla(event, ctx);
       continue;
     }
     const hooks = await runAutomation(event);

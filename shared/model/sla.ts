@@ -47,6 +47,21 @@ export interface AppliedSlaRecord {
   created_at: number;
   updated_at: number;
   version: number;
+  /**
+   * The conversation's fields `applied_slas` filters and shows, as of its last change the SLA stage saw (absent on
+   * applied SLAs stored before it was kept: their conversation is read instead).
+   */
+  conversation?: AppliedSlaConversation;
+}
+
+/** What `applied_slas` needs of an applied SLA's conversation, kept on the applied SLA by the pipeline's SLA stage. */
+export interface AppliedSlaConversation {
+  /** The conversation's policy: another one (or none) means this applied SLA no longer applies. */
+  sla_policy_id: number | null;
+  contact_id: number;
+  assignee_id: number | null;
+  team_id: number | null;
+  labels: string[];
 }
 
 /** A scheduled wake-up of a conversation's applied SLA at a deadline (Unix seconds), the wake-up function's event. */

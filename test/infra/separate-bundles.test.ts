@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { functionName, routes } from '../../infra/routes.ts';
 
 // The deployed layout: each function bundled in a pass of its own (infra/build.ts). Three routes that share most
 // modules, one of them with a dynamic import (the multipart parser): built alone, each loads only its own code
-// at cold start, and the bundle imports and names its handler in a fresh Node process.
+// at cold start, and the bundle imports and names its handler in a fresh Node process. A lazy AWS SDK client (S3, for
+// attachments) is a file of its own in `lazy/`, loaded on first use and working alone.
 
 const pick = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
 const table = [
@@ -62,5 +63,22 @@ describe('functions bundled one pass each', () => {
       );
       expect(out.trim()).toBe('function');
     }
+  });
+
+  it('builds a lazy SDK client apart: the folder holds it whole, the entry imports it on first use', () => {
+    const create = separate[functionName(table[0])];
+    const lazy = join(create.dir, 'lazy', 's3.mjs');
+    expect(existsSync(lazy)).toBe(true);
+    const loaded = [join(create.dir, 'index.mjs'), ...readdirSync(join(create.dir, 'chunks')).map((c) => join(create.dir, 'chunks', c))]
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    expect(loaded).toMatch(/import\("\.\.?\/lazy\/s3\.mjs"\)/);
+    expect(loaded).not.toContain('__lazy__/');
+    // The client and the presigner from the one file: a presigned link, made offline.
+    const script = `const m = await import(${JSON.stringify(lazy)});
+      const c = new m.S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+      console.log(await m.getSignedUrl(c, new m.GetObjectCommand({ Bucket: 'b', Key: 'k' }), { expiresIn: 60 }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out.trim()).toMatch(/^http:\/\/127\.0\.0\.1:9\/b\/k\?.*X-Amz-Signature=[0-9a-f]{64}/);
   });
 });

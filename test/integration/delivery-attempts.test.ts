@@ -1,19 +1,21 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
-import { ATTEMPT_SLOTS, listDeliveryAttempts, recordDeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { ATTEMPT_SLOTS, ATTEMPT_TTL_DAYS, listDeliveryAttempts, recordDeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { TTL_ATTRIBUTE } from '#shared/db/table.ts';
 import { runtime } from '../support/runtime.ts';
 
-// A webhook's attempt ring sits in a partition of its own beside its counter (two keys per attempt, not one);
-// slots written beside the counter before that still list, merged by number, until they expire.
+// A webhook's delivery attempts: one item per attempt (one write, no counter), in the webhook's own partition,
+// expiring after a week; the listing is the newest ATTEMPT_SLOTS, newest first, without the expired ones.
 
 describe('webhook delivery attempts', () => {
   beforeAll(async () => {
     await runtime();
   });
 
-  const attempt = (n: number) => ({
+  const start = Date.now();
+  const attempt = (n: number, at = start + n) => ({
     delivery_id: `d${n}`,
     event: 'message_created',
     event_id: `e${n}`,
@@ -22,49 +24,47 @@ describe('webhook delivery attempts', () => {
     latency_ms: 5,
     error: null,
     outcome: 'delivered' as const,
-    at: Date.now(),
+    at,
   });
 
-  it('writes the counter and the ring slot on two partitions, and lists the older slots beside the counter too', async () => {
+  it('writes one expiring item per attempt and lists the newest first, at most ATTEMPT_SLOTS', async () => {
     const accountId = 900_000 + Math.floor(Math.random() * 90_000);
     const webhookId = 7;
-    // A slot as written before the ring had its own partition: number 1 of the counter, beside it.
-    await db().send(
-      new UpdateCommand({
+    await recordDeliveryAttempt(accountId, webhookId, { ...attempt(1), status: null, error: 'x'.repeat(5000), outcome: 'retry' });
+    // Two attempts in the same millisecond are two items.
+    await recordDeliveryAttempt(accountId, webhookId, attempt(2, start + 5));
+    await recordDeliveryAttempt(accountId, webhookId, attempt(3, start + 5));
+    const stored = await db().send(
+      new QueryCommand({
         TableName: tableName(),
-        Key: keys.webhookDeliveryCounter(accountId, webhookId),
-        UpdateExpression: 'ADD n :one',
-        ExpressionAttributeValues: { ':one': 1 },
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.webhookDeliveryAttempts(accountId, webhookId).pk },
       }),
     );
-    const beside = keys.webhookDeliveryAttemptsBeside(accountId, webhookId);
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          pk: beside.pk,
-          sk: `${beside.skPrefix}0001`,
-          type: 'delivery_attempt',
-          ...attempt(1),
-          seq: 1,
-          ttl: Math.ceil(Date.now() / 1000) + 3600,
-        },
-      }),
+    expect(stored.Items).toHaveLength(3);
+    const first = stored.Items![0];
+    expect(first).toMatchObject({ type: 'delivery_attempt', delivery_id: 'd1', outcome: 'retry', status: null });
+    // Cut, so an attempt stays one write unit; and it expires a week after it was made.
+    expect(String(first.error).length).toBe(400);
+    expect(first[TTL_ATTRIBUTE]).toBe(Math.ceil((start + 1) / 1000) + ATTEMPT_TTL_DAYS * 86400);
+    // No counter item any more.
+    const counter = await db().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: keys.webhookDeliveryRingPartitions(accountId, webhookId)[0], sk: 'COUNT' } }),
     );
-    await recordDeliveryAttempt(accountId, webhookId, attempt(2));
-    await recordDeliveryAttempt(accountId, webhookId, attempt(3));
-    const listed = await listDeliveryAttempts(accountId, webhookId);
-    // The newer ones in the ring's partition, the older slot beside the counter, newest first.
-    expect(listed.map((a) => [a.delivery_id, a.seq])).toEqual([
-      ['d3', 3],
-      ['d2', 2],
-      ['d1', 1],
-    ]);
-    expect(keys.webhookDeliveryAttempt(accountId, webhookId, 0).pk).not.toBe(keys.webhookDeliveryCounter(accountId, webhookId).pk);
+    expect(counter.Item).toBeUndefined();
 
-    for (let n = 4; n < ATTEMPT_SLOTS + 10; n++) await recordDeliveryAttempt(accountId, webhookId, attempt(n));
+    const listed = await listDeliveryAttempts(accountId, webhookId);
+    expect(listed.map((a) => a.delivery_id)).toEqual(['d3', 'd2', 'd1']);
+    expect(listed[2]).toMatchObject({ event: 'message_created', event_id: 'e1', attempt: 1, latency_ms: 5, at: start + 1 });
+    // Expired but not yet removed by DynamoDB's TTL sweep: not listed.
+    expect(
+      (await listDeliveryAttempts(accountId, webhookId, start + (ATTEMPT_TTL_DAYS * 86400 + 2) * 1000)).map((a) => a.delivery_id),
+    ).toEqual([]);
+
+    for (let n = 4; n < ATTEMPT_SLOTS + 10; n++) await recordDeliveryAttempt(accountId, webhookId, attempt(n, start + 10 + n));
     const full = await listDeliveryAttempts(accountId, webhookId);
     expect(full).toHaveLength(ATTEMPT_SLOTS);
     expect(full[0].delivery_id).toBe(`d${ATTEMPT_SLOTS + 9}`);
+    expect(full.at(-1)!.delivery_id).toBe('d10');
   });
 });

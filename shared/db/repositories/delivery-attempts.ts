@@ -1,21 +1,21 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import { TTL_ATTRIBUTE } from '../table.ts';
-import { queryPrefix, record } from './common.ts';
+import { record } from './common.ts';
 
-// The recent delivery attempts of a webhook (AP170–171): a ring of ATTEMPT_SLOTS items per webhook, each
-// attempt numbered by a counter item and written to slot `number mod ATTEMPT_SLOTS`, so the collection
-// never holds more than that many; every item expires ATTEMPT_TTL_DAYS after it was written (a webhook
-// that goes quiet, or is deleted, leaves nothing behind for long). Two small writes per attempt, on two partitions
-// (the counter's and the ring's), so a busy webhook's attempts spread over two keys.
+// The recent delivery attempts of a webhook (AP170–171): one small item per attempt in the webhook's own
+// partition, keyed by the attempt's time, written with one put (1 write unit) and expiring ATTEMPT_TTL_DAYS
+// after it (a webhook that goes quiet, or is deleted, leaves nothing behind for long). The listing reads the
+// newest ATTEMPT_SLOTS. (Before, a counter numbered the attempts into a ring of that many slots: two writes per
+// attempt, to keep fewer items a storage of a week's attempts costs next to nothing.)
 
 export const ATTEMPT_SLOTS = 100;
 export const ATTEMPT_TTL_DAYS = 7;
+/** An error text longer than this is cut, so an attempt stays one write unit. */
+const ERROR_CHARS = 400;
 
 export interface DeliveryAttempt {
-  /** The attempt's number within the webhook, increasing. */
-  seq: number;
   delivery_id: string;
   event: string;
   event_id: string;
@@ -31,49 +31,32 @@ export interface DeliveryAttempt {
   at: number;
 }
 
-const ttlIn = (nowMs: number) => Math.ceil(nowMs / 1000) + ATTEMPT_TTL_DAYS * 86400;
-
-/** AP170: records one attempt in the webhook's ring (counter, then the slot it names). */
-export async function recordDeliveryAttempt(accountId: number, webhookId: number, a: Omit<DeliveryAttempt, 'seq'>): Promise<void> {
-  const ttl = ttlIn(a.at);
-  const out = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.webhookDeliveryCounter(accountId, webhookId),
-      UpdateExpression: 'ADD #n :one SET #type = :type, #ttl = :ttl',
-      ExpressionAttributeNames: { '#n': 'n', '#type': 'type', '#ttl': TTL_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':type': 'delivery_counter', ':ttl': ttl },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  const seq = Number(out.Attributes?.n ?? 1);
+/** AP170: records one attempt. */
+export async function recordDeliveryAttempt(accountId: number, webhookId: number, a: DeliveryAttempt): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...keys.webhookDeliveryAttempt(accountId, webhookId, seq % ATTEMPT_SLOTS),
+        ...keys.webhookDeliveryAttempt(accountId, webhookId, a.at, a.delivery_id, a.attempt),
         type: 'delivery_attempt',
         ...a,
-        seq,
-        [TTL_ATTRIBUTE]: ttl,
+        error: a.error === null ? null : a.error.slice(0, ERROR_CHARS),
+        [TTL_ATTRIBUTE]: Math.ceil(a.at / 1000) + ATTEMPT_TTL_DAYS * 86400,
       },
     }),
   );
 }
 
-/**
- * AP171: the webhook's recorded attempts still alive, newest first, at most ATTEMPT_SLOTS: its ring, and the ring
- * slots written beside the counter before the ring had a partition of its own (two Queries in parallel, of at
- * most ATTEMPT_SLOTS items each; the older ones expire within ATTEMPT_TTL_DAYS).
- */
+/** AP171: the webhook's newest ATTEMPT_SLOTS attempts still alive, newest first (one Query). */
 export async function listDeliveryAttempts(accountId: number, webhookId: number, nowMs = Date.now()): Promise<DeliveryAttempt[]> {
-  const parts = [keys.webhookDeliveryAttempts(accountId, webhookId), keys.webhookDeliveryAttemptsBeside(accountId, webhookId)];
-  const items = (await Promise.all(parts.map((p) => queryPrefix({ pk: p.pk }, p.skPrefix)))).flat();
-  const bySeq = new Map<number, DeliveryAttempt>();
-  for (const i of items) {
-    if (Number(i[TTL_ATTRIBUTE] ?? Infinity) * 1000 <= nowMs) continue;
-    const a = record<DeliveryAttempt>(i)!;
-    bySeq.set(a.seq, a);
-  }
-  return [...bySeq.values()].sort((a, b) => b.seq - a.seq).slice(0, ATTEMPT_SLOTS);
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.webhookDeliveryAttempts(accountId, webhookId).pk },
+      ScanIndexForward: false,
+      Limit: ATTEMPT_SLOTS,
+    }),
+  );
+  return (out.Items ?? []).filter((i) => Number(i[TTL_ATTRIBUTE] ?? Infinity) * 1000 > nowMs).map((i) => record<DeliveryAttempt>(i)!);
 }

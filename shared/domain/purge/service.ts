@@ -281,9 +281,12 @@ function accountSteps(a: number): Step<Ctx>[] {
       run: withSentinels(
         { pk: keys.webhooksOf(a).pk },
         (w) => (typeof w.url === 'string' ? [webhookUrlKey(a, w.url)] : []),
-        async (w, budget) =>
-          (await drain({ pk: keys.webhookDeliveryAttempts(a, Number(w.id)).pk }, budget)) &&
-          drain({ pk: keys.webhookDeliveryCounter(a, Number(w.id)).pk }, budget),
+        async (w, budget) => {
+          for (const pk of [keys.webhookDeliveryAttempts(a, Number(w.id)).pk, ...keys.webhookDeliveryRingPartitions(a, Number(w.id))]) {
+            if (!(await drain({ pk }, budget))) return false;
+          }
+          return true;
+        },
       ),
     },
     {

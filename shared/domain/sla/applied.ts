@@ -8,17 +8,17 @@ import { getTeams } from '#shared/db/repositories/teams.ts';
 import * as keys from '#shared/db/keys.ts';
 import { config } from '#shared/config.ts';
 import { invalidField } from '#shared/errors.ts';
-import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { AccountRecord, AccountUserRecord } from '#shared/model/identity.ts';
-import type { AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
+import type { AppliedSlaConversation, AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
 import { userPushJson } from '../conversations/view.ts';
 import { csvLine } from '../reports/service.ts';
+import { listedConversation } from './listed.ts';
 import { appliedSlaJson, slaEventsJson } from './view.ts';
 
 // Chatwoot's AppliedSlasController (administrators): the misses (applied SLAs missed, or active with misses) with
 // their conversations, the metrics, and the CSV. Reads: the range's applied SLAs (AP363, filtered by inbox and policy
-// in DynamoDB), their conversations when a team, agent or label filter needs them, and for a page or the CSV the
-// people and names shown; never the account's conversations.
+// in DynamoDB; each keeps its conversation's team, assignee, labels and contact), and for a page or the CSV the people
+// and names shown; no conversation (but those of applied SLAs stored before they kept those fields).
 
 type Query = Record<string, string | undefined>;
 
@@ -68,15 +68,18 @@ function filterOf(q: Query): Filter {
 
 interface Row {
   applied: AppliedSlaRecord;
-  conversation: ConversationRecord;
+  /** The conversation's listed fields: kept on the applied SLA, or read for one stored before they were. */
+  conversation: AppliedSlaConversation;
   policy: SlaPolicyRecord;
 }
 
 const isMiss = (a: AppliedSlaRecord) => a.sla_status === 'missed' || a.sla_status === 'active_with_misses';
 
 /**
- * The filtered applied SLAs with their conversations and policies. Chatwoot lists only applied SLAs whose conversation
- * and policy still exist; a label filter keeps conversations with every label given (its cached_label_list match).
+ * The filtered applied SLAs with their conversations' listed fields and policies. Chatwoot lists only applied SLAs
+ * whose conversation and policy still exist; a label filter keeps conversations with every label given (its
+ * cached_label_list match). The conversation's fields are those the SLA stage kept on the applied SLA (a deleted
+ * conversation's applied SLA goes with it): only an applied SLA stored before they were kept reads its conversation.
  */
 async function rowsOf(accountId: number, f: Filter): Promise<Row[]> {
   const [applied, policies] = await Promise.all([
@@ -85,20 +88,23 @@ async function rowsOf(accountId: number, f: Filter): Promise<Row[]> {
   ]);
   const byPolicy = new Map(policies.map((p) => [p.id, p]));
   const live = applied.filter((a) => byPolicy.has(a.sla_policy_id));
-  const conversations = await getConversations(
+  const older = live.filter((a) => !a.conversation);
+  const read = await getConversations(
     accountId,
-    live.map((a) => a.conversation_id),
+    older.map((a) => a.conversation_id),
   );
+  const readOf = new Map(older.map((a, i) => [a, read[i]]));
   const rows: Row[] = [];
-  live.forEach((a, i) => {
-    const c = conversations[i];
+  for (const a of live) {
+    const stored = readOf.get(a);
+    const c = a.conversation ?? (stored ? listedConversation(stored) : undefined);
     // A conversation whose policy changed since belongs to its newer applied SLA only.
-    if (!c || c.sla_policy_id !== a.sla_policy_id) return;
-    if (f.teamId !== undefined && c.team_id !== f.teamId) return;
-    if (f.agentId !== undefined && c.assignee_id !== f.agentId) return;
-    if (f.labels && !f.labels.every((l) => c.labels.includes(l))) return;
+    if (!c || c.sla_policy_id !== a.sla_policy_id) continue;
+    if (f.teamId !== undefined && c.team_id !== f.teamId) continue;
+    if (f.agentId !== undefined && c.assignee_id !== f.agentId) continue;
+    if (f.labels && !f.labels.every((l) => c.labels.includes(l))) continue;
     rows.push({ applied: a, conversation: c, policy: byPolicy.get(a.sla_policy_id)! });
-  });
+  }
   return rows;
 }
 
@@ -123,7 +129,7 @@ export async function listMissedSlas(account: AccountRecord, q: Query) {
       return {
         applied_sla: appliedSlaJson(applied, policy),
         conversation: {
-          id: c.id,
+          id: applied.conversation_id,
           contact: contact ? { name: contact.name } : {},
           labels: c.labels,
           ...(user ? { assignee: userPushJson({ user, membership: memberships[at] }) } : {}),
@@ -149,10 +155,12 @@ const CSV_HEADERS = ['Conversation ID', 'SLA Policy', 'Assignee', 'Team', 'Inbox
 /** `GET …/applied_slas/download`: the misses as Chatwoot's CSV (`breached_conversation.csv`). */
 export async function downloadMissedSlas(account: AccountRecord, q: Query) {
   const rows = (await rowsOf(account.id, filterOf(q))).filter((r) => isMiss(r.applied));
-  const ids = (pick: (c: ConversationRecord) => number | null) => [
-    ...new Set(rows.flatMap((r) => (pick(r.conversation) !== null ? [pick(r.conversation)!] : []))),
+  const ids = (pick: (r: Row) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) !== null ? [pick(r)!] : [])))];
+  const [assigneeIds, teamIds, inboxIds] = [
+    ids((r) => r.conversation.assignee_id),
+    ids((r) => r.conversation.team_id),
+    ids((r) => r.applied.inbox_id),
   ];
-  const [assigneeIds, teamIds, inboxIds] = [ids((c) => c.assignee_id), ids((c) => c.team_id), ids((c) => c.inbox_id)];
   const [users, teams, inboxes] = await Promise.all([
     getUsers(assigneeIds),
     getTeams(account.id, teamIds),
@@ -163,13 +171,13 @@ export async function downloadMissedSlas(account: AccountRecord, q: Query) {
   let csv = csvLine(CSV_HEADERS);
   for (const { applied, conversation: c, policy } of rows) {
     csv += csvLine([
-      c.id,
+      applied.conversation_id,
       policy.name,
       name(users, assigneeIds, c.assignee_id),
       name(teams, teamIds, c.team_id),
-      name(inboxes, inboxIds, c.inbox_id),
+      name(inboxes, inboxIds, applied.inbox_id),
       c.labels.join(', '),
-      `${config().frontendUrl}/app/accounts/${account.id}/conversations/${c.id}`,
+      `${config().frontendUrl}/app/accounts/${account.id}/conversations/${applied.conversation_id}`,
       applied.sla_events.map((e) => e.event_type).join(', '),
     ]);
   }

@@ -2,6 +2,7 @@ import { nextId } from '#shared/db/ids.ts';
 import { deleteAppliedSla, getAppliedSla, getSlaPolicy, saveAppliedSla } from '#shared/db/repositories/sla.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import { log } from '#shared/log.ts';
+import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { AppliedSlaRecord, SlaEventRecord, SlaEventType, SlaPolicyRecord, Wakeup } from '#shared/model/sla.ts';
 import { scheduleWakeup } from '#shared/queues/wakeups.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
@@ -10,13 +11,16 @@ import type { DomainEvent } from '../events/domain-events.ts';
 import { conversationContext, type ConversationContext } from '../events/payloads.ts';
 import { notifySlaMiss } from '../notifications/pipeline.ts';
 import { evaluateSla } from './evaluate.ts';
+import { listedConversation, sameListed } from './listed.ts';
 
 // The pipeline's SLA stage (docs/sla.md): a conversation's change applies its policy (the applied SLA, made when
 // `sla_policy_id` is set or changed) and evaluates it; each deadline ahead gets one wake-up (shared/queues/wakeups.ts),
 // whose function evaluates again at that instant, so a miss is found on time without scanning for due work. A miss
-// is kept on the applied SLA (Chatwoot's sla_events) and notified.
+// is kept on the applied SLA (Chatwoot's sla_events) and notified. The applied SLA also keeps the conversation's fields
+// that applied_slas filters and shows (listed.ts), so that list reads no conversation.
 
-const EVALUATED = new Set(['conversation_created', 'conversation_updated']);
+/** Evaluated, and the listed fields refreshed; a contact merge moves the conversation to another contact. */
+const EVALUATED = new Set(['conversation_created', 'conversation_updated', 'conversation_contact_changed']);
 
 const NOTIFICATION: Record<SlaEventType, 'sla_missed_first_response' | 'sla_missed_next_response' | 'sla_missed_resolution'> = {
   frt: 'sla_missed_first_response',
@@ -40,8 +44,19 @@ export async function runSla(event: DomainEvent, ctx: ConversationContext | unde
     if (event.conversation.sla_policy_id != null) await deleteAppliedSla(event.conversation.account_id, event.conversation.id);
     return;
   }
-  if (!ctx || !EVALUATED.has(event.name) || ctx.conversation.sla_policy_id == null) return;
-  await evaluateConversation(ctx);
+  if (!ctx || !EVALUATED.has(event.name)) return;
+  if (ctx.conversation.sla_policy_id != null) await evaluateConversation(ctx);
+  else if ('sla_policy_id' in event.changes) await detach(ctx.conversation);
+}
+
+/** The policy taken off: the applied SLA stays (a policy applied again goes on with it) but leaves applied_slas. */
+async function detach(c: ConversationRecord): Promise<void> {
+  await retryStale(async (consistent) => {
+    const stored = await getAppliedSla(c.account_id, c.id, consistent);
+    const listed = listedConversation(c);
+    if (!stored || sameListed(stored.conversation, listed)) return;
+    await saveAppliedSla(stored, { ...stored, conversation: listed, version: stored.version + 1 });
+  });
 }
 
 /**
@@ -101,8 +116,10 @@ async function evaluateConversation(ctx: ConversationContext, early?: number): P
       if (!known.includes(at) || at === early) await scheduleWakeup({ account_id: c.account_id, conversation_id: c.id, at });
     }
     const wakes = verdict.ahead;
+    const listed = listedConversation(c);
     const same =
       current === stored &&
+      sameListed(current.conversation, listed) &&
       !events.length &&
       verdict.status === current.sla_status &&
       wakes.length === (current.wakes ?? []).length &&
@@ -114,6 +131,7 @@ async function evaluateConversation(ctx: ConversationContext, early?: number): P
       sla_status: verdict.status,
       sla_events: [...current.sla_events, ...events],
       wakes,
+      conversation: listed,
       updated_at: events.length || verdict.status !== current.sla_status ? Math.floor(t) : current.updated_at,
       version: current === stored ? current.version + 1 : current.version,
     };

@@ -53,12 +53,14 @@ function accountsOf(item: Item): Set<number> {
   // A platform app's right to the account.
   const perm = /^PERM#ACCOUNT#(\d+)$/.exec(String(item.sk));
   if (perm) out.add(Number(perm[1]));
+  // A uniqueness sentinel that names its account belongs to it alone: its key's numbers may be other ids (an
+  // inbox's source ids, a portal's category and article slugs), which can equal another account's id.
+  if (String(item.pk).startsWith('UNIQ#') && typeof item.account_id === 'number') return out;
   for (const attr of KEY_ATTRS) {
     const v = item[attr];
     if (typeof v !== 'string') continue;
     const parts = v.split('#');
-    // A source id's sentinel is keyed by inbox; its account is its `account_id`.
-    if (NOT_ACCOUNT_SCOPED.has(parts[0]) || v.startsWith('UNIQ#SOURCE#')) continue;
+    if (NOT_ACCOUNT_SCOPED.has(parts[0])) continue;
     const n = parts.find((p) => /^\d+$/.test(p));
     if (n !== undefined) out.add(Number(n));
   }
@@ -226,6 +228,16 @@ async function settled(w: Seeded) {
     60_000,
   );
 }
+
+describe('which account an item belongs to (the purge tests’ filter)', () => {
+  it('takes a sentinel’s named account, never the portal id in its key', () => {
+    // Seen in a full run: the bystander's portal 9 (account 8) had its slug sentinels counted as account 9's leftovers.
+    expect([...accountsOf({ pk: 'UNIQ#HCCAT#9#en#start', sk: 'UNIQ', account_id: 8, type: 'unique' })]).toEqual([8]);
+    expect([...accountsOf({ pk: 'UNIQ#HCART#9#a-slug', sk: 'UNIQ', account_id: 8, type: 'unique' })]).toEqual([8]);
+    expect([...accountsOf({ pk: 'UNIQ#SOURCE#12#abc', sk: 'UNIQ', account_id: 3 })]).toEqual([3]);
+    expect([...accountsOf({ pk: 'HC#8#9', sk: 'CAT#000000000027' })]).toEqual([8]);
+  });
+});
 
 describe('deleting an inbox or an account purges its data', () => {
   let baseUrl: string;

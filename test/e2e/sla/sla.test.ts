@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getAppliedSla } from '#shared/db/repositories/sla.ts';
+import { callRecorder } from '../../support/calls.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { until } from '../../support/until.ts';
-import { newContact, newInbox, ok } from '../conversations/fixtures.ts';
+import { addInboxMembers, newContact, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
 // SLA end to end (docs/sla.md): policies, applying one (the conversation's sla_policy_id, the automation action
 // add_sla), a deadline of a few seconds missed on time (its wake-up, no later change of the conversation), the miss's
-// notification, applied_slas with its metrics and CSV, and a reply in time that is a hit.
+// notification, applied_slas with its metrics and CSV, and a reply in time that is a hit. applied_slas reads no
+// conversation: the SLA stage keeps the fields it filters and shows on the applied SLA, as the conversation changes.
 
 describe('SLA policies (Chatwoot SlaPoliciesController)', () => {
   let s: SeededAccount;
@@ -132,8 +134,10 @@ describe('SLA routes of a suspended account', () => {
 
 describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }, () => {
   let s: SeededAccount;
+  let recorder: ReturnType<typeof callRecorder>;
   beforeAll(async () => {
     s = await seedAccount();
+    recorder = callRecorder('slaTestRecorder');
   });
 
   const policy = async (body: Record<string, unknown>) =>
@@ -187,7 +191,12 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     );
     expect(note.push_message_title).toBe(`SLA target first response missed for conversation #${c.id}`);
 
+    recorder.take();
     const list = ok(await s.admin.api.get(`${s.base}/applied_slas?sla_policy_id=${fast.id}`), 'applied_slas');
+    // The list read the range's applied SLAs (one Query) and the page's contact, nothing in the conversation's partition.
+    const calls = recorder.take();
+    expect(calls.filter((x) => x.input.includes(`CONV#${s.accountId}#${c.id}"`))).toEqual([]);
+    expect(calls.filter((x) => x.input.includes(`ASLAS#${s.accountId}"`)).map((x) => x.command)).toEqual(['QueryCommand']);
     expect(list.meta).toEqual({ count: 1, current_page: 1 });
     expect(list.payload).toEqual([
       {
@@ -283,5 +292,35 @@ describe('applied SLAs (pipeline, wake-ups, applied_slas)', { timeout: 120_000 }
     ).toEqual({ sla_policy_id: 'invalid' });
     const after = ok(await s.admin.api.get(`${s.base}/conversations/${c.id}`), 'show');
     expect([after.priority, after.sla_policy_id]).toEqual([null, calm.id]);
+  });
+
+  it("follows the conversation's assignee, team, labels and policy through the pipeline", async () => {
+    const calm = await policy({ name: 'Calm list', first_response_time_threshold: 600 });
+    const { inbox, c } = await conversation();
+    ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: calm.id }), 'apply');
+    const metrics = async (filter: string) =>
+      ok(await s.admin.api.get(`${s.base}/applied_slas/metrics?sla_policy_id=${calm.id}${filter}`), 'metrics').total_applied_slas as number;
+    await until(async () => (await metrics('')) === 1, { what: 'the applied SLA' });
+    // The agent is in the team (a team without the assignee would unassign the conversation, as Chatwoot does).
+    const team = await newTeam(s, [s.agent.id]);
+    await addInboxMembers(s, inbox.id, [s.agent.id]);
+    ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/assignments`, { assignee_id: s.agent.id }), 'assign agent');
+    ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/assignments`, { team_id: team.id }), 'assign team');
+    ok(await s.admin.api.post(`${s.base}/conversations/${c.id}/labels`, { labels: ['billing', 'vip'] }), 'labels');
+    const filters = `&assigned_agent_id=${s.agent.id}&team_id=${team.id}&label_list=billing,vip`;
+    await until(async () => (await metrics(filters)) === 1, { what: 'the applied SLA to follow the conversation' });
+    expect(await applied(c.id)).toMatchObject({
+      conversation: { sla_policy_id: calm.id, assignee_id: s.agent.id, team_id: team.id, labels: ['billing', 'vip'] },
+    });
+    expect(await metrics(`&team_id=${team.id + 1000}`)).toBe(0);
+    expect(await metrics('&label_list=billing,other')).toBe(0);
+    // The policy taken off: the applied SLA stays, out of applied_slas; applied again, it is listed again.
+    ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: null }), 'take off');
+    await until(async () => (await metrics('')) === 0, { what: 'the applied SLA to leave applied_slas' });
+    const kept = await applied(c.id);
+    expect(kept).toMatchObject({ sla_policy_id: calm.id, conversation: { sla_policy_id: null } });
+    ok(await s.admin.api.patch(`${s.base}/conversations/${c.id}`, { sla_policy_id: calm.id }), 'apply again');
+    await until(async () => (await metrics(filters)) === 1, { what: 'the applied SLA back in applied_slas' });
+    expect((await applied(c.id))!.id).toBe(kept!.id);
   });
 });
