@@ -78,7 +78,7 @@ describe('portal logo: upload, attach, show, delete', () => {
     expect(made.status).toBe(200);
     ok200(await s.admin.api.patch(`${P}/articles/${made.body.payload.id}`, { status: 'published' }));
     const page = await visitor.get(`/hc/${slug}/articles/our-chart`);
-    const src = /<article>.*<img src="([^"]+)" alt="Chart"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+    const src = /<article>[\s\S]*<img src="([^"]+)" alt="Chart"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
     expect(src).toBe(up.file_url);
     expect(await download(src!)).toEqual(PNG);
   });
