@@ -735,6 +735,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'read',
   },
+  // An account's own image upload (Chatwoot's UploadController): a portal's logo names it by blob_id, an article by file_url.
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/upload',
+    handler: 'functions/api/upload/create.ts',
+    api: 'account',
+    access: 'uploads',
+  },
   // ActiveStorage direct uploads (files above the multipart body limit, up to 40 MB); messages name them by signed_id.
   {
     method: 'POST',
@@ -1907,12 +1915,12 @@ function helpCenterRoutes(): Route[] {
   });
   return [
     row('GET', A, `${F}/index.ts`, 'read'),
-    row('POST', A, `${F}/create.ts`, 'write'),
+    row('POST', A, `${F}/create.ts`, 'uploads'),
     row('GET', `${A}/{id}`, `${F}/show.ts`, 'read'),
-    row(['PATCH', 'PUT'], `${A}/{id}`, `${F}/update.ts`, 'write'),
-    row('DELETE', `${A}/{id}`, `${F}/destroy.ts`, 'write'),
+    row(['PATCH', 'PUT'], `${A}/{id}`, `${F}/update.ts`, 'uploads'),
+    row('DELETE', `${A}/{id}`, `${F}/destroy.ts`, 'uploads'),
     row('PATCH', `${A}/{id}/archive`, `${F}/archive.ts`, 'write'),
-    row('DELETE', `${A}/{id}/logo`, `${F}/logo.ts`, 'read'),
+    row('DELETE', `${A}/{id}/logo`, `${F}/logo.ts`, 'uploads'),
     row('GET', `${A}/{id}/ssl_status`, `${F}/ssl-status.ts`, 'read'),
     row('GET', `${A}/{id}/categories`, `${F}/categories/index.ts`, 'read'),
     row('POST', `${A}/{id}/categories`, `${F}/categories/create.ts`, 'write'),

@@ -65,7 +65,22 @@ const shared = (w: BenchWorld): Promise<HelpCenter> => {
 
 const portalPath = (w: BenchWorld, h: HelpCenter, tail = '') => `${w.account.base}/portals/${h.slug}${tail}`;
 
+/**
+ * The dashboard's upload of a logo: a multipart `attachment`, written out as text (a GIF whose bytes after its
+ * signature are plain ASCII, so the text is the file) so that every caller of the scenario can copy the body.
+ */
+function imageForm() {
+  const boundary = 'bench-upload-boundary';
+  const gif = `GIF89a${'bench-logo'.repeat(40)}`;
+  return {
+    body: `--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="logo.gif"\r\nContent-Type: image/gif\r\n\r\n${gif}\r\n--${boundary}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
 export const helpCenterScenarios: Scenarios = {
+  // Chatwoot's upload route: the image stored, answered with its blob_id and a signed link.
+  [`POST ${A}/upload`]: { request: (w) => ({ method: 'POST', path: `${w.account.base}/upload`, ...imageForm() }) },
   [`GET ${A}/portals`]: { setup: shared, request: (w) => ({ method: 'GET', path: `${w.account.base}/portals` }) },
   [`POST ${A}/portals`]: {
     request: (w) => ({
@@ -92,7 +107,16 @@ export const helpCenterScenarios: Scenarios = {
     request: (w, _s, slug) => ({ method: 'DELETE', path: `${w.account.base}/portals/${slug}` }),
   },
   [`PATCH ${P}/archive`]: { setup: helpCenter, request: (w, h: HelpCenter) => ({ method: 'PATCH', path: portalPath(w, h, '/archive') }) },
-  [`DELETE ${P}/logo`]: { setup: shared, request: (w, h: HelpCenter) => ({ method: 'DELETE', path: portalPath(w, h, '/logo') }) },
+  // A logo to remove each time: uploaded and attached untimed; the call clears the portal's logo and deletes its file.
+  [`DELETE ${P}/logo`]: {
+    setup: shared,
+    prepare: async (w, h: HelpCenter) => {
+      const form = imageForm();
+      const up = await ok(await w.account.admin.api.post(`${w.account.base}/upload`, form.body, form.headers), 'upload');
+      await ok(await w.account.admin.api.patch(portalPath(w, h), { blob_id: up.blob_id }), 'attach logo');
+    },
+    request: (w, h: HelpCenter) => ({ method: 'DELETE', path: portalPath(w, h, '/logo') }),
+  },
   [`GET ${P}/ssl_status`]: {
     setup: shared,
     request: (w, h: HelpCenter) => ({ method: 'GET', path: portalPath(w, h, '/ssl_status'), status: 422 }),

@@ -147,7 +147,7 @@ const STYLE =
   'body{margin:0;font:16px/1.6 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2d3d;background:#fff}' +
   'header{background:var(--c);color:#fff;padding:16px 20px 24px}header a{color:#fff}' +
   '.top{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;max-width:760px;margin:0 auto}' +
-  '.brand{font-weight:700;font-size:1.2em;text-decoration:none}nav ul{list-style:none;margin:0;padding:0;display:flex;gap:10px;flex-wrap:wrap}' +
+  '.brand{font-weight:700;font-size:1.2em;text-decoration:none;display:inline-flex;align-items:center;gap:8px}.brand img{height:32px;width:auto}nav ul{list-style:none;margin:0;padding:0;display:flex;gap:10px;flex-wrap:wrap}' +
   'nav [aria-current]{font-weight:700;text-decoration:none}.lead{max-width:760px;margin:12px auto 0}' +
   'form{display:flex;gap:8px;max-width:760px;margin:12px auto 0}input[type=search]{flex:1;min-width:0;padding:10px;border:0;border-radius:6px;font:inherit}' +
   'button{padding:10px 14px;border:0;border-radius:6px;background:#fff;color:#1f2d3d;font:inherit;cursor:pointer}' +
@@ -193,7 +193,9 @@ function layout(l: Layout): string {
     `<link rel="canonical" href="${escapeHtml(origin(l.pp) + l.path)}">` +
     (l.description ? `<meta name="description" content="${escapeHtml(l.description)}">` : '') +
     `<style>:root{--c:${color}}${STYLE}</style></head><body>` +
-    `<header><div class="top"><a class="brand" href="${escapeHtml(homePath(p, l.locale))}">${escapeHtml(p.name)}</a>${switcher}</div>` +
+    `<header><div class="top"><a class="brand" href="${escapeHtml(homePath(p, l.locale))}">${
+      l.pp.logoUrl ? `<img src="${escapeHtml(l.pp.logoUrl)}" alt="" height="32">` : ''
+    }${escapeHtml(p.name)}</a>${switcher}</div>` +
     (p.header_text ? `<p class="lead">${escapeHtml(p.header_text)}</p>` : '') +
     `<form role="search" method="get" action="${escapeHtml(homePath(p, l.locale))}/articles"><input type="search" name="query" aria-label="Search articles" placeholder="Search articles" value="${escapeHtml(l.query ?? '')}" maxlength="200"><button type="submit">Search</button></form>` +
     `</header><main>${l.body}</main><footer class="muted">${escapeHtml(p.name)}${home}</footer></body></html>`
@@ -327,7 +329,7 @@ export async function articlesJson(r: PageRequest) {
   const pp = await publicPortal(r.params.slug, r.host);
   const p = pp.portal;
   const locale = requireLocale(p, r.params.locale);
-  const { articles, count, categories } = await publicArticles(p, locale, {
+  const { articles, count, ctx } = await publicArticles(p, locale, {
     query: (r.query.query ?? '').slice(0, 200),
     sort: r.query.sort,
     page: wholeNumber(r.query, 'page', 1, 100_000),
@@ -335,7 +337,7 @@ export async function articlesJson(r: PageRequest) {
   });
   return {
     type: 'application/json; charset=utf-8',
-    body: JSON.stringify({ payload: articles.map((a) => publicArticleJson(a, p, categories)), meta: { articles_count: count } }),
+    body: JSON.stringify({ payload: articles.map((a) => publicArticleJson(a, p, ctx)), meta: { articles_count: count } }),
   };
 }
 

@@ -8,6 +8,19 @@ export interface PortalConfig {
   default_locale: string;
 }
 
+/** A portal's logo (Chatwoot's `has_one_attached :logo`): an image the account uploaded (`POST …/upload`). */
+export interface PortalLogo {
+  /** The attachment's id (Chatwoot's `logo.id`). */
+  id: number;
+  /** Storage key, under the account's uploads. */
+  key: string;
+  filename: string;
+  content_type: string;
+  byte_size: number;
+  /** The upload's `blob_id`, which names this file again (Chatwoot's `logo.blob.signed_id`). */
+  blob_id: string;
+}
+
 export interface PortalRecord {
   id: number;
   account_id: number;
@@ -22,6 +35,8 @@ export interface PortalRecord {
   header_text: string | null;
   archived: boolean;
   config: PortalConfig;
+  /** Absent on portals written before logos were kept. */
+  logo?: PortalLogo | null;
   created_at: string;
   updated_at: string;
   version: number;

@@ -55,10 +55,12 @@ export const fileScope = {
   // A merged contact may keep the other contact's avatar: the account's contact avatars.
   contactAvatar: (accountId: number): FileScope => [`avatars/contacts/${accountId}/`],
   inboxAvatar: (accountId: number): FileScope => [`avatars/inboxes/${accountId}/`],
+  // What an account uploaded on its own (`POST …/upload`): portal logos, images of articles.
+  accountUpload: (accountId: number): FileScope => [`uploads/${accountId}/`],
 } as const;
 
 /** Objects the route serves at all. */
-const SERVED = /^(avatars|attachments|exports)\//;
+const SERVED = /^(avatars|attachments|exports|uploads)\//;
 
 // ── the signing key ────────────────────────────────────────────────────────────────────────────────
 

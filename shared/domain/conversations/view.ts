@@ -107,7 +107,7 @@ export function conversationSlaJson(c: ConversationRecord, refs: Refs) {
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString());
 
-const availableName = (u: UserRecord) => u.display_name || u.name;
+export const availableName = (u: Pick<UserRecord, 'display_name' | 'name'>) => u.display_name || u.name;
 
 /**
  * Agent JSON (docs/chatwoot.md#inbox-members-and-agent-json): the assignee in `meta.assignee` and the assignments

@@ -1,9 +1,11 @@
 import * as repo from '#shared/db/repositories/help-center.ts';
+import { getUsers } from '#shared/db/repositories/identity.ts';
 import { notFound } from '#shared/errors.ts';
 import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
 import { activeAccount } from '../accounts/suspension.ts';
+import { fileSigningReady } from '#shared/storage/file-urls.ts';
 import { matchesQuery, searchTerms } from './text.ts';
-import { byPosition } from './view.ts';
+import { byPosition, portalLogoUrl, type PublicArticleContext } from './view.ts';
 
 // What the public help-center pages show (Chatwoot's Public::Api::V1::Portals controllers): a portal that
 // is not archived, its categories, and its published articles only; a draft or archived article is as
@@ -14,6 +16,8 @@ export interface PublicPortal {
   portal: PortalRecord;
   /** The request came on the portal's own custom domain. */
   onCustomDomain: boolean;
+  /** A signed link to the portal's logo, when it has one (the pages' header shows it). */
+  logoUrl?: string;
 }
 
 /**
@@ -31,7 +35,9 @@ export async function publicPortal(slug: string | undefined, host: string | unde
   if (domainOwner && (domainOwner.owner_id !== owner.owner_id || domainOwner.account_id !== owner.account_id)) throw notFound('Portal');
   const [portal] = await Promise.all([repo.getPortal(owner.account_id, owner.owner_id), activeAccount(owner.account_id, 'Portal')]);
   if (!portal || portal.archived) throw notFound('Portal');
-  return { portal, onCustomDomain: !!domainOwner };
+  // The link's signing key is loaded once per container, and only by a portal that shows a logo.
+  if (portal.logo) await fileSigningReady();
+  return { portal, onCustomDomain: !!domainOwner, logoUrl: portalLogoUrl(portal) };
 }
 
 /** A locale of the portal, or 404. */
@@ -112,8 +118,9 @@ export interface ArticleListing {
 
 /**
  * `articles.json` (Chatwoot's public articles index, which the web widget reads): the locale's published
- * articles matching the query, one page of them, the count of all that match, and the portal's categories
- * (for each article's `category`).
+ * articles matching the query, one page of them, the count of all that match, and what their JSON names: the
+ * portal's categories, the published articles associated to them and the authors of both (one batch read of
+ * the few users a page names).
  */
 export async function publicArticles(p: PortalRecord, locale: string, l: ArticleListing) {
   const terms = searchTerms(l.query);
@@ -122,11 +129,20 @@ export async function publicArticles(p: PortalRecord, locale: string, l: Article
   // Views first, then position; the sort is stable, so equal counts keep the portal's order.
   if (l.sort === 'views') matching.sort((a, b) => (b.views ?? 0) - (a.views ?? 0));
   const start = (l.page - 1) * l.perPage;
-  return {
-    articles: matching.slice(start, start + l.perPage),
-    count: matching.length,
+  const shown = matching.slice(start, start + l.perPage);
+  const ids = new Set(shown.map((a) => a.id));
+  const named = [...shown, ...articles.filter((a) => a.associated_article_id !== null && ids.has(a.associated_article_id))];
+  const authorIds = [...new Set(named.map((a) => a.author_id))];
+  const [users] = authorIds.length
+    ? // Authors' avatars are signed links.
+      await Promise.all([getUsers(authorIds), fileSigningReady()])
+    : [[]];
+  const ctx: PublicArticleContext = {
     categories: new Map(categories.map((c) => [c.id, c])),
+    authors: new Map(users.flatMap((u) => (u ? [[u.id, u] as const] : []))),
+    published: articles,
   };
+  return { articles: shown, count: matching.length, ctx };
 }
 
 /** Everything the sitemap lists: each locale's home, the categories and the published articles. */

@@ -128,6 +128,26 @@ const portalFields = {
   page_title: OptionalText(255),
   archived: v.optional(Bool),
   config: PortalConfigInput,
+  // The logo: an upload's `blob_id` (POST …/upload), at the top level as Chatwoot's dashboard sends it, or in the
+  // portal. Blank or null leaves the logo as it is (Rails' `present?`); `DELETE …/logo` removes it.
+  blob_id: v.optional(
+    v.nullable(
+      v.union(
+        [
+          v.pipe(
+            v.literal(''),
+            v.transform(() => null),
+          ),
+          v.pipe(v.string(), v.maxLength(4096)),
+          v.pipe(
+            v.number(),
+            v.transform((n) => String(n)),
+          ),
+        ],
+        'must be the blob_id of an upload',
+      ),
+    ),
+  ),
 };
 
 export const NewPortalSchema = v.object({ name: RequiredText(255), slug: Slug, ...portalFields });

@@ -3,8 +3,11 @@ import * as repo from '#shared/db/repositories/help-center.ts';
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import { getMembershipFresh } from '#shared/db/repositories/agents.ts';
 import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
+import { deleteObjects } from '#shared/storage/objects.ts';
+import { accountBlob } from '#shared/storage/uploads.ts';
 import type { Actor } from '#shared/model/actor.ts';
-import type { ArticleRecord, CategoryRecord, PortalConfig, PortalRecord } from '#shared/model/help-center.ts';
+import type { ArticleRecord, CategoryRecord, PortalConfig, PortalLogo, PortalRecord } from '#shared/model/help-center.ts';
 import { agentsJson } from '../agents/view.ts';
 import type { ArticleUpdate, CategoryUpdate, NewArticle, NewCategory, NewPortal, PortalUpdate, Reorder } from './schemas.ts';
 import { articleJson, byPosition, categoryJson, portalJson, searchArticleJson, type ArticleContext } from './view.ts';
@@ -69,7 +72,28 @@ export async function showPortal(accountId: number, actor: Actor, slug: string, 
   return renderPortal(await requirePortal(accountId, slug), actor, locale || undefined);
 }
 
+/**
+ * The logo a body's `blob_id` names: an upload of this account whose file is still stored (Chatwoot's
+ * `process_attached_logo`, which finds any blob; here another account's, a changed or an unknown id is 422).
+ */
+async function logoOf(accountId: number, blobId: string | null | undefined): Promise<PortalLogo | undefined> {
+  if (!blobId) return undefined;
+  const blob = await accountBlob(accountId, blobId);
+  if (!blob) throw invalidField('blob_id', 'is not an upload of this account', 'not_found');
+  return { id: await nextId('attachment'), ...blob, blob_id: blobId };
+}
+
+/**
+ * Deletes a logo's file once no record names it (the record is written first, so a failure here leaves a file
+ * nothing shows, never a logo without its file); logged, not thrown: the change the caller made stands.
+ */
+async function dropLogoFile(logo: PortalLogo | null | undefined, kept?: PortalLogo | null) {
+  if (!logo || logo.key === kept?.key) return;
+  await deleteObjects([logo.key]).catch((error) => log.warn('portal logo file not deleted', { key: logo.key, error }));
+}
+
 export async function createPortal(accountId: number, actor: Actor, input: NewPortal) {
+  const logo = await logoOf(accountId, input.blob_id);
   const t = iso();
   const p: PortalRecord = {
     id: await nextId('portal'),
@@ -83,6 +107,7 @@ export async function createPortal(accountId: number, actor: Actor, input: NewPo
     header_text: input.header_text ?? null,
     archived: input.archived ?? false,
     config: normalizeConfig(input.config),
+    logo: logo ?? null,
     created_at: t,
     updated_at: t,
     version: 1,
@@ -92,6 +117,8 @@ export async function createPortal(accountId: number, actor: Actor, input: NewPo
 }
 
 export async function updatePortal(accountId: number, actor: Actor, slug: string, input: PortalUpdate) {
+  const logo = await logoOf(accountId, input.blob_id);
+  let replaced: PortalLogo | null | undefined;
   const after = await retryStale(async (consistent) => {
     const before = await requirePortal(accountId, slug, consistent);
     const next: PortalRecord = {
@@ -105,12 +132,16 @@ export async function updatePortal(accountId: number, actor: Actor, slug: string
       header_text: input.header_text === undefined ? before.header_text : input.header_text,
       archived: input.archived ?? before.archived,
       config: input.config ? normalizeConfig(input.config, before.config) : before.config,
+      logo: logo ?? before.logo ?? null,
       updated_at: iso(),
       version: before.version + 1,
     };
     await repo.savePortal(before, next);
+    replaced = before.logo;
     return next;
   });
+  // A new logo replaces the old one, whose file goes (ActiveStorage purges a replaced attachment's blob).
+  if (logo) await dropLogoFile(replaced, logo);
   return renderPortal(after, actor);
 }
 
@@ -123,7 +154,23 @@ export async function archivePortal(accountId: number, slug: string): Promise<vo
 }
 
 export async function deletePortal(accountId: number, slug: string): Promise<void> {
-  await retryStale(async (consistent) => repo.deletePortal(await requirePortal(accountId, slug, consistent)));
+  const gone = await retryStale(async (consistent) => {
+    const p = await requirePortal(accountId, slug, consistent);
+    await repo.deletePortal(p);
+    return p;
+  });
+  await dropLogoFile(gone.logo);
+}
+
+/** `DELETE …/logo`: the portal forgets its logo and the file goes (Chatwoot's `logo.purge`); none is no error. */
+export async function deletePortalLogo(accountId: number, slug: string): Promise<void> {
+  const removed = await retryStale(async (consistent) => {
+    const before = await requirePortal(accountId, slug, consistent);
+    if (!before.logo) return undefined;
+    await repo.savePortal(before, { ...before, logo: null, updated_at: iso(), version: before.version + 1 });
+    return before.logo;
+  });
+  await dropLogoFile(removed);
 }
 
 /**

@@ -1,4 +1,7 @@
-import type { ArticleRecord, CategoryRecord, PortalRecord } from '#shared/model/help-center.ts';
+import type { ArticleRecord, CategoryRecord, PortalLogo, PortalRecord } from '#shared/model/help-center.ts';
+import type { UserRecord } from '#shared/model/identity.ts';
+import { fileScope, fileUrl, storedRef } from '#shared/storage/file-urls.ts';
+import { availableName, userAvatarUrl } from '../conversations/view.ts';
 
 // Chatwoot's JSON of the help center (app/views/api/v1/accounts/{portals,categories,articles}/*.jbuilder).
 
@@ -13,6 +16,21 @@ const statusCounts = (articles: ArticleRecord[]) => ({
   archived_articles_count: articles.filter((a) => a.status === 'archived').length,
   published_count: articles.filter((a) => a.status === 'published').length,
   draft_articles_count: articles.filter((a) => a.status === 'draft').length,
+});
+
+/** A portal's logo as a signed link to its file, or undefined without one. */
+export const portalLogoUrl = (p: PortalRecord) =>
+  p.logo ? fileUrl(storedRef(p.logo.key), fileScope.accountUpload(p.account_id), p.logo.filename) || undefined : undefined;
+
+/** Chatwoot's `portal.file_base_data`. */
+const portalLogoJson = (p: PortalRecord, logo: PortalLogo) => ({
+  id: logo.id,
+  portal_id: p.id,
+  file_type: logo.content_type,
+  account_id: p.account_id,
+  file_url: portalLogoUrl(p),
+  blob_id: logo.blob_id,
+  filename: logo.filename,
 });
 
 /**
@@ -43,6 +61,7 @@ export function portalJson(
       })),
       default_locale: p.config.default_locale,
     },
+    ...(p.logo ? { logo: portalLogoJson(p, p.logo) } : {}),
     meta: {
       ...statusCounts(content.articles),
       ...(userId !== undefined && content.articles.length
@@ -131,9 +150,39 @@ export const searchArticleJson = (a: ArticleRecord, portal: PortalRecord, catego
 export const publicArticlePath = (portal: PortalRecord, a: ArticleRecord) =>
   `/hc/${encodeURIComponent(portal.slug)}/articles/${encodeURIComponent(a.slug)}`;
 
+/** What the public JSON tells of an article's author (Chatwoot's public/api/v1/models/hc/_author). */
+const publicAuthorJson = (u: UserRecord) => ({ available_name: availableName(u), name: u.name, thumbnail: userAvatarUrl(u) });
+
+export interface PublicArticleContext {
+  categories: Map<number, CategoryRecord>;
+  /** The authors of the articles shown and of their associated ones. */
+  authors: Map<number, UserRecord>;
+  /** The portal's published articles (an article's associated ones are among them; drafts never are). */
+  published: ArticleRecord[];
+}
+
+const withAuthor = (a: ArticleRecord, ctx: PublicArticleContext) => {
+  const author = ctx.authors.get(a.author_id);
+  return author ? { author: publicAuthorJson(author) } : {};
+};
+
+/** An article associated to another, as the public JSON nests it (Chatwoot's hc/_associated_article). */
+const publicAssociatedJson = (a: ArticleRecord, ctx: PublicArticleContext) => ({
+  id: a.id,
+  category_id: a.category_id,
+  title: a.title,
+  content: a.content,
+  description: a.description,
+  status: a.status,
+  account_id: a.account_id,
+  last_updated_at: Math.floor(Date.parse(a.updated_at) / 1000),
+  views: a.views ?? 0,
+  ...withAuthor(a, ctx),
+});
+
 /** A published article as the public `articles.json` lists it (Chatwoot's public/api/v1/models/_article). */
-export const publicArticleJson = (a: ArticleRecord, portal: PortalRecord, categories: Map<number, CategoryRecord>) => {
-  const category = a.category_id ? categories.get(a.category_id) : undefined;
+export const publicArticleJson = (a: ArticleRecord, portal: PortalRecord, ctx: PublicArticleContext) => {
+  const category = a.category_id ? ctx.categories.get(a.category_id) : undefined;
   return {
     id: a.id,
     slug: a.slug,
@@ -148,5 +197,9 @@ export const publicArticleJson = (a: ArticleRecord, portal: PortalRecord, catego
     views: a.views ?? 0,
     link: publicArticlePath(portal, a),
     ...(category ? { category: { id: category.id, slug: category.slug, locale: category.locale } } : {}),
+    ...withAuthor(a, ctx),
+    associated_articles: ctx.published
+      .filter((x) => x.associated_article_id === a.id && x.id !== a.id)
+      .map((x) => publicAssociatedJson(x, ctx)),
   };
 };

@@ -21,6 +21,7 @@ import { webhookUrlKey } from '#shared/db/repositories/webhooks.ts';
 import { helpCenterSentinels } from '#shared/db/repositories/help-center.ts';
 import { log } from '#shared/log.ts';
 import { deleteObjects, deleteObjectsUnder } from '#shared/storage/objects.ts';
+import { uploadPrefix } from '#shared/storage/uploads.ts';
 import { storedKeyOf } from '#shared/storage/file-urls.ts';
 import { STATUSES } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -430,6 +431,8 @@ function accountSteps(a: number): Step<Ctx>[] {
           `attachments/direct/${a}/`,
           `avatars/contacts/${a}/`,
           `avatars/inboxes/${a}/`,
+          // Its own uploads: portal logos, articles' images, and uploads nothing names.
+          uploadPrefix(a),
           exportsPrefix(a),
         ]) {
           if (!(await storage(prefix, budget))) return false;

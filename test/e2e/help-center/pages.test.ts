@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumForSuite } from '../../support/chromium.ts';
+import { PNG } from '../../support/providers.ts';
 import { client, runtime, seedAccount, unique, type Client, type SeededAccount } from '../../support/runtime.ts';
 
 // The public help center pages (`/hc/...`) as a visitor gets them: over plain HTTP (status, headers, what
@@ -78,6 +79,12 @@ describe('help center pages', () => {
       },
     });
     expect(portal.status).toBe(200);
+    // Its logo, as the dashboard sets one: uploaded, then named by blob_id.
+    const logo = new FormData();
+    logo.append('attachment', new Blob([PNG], { type: 'image/png' }), 'acme.png');
+    const uploaded = await api.post(`${s.base}/upload`, logo);
+    expect(uploaded.status).toBe(200);
+    expect((await api.patch(P, { blob_id: uploaded.body.blob_id })).status).toBe(200);
     const en = (
       await api.post(`${P}/categories`, { name: 'Getting started', slug: 'getting-started', locale: 'en', description: 'First steps' })
     ).body.payload;
@@ -247,6 +254,9 @@ describe('help center pages', () => {
       expect(home?.status()).toBe(200);
       expect(page.url()).toBe(`${base}/hc/${slug}/en`);
       expect(await page.locator('header .brand').textContent()).toBe('Acme Help');
+      // The logo, before the name, loaded through its signed link (a decoded 1×1 image shown 32 pixels high).
+      const logo = page.locator('header .brand img');
+      expect(await logo.evaluate((img) => [(img as any).complete, (img as any).naturalWidth, (img as any).height])).toEqual([true, 1, 32]);
       expect(await page.locator('header').evaluate((h) => (globalThis as any).getComputedStyle(h).backgroundColor)).toBe(
         'rgb(124, 58, 237)',
       );

@@ -34,8 +34,13 @@ describe('help center in the web widget: portal_id, widget settings, articles.js
     await article('invoice', { title: 'Download an invoice', slug: 'invoice', description: 'PDF invoices', category_id: category.id });
     await article('refund', { title: 'Ask for a refund', slug: 'refund', content: 'Refunds take five days.' });
     await article('password', { title: 'Reset your password', slug: 'password' });
-    await article('german', { title: 'Passwort zurücksetzen', slug: 'passwort', locale: 'de' });
-    await article('draft', { title: 'Refund policy draft', slug: 'refund-draft', content: 'Refunds soon.' }, false);
+    // The German one translates the password article (Chatwoot's associated articles); a draft translates the refund one.
+    await article('german', { title: 'Passwort zurücksetzen', slug: 'passwort', locale: 'de', associated_article_id: ids.password.id });
+    await article(
+      'draft',
+      { title: 'Refund policy draft', slug: 'refund-draft', content: 'Refunds soon.', associated_article_id: ids.refund.id },
+      false,
+    );
     // Views: refund 3, password 1, invoice 0.
     for (const [path, n] of [
       ['refund', 3],
@@ -95,6 +100,8 @@ describe('help center in the web widget: portal_id, widget settings, articles.js
   });
 
   it("articles.json lists the locale's published articles in Chatwoot's shape, most read first, and searches them", async () => {
+    const profile = ok(await s.admin.api.get('/api/v1/profile'), 'profile');
+    expect(profile.name).toEqual(expect.any(String));
     // The widget's own call for the popular articles.
     const popular = await visitor.get(`/hc/${slug}/en/articles.json?sort=views&status=1&per_page=6&page=1`);
     expect(popular.status).toBe(200);
@@ -116,9 +123,29 @@ describe('help center in the web widget: portal_id, widget settings, articles.js
       views: 0,
       link: `/hc/${slug}/articles/invoice`,
       category: { id: invoice.category_id, slug: 'billing', locale: 'en' },
+      // Chatwoot's public author partial: names and the avatar (none here).
+      author: { available_name: profile.available_name, name: profile.name, thumbnail: '' },
+      associated_articles: [],
     });
     expect(popular.body.payload[0]).toMatchObject({ views: 3, category_id: null });
     expect(popular.body.payload[0].category).toBeUndefined();
+    // The refund article's only associated one is a draft: never listed.
+    expect(popular.body.payload[0].associated_articles).toEqual([]);
+    // The password article's German translation, published, in Chatwoot's associated-article shape.
+    expect(popular.body.payload[1].associated_articles).toEqual([
+      {
+        id: ids.german.id,
+        category_id: null,
+        title: 'Passwort zurücksetzen',
+        content: 'Text.',
+        description: null,
+        status: 'published',
+        account_id: s.accountId,
+        last_updated_at: expect.any(Number),
+        views: 0,
+        author: { available_name: profile.available_name, name: profile.name, thumbnail: '' },
+      },
+    ]);
 
     // Without sort: the portal's order; drafts never, whatever `status` says.
     const byPosition = await visitor.get(`/hc/${slug}/en/articles.json?status=0`);

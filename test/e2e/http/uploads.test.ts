@@ -159,6 +159,7 @@ const ROUTES: UploadRoute[] = [
     anonymous: true,
     headers: (f) => ({ 'X-Auth-Token': f.widget.token }),
   },
+  { method: 'POST', junkPath: '/api/v1/accounts/999999/upload', realPath: (f) => `${f.w.s.base}/upload`, fileField: 'attachment' },
   { method: 'PATCH', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
   { method: 'PUT', junkPath: '/api/v1/profile', realPath: () => '/api/v1/profile', fileField: 'avatar' },
 ];

@@ -9,6 +9,7 @@ import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
 import { purgeChunk, purgeSwitch, resumePurges } from '#shared/domain/purge/service.ts';
 import { PurgeInterrupted } from '#shared/domain/purge/plan.ts';
 import { keyOfLink } from '../../support/files.ts';
+import { PNG } from '../../support/providers.ts';
 import { overrideEnv } from '../../support/env.ts';
 import { scanAll, type Item } from '../../support/table.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
@@ -360,6 +361,22 @@ describe('deleting an inbox or an account purges its data', () => {
     for (const content of ['sealed later one', 'sealed later two'])
       ok(await victim.s.admin.api.post(`${victim.s.base}/conversations/${last.id}/messages`, { content }), 'message');
     await sealNow({ min: 1000, packMin: 1 });
+    // Its own uploads: a portal's logo and an image nothing names (both under the account's uploads/ prefix).
+    const uploads: { file_url: string; blob_id: string }[] = [];
+    for (const name of ['logo.png', 'loose.png']) {
+      const form = new FormData();
+      form.append('attachment', new Blob([PNG], { type: 'image/png' }), name);
+      uploads.push(ok(await victim.s.admin.api.post(`${victim.s.base}/upload`, form), 'upload'));
+    }
+    ok(
+      await victim.s.admin.api.post(`${victim.s.base}/portals`, {
+        name: 'Victim help',
+        slug: unique('victim-'),
+        blob_id: uploads[0].blob_id,
+      }),
+      'portal with logo',
+    );
+    for (const u of uploads) expect(await objectExists(u.file_url)).toBe(true);
     const index = await getSearchHead(a, true);
     expect([index.segments.length, index.packs.length]).toEqual([1, 1]);
     const before = await scanAll();
@@ -403,6 +420,7 @@ describe('deleting an inbox or an account purges its data', () => {
     expect(chunks).toBeGreaterThan(1);
     expect(left(after)).toEqual([]);
     expect(await objectExists(victim.attachmentUrls[2])).toBe(false);
+    for (const u of uploads) expect(await objectExists(u.file_url)).toBe(false);
     // The account's bot is gone with its token and its platform app row.
     expect(before.some((i) => i.pk === keys.token(hashToken(victim.bot.access_token)).pk)).toBe(true);
     expect(after.some((i) => i.pk === keys.token(hashToken(victim.bot.access_token)).pk)).toBe(false);
