@@ -1,4 +1,5 @@
 import { exportsPrefix } from '../contacts/export.ts';
+import { importsPrefix } from '../contacts/import.ts';
 import { config } from '#shared/config.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -378,6 +379,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('macros', keys.macrosOf(a).pk),
     // Its audit log (docs/audit.md): Chatwoot destroys an account's audits with it.
     whole('audit log', keys.auditLogOf(a).pk),
+    whole('contact imports', keys.contactImportsOf(a)),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),
     whole('campaigns', keys.campaignsOf(a).pk),
     whole('socket subscriptions', keys.cableSubscriptionsOf(a).pk),
@@ -427,6 +429,7 @@ function accountSteps(a: number): Step<Ctx>[] {
           `avatars/contacts/${a}/`,
           `avatars/inboxes/${a}/`,
           exportsPrefix(a),
+          importsPrefix(a),
         ]) {
           if (!(await storage(prefix, budget))) return false;
         }
