@@ -58,7 +58,7 @@ export const fileScope = {
 } as const;
 
 /** Objects the route serves at all. */
-const SERVED = /^(avatars|attachments|exports)\//;
+const SERVED = /^(avatars|attachments|exports|imports)\//;
 
 // ── the signing key ────────────────────────────────────────────────────────────────────────────────
 
