@@ -136,9 +136,13 @@ async function importRow(job: ContactImportRecord, index: number, c: RowContact)
   }
 }
 
+/** The last file this container read: a job's next chunks mostly reach the same container, which then reads it once. */
+let lastTable: { key: string; table: ImportTable } | undefined;
+
 /** The job's file, read as the request read it. */
 async function tableOf(job: ContactImportRecord): Promise<ImportTable> {
-  return readImportFile(await getObject(job.file_key));
+  if (lastTable?.key !== job.file_key) lastTable = { key: job.file_key, table: readImportFile(await getObject(job.file_key)) };
+  return lastTable.table;
 }
 
 /**
