@@ -50,6 +50,8 @@ import { createContact, updateContact } from './service.ts';
 export const importsPrefix = (accountId: number) => `imports/contacts/${accountId}/`;
 /** How long the mailed failed-records link serves the file. */
 export const IMPORT_LINK_TTL_SECONDS = 24 * 3600;
+/** A chunk stops taking rows after this long, and records what it did: the next chunk goes on (a new invocation). */
+const CHUNK_BUDGET_MS = 4000;
 /** The job and its row marks are kept a week (TTL); the stored files two days (the bucket's lifecycle rule). */
 const JOB_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -147,8 +149,7 @@ async function tableOf(job: ContactImportRecord): Promise<ImportTable> {
 
 /**
  * The pipeline's part: the next chunk of the job's rows, or, once every row is done, the result. Nothing for a job
- * that is gone (its account deleted), finished, or of a suspended account (it goes on with the next change of the job
- * after the suspension is lifted: `npm run replay` or a new import of the account).
+ * that is gone (its account deleted) or finished; a job of a suspended account stops where it is (logged).
  */
 export async function importChunk(accountId: number, id: string): Promise<void> {
   const job = await getContactImport(accountId, id);
@@ -160,11 +161,15 @@ export async function importChunk(accountId: number, id: string): Promise<void> 
   }
   const table = await tableOf(job);
   if (job.cursor >= job.total_records) return finishImport(job, table);
-  const end = Math.min(job.total_records, job.cursor + config().contactImportChunkRows);
+  const last = Math.min(job.total_records, job.cursor + config().contactImportChunkRows);
+  const started = Date.now();
   let processed = 0;
   let nonIdentifiable = 0;
   const failed: FailedRow[] = [];
-  for (let row = job.cursor; row < end; row++) {
+  let end = job.cursor;
+  for (let row = job.cursor; row < last; row++) {
+    // Only as long as the time budget lasts (the dispatcher's batch has 10 s in all); at least one row.
+    if (row > job.cursor && Date.now() - started >= CHUNK_BUDGET_MS) break;
     const mapped = rowContact(table, table.rows[row]);
     const result = mapped.ok ? await importRow(job, row, mapped.contact) : mapped;
     if (!result.ok) failed.push({ row, errors: result.errors });
@@ -172,6 +177,7 @@ export async function importChunk(accountId: number, id: string): Promise<void> 
       processed++;
       if (!result.identifiable) nonIdentifiable++;
     }
+    end = row + 1;
   }
   if (!(await saveImportChunk(job, { cursor: end, processed, nonIdentifiable, failed }))) {
     log.info('contacts import chunk already recorded', { accountId, importId: id, cursor: job.cursor });
