@@ -45,7 +45,7 @@ export interface ContactsExportMailRequest extends RequestBase {
 
 /**
  * Chatwoot's DataImportJob result (AccountNotificationMailer#contact_import_complete): the counts, and a link to the
- * failed-records CSV when rows were refused, mailed to the administrator who imported.
+ * failed-records CSV when rows were refused, mailed to each of the account's administrators.
  */
 export interface ContactsImportMailRequest extends RequestBase {
   kind: 'contacts_import';

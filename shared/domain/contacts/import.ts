@@ -1,7 +1,7 @@
 import { config } from '#shared/config.ts';
-import { randomId } from '#shared/crypto/tokens.ts';
+import { hashToken, randomId } from '#shared/crypto/tokens.ts';
 import { findContactIdBy, type UniqueField } from '#shared/db/repositories/contacts.ts';
-import { getAccount } from '#shared/db/repositories/identity.ts';
+import { getAccount, getUsers, listAccountUsers } from '#shared/db/repositories/identity.ts';
 import {
   completeContactImport,
   getContactImport,
@@ -39,7 +39,7 @@ import { createContact, updateContact } from './service.ts';
 // the dispatcher; each chunk creates or updates its rows' contacts through this area's own create and update (so
 // uniqueness sentinels, company links and counts, events and webhooks are those of any contact write) and records
 // its progress and refused rows on the job item in one transaction, whose change brings the next chunk. After the
-// last, the failed-records CSV is stored and the administrator mailed the result.
+// last, the failed-records CSV is stored and the account's administrators mailed the result.
 //
 // A chunk run again (a crash, a retried queue message) imports the same rows to the same end: a row with an email,
 // phone number or identifier finds the contact it made the first time and changes nothing; a row without one
@@ -192,19 +192,25 @@ async function finishImport(job: ContactImportRecord, table: ImportTable): Promi
     const failed = await listImportFailures(job.account_id, job.id);
     await putObject(failedKey, Buffer.from(failedRecordsCsv(table, failed), 'utf8'), 'text/csv');
   }
-  await requestMail(
-    {
-      kind: 'contacts_import',
-      account_id: job.account_id,
-      to: job.to,
-      total_records: job.total_records,
-      processed_records: job.processed_records,
-      non_identifiable_records: job.non_identifiable_records,
-      failed_records: job.failed_records,
-      ...(failedKey ? { failed_key: failedKey } : {}),
-    },
-    `import-${job.account_id}-${job.id}`,
-  );
+  // Chatwoot mails the account's administrators (and the one who imported, should they no longer be one).
+  const admins = (await listAccountUsers(job.account_id)).filter((m) => m.role === 'administrator');
+  const emails = (await getUsers(admins.map((m) => m.user_id))).flatMap((u) => (u ? [u.email] : []));
+  for (const to of new Set([job.to, ...emails])) {
+    await requestMail(
+      {
+        kind: 'contacts_import',
+        account_id: job.account_id,
+        to,
+        total_records: job.total_records,
+        processed_records: job.processed_records,
+        non_identifiable_records: job.non_identifiable_records,
+        failed_records: job.failed_records,
+        ...(failedKey ? { failed_key: failedKey } : {}),
+      },
+      // Named by the import and the recipient: a finish run twice mails each once.
+      `import-${job.account_id}-${job.id}-${hashToken(to.toLowerCase()).slice(0, 32)}`,
+    );
+  }
   await completeContactImport(job, failedKey);
 }
 

@@ -25,8 +25,10 @@ describe('contacts import', { timeout: 120_000 }, () => {
   let restoreEnv: () => void;
   let s: SeededAccount;
   let adminEmail: string;
+  let agentEmail: string;
   const tag = unique('imp').toLowerCase();
   const domain = `acme-${tag}.com`;
+  const secondAdmin = `second-${tag}@example.com`;
   let companyId: number;
   let oldId: number;
 
@@ -37,6 +39,9 @@ describe('contacts import', { timeout: 120_000 }, () => {
     restoreEnv = overrideEnv({ SMTP_ADDRESS: smtp.host, SMTP_PORT: String(smtp.port), CONTACT_IMPORT_CHUNK_ROWS: '2' });
     s = await seedAccount();
     adminEmail = (await s.admin.api.get('/api/v1/profile')).body.email;
+    agentEmail = (await s.agent.api.get('/api/v1/profile')).body.email;
+    const second = await s.admin.api.post(`${s.base}/agents`, { name: 'Second admin', email: secondAdmin, role: 'administrator' });
+    expect(second.status).toBe(200);
     const webhook = await s.admin.api.post(`${s.base}/webhooks`, { url: hook.url, subscriptions: ['contact_created', 'contact_updated'] });
     expect(webhook.status).toBe(200);
     const company = await s.admin.api.post(`${s.base}/companies`, { name: 'Acme', domain });
@@ -95,6 +100,15 @@ describe('contacts import', { timeout: 120_000 }, () => {
       (ms) => ms.length >= 1,
       60_000,
     );
+    // Every administrator of the account gets it (Chatwoot's admin_emails), an agent does not.
+    const to = (email: string) => smtp.mails.filter((m) => m.envelopeTo.includes(email) && m.headers.subject === CONTACTS_IMPORT_SUBJECT);
+    expect(
+      await untilState(
+        async () => to(secondAdmin),
+        (ms) => ms.length === 1,
+      ),
+    ).toHaveLength(1);
+    expect(to(agentEmail)).toEqual([]);
     expect(mail.text).toContain('Contacts imported successfully: 3');
     expect(mail.text).toContain('Contacts created but not visible: 1');
     expect(mail.text).toContain('Contacts that failed to import: 1');
