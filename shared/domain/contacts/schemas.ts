@@ -148,7 +148,7 @@ const NodeFile = v.pipe(
     value: v.custom<{ type: 'Buffer'; data: number[] }>(isBufferJson, 'must be the file'),
     options: v.optional(v.looseObject({ filename: v.optional(v.string()) })),
   }),
-  v.transform((f) => ({ data: Buffer.from(f.value.data), filename: f.options?.filename ?? 'contacts.csv' })),
+  v.transform((f) => ({ data: Buffer.from(f.value.data) })),
 );
 
 /**
@@ -162,7 +162,7 @@ export const ContactsImportSchema = v.object({
         [
           v.pipe(
             v.custom<FilePart>(isUploadedFile),
-            v.transform((f) => ({ data: f.data, filename: f.filename })),
+            v.transform((f) => ({ data: f.data })),
           ),
           NodeFile,
           v.pipe(
@@ -175,4 +175,3 @@ export const ContactsImportSchema = v.object({
     ),
   ),
 });
-export type ContactsImport = v.InferOutput<typeof ContactsImportSchema>;
