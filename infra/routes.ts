@@ -1252,6 +1252,14 @@ export const routes: Route[] = [
     api: 'account',
     access: 'write',
   },
+  // ── issue 32: the contacts import (a CSV stored, its rows imported by the pipeline, the result mailed; shared/domain/contacts/import.ts) ──
+  {
+    method: 'POST',
+    path: '/api/v1/accounts/{account_id}/contacts/import',
+    handler: 'functions/api/contacts/import.ts',
+    api: 'account',
+    access: 'uploads',
+  },
   // ── issue 32: mail: a conversation's transcript to an address (shared/domain/conversations/transcript.ts) ──
   {
     method: 'POST',

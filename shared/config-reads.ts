@@ -48,6 +48,7 @@ export const ENV_OF: Record<keyof Config, EnvName[]> = {
   mailQueueUrl: ['MAIL_QUEUE_URL'],
   slaWakeups: ['SLA_SCHEDULE_GROUP', 'SLA_WAKEUP_FUNCTION_ARN', 'SLA_WAKEUP_ROLE_ARN'],
   purgeChunkDeletes: ['PURGE_CHUNK_DELETES'],
+  contactImportChunkRows: ['CONTACT_IMPORT_CHUNK_ROWS'],
   auditLogRetentionDays: ['AUDIT_LOG_RETENTION_DAYS'],
   mailerSenderEmail: ['MAILER_SENDER_EMAIL'],
   mailTransport: ['MAIL_TRANSPORT'],

@@ -74,6 +74,8 @@ const EnvSchema = v.object({
   SLA_WAKEUP_ROLE_ARN: Optional,
   // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
   PURGE_CHUNK_DELETES: Int(400),
+  // Rows one chunk of a contacts import works through (shared/domain/contacts/import.ts).
+  CONTACT_IMPORT_CHUNK_ROWS: Int(100),
   // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
   AUDIT_LOG_RETENTION_DAYS: Int(90),
   // Chatwoot's name for the sender: `Name <address>` or an address.
@@ -191,6 +193,7 @@ export interface Config {
   /** EventBridge Scheduler's group, target function and role for SLA wake-ups (deployed only). */
   slaWakeups?: { group: string; functionArn: string; roleArn: string };
   purgeChunkDeletes: number;
+  contactImportChunkRows: number;
   auditLogRetentionDays: number;
   mailerSenderEmail: string;
   mailTransport: 'ses' | 'local' | 'none';
@@ -309,6 +312,7 @@ function load(): Config {
         ? { group: e.SLA_SCHEDULE_GROUP, functionArn: e.SLA_WAKEUP_FUNCTION_ARN, roleArn: e.SLA_WAKEUP_ROLE_ARN }
         : undefined,
     purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
+    contactImportChunkRows: Math.max(1, e.CONTACT_IMPORT_CHUNK_ROWS),
     auditLogRetentionDays: Math.max(1, e.AUDIT_LOG_RETENTION_DAYS),
     mailerSenderEmail: e.MAILER_SENDER_EMAIL,
     mailTransport: e.MAIL_TRANSPORT,

@@ -1,7 +1,7 @@
 import type { BenchWorld, Scenarios } from './types.ts';
 
-// Issue 32's contact records and mail: contact notes, companies, notification snooze, transcript and contacts
-// export. One scenario per route.
+// Issue 32's contact records and mail: contact notes, companies, notification snooze, transcript, contacts
+// export and import. One scenario per route.
 
 const A = '/api/v1/accounts/{account_id}';
 const ok = async (w: BenchWorld, method: 'POST' | 'GET', path: string, body?: unknown) => {
@@ -38,7 +38,20 @@ const conversation = async (w: BenchWorld): Promise<number> => {
   return id;
 };
 
+/** A CSV of 100 contacts (name, email, a custom attribute) as the multipart upload Chatwoot's dashboard sends. */
+const importForm = (w: BenchWorld) => {
+  const tag = w.unique('imp').toLowerCase();
+  const rows = Array.from({ length: 100 }, (_, i) => `Bench ${i},${tag}-${i}@bench.example,gold`);
+  const f = new FormData();
+  f.append('import_file', new Blob([['name,email,plan', ...rows].join('\n')], { type: 'text/csv' }), 'contacts.csv');
+  return f;
+};
+
 export const contactRecords: Scenarios = {
+  // Answered once the file is read, stored and its job written: the pipeline imports the rows afterwards.
+  [`POST ${A}/contacts/import`]: {
+    request: (w) => ({ method: 'POST', path: `${w.account.base}/contacts/import`, body: importForm(w) }),
+  },
   // Answered at once: the pipeline makes the CSV and mails it.
   [`POST ${A}/contacts/export`]: {
     setup: contact,

@@ -229,6 +229,9 @@ export class ChatwootService extends Construct {
         { prefix: 'channel/inbound/', expiration: Duration.days(7) },
         // Contacts exports: their mailed link lasts a day (shared/domain/contacts/export.ts).
         { prefix: 'exports/', expiration: Duration.days(2) },
+        // Contacts imports: the uploaded CSV is read within minutes; the failed records' mailed link lasts a day
+        // (shared/domain/contacts/import.ts).
+        { prefix: 'imports/', expiration: Duration.days(2) },
       ],
     });
 

@@ -338,10 +338,16 @@ export class EventPipeline extends Construct {
     this.dispatchFunction.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [props.files.arnForObjects('exports/*')] }),
     );
+    // The contacts import (shared/domain/contacts/import.ts) reads the uploaded CSV and writes the failed records under imports/.
+    this.dispatchFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [props.files.arnForObjects('imports/*')] }),
+    );
     const filesId = Stack.of(this).resolve((props.files.node.defaultChild as s3.CfnBucket).logicalId);
     acknowledge(this.dispatchFunction, {
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/exports/*]`]:
         'The contacts export writes its CSV files, each named by its request, under the one exports/ prefix of the files bucket',
+      [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/imports/*]`]:
+        'The contacts import reads the CSV files its requests stored and writes their failed records, each named by its import, under the one imports/ prefix of the files bucket',
       [`AwsSolutions::AwsSolutions-IAM5[Resource::<${filesId}.Arn>/*]`]:
         "The purge deletes a deleted account's files under its own prefixes (attachments/<id>/, avatars/…/<id>/): the grant covers the objects of the one files bucket",
     });

@@ -20,6 +20,7 @@
 // (the purge's enumeration)
 // contact inbox    (above)                                            gsi2: ICONTACTS#<accountId>#<inboxId> / <contactId>#<sourceId>   (an
 // inbox's contact inboxes)
+//   contacts import  IMPORTS#<acctId>  IMPORT#<id> | FAILED#<id>#<chunk start> | ROW#<id>#<row>   (an import's job, refused rows, row marks)
 // purge job        PURGE#ACCOUNT#<acctId> | PURGE#INBOX#<acctId>#<inboxId>   PURGE   gsi1: PURGES / <pk>   (a deleted account's or inbox's
 // data still to remove)
 //   contact unique   UNIQ#CONTACT#<field>#<accountId>#<value>  UNIQ      (field: email, phone_number, identifier; owner_id)
@@ -566,6 +567,25 @@ export const campaign = (accountId: number, displayId: number): Key => ({
 });
 export const campaignsOf = (accountId: number) => ({ pk: join('CAMPAIGNS', accountId), skPrefix: join('CAMPAIGN', '') });
 export const campaignSequence = (accountId: number) => join('CAMPAIGN', accountId);
+
+// ── contacts imports (shared/domain/contacts/import.ts) ──
+/** An account's imports share one partition: one events-queue group, so they run one after another. */
+export const contactImportsOf = (accountId: number) => join('IMPORTS', accountId);
+export const contactImport = (accountId: number, id: string): Key => ({ pk: contactImportsOf(accountId), sk: join('IMPORT', id) });
+/** A chunk's refused rows, written with the chunk's progress. */
+export const contactImportFailures = (accountId: number, id: string, start: number): Key => ({
+  pk: contactImportsOf(accountId),
+  sk: join('FAILED', id, pad(start)),
+});
+export const contactImportFailuresOf = (accountId: number, id: string) => ({
+  pk: contactImportsOf(accountId),
+  skPrefix: join('FAILED', id, ''),
+});
+/** The mark of a row that created a contact without email, phone number or identifier (nothing else finds it again). */
+export const contactImportRow = (accountId: number, id: string, row: number): Key => ({
+  pk: contactImportsOf(accountId),
+  sk: join('ROW', id, pad(row)),
+});
 
 // ── mail outbox ──
 export const mailRequest = (id: string): Key => ({ pk: join('MAIL', id), sk: 'MAIL' });

@@ -17,7 +17,7 @@ import { METRIC_NAMES } from '#shared/metric-names.ts';
 import { count } from '#shared/metrics.ts';
 import { runAutomation, type RuleWebhook } from './automation.ts';
 import { broadcastEvent } from '#shared/realtime/broadcast.ts';
-import { isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
+import { isContactImport, isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
 import { continuityMail } from '#shared/domain/mail/continuity.ts';
 import type { MailRequestRecord, QueuedMail } from '#shared/model/mail.ts';
 import { enqueueMails } from '#shared/queues/mail.ts';
@@ -350,6 +350,13 @@ export const dispatchChanges = (event: SQSEvent): Promise<SQSBatchResponse> =>
               const { purgeChunk, purgeSwitch } = await import('#shared/domain/purge/service.ts');
               if (purgeSwitch.paused) log.warn('purge chunk skipped: paused', { pk: change.pk });
               else await purgeChunk({ pk: change.pk, sk: change.sk });
+              return true;
+            }
+            // A contacts import's chunk runs here; its recorded progress comes back as the next change.
+            if (isContactImport(change)) {
+              const { importChunk } = await import('#shared/domain/contacts/import.ts');
+              const job = (await complete(change)).newImage as { account_id: number; id: string } | undefined;
+              if (job) await importChunk(job.account_id, job.id);
               return true;
             }
             deliveries.push(...(await dispatchChange(change, suspended, sends, mails)));

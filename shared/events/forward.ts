@@ -5,7 +5,7 @@ import { log } from '#shared/log.ts';
 import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { recordChange } from '#shared/db/stream.ts';
 import { eventsOf } from '#shared/domain/events/domain-events.ts';
-import { EVENT_SOURCE_TYPES, isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
+import { EVENT_SOURCE_TYPES, isContactImport, isMailRequest, isPurgeJob, type Change } from '#shared/model/change.ts';
 import { sqs } from '#shared/queues/client.ts';
 import { recordAudits } from './audit.ts';
 
@@ -19,6 +19,7 @@ export function changeOf(record: DynamoDBRecord): Change | undefined {
   if (!EVENT_SOURCE_TYPES.includes(change.type)) return undefined;
   if (change.type === 'mail') return isMailRequest(change) ? change : undefined;
   if (change.type === 'purge_job') return isPurgeJob(change) ? change : undefined;
+  if (change.type === 'contact_import') return isContactImport(change) ? change : undefined;
   return eventsOf(change).length ? change : undefined;
 }
 

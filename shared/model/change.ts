@@ -22,7 +22,17 @@ export interface Change {
  * sentinels, links, listings, tokens) stays off the events queue; the deployed stream filter uses the
  * same list, so those records never even invoke the stream function.
  */
-export const EVENT_SOURCE_TYPES = ['conversation', 'message', 'contact', 'inbox', 'event_signal', 'notification', 'mail', 'purge_job'];
+export const EVENT_SOURCE_TYPES = [
+  'conversation',
+  'message',
+  'contact',
+  'inbox',
+  'event_signal',
+  'notification',
+  'mail',
+  'purge_job',
+  'contact_import',
+];
 
 /** What invokes the stream function: the event sources, and the audited records (its audit stage, docs/audit.md). */
 export const STREAM_SOURCE_TYPES = [...new Set([...EVENT_SOURCE_TYPES, ...Object.keys(AUDITED_TYPES)])];
@@ -35,3 +45,9 @@ export const isMailRequest = (change: Pick<Change, 'type' | 'action'>) => change
  * chunk's progress (a change of the job item) the next one.
  */
 export const isPurgeJob = (change: Pick<Change, 'type' | 'action'>) => change.type === 'purge_job' && change.action !== 'REMOVE';
+
+/**
+ * Contacts imports (shared/domain/contacts/import.ts) too: the job's insert brings its first chunk of rows to the
+ * dispatcher, and each chunk's recorded progress the next one (or the result, after the last).
+ */
+export const isContactImport = (change: Pick<Change, 'type' | 'action'>) => change.type === 'contact_import' && change.action !== 'REMOVE';

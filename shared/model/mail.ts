@@ -43,7 +43,23 @@ export interface ContactsExportMailRequest extends RequestBase {
   label?: string;
 }
 
-export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest | ContactsExportMailRequest;
+/**
+ * Chatwoot's DataImportJob result (AccountNotificationMailer#contact_import_complete): the counts, and a link to the
+ * failed-records CSV when rows were refused, mailed to each of the account's administrators.
+ */
+export interface ContactsImportMailRequest extends RequestBase {
+  kind: 'contacts_import';
+  account_id: number;
+  to: string;
+  total_records: number;
+  processed_records: number;
+  non_identifiable_records: number;
+  failed_records: number;
+  /** The failed-records CSV, when rows were refused. */
+  failed_key?: string;
+}
+
+export type MailRequestRecord = PasswordResetMailRequest | TranscriptMailRequest | ContactsExportMailRequest | ContactsImportMailRequest;
 
 /**
  * What travels on the mail queue (and so, should it fail, on its dead-letter queue). A mail carrying a

@@ -60,7 +60,7 @@ export const fileScope = {
 } as const;
 
 /** Objects the route serves at all. */
-const SERVED = /^(avatars|attachments|exports|uploads)\//;
+const SERVED = /^(avatars|attachments|exports|imports|uploads)\//;
 
 // ── the signing key ────────────────────────────────────────────────────────────────────────────────
 

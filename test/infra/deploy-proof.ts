@@ -119,6 +119,8 @@ export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'defa
   SES_MAIL_PREFIX: 'default',
   // The purge's chunk size (deletes per dispatcher invocation); tests bound it to interrupt a purge.
   PURGE_CHUNK_DELETES: 'default',
+  // Rows per chunk of a contacts import; tests bound it to run an import in several chunks.
+  CONTACT_IMPORT_CHUNK_ROWS: 'default',
   // How long audit log entries are kept (the stream function's; 90 days by default).
   AUDIT_LOG_RETENTION_DAYS: 'default',
   // Local stand-ins (emulator endpoints, the key in clear): deployed, see IMPLIED.

@@ -45,5 +45,7 @@ function cell(c: ContactRecord, column: string): string {
 /** RFC 4180 quoting, as Ruby's CSV writes: quoted only when it holds a comma, quote or line break. */
 const quote = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-export const csvHeader = (columns: string[]) => `${columns.map(quote).join(',')}\n`;
+/** One CSV line of plain values (the export's header, the import's failed records). */
+export const csvLine = (values: string[]) => `${values.map(quote).join(',')}\n`;
+export const csvHeader = (columns: string[]) => csvLine(columns);
 export const csvRow = (c: ContactRecord, columns: string[]) => `${columns.map((col) => quote(cell(c, col))).join(',')}\n`;

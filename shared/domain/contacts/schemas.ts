@@ -129,3 +129,49 @@ export const ContactsExportSchema = v.object({
   payload: v.optional(v.nullable(v.pipe(v.array(v.unknown(), 'must be an array of conditions'), v.maxLength(50)))),
   label: v.optional(v.nullable(v.pipe(v.string('must be a string'), v.maxLength(255)))),
 });
+
+/** Node's `Buffer#toJSON()`: `{type: 'Buffer', data: [bytes]}`. */
+const isBufferJson = (x: unknown): x is { type: 'Buffer'; data: number[] } => {
+  if (typeof x !== 'object' || x === null || (x as { type?: unknown }).type !== 'Buffer') return false;
+  const data = (x as { data?: unknown }).data;
+  if (!Array.isArray(data)) return false;
+  for (const b of data) if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) return false;
+  return true;
+};
+
+/**
+ * The n8n node's upload (RenatoAscencio/n8n-nodes-chatwoot): its `httpRequest` sends a body of plain objects as JSON,
+ * so `import_file: {value: <Buffer>, options: {filename, contentType}}` arrives with the bytes as Node's Buffer JSON.
+ */
+const NodeFile = v.pipe(
+  v.object({
+    value: v.custom<{ type: 'Buffer'; data: number[] }>(isBufferJson, 'must be the file'),
+    options: v.optional(v.looseObject({ filename: v.optional(v.string()) })),
+  }),
+  v.transform((f) => ({ data: Buffer.from(f.value.data) })),
+);
+
+/**
+ * `POST /contacts/import`: Chatwoot's multipart `import_file` (or the n8n node's JSON form of it); absent or blank,
+ * the service answers Chatwoot's 422 `File is blank`.
+ */
+export const ContactsImportSchema = v.object({
+  import_file: v.optional(
+    v.nullable(
+      v.union(
+        [
+          v.pipe(
+            v.custom<FilePart>(isUploadedFile),
+            v.transform((f) => ({ data: f.data })),
+          ),
+          NodeFile,
+          v.pipe(
+            v.literal(''),
+            v.transform(() => null),
+          ),
+        ],
+        'must be a CSV file (a multipart/form-data file part)',
+      ),
+    ),
+  ),
+});

@@ -10,6 +10,7 @@ import { putObject } from '#shared/storage/objects.ts';
 import { storedRef } from '#shared/storage/file-urls.ts';
 import { notFound } from '#shared/errors.ts';
 import { mergeableByKey, retryStale, StaleWrite, type AttributeChanges } from '#shared/db/repositories/versioned.ts';
+import type { TxItem } from '#shared/db/transact.ts';
 import { visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { now } from '#shared/model/time.ts';
@@ -102,13 +103,14 @@ async function storeAvatar(accountId: number, contactId: number, file: FilePart)
 
 /**
  * A new contact, with a contact inbox when `inbox` is given, in one transaction. `hmacVerified`: the
- * public interface has checked the contact's identity hash for that contact inbox.
+ * public interface has checked the contact's identity hash for that contact inbox. `extra`: items of the data
+ * layer written in the same transaction (an import's row mark).
  */
 export async function createContact(
   accountId: number,
   input: NewContact,
   inbox?: InboxRecord,
-  opts: { hmacVerified?: boolean } = {},
+  opts: { hmacVerified?: boolean; extra?: TxItem[] } = {},
 ): Promise<{ contact: ContactRecord; contactInbox?: ContactInboxRecord }> {
   const t = now();
   const id = await nextId('contact');
@@ -141,13 +143,13 @@ export async function createContact(
     // Linked and counted in the contact's own transaction; a company deleted meanwhile leaves the contact unlinked.
     const linked = { ...contact, company_id: companyId };
     try {
-      await repo.saveContact(undefined, linked, plan?.write, companyLinkItems(accountId, companyId, id));
+      await repo.saveContact(undefined, linked, plan?.write, [...companyLinkItems(accountId, companyId, id), ...(opts.extra ?? [])]);
       return { contact: linked, contactInbox: plan?.record };
     } catch (err) {
       if (!(err instanceof StaleWrite) || err instanceof repo.StaleContact) throw err;
     }
   }
-  await repo.saveContact(undefined, contact, plan?.write);
+  await repo.saveContact(undefined, contact, plan?.write, opts.extra);
   return { contact, contactInbox: plan?.record };
 }
 

@@ -1,4 +1,5 @@
 import { composeContactsExport } from '../contacts/export.ts';
+import { composeContactsImport } from '../contacts/import.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { listMessages } from '#shared/db/repositories/messages.ts';
 import { config } from '#shared/config.ts';
@@ -72,5 +73,7 @@ export async function composeMail(r: MailRequestRecord): Promise<QueuedMail | un
       return transcript(r);
     case 'contacts_export':
       return composeContactsExport(r);
+    case 'contacts_import':
+      return composeContactsImport(r);
   }
 }

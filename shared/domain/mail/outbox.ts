@@ -15,9 +15,9 @@ type NewRequest = MailRequestRecord extends infer R
     : never
   : never;
 
-export async function requestMail(r: NewRequest): Promise<string> {
+/** Writes the request (a random id unless `id` names it: asked again under the same id, nothing more is mailed). */
+export async function requestMail(r: NewRequest, id = randomId()): Promise<string> {
   const t = now();
-  const id = randomId();
   await putMailRequest({ ...r, id, created_at: t, expires_at: t + MAIL_REQUEST_TTL_SECONDS } as MailRequestRecord);
   return id;
 }

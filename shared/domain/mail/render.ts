@@ -119,3 +119,52 @@ export function contactsExportMail(m: { id: string; to: string; url: string }): 
     text: `Your contacts export is ready.\n\nDownload the export file: ${m.url}\n`,
   };
 }
+
+export const CONTACTS_IMPORT_SUBJECT = 'Contact Import Completed';
+
+/**
+ * Chatwoot's AccountNotificationMailer#contact_import_complete: the counts (listed contacts imported, contacts
+ * created without an email, phone number or identifier, refused rows, all rows) and a link: to the failed records
+ * when rows were refused, else to the contacts page.
+ */
+export function contactsImportMail(m: {
+  id: string;
+  to: string;
+  url: string;
+  total_records: number;
+  processed_records: number;
+  non_identifiable_records: number;
+  failed_records: number;
+}): Mail {
+  const lines: [string, number, string][] = [
+    [
+      'Contacts imported successfully',
+      m.processed_records - m.non_identifiable_records,
+      'These contacts are visible in your contacts list and can be used for conversations.',
+    ],
+  ];
+  if (m.non_identifiable_records > 0) {
+    lines.push([
+      'Contacts created but not visible',
+      m.non_identifiable_records,
+      "These contacts were created but have no email, phone number or identifier, so they won't appear in your contacts list until you add one.",
+    ]);
+  }
+  if (m.failed_records > 0) {
+    lines.push(['Contacts that failed to import', m.failed_records, 'These contacts had validation errors and could not be imported.']);
+  }
+  const link =
+    m.failed_records > 0
+      ? ['to download the failed records and see specific error messages', 'Download the failed records']
+      : ['to view the imported contacts', 'View the contacts'];
+  const html =
+    `<tr><td><p>Hello,</p><p>Your contact import has been completed. Here's a summary of the results:</p>` +
+    lines.map(([label, n, note]) => `<p><strong>${escapeHtml(label)}:</strong> ${n}</p><p><em>${escapeHtml(note)}</em></p>`).join('') +
+    `<p><strong>Total contacts processed:</strong> ${m.total_records}</p>` +
+    `<p>Click <a href="${escapeHtml(m.url)}" target="_blank">here</a> ${escapeHtml(link[0])}.</p></td></tr>`;
+  const text =
+    `Hello,\n\nYour contact import has been completed. Here's a summary of the results:\n\n` +
+    lines.map(([label, n, note]) => `${label}: ${n}\n${note}\n\n`).join('') +
+    `Total contacts processed: ${m.total_records}\n\n${link[1]}: ${m.url}\n`;
+  return { id: m.id, kind: 'contacts_import', to: m.to, subject: CONTACTS_IMPORT_SUBJECT, html: layout(html), text };
+}

@@ -1,4 +1,5 @@
 import { exportsPrefix } from '../contacts/export.ts';
+import { importsPrefix } from '../contacts/import.ts';
 import { config } from '#shared/config.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -383,6 +384,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     // Its audit log (docs/audit.md): Chatwoot destroys an account's audits with it.
     whole('audit log', keys.auditLogOf(a).pk),
     whole('audit log counts', keys.auditCountsOf(a).pk),
+    whole('contact imports', keys.contactImportsOf(a)),
     whole('dashboard apps', keys.dashboardAppsOf(a).pk),
     whole('campaigns', keys.campaignsOf(a).pk),
     whole('socket subscriptions', keys.cableSubscriptionsOf(a).pk),
@@ -434,6 +436,7 @@ function accountSteps(a: number): Step<Ctx>[] {
           // Its own uploads: portal logos, articles' images, and uploads nothing names.
           uploadPrefix(a),
           exportsPrefix(a),
+          importsPrefix(a),
         ]) {
           if (!(await storage(prefix, budget))) return false;
         }

@@ -92,7 +92,8 @@ function bodyFields(body: unknown): string[] {
 }
 
 function withField(body: unknown, field: string, value: unknown): Json {
-  const copy: Json = body && typeof body === 'object' && !Array.isArray(body) ? structuredClone(body) : {};
+  // A multipart scenario (a FormData body) has its fields changed in a JSON body of their own.
+  const copy: Json = body && typeof body === 'object' && !Array.isArray(body) && !(body instanceof FormData) ? structuredClone(body) : {};
   const [a, b] = field.split('.');
   if (b === undefined) copy[a] = value;
   else copy[a] = { ...(copy[a] && typeof copy[a] === 'object' && !Array.isArray(copy[a]) ? copy[a] : {}), [b]: value };

@@ -126,6 +126,12 @@ const ROUTES: UploadRoute[] = [
     realPath: (f) => `${f.w.s.base}/contacts/${f.w.contact.id}`,
     fileField: 'avatar',
   },
+  {
+    method: 'POST',
+    junkPath: '/api/v1/accounts/999999/contacts/import',
+    realPath: (f) => `${f.w.s.base}/contacts/import`,
+    fileField: 'import_file',
+  },
   { method: 'POST', junkPath: '/api/v1/accounts/999999/inboxes', realPath: (f) => `${f.w.s.base}/inboxes`, fileField: 'avatar' },
   {
     method: 'PATCH',

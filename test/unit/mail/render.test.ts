@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { passwordResetMail, resetLink, transcriptMail, transcriptTime } from '#shared/domain/mail/render.ts';
+import {
+  CONTACTS_IMPORT_SUBJECT,
+  contactsImportMail,
+  passwordResetMail,
+  resetLink,
+  transcriptMail,
+  transcriptTime,
+} from '#shared/domain/mail/render.ts';
 import { senderAddress } from '#shared/domain/mail/send.ts';
 import { changeOf } from '#shared/events/forward.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -60,6 +67,41 @@ describe('mail rendering', () => {
       } as DynamoDBRecord;
     };
     expect(changeOf(rec('INSERT'))).toMatchObject({ type: 'mail', action: 'INSERT', pk: 'MAIL#x' });
+    expect(changeOf(rec('REMOVE'))).toBeUndefined();
+  });
+
+  it('the contacts import result: its counts, the failed records link when rows failed, else the contacts page', () => {
+    const base = { id: 'r', to: 'a@b.c', total_records: 10, processed_records: 8, non_identifiable_records: 2 };
+    const failed = contactsImportMail({ ...base, failed_records: 2, url: 'https://x.example/f.csv?a=1&b=2' });
+    expect(failed.subject).toBe(CONTACTS_IMPORT_SUBJECT);
+    expect(failed.text).toContain('Contacts imported successfully: 6\n');
+    expect(failed.text).toContain('Contacts created but not visible: 2\n');
+    expect(failed.text).toContain('Contacts that failed to import: 2\n');
+    expect(failed.text).toContain('Total contacts processed: 10\n');
+    expect(failed.text).toContain('Download the failed records: https://x.example/f.csv?a=1&b=2\n');
+    expect(failed.html).toContain('href="https://x.example/f.csv?a=1&amp;b=2"');
+    const clean = contactsImportMail({
+      ...base,
+      processed_records: 10,
+      non_identifiable_records: 0,
+      failed_records: 0,
+      url: 'https://x.example/c',
+    });
+    expect(clean.text).not.toMatch(/not visible|failed to import/);
+    expect(clean.text).toContain('View the contacts: https://x.example/c\n');
+  });
+
+  it('puts a contacts import job on the events queue while it runs, not its removal', () => {
+    const rec = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE'): DynamoDBRecord => {
+      const image = { pk: { S: 'IMPORTS#1' }, sk: { S: 'IMPORT#x' }, type: { S: 'contact_import' } };
+      return {
+        eventID: `i-${eventName}`,
+        eventName,
+        dynamodb: { Keys: { pk: image.pk, sk: image.sk }, ...(eventName === 'REMOVE' ? { OldImage: image } : { NewImage: image }) },
+      } as DynamoDBRecord;
+    };
+    expect(changeOf(rec('INSERT'))).toMatchObject({ type: 'contact_import', action: 'INSERT' });
+    expect(changeOf(rec('MODIFY'))).toMatchObject({ type: 'contact_import', action: 'MODIFY' });
     expect(changeOf(rec('REMOVE'))).toBeUndefined();
   });
 });
