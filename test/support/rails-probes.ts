@@ -47,6 +47,12 @@ const CHATWOOT_REFUSES = new Set([
   // only names the allowed keys).
   'POST /api/v1/accounts/{account_id}/portals config.default_locale=""',
   'PATCH|PUT /api/v1/accounts/{account_id}/portals/{id} config.default_locale=""',
+  // An upload without a file (and no external_url), an import without a file: Chatwoot answers 422 too ("No file or URL
+  // provided", "File is blank").
+  'POST /api/v1/accounts/{account_id}/upload attachment=""',
+  'POST /api/v1/accounts/{account_id}/upload attachment=null',
+  'POST /api/v1/accounts/{account_id}/contacts/import import_file=""',
+  'POST /api/v1/accounts/{account_id}/contacts/import import_file=null',
 ]);
 export const refusedByChatwoot = (name: string, field: string, probe: Probe) =>
   CHATWOOT_REFUSES.has(name) || (probe.name === '""' && BLANK_REFUSED_FIELDS.has(field));
