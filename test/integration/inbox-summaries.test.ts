@@ -144,7 +144,7 @@ describe('inbox summaries (AP28, AP29)', () => {
     expect((await listInboxSummaries(s.accountId)).find((i) => i.id === inboxIds[0])?.agent_bot_id).toEqual(expect.any(Number));
   });
 
-  it('an account without the mark reads the whole items until AP29 fills it; partial summaries are rewritten whole', async () => {
+  it('an account without the mark reads the whole items until AP29 fills it; partial summaries are rewritten whole, a lost one restored', async () => {
     const mark = keys.inboxSummariesComplete(s.accountId);
     const before = await allReaders();
     // As an account made before the summaries: no mark, one inbox without its summary.
@@ -184,5 +184,15 @@ describe('inbox summaries (AP28, AP29)', () => {
       agent_bot_id: null,
     });
     expect(filled.result.map((i) => i.id).sort()).toEqual([...inboxIds].sort());
+
+    // A marked account missing one summary (an inbox made by the previous version during an upgrade): only it is written.
+    const lost = keys.inboxSummary(s.accountId, inboxIds[2]!);
+    const kept = (await db().send(new GetCommand({ TableName: tableName(), Key: lost, ConsistentRead: true }))).Item;
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: lost }));
+    const repair = await readsOf(() => fillInboxSummaries(s.accountId));
+    expect(repair.result).toBe(true);
+    expect(repair.reads.filter((r) => r.command === 'TransactWriteItemsCommand').length).toBe(1);
+    expect((await db().send(new GetCommand({ TableName: tableName(), Key: lost, ConsistentRead: true }))).Item).toEqual(kept);
+    expect(await fillInboxSummaries(s.accountId)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { applyChanges, backoff, isLostRace, sameVersion, versionedDel, versioned
 import { notFound } from '#shared/errors.ts';
 import { inboxSummaryOf, type InboxMemberRecord, type InboxRecord, type InboxSummary } from '#shared/model/inboxes.ts';
 import { inboxSummariesStarted, summaryItem, summaryUpdate, summaryWrites } from './inbox-summaries.ts';
-import { getItem, getItemNow, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { INDEXES } from '../table.ts';
 import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
 
@@ -49,28 +49,39 @@ export async function listInboxSummaries(accountId: number): Promise<InboxSummar
 
 const FILL_CHUNK = 50;
 
+/** Every item of a partition under a prefix, strongly consistent (a maintenance pass's read). */
+const consistentPrefix = (pk: string, prefix: string) =>
+  queryItems({
+    KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+    ExpressionAttributeValues: { ':p': pk, ':s': prefix },
+    ConsistentRead: true,
+  });
+
 /**
  * AP29: writes the summary of every inbox of an account made before summaries existed, then the mark that
- * AP28 may read them. Each summary is put on the condition that its inbox still has the version read (a
- * concurrent change or delete makes the pass read again), so none is stale or outlives its inbox. True when
- * it wrote the mark; false when the account already had it.
+ * AP28 may read them; for an account already marked, the summaries still missing (an inbox made by the
+ * previous version while an upgrade rolled out). Each summary is put on the condition that its inbox still
+ * has the version read (a concurrent change or delete makes the pass read again), so none is stale or
+ * outlives its inbox. True when it wrote anything.
  */
 export async function fillInboxSummaries(accountId: number): Promise<boolean> {
   const mark = keys.inboxSummariesComplete(accountId);
+  const whole = keys.inboxesOf(accountId);
   for (let attempt = 0; attempt < 10; attempt++) {
-    if (await getItemNow(mark, true)) return false;
-    const p = keys.inboxesOf(accountId);
-    const inboxes = (
-      await queryItems({
-        KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-        ExpressionAttributeValues: { ':p': p.pk, ':s': p.skPrefix },
-        ConsistentRead: true,
-      })
-    ).map((i) => record<InboxRecord>(i)!);
+    const [summaries, items] = await Promise.all([
+      consistentPrefix(mark.pk, keys.inboxSummariesOf(accountId).skPrefix),
+      consistentPrefix(whole.pk, whole.skPrefix),
+    ]);
+    const have = new Set(summaries.map((i) => String(i.sk)));
+    const marked = have.has(mark.sk);
+    const inboxes = items.map((i) => record<InboxRecord>(i)!);
+    // Without the mark every summary is rewritten: one an attribute update left partial is made whole.
+    const missing = marked ? inboxes.filter((i) => !have.has(keys.inboxSummary(accountId, i.id).sk)) : inboxes;
+    if (marked && !missing.length) return false;
     try {
-      for (let i = 0; i < inboxes.length; i += FILL_CHUNK) {
+      for (let i = 0; i < missing.length; i += FILL_CHUNK) {
         await transact(
-          inboxes
+          missing
             .slice(i, i + FILL_CHUNK)
             .flatMap((inbox) => [
               { item: check(keys.inbox(accountId, inbox.id), sameVersion(inbox.version)) },
@@ -78,7 +89,7 @@ export async function fillInboxSummaries(accountId: number): Promise<boolean> {
             ]),
         );
       }
-      await transact([inboxSummariesStarted(accountId)]);
+      if (!marked) await transact([inboxSummariesStarted(accountId)]);
       return true;
     } catch (err) {
       if (!(err instanceof ConflictError) && !isLostRace(err)) throw err;
