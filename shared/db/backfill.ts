@@ -2,10 +2,11 @@ import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
 import { log } from '#shared/log.ts';
 import * as keys from './keys.ts';
 import { isListed, locates } from './repositories/contacts.ts';
+import { fillInboxSummaries } from './repositories/inboxes.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 
 // Index keys that later versions derive from an item's own fields, added to items written before those
-// versions existed: one checkpointed Scan (an interrupted run resumes), each item updated only while the
+// versions existed (and items derived from a set of others, below): one checkpointed Scan (an interrupted run resumes), each item updated only while the
 // key is still missing, so a writer that sets it meanwhile wins.
 
 type Item = Record<string, unknown>;
@@ -72,13 +73,23 @@ async function addKeys(item: Item, add: Item): Promise<boolean> {
   return setIfUnchanged(item, { sets, conditions: conds, names, values });
 }
 
-/** Adds every missing derived key in the table; `maxPages` bounds one call (run again to resume). */
+/**
+ * Items later versions derive from a set of others, written for an item of a type that owns the set: an
+ * account's inbox summaries (AP28), filled and marked complete (AP29; added with the slim inbox listing).
+ */
+export const DERIVED_ITEMS: Record<string, (item: Item) => Promise<boolean>> = {
+  account: (i) => fillInboxSummaries(Number(i.id)),
+};
+
+/** Adds every missing derived key and item in the table; `maxPages` bounds one call (run again to resume). */
 export async function backfillAll(opts: { pageSize?: number; maxPages?: number } = {}): Promise<BackfillProgress> {
   const p = await checkpointedScan(
     'backfill',
     async (item) => {
       const add = missingKeys(item);
-      return !!add && (await addKeys(item, add));
+      const keysAdded = !!add && (await addKeys(item, add));
+      const itemsAdded = (await DERIVED_ITEMS[String(item.type)]?.(item)) ?? false;
+      return keysAdded || itemsAdded;
     },
     { pageSize: opts.pageSize ?? 200, maxPages: opts.maxPages },
   );

@@ -56,6 +56,7 @@
 //   (before)         WHDELIVERIES#<acctId>#<webhookId>[#R]  COUNT, ATTEMPT#<slot>  (the counter and ring, expiring)
 //   inbox            INBOXES#<acctId>              INBOX#<inboxId>
 //   inbox member     INBOXES#<acctId>              IMEMBER#<inboxId>#<userId>   gsi1: UINBOXES#<acctId>#<userId> / INBOX#<inboxId>
+//   inbox summary    INBOXES#<acctId>              ISLIM#<inboxId>   (id, name, channel type, avatar, bot: AP28; `ISLIM#` alone marks the set complete)
 //   inbox identifier UNIQ#INBOX_IDENTIFIER#<identifier>            UNIQ      (account_id, inbox_id: public API lookup)
 //   website token    UNIQ#WEBSITE_TOKEN#<token>                    UNIQ      (account_id, inbox_id)
 //   channel unique   UNIQ#CHANNEL#<kind>#<value>                   UNIQ      (kind: EMAIL, EMAIL_FORWARD, LINE, TELEGRAM (sha256 of token),
@@ -432,6 +433,11 @@ export const webhookUrlUnique = (accountId: number, urlHash: string): Key => uni
 // ── inboxes + inbox members + teams (inboxes area) ──
 export const inbox = (accountId: number, id: number): Key => ({ pk: join('INBOXES', accountId), sk: join('INBOX', pad(id)) });
 export const inboxesOf = (accountId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('INBOX', '') });
+/** An inbox's summary (AP28): the few fields account-wide listings need, written with every write of the inbox item. */
+export const inboxSummary = (accountId: number, id: number): Key => ({ pk: join('INBOXES', accountId), sk: join('ISLIM', pad(id)) });
+/** The mark that every inbox of the account has its summary (AP29); it sorts first among them, so AP28's Query reads it too. */
+export const inboxSummariesComplete = (accountId: number): Key => ({ pk: join('INBOXES', accountId), sk: join('ISLIM', '') });
+export const inboxSummariesOf = (accountId: number) => ({ pk: join('INBOXES', accountId), skPrefix: join('ISLIM', '') });
 export const inboxMember = (accountId: number, inboxId: number, userId: number): Key => ({
   pk: join('INBOXES', accountId),
   sk: join('IMEMBER', pad(inboxId), pad(userId)),

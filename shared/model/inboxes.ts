@@ -120,6 +120,30 @@ export interface InboxRecord {
   version: number;
 }
 
+/**
+ * What account-wide inbox listings need (AP28): report rows (name, channel type), the inboxes a bot answers,
+ * contactable inboxes (the slim inbox JSON and Twilio's medium). About 100 bytes, against ~1.6 KB for the inbox.
+ */
+export const INBOX_SUMMARY_FIELDS = [
+  'id',
+  'account_id',
+  'name',
+  'channel_type',
+  'channel_id',
+  'avatar_url',
+  'provider',
+  'medium',
+  'agent_bot_id',
+] as const satisfies readonly (keyof InboxRecord)[];
+
+export type InboxSummary = Pick<InboxRecord, (typeof INBOX_SUMMARY_FIELDS)[number]>;
+
+export const inboxSummaryOf = (i: InboxSummary): InboxSummary => {
+  const out: Record<string, unknown> = {};
+  for (const f of INBOX_SUMMARY_FIELDS) out[f] = i[f] ?? null;
+  return out as InboxSummary;
+};
+
 export interface InboxMemberRecord {
   account_id: number;
   inbox_id: number;

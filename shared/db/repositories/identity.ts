@@ -4,6 +4,7 @@ import * as keys from '../keys.ts';
 import type { PermissibleKind } from '../keys.ts';
 import { del, put, transact, type TxItem } from '../transact.ts';
 import { taken } from '#shared/errors.ts';
+import { inboxSummariesStarted } from './inbox-summaries.ts';
 import { purgeJobItem, type PurgeJobRecord } from './purge.ts';
 import type {
   AccountRecord,
@@ -206,7 +207,12 @@ export async function deletePlatformUser(appId: number, user: UserRecord, accoun
 
 /** A platform app's new account, with the app's permission. */
 export async function createPlatformAccount(account: AccountRecord, appId: number): Promise<void> {
-  await transact([{ item: put(accountItem(account), { ifNew: true }) }, { item: permissibleItem(appId, 'ACCOUNT', account.id) }]);
+  // A new account has every inbox summary it has (none): AP28 reads the summaries from the start.
+  await transact([
+    { item: put(accountItem(account), { ifNew: true }) },
+    { item: permissibleItem(appId, 'ACCOUNT', account.id) },
+    inboxSummariesStarted(account.id),
+  ]);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { purgeJobItem } from './purge.ts';
 import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
-import { check, del, put, transact, type TxItem } from '../transact.ts';
-import { applyChanges, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
+import { check, ConflictError, del, put, transact, type TxItem } from '../transact.ts';
+import { applyChanges, backoff, isLostRace, sameVersion, versionedDel, versionedPut, type AttributeChanges } from './versioned.ts';
 import { notFound } from '#shared/errors.ts';
-import type { InboxMemberRecord, InboxRecord } from '#shared/model/inboxes.ts';
+import { inboxSummaryOf, type InboxMemberRecord, type InboxRecord, type InboxSummary } from '#shared/model/inboxes.ts';
+import { inboxSummariesStarted, summaryItem, summaryUpdate, summaryWrites } from './inbox-summaries.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { INDEXES } from '../table.ts';
 import { openAll, openFields, sealFields } from '#shared/crypto/secret-fields.ts';
@@ -27,6 +28,75 @@ export async function listInboxes(accountId: number): Promise<InboxRecord[]> {
     'inbox',
     (await queryPrefix({ pk: p.pk }, p.skPrefix)).map((i) => record<InboxRecord>(i)!),
   );
+}
+
+/**
+ * AP28: every inbox of an account, summarized (id, name, channel type, avatar, bot: what report rows,
+ * contactable inboxes and bot lookups need): one Query of ~100-byte items instead of AP22's whole ones, and
+ * no secret opened. Until the account's summaries are marked complete (AP29: an account made before them,
+ * not backfilled yet) the summaries are derived from the whole items instead.
+ */
+export async function listInboxSummaries(accountId: number): Promise<InboxSummary[]> {
+  const p = keys.inboxSummariesOf(accountId);
+  const items = await queryPrefix({ pk: p.pk }, p.skPrefix);
+  const mark = keys.inboxSummariesComplete(accountId).sk;
+  if (!items.some((i) => i.sk === mark)) {
+    const whole = keys.inboxesOf(accountId);
+    return (await queryPrefix({ pk: whole.pk }, whole.skPrefix)).map((i) => inboxSummaryOf(record<InboxRecord>(i)!));
+  }
+  return items.filter((i) => i.sk !== mark).map((i) => inboxSummaryOf(record<InboxSummary>(i)!));
+}
+
+const FILL_CHUNK = 50;
+
+/** Every item of a partition under a prefix, strongly consistent (a maintenance pass's read). */
+const consistentPrefix = (pk: string, prefix: string) =>
+  queryItems({
+    KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+    ExpressionAttributeValues: { ':p': pk, ':s': prefix },
+    ConsistentRead: true,
+  });
+
+/**
+ * AP29: writes the summary of every inbox of an account made before summaries existed, then the mark that
+ * AP28 may read them; for an account already marked, the summaries still missing (an inbox made by the
+ * previous version while an upgrade rolled out). Each summary is put on the condition that its inbox still
+ * has the version read (a concurrent change or delete makes the pass read again), so none is stale or
+ * outlives its inbox. True when it wrote anything.
+ */
+export async function fillInboxSummaries(accountId: number): Promise<boolean> {
+  const mark = keys.inboxSummariesComplete(accountId);
+  const whole = keys.inboxesOf(accountId);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const [summaries, items] = await Promise.all([
+      consistentPrefix(mark.pk, keys.inboxSummariesOf(accountId).skPrefix),
+      consistentPrefix(whole.pk, whole.skPrefix),
+    ]);
+    const have = new Set(summaries.map((i) => String(i.sk)));
+    const marked = have.has(mark.sk);
+    const inboxes = items.map((i) => record<InboxRecord>(i)!);
+    // Without the mark every summary is rewritten: one an attribute update left partial is made whole.
+    const missing = marked ? inboxes.filter((i) => !have.has(keys.inboxSummary(accountId, i.id).sk)) : inboxes;
+    if (marked && !missing.length) return false;
+    try {
+      for (let i = 0; i < missing.length; i += FILL_CHUNK) {
+        await transact(
+          missing
+            .slice(i, i + FILL_CHUNK)
+            .flatMap((inbox) => [
+              { item: check(keys.inbox(accountId, inbox.id), sameVersion(inbox.version)) },
+              { item: put(summaryItem(inbox)) },
+            ]),
+        );
+      }
+      if (!marked) await transact([inboxSummariesStarted(accountId)]);
+      return true;
+    } catch (err) {
+      if (!(err instanceof ConflictError) && !isLostRace(err)) throw err;
+    }
+    await backoff(attempt);
+  }
+  throw new Error(`The inboxes of account ${accountId} kept changing while their summaries were written`);
 }
 
 /** AP23: ids of the inboxes a user is a member of (gsi1). */
@@ -100,7 +170,7 @@ const sentinelPut = (i: InboxRecord, s: InboxSentinel): TxItem => ({
 });
 
 export async function createInbox(inbox: InboxRecord, sentinels: InboxSentinel[]): Promise<void> {
-  await transact([versionedPut(await inboxItem(inbox)), ...sentinels.map((s) => sentinelPut(inbox, s))]);
+  await transact([versionedPut(await inboxItem(inbox)), ...summaryWrites(inbox), ...sentinels.map((s) => sentinelPut(inbox, s))]);
 }
 
 /** Writes the next version of an inbox, swapping the sentinels whose values changed. */
@@ -112,6 +182,7 @@ export async function updateInbox(
 ): Promise<void> {
   await transact([
     versionedPut(await inboxItem(after), before.version),
+    ...summaryWrites(after, before),
     ...removed.map((k) => ({ item: del(k) })),
     ...added.map((s) => sentinelPut(after, s)),
   ]);
@@ -119,22 +190,24 @@ export async function updateInbox(
 
 /**
  * AP20 write without a read: settings that hold no uniqueness sentinel replaced on the stored item (its
- * version moved on), so concurrent changes never conflict; undefined when the inbox is gone.
+ * version moved on), so concurrent changes never conflict; undefined when the inbox is gone. A change of a
+ * summarized field (a name, an avatar) moves the summary in the same transaction.
  */
 export const changeInboxAttributes = async (accountId: number, inboxId: number, changes: AttributeChanges) =>
   openFields(
     'inbox',
-    await applyChanges<InboxRecord>(keys.inbox(accountId, inboxId), {
-      ...changes,
-      set: await sealFields('inbox', changes.set),
-      merge: await sealFields('inbox', changes.merge),
-    }),
+    await applyChanges<InboxRecord>(
+      keys.inbox(accountId, inboxId),
+      { ...changes, set: await sealFields('inbox', changes.set), merge: await sealFields('inbox', changes.merge) },
+      summaryUpdate(accountId, inboxId, changes.set),
+    ),
   );
 
 /** The inbox with its new bot, granting (`grant`) or revoking a bot's access item in the same transaction. */
 export async function setInboxAgentBot(before: InboxRecord, after: InboxRecord, grant: Key | undefined, revoke: Key[]): Promise<void> {
   await transact([
     versionedPut(await inboxItem(after), before.version),
+    ...summaryWrites(after, before),
     ...(grant
       ? [{ item: put({ ...grant, type: 'agent_bot_access', account_id: after.account_id, agent_bot_id: after.agent_bot_id }) }]
       : []),
@@ -175,6 +248,7 @@ export async function deleteInbox(inbox: InboxRecord, sentinels: Key[]): Promise
   // The purge job goes with the inbox item: its conversations, contact inboxes and the rest follow in the pipeline.
   const first: TxItem[] = [
     versionedDel(keys.inbox(inbox.account_id, inbox.id), inbox.version),
+    { item: del(keys.inboxSummary(inbox.account_id, inbox.id)) },
     ...sentinels.map((k) => ({ item: del(k) })),
     purgeJobItem({ kind: 'inbox', account_id: inbox.account_id, inbox_id: inbox.id, created_at: Math.floor(Date.now() / 1000) }),
   ];

@@ -3,8 +3,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { ServiceError } from '#shared/errors.ts';
 import type { Key } from '../keys.ts';
-import { del, put, type TxItem } from '../transact.ts';
-import { getItem, record } from './common.ts';
+import { del, put, transact, type TxItem } from '../transact.ts';
+import { getItem, getItemNow, record } from './common.ts';
 
 // Optimistic concurrency for records that several administrators may change: every write of an
 // existing item is conditioned on the integer version that was read (each write adds one), so a lost
@@ -166,18 +166,24 @@ export async function ensureMaps(key: Key, attrs: string[]): Promise<void> {
 }
 
 /**
- * Applies `changes` to an existing item in one UpdateItem and returns the record as written, or
- * undefined when the item does not exist. Throws StaleWrite when `changes.condition` does not hold.
+ * Applies `changes` to an existing item in one UpdateItem (with `also`, in one transaction with those writes,
+ * whose own conditions must not fail) and returns the record as written, or undefined when the item does not
+ * exist. Throws StaleWrite when `changes.condition` does not hold.
  */
-export async function applyChanges<T>(key: Key, changes: AttributeChanges): Promise<T | undefined> {
+export async function applyChanges<T>(key: Key, changes: AttributeChanges, also: TxItem[] = []): Promise<T | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
+      if (also.length) {
+        // Writes that must go with it (a copy of some of its fields): one transaction, then the item as stored.
+        await transact([updateItem(key, changes), ...also]);
+        return await getItemNow<T>(key, true);
+      }
       const out = await db().send(
         new UpdateCommand({ TableName: tableName(), Key: key, ...updateParts(changes), ReturnValues: 'ALL_NEW' }),
       );
       return record<T>(out.Attributes);
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!(err instanceof ConditionalCheckFailedException) && !(also.length && err instanceof StaleWrite)) throw err;
     }
     // Which condition failed: the item is gone, a merged map is missing, or the caller's own.
     const current = await getItem<Record<string, unknown>>(key, true);

@@ -14,7 +14,7 @@ import {
 import { retryStale } from '#shared/db/repositories/versioned.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound } from '#shared/errors.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { setInboxAgentBot } from '../inboxes/service.ts';
 import type { AgentBotRecord } from '#shared/model/identity.ts';
 import { now } from '#shared/model/time.ts';
@@ -183,7 +183,7 @@ export async function deleteAccountBot(accountId: number, id: number): Promise<v
     await deleteAgentBot(bot);
   });
   // Inboxes that used it go back to humans: otherwise their new conversations would still start pending.
-  const [account, inboxes] = await Promise.all([getAccount(accountId), listInboxes(accountId)]);
+  const [account, inboxes] = await Promise.all([getAccount(accountId), listInboxSummaries(accountId)]);
   for (const inbox of inboxes.filter((i) => i.agent_bot_id === id)) {
     if (account) await setInboxAgentBot(account, inbox.id, null);
   }

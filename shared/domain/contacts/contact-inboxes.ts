@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { locatedPubsubToken } from '#shared/crypto/tokens.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as repo from '#shared/db/repositories/contacts.ts';
-import { getInbox, getInboxes, listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getInbox, getInboxes, listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound } from '#shared/errors.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
-import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { InboxRecord, InboxSummary } from '#shared/model/inboxes.ts';
 import { now } from '#shared/model/time.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import type { NewContactInbox } from './schemas.ts';
@@ -20,7 +20,7 @@ import { contactInboxesJson, contactJson, inboxSlimJson } from './view.ts';
 const ADDRESS_CHANNELS = new Set(['Channel::Email', 'Channel::Sms', 'Channel::Whatsapp', 'Channel::TwilioSms']);
 
 /** A Twilio inbox addresses a contact by its number, `whatsapp:`-prefixed on the WhatsApp medium. */
-const twilioAddress = (inbox: InboxRecord, phone: string) => (inbox.medium === 'whatsapp' ? `whatsapp:${phone}` : phone);
+const twilioAddress = (inbox: Pick<InboxRecord, 'medium'>, phone: string) => (inbox.medium === 'whatsapp' ? `whatsapp:${phone}` : phone);
 
 function generateSourceId(contact: ContactRecord, inbox: InboxRecord): string {
   const missing = (what: string) => invalidField('source_id', `cannot be generated: the contact has no ${what}`, 'required');
@@ -166,12 +166,12 @@ export async function contactableInboxes(accountId: number, actor: Actor, contac
   const [{ contact, inboxes: cis }, scope, all] = await Promise.all([
     repo.getContactWithInboxes(accountId, contactId),
     inboxScope(accountId, actor),
-    listInboxes(accountId),
+    listInboxSummaries(accountId),
   ]);
   if (!contact) throw notFound('Contact');
   const latest = (inboxId: number) =>
     cis.filter((ci) => ci.inbox_id === inboxId).sort((a, b) => b.created_at - a.created_at || b.id - a.id)[0]?.source_id;
-  const sourceFor = (inbox: InboxRecord): string | undefined => {
+  const sourceFor = (inbox: InboxSummary): string | undefined => {
     switch (inbox.channel_type) {
       case 'Channel::Api':
         return latest(inbox.id) ?? randomUUID();

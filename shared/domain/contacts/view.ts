@@ -1,5 +1,5 @@
 import type { AccountRecord } from '#shared/model/identity.ts';
-import type { InboxRecord } from '#shared/model/inboxes.ts';
+import type { InboxRecord, InboxSummary } from '#shared/model/inboxes.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 
@@ -54,7 +54,7 @@ export function contactWebhookJson(c: ContactRecord, account: Pick<AccountRecord
 }
 
 /** Slim inbox (`_inbox_slim`), as inside contact inboxes. */
-export function inboxSlimJson(inbox: InboxRecord) {
+export function inboxSlimJson(inbox: InboxSummary) {
   return {
     id: inbox.id,
     avatar_url: inboxAvatarUrl(inbox),

@@ -11,7 +11,7 @@ import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { ConflictError } from '#shared/db/transact.ts';
 import { getAccountUser, getAgentBot, getUser } from '#shared/db/repositories/identity.ts';
 import { getContact, findContactInbox } from '#shared/db/repositories/contacts.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { getTeam, listUserTeamIds } from '#shared/db/repositories/teams.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
@@ -93,7 +93,7 @@ async function resolveTarget(account: AccountRecord, actor: Actor, input: NewCon
   const candidates =
     input.inbox_id !== undefined
       ? [input.inbox_id]
-      : (await listInboxes(account.id)).map((i) => i.id).filter((id) => scope === 'all' || scope.has(id));
+      : (await listInboxSummaries(account.id)).map((i) => i.id).filter((id) => scope === 'all' || scope.has(id));
   const found = (await Promise.all(candidates.map((id) => findContactInbox(id, input.source_id!)))).find(
     (ci) => ci && ci.account_id === account.id,
   );

@@ -233,7 +233,7 @@ export async function showInbox(account: AccountRecord, actor: Actor, id: number
 async function checkInboxLimit(account: AccountRecord) {
   const limit = account.limits?.inboxes;
   if (typeof limit !== 'number') return;
-  if ((await repo.listInboxes(account.id)).length >= limit) {
+  if ((await repo.listInboxSummaries(account.id)).length >= limit) {
     throw new ServiceError('payment_required', 'Account limit exceeded. Upgrade to a higher plan', [
       { field: '', message: `The account may have at most ${limit} inboxes`, code: 'limit_exceeded' },
     ]);
@@ -436,7 +436,7 @@ export async function deleteInbox(account: AccountRecord, id: number) {
 
 /** The bot's access item, when no other inbox of the account still uses the bot. */
 async function unusedBotAccess(accountId: number, botId: number, inboxId: number): Promise<Key[]> {
-  const others = (await repo.listInboxes(accountId)).filter((i) => i.id !== inboxId && i.agent_bot_id === botId);
+  const others = (await repo.listInboxSummaries(accountId)).filter((i) => i.id !== inboxId && i.agent_bot_id === botId);
   return others.length ? [] : [keys.agentBotAccess(accountId, botId)];
 }
 

@@ -190,6 +190,14 @@ function inboxSteps(accountId: number, inboxId: number): Step<unknown>[] {
     // An IMAP inbox's polling state (its own partition: one item).
     { name: 'imap state', run: (_c, budget) => drain({ pk: keys.imapState(accountId, inboxId).pk }, budget) },
     { name: 'files', run: (_c, budget) => storage(`avatars/inboxes/${accountId}/${inboxId}/`, budget) },
+    // Its summary (AP28) went with the inbox item; in an account's purge the inbox item goes after this.
+    {
+      name: 'summary',
+      run: async (_c, budget) => {
+        await remove(budget, [keys.inboxSummary(accountId, inboxId)]);
+        return true;
+      },
+    },
   ];
 }
 
@@ -238,7 +246,8 @@ function accountSteps(a: number): Step<Ctx>[] {
         const p = keys.inboxesOf(a);
         while (!budget.spent) {
           const [inbox] = await firstItems({ pk: p.pk, prefix: p.skPrefix }, 1);
-          if (!inbox) return true;
+          // Then the mark that the account's inbox summaries were complete (AP29), and any summary left.
+          if (!inbox) return drain({ pk: p.pk, prefix: keys.inboxSummariesOf(a).skPrefix }, budget);
           const id = Number(inbox.id);
           const steps = inboxSteps(a, id);
           if ((await runSteps(steps, 0, undefined, budget)) < steps.length) return false;

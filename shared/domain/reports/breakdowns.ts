@@ -1,6 +1,6 @@
 import * as keys from '#shared/db/keys.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { listLabels } from '#shared/db/repositories/labels.ts';
 import { queryReportDays } from '#shared/db/repositories/reports.ts';
 import { listTeams } from '#shared/db/repositories/teams.ts';
@@ -129,7 +129,7 @@ export async function botMetrics(account: AccountRecord, q: Query) {
   // Without both ends Chatwoot's range is nil and every count 0.
   if (!q.since || !q.until) return { conversation_count: 0, message_count: 0, resolution_rate: 0, handoff_rate: 0 };
   const range = rangeOf(q);
-  const botInboxes = (await listInboxes(account.id)).filter((i) => i.agent_bot_id != null);
+  const botInboxes = (await listInboxSummaries(account.id)).filter((i) => i.agent_bot_id != null);
   const [all, ...perInbox] = await Promise.all([
     sumOver(account.id, ACCOUNT, range),
     ...botInboxes.map((i) => sumOver(account.id, keys.reportSeries.inbox(i.id), range)),
@@ -154,7 +154,7 @@ function optionalRange(account: AccountRecord, q: Query): Pick<Range, 'since' | 
 /** `GET …/reports/first_response_time_distribution`: first responses by time taken, per channel type. */
 export async function firstResponseTimeDistribution(account: AccountRecord, q: Query) {
   const range = optionalRange(account, q);
-  const inboxes = await listInboxes(account.id);
+  const inboxes = await listInboxSummaries(account.id);
   const sums = await Promise.all(inboxes.map((i) => sumOver(account.id, keys.reportSeries.inbox(i.id), range)));
   const out: Record<string, Record<string, number>> = {};
   inboxes.forEach((inbox, i) => {
@@ -188,7 +188,7 @@ export async function inboxLabelMatrix(account: AccountRecord, q: Query) {
   const range = optionalRange(account, q);
   const inboxIds = idsOf(q, 'inbox_ids');
   const labelIds = idsOf(q, 'label_ids');
-  const [allInboxes, allLabels] = await Promise.all([listInboxes(account.id), listLabels(account.id)]);
+  const [allInboxes, allLabels] = await Promise.all([listInboxSummaries(account.id), listLabels(account.id)]);
   const inboxes = allInboxes.filter((i) => !inboxIds || inboxIds.includes(i.id)).sort(byText((i) => i.name));
   const labels = allLabels.filter((l) => !labelIds || labelIds.includes(l.id)).sort(byText((l) => l.title));
   const sums = await Promise.all(labels.map((l) => sumOver(account.id, keys.reportSeries.label(l.title), range)));
@@ -225,7 +225,7 @@ async function groupEntities(account: AccountRecord, group: (typeof OUTGOING_GRO
     case 'team':
       return (await listTeams(account.id)).map((t) => ({ id: t.id, name: t.name, series: s.team(t.id) }));
     case 'inbox':
-      return (await listInboxes(account.id)).map((i) => ({ id: i.id, name: i.name, series: s.inbox(i.id) }));
+      return (await listInboxSummaries(account.id)).map((i) => ({ id: i.id, name: i.name, series: s.inbox(i.id) }));
     case 'label':
       return (await listLabels(account.id)).map((l) => ({ id: l.id, name: l.title, series: s.label(l.title) }));
   }

@@ -1,7 +1,7 @@
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '#shared/db/repositories/reports.ts';
-import { listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
@@ -18,7 +18,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   const sums = new Map<string, { key: Key; series: string; kind: 'day' | 'hour'; values: Map<string, number> }>();
   let facts = 0;
   // A deleted inbox has no series (its purge removed them); its conversations' facts still count elsewhere.
-  const inboxSeries = new Set((await listInboxes(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
+  const inboxSeries = new Set((await listInboxSummaries(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
   const kept = (series: string) => !keys.reportSeries.isInbox(series) || inboxSeries.has(series);
   await forEachReportFact(accountId, (page) => {
     for (const fact of page) {

@@ -2,7 +2,7 @@ import * as keys from '#shared/db/keys.ts';
 import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { getMembershipFresh } from '#shared/db/repositories/agents.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
-import { getInbox, listInboxes } from '#shared/db/repositories/inboxes.ts';
+import { getInbox, listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { getLabel, listLabels } from '#shared/db/repositories/labels.ts';
 import { listConversationReportingEvents, listReportingEvents, listUnattendedCounts } from '#shared/db/repositories/reports.ts';
 import { getTeam, listTeams } from '#shared/db/repositories/teams.ts';
@@ -244,7 +244,7 @@ async function entities(account: AccountRecord, kind: 'agent' | 'inbox' | 'team'
       return agents.map((a) => ({ id: a.id, name: a.name as string, series: keys.reportSeries.agent(a.id), extra: {} }));
     }
     case 'inbox':
-      return (await listInboxes(account.id)).map((i) => ({
+      return (await listInboxSummaries(account.id)).map((i) => ({
         id: i.id,
         name: i.name,
         series: keys.reportSeries.inbox(i.id),
@@ -272,7 +272,7 @@ export async function summaryReport(account: AccountRecord, kind: 'agent' | 'inb
 /** `GET …/summary_reports/channel`: conversations created in the range, by channel type and current status. */
 export async function channelSummary(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
-  const types = [...new Set((await listInboxes(account.id)).map((i) => i.channel_type))].sort();
+  const types = [...new Set((await listInboxSummaries(account.id)).map((i) => i.channel_type))].sort();
   const sums = await Promise.all(
     types.map(async (t) => (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until]))[0]!),
   );

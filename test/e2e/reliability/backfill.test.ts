@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, runtime, seedAccount, unique, type SeededAccount } from '../../support/runtime.ts';
 import { connectCable, type CableClient } from '../../support/cable.ts';
@@ -108,5 +108,23 @@ describe('npm run backfill: index keys for items written before their index', ()
     const again = await backfillAll({ pageSize: 100 });
     expect(again).toMatchObject({ complete: true, updated: 0 });
     expect(again.scanned).toBeGreaterThan(0);
+  });
+
+  it("gives an account made before inbox summaries its inboxes' summaries (AP28) and their mark (AP29)", async () => {
+    const old = await seedAccount();
+    const inbox = await newInbox(old, { type: 'api' }, { name: unique('Old inbox ') });
+    const mark = keys.inboxSummariesComplete(old.accountId);
+    const summary = keys.inboxSummary(old.accountId, inbox.id);
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: mark }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: summary }));
+    const get = async (key: { pk: string; sk: string }) =>
+      (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+
+    const first = await backfillAll({ pageSize: 100 });
+    expect(first.complete).toBe(true);
+    expect(first.updated).toBeGreaterThanOrEqual(1);
+    expect(await get(mark)).toMatchObject({ type: 'inbox_summaries', account_id: old.accountId });
+    expect(await get(summary)).toMatchObject({ type: 'inbox_summary', id: inbox.id, name: inbox.name, channel_type: 'Channel::Api' });
+    expect(await backfillAll({ pageSize: 100 })).toMatchObject({ complete: true, updated: 0 });
   });
 });
