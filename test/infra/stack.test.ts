@@ -339,7 +339,7 @@ describe('data', () => {
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection: 'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: 'ALL' },
       })),
     });
   });

@@ -246,8 +246,9 @@ const pageOf = (raw: string | undefined) => {
 };
 
 /**
- * Every index row in scope (orders other than the index's): the slim rows (AP63) of the (inbox, status)
- * partitions the counters say hold conversations in scope, so empty inboxes cost nothing.
+ * Every conversation in scope (orders other than the index's): the whole copies (AP63) of the (inbox, status)
+ * partitions the counters say hold conversations in scope, so empty inboxes cost nothing (~1 KB each: what
+ * such a page reads grows with its scope, docs/cost.md#lists-flat-in-the-accounts-size-the-trade).
  */
 async function everything(account: AccountRecord, f: Filters, counters: PageCounter[]) {
   const partitions = new Map<string, { inbox: number; status: string }>();
@@ -354,7 +355,7 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     counts = countsOfStates(f, selected.ids, states);
     rows = await qPageByActivity(account, f, selected, states, keep, page, known);
   } else if (selected || sorter !== byActivityDesc) {
-    // Orders other than the index's read the whole scope's index rows (never the conversations).
+    // Orders other than the index's read the whole scope from the inbox index (whole conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     // Their partitions come from the inbox counters.
     const counters = selected ? undefined : await countersFor(account, f.inboxes, 'rows');

@@ -3,6 +3,7 @@ import {
   byActivityDesc,
   conversationsByInboxStatus,
   getConversations,
+  isWhole,
   type ConversationRow,
 } from '#shared/db/repositories/conversations.ts';
 import { listAttributeDefinitions } from '#shared/db/repositories/custom-attributes.ts';
@@ -239,14 +240,18 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
       }),
     )
   ).flat();
+  // The index holds whole conversations: every condition settles on the row (only a slim row, read while an
+  // upgrade builds gsi3w, can leave one open, and is then read by key).
   const matched: ConversationRow[] = [];
   const open: ConversationRow[] = [];
-  for (const row of rows) {
-    const verdict = evaluate(conditions, rowReader(row));
-    if (verdict) matched.push(row);
-    else if (verdict === undefined) open.push(row);
-  }
   const read = new Map<number, ConversationRecord>();
+  for (const row of rows) {
+    const verdict = evaluate(conditions, isWhole(row) ? conversationReader(row) : rowReader(row));
+    if (verdict) {
+      matched.push(row);
+      if (isWhole(row)) read.set(row.id, row);
+    } else if (verdict === undefined) open.push(row);
+  }
   if (open.length) {
     for (const r of await getConversations(
       account.id,
