@@ -63,7 +63,10 @@ describe('planPage', () => {
       [40, 340],
       [40, 3040],
     ]) {
-      const counters = [...inboxCounters(1, held), ...inboxCounters(30, (total - held) / 30).map((c) => ({ ...c, inbox_id: c.inbox_id! + 1 }))];
+      const counters = [
+        ...inboxCounters(1, held),
+        ...inboxCounters(30, (total - held) / 30).map((c) => ({ ...c, inbox_id: c.inbox_id! + 1 })),
+      ];
       const plan = planPage(1, { counters, totals: new Map([['open', total]]) }, (c) => c.inbox_id === 1, 1);
       expect(plan.source).toBe('inboxes');
       expect(plan.streams()).toHaveLength(1);
