@@ -17,6 +17,10 @@ const CALLS = 10;
 /** Open conversations added to one inbox for the rows of an inbox holding a full page. */
 const BUSY = 40;
 const WARMUP = 2;
+/** Orders other than the default (newest activity first) measured on each shape. */
+const SORTS = (process.env.BENCH_LISTS_SORTS ?? 'last_activity_at_asc,created_at_desc,priority_desc,waiting_since_asc')
+  .split(',')
+  .filter(Boolean);
 
 export interface ListsRow {
   inboxes: number;
@@ -78,6 +82,17 @@ export async function benchLists(opts: {
       });
     }
   };
+  /** The orders other than the default one (Chatwoot's sort options), over a scope of `count` open conversations. */
+  const sorted = (api: Client, filter: string, count: number, what = ''): Variant[] =>
+    SORTS.map((sort) => [
+      `conversations?${filter ? `inbox_id=${what}&` : ''}sort_by=${sort}`,
+      api,
+      'GET',
+      `/conversations?${filter}sort_by=${sort}`,
+      undefined,
+      (b) => b.data.meta.all_count,
+      count,
+    ]);
   for (const n of SIZES) {
     const s = await seedAccountVia(opts.baseUrl, opts.platform, `Lists ${n}`);
     const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -158,6 +173,7 @@ export async function benchLists(opts: {
         (b) => b.meta.all_count,
         open,
       ],
+      ...sorted(s.admin.api, '', open),
     ];
     await measureVariants(s.base, n, open, variants);
     // One inbox that holds a full page among many (the page's conversations are no longer a few): BUSY more open
@@ -195,6 +211,7 @@ export async function benchLists(opts: {
         (b) => b.data.meta.all_count,
         ofAgent.length,
       ],
+      ...sorted(s.admin.api, `inbox_id=${inboxes[0]}&`, all.filter((m) => m.inbox === inboxes[0]).length, `<inbox holding ${BUSY} more>`),
       [
         'conversations?assignee_type=me (agent of 3 inboxes, one busy)',
         s.agent.api,

@@ -239,6 +239,27 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
+  it.each(SIZES)('oldest activity first at %i inboxes: the same index read forwards, not every conversation', async (n) => {
+    const sh = shapes.get(n)!;
+    const q = { sort_by: 'last_activity_at_asc' };
+    const m = await measure(() => listConversations(sh.account, sh.admin, q));
+    const newest = (await listConversations(sh.account, sh.admin, {})).data.payload as any[];
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open'));
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(25);
+    const key = (c: any) => [c.timestamp, c.id] as const;
+    const ascending = (a: readonly number[], b: readonly number[]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+    expect(payload.slice(1).every((c, i) => ascending(key(payload[i]), key(c)))).toBe(true);
+    // At least 50 open conversations: the oldest 25 all come before the newest 25.
+    expect(ascending(key(payload[24]), key(newest[24]))).toBe(true);
+    expect(m.queries.map((c) => c.partition).sort()).toEqual(
+      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`].sort(),
+    );
+    expect(m.byKey).toEqual([]);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
   it('a team, the unassigned and status=all keep their counts exact at 300 inboxes', async () => {
     const sh = shapes.get(300)!;
     for (const [q, keep] of [

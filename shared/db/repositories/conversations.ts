@@ -166,12 +166,16 @@ export async function activityQuery(input: Omit<QueryCommandInput, 'TableName' |
   }
 }
 
-/** Reads an index partition backwards (newest activity first), lazily: `firstChunk` items, then `nextChunk` at a time. */
+/**
+ * Reads an index partition backwards (newest activity first; forwards with `oldestFirst`), lazily: `firstChunk`
+ * items, then `nextChunk` at a time.
+ */
 async function* newestFirst(
   ix: { name: string; pk: string },
   partition: string,
   firstChunk: number,
   nextChunk: number,
+  oldestFirst = false,
 ): AsyncGenerator<Record<string, unknown>> {
   let start: QueryCommandInput['ExclusiveStartKey'];
   let limit = Math.min(Math.max(firstChunk, 1), 500);
@@ -180,7 +184,7 @@ async function* newestFirst(
       KeyConditionExpression: '#p = :p',
       ExpressionAttributeNames: { '#p': ix.pk },
       ExpressionAttributeValues: { ':p': partition },
-      ScanIndexForward: false,
+      ScanIndexForward: oldestFirst,
       Limit: limit,
       ExclusiveStartKey: start,
     };
@@ -195,8 +199,8 @@ async function* newestFirst(
 }
 
 /**
- * AP63: the conversations of one status in one inbox, newest activity first (gsi3w, whole items, read lazily):
- * a page of 25 conversations of ~1 KB is ~3.5 RCU and needs no read by key.
+ * AP63: the conversations of one status in one inbox, newest activity first (oldest first with `oldestFirst`;
+ * gsi3w, whole items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU and needs no read by key.
  */
 export async function* conversationsByInboxStatus(
   accountId: number,
@@ -204,14 +208,16 @@ export async function* conversationsByInboxStatus(
   status: string,
   firstChunk: number,
   nextChunk = 500,
+  oldestFirst = false,
 ): AsyncGenerator<ConversationRow> {
   const partition = keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk;
-  for await (const item of newestFirst(INDEXES.gsi3, partition, firstChunk, nextChunk)) yield rowOf(item);
+  for await (const item of newestFirst(INDEXES.gsi3, partition, firstChunk, nextChunk, oldestFirst)) yield rowOf(item);
 }
 
 /**
- * AP62: the conversations of one status in one shard of the account, newest activity first (gsi4, whole
- * items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the account's inboxes.
+ * AP62: the conversations of one status in one shard of the account, newest activity first (oldest first with
+ * `oldestFirst`; gsi4, whole items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the
+ * account's inboxes.
  */
 export async function* conversationsByAccountStatus(
   accountId: number,
@@ -219,9 +225,10 @@ export async function* conversationsByAccountStatus(
   shard: number,
   firstChunk: number,
   nextChunk = 100,
+  oldestFirst = false,
 ): AsyncGenerator<ConversationRecord> {
   const partition = keys.conversationsByAccountStatus(accountId, status, shard).gsi4pk;
-  for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk)) yield conversationOf(item)!;
+  for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk, oldestFirst)) yield conversationOf(item)!;
 }
 
 /**
@@ -256,15 +263,21 @@ export async function conversationsActiveSince(
   return items.map(rowOf);
 }
 
-/** Merges streams that are each in `byActivityDesc` order into one such stream (reads stay lazy). */
-export async function* mergeNewestFirst(streams: AsyncGenerator<ConversationRow>[]): AsyncGenerator<ConversationRow> {
+/** Oldest activity first, then lowest display id: the activity index read forwards. */
+export const byActivityAsc = (a: ConversationRow, b: ConversationRow) => -byActivityDesc(a, b);
+
+/** Merges streams that are each in `order` (`byActivityDesc` or `byActivityAsc`) into one such stream (reads stay lazy). */
+export async function* mergeNewestFirst(
+  streams: AsyncGenerator<ConversationRow>[],
+  order: (a: ConversationRow, b: ConversationRow) => number = byActivityDesc,
+): AsyncGenerator<ConversationRow> {
   const heads = await Promise.all(streams.map((s) => s.next()));
   for (;;) {
     let best = -1;
     for (let i = 0; i < heads.length; i++) {
       const h = heads[i];
       if (h.done) continue;
-      if (best < 0 || byActivityDesc(h.value, heads[best].value as ConversationRow) < 0) best = i;
+      if (best < 0 || order(h.value, heads[best].value as ConversationRow) < 0) best = i;
     }
     if (best < 0) return;
     yield heads[best].value as ConversationRow;

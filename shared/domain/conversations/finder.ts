@@ -1,4 +1,5 @@
 import {
+  byActivityAsc,
   byActivityDesc,
   conversationsActiveSince,
   conversationsByInboxStatus,
@@ -225,7 +226,7 @@ const nullsLast = (a: number | null, b: number | null, dir: 1 | -1) =>
 const SORTS: Record<string, Sorter> = {
   last_activity_at_desc: byActivityDesc,
   latest: byActivityDesc,
-  last_activity_at_asc: (a, b) => -byActivityDesc(a, b),
+  last_activity_at_asc: byActivityAsc,
   created_at_desc: (a, b) => b.created_at - a.created_at || b.id - a.id,
   created_at_asc: (a, b) => a.created_at - b.created_at || a.id - b.id,
   sort_on_created_at: (a, b) => a.created_at - b.created_at || a.id - b.id,
@@ -354,7 +355,7 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     const states = known ? statesOf(selected.ids, known) : await getConversationStates(account.id, selected.ids);
     counts = countsOfStates(f, selected.ids, states);
     rows = await qPageByActivity(account, f, selected, states, keep, page, known);
-  } else if (selected || sorter !== byActivityDesc) {
+  } else if (selected || (sorter !== byActivityDesc && sorter !== byActivityAsc)) {
     // Orders other than the index's read the whole scope from the inbox index (whole conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     // Their partitions come from the inbox counters.
@@ -366,8 +367,9 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
       .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     counts = await countsOf(account, f, selected, selectedRows, counters?.counters);
   } else {
+    // Activity order either way: the indexes' own, read backwards or (oldest first) forwards.
     const counters = await countersFor(account, f.inboxes);
-    rows = await pageByActivity(account.id, counters, (c) => inScope(f, c) && keep(c), page);
+    rows = await pageByActivity(account.id, counters, (c) => inScope(f, c) && keep(c), page, sorter === byActivityAsc);
     counts = await countsOf(account, f, selected, undefined, counters.counters);
   }
   const { records, contacts } = await pageRecords(account.id, rows);

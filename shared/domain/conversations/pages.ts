@@ -1,4 +1,6 @@
 import {
+  byActivityAsc,
+  byActivityDesc,
   conversationsByAccountStatus,
   conversationsByInboxStatus,
   getConversations,
@@ -123,12 +125,13 @@ export interface PagePlan {
   streams: () => AsyncGenerator<ConversationRow>[];
 }
 
-/** Chooses where a page comes from (exported for the unit test of the choice). */
+/** Chooses where a page comes from (exported for the unit test of the choice); `oldestFirst` reads the indexes forwards. */
 export function planPage(
   accountId: number,
   { counters, totals }: PageCounters,
   wanted: (c: Combination) => boolean,
   page: number,
+  oldestFirst = false,
 ): PagePlan {
   const need = page * PAGE_SIZE;
   const byStatus = new Map<string, Tally & { inbox: number; status: string }>();
@@ -159,7 +162,7 @@ export function planPage(
         statuses.flatMap((t) => {
           const first = shardRows(t);
           return Array.from({ length: LIST_SHARDS }, (_, shard) =>
-            conversationsByAccountStatus(accountId, t.status, shard, first, Math.max(first, PAGE_SIZE)),
+            conversationsByAccountStatus(accountId, t.status, shard, first, Math.max(first, PAGE_SIZE), oldestFirst),
           );
         }),
     };
@@ -170,26 +173,28 @@ export function planPage(
     streams: () =>
       partitions.map((t) => {
         const first = rowsFor(need, t.wanted, t.all);
-        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100));
+        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100), oldestFirst);
       }),
   };
 }
 
 /**
- * Page `page` of the conversations `wanted` accepts, newest activity first: whole records from either index (slim
- * rows only while an upgrade builds `gsi3w`). `counters` are those of `countersFor`.
+ * Page `page` of the conversations `wanted` accepts, newest activity first (oldest first with `oldestFirst`, Chatwoot's
+ * `last_activity_at_asc`): whole records from either index (slim rows only while an upgrade builds `gsi3w`).
+ * `counters` are those of `countersFor`.
  */
 export async function pageByActivity(
   accountId: number,
   counters: PageCounters,
   wanted: (c: Combination) => boolean,
   page: number,
+  oldestFirst = false,
 ): Promise<ConversationRow[]> {
-  const plan = planPage(accountId, counters, wanted, page);
+  const plan = planPage(accountId, counters, wanted, page, oldestFirst);
   const skip = (page - 1) * PAGE_SIZE;
   const out: ConversationRow[] = [];
   let seen = 0;
-  for await (const c of mergeNewestFirst(plan.streams())) {
+  for await (const c of mergeNewestFirst(plan.streams(), oldestFirst ? byActivityAsc : byActivityDesc)) {
     if (!wanted(c)) continue;
     if (seen++ < skip) continue;
     out.push(c);
