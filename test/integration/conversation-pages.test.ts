@@ -260,6 +260,21 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
+  it.each(SIZES)('created first at %i inboxes: every conversation in scope in a few Queries, never one per inbox', async (n) => {
+    const sh = shapes.get(n)!;
+    const m = await measure(() => listConversations(sh.account, sh.admin, { sort_by: 'created_at_desc' }));
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open'));
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(25);
+    expect(payload.every((c) => c.status === 'open')).toBe(true);
+    const created = payload.map((c) => [c.created_at, c.id]);
+    expect(created.slice(1).every(([t, id], i) => t < created[i][0] || (t === created[i][0] && id < created[i][1]))).toBe(true);
+    // The counters, then the account index's two shards or (one inbox) its one partition: what costs less.
+    expect(m.queries.length).toBeLessThanOrEqual(3);
+    expect(m.byKey).toEqual([]);
+    expect(m.trips).toBeLessThanOrEqual(3);
+  });
+
   it('a team, the unassigned and status=all keep their counts exact at 300 inboxes', async () => {
     const sh = shapes.get(300)!;
     for (const [q, keep] of [

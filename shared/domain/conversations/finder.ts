@@ -2,12 +2,10 @@ import {
   byActivityAsc,
   byActivityDesc,
   conversationsActiveSince,
-  conversationsByInboxStatus,
   getConversations,
   type ConversationRow,
   listContactConversationLinks,
   listLabelledConversationIds,
-  mergeNewestFirst,
 } from '#shared/db/repositories/conversations.ts';
 import { getConversationStates, type ConversationState } from '#shared/db/repositories/conversation-state.ts';
 import { findMessages } from '../search/messages.ts';
@@ -21,7 +19,7 @@ import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
 import { STATUSES, type ConversationRecord, type ConversationStatus } from '#shared/model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
-import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, type PageCounter } from './pages.ts';
+import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, scopeConversations, type PageCounter } from './pages.ts';
 import { withRefsCache } from './refs-cache.ts';
 
 // Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
@@ -108,11 +106,13 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   };
 }
 
+/** Whether an inbox and status (an account counter's: a status in every inbox) are in the filters' scope. */
+const inPlace = (f: Filters, c: { inbox_id?: number; status: string }): boolean =>
+  (f.inboxes === 'all' || (c.inbox_id !== undefined && f.inboxes.has(c.inbox_id))) && (f.statuses as readonly string[]).includes(c.status);
+
 /** Whether a conversation (or a counter's combination; an account counter's spans every inbox) is in the filters' scope. */
 const inScope = (f: Filters, c: { inbox_id?: number; team_id: number | null; status: string }): boolean =>
-  (f.inboxes === 'all' || (c.inbox_id !== undefined && f.inboxes.has(c.inbox_id))) &&
-  (f.teamId === undefined || c.team_id === f.teamId) &&
-  (f.statuses as readonly string[]).includes(c.status);
+  inPlace(f, c) && (f.teamId === undefined || c.team_id === f.teamId);
 
 function tally(f: Filters, rows: { assignee_id: number | null; count: number }[]): Counts {
   let all = 0;
@@ -246,23 +246,6 @@ const pageOf = (raw: string | undefined) => {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 };
 
-/**
- * Every conversation in scope (orders other than the index's): the whole copies (AP63) of the (inbox, status)
- * partitions the counters say hold conversations in scope, so empty inboxes cost nothing (~1 KB each: what
- * such a page reads grows with its scope, docs/cost.md#lists-flat-in-the-accounts-size-the-trade).
- */
-async function everything(account: AccountRecord, f: Filters, counters: PageCounter[]) {
-  const partitions = new Map<string, { inbox: number; status: string }>();
-  for (const { inbox_id: inbox, status, count, ...rest } of counters) {
-    if (count > 0 && inbox !== undefined && inScope(f, { inbox_id: inbox, status, ...rest }))
-      partitions.set(`${inbox}#${status}`, { inbox, status });
-  }
-  const out: ConversationRow[] = [];
-  const streams = [...partitions.values()].map((p) => conversationsByInboxStatus(account.id, p.inbox, p.status, 500));
-  for await (const c of mergeNewestFirst(streams)) if (inScope(f, c)) out.push(c);
-  return out;
-}
-
 const conversationsById = async (account: AccountRecord, ids: number[]) =>
   new Map((await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
 
@@ -358,9 +341,11 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
   } else if (selected || (sorter !== byActivityDesc && sorter !== byActivityAsc)) {
     // Orders other than the index's read the whole scope from the inbox index (whole conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
-    // Their partitions come from the inbox counters.
-    const counters = selected ? undefined : await countersFor(account, f.inboxes, 'rows');
-    const pool: ConversationRow[] = selectedRows ?? (await everything(account, f, counters!.counters));
+    // Every conversation in scope, from the partitions the counters say hold some (never an empty inbox's) or the
+    // account index, whichever costs less.
+    const counters = selected ? undefined : await countersFor(account, f.inboxes);
+    const pool: ConversationRow[] =
+      selectedRows ?? (await scopeConversations(account.id, counters!, (c) => inPlace(f, c))).filter((c) => inScope(f, c));
     rows = pool
       .filter(keep)
       .sort(sorter)

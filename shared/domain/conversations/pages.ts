@@ -179,6 +179,46 @@ export function planPage(
 }
 
 /**
+ * Every conversation `wanted` accepts by inbox and status (orders other than activity, filters judged conversation
+ * by conversation), from whichever costs less: one Query per (inbox, status) partition holding such conversations
+ * (AP63; a Query bills at least half a unit, so many small inboxes cost more than their conversations: 300 inboxes
+ * of one conversation, 150 RCU), or the account index's shards of those statuses (AP62, read whole and kept to what
+ * is wanted), which needs the account's totals (complete account counters: the account index holds every
+ * conversation). Either way ~1 RCU per 8 conversations read: what such a page costs grows with its scope.
+ * `wanted` sees an account counter without an inbox: it stands for every inbox.
+ */
+export async function scopeConversations(
+  accountId: number,
+  { counters, totals }: PageCounters,
+  wanted: (c: { inbox_id?: number; status: string }) => boolean,
+): Promise<ConversationRow[]> {
+  const live = counters.filter((c) => c.count > 0 && wanted(c));
+  const partitions = new Map<string, { inbox: number; status: string; count: number }>();
+  for (const { inbox_id: inbox, status, count } of live) {
+    if (inbox === undefined) continue;
+    const p = partitions.get(`${inbox}#${status}`) ?? { inbox, status, count: 0 };
+    p.count += count;
+    partitions.set(`${inbox}#${status}`, p);
+  }
+  const statuses = [...new Set(live.map((c) => c.status))];
+  const inboxUnits = live.every((c) => c.inbox_id !== undefined)
+    ? [...partitions.values()].reduce((u, p) => u + queryUnits(p.count * ITEM_KB), 0)
+    : Number.POSITIVE_INFINITY;
+  const accountUnits = totals
+    ? statuses.reduce((u, st) => u + LIST_SHARDS * queryUnits(((totals.get(st) ?? 0) / LIST_SHARDS) * ITEM_KB), 0)
+    : Number.POSITIVE_INFINITY;
+  const streams =
+    accountUnits < inboxUnits
+      ? statuses.flatMap((st) =>
+          Array.from({ length: LIST_SHARDS }, (_, shard) => conversationsByAccountStatus(accountId, st, shard, 500, 500)),
+        )
+      : [...partitions.values()].map((p) => conversationsByInboxStatus(accountId, p.inbox, p.status, 500));
+  const out: ConversationRow[] = [];
+  for await (const c of mergeNewestFirst(streams)) if (wanted(c)) out.push(c);
+  return out;
+}
+
+/**
  * Page `page` of the conversations `wanted` accepts, newest activity first (oldest first with `oldestFirst`, Chatwoot's
  * `last_activity_at_asc`): whole records from either index (slim rows only while an upgrade builds `gsi3w`).
  * `counters` are those of `countersFor`.
