@@ -343,7 +343,9 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
     // Every conversation in scope, from the partitions the counters say hold some (never an empty inbox's) or the
     // account index, whichever costs less.
-    const counters = selected ? undefined : await countersFor(account, f.inboxes);
+    // For a few inboxes not the account counters too: their partitions cost less than every conversation of
+    // their statuses in the account index, which those counters would size.
+    const counters = selected ? undefined : await countersFor(account, f.inboxes, f.inboxes === 'all' ? 'page' : 'rows');
     const pool: ConversationRow[] =
       selectedRows ?? (await scopeConversations(account.id, counters!, (c) => inPlace(f, c))).filter((c) => inScope(f, c));
     rows = pool
