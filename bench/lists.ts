@@ -5,7 +5,8 @@ import type { instrument } from './instrument.ts';
 // List pages by the account's shape (`BENCH_PARTS=lists`): accounts of 1, 30 and 300 inboxes, each inbox holding open
 // conversations (60 at least in all, a third the agent's, a quarter a team's; five contacts), the agent a member of
 // three inboxes; then one of the agent's inboxes gets a full page more (BUSY), the shape where a page's conversations
-// are read by key (0.5 RCU each). Page 1 of the lists agents open all day and of n8n's status filter, through HTTP:
+// were read by key (0.5 RCU each) before the inbox index held whole conversations. Page 1 of the lists agents open
+// all day, in each of Chatwoot's orders, and of n8n's status filter, through HTTP:
 // read units and DynamoDB calls per call, every answer's counts checked against what was created. What the page
 // reads by inbox count (test/integration/conversation-pages.test.ts asserts the items and round trips).
 
@@ -17,6 +18,10 @@ const CALLS = 10;
 /** Open conversations added to one inbox for the rows of an inbox holding a full page. */
 const BUSY = 40;
 const WARMUP = 2;
+/** Orders other than the default (newest activity first) measured on each shape. */
+const SORTS = (process.env.BENCH_LISTS_SORTS ?? 'last_activity_at_asc,created_at_desc,priority_desc,waiting_since_asc')
+  .split(',')
+  .filter(Boolean);
 
 export interface ListsRow {
   inboxes: number;
@@ -78,6 +83,17 @@ export async function benchLists(opts: {
       });
     }
   };
+  /** The orders other than the default one (Chatwoot's sort options), over a scope of `count` open conversations. */
+  const sorted = (api: Client, filter: string, count: number, what = ''): Variant[] =>
+    SORTS.map((sort) => [
+      `conversations?${filter ? `inbox_id=${what}&` : ''}sort_by=${sort}`,
+      api,
+      'GET',
+      `/conversations?${filter}sort_by=${sort}`,
+      undefined,
+      (b) => b.data.meta.all_count,
+      count,
+    ]);
   for (const n of SIZES) {
     const s = await seedAccountVia(opts.baseUrl, opts.platform, `Lists ${n}`);
     const ok = async (res: Promise<{ status: number; text: string; body: any }>, what: string) => {
@@ -158,6 +174,7 @@ export async function benchLists(opts: {
         (b) => b.meta.all_count,
         open,
       ],
+      ...sorted(s.admin.api, '', open),
     ];
     await measureVariants(s.base, n, open, variants);
     // One inbox that holds a full page among many (the page's conversations are no longer a few): BUSY more open
@@ -195,6 +212,7 @@ export async function benchLists(opts: {
         (b) => b.data.meta.all_count,
         ofAgent.length,
       ],
+      ...sorted(s.admin.api, `inbox_id=${inboxes[0]}&`, all.filter((m) => m.inbox === inboxes[0]).length, `<inbox holding ${BUSY} more>`),
       [
         'conversations?assignee_type=me (agent of 3 inboxes, one busy)',
         s.agent.api,
@@ -223,7 +241,8 @@ export function listsMarkdown(r: ListsResult): string[] {
     "Page 1 of the conversation list and of n8n's status filter on accounts of 1, 30 and 300 inboxes (`bench/lists.ts`): each inbox holds",
     'open conversations (60 at least in all, a third assigned to the agent, a quarter to a team, over five contacts); the agent is a member',
     `of three inboxes; then ${BUSY} more open conversations in the agent's first inbox (a third the agent's), so that one inbox of many`,
-    `holds a full page. ${CALLS} calls each after ${WARMUP} warm-up calls (credentials and refs cached, as in a busy container); every answer's`,
+    `holds a full page. Chatwoot's other orders (\`sort_by\`: ${SORTS.join(', ')}) of the whole account and of that inbox.`,
+    `${CALLS} calls each after ${WARMUP} warm-up calls (credentials and refs cached, as in a busy container); every answer's`,
     'counts are checked against what was created. DynamoDB calls per call, none of them one per inbox.',
     '',
     '| inboxes | conversations | route | RCU | DynamoDB calls | p50 ms |',

@@ -27,6 +27,7 @@ new ServiceStack(app, ctx('stackName') ?? 'ChatwootServerless', {
   mailerSenderEmail: ctx('mailerSenderEmail'),
   frontendUrl: ctx('frontendUrl'),
   inboundEmail: { domain: ctx('inboundEmailDomain'), relay: ctx('inboundEmailRelay') === 'true' ? true : undefined },
+  slimActivityIndex: ctx('slimActivityIndex') === 'true' ? true : undefined,
   cableTransport: ctx('cableTransport') as 'fargate' | 'websocket-api' | undefined,
   cableTasks: number('cableTasks'),
   cablePingerShards: number('cablePingerShards'),

@@ -72,6 +72,11 @@ export interface ChatwootServiceProps {
   removalPolicy?: RemovalPolicy;
   /** DynamoDB deletion protection on the table. @default true, unless removalPolicy is DESTROY */
   tableDeletionProtection?: boolean;
+  /**
+   * Keep the slim activity index `gsi3` for the one deployment that upgrades a stack made before `gsi3w`
+   * (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w). @default false
+   */
+  slimActivityIndex?: boolean;
   /** Lambda runtime of every function: nodejs22.x or nodejs24.x. @default lambda.Runtime.NODEJS_22_X */
   runtime?: lambda.Runtime;
   /** Memory of every function, in MB. @default 512 */
@@ -188,6 +193,7 @@ export class ChatwootService extends Construct {
     this.table = new ServiceTable(this, 'Data', {
       removalPolicy,
       deletionProtection: props.tableDeletionProtection ?? removalPolicy !== RemovalPolicy.DESTROY,
+      slimActivityIndex: props.slimActivityIndex,
     });
     // Losing this key makes every sealed token copy unreadable: by default it outlives the stack.
     this.tokenKey = new secretsmanager.Secret(this, 'TokenKey', {

@@ -2,7 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
-import { INDEXES } from '#shared/db/table.ts';
+import { INDEXES, SLIM_ACTIVITY_INDEX } from '#shared/db/table.ts';
 
 // Grants narrower than CDK's helpers: the table's named indexes instead of `index/*`, and only the S3
 // object actions the code calls.
@@ -17,12 +17,16 @@ const TABLE_READ = [
 ];
 const TABLE_WRITE = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
-/** Table and index data access; `write` adds the write actions (transactions need no action of their own). */
+/**
+ * Table and index data access; `write` adds the write actions (transactions need no action of their own). The slim
+ * `gsi3` too: reads fall back to it while an upgrade builds `gsi3w` (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w).
+ */
 export function grantTableData(table: dynamodb.ITable, grantee: iam.IGrantable, access: 'read' | 'write'): iam.Grant {
+  const indexes = [...Object.values(INDEXES).map((index) => index.name), SLIM_ACTIVITY_INDEX.name];
   return iam.Grant.addToPrincipal({
     grantee,
     actions: access === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : TABLE_READ,
-    resourceArns: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
+    resourceArns: [table.tableArn, ...indexes.map((name) => `${table.tableArn}/index/${name}`)],
   });
 }
 

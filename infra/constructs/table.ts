@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { INDEXES, KEY, TTL_ATTRIBUTE } from '#shared/db/table.ts';
+import { INDEXES, KEY, SLIM_ACTIVITY_INDEX, TTL_ATTRIBUTE } from '#shared/db/table.ts';
 
 const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 
@@ -11,6 +11,12 @@ export interface ServiceTableProps {
   removalPolicy?: RemovalPolicy;
   /** DynamoDB deletion protection (a delete call fails until it is turned off). @default true */
   deletionProtection?: boolean;
+  /**
+   * Keep the slim activity index `gsi3` that `gsi3w` replaces, for the one deployment that upgrades a stack made
+   * before `gsi3w`: CloudFormation adds or removes one index per update, and reads fall back to `gsi3` until
+   * `gsi3w` is built (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w). @default false
+   */
+  slimActivityIndex?: boolean;
 }
 
 export class ServiceTable extends Construct {
@@ -35,9 +41,16 @@ export class ServiceTable extends Construct {
         indexName: index.name,
         partitionKey: string(index.pk),
         sortKey: string(index.sk),
-        ...('include' in index
-          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] }
-          : { projectionType: dynamodb.ProjectionType.ALL }),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+    if (props.slimActivityIndex) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: SLIM_ACTIVITY_INDEX.name,
+        partitionKey: string(SLIM_ACTIVITY_INDEX.pk),
+        sortKey: string(SLIM_ACTIVITY_INDEX.sk),
+        projectionType: dynamodb.ProjectionType.INCLUDE,
+        nonKeyAttributes: [...SLIM_ACTIVITY_INDEX.include],
       });
     }
   }

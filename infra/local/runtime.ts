@@ -116,8 +116,8 @@ export function tokenKeyFile(dataDir: string): string {
 }
 
 /**
- * A table kept from an earlier `npm start` gets the indexes added since (one at a time, as DynamoDB allows);
- * `npm run backfill` then gives its older items their keys.
+ * A table kept from an earlier `npm start` gets the indexes added since (one at a time, as DynamoDB allows) and
+ * loses those removed since; `npm run backfill` then gives its older items their keys.
  */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: string[]) {
   const wanted = createTableInput(tableName);
@@ -132,6 +132,12 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, pres
       }),
     );
     log.info('index added to the local table; run npm run backfill for items written before it', { index: index.IndexName });
+  }
+  // An index the table no longer has (the slim gsi3 that gsi3w replaced) would only cost writes.
+  const names = new Set<string>(wanted.GlobalSecondaryIndexes.map((i) => i.IndexName));
+  for (const name of present.filter((n) => !names.has(n))) {
+    await client.send(new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: name } }] }));
+    log.info('index removed from the local table', { index: name });
   }
 }
 

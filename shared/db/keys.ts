@@ -290,7 +290,7 @@ export const contactInboxesOfInbox = (accountId: number, inboxId: number) => ({
 
 // ── conversations + messages + counts ──
 export const conversation = (accountId: number, displayId: number): Key => ({ pk: join('CONV', accountId, displayId), sk: 'CONV' });
-/** The activity list index (gsi3, small projection): one partition per inbox and status, newest last (queries read backwards). */
+/** The inbox activity index (gsi3w, whole copies): one partition per inbox and status, newest last (queries read backwards). */
 export const conversationIndex = (c: { account_id: number; inbox_id: number; status: string; last_activity_at: number; id: number }) => ({
   gsi3pk: join('CONVS', c.account_id, 'INBOX', c.inbox_id, c.status),
   gsi3sk: join(pad(c.last_activity_at), pad(c.id)),

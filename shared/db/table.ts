@@ -7,41 +7,52 @@ export const INDEXES = {
   /** Second lookup per item where one is not enough (e.g. contacts by inbox source id). */
   gsi2: { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
   /**
-   * Conversations by inbox and status, newest activity first. Its sort key moves with every new message,
-   * and a move is a delete plus a put of the index copy, so the copy is small: only the fields list filters
-   * and sorts read (under 300 bytes, 1 write unit each way, whatever the conversation's size).
+   * Conversations by inbox and status, newest activity first, whole items (AP63, AP79): a page of one inbox (or
+   * of an agent's few inboxes) is one Query per (inbox, status) partition and its 25 conversations come with it,
+   * no read by key after the rows. Its sort key moves with every new message (a delete and a put of the copy:
+   * 1 write unit each way while the conversation item stays under 1 KB), and every other change of a
+   * conversation rewrites the copy in place (1). Named `gsi3w` because it replaces `gsi3`, which projected
+   * only the fields lists filter and sort on: an index's projection cannot change in place
+   * (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w).
    */
-  gsi3: {
-    name: 'gsi3',
-    pk: 'gsi3pk',
-    sk: 'gsi3sk',
-    include: [
-      'id',
-      'account_id',
-      'inbox_id',
-      'contact_id',
-      'status',
-      'assignee_id',
-      'assignee_agent_bot_id',
-      'team_id',
-      'priority',
-      'labels',
-      'created_at',
-      'last_activity_at',
-      'waiting_since',
-    ],
-  },
+  gsi3: { name: 'gsi3w', pk: 'gsi3pk', sk: 'gsi3sk' },
   /**
    * Conversations by account and status, newest activity first, whole items (AP62): a list page of the
    * whole account is one Query per shard, flat in the account's inboxes, and its 25 conversations come with
    * it (a Query bills the sum of the items read, a BatchGet half a unit per item). Sharded by display id
    * (keys.ts LIST_SHARDS), so one busy account's moves spread over more than one partition. A conversation
-   * item stays under 1 KB, so a move costs what gsi3's slim copy does: one write unit out and one in.
+   * item stays under 1 KB, so a move costs one write unit out and one in.
    */
   gsi4: { name: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' },
 } as const;
 
 type IndexDef = { name: string; pk: string; sk: string; include?: readonly string[] };
+
+/**
+ * The index `gsi3w` replaces (same keys, only the fields lists filter and sort on). No code writes or needs it; a
+ * stack upgraded from a version that had it keeps it for one deployment, and reads fall back to it while `gsi3w`
+ * is still being built (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w).
+ */
+export const SLIM_ACTIVITY_INDEX = {
+  name: 'gsi3',
+  pk: 'gsi3pk',
+  sk: 'gsi3sk',
+  include: [
+    'id',
+    'account_id',
+    'inbox_id',
+    'contact_id',
+    'status',
+    'assignee_id',
+    'assignee_agent_bot_id',
+    'team_id',
+    'priority',
+    'labels',
+    'created_at',
+    'last_activity_at',
+    'waiting_since',
+  ],
+} as const;
 
 export const TTL_ATTRIBUTE = 'ttl';
 

@@ -13,7 +13,8 @@ import { AUDITED_TYPES } from '#shared/model/audit.ts';
 import { QUEUES, STREAM_SOURCE } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes, stackGroup, type Route } from '../../infra/routes.ts';
 import { ServiceStack, type ServiceStackProps } from '../../infra/service-stack.ts';
-import { INDEXES, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '#shared/db/table.ts';
+import { INDEXES, SLIM_ACTIVITY_INDEX, TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from '#shared/db/table.ts';
+import { ServiceTable } from '../../infra/constructs/table.ts';
 import { changeOf } from '#shared/events/forward.ts';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
@@ -339,8 +340,43 @@ describe('data', () => {
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection: 'include' in i ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...i.include] } : { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: 'ALL' },
       })),
+    });
+  });
+
+  it('keeps the slim activity index beside gsi3w only for the upgrade deployment (slimActivityIndex)', () => {
+    const indexes = (slim: boolean) => {
+      const stack = new Stack(new App({ context }), 'Table');
+      new ServiceTable(stack, 'Data', { slimActivityIndex: slim });
+      const [table] = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::Table')) as {
+        Properties: Record<string, any>;
+      }[];
+      // Two indexes share gsi3pk/gsi3sk: each attribute is defined once.
+      const names = table.Properties.AttributeDefinitions.map((a: { AttributeName: string }) => a.AttributeName);
+      expect(new Set(names).size).toBe(names.length);
+      return table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown; Projection: unknown }[];
+    };
+    expect(indexes(false).map((i) => i.IndexName)).toEqual(Object.values(INDEXES).map((i) => i.name));
+    const upgrading = indexes(true);
+    expect(upgrading.map((i) => i.IndexName)).toEqual([...Object.values(INDEXES).map((i) => i.name), SLIM_ACTIVITY_INDEX.name]);
+    expect(upgrading.find((i) => i.IndexName === SLIM_ACTIVITY_INDEX.name)).toEqual({
+      IndexName: 'gsi3',
+      KeySchema: [
+        { AttributeName: 'gsi3pk', KeyType: 'HASH' },
+        { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...SLIM_ACTIVITY_INDEX.include] },
+    });
+    // The functions may read the slim index it replaces (their fallback while gsi3w is built).
+    const policies = JSON.stringify(real.all.map((t) => t.findResources('AWS::IAM::Policy')));
+    for (const name of [INDEXES.gsi3.name, SLIM_ACTIVITY_INDEX.name]) expect(policies).toContain(`/index/${name}"`);
+    expect(upgrading.find((i) => i.IndexName === INDEXES.gsi3.name)).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'gsi3pk', KeyType: 'HASH' },
+        { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
     });
   });
 

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
+import { INDEXES } from '#shared/db/table.ts';
 import { getAccount, getUser } from '#shared/db/repositories/identity.ts';
 import { conversationMeta, listConversations } from '#shared/domain/conversations/finder.ts';
 import { filterConversations } from '#shared/domain/filters/service.ts';
@@ -14,15 +15,18 @@ import { until } from '../support/until.ts';
 
 // A page of the conversation list (and of a filter on what the counters hold) reads the same items whatever the
 // account's number of inboxes: the account counters (AP67) or the inbox counters of the inboxes in scope, one Query
-// per shard of the account-wide activity index (AP62) or the inboxes' own partitions (AP63), and the page's
-// contacts; never one Query per inbox of the account. Asserted on what the calls read (commands, partitions, read
-// units, sequential round trips) with warm caches, not on timings.
+// per shard of the account-wide activity index (AP62) or the inboxes' own partitions (AP63), both of whole
+// conversations, and the page's contacts; never one Query per inbox of the account, never its conversations by key.
+// Asserted on what the calls read (commands, partitions, keys, read units, sequential round trips) with warm caches,
+// not on timings.
 
 interface Call {
   command: string;
   /** The partition a Query read (its key condition's value). */
   partition?: string;
   index?: string;
+  /** The partition keys a BatchGet read. */
+  keys?: string[];
   rcu: number;
   start: number;
   end: number;
@@ -47,6 +51,10 @@ function record() {
         command: String(context.commandName),
         partition: context.commandName === 'QueryCommand' ? String(values[':p'] ?? values[':pk'] ?? Object.values(values)[0]) : undefined,
         index: input.IndexName,
+        keys:
+          context.commandName === 'BatchGetItemCommand'
+            ? Object.values(input.RequestItems as Record<string, { Keys: { pk: string }[] }>).flatMap((r) => r.Keys.map((k) => k.pk))
+            : undefined,
         rcu: [consumed ?? []].flat().reduce((t, c) => t + (c.CapacityUnits ?? 0), 0),
         start,
         end: performance.now(),
@@ -77,6 +85,8 @@ async function measure<T>(fn: () => Promise<T>) {
     calls,
     rcu: calls.reduce((t, c) => t + c.rcu, 0),
     queries: calls.filter((c) => c.command === 'QueryCommand'),
+    /** Conversations read by key (AP61): none when the page's index holds whole conversations. */
+    byKey: calls.flatMap((c) => c.keys ?? []).filter((k) => k.startsWith('CONV#')),
     trips: roundTrips(calls),
   };
 }
@@ -142,6 +152,7 @@ async function shape(n: number): Promise<Shape> {
 }
 
 const SIZES = [1, 30, 300];
+const GSI3 = INDEXES.gsi3.name;
 
 describe('conversation list pages: flat in the account’s inboxes', () => {
   const shapes = new Map<number, Shape>();
@@ -171,6 +182,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     );
     // The page's conversations come with the index; only its contacts are read by key.
     expect(m.calls.filter((c) => c.command === 'BatchGetItemCommand')).toHaveLength(1);
+    expect(m.byKey).toEqual([]);
     expect(m.trips).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
@@ -185,12 +197,13 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     // Its counters (and the account's, for their totals) and its partition, or, when it is most of the account,
     // the account index.
     expect(m.queries.length).toBeLessThanOrEqual(4);
-    expect(m.queries.filter((q) => q.index === 'gsi3').every((q) => q.partition === `CONVS#${sh.s.accountId}#INBOX#${inbox}#open`)).toBe(
+    expect(m.queries.filter((q) => q.index === GSI3).every((q) => q.partition === `CONVS#${sh.s.accountId}#INBOX#${inbox}#open`)).toBe(
       true,
     );
     expect(m.queries.filter((q) => !q.index).every((q) => [`CNT#${sh.s.accountId}`, `CNTA#${sh.s.accountId}`].includes(q.partition!))).toBe(
       true,
     );
+    expect(m.byKey).toEqual([]);
     expect(m.trips).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
@@ -205,8 +218,9 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(payload.every((c) => sh.agentInboxes.includes(c.inbox_id) && c.meta.assignee?.id === sh.s.agent.id)).toBe(true);
     // The counters and rows of their own inboxes (or the account index's shards), never one Query per inbox of the account.
     const theirs = (q: Call) => sh.agentInboxes.some((i) => q.partition!.includes(`#INBOX#${i}#`));
-    expect(m.queries.filter((q) => q.index === 'gsi3').every(theirs)).toBe(true);
+    expect(m.queries.filter((q) => q.index === GSI3).every(theirs)).toBe(true);
     expect(m.queries.length).toBeLessThanOrEqual(2 * sh.agentInboxes.length + 2);
+    expect(m.byKey).toEqual([]);
     expect(m.trips).toBeLessThanOrEqual(3);
     // With one inbox, a third of its 60 open conversations are the agent's: the page reads about three for
     // each it shows. Otherwise the agent's inboxes hold a few each.
@@ -220,10 +234,46 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     const all = sh.made.filter((x) => x.status === 'open');
     expect(m.result.meta).toEqual({ mine_count: 0, unassigned_count: all.filter((x) => !x.agent).length, all_count: all.length });
     expect(m.result.payload).toHaveLength(25);
-    expect(m.queries.filter((q) => q.index === 'gsi3')).toHaveLength(0);
+    expect(m.queries.filter((q) => q.index === GSI3)).toHaveLength(0);
     expect(m.queries.filter((q) => q.index === 'gsi4')).toHaveLength(2);
     expect(m.trips).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
+  it.each(SIZES)('oldest activity first at %i inboxes: the same index read forwards, not every conversation', async (n) => {
+    const sh = shapes.get(n)!;
+    const q = { sort_by: 'last_activity_at_asc' };
+    const m = await measure(() => listConversations(sh.account, sh.admin, q));
+    const newest = (await listConversations(sh.account, sh.admin, {})).data.payload as any[];
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open'));
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(25);
+    const key = (c: any) => [c.timestamp, c.id] as const;
+    const ascending = (a: readonly number[], b: readonly number[]) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+    expect(payload.slice(1).every((c, i) => ascending(key(payload[i]), key(c)))).toBe(true);
+    // At least 50 open conversations: the oldest 25 all come before the newest 25.
+    expect(ascending(key(payload[24]), key(newest[24]))).toBe(true);
+    expect(m.queries.map((c) => c.partition).sort()).toEqual(
+      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`].sort(),
+    );
+    expect(m.byKey).toEqual([]);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+  });
+
+  it.each(SIZES)('created first at %i inboxes: every conversation in scope in a few Queries, never one per inbox', async (n) => {
+    const sh = shapes.get(n)!;
+    const m = await measure(() => listConversations(sh.account, sh.admin, { sort_by: 'created_at_desc' }));
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open'));
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(25);
+    expect(payload.every((c) => c.status === 'open')).toBe(true);
+    const created = payload.map((c) => [c.created_at, c.id]);
+    expect(created.slice(1).every(([t, id], i) => t < created[i][0] || (t === created[i][0] && id < created[i][1]))).toBe(true);
+    // The counters, then the account index's two shards or (one inbox) its one partition: what costs less.
+    expect(m.queries.length).toBeLessThanOrEqual(3);
+    expect(m.byKey).toEqual([]);
+    expect(m.trips).toBeLessThanOrEqual(3);
   });
 
   it('a team, the unassigned and status=all keep their counts exact at 300 inboxes', async () => {
@@ -236,7 +286,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
       const m = await measure(() => listConversations(sh.account, sh.admin, q));
       expect(m.result.data.meta).toEqual(expectedCounts(sh, keep));
       expect((await conversationMeta(sh.account, sh.admin, q)).meta).toEqual(expectedCounts(sh, keep));
-      expect(m.queries.filter((c) => c.index === 'gsi3')).toHaveLength(0);
+      expect(m.queries.filter((c) => c.index === GSI3)).toHaveLength(0);
       expect(m.trips).toBeLessThanOrEqual(3);
     }
   });
@@ -320,4 +370,51 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     console.log(`list page: ${before.rcu} RCU without applied SLAs, ${after.rcu} RCU with 25`);
     expect(after.rcu).toBeLessThanOrEqual(before.rcu + 2);
   }, 120_000);
+  it('an inbox holding a full page among 300, and its agent’s pages: its partition’s whole conversations, none by key', async () => {
+    const sh = shapes.get(300)!;
+    const busy = sh.agentInboxes[0];
+    const contact = await newContact(sh.s);
+    const more = await inParallel(40, 10, async (i) => {
+      const row = { inbox: busy, status: 'open', agent: i % 3 === 0, team: false };
+      ok(
+        await sh.s.admin.api.post(`${sh.s.base}/conversations`, {
+          inbox_id: busy,
+          contact_id: contact.id,
+          ...(row.agent ? { assignee_id: sh.s.agent.id } : {}),
+        }),
+        'conversation',
+      );
+      return row;
+    });
+    sh.made.push(...more);
+    const open = sh.made.filter((x) => x.status === 'open');
+    const ofAgent = open.filter((x) => sh.agentInboxes.includes(x.inbox));
+    for (const [actor, q, want] of [
+      [sh.admin, { inbox_id: String(busy) }, expectedCounts(sh, (x) => x.status === 'open' && x.inbox === busy)],
+      [
+        sh.agent,
+        { assignee_type: 'all' },
+        { ...expectedCounts(sh, (x) => ofAgent.includes(x)), mine_count: ofAgent.filter((x) => x.agent).length },
+      ],
+      [
+        sh.agent,
+        { assignee_type: 'me' },
+        { ...expectedCounts(sh, (x) => ofAgent.includes(x)), mine_count: ofAgent.filter((x) => x.agent).length },
+      ],
+    ] as const) {
+      const m = await measure(() => listConversations(sh.account, actor, q));
+      expect(m.result.data.meta).toEqual(want);
+      const payload = m.result.data.payload as any[];
+      expect(payload).toHaveLength(Math.min(25, q.assignee_type === 'me' ? want.mine_count : want.all_count));
+      const times = payload.map((c) => c.timestamp);
+      expect([...times].sort((a, b) => b - a)).toEqual(times);
+      expect(m.queries.filter((c) => c.index === 'gsi4')).toHaveLength(0);
+      expect(
+        m.queries.filter((c) => c.index === GSI3).every((c) => sh.agentInboxes.some((i) => c.partition!.includes(`#INBOX#${i}#open`))),
+      ).toBe(true);
+      expect(m.byKey).toEqual([]);
+      expect(m.trips).toBeLessThanOrEqual(3);
+      expect(m.rcu).toBeLessThanOrEqual(10);
+    }
+  });
 });

@@ -1,15 +1,15 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextDenseId } from '../ids.ts';
 import * as keys from '../keys.ts';
-import { INDEXES } from '../table.ts';
+import { INDEXES, SLIM_ACTIVITY_INDEX } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../search-tail.ts';
-import { batchWriteAll, getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { batchWriteAll, getItem, getMany, queryPrefix, record } from './common.ts';
 import { clearMarks, counterChanges, counterRemoval, countCreation, type CounterKey, type CreationMark } from './counts.ts';
 import { log } from '#shared/log.ts';
 import { stateChange, stateRemoval } from './conversation-state.ts';
@@ -106,7 +106,11 @@ export const lastDisplayId = async (accountId: number) =>
 export const getConversations = async (accountId: number, displayIds: number[]) =>
   (await getMany<Record<string, unknown>>(displayIds.map((id) => keys.conversation(accountId, id)))).map(conversationOf);
 
-/** What the activity index (gsi3) holds of a conversation: enough to filter, count and sort a list. */
+/**
+ * What lists filter, count and sort a conversation by. The activity indexes (gsi3w, gsi4) hold whole
+ * conversations, so what they yield is the whole record (`uuid` in it); a row read from the slim index `gsi3`
+ * while `gsi3w` is being built holds only these fields.
+ */
 export type ConversationRow = Pick<
   ConversationRecord,
   | 'id'
@@ -124,31 +128,70 @@ export type ConversationRow = Pick<
   | 'waiting_since'
 >;
 
+/** Whether a row is the whole conversation (every row is, but one read from the slim index during an upgrade). */
+export const isWhole = (row: ConversationRow): row is ConversationRecord => 'uuid' in row;
+
 /** Newest activity first, then highest display id: the order of the activity index. */
 export const byActivityDesc = (a: ConversationRow, b: ConversationRow) => b.last_activity_at - a.last_activity_at || b.id - a.id;
 
-/** Reads an index partition backwards (newest activity first), lazily: `firstChunk` items, then `nextChunk` at a time. */
+/** An item of the inbox activity index as a row: the whole record, or the slim row of `gsi3` (see activityQuery). */
+const rowOf = (item: Record<string, unknown>): ConversationRow => {
+  if ('uuid' in item) return conversationOf(item)!;
+  const row = record<ConversationRow>(item)!;
+  return { ...row, labels: row.labels ?? [] };
+};
+
+/** Until when (ms) this container reads the slim `gsi3` because `gsi3w` refused a Query (being built). */
+let slimUntil = 0;
+
+/** DynamoDB's refusal of a Query on an index still being built (or not there yet). */
+const indexUnavailable = (e: unknown) =>
+  e instanceof Error && e.name === 'ValidationException' && /backfilling|specified index|not active/i.test(e.message);
+
+/**
+ * A Query of the inbox activity index (AP63, AP79, a purge's walk). While a stack upgrade builds `gsi3w`
+ * DynamoDB refuses its Queries; the slim `gsi3` it replaces (kept for that deployment) answers them then, for a
+ * minute at a time per container, with rows the page then reads by key (docs/deploy.md#upgrading-to-whole-copies-in-gsi3w).
+ */
+export async function activityQuery(input: Omit<QueryCommandInput, 'TableName' | 'IndexName'>): Promise<QueryCommandOutput> {
+  const send = (IndexName: string) => db().send(new QueryCommand({ ...input, TableName: tableName(), IndexName }));
+  if (Date.now() < slimUntil) return send(SLIM_ACTIVITY_INDEX.name);
+  try {
+    return await send(INDEXES.gsi3.name);
+  } catch (e) {
+    if (!indexUnavailable(e)) throw e;
+    slimUntil = Date.now() + 60_000;
+    log.warn('activity index gsi3w not readable yet; reading gsi3', { error: (e as Error).message });
+    return send(SLIM_ACTIVITY_INDEX.name);
+  }
+}
+
+/**
+ * Reads an index partition backwards (newest activity first; forwards with `oldestFirst`), lazily: `firstChunk`
+ * items, then `nextChunk` at a time.
+ */
 async function* newestFirst(
   ix: { name: string; pk: string },
   partition: string,
   firstChunk: number,
   nextChunk: number,
+  oldestFirst = false,
 ): AsyncGenerator<Record<string, unknown>> {
   let start: QueryCommandInput['ExclusiveStartKey'];
   let limit = Math.min(Math.max(firstChunk, 1), 500);
   do {
-    const out = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: ix.name,
-        KeyConditionExpression: '#p = :p',
-        ExpressionAttributeNames: { '#p': ix.pk },
-        ExpressionAttributeValues: { ':p': partition },
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: start,
-      }),
-    );
+    const input = {
+      KeyConditionExpression: '#p = :p',
+      ExpressionAttributeNames: { '#p': ix.pk },
+      ExpressionAttributeValues: { ':p': partition },
+      ScanIndexForward: oldestFirst,
+      Limit: limit,
+      ExclusiveStartKey: start,
+    };
+    const out =
+      ix.name === INDEXES.gsi3.name
+        ? await activityQuery(input)
+        : await db().send(new QueryCommand({ ...input, TableName: tableName(), IndexName: ix.name }));
     yield* out.Items ?? [];
     start = out.LastEvaluatedKey;
     limit = Math.min(Math.max(nextChunk, 1), 500);
@@ -156,8 +199,8 @@ async function* newestFirst(
 }
 
 /**
- * AP63: the conversations of one status in one inbox, newest activity first (gsi3, read lazily): index
- * rows of ~250 bytes, so reading a whole inbox's status costs ~1 RCU per 30 conversations.
+ * AP63: the conversations of one status in one inbox, newest activity first (oldest first with `oldestFirst`;
+ * gsi3w, whole items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU and needs no read by key.
  */
 export async function* conversationsByInboxStatus(
   accountId: number,
@@ -165,17 +208,16 @@ export async function* conversationsByInboxStatus(
   status: string,
   firstChunk: number,
   nextChunk = 500,
+  oldestFirst = false,
 ): AsyncGenerator<ConversationRow> {
   const partition = keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk;
-  for await (const item of newestFirst(INDEXES.gsi3, partition, firstChunk, nextChunk)) {
-    const row = record<ConversationRow>(item)!;
-    yield { ...row, labels: row.labels ?? [] };
-  }
+  for await (const item of newestFirst(INDEXES.gsi3, partition, firstChunk, nextChunk, oldestFirst)) yield rowOf(item);
 }
 
 /**
- * AP62: the conversations of one status in one shard of the account, newest activity first (gsi4, whole
- * items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the account's inboxes.
+ * AP62: the conversations of one status in one shard of the account, newest activity first (oldest first with
+ * `oldestFirst`; gsi4, whole items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the
+ * account's inboxes.
  */
 export async function* conversationsByAccountStatus(
   accountId: number,
@@ -183,14 +225,15 @@ export async function* conversationsByAccountStatus(
   shard: number,
   firstChunk: number,
   nextChunk = 100,
+  oldestFirst = false,
 ): AsyncGenerator<ConversationRecord> {
   const partition = keys.conversationsByAccountStatus(accountId, status, shard).gsi4pk;
-  for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk)) yield conversationOf(item)!;
+  for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk, oldestFirst)) yield conversationOf(item)!;
 }
 
 /**
- * AP79: the rows of one status in one inbox at or after (activity second, display id) in the index's
- * order (gsi3, `gsi3sk >= <since>#<id>`), newest first: what a `q` list page needs once it knows how
+ * AP79: the conversations of one status in one inbox at or after (activity second, display id) in the index's
+ * order (gsi3w, `gsi3sk >= <since>#<id>`), newest first: what a `q` list page needs once it knows how
  * recent its page's conversations are.
  */
 export async function conversationsActiveSince(
@@ -201,31 +244,40 @@ export async function conversationsActiveSince(
   sinceId?: number,
 ): Promise<ConversationRow[]> {
   const ix = INDEXES.gsi3;
-  const items = await queryItems({
-    IndexName: ix.name,
-    KeyConditionExpression: '#p = :p AND #s >= :lo',
-    ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
-    ExpressionAttributeValues: {
-      ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk,
-      ':lo': keys.activitySince(since, sinceId),
-    },
-    ScanIndexForward: false,
-  });
-  return items.map((item) => {
-    const row = record<ConversationRow>(item)!;
-    return { ...row, labels: row.labels ?? [] };
-  });
+  const items: Record<string, unknown>[] = [];
+  let start: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const out = await activityQuery({
+      KeyConditionExpression: '#p = :p AND #s >= :lo',
+      ExpressionAttributeNames: { '#p': ix.pk, '#s': ix.sk },
+      ExpressionAttributeValues: {
+        ':p': keys.conversationsByInboxStatus(accountId, inboxId, status).gsi3pk,
+        ':lo': keys.activitySince(since, sinceId),
+      },
+      ScanIndexForward: false,
+      ExclusiveStartKey: start,
+    });
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items.map(rowOf);
 }
 
-/** Merges streams that are each in `byActivityDesc` order into one such stream (reads stay lazy). */
-export async function* mergeNewestFirst(streams: AsyncGenerator<ConversationRow>[]): AsyncGenerator<ConversationRow> {
+/** Oldest activity first, then lowest display id: the activity index read forwards. */
+export const byActivityAsc = (a: ConversationRow, b: ConversationRow) => -byActivityDesc(a, b);
+
+/** Merges streams that are each in `order` (`byActivityDesc` or `byActivityAsc`) into one such stream (reads stay lazy). */
+export async function* mergeNewestFirst(
+  streams: AsyncGenerator<ConversationRow>[],
+  order: (a: ConversationRow, b: ConversationRow) => number = byActivityDesc,
+): AsyncGenerator<ConversationRow> {
   const heads = await Promise.all(streams.map((s) => s.next()));
   for (;;) {
     let best = -1;
     for (let i = 0; i < heads.length; i++) {
       const h = heads[i];
       if (h.done) continue;
-      if (best < 0 || byActivityDesc(h.value, heads[best].value as ConversationRow) < 0) best = i;
+      if (best < 0 || order(h.value, heads[best].value as ConversationRow) < 0) best = i;
     }
     if (best < 0) return;
     yield heads[best].value as ConversationRow;

@@ -1,10 +1,11 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { INDEXES } from '../table.ts';
 import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
 import { put, type TxItem } from '../transact.ts';
 import { batchWriteAll } from './common.ts';
+import { activityQuery } from './conversations.ts';
 
 // The purge's table access: the job item, bounded pages of one partition (or index partition), and
 // deletes by key. Reads bypass the pipeline's read cache: the purge must see what is left now.
@@ -99,17 +100,18 @@ export async function firstItems(p: Partition, limit: number): Promise<Item[]> {
         : 'gsi3pk' in p
           ? [INDEXES.gsi3.pk, p.gsi3pk, INDEXES.gsi3.sk, INDEXES.gsi3.name]
           : ['pk', p.pk, 'sk', undefined];
-  const out = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: index,
-      KeyConditionExpression: p.prefix ? '#p = :p AND begins_with(#s, :s)' : '#p = :p',
-      ExpressionAttributeNames: p.prefix ? { '#p': pkName, '#s': skName } : { '#p': pkName },
-      ExpressionAttributeValues: p.prefix ? { ':p': pkValue, ':s': p.prefix } : { ':p': pkValue },
-      ConsistentRead: index === undefined,
-      Limit: Math.max(1, limit),
-    }),
-  );
+  const input: Omit<QueryCommandInput, 'TableName' | 'IndexName'> = {
+    KeyConditionExpression: p.prefix ? '#p = :p AND begins_with(#s, :s)' : '#p = :p',
+    ExpressionAttributeNames: p.prefix ? { '#p': pkName, '#s': skName } : { '#p': pkName },
+    ExpressionAttributeValues: p.prefix ? { ':p': pkValue, ':s': p.prefix } : { ':p': pkValue },
+    ConsistentRead: index === undefined,
+    Limit: Math.max(1, limit),
+  };
+  // The inbox activity index through the one reader that knows its upgrade (conversations.ts).
+  const out =
+    index === INDEXES.gsi3.name
+      ? await activityQuery(input)
+      : await db().send(new QueryCommand({ ...input, TableName: tableName(), IndexName: index }));
   return out.Items ?? [];
 }
 

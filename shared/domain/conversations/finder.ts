@@ -1,12 +1,11 @@
 import {
+  byActivityAsc,
   byActivityDesc,
   conversationsActiveSince,
-  conversationsByInboxStatus,
   getConversations,
   type ConversationRow,
   listContactConversationLinks,
   listLabelledConversationIds,
-  mergeNewestFirst,
 } from '#shared/db/repositories/conversations.ts';
 import { getConversationStates, type ConversationState } from '#shared/db/repositories/conversation-state.ts';
 import { findMessages } from '../search/messages.ts';
@@ -20,7 +19,7 @@ import { inboxScope } from '../inboxes/access.ts';
 import { accessTest } from './access.ts';
 import { STATUSES, type ConversationRecord, type ConversationStatus } from '#shared/model/conversations.ts';
 import { conversationsJson, searchResultsJson } from './view.ts';
-import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, type PageCounter } from './pages.ts';
+import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, scopeConversations, type PageCounter } from './pages.ts';
 import { withRefsCache } from './refs-cache.ts';
 
 // Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
@@ -107,11 +106,13 @@ async function filtersOf(account: AccountRecord, actor: Actor, q: ConversationQu
   };
 }
 
+/** Whether an inbox and status (an account counter's: a status in every inbox) are in the filters' scope. */
+const inPlace = (f: Filters, c: { inbox_id?: number; status: string }): boolean =>
+  (f.inboxes === 'all' || (c.inbox_id !== undefined && f.inboxes.has(c.inbox_id))) && (f.statuses as readonly string[]).includes(c.status);
+
 /** Whether a conversation (or a counter's combination; an account counter's spans every inbox) is in the filters' scope. */
 const inScope = (f: Filters, c: { inbox_id?: number; team_id: number | null; status: string }): boolean =>
-  (f.inboxes === 'all' || (c.inbox_id !== undefined && f.inboxes.has(c.inbox_id))) &&
-  (f.teamId === undefined || c.team_id === f.teamId) &&
-  (f.statuses as readonly string[]).includes(c.status);
+  inPlace(f, c) && (f.teamId === undefined || c.team_id === f.teamId);
 
 function tally(f: Filters, rows: { assignee_id: number | null; count: number }[]): Counts {
   let all = 0;
@@ -225,7 +226,7 @@ const nullsLast = (a: number | null, b: number | null, dir: 1 | -1) =>
 const SORTS: Record<string, Sorter> = {
   last_activity_at_desc: byActivityDesc,
   latest: byActivityDesc,
-  last_activity_at_asc: (a, b) => -byActivityDesc(a, b),
+  last_activity_at_asc: byActivityAsc,
   created_at_desc: (a, b) => b.created_at - a.created_at || b.id - a.id,
   created_at_asc: (a, b) => a.created_at - b.created_at || a.id - b.id,
   sort_on_created_at: (a, b) => a.created_at - b.created_at || a.id - b.id,
@@ -244,22 +245,6 @@ const pageOf = (raw: string | undefined) => {
   const n = Number(raw);
   return Number.isInteger(n) && n >= 1 ? n : 1;
 };
-
-/**
- * Every index row in scope (orders other than the index's): the slim rows (AP63) of the (inbox, status)
- * partitions the counters say hold conversations in scope, so empty inboxes cost nothing.
- */
-async function everything(account: AccountRecord, f: Filters, counters: PageCounter[]) {
-  const partitions = new Map<string, { inbox: number; status: string }>();
-  for (const { inbox_id: inbox, status, count, ...rest } of counters) {
-    if (count > 0 && inbox !== undefined && inScope(f, { inbox_id: inbox, status, ...rest }))
-      partitions.set(`${inbox}#${status}`, { inbox, status });
-  }
-  const out: ConversationRow[] = [];
-  const streams = [...partitions.values()].map((p) => conversationsByInboxStatus(account.id, p.inbox, p.status, 500));
-  for await (const c of mergeNewestFirst(streams)) if (inScope(f, c)) out.push(c);
-  return out;
-}
 
 const conversationsById = async (account: AccountRecord, ids: number[]) =>
   new Map((await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
@@ -353,20 +338,25 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     const states = known ? statesOf(selected.ids, known) : await getConversationStates(account.id, selected.ids);
     counts = countsOfStates(f, selected.ids, states);
     rows = await qPageByActivity(account, f, selected, states, keep, page, known);
-  } else if (selected || sorter !== byActivityDesc) {
-    // Orders other than the index's read the whole scope's index rows (never the conversations).
+  } else if (selected || (sorter !== byActivityDesc && sorter !== byActivityAsc)) {
+    // Orders other than the index's read the whole scope from the inbox index (whole conversations).
     const selectedRows = selected ? await selectedRecords(account, f, selected) : undefined;
-    // Their partitions come from the inbox counters.
-    const counters = selected ? undefined : await countersFor(account, f.inboxes, 'rows');
-    const pool: ConversationRow[] = selectedRows ?? (await everything(account, f, counters!.counters));
+    // Every conversation in scope, from the partitions the counters say hold some (never an empty inbox's) or the
+    // account index, whichever costs less.
+    // For a few inboxes not the account counters too: their partitions cost less than every conversation of
+    // their statuses in the account index, which those counters would size.
+    const counters = selected ? undefined : await countersFor(account, f.inboxes, f.inboxes === 'all' ? 'page' : 'rows');
+    const pool: ConversationRow[] =
+      selectedRows ?? (await scopeConversations(account.id, counters!, (c) => inPlace(f, c))).filter((c) => inScope(f, c));
     rows = pool
       .filter(keep)
       .sort(sorter)
       .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     counts = await countsOf(account, f, selected, selectedRows, counters?.counters);
   } else {
+    // Activity order either way: the indexes' own, read backwards or (oldest first) forwards.
     const counters = await countersFor(account, f.inboxes);
-    rows = await pageByActivity(account.id, counters, (c) => inScope(f, c) && keep(c), page);
+    rows = await pageByActivity(account.id, counters, (c) => inScope(f, c) && keep(c), page, sorter === byActivityAsc);
     counts = await countsOf(account, f, selected, undefined, counters.counters);
   }
   const { records, contacts } = await pageRecords(account.id, rows);

@@ -1,7 +1,10 @@
 import {
+  byActivityAsc,
+  byActivityDesc,
   conversationsByAccountStatus,
   conversationsByInboxStatus,
   getConversations,
+  isWhole,
   mergeNewestFirst,
   type ConversationRow,
 } from '#shared/db/repositories/conversations.ts';
@@ -16,12 +19,12 @@ import { LIST_SHARDS } from '#shared/db/keys.ts';
 // account's inboxes or conversations (docs/data-model.md#reads-that-grow-with-the-data). The counters (AP66, AP67),
 // read anyway for the counts, say exactly how many conversations each (inbox, team, status, assignee)
 // combination holds and how many of them the page's filter wants; from them the page picks the cheaper of two
-// sources and sizes its first read so that one round trip usually fills the page:
-// - the account-wide index (AP62, gsi4): whole conversations of a status, one Query per shard, filtered in
-//   memory: about `need × all / wanted` items of ~1 KB, and the page needs no further read;
-// - the inbox indexes (AP63, gsi3): slim rows (~250 bytes) of each (inbox, status) partition holding wanted
-//   conversations, merged, then the page's conversations (AP61): cheaper when the filter wants a small share
-//   of the account (one inbox of many, an agent's few inboxes).
+// sources of whole conversations and sizes its first read so that one round trip usually fills the page:
+// - the account-wide index (AP62, gsi4): conversations of a status, one Query per shard, filtered in memory:
+//   about `need × all / wanted` items of ~1 KB;
+// - the inbox indexes (AP63, gsi3w): each (inbox, status) partition holding wanted conversations, merged:
+//   cheaper when the filter wants a small share of the account (one inbox of many, an agent's few inboxes).
+// Either way the page needs no further read of its conversations.
 
 export const PAGE_SIZE = 25;
 
@@ -87,9 +90,8 @@ export async function countersFor(account: AccountRecord, inboxes: 'all' | Set<n
   return { counters, totals: account.account_counters ? totalsOf(counters) : undefined };
 }
 
-/** Estimated sizes (KB) of what each source reads per conversation, and of one conversation read by key. */
+/** Estimated size (KB) of a conversation as both sources hold it. */
 const ITEM_KB = 1;
-const ROW_KB = 0.25;
 /** Read units of a Query that reads `kb` (eventually consistent: half a unit per 4 KB, at least half a unit). */
 const queryUnits = (kb: number) => Math.max(1, Math.ceil(kb / 4)) / 2;
 
@@ -118,17 +120,18 @@ const bump = (
 
 export interface PagePlan {
   source: 'account' | 'inboxes' | 'none';
-  /** Estimated read units of the index reads (and, for the inbox indexes, of the page's conversations). */
+  /** Estimated read units of the index reads. */
   units: number;
   streams: () => AsyncGenerator<ConversationRow>[];
 }
 
-/** Chooses where a page comes from (exported for the unit test of the choice). */
+/** Chooses where a page comes from (exported for the unit test of the choice); `oldestFirst` reads the indexes forwards. */
 export function planPage(
   accountId: number,
   { counters, totals }: PageCounters,
   wanted: (c: Combination) => boolean,
   page: number,
+  oldestFirst = false,
 ): PagePlan {
   const need = page * PAGE_SIZE;
   const byStatus = new Map<string, Tally & { inbox: number; status: string }>();
@@ -149,13 +152,7 @@ export function planPage(
   const shardRows = (t: Tally) => Math.ceil((rowsFor(need, t.wanted, t.all) / LIST_SHARDS) * 1.15) + 1;
   const accountUnits = statuses.reduce((u, t) => u + LIST_SHARDS * queryUnits(shardRows(t) * ITEM_KB), 0);
   const partitions = [...byPartition.values()].filter((t) => t.wanted > 0);
-  const inboxUnits =
-    partitions.reduce((u, t) => u + queryUnits(rowsFor(need, t.wanted, t.all) * ROW_KB), 0) +
-    Math.min(
-      PAGE_SIZE,
-      statuses.reduce((n, t) => n + t.wanted, 0),
-    ) *
-      0.5;
+  const inboxUnits = partitions.reduce((u, t) => u + queryUnits(rowsFor(need, t.wanted, t.all) * ITEM_KB), 0);
 
   if (!perInbox || (totals && accountUnits <= inboxUnits)) {
     return {
@@ -165,7 +162,7 @@ export function planPage(
         statuses.flatMap((t) => {
           const first = shardRows(t);
           return Array.from({ length: LIST_SHARDS }, (_, shard) =>
-            conversationsByAccountStatus(accountId, t.status, shard, first, Math.max(first, PAGE_SIZE)),
+            conversationsByAccountStatus(accountId, t.status, shard, first, Math.max(first, PAGE_SIZE), oldestFirst),
           );
         }),
     };
@@ -176,26 +173,68 @@ export function planPage(
     streams: () =>
       partitions.map((t) => {
         const first = rowsFor(need, t.wanted, t.all);
-        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100));
+        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100), oldestFirst);
       }),
   };
 }
 
 /**
- * Page `page` of the conversations `wanted` accepts, newest activity first: index rows (whole records when
- * they came from the account-wide index). `counters` are those of `countersFor`.
+ * Every conversation `wanted` accepts by inbox and status (orders other than activity, filters judged conversation
+ * by conversation), from whichever costs less: one Query per (inbox, status) partition holding such conversations
+ * (AP63; a Query bills at least half a unit, so many small inboxes cost more than their conversations: 300 inboxes
+ * of one conversation, 150 RCU), or the account index's shards of those statuses (AP62, read whole and kept to what
+ * is wanted), which needs the account's totals (complete account counters: the account index holds every
+ * conversation). Either way ~1 RCU per 8 conversations read: what such a page costs grows with its scope.
+ * `wanted` sees an account counter without an inbox: it stands for every inbox.
+ */
+export async function scopeConversations(
+  accountId: number,
+  { counters, totals }: PageCounters,
+  wanted: (c: { inbox_id?: number; status: string }) => boolean,
+): Promise<ConversationRow[]> {
+  const live = counters.filter((c) => c.count > 0 && wanted(c));
+  const partitions = new Map<string, { inbox: number; status: string; count: number }>();
+  for (const { inbox_id: inbox, status, count } of live) {
+    if (inbox === undefined) continue;
+    const p = partitions.get(`${inbox}#${status}`) ?? { inbox, status, count: 0 };
+    p.count += count;
+    partitions.set(`${inbox}#${status}`, p);
+  }
+  const statuses = [...new Set(live.map((c) => c.status))];
+  const inboxUnits = live.every((c) => c.inbox_id !== undefined)
+    ? [...partitions.values()].reduce((u, p) => u + queryUnits(p.count * ITEM_KB), 0)
+    : Number.POSITIVE_INFINITY;
+  const accountUnits = totals
+    ? statuses.reduce((u, st) => u + LIST_SHARDS * queryUnits(((totals.get(st) ?? 0) / LIST_SHARDS) * ITEM_KB), 0)
+    : Number.POSITIVE_INFINITY;
+  const streams =
+    accountUnits < inboxUnits
+      ? statuses.flatMap((st) =>
+          Array.from({ length: LIST_SHARDS }, (_, shard) => conversationsByAccountStatus(accountId, st, shard, 500, 500)),
+        )
+      : [...partitions.values()].map((p) => conversationsByInboxStatus(accountId, p.inbox, p.status, 500));
+  const out: ConversationRow[] = [];
+  for await (const c of mergeNewestFirst(streams)) if (wanted(c)) out.push(c);
+  return out;
+}
+
+/**
+ * Page `page` of the conversations `wanted` accepts, newest activity first (oldest first with `oldestFirst`, Chatwoot's
+ * `last_activity_at_asc`): whole records from either index (slim rows only while an upgrade builds `gsi3w`).
+ * `counters` are those of `countersFor`.
  */
 export async function pageByActivity(
   accountId: number,
   counters: PageCounters,
   wanted: (c: Combination) => boolean,
   page: number,
+  oldestFirst = false,
 ): Promise<ConversationRow[]> {
-  const plan = planPage(accountId, counters, wanted, page);
+  const plan = planPage(accountId, counters, wanted, page, oldestFirst);
   const skip = (page - 1) * PAGE_SIZE;
   const out: ConversationRow[] = [];
   let seen = 0;
-  for await (const c of mergeNewestFirst(plan.streams())) {
+  for await (const c of mergeNewestFirst(plan.streams(), oldestFirst ? byActivityAsc : byActivityDesc)) {
     if (!wanted(c)) continue;
     if (seen++ < skip) continue;
     out.push(c);
@@ -205,14 +244,14 @@ export async function pageByActivity(
 }
 
 /**
- * The full records of a page of rows, in the rows' order: whole records as they are; the slim ones read
- * (AP61) together with the contacts the rows name (AP41), so the page's JSON needs no further round trip.
+ * The full records of a page of rows, in the rows' order: whole records as they are; slim rows (read from `gsi3`
+ * while an upgrade builds `gsi3w`) read by key (AP61) together with the contacts the rows name (AP41).
  */
 export async function pageRecords(
   accountId: number,
   rows: ConversationRow[],
 ): Promise<{ records: ConversationRecord[]; contacts: ContactRecord[] }> {
-  const missing = rows.filter((r) => !('uuid' in r));
+  const missing = rows.filter((r) => !isWhole(r));
   if (!missing.length) return { records: rows as ConversationRecord[], contacts: [] };
   const [found, contacts] = await Promise.all([
     getConversations(
@@ -223,7 +262,7 @@ export async function pageRecords(
   ]);
   const read = new Map(found.filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c] as const));
   return {
-    records: rows.map((r) => ('uuid' in r ? (r as ConversationRecord) : read.get(r.id))).filter((c): c is ConversationRecord => !!c),
+    records: rows.map((r) => (isWhole(r) ? r : read.get(r.id))).filter((c): c is ConversationRecord => !!c),
     contacts: contacts.filter((c): c is ContactRecord => !!c),
   };
 }

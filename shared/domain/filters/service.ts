@@ -1,10 +1,5 @@
 import * as contactsRepo from '#shared/db/repositories/contacts.ts';
-import {
-  byActivityDesc,
-  conversationsByInboxStatus,
-  getConversations,
-  type ConversationRow,
-} from '#shared/db/repositories/conversations.ts';
+import { byActivityDesc, getConversations, isWhole, type ConversationRow } from '#shared/db/repositories/conversations.ts';
 import { listAttributeDefinitions } from '#shared/db/repositories/custom-attributes.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { unprocessable } from '#shared/errors.ts';
@@ -12,7 +7,7 @@ import type { ContactRecord } from '#shared/model/contacts.ts';
 import { contactsJson, includeInboxes } from '../contacts/listing.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import { conversationsJson } from '../conversations/view.ts';
-import { countersFor, pageByActivity, pageRecords, type Combination } from '../conversations/pages.ts';
+import { countersFor, pageByActivity, pageRecords, scopeConversations, type Combination } from '../conversations/pages.ts';
 import { withRefsCache } from '../conversations/refs-cache.ts';
 import type { AttributeModel } from '#shared/model/custom-attributes.ts';
 import { inboxScope } from '../inboxes/access.ts';
@@ -221,32 +216,26 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
     const { records, contacts } = await pageRecords(account.id, await pageByActivity(account.id, counters, wanted, page));
     return { meta, payload: await conversationsJson(account.id, actor, records, contacts) };
   }
-  // Index partitions (inbox × status) holding conversations the caller sees that the conditions can match.
-  const inboxCounters = live.every((c) => c.inbox_id !== undefined) ? live : (await countersFor(account, scope, 'rows')).counters;
-  const byKey = new Map<string, { inbox: number; status: string }>();
-  for (const { inbox_id: inbox, status, count } of inboxCounters) {
-    if (count <= 0 || inbox === undefined || !visible(inbox)) continue;
-    const can = evaluate(conditions, (k) => (k.custom ? UNKNOWN : k.key === 'inbox_id' ? inbox : k.key === 'status' ? status : UNKNOWN));
-    if (can !== false) byKey.set(`${inbox}#${status}`, { inbox, status });
-  }
-  const partitions = [...byKey.values()];
-  const rows = (
-    await Promise.all(
-      partitions.map(async ({ inbox, status }) => {
-        const out: ConversationRow[] = [];
-        for await (const row of conversationsByInboxStatus(account.id, inbox, status, 500)) out.push(row);
-        return out;
-      }),
-    )
-  ).flat();
+  // The conversations the caller sees in the (inbox, status) partitions the conditions can match, from those
+  // partitions or the account index, whichever costs less (an account counter stands for every inbox).
+  const canMatch = (c: { inbox_id?: number; status: string }) =>
+    visible(c.inbox_id) &&
+    evaluate(conditions, (k) =>
+      k.custom ? UNKNOWN : k.key === 'inbox_id' ? (c.inbox_id ?? UNKNOWN) : k.key === 'status' ? c.status : UNKNOWN,
+    ) !== false;
+  const rows = await scopeConversations(account.id, counters, canMatch);
+  // The index holds whole conversations: every condition settles on the row (only a slim row, read while an
+  // upgrade builds gsi3w, can leave one open, and is then read by key).
   const matched: ConversationRow[] = [];
   const open: ConversationRow[] = [];
-  for (const row of rows) {
-    const verdict = evaluate(conditions, rowReader(row));
-    if (verdict) matched.push(row);
-    else if (verdict === undefined) open.push(row);
-  }
   const read = new Map<number, ConversationRecord>();
+  for (const row of rows) {
+    const verdict = evaluate(conditions, isWhole(row) ? conversationReader(row) : rowReader(row));
+    if (verdict) {
+      matched.push(row);
+      if (isWhole(row)) read.set(row.id, row);
+    } else if (verdict === undefined) open.push(row);
+  }
   if (open.length) {
     for (const r of await getConversations(
       account.id,

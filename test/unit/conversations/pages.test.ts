@@ -13,10 +13,11 @@ const inboxCounters = (inboxes: number, perInbox: number, assignee: (i: number) 
   }));
 
 describe('planPage', () => {
-  it('reads the account index for the whole account, whatever its inboxes', () => {
+  it('reads the account index for the whole account of many inboxes, the one inbox’s partition of a one-inbox account', () => {
     for (const inboxes of [1, 30, 300]) {
       const plan = planPage(1, { counters: inboxCounters(inboxes, 10), totals: new Map([['open', inboxes * 10]]) }, () => true, 1);
-      expect(plan.source).toBe('account');
+      // Both hold whole conversations: one Query of the inbox's partition costs less than one per shard.
+      expect(plan.source).toBe(inboxes === 1 ? 'inboxes' : 'account');
       expect(plan.units).toBeLessThanOrEqual(4);
     }
   });
@@ -56,9 +57,22 @@ describe('planPage', () => {
     expect(plan.streams()).toHaveLength(3);
   });
 
-  it('reads the account index for an inbox that holds most of the account', () => {
-    const plan = planPage(1, { counters: inboxCounters(1, 60), totals: new Map([['open', 70]]) }, () => true, 1);
-    expect(plan.source).toBe('account');
+  it('reads an inbox’s own partition whether it holds most of the account or a full page among many', () => {
+    for (const [held, total] of [
+      [60, 70],
+      [40, 340],
+      [40, 3040],
+    ]) {
+      const counters = [
+        ...inboxCounters(1, held),
+        ...inboxCounters(30, (total - held) / 30).map((c) => ({ ...c, inbox_id: c.inbox_id! + 1 })),
+      ];
+      const plan = planPage(1, { counters, totals: new Map([['open', total]]) }, (c) => c.inbox_id === 1, 1);
+      expect(plan.source).toBe('inboxes');
+      expect(plan.streams()).toHaveLength(1);
+      // 26 whole conversations in one Query: the page needs no read by key.
+      expect(plan.units).toBeLessThanOrEqual(4);
+    }
   });
 
   it('reads nothing when the counters say nothing is wanted', () => {
