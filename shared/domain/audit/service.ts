@@ -1,13 +1,12 @@
 import { listAuditEntries } from '#shared/db/repositories/audit-logs.ts';
 import type { AuditRecord } from '#shared/model/audit.ts';
+import { pageNumber } from '../paging.ts';
 
 // `GET /api/v1/accounts/{account_id}/audit_logs` (docs/audit.md): Chatwoot's audit trail, newest first, 25 a page.
 
 export const AUDIT_LOGS_PER_PAGE = 25;
 
 /** Kaminari's reading of `page`: anything but a positive integer is the first page. */
-export const auditPageOf = (raw: string | undefined) => (raw && /^\d{1,6}$/.test(raw) && Number(raw) > 0 ? Number(raw) : 1);
-
 /** One entry as Chatwoot's jbuilder view shows it (the audited record itself, `auditable`, is not kept). */
 export const auditLogJson = (e: AuditRecord) => ({
   id: e.id,
@@ -29,7 +28,7 @@ export const auditLogJson = (e: AuditRecord) => ({
 });
 
 export async function listAuditLogs(accountId: number, query: { page?: string }) {
-  const page = auditPageOf(query.page);
+  const page = pageNumber(query.page);
   const { entries, total } = await listAuditEntries(accountId, page, AUDIT_LOGS_PER_PAGE, Math.floor(Date.now() / 1000));
   return { audit_logs: entries.map(auditLogJson), per_page: AUDIT_LOGS_PER_PAGE, total_entries: total, current_page: page };
 }

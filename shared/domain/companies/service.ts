@@ -7,6 +7,7 @@ import type { CompanyRecord } from '#shared/model/contacts.ts';
 import { now } from '#shared/model/time.ts';
 import type { CompanyUpdate, NewCompany } from './schemas.ts';
 import { companyJson } from './view.ts';
+import { pageNumber } from '../paging.ts';
 
 // Companies (Chatwoot's enterprise CompaniesController): any member lists, shows, searches, creates and updates
 // them; administrators delete them (contacts keep living, unlinked). A new contact whose email is on a company's
@@ -21,8 +22,6 @@ const SORTS: Record<string, (a: CompanyRecord, b: CompanyRecord) => number> = {
   contacts_count: (a, b) => a.contacts_count - b.contacts_count,
 };
 
-const pageOf = (query: Record<string, string>) => (/^\d{1,6}$/.test(query.page ?? '') && Number(query.page) > 0 ? Number(query.page) : 1);
-
 /** `sort=name|-name|domain|created_at|contacts_count` (a leading `-`: descending); by name when absent or unknown. */
 function sorted(all: CompanyRecord[], sort: string | undefined) {
   const desc = sort?.startsWith('-') ?? false;
@@ -35,7 +34,7 @@ const paged = (all: CompanyRecord[], page: number) =>
 
 /** `GET /companies`: `{meta: {total_count, page}, payload}`, 25 a page. */
 export async function listCompanies(accountId: number, query: Record<string, string>) {
-  const page = pageOf(query);
+  const page = pageNumber(query.page);
   const all = sorted(await repo.listCompanies(accountId), query.sort);
   return { meta: { total_count: all.length, page }, payload: paged(all, page) };
 }
@@ -50,7 +49,7 @@ export const matchesCompany = (c: Pick<CompanyRecord, 'name' | 'domain'>, term: 
 export async function searchCompanies(accountId: number, query: Record<string, string>) {
   const q = query.q?.trim();
   if (!q) throw invalidField('q', 'Specify search string with parameter q', 'blank');
-  const page = pageOf(query);
+  const page = pageNumber(query.page);
   const all = sorted(
     (await repo.listCompanies(accountId)).filter((c) => matchesCompany(c, q)),
     query.sort,

@@ -5,6 +5,7 @@ import { SORTS, type SortField } from './schemas.ts';
 import { contactInboxesJson, contactJson } from './view.ts';
 
 import { inboxesById } from './contact-inboxes.ts';
+import { pageNumber } from '../paging.ts';
 
 // The contact list and search: the account's listing projection (AP46) filtered, sorted and paged in memory.
 
@@ -16,8 +17,6 @@ export type Query = Record<string, string | undefined>;
 export const includeInboxes = (q: Query) => q.include_contact_inboxes === undefined || q.include_contact_inboxes === 'true';
 
 /** Kaminari's reading of `page`: anything but a positive integer is page 1. */
-const pageNumber = (raw: string | undefined) => (raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : 1);
-
 function sortOf(raw: string | undefined): { field: SortField; desc: boolean } | undefined {
   if (!raw) return undefined;
   const desc = raw.startsWith('-');

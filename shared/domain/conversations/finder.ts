@@ -21,6 +21,7 @@ import { STATUSES, type ConversationRecord, type ConversationStatus } from '#sha
 import { conversationsJson, searchResultsJson } from './view.ts';
 import { countersFor, PAGE_SIZE, pageByActivity, pageRecords, scopeConversations, type PageCounter } from './pages.ts';
 import { withRefsCache } from './refs-cache.ts';
+import { pageNumber } from '../paging.ts';
 
 // Lists and counts (docs/chatwoot.md#lists-counts-search-and-filters). Counts without `labels`/`q` come from the
 // counters (their cost is the number of (inbox, team, status, assignee) combinations in use); a list page in the
@@ -241,11 +242,6 @@ const SORTS: Record<string, Sorter> = {
   waiting_since_desc: (a, b) => nullsLast(a.waiting_since, b.waiting_since, -1) || byActivityDesc(a, b),
 };
 
-const pageOf = (raw: string | undefined) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
-};
-
 const conversationsById = async (account: AccountRecord, ids: number[]) =>
   new Map((await getConversations(account.id, ids)).filter((c): c is ConversationRecord => !!c).map((c) => [c.id, c]));
 
@@ -325,7 +321,7 @@ async function qPageByActivity(
 /** One page of a list with its counts (the finder behind list and search). */
 async function findPage(account: AccountRecord, actor: Actor, q: ConversationQuery) {
   const f = await filtersOf(account, actor, q);
-  const page = pageOf(q.page);
+  const page = pageNumber(q.page);
   const keep = assigneeFilter(q.assignee_type, f.me);
   const sorter = SORTS[q.sort_by ?? ''] ?? byActivityDesc;
   const selected = await selectIds(account, f);

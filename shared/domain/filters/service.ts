@@ -14,6 +14,7 @@ import { inboxScope } from '../inboxes/access.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
 import { now } from '#shared/model/time.ts';
 import { evaluate, exactLookups, FilterError, parseFilter, UNKNOWN, type Condition, type FilterModel } from './language.ts';
+import { pageNumber } from '../paging.ts';
 
 // POST contacts/filter and conversations/filter (docs/chatwoot.md#contact-routes-and-lists,
 // docs/chatwoot.md#lists-counts-search-and-filters). Both first judge every item of the account's compact projection
@@ -40,12 +41,6 @@ async function conditionsOf(accountId: number, model: FilterModel, body: Body): 
     if (err instanceof FilterError) throw unprocessable([{ field: err.field, message: err.message, code: err.code }], err.message);
     throw err;
   }
-}
-
-/** Kaminari's reading of `page`: anything but a positive integer is page 1. */
-function pageOf(raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
 // ── contacts ────────────────────────────────────────────────────────────────────────────────────
@@ -94,7 +89,7 @@ export function contactReader(r: ContactRecord) {
 
 /** `POST /contacts/filter`: `{meta: {count, current_page}, payload: [contact]}`, 15 a page, listed contacts only. */
 export async function filterContacts(accountId: number, body: Body, query: Record<string, string | undefined>) {
-  const page = pageOf(body.page);
+  const page = pageNumber(body.page);
   const ids = await matchingContactIds(accountId, await conditionsOf(accountId, 'contacts', body));
   return {
     meta: { count: ids.length, current_page: body.page ?? 1 },
@@ -200,7 +195,7 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
     countersFor(account, scope, onInbox ? 'rows' : 'page'),
   ]);
   const me = actor.type === 'user' ? actor.user.id : undefined;
-  const page = pageOf(body.page);
+  const page = pageNumber(body.page);
   const visible = (inbox: number | undefined) => scope === 'all' || (inbox !== undefined && scope.has(inbox));
   const live = counters.counters.filter((c) => c.count > 0 && visible(c.inbox_id));
   const verdicts = live.map((c) => evaluate(conditions, combinationReader(c)));

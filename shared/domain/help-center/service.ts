@@ -12,6 +12,7 @@ import { agentsJson } from '../agents/view.ts';
 import type { ArticleUpdate, CategoryUpdate, NewArticle, NewCategory, NewPortal, PortalUpdate, Reorder } from './schemas.ts';
 import { articleJson, byPosition, categoryJson, portalJson, searchArticleJson, type ArticleContext } from './view.ts';
 import { matchesQuery, parameterize, searchTerms } from './text.ts';
+import { pageNumber } from '../paging.ts';
 
 // The help center (Chatwoot's portals, categories and articles controllers and models): portals named by
 // slug, their categories per locale, and Markdown articles (draft, published, archived) by an agent of the
@@ -22,11 +23,6 @@ const userIdOf = (actor: Actor) => (actor.type === 'user' ? actor.user.id : unde
 
 /** Kaminari's default page, as Chatwoot's lists. */
 export const HELP_CENTER_PAGE_SIZE = 25;
-
-const pageOf = (raw: string | undefined) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
-};
 
 // ── portals ──
 
@@ -64,7 +60,7 @@ export async function listPortals(accountId: number, actor: Actor, query: Record
   const portals = (await repo.listPortals(accountId)).sort((a, b) => a.id - b.id);
   return {
     payload: await Promise.all(portals.map((p) => renderPortal(p, actor))),
-    meta: { current_page: pageOf(query.page), portals_count: portals.length },
+    meta: { current_page: pageNumber(query.page), portals_count: portals.length },
   };
 }
 
@@ -217,7 +213,10 @@ export async function listCategories(accountId: number, slug: string, query: Rec
   const p = await requirePortal(accountId, slug);
   const all = await repo.listCategories(accountId, p.id);
   const shown = all.filter((c) => !query.locale || c.locale === query.locale).sort(byPosition);
-  return { payload: shown.map((c) => categoryJson(c, all)), meta: { current_page: pageOf(query.page), categories_count: shown.length } };
+  return {
+    payload: shown.map((c) => categoryJson(c, all)),
+    meta: { current_page: pageNumber(query.page), categories_count: shown.length },
+  };
 }
 
 export async function showCategory(accountId: number, slug: string, id: number) {
@@ -391,7 +390,7 @@ export async function listArticles(accountId: number, actor: Actor, slug: string
         matchesQuery(a, terms),
     )
     .sort(byPosition);
-  const page = pageOf(query.page);
+  const page = pageNumber(query.page);
   const shown = filtered.slice((page - 1) * HELP_CENTER_PAGE_SIZE, page * HELP_CENTER_PAGE_SIZE);
   const ctx = await articleContext(accountId, all, categories);
   const userId = userIdOf(actor);
@@ -526,6 +525,6 @@ export async function searchArticles(accountId: number, query: Record<string, st
   )
     .flat()
     .sort((x, y) => y.a.updated_at.localeCompare(x.a.updated_at) || y.a.id - x.a.id);
-  const page = pageOf(query.page);
+  const page = pageNumber(query.page);
   return { payload: { articles: found.slice((page - 1) * ARTICLE_SEARCH_PAGE_SIZE, page * ARTICLE_SEARCH_PAGE_SIZE).map((f) => f.json) } };
 }

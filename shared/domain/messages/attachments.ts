@@ -3,6 +3,7 @@ import type { Actor } from '#shared/model/actor.ts';
 import { visibleConversation } from '../conversations/access.ts';
 import { attachmentJson, loadRefs, senderJson } from '../conversations/view.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
+import { pageNumber } from '../paging.ts';
 
 // `GET conversations/{id}/attachments` (the mobile app's media gallery): every attachment of the
 // conversation's messages, newest first, 100 a page, each with its message's time and sender.
@@ -13,7 +14,7 @@ const MAX_MESSAGES_READ = 10_000;
 
 export async function conversationAttachments(account: AccountRecord, actor: Actor, displayId: number, query: Record<string, string>) {
   const conversation = await visibleConversation(account.id, actor, displayId);
-  const page = /^\d{1,6}$/.test(query.page ?? '') && Number(query.page) > 0 ? Number(query.page) : 1;
+  const page = pageNumber(query.page);
   const messages = (await listMessages(account.id, conversation.id, { limit: MAX_MESSAGES_READ })).filter((m) => m.attachments.length);
   messages.sort((a, b) => b.created_at - a.created_at || b.id - a.id);
   const all = messages.flatMap((m) => [...m.attachments].reverse().map((a) => ({ a, m })));

@@ -7,6 +7,7 @@ import { now } from '#shared/model/time.ts';
 import { defaultSettings, type NotificationRecord, type PushSubscriptionRecord } from '#shared/model/notifications.ts';
 import type { PushSubscriptionInput } from './schemas.ts';
 import { notificationJson, notificationModelJson, notificationSettingsJson, pushSubscriptionJson } from './view.ts';
+import { pageNumber } from '../paging.ts';
 
 // The signed-in user's notifications in an account (Chatwoot's NotificationsController and
 // NotificationFinder). The pipeline creates them; these read and mark them.
@@ -33,7 +34,7 @@ async function snoozedNow(accountId: number, userId: number) {
 
 export async function listNotifications(account: AccountRecord, actor: Actor, query: Record<string, string>) {
   const user = userOf(actor);
-  const page = /^\d{1,6}$/.test(query.page ?? '') && Number(query.page) > 0 ? Number(query.page) : 1;
+  const page = pageNumber(query.page);
   const unreadOnly = !includes(query).includes('read');
   const withSnoozed = includes(query).includes('snoozed');
   const newestFirst = (query.sort_order ?? 'desc').toLowerCase() !== 'asc';

@@ -22,6 +22,7 @@ import {
 } from '#shared/model/report-buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
 import { sumsBetween } from './reader.ts';
+import { pageNumber } from '../paging.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
 // pipeline keeps: no request reads conversations or messages. Administrators only (handlers).
@@ -191,7 +192,7 @@ export async function conversationMetrics(account: AccountRecord, q: Query) {
     const allUnattended = [...unattended.values()].reduce((a, b) => a + b, 0);
     return { open, unattended: allUnattended, unassigned, pending };
   }
-  const page = Math.max(1, Number(q.page) || 1);
+  const page = pageNumber(q.page);
   const members = (await listAccountUsers(account.id)).map((m) => m.user_id).sort((a, b) => a - b);
   const agents = await agentsJson(account.id, members.slice((page - 1) * AGENTS_PER_PAGE, page * AGENTS_PER_PAGE));
   return agents
@@ -401,7 +402,7 @@ export async function listAccountReportingEvents(account: AccountRecord, q: Quer
   const name = q.event_name || undefined;
   if (name && !(REPORTING_EVENT_NAMES as readonly string[]).includes(name))
     throw invalidField('event_name', `must be one of ${REPORTING_EVENT_NAMES.join(', ')}`);
-  const page = Math.max(1, Number(q.page) || 1);
+  const page = pageNumber(q.page);
   const all = (await listReportingEvents(account.id, since, until)).filter(
     (e) =>
       (inboxId === undefined || e.inbox_id === inboxId) && (userId === undefined || e.user_id === userId) && (!name || e.name === name),

@@ -9,6 +9,7 @@ import type { MessageRecord } from '#shared/model/messages.ts';
 import { inboxScope } from '../inboxes/access.ts';
 import { botSlimJson, loadRefs, messageJson, type Refs } from '../conversations/view.ts';
 import { findMessages, type FoundMessage } from './messages.ts';
+import { pageNumber } from '../paging.ts';
 
 // Chatwoot's global search (SearchService, views api/v1/accounts/search/*): `GET search` and
 // `search/{contacts,conversations,messages}` with `q` and `page`, 15 results a page.
@@ -29,8 +30,6 @@ const termOf = (q: SearchQuery) => {
   if (!term) throw invalidField('q', 'Specify search string with parameter q', 'required');
   return term;
 };
-
-const pageOf = (raw: string | undefined) => (raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : 1);
 
 const contains = (value: string | null, lower: string) => !!value && value.toLowerCase().includes(lower);
 
@@ -179,25 +178,25 @@ async function messagesPage(account: AccountRecord, actor: Actor, term: string, 
 
 /** `GET search/contacts`. */
 export async function searchContactsResult(account: AccountRecord, q: SearchQuery) {
-  return { payload: { contacts: await contactsPage(account.id, termOf(q), pageOf(q.page)) } };
+  return { payload: { contacts: await contactsPage(account.id, termOf(q), pageNumber(q.page)) } };
 }
 
 /** `GET search/conversations`. */
 export async function searchConversationsResult(account: AccountRecord, actor: Actor, q: SearchQuery) {
-  const cs = await conversationsPage(account, actor, termOf(q), pageOf(q.page));
+  const cs = await conversationsPage(account, actor, termOf(q), pageNumber(q.page));
   return { payload: { conversations: await conversationResultsJson(account, actor, cs) } };
 }
 
 /** `GET search/messages`. */
 export async function searchMessagesResult(account: AccountRecord, actor: Actor, q: SearchQuery) {
-  const { messages, meta } = await messagesPage(account, actor, termOf(q), pageOf(q.page));
+  const { messages, meta } = await messagesPage(account, actor, termOf(q), pageNumber(q.page));
   return { payload: { messages, meta } };
 }
 
 /** `GET search`: all three kinds (and no help-center articles: there is no help center). */
 export async function searchAll(account: AccountRecord, actor: Actor, q: SearchQuery) {
   const term = termOf(q);
-  const page = pageOf(q.page);
+  const page = pageNumber(q.page);
   const [contacts, cs, messages] = await Promise.all([
     contactsPage(account.id, term, page),
     conversationsPage(account, actor, term, page),

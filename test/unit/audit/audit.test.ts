@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { auditEntryOf, auditId, FILTERED } from '#shared/domain/audit/entry.ts';
-import { auditPageOf } from '#shared/domain/audit/service.ts';
 import { stampedUpdate, stampWrite } from '#shared/db/audit-stamp.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Change } from '#shared/model/change.ts';
@@ -168,12 +167,5 @@ describe('audit stamping of writes', () => {
       expect(keys.isAuditedKey(k)).toBe(true);
     for (const k of [keys.ruleRun('e', 2), keys.inboxMember(1, 2, 3), keys.teamMember(1, 2, 3), keys.auditEntry(1, 2, '3')])
       expect(keys.isAuditedKey(k)).toBe(false);
-  });
-});
-
-describe('auditPageOf', () => {
-  it('reads a positive integer; anything else is page 1', () => {
-    expect(auditPageOf('3')).toBe(3);
-    for (const raw of [undefined, '', '0', '-1', 'abc', '1.5', '99999999999']) expect(auditPageOf(raw)).toBe(1);
   });
 });
