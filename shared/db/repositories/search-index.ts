@@ -33,8 +33,8 @@ export interface SearchHead {
   segments: SegmentEntry[];
   /** The packs, oldest first: the messages after the last segment and before the watermark. */
   packs: PackEntry[];
-  /** Segments merged away, kept for readers holding an older head, removed after a while. */
-  garbage: { id: string; at: number }[];
+  /** Segments merged away, kept for readers holding an older head, removed after a while (`g`: its gram partitions). */
+  garbage: { id: string; at: number; g?: number }[];
   version: number;
 }
 
@@ -84,11 +84,14 @@ export async function putSearchHead(accountId: number, prev: SearchHead, next: O
   }
 }
 
-/** AP74: writes a built segment's items (its own partition; nobody reads them before the head names it). */
+/**
+ * AP74: writes a built segment's items (its own partition, and its buckets in the gram partitions when it
+ * has them; nobody reads them before the head names it).
+ */
 export async function writeSegment(accountId: number, seg: BuiltSegment): Promise<void> {
-  const id = seg.dir.id;
+  const { id, g } = seg.dir;
   const items: Record<string, unknown>[] = [
-    ...seg.buckets.map((data, b) => ({ ...keys.searchBucket(accountId, id, b), data })),
+    ...seg.buckets.map((data, b) => ({ ...(g ? keys.searchGrams(accountId, g, b, id) : keys.searchBucket(accountId, id, b)), data })),
     ...[...seg.soloParts].flatMap(([gram, parts]) => parts.map((data, p) => ({ ...keys.searchSolo(accountId, id, gram, p), data }))),
     ...seg.docChunks.map((data, k) => ({ ...keys.searchDocs(accountId, id, k), data })),
   ];
@@ -106,7 +109,19 @@ export async function getSegmentItems(keyList: Key[]): Promise<Uint8Array[]> {
   return rows.map((r) => (r?.data ? new Uint8Array(r.data) : new Uint8Array()));
 }
 
-/** AP76: every item of a segment (a merge reads them all), by sort key. */
+/**
+ * AP364: one gram partition's items (every large segment's bucket of the trigrams hashing to `part`), by
+ * segment id: one Query, billed by their summed size.
+ */
+export async function getGramPartition(accountId: number, parts: number, part: number): Promise<Map<string, Uint8Array>> {
+  const items = await queryItems({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': keys.searchGramPartition(accountId, parts, part) },
+  });
+  return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
+}
+
+/** AP76: every item of a segment's own partition (a merge reads them all), by sort key. */
 export async function getWholeSegment(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
   const items = await queryItems({
     KeyConditionExpression: 'pk = :p',
@@ -124,10 +139,14 @@ export async function getSegmentDocs(accountId: number, segmentId: string): Prom
   return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 
-export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
+/** Removes a segment's items: its own partition, and its bucket in each of its `g` gram partitions. */
+export async function deleteSegment(accountId: number, segmentId: string, g?: number): Promise<void> {
   const items = await getWholeSegment(accountId, segmentId);
   const pk = keys.searchSegment(accountId, segmentId);
-  await batchWriteAll([...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
+  await batchWriteAll([
+    ...[...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
+    ...Array.from({ length: g ?? 0 }, (_, part) => ({ DeleteRequest: { Key: keys.searchGrams(accountId, g!, part, segmentId) } })),
+  ]);
 }
 
 export type TailMessage = SourceMessage;
