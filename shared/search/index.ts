@@ -81,8 +81,9 @@ export const GRAM_BYTES = 2048;
 /** The fewest gram partitions (a power of two). */
 export const GRAM_PARTS_MIN = 64;
 /**
- * A segment takes the gram partitions only with at least this many messages a partition: it writes (and,
- * merged away, deletes) one item in each, so this bounds what they cost a message over its own buckets.
+ * A segment takes the gram partitions only if it has at least this many messages for each partition beyond
+ * the kilobytes of its buckets: it writes (and, merged away, deletes) one item in each, of at least one
+ * write unit, where its own buckets would take a unit a kilobyte; this bounds what they cost a message more.
  */
 export const GRAM_DOCS_PER_PART = 64;
 
@@ -95,8 +96,8 @@ export interface GramRule {
 /**
  * The layout of a segment built while `others` stay: the gram partitions when it holds at least `min`
  * messages, as many as the large segments' bucket bytes (its own with theirs) need at GRAM_BYTES each and
- * never fewer than any of theirs (a power of two), if it holds `docsPerPart` messages for each; else its
- * own buckets.
+ * never fewer than any of theirs (a power of two), if it holds `docsPerPart` messages for each partition
+ * beyond its bucket kilobytes; else its own buckets.
  */
 export function gramLayout(others: SegmentEntry[], rule: GramRule = { min: GRAM_MIN, docsPerPart: GRAM_DOCS_PER_PART }): Layout {
   return (docs, bucketBytes) => {
@@ -105,7 +106,7 @@ export function gramLayout(others: SegmentEntry[], rule: GramRule = { min: GRAM_
     const bytes = large.reduce((t, s) => t + (s.bt ?? 0), bucketBytes);
     let parts = Math.max(GRAM_PARTS_MIN, ...large.map((s) => s.g!));
     while (bytes / parts > GRAM_BYTES) parts *= 2;
-    return parts * rule.docsPerPart <= docs ? parts : undefined;
+    return (parts - Math.ceil(bucketBytes / 1024)) * rule.docsPerPart <= docs ? parts : undefined;
   };
 }
 

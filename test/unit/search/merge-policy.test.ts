@@ -79,8 +79,10 @@ describe('the gram partitions of large segments', () => {
     expect(gramLayout([entry(400_000, 256, 256 * GRAM_BYTES)])(100_000, 1)).toBe(512);
     // Never fewer than a large segment that stays has; a small one beside it counts nothing.
     expect(gramLayout([entry(400_000, 1024, 0), entry(1000)])(1024 * GRAM_DOCS_PER_PART, 0)).toBe(1024);
-    // Too many partitions for its messages: its own buckets.
+    // Too many partitions for its messages and bucket bytes: its own buckets.
     expect(gramLayout([entry(400_000, 1024, 0)])(1024 * GRAM_DOCS_PER_PART - 1, 0)).toBeUndefined();
+    // Bucket bytes that fill the partitions anyway cost nothing more there.
+    expect(gramLayout([entry(400_000, 1024, 0)])(GRAM_MIN, 1024 * 1024)).toBe(1024);
   });
 
   it('leaves at most two small segments, so a rare term reads at most three items, for at most 0.3 write units a message more', () => {
@@ -93,7 +95,7 @@ describe('the gram partitions of large segments', () => {
         for (let k = newestToMerge(sizes); k >= 2; k = newestToMerge(sizes)) {
           const held = sizes.slice(-k).reduce((a, b) => a + b, 0);
           sizes = [...sizes.slice(0, -k), held];
-          // At most one item a GRAM_DOCS_PER_PART messages (the partitions a large segment writes, and deletes later).
+          // At most one item more a GRAM_DOCS_PER_PART messages (written, and deleted when merged away).
           if (held >= GRAM_MIN) partitionWrites += (2 * held) / GRAM_DOCS_PER_PART;
         }
         small = Math.max(small, sizes.filter((x) => x < GRAM_MIN).length);
