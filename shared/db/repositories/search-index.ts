@@ -6,9 +6,10 @@ import type { Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '#shared/codec/search-segment.ts';
 
-// Items of the `q` index (AP73-AP76; the formats are shared/codec/search-segment.ts and search-pack.ts): the account's
-// head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,
-// and the tail after the watermark read from the searchable-message index (AP72) by creation time.
+// Items of the `q` index (AP73-AP76, AP364; the formats are shared/codec/search-segment.ts and search-pack.ts): the
+// account's head (watermark, segment directories and packs), the segments' bucket, solo and doc items (a large
+// segment's buckets in the account's gram partitions), the packs, and the tail after the watermark read from the
+// searchable-message index (AP72) by creation time.
 
 export interface SegmentEntry extends SegmentDirectory {
   /** Messages created in [from, to) seconds are in it. */
