@@ -556,7 +556,7 @@ export async function measureCounts(opts: {
     });
     log(
       `  ${made.length} conversations (loaded in ${loadSeconds} s): meta ${meta[0].rcu} RCU, p50 ${meta[0].p50} ms; meta?q ${q.rcu} RCU, p50 ${q.p50} ms; ` +
-        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments, ${index.packs} packs (${index.packed} messages), tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
+        `meta?q=${RARE} ${qRare.rcu} RCU (${qRare.matches} matches); index ${index.segments} segments (${head.segments.filter((x) => x.g).length} in gram partitions), ${index.packs} packs (${index.packed} messages), tail ${index.tail}, ${index.wcuPerMessage} WCU/message sealed; ` +
         qRoutes
           .map(
             (r) =>

@@ -18,6 +18,10 @@ import { codePoints, GRAM, trigramPositions } from './search-text.ts';
 //    content after the trigram, so one bucket trigram vouches for six code points of a term: a rare term
 //    of up to six code points reads one bucket item per segment instead of two. A merge writes format 3
 //    only when every segment it merges is format 3 (older buckets have no following code points).
+//  - gram partitions (`g` in the directory): a large segment's buckets are exactly `g` (a power of two the
+//    account shares among its large segments), bucket = FNV-1a mod g, and are stored in the account's gram
+//    partitions instead of the segment's own, so one Query reads a trigram's bucket of every large segment
+//    (shared/search/index.ts, docs/search.md#gram-partitions). The bytes are the same.
 
 export const DOC_CHUNK = 512;
 /** The format new segments are written in (above). */
@@ -213,7 +217,17 @@ export interface SegmentDirectory {
   solo: Record<string, SoloInfo>;
   /** Format (absent: 1, before bucket postings carried doc data). */
   v?: number;
+  /** Gram partitions: the buckets are stored in the account's `g` gram partitions (absent: in the segment's own). */
+  g?: number;
+  /** With `g`: the bytes of all its buckets (what it adds to a gram partition's Query, over `g`). */
+  bt?: number;
 }
+
+/**
+ * How a segment's buckets are laid out, from its messages and the bytes of its bucket postings: a number of
+ * gram partitions, or undefined for buckets of its own.
+ */
+export type Layout = (docs: number, bucketBytes: number) => number | undefined;
 
 export interface BuiltSegment {
   dir: SegmentDirectory;
@@ -275,6 +289,7 @@ export function buildFromPostings(
   postings: Map<string, Posting>,
   format = FORMAT,
   follows?: Map<string, Follows>,
+  layout?: Layout,
 ): BuiltSegment {
   const solo: Record<string, SoloInfo> = {};
   const soloParts = new Map<string, Uint8Array[]>();
@@ -296,7 +311,8 @@ export function buildFromPostings(
       smallBytes += bucketed.length + 8;
     }
   }
-  const b = Math.max(1, Math.ceil(smallBytes / BUCKET_BYTES));
+  const g = layout?.(docs.length, smallBytes);
+  const b = g ?? Math.max(1, Math.ceil(smallBytes / BUCKET_BYTES));
   const writers = Array.from({ length: b }, () => new Writer());
   for (const [gram, enc] of small) {
     const w = writers[bucketOf(gram, b)];
@@ -305,7 +321,15 @@ export function buildFromPostings(
   }
   const buckets = writers.map((w) => w.done());
   return {
-    dir: { id, n: docs.length, b, bb: Math.max(...buckets.map((x) => x.length)), solo, ...(format >= 2 ? { v: format } : {}) },
+    dir: {
+      id,
+      n: docs.length,
+      b,
+      bb: Math.max(...buckets.map((x) => x.length)),
+      solo,
+      ...(format >= 2 ? { v: format } : {}),
+      ...(g ? { g, bt: buckets.reduce((t, x) => t + x.length, 0) } : {}),
+    },
     docs,
     docChunks: encodeDocs(docs),
     buckets,
@@ -314,7 +338,7 @@ export function buildFromPostings(
 }
 
 /** A new segment from messages: docs in (created_at, id) order, every trigram of every content. */
-export function buildSegment(id: string, messages: SourceMessage[], format = FORMAT): BuiltSegment {
+export function buildSegment(id: string, messages: SourceMessage[], format = FORMAT, layout?: Layout): BuiltSegment {
   const sorted = [...messages].sort(docOrder);
   const postings = new Map<string, Posting>();
   const follows = new Map<string, Follows>();
@@ -339,6 +363,7 @@ export function buildSegment(id: string, messages: SourceMessage[], format = FOR
     postings,
     format,
     follows,
+    layout,
   );
 }
 
@@ -406,6 +431,7 @@ export function allPostings(
 export function mergeSegments(
   id: string,
   parts: { docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }[],
+  layout?: Layout,
 ): BuiltSegment {
   const all = parts.flatMap((p, k) => p.docs.map((d, local) => ({ d, k, local })));
   all.sort((x, y) => docOrder(x.d, y.d));
@@ -436,5 +462,6 @@ export function mergeSegments(
     postings,
     format,
     follows,
+    layout,
   );
 }

@@ -38,6 +38,8 @@
 //   search head      SIDX#<acctId>                 HEAD                 (the `q` index: watermark, segment directories; shared/search)
 //   search segment   SIDX#<acctId>#<segmentId>     B#<bucket> | S#<hex of trigram>#<part> | D#<doc chunk>
 //   search pack      SIDX#<acctId>#<packId>        P                    (tail messages packed, deflated; shared/codec/search-pack.ts)
+//   search grams     SGRAM#<acctId>#<parts>#<part> <segmentId>          (a large segment's bucket postings whose trigram hashes to
+//                                                                         <part> of <parts>: one Query reads every segment's; docs/search.md)
 // conv. state      CSTATE#<acctId>               B#<displayId / 64>   (attribute: displayId mod 64 as a base64url digit, older blocks
 // c<displayId>: "<assignee>|<team>" or "x" when deleted)
 //   conv. counter    CNT#<acctId>                  <inbox>#<team>#<status>#<assignee>   (0 = none)
@@ -341,6 +343,15 @@ export const searchDocs = (accountId: number, segmentId: string, chunk: number):
   sk: join('D', chunk),
 });
 export const searchDocsPrefix = join('D', '');
+/**
+ * A large segment's bucket postings of the trigrams hashing to `part` of `parts` (sk: the segment id), so one
+ * Query reads that bucket of every such segment (docs/search.md#gram-partitions).
+ */
+export const searchGrams = (accountId: number, parts: number, part: number, segmentId: string): Key => ({
+  pk: searchGramPartition(accountId, parts, part),
+  sk: segmentId,
+});
+export const searchGramPartition = (accountId: number, parts: number, part: number) => join('SGRAM', accountId, parts, part);
 /** A pack of the `q` index (tail messages kept together until they become a segment). */
 export const searchPack = (accountId: number, packId: string): Key => ({ pk: join('SIDX', accountId, packId), sk: 'P' });
 /** A block of 64 conversations' assignee and team (what `q` counts need beyond the index). */

@@ -5,6 +5,7 @@ import {
   deleteSegment,
   getSearchHead,
   getSegmentDocs,
+  getGramPartition,
   getSegmentItems,
   getWholeSegment,
   putSearchHead,
@@ -29,6 +30,7 @@ import {
   FOLLOW,
   type BuiltSegment,
   type Doc,
+  type Layout,
   type Follows,
   type Posting,
   type SourceMessage,
@@ -68,6 +70,46 @@ export const PACK_MIN = 50;
  * 10,000 and 25 % more at 100,000 (`test/unit/search/merge-policy.test.ts` simulates both).
  */
 export const MERGE_RATIO = 4;
+/**
+ * Segments of at least this many messages keep their buckets in the account's gram partitions
+ * (docs/search.md#gram-partitions): a rare term then reads one Query for all of them, and one bucket item
+ * for each smaller segment (at most two: sizes fall by more than MERGE_RATIO, and the newest holds SEAL_MIN).
+ */
+export const GRAM_MIN = 4096;
+/** Gram partitions are sized so that each holds about this many bytes of all large segments' buckets. */
+export const GRAM_BYTES = 2048;
+/** The fewest gram partitions (a power of two). */
+export const GRAM_PARTS_MIN = 64;
+/**
+ * A segment takes the gram partitions only if it has at least this many messages for each partition beyond
+ * the kilobytes of its buckets: it writes (and, merged away, deletes) one item in each, of at least one
+ * write unit, where its own buckets would take a unit a kilobyte; this bounds what they cost a message more.
+ */
+export const GRAM_DOCS_PER_PART = 64;
+
+/** When a segment takes the gram partitions (tests lower both to lay small segments out so). */
+export interface GramRule {
+  min: number;
+  docsPerPart: number;
+}
+
+/**
+ * The layout of a segment built while `others` stay: the gram partitions when it holds at least `min`
+ * messages, as many as the large segments' bucket bytes (its own with theirs) need at GRAM_BYTES each and
+ * never fewer than any of theirs (a power of two), if it holds `docsPerPart` messages for each partition
+ * beyond its bucket kilobytes; else its own buckets.
+ */
+export function gramLayout(others: SegmentEntry[], rule: GramRule = { min: GRAM_MIN, docsPerPart: GRAM_DOCS_PER_PART }): Layout {
+  return (docs, bucketBytes) => {
+    if (docs < rule.min) return undefined;
+    const large = others.filter((s) => s.g);
+    const bytes = large.reduce((t, s) => t + (s.bt ?? 0), bucketBytes);
+    let parts = Math.max(GRAM_PARTS_MIN, ...large.map((s) => s.g!));
+    while (bytes / parts > GRAM_BYTES) parts *= 2;
+    return (parts - Math.ceil(bucketBytes / 1024)) * rule.docsPerPart <= docs ? parts : undefined;
+  };
+}
+
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
 
@@ -94,13 +136,17 @@ async function readSegment(
   accountId: number,
   s: SegmentEntry,
 ): Promise<{ docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }> {
-  const items = await getWholeSegment(accountId, s.id);
+  const [items, grams] = await Promise.all([
+    getWholeSegment(accountId, s.id),
+    s.g ? getSegmentItems(Array.from({ length: s.g }, (_, part) => keys.searchGrams(accountId, s.g!, part, s.id))) : [],
+  ]);
   const buckets: Uint8Array[] = [];
   const solo = new Map<string, Uint8Array[]>();
   const docs: Doc[] = [];
   const chunks = Math.ceil(s.n / DOC_CHUNK);
   for (let k = 0; k < chunks; k++) docs.push(...decodeDocs(items.get(keys.searchDocs(accountId, s.id, k).sk) ?? new Uint8Array()));
-  for (let b = 0; b < s.b; b++) buckets.push(items.get(keys.searchBucket(accountId, s.id, b).sk) ?? new Uint8Array());
+  if (s.g) buckets.push(...grams);
+  else for (let b = 0; b < s.b; b++) buckets.push(items.get(keys.searchBucket(accountId, s.id, b).sk) ?? new Uint8Array());
   for (const [gram, info] of Object.entries(s.solo)) {
     solo.set(
       gram,
@@ -126,21 +172,29 @@ async function readPacks(accountId: number, packs: PackEntry[]): Promise<SourceM
  * (PACK_MIN), into a pack (the last pack extended while both fit one). Safe to run concurrently: the head
  * is replaced only if unchanged, and a loser's items are removed. Returns whether the head changed.
  */
-export async function sealSearchIndex(accountId: number, opts: { now?: number; min?: number; packMin?: number } = {}): Promise<boolean> {
+export async function sealSearchIndex(
+  accountId: number,
+  opts: { now?: number; min?: number; packMin?: number; gram?: GramRule } = {},
+): Promise<boolean> {
   const nowS = opts.now ?? Math.floor(Date.now() / 1000);
   const head = await getSearchHead(accountId, true);
   const to = nowS - SEAL_LAG_S;
   if (to <= head.watermark) return false;
   const messages = await searchableMessagesBetween(accountId, head.watermark, to);
   const packed = head.packs.reduce((t, p) => t + p.n, 0);
-  const written: string[] = [];
+  const written: { id: string; g?: number }[] = [];
   const replaced: string[] = [];
   let segments = [...head.segments];
   let packs = [...head.packs];
   if (packed + messages.length >= (opts.min ?? SEAL_MIN)) {
-    const seg = buildSegment(newSegmentId(to), [...(await readPacks(accountId, packs)), ...messages]);
+    const seg = buildSegment(
+      newSegmentId(to),
+      [...(await readPacks(accountId, packs)), ...messages],
+      undefined,
+      gramLayout(segments, opts.gram),
+    );
     await writeSegment(accountId, seg);
-    written.push(seg.dir.id);
+    written.push(seg.dir);
     segments.push(entryOf(seg, packs[0]?.from ?? head.watermark, to));
     replaced.push(...packs.map((p) => p.id));
     packs = [];
@@ -157,34 +211,39 @@ export async function sealSearchIndex(accountId: number, opts: { now?: number; m
     const from = extend ? last.from : head.watermark;
     const made = packsOf(toPack).map((pack) => ({ id: newSegmentId(to), ...pack }));
     await writePacks(accountId, made);
-    written.push(...made.map((p) => p.id));
+    written.push(...made.map((p) => ({ id: p.id })));
     packs.push(...made.map((p) => ({ id: p.id, from, n: p.messages.length, bytes: p.data.length })));
   }
-  const merged: string[] = [];
+  const merged: { id: string; g?: number }[] = [];
   // The newest segments that MERGE_RATIO says merge, in one go.
   const k = newestToMerge(segments.map((x) => x.n));
   if (k >= 2) {
     const last = segments.slice(-k);
-    const seg = mergeSegments(newSegmentId(last.at(-1)!.to), await Promise.all(last.map((x) => readSegment(accountId, x))));
+    const seg = mergeSegments(
+      newSegmentId(last.at(-1)!.to),
+      await Promise.all(last.map((x) => readSegment(accountId, x))),
+      gramLayout(segments.slice(0, -k), opts.gram),
+    );
     await writeSegment(accountId, seg);
-    written.push(seg.dir.id);
-    merged.push(...last.map((x) => x.id));
+    written.push(seg.dir);
+    merged.push(...last.map(({ id, g }) => ({ id, g })));
     segments = [...segments.slice(0, -k), entryOf(seg, last[0].from, last.at(-1)!.to)];
   }
   const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
-  const gone = [...replaced, ...merged];
+  const gone: { id: string; g?: number }[] = [...replaced.map((id) => ({ id })), ...merged];
+  const isWritten = (id: string) => written.some((w) => w.id === id);
   const garbage = [
     ...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S),
-    ...gone.filter((id) => !written.includes(id)).map((id) => ({ id, at: nowS })),
+    ...gone.filter((x) => !isWritten(x.id)).map(({ id, g }) => ({ id, at: nowS, ...(g ? { g } : {}) })),
   ];
   // Segments written and merged away in this same run were never named by a head: drop them now.
-  const transient = gone.filter((id) => written.includes(id));
+  const transient = gone.filter((x) => isWritten(x.id));
   const ok = await putSearchHead(accountId, head, { watermark: to, segments, packs, garbage });
   if (!ok) {
-    await Promise.all(written.map((id) => deleteSegment(accountId, id)));
+    await Promise.all(written.map((w) => deleteSegment(accountId, w.id, w.g)));
     return false;
   }
-  await Promise.all([...stale.map((g) => g.id), ...transient].map((id) => deleteSegment(accountId, id)));
+  await Promise.all([...stale, ...transient].map((x) => deleteSegment(accountId, x.id, x.g)));
   return true;
 }
 
@@ -245,12 +304,16 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
   const scope = inboxIds === 'all' ? undefined : new Set(inboxIds);
   const inScope = { has: (i: number) => !scope || scope.has(i) };
 
+  // The gram partitions wanted (pk → which), each read by one Query for every large segment.
+  const partitions = new Map<string, { g: number; part: number }>();
   const plans: Plan[] = head.segments.map((seg) => {
     // What a trigram costs to read, in 4 KB read units of its item(s); a bucket trigram of a format 2
-    // segment also spares the doc chunks, which a cover of solo trigrams reads (about one unit more).
+    // segment also spares the doc chunks, which a cover of solo trigrams reads (about one unit more). In
+    // the gram partitions a bucket costs its share of the one Query every large segment's bucket shares.
     const cost = (gram: string) => {
       const solo = seg.solo[gram];
       // Bytes only break ties between covers of equal units.
+      if (!solo && seg.g) return (seg.bt ?? 0) / seg.g / 4096;
       if (!solo) return Math.ceil(seg.bb / 4096) + seg.bb / 1e8;
       return Math.ceil(solo.bytes / 4096) + solo.parts - 1 + ((seg.v ?? 1) >= 2 ? 1 : 0) + solo.bytes / 1e8;
     };
@@ -260,29 +323,40 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     for (const { gram } of chosen) {
       if (ks.has(gram)) continue;
       const solo = seg.solo[gram];
-      ks.set(
-        gram,
-        solo
-          ? Array.from({ length: solo.parts }, (_, p) => keys.searchSolo(accountId, seg.id, gram, p))
-          : [keys.searchBucket(accountId, seg.id, bucketOf(gram, seg.b))],
-      );
+      if (solo)
+        ks.set(
+          gram,
+          Array.from({ length: solo.parts }, (_, p) => keys.searchSolo(accountId, seg.id, gram, p)),
+        );
+      else if (seg.g) {
+        const part = bucketOf(gram, seg.g);
+        const key = keys.searchGrams(accountId, seg.g, part, seg.id);
+        partitions.set(key.pk, { g: seg.g, part });
+        ks.set(gram, [key]);
+      } else ks.set(gram, [keys.searchBucket(accountId, seg.id, bucketOf(gram, seg.b))]);
     }
     return { seg, chosen, keys: ks };
   });
   // One BatchGet for the packs and every posting item of every segment (a bucket shared by two grams is
-  // read once), beside the tail's Query.
+  // read once), one Query per gram partition wanted (every large segment's bucket of it), beside the
+  // tail's Query.
   const wanted = new Map<string, Key>();
-  for (const p of plans) for (const list of p.keys.values()) for (const k of list) wanted.set(`${k.pk}|${k.sk}`, k);
+  for (const p of plans)
+    for (const list of p.keys.values()) for (const k of list) if (!partitions.has(k.pk)) wanted.set(`${k.pk}|${k.sk}`, k);
   const packKeys = head.packs.map((p) => keys.searchPack(accountId, p.id));
   const keyList = [...wanted.values()];
-  const [tail, items] = await Promise.all([
+  const [tail, items, grams] = await Promise.all([
     searchableMessagesBetween(accountId, head.watermark),
     getSegmentItems([...packKeys, ...keyList]),
+    Promise.all([...partitions.values()].map(({ g, part }) => getGramPartition(accountId, g, part))),
   ]);
   const scanned = [...items.slice(0, packKeys.length).flatMap((d) => decodePack(d)), ...tail];
   const hits: Hit[] = scanned.filter((m) => inScope.has(m.i) && containsTerm(m.content, term)).map(({ m, c, i, t }) => ({ m, c, i, t }));
   if (!plans.length) return hits;
   const byKey = new Map(keyList.map((k, n) => [`${k.pk}|${k.sk}`, items[packKeys.length + n]]));
+  [...partitions.keys()].forEach((pk, n) => {
+    for (const [segmentId, data] of grams[n]) byKey.set(`${pk}|${segmentId}`, data);
+  });
 
   const docWants: { plan: Plan; docs: number[] }[] = [];
   for (const plan of plans) {
@@ -294,7 +368,8 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
     for (const [gram, list] of plan.keys) {
       const one = new Map<string, Posting>();
       for (const k of list) {
-        const data = byKey.get(`${k.pk}|${k.sk}`)!;
+        // A gram partition without the segment's item: no trigram of it hashed there.
+        const data = byKey.get(`${k.pk}|${k.sk}`) ?? new Uint8Array();
         if (plan.seg.solo[gram]) {
           one.set(gram, decodePosting(data, one.get(gram)));
         } else readBucket(data, new Set([gram]), one, plan.seg.v, inline, follows);

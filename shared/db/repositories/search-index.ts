@@ -6,9 +6,10 @@ import type { Key } from '../keys.ts';
 import { batchWriteAll, getMany, queryItems } from './common.ts';
 import type { BuiltSegment, SegmentDirectory, SourceMessage } from '#shared/codec/search-segment.ts';
 
-// Items of the `q` index (AP73-AP76; the formats are shared/codec/search-segment.ts and search-pack.ts): the account's
-// head (watermark, segment directories and packs), the segments' bucket, solo and doc items, the packs,
-// and the tail after the watermark read from the searchable-message index (AP72) by creation time.
+// Items of the `q` index (AP73-AP76, AP370; the formats are shared/codec/search-segment.ts and search-pack.ts): the
+// account's head (watermark, segment directories and packs), the segments' bucket, solo and doc items (a large
+// segment's buckets in the account's gram partitions), the packs, and the tail after the watermark read from the
+// searchable-message index (AP72) by creation time.
 
 export interface SegmentEntry extends SegmentDirectory {
   /** Messages created in [from, to) seconds are in it. */
@@ -33,8 +34,8 @@ export interface SearchHead {
   segments: SegmentEntry[];
   /** The packs, oldest first: the messages after the last segment and before the watermark. */
   packs: PackEntry[];
-  /** Segments merged away, kept for readers holding an older head, removed after a while. */
-  garbage: { id: string; at: number }[];
+  /** Segments merged away, kept for readers holding an older head, removed after a while (`g`: its gram partitions). */
+  garbage: { id: string; at: number; g?: number }[];
   version: number;
 }
 
@@ -84,11 +85,14 @@ export async function putSearchHead(accountId: number, prev: SearchHead, next: O
   }
 }
 
-/** AP74: writes a built segment's items (its own partition; nobody reads them before the head names it). */
+/**
+ * AP74: writes a built segment's items (its own partition, and its buckets in the gram partitions when it
+ * has them; nobody reads them before the head names it).
+ */
 export async function writeSegment(accountId: number, seg: BuiltSegment): Promise<void> {
-  const id = seg.dir.id;
+  const { id, g } = seg.dir;
   const items: Record<string, unknown>[] = [
-    ...seg.buckets.map((data, b) => ({ ...keys.searchBucket(accountId, id, b), data })),
+    ...seg.buckets.map((data, b) => ({ ...(g ? keys.searchGrams(accountId, g, b, id) : keys.searchBucket(accountId, id, b)), data })),
     ...[...seg.soloParts].flatMap(([gram, parts]) => parts.map((data, p) => ({ ...keys.searchSolo(accountId, id, gram, p), data }))),
     ...seg.docChunks.map((data, k) => ({ ...keys.searchDocs(accountId, id, k), data })),
   ];
@@ -106,7 +110,19 @@ export async function getSegmentItems(keyList: Key[]): Promise<Uint8Array[]> {
   return rows.map((r) => (r?.data ? new Uint8Array(r.data) : new Uint8Array()));
 }
 
-/** AP76: every item of a segment (a merge reads them all), by sort key. */
+/**
+ * AP370: one gram partition's items (every large segment's bucket of the trigrams hashing to `part`), by
+ * segment id: one Query, billed by their summed size.
+ */
+export async function getGramPartition(accountId: number, parts: number, part: number): Promise<Map<string, Uint8Array>> {
+  const items = await queryItems({
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': keys.searchGramPartition(accountId, parts, part) },
+  });
+  return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
+}
+
+/** AP76: every item of a segment's own partition (a merge reads them all), by sort key. */
 export async function getWholeSegment(accountId: number, segmentId: string): Promise<Map<string, Uint8Array>> {
   const items = await queryItems({
     KeyConditionExpression: 'pk = :p',
@@ -124,10 +140,14 @@ export async function getSegmentDocs(accountId: number, segmentId: string): Prom
   return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 
-export async function deleteSegment(accountId: number, segmentId: string): Promise<void> {
+/** Removes a segment's items: its own partition, and its bucket in each of its `g` gram partitions. */
+export async function deleteSegment(accountId: number, segmentId: string, g?: number): Promise<void> {
   const items = await getWholeSegment(accountId, segmentId);
   const pk = keys.searchSegment(accountId, segmentId);
-  await batchWriteAll([...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })));
+  await batchWriteAll([
+    ...[...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
+    ...Array.from({ length: g ?? 0 }, (_, part) => ({ DeleteRequest: { Key: keys.searchGrams(accountId, g!, part, segmentId) } })),
+  ]);
 }
 
 export type TailMessage = SourceMessage;

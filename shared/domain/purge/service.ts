@@ -377,8 +377,11 @@ function accountSteps(a: number): Step<Ctx>[] {
           // The head keeps its lists as JSON text (search-index.ts putSearchHead).
           const listed = (field: string) =>
             (typeof head[field] === 'string' ? JSON.parse(head[field] as string) : (head[field] ?? [])) as Item[];
-          const ids = [...listed('segments'), ...listed('packs'), ...listed('garbage')].map((s) => String(s.id));
-          for (const id of ids) if (!(await drain({ pk: keys.searchSegment(a, id) }, budget))) return false;
+          const all = [...listed('segments'), ...listed('packs'), ...listed('garbage')];
+          for (const s of all) if (!(await drain({ pk: keys.searchSegment(a, String(s.id)) }, budget))) return false;
+          // Large segments' buckets: every gram partition of each partition count they name (shared by them).
+          for (const g of new Set(all.map((s) => Number(s.g ?? 0)).filter((g) => g > 0)))
+            for (let part = 0; part < g; part++) if (!(await drain({ pk: keys.searchGramPartition(a, g, part) }, budget))) return false;
           if (budget.spent) return false;
           await remove(budget, [keyOf(head)]);
         }

@@ -348,7 +348,7 @@ describe('deleting an inbox or an account purges its data', () => {
     const b = bystander.s.accountId;
     // Its `q` index sealed (the pipeline does so minutes after messages; here at once): a segment of its
     // messages so far, then a pack of two more.
-    const sealNow = async (opts: { min: number; packMin?: number }) => {
+    const sealNow = async (opts: { min: number; packMin?: number; gram?: { min: number; docsPerPart: number } }) => {
       const second = Math.floor(Date.now() / 1000);
       await untilState(
         async () => Math.floor(Date.now() / 1000),
@@ -356,7 +356,8 @@ describe('deleting an inbox or an account purges its data', () => {
       );
       expect(await sealSearchIndex(a, { now: Math.floor(Date.now() / 1000) + SEAL_LAG_S, ...opts })).toBe(true);
     };
-    await sealNow({ min: 1 });
+    // The segment laid out as a large one (its buckets in the gram partitions), so the purge meets those too.
+    await sealNow({ min: 1, gram: { min: 1, docsPerPart: 0 } });
     const last = victim.conversations.at(-1)!;
     for (const content of ['sealed later one', 'sealed later two'])
       ok(await victim.s.admin.api.post(`${victim.s.base}/conversations/${last.id}/messages`, { content }), 'message');
@@ -380,7 +381,9 @@ describe('deleting an inbox or an account purges its data', () => {
     const index = await getSearchHead(a, true);
     expect([index.segments.length, index.packs.length]).toEqual([1, 1]);
     const before = await scanAll();
-    expect(before.filter((i) => String(i.pk).startsWith(`SIDX#${a}#`)).length).toBeGreaterThan(2);
+    // The segment's doc chunk and the pack; its buckets are in the gram partitions.
+    expect(before.filter((i) => String(i.pk).startsWith(`SIDX#${a}#`)).length).toBeGreaterThanOrEqual(2);
+    expect(before.filter((i) => String(i.pk).startsWith(`SGRAM#${a}#`)).length).toBeGreaterThan(2);
     // Everything not the victim's (its bot's token and platform app row go with its bot, checked below).
     const victimBot = (i: Item) => i.sk === `PERM#BOT#${victim.bot.id}` || (i.owner_type === 'agent_bot' && i.owner_id === victim.bot.id);
     // Compared byte for byte: the bystander account (settled, nothing of it runs now) and the items of no

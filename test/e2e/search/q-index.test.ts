@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSearchHead } from '#shared/db/repositories/search-index.ts';
-import { SEAL_LAG_S, sealSearchIndex } from '#shared/search/index.ts';
+import { GRAM_PARTS_MIN, SEAL_LAG_S, sealSearchIndex, type GramRule } from '#shared/search/index.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';
 import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
@@ -8,22 +8,27 @@ import { addInboxMembers, newContact, newConversation, newInbox, newTeam, ok } f
 // `q` through the index (shared/search): messages sealed into segments and messages still in the tail
 // answer alike — case-insensitive, every status, substrings within words and phrases — a message is found
 // by a search made right after its POST, counts follow assignments and deletions made after sealing,
-// and agents see only their inboxes. Sealing is the function the pipeline runs, called here at once.
+// and agents see only their inboxes. Sealing is the function the pipeline runs, called here at once. Every
+// answer holds with the segments' buckets of their own (small segments) and in the account's gram
+// partitions (large ones, laid out so here by `gramMin: 1`).
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
 /** Seals everything created before the current second (the pipeline seals what is older than SEAL_LAG_S). */
-async function sealUpToNow(accountId: number) {
+async function sealUpToNow(accountId: number, gram?: GramRule) {
   const before = nowS();
   await untilState(
     async () => nowS(),
     (t) => t > before,
   );
-  const changed = await sealSearchIndex(accountId, { now: nowS() + SEAL_LAG_S, min: 1 });
+  const changed = await sealSearchIndex(accountId, { now: nowS() + SEAL_LAG_S, min: 1, gram });
   expect(changed).toBe(true);
 }
 
-describe('q search over sealed segments and the tail', () => {
+describe.each([
+  ['buckets of their own', undefined],
+  ['gram partitions', { min: 1, docsPerPart: 0 }],
+] as const)('q search over sealed segments (%s) and the tail', (_layout, gram) => {
   let s: SeededAccount;
   let inboxA: { id: number };
   let inboxB: { id: number };
@@ -56,13 +61,14 @@ describe('q search over sealed segments and the tail', () => {
     await say(c.resolved, { content: 'Your refund was sent. Ünïcödé Ärger!' });
     await say(c.pending, { content: 'internal: ReFuNd approved', private: true });
     await say(c.plain, { content: 'refuse the fund, where is order 42' });
-    await sealUpToNow(s.accountId);
+    await sealUpToNow(s.accountId, gram);
   });
 
   it('the sealed messages are in a segment, and the tail is empty', async () => {
     const head = await getSearchHead(s.accountId);
     expect(head.segments).toHaveLength(1);
     expect(head.segments[0].n).toBe(4);
+    expect(head.segments[0].g).toBe(gram ? GRAM_PARTS_MIN : undefined);
     expect(head.watermark).toBeGreaterThan(0);
   });
 
@@ -117,12 +123,13 @@ describe('q search over sealed segments and the tail', () => {
     expect(await meta(s.admin.api, 'refund')).toEqual({ mine_count: 2, unassigned_count: 1, assigned_count: 3, all_count: 4 });
     ok(await s.admin.api.delete(`${s.base}/conversations/${c.resolved}`), 'delete');
     expect(await meta(s.admin.api, 'refund')).toEqual({ mine_count: 2, unassigned_count: 0, assigned_count: 3, all_count: 3 });
-    await sealUpToNow(s.accountId);
+    await sealUpToNow(s.accountId, gram);
     // The first segment holds at most MERGE_RATIO times the new one: they merge into one holding both.
     const head = await getSearchHead(s.accountId);
     expect(head.segments).toHaveLength(1);
     expect(head.segments[0].n).toBeGreaterThan(4);
     expect(head.garbage).toHaveLength(1);
+    expect(head.garbage[0].g).toBe(gram ? GRAM_PARTS_MIN : undefined);
     expect(await meta(s.admin.api, 'refund')).toEqual({ mine_count: 2, unassigned_count: 0, assigned_count: 3, all_count: 3 });
     expect(await searchIds(s.admin.api, 'late refund')).toEqual([c.plain]);
     ok(await s.admin.api.post(`${s.base}/conversations/${c.plain}/assignments`, { assignee_id: null }), 'unassign');

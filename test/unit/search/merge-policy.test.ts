@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MERGE_RATIO, newestToMerge, SEAL_MIN } from '#shared/search/index.ts';
+import {
+  GRAM_BYTES,
+  GRAM_DOCS_PER_PART,
+  GRAM_MIN,
+  GRAM_PARTS_MIN,
+  gramLayout,
+  MERGE_RATIO,
+  newestToMerge,
+  SEAL_MIN,
+} from '#shared/search/index.ts';
 
 // How the `q` index's segments merge (shared/search/index.ts): simulated over an account's life, one new
 // segment of SEAL_MIN messages per seal, against the earlier policy (pairs of one power-of-two tier).
@@ -46,6 +55,53 @@ describe('merging segments by size ratio', () => {
       expect(ratio.most, `${messages}`).toBeLessThanOrEqual(most);
       expect(pairs.most, `${messages}`).toBeGreaterThan(most);
       expect(ratio.rewritten, `${messages}`).toBeLessThanOrEqual(pairs.rewritten * extra);
+    }
+  });
+});
+
+describe('the gram partitions of large segments', () => {
+  const entry = (n: number, g?: number, bt = 0) => ({
+    id: `s${n}`,
+    n,
+    b: g ?? 1,
+    bb: 0,
+    solo: {},
+    from: 0,
+    to: 0,
+    ...(g ? { g, bt } : {}),
+  });
+
+  it('lays a segment out in them from GRAM_MIN messages, sized by the large segments’ bucket bytes, if it holds GRAM_DOCS_PER_PART a partition', () => {
+    expect(gramLayout([])(GRAM_MIN - 1, 1000)).toBeUndefined();
+    expect(gramLayout([])(GRAM_MIN, 1000)).toBe(GRAM_PARTS_MIN);
+    // Bytes past GRAM_BYTES a partition double them, its own with the others'.
+    expect(gramLayout([])(100_000, GRAM_PARTS_MIN * GRAM_BYTES + 1)).toBe(2 * GRAM_PARTS_MIN);
+    expect(gramLayout([entry(400_000, 256, 256 * GRAM_BYTES)])(100_000, 1)).toBe(512);
+    // Never fewer than a large segment that stays has; a small one beside it counts nothing.
+    expect(gramLayout([entry(400_000, 1024, 0), entry(1000)])(1024 * GRAM_DOCS_PER_PART, 0)).toBe(1024);
+    // Too many partitions for its messages and bucket bytes: its own buckets.
+    expect(gramLayout([entry(400_000, 1024, 0)])(1024 * GRAM_DOCS_PER_PART - 1, 0)).toBeUndefined();
+    // Bucket bytes that fill the partitions anyway cost nothing more there.
+    expect(gramLayout([entry(400_000, 1024, 0)])(GRAM_MIN, 1024 * 1024)).toBe(1024);
+  });
+
+  it('leaves at most two small segments, so a rare term reads at most three items, for at most 0.3 write units a message more', () => {
+    for (const messages of [10_000, 100_000, 1_000_000]) {
+      let sizes: number[] = [];
+      let small = 0;
+      let partitionWrites = 0;
+      for (let n = 0; n < messages; n += SEAL_MIN) {
+        sizes.push(SEAL_MIN);
+        for (let k = newestToMerge(sizes); k >= 2; k = newestToMerge(sizes)) {
+          const held = sizes.slice(-k).reduce((a, b) => a + b, 0);
+          sizes = [...sizes.slice(0, -k), held];
+          // At most one item more a GRAM_DOCS_PER_PART messages (written, and deleted when merged away).
+          if (held >= GRAM_MIN) partitionWrites += (2 * held) / GRAM_DOCS_PER_PART;
+        }
+        small = Math.max(small, sizes.filter((x) => x < GRAM_MIN).length);
+      }
+      expect(small, `${messages}`).toBeLessThanOrEqual(2);
+      expect(partitionWrites / messages, `${messages}`).toBeLessThan(0.3);
     }
   });
 });
