@@ -187,6 +187,52 @@ export async function queryItems(
   return items;
 }
 
+/**
+ * A Query's key condition and filter over a time range: the partition `pk`, sort keys `<seconds>#…` from `since` to
+ * `until` (every key of the last second sorts below `sk(until + 1)`), and DynamoDB filters `attribute = value` for each
+ * value given in `equal`, `attribute IN (…)` for each list given in `oneOf` (the reads are the range's items).
+ */
+export function timeRangeQuery(q: {
+  pk: [name: string, value: string];
+  sk: [name: string, at: (seconds: number) => string];
+  since?: number;
+  until?: number;
+  equal?: Record<string, number | undefined>;
+  oneOf?: Record<string, number[] | undefined>;
+}): Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'> {
+  const names: Record<string, string> = { '#p': q.pk[0], '#s': q.sk[0] };
+  const values: Record<string, unknown> = {
+    ':p': q.pk[1],
+    ':a': q.sk[1](Math.max(0, q.since ?? 0)),
+    ':b': q.sk[1](Math.min(q.until ?? 9_999_999_999, 9_999_999_998) + 1),
+  };
+  const filters: string[] = [];
+  let n = 0;
+  for (const [attr, v] of Object.entries(q.equal ?? {})) {
+    if (v === undefined) continue;
+    const t = `f${n++}`;
+    names[`#${t}`] = attr;
+    values[`:${t}`] = v;
+    filters.push(`#${t} = :${t}`);
+  }
+  for (const [attr, list] of Object.entries(q.oneOf ?? {})) {
+    if (!list?.length) continue;
+    const t = `f${n++}`;
+    names[`#${t}`] = attr;
+    const refs = list.map((v, i) => {
+      values[`:${t}_${i}`] = v;
+      return `:${t}_${i}`;
+    });
+    filters.push(`#${t} IN (${refs.join(', ')})`);
+  }
+  return {
+    KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
 /** One request of a BatchWrite: a plain put or a delete by key. */
 export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
 

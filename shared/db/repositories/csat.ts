@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import { del, put, transact } from '../transact.ts';
-import { getItem, queryItems, queryPrefix, record } from './common.ts';
+import { getItem, queryItems, queryPrefix, record, timeRangeQuery } from './common.ts';
 import type { CsatResponseRecord, CsatSurveyRecord } from '#shared/model/csat.ts';
 
 // Access patterns of CSAT (docs/data-model.md#keys-and-access-patterns, AP320-AP325): a conversation's one survey,
@@ -104,39 +104,14 @@ export interface ResponseFilter {
  * DynamoDB filter: the reads are the range's responses, never the account's conversations); `limit` stops early.
  */
 export async function listResponses(accountId: number, f: ResponseFilter, limit?: number): Promise<CsatResponseRecord[]> {
-  const names: Record<string, string> = { '#p': 'pk', '#s': 'sk' };
-  const values: Record<string, unknown> = {
-    ':p': keys.csatResponsesPartition(accountId),
-    ':a': keys.csatResponseSk(Math.max(0, f.since ?? 0)),
-    // The sort key is `<created>#<message>`: every key of the last second sorts below `<until + 1>`.
-    ':b': keys.csatResponseSk(Math.min(f.until ?? 9_999_999_999, 9_999_999_998) + 1),
-  };
-  const filters: string[] = [];
-  if (f.agentIds?.length) {
-    names['#g'] = 'assigned_agent_id';
-    const list = f.agentIds.map((id, i) => {
-      values[`:g${i}`] = id;
-      return `:g${i}`;
-    });
-    filters.push(`#g IN (${list.join(', ')})`);
-  }
-  const equal = (attr: string, v: number | undefined, tag: string) => {
-    if (v === undefined) return;
-    names[`#${tag}`] = attr;
-    values[`:${tag}`] = v;
-    filters.push(`#${tag} = :${tag}`);
-  };
-  equal('inbox_id', f.inboxId, 'i');
-  equal('team_id', f.teamId, 't');
-  equal('rating', f.rating, 'r');
-  const items = await queryItems(
-    {
-      KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
-      ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-    limit,
-  );
+  const query = timeRangeQuery({
+    pk: ['pk', keys.csatResponsesPartition(accountId)],
+    sk: ['sk', keys.csatResponseSk],
+    since: f.since,
+    until: f.until,
+    equal: { inbox_id: f.inboxId, team_id: f.teamId, rating: f.rating },
+    oneOf: { assigned_agent_id: f.agentIds },
+  });
+  const items = await queryItems(query, limit);
   return items.map((i) => record<CsatResponseRecord>(i)!);
 }

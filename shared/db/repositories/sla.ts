@@ -6,7 +6,7 @@ import { INDEXES } from '../table.ts';
 import { del, transact } from '../transact.ts';
 import type { AppliedSlaCopy } from '#shared/model/conversations.ts';
 import type { AppliedSlaRecord, SlaPolicyRecord } from '#shared/model/sla.ts';
-import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
+import { getItem, getMany, queryItems, queryPrefix, record, timeRangeQuery } from './common.ts';
 import { versionedDel, versionedPut } from './versioned.ts';
 
 // SLA policies in the account's partition; a conversation's applied SLA in the conversation's partition, found
@@ -68,29 +68,14 @@ export interface AppliedSlaFilter {
  * filter on the index's items: the reads are the range's applied SLAs).
  */
 export async function listAppliedSlas(accountId: number, f: AppliedSlaFilter): Promise<AppliedSlaRecord[]> {
-  const names: Record<string, string> = { '#p': 'gsi1pk', '#s': 'gsi1sk' };
-  const values: Record<string, unknown> = {
-    ':p': keys.appliedSlasPartition(accountId),
-    ':a': keys.appliedSlaSk(Math.max(0, f.since ?? 0)),
-    // The sort key is `<created>#<displayId>`: every key of the last second sorts below `<until + 1>`.
-    ':b': keys.appliedSlaSk(Math.min(f.until ?? 9_999_999_999, 9_999_999_998) + 1),
-  };
-  const filters: string[] = [];
-  const equal = (attr: string, v: number | undefined, tag: string) => {
-    if (v === undefined) return;
-    names[`#${tag}`] = attr;
-    values[`:${tag}`] = v;
-    filters.push(`#${tag} = :${tag}`);
-  };
-  equal('inbox_id', f.inboxId, 'i');
-  equal('sla_policy_id', f.slaPolicyId, 'y');
-  const items = await queryItems({
-    IndexName: INDEXES.gsi1.name,
-    KeyConditionExpression: '#p = :p AND #s BETWEEN :a AND :b',
-    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+  const query = timeRangeQuery({
+    pk: ['gsi1pk', keys.appliedSlasPartition(accountId)],
+    sk: ['gsi1sk', keys.appliedSlaSk],
+    since: f.since,
+    until: f.until,
+    equal: { inbox_id: f.inboxId, sla_policy_id: f.slaPolicyId },
   });
+  const items = await queryItems({ IndexName: INDEXES.gsi1.name, ...query });
   return items.map((i) => record<AppliedSlaRecord>(i)!);
 }
 
