@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
@@ -9,6 +8,7 @@ import { conversationMeta, listConversations } from '#shared/domain/conversation
 import { filterConversations } from '#shared/domain/filters/service.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
+import { type ReadCall, scopedReads } from '../support/calls.ts';
 import { runtime, seedAccount, type SeededAccount } from '../support/runtime.ts';
 import { addInboxMembers, newContact, newInbox, newTeam, ok } from '../e2e/conversations/fixtures.ts';
 import { until } from '../support/until.ts';
@@ -20,49 +20,10 @@ import { until } from '../support/until.ts';
 // Asserted on what the calls read (commands, partitions, keys, read units, sequential round trips) with warm caches,
 // not on timings.
 
-interface Call {
-  command: string;
-  /** The partition a Query read (its key condition's value). */
-  partition?: string;
-  index?: string;
-  /** The partition keys a BatchGet read. */
-  keys?: string[];
-  rcu: number;
-  start: number;
-  end: number;
-}
-
-const scope = new AsyncLocalStorage<Call[]>();
-let recording = false;
+type Call = ReadCall;
+let recorder: ReturnType<typeof scopedReads> | undefined;
 function record() {
-  if (recording) return;
-  recording = true;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      const calls = scope.getStore();
-      if (!calls) return next(args);
-      const input = args.input as Record<string, any>;
-      input.ReturnConsumedCapacity ??= 'TOTAL';
-      const start = performance.now();
-      const out = await next(args);
-      const consumed = (out.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
-      const values = input.ExpressionAttributeValues ?? {};
-      calls.push({
-        command: String(context.commandName),
-        partition: context.commandName === 'QueryCommand' ? String(values[':p'] ?? values[':pk'] ?? Object.values(values)[0]) : undefined,
-        index: input.IndexName,
-        keys:
-          context.commandName === 'BatchGetItemCommand'
-            ? Object.values(input.RequestItems as Record<string, { Keys: { pk: string }[] }>).flatMap((r) => r.Keys.map((k) => k.pk))
-            : undefined,
-        rcu: [consumed ?? []].flat().reduce((t, c) => t + (c.CapacityUnits ?? 0), 0),
-        start,
-        end: performance.now(),
-      });
-      return out;
-    },
-    { step: 'initialize', name: 'conversationPagesRecorder' },
-  );
+  recorder ??= scopedReads('conversationPagesRecorder');
 }
 
 /** The longest chain of calls each started after the previous one ended: the sequential round trips. */
@@ -78,8 +39,7 @@ function roundTrips(calls: Call[]) {
 /** Measures `fn`'s second call: the first warms the container's caches (credentials, refs), as a busy one is. */
 async function measure<T>(fn: () => Promise<T>) {
   await fn();
-  const calls: Call[] = [];
-  const result = await scope.run(calls, fn);
+  const { result, calls } = await recorder!.during(fn);
   return {
     result,
     calls,

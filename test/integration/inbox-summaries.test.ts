@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
@@ -10,6 +9,7 @@ import { botMetrics, firstResponseTimeDistribution, inboxLabelMatrix, outgoingMe
 import { contactableInboxes } from '#shared/domain/contacts/contact-inboxes.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
+import { scopedReads } from '../support/calls.ts';
 import { seedAccount, unique, type SeededAccount } from '../support/runtime.ts';
 import { newBot, newContact, newInbox, ok } from '../e2e/conversations/fixtures.ts';
 
@@ -18,46 +18,13 @@ import { newBot, newContact, newInbox, ok } from '../e2e/conversations/fixtures.
 // items), never the whole inbox items (AP22: ~1.6 KB each, their secrets opened). Asserted on the items the
 // calls get back. An account made before the summaries reads the whole items until AP29 fills and marks it.
 
-interface Read {
-  command: string;
-  /** Every item the call answered (pk and sk). */
-  items: { pk: string; sk: string }[];
-  rcu: number;
-}
-
-const scope = new AsyncLocalStorage<Read[]>();
-let recording = false;
+let recorder: ReturnType<typeof scopedReads> | undefined;
 function record() {
-  if (recording) return;
-  recording = true;
-  db().middlewareStack.add(
-    (next, context) => async (args) => {
-      const reads = scope.getStore();
-      if (!reads) return next(args);
-      const input = args.input as Record<string, any>;
-      input.ReturnConsumedCapacity ??= 'TOTAL';
-      const out = await next(args);
-      const o = out.output as Record<string, any>;
-      const items = [
-        ...(o.Items ?? []),
-        ...(o.Item ? [o.Item] : []),
-        ...Object.values((o.Responses ?? {}) as Record<string, unknown[]>).flat(),
-      ] as { pk: string; sk: string }[];
-      const consumed = [o.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[];
-      reads.push({
-        command: String(context.commandName),
-        items: items.map((i) => ({ pk: i.pk, sk: i.sk })),
-        rcu: consumed.reduce((t, c) => t + (c.CapacityUnits ?? 0), 0),
-      });
-      return out;
-    },
-    { step: 'initialize', name: 'inboxSummariesRecorder' },
-  );
+  recorder ??= scopedReads('inboxSummariesRecorder');
 }
 
 async function readsOf<T>(fn: () => Promise<T>) {
-  const reads: Read[] = [];
-  const result = await scope.run(reads, fn);
+  const { result, calls: reads } = await recorder!.during(fn);
   return { result, reads, items: reads.flatMap((r) => r.items) };
 }
 

@@ -49,3 +49,66 @@ export function scopedCallRecorder(name: string) {
     },
   };
 }
+
+/** One DynamoDB call made inside `ScopedReads.during`, with what it read and what DynamoDB billed for it. */
+export interface ReadCall {
+  command: string;
+  /** The partition a Query read (its key condition's value). */
+  partition?: string;
+  index?: string;
+  /** The partition keys a BatchGet asked for. */
+  keys?: string[];
+  /** Every item the call answered (pk and sk). */
+  items: { pk: string; sk: string }[];
+  rcu: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Records the calls made inside `during(fn)` with their read units (`ReturnConsumedCapacity: TOTAL` is asked for),
+ * the partitions and keys they read, the items they answered and their timing: what a call path reads, asserted
+ * on items rather than timings. One middleware per name.
+ */
+export function scopedReads(name: string) {
+  const scope = new AsyncLocalStorage<ReadCall[]>();
+  db().middlewareStack.add(
+    (next, context) => async (args) => {
+      const calls = scope.getStore();
+      if (!calls) return next(args);
+      const input = args.input as Record<string, any>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const start = performance.now();
+      const out = await next(args);
+      const o = out.output as Record<string, any>;
+      const values = input.ExpressionAttributeValues ?? {};
+      const items = [
+        ...(o.Items ?? []),
+        ...(o.Item ? [o.Item] : []),
+        ...Object.values((o.Responses ?? {}) as Record<string, unknown[]>).flat(),
+      ] as { pk: string; sk: string }[];
+      calls.push({
+        command: String(context.commandName),
+        partition: context.commandName === 'QueryCommand' ? String(values[':p'] ?? values[':pk'] ?? Object.values(values)[0]) : undefined,
+        index: input.IndexName,
+        keys:
+          context.commandName === 'BatchGetItemCommand'
+            ? Object.values(input.RequestItems as Record<string, { Keys: { pk: string }[] }>).flatMap((r) => r.Keys.map((k) => k.pk))
+            : undefined,
+        items: items.map((i) => ({ pk: i.pk, sk: i.sk })),
+        rcu: ([o.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[]).reduce((t, c) => t + (c.CapacityUnits ?? 0), 0),
+        start,
+        end: performance.now(),
+      });
+      return out;
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    async during<T>(fn: () => Promise<T>): Promise<{ result: T; calls: ReadCall[] }> {
+      const calls: ReadCall[] = [];
+      const result = await scope.run(calls, fn);
+      return { result, calls };
+    },
+  };
+}
