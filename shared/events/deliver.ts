@@ -14,7 +14,7 @@ import { decodeQueueBody, queueSafeText } from '#shared/codec/queue-text.ts';
 import { markCallbackFailed } from '#shared/domain/messages/service.ts';
 import { suspendedAccounts } from '#shared/domain/accounts/suspension.ts';
 import { getWebhook } from '#shared/db/repositories/webhooks.ts';
-import { recordDeliveryAttempt, type DeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
+import { recordDeliveryAttempts, type DeliveryAttempt } from '#shared/db/repositories/delivery-attempts.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { getAgentBots } from '#shared/db/repositories/identity.ts';
 import { unseal } from '#shared/crypto/tokens.ts';
@@ -82,22 +82,37 @@ async function reportToMessage(delivery: Delivery, error: string): Promise<void>
   }
 }
 
-/** A webhook's attempt in its recent-attempts log; bookkeeping, so a failure to write it is only logged. */
-async function noteAttempt(delivery: Delivery, a: Omit<DeliveryAttempt, 'delivery_id' | 'event' | 'event_id'>): Promise<void> {
-  if (delivery.target.kind !== 'webhook') return;
-  try {
-    await recordDeliveryAttempt(delivery.account_id, delivery.target.id, {
-      delivery_id: delivery.id,
-      event: delivery.event,
-      event_id: delivery.event_id,
-      ...a,
-    });
-  } catch (err) {
-    log.warn('could not record the delivery attempt', { deliveryId: delivery.id, error: err });
+/**
+ * The attempts a delivery batch made at each webhook, written to its recent-attempts log as one item per
+ * webhook when the batch ends (bookkeeping, so a failure to write it is only logged).
+ */
+class AttemptLog {
+  private readonly byWebhook = new Map<string, { accountId: number; webhookId: number; attempts: DeliveryAttempt[] }>();
+
+  note(delivery: Delivery, a: Omit<DeliveryAttempt, 'delivery_id' | 'event' | 'event_id'>) {
+    if (delivery.target.kind !== 'webhook') return;
+    const id = `${delivery.account_id}:${delivery.target.id}`;
+    const entry = this.byWebhook.get(id) ?? { accountId: delivery.account_id, webhookId: delivery.target.id, attempts: [] };
+    entry.attempts.push({ delivery_id: delivery.id, event: delivery.event, event_id: delivery.event_id, ...a });
+    this.byWebhook.set(id, entry);
+  }
+
+  async write() {
+    await Promise.all(
+      [...this.byWebhook.values()].map((e) =>
+        recordDeliveryAttempts(e.accountId, e.webhookId, e.attempts).catch((error) =>
+          log.warn('could not record the delivery attempts', { webhookId: e.webhookId, attempts: e.attempts.length, error }),
+        ),
+      ),
+    );
   }
 }
 
-async function attempt(record: SQSRecord, suspended: (accountId: number) => Promise<boolean>): Promise<Outcome | 'dropped'> {
+async function attempt(
+  record: SQSRecord,
+  suspended: (accountId: number) => Promise<boolean>,
+  attempts: AttemptLog,
+): Promise<Outcome | 'dropped'> {
   const c = config();
   const delivery = decodeQueueBody<Delivery>(record.body);
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
@@ -132,7 +147,7 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   if (result.ok) {
     log.info('delivered', { ...fields, status: result.status });
     count(METRIC_NAMES.deliveriesSucceeded);
-    await noteAttempt(delivery, { ...tried, error: null, outcome: 'delivered' });
+    attempts.note(delivery, { ...tried, error: null, outcome: 'delivered' });
     return 'delivered';
   }
   const error = result.error ?? `HTTP ${result.status ?? 'error'}`;
@@ -142,13 +157,13 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
   const tooOld = Date.now() + wait * 1000 - (delivery.replayed_at ?? delivery.created_at) > c.webhookMaxAgeSeconds * 1000;
   if (result.permanent || tooOld) {
     log.warn('delivery dead-lettered', { ...fields, error: result.error, status: result.status });
-    await noteAttempt(delivery, { ...tried, error, outcome: 'dead' });
+    attempts.note(delivery, { ...tried, error, outcome: 'dead' });
     await deadLetter(record, delivery, result.error ?? 'failed');
     count(METRIC_NAMES.deliveriesDeadLettered);
     return 'dead';
   }
   log.info('delivery failed, will retry', { ...fields, error: result.error, status: result.status, retryInSeconds: wait });
-  await noteAttempt(delivery, { ...tried, error, outcome: 'retry' });
+  attempts.note(delivery, { ...tried, error, outcome: 'retry' });
   await sqs().send(
     new ChangeMessageVisibilityCommand({
       QueueUrl: c.deliveriesQueueUrl!,
@@ -168,10 +183,11 @@ async function attempt(record: SQSRecord, suspended: (accountId: number) => Prom
 export const deliverAll = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const suspended = suspendedAccounts();
   const heads = new Set<string>();
+  const attempts = new AttemptLog();
   const res = await inGroupOrder(
     event,
     async (record) => {
-      const done = (await attempt(record, suspended)) !== 'retry';
+      const done = (await attempt(record, suspended, attempts)) !== 'retry';
       if (!done) heads.add(record.messageId);
       return done;
     },
@@ -180,6 +196,7 @@ export const deliverAll = async (event: SQSEvent): Promise<SQSBatchResponse> => 
       log.error('delivery crashed', { messageId: record.messageId, error });
     },
   );
+  await attempts.write();
   // What waits behind a failed delivery of its group is visible again at once: FIFO still holds it behind
   // its head, so the group goes on after the head's backoff, not after the queue's visibility timeout.
   const behind = event.Records.filter(
