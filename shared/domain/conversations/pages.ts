@@ -160,8 +160,10 @@ function accountReads(
   totals: Map<string, number>,
   teamParts: boolean,
 ): AccountRead[] {
-  const shards = (status: string, rows: number): AccountRead[] =>
-    Array.from({ length: LIST_SHARDS }, (_, shard) => ({ status, part: shard, rows: Math.ceil((rows / LIST_SHARDS) * 1.15) + 1 }));
+  // `rows` split over the shards by display id; `spread` covers an uneven split when `rows` carries no margin of its own
+  // for it (a status's whole page).
+  const shards = (status: string, rows: number, spread = 1): AccountRead[] =>
+    Array.from({ length: LIST_SHARDS }, (_, shard) => ({ status, part: shard, rows: Math.ceil((rows / LIST_SHARDS) * spread) + 1 }));
   const out: AccountRead[] = [];
   for (const st of statuses) {
     const groups = teams.filter((g) => g.status === st.status && g.wanted > 0);
@@ -174,9 +176,9 @@ function accountReads(
     for (const g of groups) {
       const all = totals.get(partTotal(st.status, g.team)) ?? g.all;
       if (g.team !== null) out.push({ status: st.status, part: `T${g.team}`, rows: rows(g.wanted, all) });
-      else if (teamParts) out.push(...shards(st.status, rows(g.wanted, all)));
+      else if (teamParts) out.push(...shards(st.status, rows(g.wanted, all), g.wanted === st.wanted ? 1.15 : 1));
     }
-    if (!teamParts) out.push(...shards(st.status, rowsFor(need, st.wanted, st.all)));
+    if (!teamParts) out.push(...shards(st.status, rowsFor(need, st.wanted, st.all), 1.15));
   }
   return out;
 }
@@ -215,7 +217,9 @@ export function planPage(
   const partitions = [...byPartition.values()].filter((t) => t.wanted > 0);
   const inboxUnits = partitions.reduce((u, t) => u + queryUnits(rowsFor(need, t.wanted, t.all) * ITEM_KB), 0);
 
-  if (!perInbox || (totals && accountUnits <= inboxUnits)) {
+  // Even, the source of fewer Queries: each rounds its read up to 4 KB.
+  const accountFirst = accountUnits < inboxUnits || (accountUnits === inboxUnits && reads.length <= partitions.length);
+  if (!perInbox || (totals && accountFirst)) {
     return {
       source: 'account',
       units: accountUnits,
@@ -275,9 +279,10 @@ export async function scopeConversations(
     accountUnits < inboxUnits
       ? [...parts.values()].map((p) => conversationsByAccountStatus(accountId, p.status, p.part, 500, 500))
       : [...partitions.values()].map((p) => conversationsByInboxStatus(accountId, p.inbox, p.status, 500));
-  const out: ConversationRow[] = [];
-  for await (const c of mergeNewestFirst(streams)) if (wanted(c)) out.push(c);
-  return out;
+  // A conversation whose team changed between two of the Queries may be read in both partitions.
+  const read = new Map<number, ConversationRow>();
+  for await (const c of mergeNewestFirst(streams)) if (wanted(c) && !read.has(c.id)) read.set(c.id, c);
+  return [...read.values()];
 }
 
 /**
