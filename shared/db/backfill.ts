@@ -1,4 +1,5 @@
 import { checkpointedScan, setIfUnchanged } from './maintenance.ts';
+import { moveToTeamPartitions } from './repositories/conversations.ts';
 import { log } from '#shared/log.ts';
 import * as keys from './keys.ts';
 import { isListed, locates } from './repositories/contacts.ts';
@@ -40,6 +41,7 @@ export const DERIVED_KEYS: Record<string, (item: Item) => Item | undefined> = {
       status: i.status,
       last_activity_at: Number(i.last_activity_at ?? i.created_at ?? 0),
       id: Number(i.id),
+      team_id: i.team_id == null ? null : Number(i.team_id),
     };
     const add: Item = {
       ...(i.gsi3pk === undefined ? keys.conversationIndex(c) : {}),
@@ -74,11 +76,32 @@ async function addKeys(item: Item, add: Item): Promise<boolean> {
 }
 
 /**
+ * An account made before the team partitions of its activity index (AP62): its conversations with a team moved out of
+ * the shards, then the account marked (`team_list_partitions`), so that a team's page reads its partition alone.
+ */
+async function fillTeamPartitions(account: Item): Promise<boolean> {
+  if (account.team_list_partitions === true) return false;
+  await moveToTeamPartitions(Number(account.id));
+  await setIfUnchanged(account, {
+    sets: ['#f = :t'],
+    conditions: ['attribute_exists(pk)'],
+    names: { '#f': 'team_list_partitions' },
+    values: { ':t': true },
+  });
+  return true;
+}
+
+/**
  * Items later versions derive from a set of others, written for an item of a type that owns the set: an
- * account's inbox summaries (AP28), filled and marked complete (AP29; added with the slim inbox listing).
+ * account's inbox summaries (AP28), filled and marked complete (AP29; added with the slim inbox listing); its
+ * conversations with a team in their team's partition of the account index (added with the team partitions).
  */
 export const DERIVED_ITEMS: Record<string, (item: Item) => Promise<boolean>> = {
-  account: (i) => fillInboxSummaries(Number(i.id)),
+  account: async (i) => {
+    const summaries = await fillInboxSummaries(Number(i.id));
+    const teams = await fillTeamPartitions(i);
+    return summaries || teams;
+  },
 };
 
 /** Adds every missing derived key and item in the table; `maxPages` bounds one call (run again to resume). */

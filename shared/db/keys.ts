@@ -31,7 +31,8 @@
 //   rule run         RULERUN#<eventId>         RULE#<ruleId>            (expires after a week)
 //   signal           <pk of what it concerns>  SIGNAL#<time-ordered id>   (expires after a day)
 // conversation     CONV#<acctId>#<displayId>   CONV                   gsi3: CONVS#<acctId>#INBOX#<inboxId>#<status> /
-// <lastActivity>#<displayId>; gsi4 (whole item): ACONVS#<acctId>#<status>#<displayId mod LIST_SHARDS> / <lastActivity>#<displayId>
+// <lastActivity>#<displayId>; gsi4 (whole item): ACONVS#<acctId>#<status>#<displayId mod LIST_SHARDS> (no team) or
+// ACONVS#<acctId>#<status>#T<teamId> / <lastActivity>#<displayId>
 //   message          CONV#<acctId>#<displayId>   MSG#<messageId>
 // search tail      STAIL#<acctId>                <createdAt>#<messageId>   (slim copy of an incoming/outgoing message: c, i, x;
 // shared/search)
@@ -300,13 +301,26 @@ export const conversationIndex = (c: { account_id: number; inbox_id: number; sta
 export const conversationsByInboxStatus = (accountId: number, inboxId: number, status: string) => ({
   gsi3pk: join('CONVS', accountId, 'INBOX', inboxId, status),
 });
-/** The account-wide activity index (gsi4, whole items): one partition per account, status and shard (AP62). */
-export const accountConversationIndex = (c: { account_id: number; status: string; last_activity_at: number; id: number }) => ({
-  gsi4pk: join('ACONVS', c.account_id, c.status, c.id % LIST_SHARDS),
+/**
+ * A conversation's partition of the account-wide activity index (gsi4): its team's (`T<team>`) when it has one, so that
+ * a team's list page reads one partition of only that team's conversations; else a shard by display id (LIST_SHARDS).
+ */
+export type AccountListPart = number | `T${number}`;
+export const accountListPart = (c: { id: number; team_id?: number | null }): AccountListPart =>
+  c.team_id != null ? `T${c.team_id}` : c.id % LIST_SHARDS;
+/** The account-wide activity index (gsi4, whole items): one partition per account, status and team or shard (AP62). */
+export const accountConversationIndex = (c: {
+  account_id: number;
+  status: string;
+  last_activity_at: number;
+  id: number;
+  team_id?: number | null;
+}) => ({
+  gsi4pk: join('ACONVS', c.account_id, c.status, accountListPart(c)),
   gsi4sk: join(pad(c.last_activity_at), pad(c.id)),
 });
-export const conversationsByAccountStatus = (accountId: number, status: string, shard: number) => ({
-  gsi4pk: join('ACONVS', accountId, status, shard),
+export const conversationsByAccountStatus = (accountId: number, status: string, part: AccountListPart) => ({
+  gsi4pk: join('ACONVS', accountId, status, part),
 });
 /** The lowest gsi3 sort key of a conversation active at or after this second (and, within it, with at least this display id) (AP79). */
 export const activitySince = (seconds: number, displayId?: number) => join(pad(seconds), displayId === undefined ? '' : pad(displayId));

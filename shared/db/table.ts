@@ -19,8 +19,9 @@ export const INDEXES = {
   /**
    * Conversations by account and status, newest activity first, whole items (AP62): a list page of the
    * whole account is one Query per shard, flat in the account's inboxes, and its 25 conversations come with
-   * it (a Query bills the sum of the items read, a BatchGet half a unit per item). Sharded by display id
-   * (keys.ts LIST_SHARDS), so one busy account's moves spread over more than one partition. A conversation
+   * it (a Query bills the sum of the items read, a BatchGet half a unit per item). A team's conversations are in
+   * their team's own partition (a team's page reads it alone); the others are sharded by display id (keys.ts
+   * LIST_SHARDS, accountListPart), so one busy account's moves spread over more than one partition. A conversation
    * item stays under 1 KB, so a move costs one write unit out and one in.
    */
   gsi4: { name: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' },

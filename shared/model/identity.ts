@@ -35,6 +35,12 @@ export interface AccountRecord {
   account_counters?: boolean;
   /** True when its report facts are sharded (`keys.reportFact`): accounts made since the shards exist. */
   sharded_report_facts?: boolean;
+  /**
+   * True when every conversation with a team is in its team's partition of the account activity index (AP62,
+   * `keys.accountListPart`): accounts made since the team partitions exist. In older accounts a conversation with a
+   * team not changed since may still be in a shard, so a team's page reads the shards too.
+   */
+  team_list_partitions?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

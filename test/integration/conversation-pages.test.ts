@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
 import { INDEXES } from '#shared/db/table.ts';
 import { getAccount, getUser } from '#shared/db/repositories/identity.ts';
+import { moveToTeamPartitions } from '#shared/db/repositories/conversations.ts';
 import { conversationMeta, listConversations } from '#shared/domain/conversations/finder.ts';
 import { filterConversations } from '#shared/domain/filters/service.ts';
 import type { Actor } from '#shared/model/actor.ts';
@@ -137,8 +138,14 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     const times = payload.map((c: any) => c.timestamp);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     expect(payload.every((c: any) => c.status === 'open')).toBe(true);
+    // The shards of conversations without a team and the team's own partition (a quarter of the account).
     expect(m.queries.map((q) => q.partition).sort()).toEqual(
-      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`].sort(),
+      [
+        `CNTA#${sh.s.accountId}`,
+        `ACONVS#${sh.s.accountId}#open#0`,
+        `ACONVS#${sh.s.accountId}#open#1`,
+        `ACONVS#${sh.s.accountId}#open#T${sh.team}`,
+      ].sort(),
     );
     // The page's conversations come with the index; only its contacts are read by key.
     expect(m.calls.filter((c) => c.command === 'BatchGetItemCommand')).toHaveLength(1);
@@ -195,7 +202,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(m.result.meta).toEqual({ mine_count: 0, unassigned_count: all.filter((x) => !x.agent).length, all_count: all.length });
     expect(m.result.payload).toHaveLength(25);
     expect(m.queries.filter((q) => q.index === GSI3)).toHaveLength(0);
-    expect(m.queries.filter((q) => q.index === 'gsi4')).toHaveLength(2);
+    expect(m.queries.filter((q) => q.index === 'gsi4')).toHaveLength(3);
     expect(m.trips).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
@@ -214,7 +221,12 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     // At least 50 open conversations: the oldest 25 all come before the newest 25.
     expect(ascending(key(payload[24]), key(newest[24]))).toBe(true);
     expect(m.queries.map((c) => c.partition).sort()).toEqual(
-      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`].sort(),
+      [
+        `CNTA#${sh.s.accountId}`,
+        `ACONVS#${sh.s.accountId}#open#0`,
+        `ACONVS#${sh.s.accountId}#open#1`,
+        `ACONVS#${sh.s.accountId}#open#T${sh.team}`,
+      ].sort(),
     );
     expect(m.byKey).toEqual([]);
     expect(m.trips).toBeLessThanOrEqual(3);
@@ -230,10 +242,67 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(payload.every((c) => c.status === 'open')).toBe(true);
     const created = payload.map((c) => [c.created_at, c.id]);
     expect(created.slice(1).every(([t, id], i) => t < created[i][0] || (t === created[i][0] && id < created[i][1]))).toBe(true);
-    // The counters, then the account index's two shards or (one inbox) its one partition: what costs less.
-    expect(m.queries.length).toBeLessThanOrEqual(3);
+    // The counters, then the account index's partitions (its two shards and the team's) or (one inbox) its one
+    // partition: what costs less.
+    expect(m.queries.length).toBeLessThanOrEqual(4);
     expect(m.byKey).toEqual([]);
     expect(m.trips).toBeLessThanOrEqual(3);
+  });
+
+  it.each(SIZES)('a team’s page at %i inboxes: its own partition of the account index, whatever its share', async (n) => {
+    const sh = shapes.get(n)!;
+    const q = { team_id: String(sh.team) };
+    const m = await measure(() => listConversations(sh.account, sh.admin, q));
+    const want = expectedCounts(sh, (x) => x.status === 'open' && x.team);
+    expect(m.result.data.meta).toEqual(want);
+    const payload = m.result.data.payload as any[];
+    expect(payload).toHaveLength(Math.min(25, want.all_count));
+    expect(payload.every((c) => c.meta.team?.id === sh.team)).toBe(true);
+    expect(m.queries.map((c) => c.partition).sort()).toEqual(
+      [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#T${sh.team}`].sort(),
+    );
+    expect(m.byKey).toEqual([]);
+    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.rcu).toBeLessThanOrEqual(10);
+    // Another order reads the team's partition whole, not the account's.
+    const created = await measure(() => listConversations(sh.account, sh.admin, { ...q, sort_by: 'created_at_desc' }));
+    expect(created.result.data.meta).toEqual(want);
+    expect(created.queries.filter((c) => c.index === 'gsi4').map((c) => c.partition)).toEqual([
+      `ACONVS#${sh.s.accountId}#open#T${sh.team}`,
+    ]);
+  });
+
+  it('an account from before the team partitions finds a team’s conversations left in a shard, until the backfill moves them', async () => {
+    const sh = shapes.get(30)!;
+    const older = { ...sh.account, team_list_partitions: undefined };
+    const q = { team_id: String(sh.team) };
+    const listed = (await listConversations(sh.account, sh.admin, q)).data.payload as any[];
+    // One conversation of the team as a writer of the older version left it: in its shard.
+    const left = listed[listed.length - 1];
+    const key = keys.conversation(sh.s.accountId, left.id);
+    const shard = keys.conversationsByAccountStatus(sh.s.accountId, 'open', left.id % keys.LIST_SHARDS).gsi4pk;
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET gsi4pk = :p',
+        ExpressionAttributeValues: { ':p': shard },
+      }),
+    );
+    const m = await measure(() => listConversations(older, sh.admin, q));
+    expect(m.result.data.meta).toEqual(expectedCounts(sh, (x) => x.status === 'open' && x.team));
+    expect((m.result.data.payload as any[]).map((c) => c.id)).toEqual(listed.map((c) => c.id));
+    expect(
+      m.queries
+        .filter((c) => c.index === 'gsi4')
+        .map((c) => c.partition)
+        .sort(),
+    ).toEqual([`ACONVS#${sh.s.accountId}#open#0`, `ACONVS#${sh.s.accountId}#open#1`, `ACONVS#${sh.s.accountId}#open#T${sh.team}`].sort());
+    expect(await moveToTeamPartitions(sh.s.accountId)).toBe(1);
+    expect(await moveToTeamPartitions(sh.s.accountId)).toBe(0);
+    const moved = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item!;
+    expect(moved.gsi4pk).toBe(`ACONVS#${sh.s.accountId}#open#T${sh.team}`);
+    expect(((await listConversations(sh.account, sh.admin, q)).data.payload as any[]).map((c) => c.id)).toEqual(listed.map((c) => c.id));
   });
 
   it('a team, the unassigned and status=all keep their counts exact at 300 inboxes', async () => {

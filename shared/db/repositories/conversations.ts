@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
 import { nextDenseId } from '../ids.ts';
 import * as keys from '../keys.ts';
 import { INDEXES, SLIM_ACTIVITY_INDEX } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
-import type { ConversationRecord } from '#shared/model/conversations.ts';
+import { STATUSES, type ConversationRecord } from '#shared/model/conversations.ts';
 import type { MessageRecord } from '#shared/model/messages.ts';
 import { messageItem, putMessage } from './messages.ts';
 import { tailItem } from '../search-tail.ts';
@@ -215,20 +215,75 @@ export async function* conversationsByInboxStatus(
 }
 
 /**
- * AP62: the conversations of one status in one shard of the account, newest activity first (oldest first with
- * `oldestFirst`; gsi4, whole items, read lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the
- * account's inboxes.
+ * AP62: the conversations of one status in one partition of the account (a team's, or a shard of those without a
+ * team: keys.accountListPart), newest activity first (oldest first with `oldestFirst`; gsi4, whole items, read
+ * lazily): a page of 25 conversations of ~1 KB is ~3.5 RCU, whatever the account's inboxes.
  */
 export async function* conversationsByAccountStatus(
   accountId: number,
   status: string,
-  shard: number,
+  part: keys.AccountListPart,
   firstChunk: number,
   nextChunk = 100,
   oldestFirst = false,
 ): AsyncGenerator<ConversationRecord> {
-  const partition = keys.conversationsByAccountStatus(accountId, status, shard).gsi4pk;
+  const partition = keys.conversationsByAccountStatus(accountId, status, part).gsi4pk;
   for await (const item of newestFirst(INDEXES.gsi4, partition, firstChunk, nextChunk, oldestFirst)) yield conversationOf(item)!;
+}
+
+/**
+ * For an account made before the team partitions of the account index (AP62, `keys.accountListPart`): moves the copies
+ * of its conversations with a team that a writer of the older version left in a shard to their team's partition (one
+ * walk of the shards, each move conditioned on the copy still being there and the team unchanged, so a concurrent
+ * writer wins). Answers how many moved; the caller then marks the account (`team_list_partitions`).
+ */
+export async function moveToTeamPartitions(accountId: number): Promise<number> {
+  const ix = INDEXES.gsi4;
+  let moved = 0;
+  for (const status of STATUSES) {
+    for (let shard = 0; shard < keys.LIST_SHARDS; shard++) {
+      const partition = keys.conversationsByAccountStatus(accountId, status, shard).gsi4pk;
+      let start: QueryCommandInput['ExclusiveStartKey'];
+      do {
+        const out = await db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: ix.name,
+            KeyConditionExpression: '#p = :p',
+            FilterExpression: 'attribute_type(team_id, :n)',
+            ProjectionExpression: 'pk, sk, id, team_id',
+            ExpressionAttributeNames: { '#p': ix.pk },
+            ExpressionAttributeValues: { ':p': partition, ':n': 'N' },
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of out.Items ?? []) {
+          const to = keys.conversationsByAccountStatus(
+            accountId,
+            status,
+            keys.accountListPart({ id: Number(item.id), team_id: Number(item.team_id) }),
+          );
+          try {
+            await db().send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: { pk: item.pk, sk: item.sk },
+                UpdateExpression: 'SET #p = :to',
+                ConditionExpression: '#p = :from AND team_id = :team',
+                ExpressionAttributeNames: { '#p': ix.pk },
+                ExpressionAttributeValues: { ':to': to.gsi4pk, ':from': partition, ':team': item.team_id },
+              }),
+            );
+            moved++;
+          } catch (err) {
+            if (!(err instanceof ConditionalCheckFailedException)) throw err;
+          }
+        }
+        start = out.LastEvaluatedKey;
+      } while (start);
+    }
+  }
+  return moved;
 }
 
 /**

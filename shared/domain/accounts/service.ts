@@ -59,6 +59,8 @@ export async function createAccount(appId: number, input: NewAccount) {
     account_counters: true,
     // Its report facts spread over shards from the start (docs/cost.md#partition-heat).
     sharded_report_facts: true,
+    // Its conversations with a team are in their team's partition of the account index from the start (AP62).
+    team_list_partitions: true,
   };
   await createPlatformAccount(account, appId);
   return accountJson(account);

@@ -342,8 +342,7 @@ async function findPage(account: AccountRecord, actor: Actor, q: ConversationQue
     // For a few inboxes not the account counters too: their partitions cost less than every conversation of
     // their statuses in the account index, which those counters would size.
     const counters = selected ? undefined : await countersFor(account, f.inboxes, f.inboxes === 'all' ? 'page' : 'rows');
-    const pool: ConversationRow[] =
-      selectedRows ?? (await scopeConversations(account.id, counters!, (c) => inPlace(f, c))).filter((c) => inScope(f, c));
+    const pool: ConversationRow[] = selectedRows ?? (await scopeConversations(account.id, counters!, (c) => inScope(f, c)));
     rows = pool
       .filter(keep)
       .sort(sorter)

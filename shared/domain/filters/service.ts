@@ -211,12 +211,20 @@ export async function filterConversations(account: AccountRecord, actor: Actor, 
     const { records, contacts } = await pageRecords(account.id, await pageByActivity(account.id, counters, wanted, page));
     return { meta, payload: await conversationsJson(account.id, actor, records, contacts) };
   }
-  // The conversations the caller sees in the (inbox, status) partitions the conditions can match, from those
+  // The conversations the caller sees in the (inbox, status) partitions (and teams) the conditions can match, from those
   // partitions or the account index, whichever costs less (an account counter stands for every inbox).
-  const canMatch = (c: { inbox_id?: number; status: string }) =>
+  const canMatch = (c: { inbox_id?: number; status: string; team_id: number | null }) =>
     visible(c.inbox_id) &&
     evaluate(conditions, (k) =>
-      k.custom ? UNKNOWN : k.key === 'inbox_id' ? (c.inbox_id ?? UNKNOWN) : k.key === 'status' ? c.status : UNKNOWN,
+      k.custom
+        ? UNKNOWN
+        : k.key === 'inbox_id'
+          ? (c.inbox_id ?? UNKNOWN)
+          : k.key === 'status'
+            ? c.status
+            : k.key === 'team_id'
+              ? c.team_id
+              : UNKNOWN,
     ) !== false;
   const rows = await scopeConversations(account.id, counters, canMatch);
   // The index holds whole conversations: every condition settles on the row (only a slim row, read while an

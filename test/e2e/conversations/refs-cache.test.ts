@@ -2,7 +2,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as keys from '#shared/db/keys.ts';
-import { LIST_SHARDS } from '#shared/db/keys.ts';
 import { REFS_CACHE_TTL_MS, refsCacheForTests } from '#shared/domain/conversations/refs-cache.ts';
 import { callRecorder } from '../../support/calls.ts';
 import { runtime, seedAccount, type SeededAccount } from '../../support/runtime.ts';
@@ -65,7 +64,11 @@ describe('references of conversation JSON through the refs cache', () => {
     // or its inbox's (AP63).
     const sources = [
       keys.conversation(s.accountId, first.c.id).pk,
-      keys.conversationsByAccountStatus(s.accountId, first.c.status, first.c.id % LIST_SHARDS).gsi4pk,
+      keys.conversationsByAccountStatus(
+        s.accountId,
+        first.c.status,
+        keys.accountListPart({ id: first.c.id, team_id: first.c.meta.team?.id ?? null }),
+      ).gsi4pk,
       keys.conversationsByInboxStatus(s.accountId, inboxId, first.c.status).gsi3pk,
     ];
     expect(second.reads.some((r) => sources.some((k) => r.includes(`"${k}"`)))).toBe(true);

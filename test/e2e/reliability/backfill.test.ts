@@ -6,7 +6,7 @@ import { connectCable, type CableClient } from '../../support/cable.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
 import { backfillAll, missingKeys } from '#shared/db/backfill.ts';
-import { newInbox, ok } from '../conversations/fixtures.ts';
+import { newContact, newConversation, newInbox, newTeam, ok } from '../conversations/fixtures.ts';
 
 // Items written before an index existed (a deployed table upgraded in place) lack its keys: the
 // conversation is missing from lists, the visitor's socket cannot subscribe. `npm run backfill` adds them.
@@ -126,5 +126,43 @@ describe('npm run backfill: index keys for items written before their index', ()
     expect(await get(mark)).toMatchObject({ type: 'inbox_summaries', account_id: old.accountId });
     expect(await get(summary)).toMatchObject({ type: 'inbox_summary', id: inbox.id, name: inbox.name, channel_type: 'Channel::Api' });
     expect(await backfillAll({ pageSize: 100 })).toMatchObject({ complete: true, updated: 0 });
+  });
+
+  it('moves the team conversations of an account made before the team partitions (AP62) out of the shards, and marks it', async () => {
+    const old = await seedAccount();
+    const inbox = await newInbox(old);
+    const team = await newTeam(old);
+    const contact = await newContact(old);
+    const conv = await newConversation(old, { inbox_id: inbox.id, contact_id: contact.id, team_id: team.id });
+    const convKey = keys.conversation(old.accountId, conv.id);
+    const shard = keys.conversationsByAccountStatus(old.accountId, 'open', conv.id % keys.LIST_SHARDS).gsi4pk;
+    const own = keys.conversationsByAccountStatus(old.accountId, 'open', `T${team.id}`).gsi4pk;
+    expect((await raw(convKey)).gsi4pk).toBe(own);
+    // As the account and its conversation were before: unmarked, the team's conversation in a shard.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.account(old.accountId),
+        UpdateExpression: 'REMOVE team_list_partitions',
+      }),
+    );
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: convKey,
+        UpdateExpression: 'SET gsi4pk = :p',
+        ExpressionAttributeValues: { ':p': shard },
+      }),
+    );
+
+    const first = await backfillAll({ pageSize: 100 });
+    expect(first.complete).toBe(true);
+    expect((await raw(convKey)).gsi4pk).toBe(own);
+    expect((await raw(keys.account(old.accountId))).team_list_partitions).toBe(true);
+    expect(await backfillAll({ pageSize: 100 })).toMatchObject({ complete: true, updated: 0 });
+    // The team's page (the account as the credential cache may still hold it, unmarked, or marked) lists it.
+    const teamPage = ok(await old.admin.api.get(`${old.base}/conversations?team_id=${team.id}`), 'team page').data;
+    expect(teamPage.meta.all_count).toBe(1);
+    expect(teamPage.payload.map((c: { id: number }) => c.id)).toEqual([conv.id]);
   });
 });

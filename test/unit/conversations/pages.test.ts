@@ -36,13 +36,53 @@ describe('planPage', () => {
           ['open', 10_000],
           ['resolved', 90_000],
         ]),
+        teamParts: true,
       },
       (c) => c.status === 'open',
       1,
     );
     expect(plan.source).toBe('account');
-    // Half the open conversations are wanted: about twice a page is read, in two shards.
+    // Every open conversation is wanted, half of them in the team's partition: about half a page from each, the
+    // team's partition and the two shards of those without a team.
+    expect(plan.streams()).toHaveLength(3);
     expect(plan.units).toBeLessThanOrEqual(6);
+  });
+
+  // An account of 300 inboxes whose team holds a quarter of its open conversations (the bench's and the integration
+  // test's shape), as its account counters say.
+  const quarterTeam: PageCounter[] = [
+    { team_id: null, status: 'open', assignee_id: null, count: 150 },
+    { team_id: null, status: 'open', assignee_id: 7, count: 75 },
+    { team_id: 5, status: 'open', assignee_id: null, count: 50 },
+    { team_id: 5, status: 'open', assignee_id: 7, count: 25 },
+  ];
+  const quarterTotals = new Map([
+    ['open', 300],
+    ['open#', 225],
+    ['open#5', 75],
+  ]);
+
+  it('reads a team’s page from its own partition of the account index: a page and a row, whatever its share', () => {
+    const plan = planPage(1, { counters: quarterTeam, totals: quarterTotals, teamParts: true }, (c) => c.team_id === 5, 1);
+    expect(plan.source).toBe('account');
+    expect(plan.streams()).toHaveLength(1);
+    // 26 whole conversations of the team, not ~120 of the account to find 25 of a quarter.
+    expect(plan.units).toBeLessThanOrEqual(4);
+    // Before the team partitions: the shards (a team's conversations not changed since may be there) and the team's.
+    const older = planPage(1, { counters: quarterTeam, totals: quarterTotals }, (c) => c.team_id === 5, 1);
+    expect(older.streams()).toHaveLength(3);
+    expect(older.units).toBeGreaterThan(plan.units);
+  });
+
+  it('reads the whole account from the shards and each team’s partition holding its status, each sized by its share', () => {
+    const plan = planPage(1, { counters: quarterTeam, totals: quarterTotals, teamParts: true }, () => true, 1);
+    expect(plan.source).toBe('account');
+    expect(plan.streams()).toHaveLength(3);
+    // One Query more than the two shards alone (~1 KB estimated a conversation; the copies are smaller).
+    expect(plan.units).toBeLessThanOrEqual(6);
+    // The team's partition holds none of the unassigned-without-team page's conversations: not read.
+    const unteamed = planPage(1, { counters: quarterTeam, totals: quarterTotals, teamParts: true }, (c) => c.team_id === null, 1);
+    expect(unteamed.streams()).toHaveLength(2);
   });
 
   it('reads one inbox’s own partition when it holds a small share of the account', () => {
