@@ -35,6 +35,11 @@ export interface AccountRecord {
   account_counters?: boolean;
   /** True when its report facts are sharded (`keys.reportFact`): accounts made since the shards exist. */
   sharded_report_facts?: boolean;
+  /**
+   * True when its report aggregates keep block items per field group (six UTC hours) instead of hour items
+   * (`keys.reportPart`): accounts made since they exist, or rebuilt since (`npm run reports:rebuild`).
+   */
+  report_blocks?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

@@ -59,6 +59,8 @@ export async function createAccount(appId: number, input: NewAccount) {
     account_counters: true,
     // Its report facts spread over shards from the start (docs/cost.md#partition-heat).
     sharded_report_facts: true,
+    // Its report aggregates keep block items per field group (docs/reports.md) from the start.
+    report_blocks: true,
   };
   await createPlatformAccount(account, appId);
   return accountJson(account);
