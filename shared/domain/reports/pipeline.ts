@@ -246,11 +246,6 @@ async function reportState(accountId: number, conversationId: number) {
 }
 
 /**
- * Runs a dispatcher batch with its report facts collected, then writes them together (recordFacts): one
- * transaction per account. The batch's later events read the report memory its earlier events left.
- * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
- */
-/**
  * Where an account's facts and aggregates go: the fact shards, block items (accounts made since them, or
  * rebuilt; the dispatcher reads the account through its cache).
  */
@@ -259,6 +254,11 @@ export async function reportLayout(accountId: number): Promise<Pick<FactWrite, '
   return { sharded: !!account?.sharded_report_facts, blocks: !!account?.report_blocks };
 }
 
+/**
+ * Runs a dispatcher batch with its report facts collected, then writes them together (recordFacts): one
+ * transaction per account. The batch's later events read the report memory its earlier events left.
+ * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
+ */
 export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
   const batch: Batch = { writes: [], states: new Map() };
   const result = await pendingFacts.run(batch, fn);
