@@ -1,5 +1,6 @@
-// Time arithmetic of report aggregates (pure). Figures are kept per UTC day (one item) and per UTC hour
-// with four quarter-hour counters (one item), so a period in any timezone Chatwoot accepts (whole,
+// Time arithmetic of report aggregates (pure). Figures are kept per UTC day (one item) and in quarter-hour
+// counters: per six UTC hours and field group (a block item; older accounts: per UTC hour, every figure in
+// one hour item), so a period in any timezone Chatwoot accepts (whole,
 // half and three-quarter hour offsets: India +5:30, Nepal +5:45, Chatham +12:45, Newfoundland −3:30)
 // starts on a quarter-hour boundary of UTC. A sum over [a, b) is F(b) − F(a) with
 // F(t) = whole UTC days before t's day + t's day up to t's time of day ("head").
