@@ -18,6 +18,16 @@ export interface ReportWritesResult {
   batched: { incoming: number; reply: number; mean: number };
   /** The first agent reply of each conversation (first_response), alone and batched. */
   firstReply: { alone: number; batched: number };
+  /** Per-row report routes on an account whose inboxes are all active (benchReportRows). */
+  rows?: ReportRowsResult;
+}
+
+export interface ReportRowsResult {
+  inboxes: number;
+  days: number;
+  conversations: number;
+  /** RCU and DynamoDB calls of one call of each route (the median of five), over the last `days` local days at +5:30. */
+  routes: { route: string; rcu: number; calls: number }[];
 }
 
 const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|REVT)#/;
@@ -141,7 +151,91 @@ export async function benchReportWrites(
     alone: { incoming: inAlone, reply: replyAlone, mean: r2((inAlone + replyAlone) / 2) },
     batched: { incoming: inBatched, reply: replyBatched, mean: r2((inBatched + replyBatched) / 2) },
     firstReply: { alone: firstAlone, batched: firstBatched },
+    rows: await benchReportRows(world, recorder),
   };
+}
+
+/**
+ * Per-row report routes (one row per inbox) on an account of `inboxes` API inboxes all active every day: about
+ * 10,000 conversations over `days` days, each with three incoming messages and three replies, a first response,
+ * a reply time and a resolution, at seeded random quarter hours, recorded with the pipeline's writer (the facts
+ * as the pipeline would write them, a day's figures of an inbox per fact). The routes are asked for the last
+ * `days` days in +5:30 from local midnight to local midnight (as the dashboard asks), so both ends cut a UTC day.
+ */
+export async function benchReportRows(
+  world: BenchWorld,
+  recorder: ReturnType<typeof instrument>,
+  inboxes = 30,
+  days = 30,
+): Promise<ReportRowsResult> {
+  const { recordFact } = await import('#shared/db/repositories/reports.ts');
+  const { reportLayout } = await import('#shared/domain/reports/pipeline.ts');
+  const keys = await import('#shared/db/keys.ts');
+  const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('report-rows'));
+  const { api } = seeded.admin;
+  const ids: number[] = [];
+  for (let i = 0; i < inboxes; i++) {
+    const res = await api.post(`${seeded.base}/inboxes`, { name: world.unique(`rows-${i}`), channel: { type: 'api' } });
+    if (res.status !== 200) throw new Error(`report rows inbox: ${res.status} ${res.text}`);
+    ids.push(res.body.id as number);
+  }
+  const DAY = 86_400;
+  const layout = await reportLayout(seeded.accountId);
+  const perDay = Math.round(10_000 / days / inboxes);
+  let x = 2026;
+  const next = (n: number) => {
+    x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return (x >>> 8) % n;
+  };
+  const today = Math.floor(Date.now() / 1000 / DAY) * DAY;
+  for (const inbox of ids) {
+    const series = keys.reportSeries.inbox(inbox);
+    for (let d = today - (days + 1) * DAY; d <= today; d += DAY) {
+      const contributions = [];
+      for (let c = 0; c < perDay; c++) {
+        const at = d + next(96) * 900;
+        const fr = 60 + next(7_200);
+        contributions.push(
+          { series, at, figures: { cc: 1, im: 3, st_resolved: 1 } },
+          {
+            series,
+            at: Math.min(d + DAY - 900, at + 900),
+            figures: { om: 3, fr_n: 1, fr_s: fr, fr_b: fr, fd0: 1, rt_n: 1, rt_s: 300, rt_b: 0 },
+          },
+          { series, at: Math.min(d + DAY - 900, at + 1_800), figures: { rs_n: 1, rs_s: 1_800, rs_b: 0 } },
+        );
+      }
+      await recordFact({
+        ...layout,
+        fact: {
+          id: `bench:rows:${seeded.accountId}:${inbox}:${d}`,
+          account_id: seeded.accountId,
+          conversation_id: null,
+          contributions,
+          created_at: d,
+        },
+      });
+    }
+  }
+  // Local midnights at +5:30: 18:30 UTC the day before.
+  const until = today - 5.5 * 3_600;
+  const q = `since=${until - days * DAY}&until=${until}&timezone_offset=5.5`;
+  const v2 = `/api/v2/accounts/${seeded.accountId}`;
+  const paths = [`summary_reports/inbox?${q}`, `reports/inboxes?${q}`, `reports/first_response_time_distribution?${q}`];
+  const routes: ReportRowsResult['routes'] = [];
+  for (const path of paths) {
+    const runs: { rcu: number; calls: number }[] = [];
+    for (let i = 0; i < 5; i++) {
+      recorder.take();
+      const res = await api.get(`${v2}/${path}`);
+      if (res.status !== 200) throw new Error(`report rows ${path}: ${res.status} ${res.text}`);
+      const { calls } = recorder.take();
+      runs.push({ rcu: r2(calls.reduce((t, c) => t + c.rcu, 0)), calls: calls.length });
+    }
+    runs.sort((a, b) => a.rcu - b.rcu);
+    routes.push({ route: `GET /api/v2/accounts/{id}/${path.split('?')[0]}`, ...runs[2]! });
+  }
+  return { inboxes, days, conversations: perDay * inboxes * days, routes };
 }
 
 export function reportWritesMarkdown(r: ReportWritesResult): string {
@@ -159,5 +253,17 @@ export function reportWritesMarkdown(r: ReportWritesResult): string {
     `| mean of the two (half incoming, half replies) | ${r.alone.mean} | ${r.batched.mean} |`,
     `| a conversation's first agent reply (\`first_response\`) | ${r.firstReply.alone} | ${r.firstReply.batched} |`,
     '',
+    ...(r.rows
+      ? [
+          `Per-row report routes on an account of ${r.rows.inboxes} API inboxes all active every day (${r.rows.conversations} conversations over`,
+          `${r.rows.days} days, each with messages, a first response, a reply time and a resolution; \`benchReportRows\`), asked for the last`,
+          `${r.rows.days} local days in +5:30 (both ends cut a UTC day): one call, the median of five.`,
+          '',
+          '| route | RCU / call | DynamoDB calls |',
+          '|---|---|---|',
+          ...r.rows.routes.map((x) => `| \`${x.route}\` | ${x.rcu} | ${x.calls} |`),
+          '',
+        ]
+      : []),
   ].join('\n');
 }

@@ -111,7 +111,9 @@
 // report day       RPT#<acctId>#<series>       D#<yyyymmdd>           (series: A | G#<userId> | I#<inboxId> | T#<teamId> | L#<label> |
 // C#<channel type>)
 // report hour      RPT#<acctId>#<series>       H#<hh>#<yyyymmdd>      (four quarter-hour counters; hour first, so one Query reads an hour
-// of day across days)
+// of day across days; accounts without `report_blocks`)
+// report block     RPT#<acctId>#<series>       B#<group>#<0-3>#<yyyymmdd>   (a field group's 24 quarter-hour counters of six UTC hours;
+// accounts with `report_blocks`: docs/reports.md)
 // report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
 // reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
@@ -707,11 +709,19 @@ export const reportDay = (accountId: number, series: string, day: string): Key =
   sk: join('D', day),
 });
 export const reportDaySk = (day: string) => join('D', day);
-export const reportHour = (accountId: number, series: string, hour: number, day: string): Key => ({
+export const reportHour = (accountId: number, series: string, hour: number, day: string): Key =>
+  reportPart(accountId, series, reportHourLane(hour), day);
+/**
+ * Hour and block items sort by their lane first (`H#<hh>` an hour of day; `B#<group>#<block>` a field group's
+ * six-hour block), then the day: one Query reads a lane across days.
+ */
+export const reportHourLane = (hour: number) => join('H', pad(hour, 2));
+export const reportBlockLane = (group: string, block: number) => join('B', group, block);
+export const reportPart = (accountId: number, series: string, lane: string, day: string): Key => ({
   pk: join('RPT', accountId, series),
-  sk: join('H', pad(hour, 2), day),
+  sk: join(lane, day),
 });
-export const reportHourSk = (hour: number, day: string) => join('H', pad(hour, 2), day);
+export const reportPartSk = (lane: string, day: string) => join(lane, day);
 /**
  * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
  * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.

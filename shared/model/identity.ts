@@ -41,6 +41,11 @@ export interface AccountRecord {
    * team not changed since may still be in a shard, so a team's page reads the shards too.
    */
   team_list_partitions?: boolean;
+  /**
+   * True when its report aggregates keep block items per field group (six UTC hours) instead of hour items
+   * (`keys.reportPart`): accounts made since they exist, or rebuilt since (`npm run reports:rebuild`).
+   */
+  report_blocks?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

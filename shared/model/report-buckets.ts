@@ -1,5 +1,6 @@
-// Time arithmetic of report aggregates (pure). Figures are kept per UTC day (one item) and per UTC hour
-// with four quarter-hour counters (one item), so a period in any timezone Chatwoot accepts (whole,
+// Time arithmetic of report aggregates (pure). Figures are kept per UTC day (one item) and in quarter-hour
+// counters: per six UTC hours and field group (a block item; older accounts: per UTC hour, every figure in
+// one hour item), so a period in any timezone Chatwoot accepts (whole,
 // half and three-quarter hour offsets: India +5:30, Nepal +5:45, Chatham +12:45, Newfoundland −3:30)
 // starts on a quarter-hour boundary of UTC. A sum over [a, b) is F(b) − F(a) with
 // F(t) = whole UTC days before t's day + t's day up to t's time of day ("head").
@@ -7,6 +8,12 @@
 export const QUARTER = 900;
 export const HOUR = 3_600;
 export const DAY = 86_400;
+/**
+ * Six hours: accounts with `report_blocks` keep, instead of one hour item per UTC hour holding every
+ * figure, one block item per six UTC hours and field group (24 quarter-hour counters of the group's
+ * fields), so a day cut reads the one group a route needs, in at most two items per group.
+ */
+export const BLOCK = 6 * HOUR;
 
 export type GroupBy = 'day' | 'week' | 'month' | 'year';
 export const GROUP_BYS: readonly GroupBy[] = ['day', 'week', 'month', 'year'];
@@ -57,6 +64,27 @@ const FIXED = new Set<string>(FIELDS);
 export const isField = (name: string): name is Field => FIXED.has(name) || INBOX_FIELD.test(name);
 export const inboxField = (inboxId: number): InboxField => `li${inboxId}`;
 
+/**
+ * Field groups of block items (what routes read together): counts (`cc im om br bh cs` and the keyed
+ * `li<inbox>`, which ride with a label's `cc`), first responses (`fr_*`, `fd*`), resolutions (`rs_*`),
+ * reply times (`rt_*`), statuses (`st_*`) and CSAT ratings (`c1`–`c5`). One event touches at most two
+ * groups of a series (a first response or a bot resolution with its resolution), so a conversation's
+ * 20 labels keep an event's transaction under 100 items.
+ */
+export const FIELD_GROUPS = ['n', 'f', 'r', 't', 's', 'c'] as const;
+export type FieldGroup = (typeof FIELD_GROUPS)[number];
+const GROUP_OF: Record<string, FieldGroup> = { fr: 'f', fd: 'f', rs: 'r', rt: 't', st: 's', c1: 'c', c2: 'c', c3: 'c', c4: 'c', c5: 'c' };
+/** The group of a field (by its first two letters: every other field is a count). */
+export const fieldGroup = (f: Field): FieldGroup => GROUP_OF[f.slice(0, 2)] ?? 'n';
+/** The groups that hold some figures. */
+export const groupsOf = (fields: readonly Field[]): FieldGroup[] => [...new Set(fields.map(fieldGroup))];
+/** The figures of the given groups only. */
+export function pickGroups(f: Figures, groups: readonly FieldGroup[]): Figures {
+  const out: Figures = {};
+  for (const [k, v] of Object.entries(f) as [Field, number][]) if (groups.includes(fieldGroup(k))) out[k] = v;
+  return out;
+}
+
 /** First-response buckets (Chatwoot's FirstResponseTimeDistributionBuilder): upper bounds in seconds, and labels. */
 export const FIRST_RESPONSE_BUCKETS = [
   { field: 'fd0', below: 3_600, label: '0-1h' },
@@ -80,14 +108,18 @@ export function dayKey(t: number): string {
 export const dayStart = (t: number) => Math.floor(t / DAY) * DAY;
 export const hourOfDay = (t: number) => Math.floor((t - dayStart(t)) / HOUR);
 export const quarterOfHour = (t: number) => Math.floor((t % HOUR) / QUARTER);
+/** The six-hour block (0–3) of the UTC day, and the quarter (0–23) within it. */
+export const blockOfDay = (t: number) => Math.floor((t - dayStart(t)) / BLOCK);
+export const quarterOfBlock = (t: number) => Math.floor((t % BLOCK) / QUARTER);
 
-const QUARTER_ATTR = /^(.+)_([0-3])$/;
+const QUARTER_ATTR = /^(.+)_(\d{1,2})$/;
 
-/** Hour-item attribute of a figure in quarter q. */
+/** Hour- or block-item attribute of a figure in quarter q (of the hour, or of the block). */
 export const quarterField = (f: Field, q: number) => `${f}_${q}`;
 
 /**
- * Sum of an hour item's quarters before `quarters` (0..4). `hour` holds `<field>_<q>` attributes.
+ * Sum of an hour (or block) item's quarters before `quarters` (0..4, or 0..24 for a block). The item
+ * holds `<field>_<q>` attributes.
  */
 export function hourHead(hour: Record<string, unknown> | undefined, quarters: number): Figures {
   const out: Figures = {};
@@ -103,32 +135,49 @@ export function hourHead(hour: Record<string, unknown> | undefined, quarters: nu
 }
 
 /**
- * Which hour items give a day's head up to `tod` (seconds into the UTC day, a multiple of 900): either
- * the hours before it (head) or the hours from it (tail, subtracted from the day total), whichever is
- * fewer, so at most 12 full hours and one partial one are read.
+ * Which hour (or block: `unit` BLOCK) items give a day's head up to `tod` (seconds into the UTC day, a
+ * multiple of 900): either the units before it (head) or the units from it (tail, subtracted from the day
+ * total), whichever is fewer, so at most 12 full hours and one partial one (two blocks) are read.
+ * `partialHour` is the unit the cut falls in (not needed in head mode when `partialQuarters` is 0).
  */
-export function headPlan(tod: number): { mode: 'head' | 'tail'; hours: number[]; partialHour: number; partialQuarters: number } {
-  const h = Math.floor(tod / HOUR);
-  const q = Math.floor((tod % HOUR) / QUARTER);
-  if (tod <= DAY / 2) return { mode: 'head', hours: range(0, h), partialHour: h, partialQuarters: q };
-  return { mode: 'tail', hours: range(h + 1, 24), partialHour: h, partialQuarters: q };
+export function headPlan(
+  tod: number,
+  unit = HOUR,
+): { mode: 'head' | 'tail'; hours: number[]; partialHour: number; partialQuarters: number } {
+  const h = Math.floor(tod / unit);
+  const q = Math.floor((tod % unit) / QUARTER);
+  if (h + (q > 0 ? 1 : 0) <= DAY / unit - h) return { mode: 'head', hours: range(0, h), partialHour: h, partialQuarters: q };
+  return { mode: 'tail', hours: range(h + 1, DAY / unit), partialHour: h, partialQuarters: q };
+}
+
+/** The hour (or block) items a day cut at `tod` reads (headPlan's, less a partial unit of no quarters). */
+export function unitsRead(tod: number, unit = HOUR): number[] {
+  const plan = headPlan(tod, unit);
+  return plan.mode === 'head' && plan.partialQuarters === 0 ? plan.hours : [...plan.hours, plan.partialHour];
 }
 
 /**
  * Adds to `into` a UTC day's figures up to `tod` (seconds into the day, a multiple of 900), read as
  * `headPlan` says: the whole hours before the cut and the cut hour's first quarters, or the day's total
  * less its tail (the hours after the cut, and the cut hour from its quarter on). `hour(h)` is the day's
- * hour item h, if there is one.
+ * hour item h, if there is one; with `unit` BLOCK, its block item h (the groups read, merged).
  */
-export function addDayHead(into: Figures, tod: number, day: Figures, hour: (h: number) => Record<string, unknown> | undefined): Figures {
-  const plan = headPlan(tod);
+export function addDayHead(
+  into: Figures,
+  tod: number,
+  day: Figures,
+  hour: (h: number) => Record<string, unknown> | undefined,
+  unit = HOUR,
+): Figures {
+  const plan = headPlan(tod, unit);
+  const all = unit / QUARTER;
   if (plan.mode === 'head') {
-    for (const h of plan.hours) addFigures(into, hourHead(hour(h), 4));
-    addFigures(into, hourHead(hour(plan.partialHour), plan.partialQuarters));
+    for (const h of plan.hours) addFigures(into, hourHead(hour(h), all));
+    if (plan.partialQuarters) addFigures(into, hourHead(hour(plan.partialHour), plan.partialQuarters));
   } else {
     addFigures(into, day);
-    for (const h of plan.hours) addFigures(into, hourHead(hour(h), 4), -1);
-    addFigures(into, hourHead(hour(plan.partialHour), 4), -1);
+    for (const h of plan.hours) addFigures(into, hourHead(hour(h), all), -1);
+    addFigures(into, hourHead(hour(plan.partialHour), all), -1);
     addFigures(into, hourHead(hour(plan.partialHour), plan.partialQuarters));
   }
   return into;

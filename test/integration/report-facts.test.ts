@@ -8,8 +8,12 @@ import {
   recordFacts,
   type FactWrite,
 } from '#shared/db/repositories/reports.ts';
-import { dayKey } from '#shared/model/report-buckets.ts';
-import { sumsBetween } from '#shared/domain/reports/reader.ts';
+import { dayKey, groupsOf, type Field } from '#shared/model/report-buckets.ts';
+import { queryItems } from '#shared/db/repositories/common.ts';
+import { readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
+import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
+import { getAccountNow, putAccount } from '#shared/db/repositories/identity.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { scopedCallRecorder } from '../support/calls.ts';
 import { runtime } from '../support/runtime.ts';
 
@@ -122,6 +126,9 @@ describe('report facts of a batch (recordFacts)', () => {
   });
 });
 
+/** How an account without `report_blocks` is read (its hour items hold every figure). */
+const HOURS = { blocks: false, groups: ['n'] } as const;
+
 // A series' sums over quarter-hour boundaries read the day items of the span and the hour items of the days a
 // boundary cuts; a cut day without a day item has no hour items (both are written by the same additions), so
 // they are not read: a series empty on its cut days costs its day Query alone.
@@ -149,7 +156,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
   });
-  const sums = (from: number, to: number) => recorder.during(() => sumsBetween(accountId, series, [from, to]));
+  const sums = (from: number, to: number) => recorder.during(() => sumsBetween(accountId, series, [from, to], HOURS));
   const hourKeys = (calls: { command: string; input: string }[]) =>
     calls.filter((c) => c.command === 'BatchGetItemCommand').flatMap((c) => [...c.input.matchAll(/"sk":"(H#[^"]+)"/g)].map((m) => m[1]));
 
@@ -185,9 +192,164 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
     const bounds = Array.from({ length: 6 }, (_, i) => day - (6 - i) * 86_400 + cut);
-    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds));
+    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds, HOURS));
     // From 18:30 to 18:30 the next day: that day's 21:00 and the next day's 10:00.
     expect(result.map((f) => f.im)).toEqual([3, 3, 3, 3, 3]);
     expect(calls.map((c) => c.command)).toEqual(Array(7).fill('QueryCommand'));
+  });
+});
+
+// Accounts with `report_blocks` (made since, or rebuilt) keep block items: per series, field group and six UTC hours,
+// so a cut day reads the groups a route needs, at most two blocks each, and consecutive cut days one Query per block.
+describe('report sums of an account with block items read the groups asked, a block or two per cut day', () => {
+  const accountId = 820_000_000 + Math.floor(Math.random() * 1_000_000);
+  const series = keys.reportSeries.account();
+  const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+  const cut = 18 * 3_600 + 1_800; // 18:30 UTC: a local midnight at +5:30
+  let recorder: ReturnType<typeof scopedCallRecorder>;
+  const read = (fields: Field[]) => ({ blocks: true, groups: groupsOf(fields) });
+  const skOf = (calls: { command: string; input: string }[]) =>
+    calls.flatMap((c) => [...c.input.matchAll(/"(?:sk|:a|:b)":"((?:B|H)#[^"]+)"/g)].map((m) => m[1])).sort();
+  beforeAll(async () => {
+    await runtime();
+    recorder = scopedCallRecorder('reportBlocksRecorder');
+    // Six days: at 10:00 a conversation and its first response (60 s); at 21:00 two incoming messages, a reply time
+    // (30 s) and a conversation; on the last day, the same.
+    await recordFacts([
+      {
+        blocks: true,
+        fact: {
+          id: `blocks-test:${accountId}`,
+          account_id: accountId,
+          conversation_id: 1,
+          contributions: Array.from({ length: 7 }, (_, i) => [
+            { series, at: day - (6 - i) * 86_400 + 10 * 3_600, figures: { cc: 1, fr_n: 1, fr_s: 60, fr_b: 60 } },
+            { series, at: day - (6 - i) * 86_400 + 21 * 3_600, figures: { im: 2, cc: 1, rt_n: 1, rt_s: 30, rt_b: 30 } },
+          ]).flat(),
+          created_at: day,
+        },
+      },
+    ]);
+  });
+
+  it('writes a day item and one block item per field group and six hours, nothing hourly', async () => {
+    const { result, calls } = await recorder.during(() => sumsBetween(accountId, series, [day - 86_400, day + 86_400], read(['cc'])));
+    expect(result[0]).toEqual({ cc: 4, im: 4 });
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand']);
+    const items = await queryItems({
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': keys.reportSeriesPartition(accountId, series) },
+    });
+    const dk = dayKey(day);
+    expect(
+      items
+        .filter((i) => String(i.sk).endsWith(dk))
+        .map((i) => i.sk)
+        .sort(),
+    ).toEqual([`B#f#1#${dk}`, `B#n#1#${dk}`, `B#n#3#${dk}`, `B#t#3#${dk}`, `D#${dk}`].sort());
+    // 10:00 is quarter 16 of block 1 (06:00–12:00); 21:00 quarter 12 of block 3.
+    expect(items.find((i) => i.sk === `B#f#1#${dk}`)).toMatchObject({ type: 'report_block', fr_n_16: 1, fr_s_16: 60, fr_b_16: 60 });
+    expect(items.find((i) => i.sk === `B#n#3#${dk}`)).toMatchObject({ im_12: 2, cc_12: 1 });
+  });
+
+  it("reads the cut days' last block of the group asked, exactly (the day less its tail)", async () => {
+    const { result, calls } = await recorder.during(() =>
+      sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['cc', 'im'])),
+    );
+    // From 18:30 the day before to 18:30: its 21:00 (cc 1, im 2) and this day's 10:00 (cc 1).
+    expect(result[0]).toEqual({ cc: 2, im: 2 });
+    // The day items, and block 3 of the counts of both cut days (one Query: they are neighbours).
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'QueryCommand']);
+    expect(skOf(calls)).toEqual([`B#n#3#${dayKey(day - 86_400)}`, `B#n#3#${dayKey(day)}`].sort());
+  });
+
+  it('reads the groups of every figure asked, and those only', async () => {
+    const { result, calls } = await recorder.during(() =>
+      sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['fr_n', 'fr_s', 'rt_n', 'rt_s'])),
+    );
+    expect(result[0]).toEqual({ fr_n: 1, fr_s: 60, fr_b: 60, rt_n: 1, rt_s: 30, rt_b: 30 });
+    expect(skOf(calls)).toEqual(
+      [`B#f#3#${dayKey(day - 86_400)}`, `B#f#3#${dayKey(day)}`, `B#t#3#${dayKey(day - 86_400)}`, `B#t#3#${dayKey(day)}`].sort(),
+    );
+  });
+
+  it('reads a cut day far from the others by BatchGet, the block of each group asked', async () => {
+    const { result, calls } = await recorder.during(() =>
+      sumsBetween(accountId, series, [day - 30 * 86_400, day + cut], read(['cc', 'rs_n', 'rt_n'])),
+    );
+    expect(result[0]).toEqual({ cc: 13, im: 12, rt_n: 6, rt_s: 180, rt_b: 180 });
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+    expect(skOf(calls)).toEqual([`B#n#3#${dayKey(day)}`, `B#r#3#${dayKey(day)}`, `B#t#3#${dayKey(day)}`]);
+  });
+
+  it('reads consecutive cut days with one Query per block of the group, whatever the number of days', async () => {
+    const bounds = Array.from({ length: 7 }, (_, i) => day - (6 - i) * 86_400 + cut);
+    const { result, calls } = await recorder.during(() => sumsBetween(accountId, series, bounds, read(['fr_n', 'fr_s'])));
+    expect(result.map((f) => f.fr_n)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(result.map((f) => f.fr_s)).toEqual([60, 60, 60, 60, 60, 60]);
+    // The day items, and block 3 of the first-response group across the days.
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'QueryCommand']);
+  });
+});
+
+// An account made before block items keeps hour items (and is read through them) until its rebuild, which writes
+// the blocks, marks the account and removes the hour items: the same figures before and after, read either way.
+describe('the rebuild moves an account of hour items to block items, figures unchanged', () => {
+  const accountId = 830_000_000 + Math.floor(Math.random() * 1_000_000);
+  const series = keys.reportSeries.account();
+  const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+  const cut = 18 * 3_600 + 1_800;
+  const account: AccountRecord = {
+    id: accountId,
+    name: 'hours',
+    locale: 'en',
+    domain: null,
+    support_email: null,
+    status: 'active',
+    limits: {},
+    custom_attributes: {},
+    features: {},
+    created_at: day - 10 * 86_400,
+    updated_at: day - 10 * 86_400,
+  };
+  const fields: Field[] = ['cc', 'im', 'fr_n', 'fr_s', 'rs_n'];
+  const bounds = Array.from({ length: 5 }, (_, i) => day - (4 - i) * 86_400 + cut);
+  const partition = async () =>
+    (
+      await queryItems({
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': keys.reportSeriesPartition(accountId, series) },
+      })
+    ).map((i) => String(i.sk));
+
+  it('reads the hour items before, the block items after, the same sums', async () => {
+    await runtime();
+    await putAccount(account);
+    await recordFacts(
+      Array.from({ length: 5 }, (_, i) => ({
+        fact: {
+          id: `rebuild-blocks:${accountId}:${i}`,
+          account_id: accountId,
+          conversation_id: i + 1,
+          contributions: [
+            { series, at: day - (4 - i) * 86_400 + 5 * 3_600, figures: { cc: 1, im: 1 } },
+            { series, at: day - (4 - i) * 86_400 + 19 * 3_600 + 2_700, figures: { im: 3, fr_n: 1, fr_s: 40 + i, fr_b: 0 } },
+            { series, at: day - (4 - i) * 86_400 + 23 * 3_600, figures: { rs_n: 1, rs_s: 10, rs_b: 0 } },
+          ],
+          created_at: day,
+        },
+      })),
+    );
+    expect((await partition()).some((sk) => sk.startsWith('H#'))).toBe(true);
+    const before = await sumsBetween(accountId, series, bounds, readOf(account, fields));
+    expect(before[0]).toMatchObject({ cc: 1, im: 4, fr_n: 1, fr_s: 40, rs_n: 1 });
+
+    await rebuildAccountReports(accountId);
+    const after = (await getAccountNow(accountId))!;
+    expect(after.report_blocks).toBe(true);
+    const sks = await partition();
+    expect(sks.filter((sk) => sk.startsWith('H#'))).toEqual([]);
+    expect(sks.filter((sk) => sk.startsWith('B#')).length).toBeGreaterThan(0);
+    expect(await sumsBetween(accountId, series, bounds, readOf(after, fields))).toEqual(before);
   });
 });

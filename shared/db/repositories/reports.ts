@@ -4,21 +4,37 @@ import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
 import { ConflictError, put, transact, type TxItem } from '../transact.ts';
-import { dayKey, hourOfDay, isField, quarterField, quarterOfHour, type Field, type Figures } from '#shared/model/report-buckets.ts';
+import {
+  blockOfDay,
+  dayKey,
+  fieldGroup,
+  hourOfDay,
+  isField,
+  quarterField,
+  quarterOfBlock,
+  quarterOfHour,
+  type Field,
+  type Figures,
+} from '#shared/model/report-buckets.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '#shared/model/reports.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 import { log } from '#shared/log.ts';
 
 // Report aggregates (AP200–AP208). The pipeline adds each event's figures in one transaction with the
 // event's fact item (attribute_not_exists), so a redelivered event changes nothing; the API reads day
-// items (one Query per series and range) and hour items (one Query per hour of day, or one BatchGet).
+// items (one Query per series and range) and hour or block items (one Query per lane, or one BatchGet).
 
-type Adds = Map<string, { key: Key; series: string; values: Map<string, number>; kind: 'day' | 'hour' }>;
+export type AggregateKind = 'day' | 'hour' | 'block';
+type Adds = Map<string, { key: Key; series: string; values: Map<string, number>; kind: AggregateKind }>;
+export const AGGREGATE_TYPE: Record<AggregateKind, string> = { day: 'report_day', hour: 'report_hour', block: 'report_block' };
 
-/** The aggregate item updates of a set of contributions, merged per item. */
-export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contributions'>): Adds {
+/**
+ * The aggregate item updates of a set of contributions, merged per item: day items, and hour items or
+ * (`blocks`: accounts with `report_blocks`) a block item per field group and six hours.
+ */
+export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contributions'>, blocks = false): Adds {
   const out: Adds = new Map();
-  const add = (key: Key, series: string, kind: 'day' | 'hour', attr: string, v: number) => {
+  const add = (key: Key, series: string, kind: AggregateKind, attr: string, v: number) => {
     const id = `${key.pk}|${key.sk}`;
     let entry = out.get(id);
     if (!entry) out.set(id, (entry = { key, series, values: new Map(), kind }));
@@ -31,7 +47,15 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
     for (const [f, v] of Object.entries(c.figures) as [Field, number][]) {
       if (!v) continue;
       add(dayItem, c.series, 'day', f, v);
-      add(hourItem, c.series, 'hour', quarterField(f, quarterOfHour(c.at)), v);
+      if (blocks)
+        add(
+          keys.reportPart(accountId, c.series, keys.reportBlockLane(fieldGroup(f), blockOfDay(c.at)), day),
+          c.series,
+          'block',
+          quarterField(f, quarterOfBlock(c.at)),
+          v,
+        );
+      else add(hourItem, c.series, 'hour', quarterField(f, quarterOfHour(c.at)), v);
     }
   }
   return out;
@@ -40,7 +64,7 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
 function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ? E : never): TxItem {
   const names: Record<string, string> = { '#t': 'type', '#a': 'account_id', '#s': 'series' };
   const values: Record<string, unknown> = {
-    ':t': entry.kind === 'day' ? 'report_day' : 'report_hour',
+    ':t': AGGREGATE_TYPE[entry.kind],
     ':a': accountId,
     ':s': entry.series,
   };
@@ -69,6 +93,8 @@ export interface FactWrite {
   fact: ReportFact;
   /** The account's facts are sharded (accounts made since the shards, `sharded_report_facts`): where the fact goes. */
   sharded?: boolean;
+  /** The account keeps block items, not hour items (`report_blocks`: accounts made since, or rebuilt). */
+  blocks?: boolean;
   reportingEvents?: ReportingEventRecord[];
   /** The conversation's report memory after this event (written when it changed). */
   conversationState?: ConversationReportState;
@@ -111,7 +137,11 @@ const stateItem = (accountId: number, st: ConversationReportState): TxItem => ({
 function itemsOf(accountId: number, writes: FactWrite[]): TxItem[] {
   const states = new Map<number, ConversationReportState>();
   for (const w of writes) if (w.conversationState) states.set(w.conversationState.conversation_id, w.conversationState);
-  const adds = aggregateAdds(accountId, { contributions: writes.flatMap((w) => w.fact.contributions) });
+  const adds = aggregateAdds(
+    accountId,
+    { contributions: writes.flatMap((w) => w.fact.contributions) },
+    writes.some((w) => w.blocks),
+  );
   return [
     ...writes.flatMap((w) => markerItems(accountId, w)),
     ...[...states.values()].map((st) => stateItem(accountId, st)),
@@ -279,20 +309,42 @@ export async function queryReportDays(accountId: number, series: string, fromDay
   return new Map(items.map((i) => [String(i.sk).slice(2), figuresOf(i)]));
 }
 
-/** AP203: one hour of day of a series across days in [fromDay, toDay] (hour-first sort keys make it one range). */
-export async function queryReportHourOfDay(accountId: number, series: string, hour: number, fromDay: string, toDay: string) {
+/**
+ * AP203: one lane of a series (an hour of day, or a field group's block of day) across days in [fromDay,
+ * toDay] (lane-first sort keys make it one range), by day.
+ */
+export async function queryReportLane(accountId: number, series: string, lane: string, fromDay: string, toDay: string) {
   const items = await queryBetween(
     keys.reportSeriesPartition(accountId, series),
-    keys.reportHourSk(hour, fromDay),
-    keys.reportHourSk(hour, toDay),
+    keys.reportPartSk(lane, fromDay),
+    keys.reportPartSk(lane, toDay),
   );
-  return new Map(items.map((i) => [String(i.sk).split('#')[2]!, i]));
+  return new Map(items.map((i) => [String(i.sk).split('#').at(-1)!, i]));
 }
 
-/** AP204: hour items by (hour, day) (one BatchGet). */
-export async function getReportHours(accountId: number, series: string, wanted: { hour: number; day: string }[]) {
-  const rows = await getMany<Record<string, unknown>>(wanted.map((w) => keys.reportHour(accountId, series, w.hour, w.day)));
-  return new Map(wanted.map((w, i) => [`${w.hour}|${w.day}`, rows[i]]));
+/** AP204: hour or block items by (lane, day) (one BatchGet), by `<lane>|<day>`. */
+export async function getReportParts(accountId: number, series: string, wanted: { lane: string; day: string }[]) {
+  const rows = await getMany<Record<string, unknown>>(wanted.map((w) => keys.reportPart(accountId, series, w.lane, w.day)));
+  return new Map(wanted.map((w, i) => [`${w.lane}|${w.day}`, rows[i]]));
+}
+
+/** Marks an account's aggregates as block items (the rebuild, once it has written them); false when there is no account. */
+export async function markReportBlocks(accountId: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET report_blocks = :t',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
 }
 
 /** AP205: an account's reporting events created in [since, until], newest first. */

@@ -61,6 +61,8 @@ export async function createAccount(appId: number, input: NewAccount) {
     sharded_report_facts: true,
     // Its conversations with a team are in their team's partition of the account index from the start (AP62).
     team_list_partitions: true,
+    // Its report aggregates keep block items per field group (docs/reports.md) from the start.
+    report_blocks: true,
   };
   await createPlatformAccount(account, appId);
   return accountJson(account);

@@ -13,7 +13,7 @@ import { now } from '#shared/model/time.ts';
 import { agentsJson } from '../agents/view.ts';
 import { activeAccount } from '../accounts/suspension.ts';
 import { submitAnswer } from '../public/service.ts';
-import { sumsBetween } from '../reports/reader.ts';
+import { readOf, sumsBetween } from '../reports/reader.ts';
 import { csvLine } from '../reports/service.ts';
 import type { CsatAnswer } from './schemas.ts';
 import { responseJson, surveyJson } from './view.ts';
@@ -146,7 +146,7 @@ export async function surveyMetrics(account: AccountRecord, q: Query) {
   const span = spanOf(account, f);
   const s = keys.reportSeries;
   const dims = [f.agentIds?.length, f.inboxId !== undefined, f.teamId !== undefined].filter(Boolean).length;
-  const sent = sumsBetween(account.id, s.account(), span).then(([x]) => x?.cs ?? 0);
+  const sent = sumsBetween(account.id, s.account(), span, readOf(account, ['cs'])).then(([x]) => x?.cs ?? 0);
   let ratings: Figures = {};
   if (dims > 1) {
     for (const r of await listResponses(account.id, f)) {
@@ -157,7 +157,11 @@ export async function surveyMetrics(account: AccountRecord, q: Query) {
     const series = f.agentIds?.length
       ? f.agentIds.map((id) => s.agent(id))
       : [f.inboxId !== undefined ? s.inbox(f.inboxId) : f.teamId !== undefined ? s.team(f.teamId) : s.account()];
-    const sums = await Promise.all(series.map((x) => sumsBetween(account.id, x, span)));
+    const read = readOf(
+      account,
+      RATINGS.map((r) => `c${r}` as const),
+    );
+    const sums = await Promise.all(series.map((x) => sumsBetween(account.id, x, span, read)));
     ratings = sums.reduce<Figures>((acc, [x]) => addFigures(acc, x ?? {}), {});
   }
   const ratings_count: Record<string, number> = {};

@@ -16,11 +16,22 @@ import {
   inboxField,
   offsetSeconds,
   periodStart,
+  type Field,
   type Figures,
 } from '#shared/model/report-buckets.ts';
 import { agentsJson } from '../agents/view.ts';
-import { sumsBetween } from './reader.ts';
-import { csvLine, metricValue, rangeOf, readableDuration, timestamp, type Query, type Range } from './service.ts';
+import { readOf, sumsBetween } from './reader.ts';
+import {
+  csvLine,
+  metricFields,
+  metricValue,
+  rangeOf,
+  SUMMARY_METRICS,
+  readableDuration,
+  timestamp,
+  type Query,
+  type Range,
+} from './service.ts';
 import { railsZone, UTC_ZONE, zoneForOffset, type TimeZone } from './zones.ts';
 
 // The rest of Chatwoot's v2 reports (ReportsController's conversations_summary, conversation_traffic,
@@ -30,16 +41,16 @@ import { railsZone, UTC_ZONE, zoneForOffset, type TimeZone } from './zones.ts';
 
 const ACCOUNT = keys.reportSeries.account();
 
-/** The figures of one series over a range. */
-const sumOver = async (accountId: number, series: string, range: Pick<Range, 'since' | 'until'>): Promise<Figures> =>
-  (await sumsBetween(accountId, series, [range.since, range.until]))[0]!;
+/** Some figures of one series over a range. */
+const sumOver = async (account: AccountRecord, series: string, range: Pick<Range, 'since' | 'until'>, fields: Field[]): Promise<Figures> =>
+  (await sumsBetween(account.id, series, [range.since, range.until], readOf(account, fields)))[0]!;
 
 const utcDate = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 
 /** `GET …/reports/conversations_summary`: the account summary as Chatwoot's CSV (one row). */
 export async function conversationsSummaryCsv(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
-  const f = await sumOver(account.id, ACCOUNT, range);
+  const f = await sumOver(account, ACCOUNT, range, SUMMARY_METRICS.flatMap(metricFields));
   const avg = (m: 'avg_first_response_time' | 'avg_resolution_time' | 'reply_time') =>
     readableDuration(metricValue(m, f, range.businessHours, null).value);
   // Date.strptime(since, '%s'): the UTC dates of the timestamps asked.
@@ -90,7 +101,7 @@ function localHour(t: number, zone: TimeZone) {
  * timezone: dates (oldest first) and, per hour 0–23, a count per date. Hour boundaries are instants on
  * the quarter hour in every offset Chatwoot accepts, so the aggregates give them exactly.
  */
-export async function trafficGrid(accountId: number, zone: TimeZone, now: number) {
+export async function trafficGrid(account: Pick<AccountRecord, 'id' | 'report_blocks'>, zone: TimeZone, now: number) {
   const todayStart = periodStart(now, 'day', zone);
   const dayStarts = [todayStart];
   while (dayStarts.length < TRAFFIC_DAYS) dayStarts.unshift(periodStart(dayStarts[0]! - 1, 'day', zone));
@@ -98,7 +109,7 @@ export async function trafficGrid(accountId: number, zone: TimeZone, now: number
   const boundaries: number[] = [];
   for (let t = dayStarts[0]!; t < end; t += HOUR) boundaries.push(t);
   boundaries.push(end);
-  const sums = await sumsBetween(accountId, ACCOUNT, boundaries);
+  const sums = await sumsBetween(account.id, ACCOUNT, boundaries, readOf(account, ['cc']));
   const dates = dayStarts.map((d) => localHour(d, zone).date);
   const rows = Array.from({ length: 24 }, () => dates.map(() => 0));
   sums.forEach((f, i) => {
@@ -114,7 +125,7 @@ export async function conversationTrafficCsv(account: AccountRecord, q: Query) {
   const offset = offsetSeconds(q.timezone_offset);
   if (offset === undefined) throw invalidField('timezone_offset', 'must be hours from UTC in quarter hours between -12 and 14');
   const zone = q.timezone_offset === undefined || q.timezone_offset === '' ? UTC_ZONE : zoneForOffset(offset);
-  const { dates, rows } = await trafficGrid(account.id, zone, Date.now() / 1000);
+  const { dates, rows } = await trafficGrid(account, zone, Date.now() / 1000);
   let csv = csvLine(['Timezone', zoneLabel(offset / HOUR)]);
   csv += '\n';
   csv += csvLine(['Start of the hour', ...dates]);
@@ -131,8 +142,8 @@ export async function botMetrics(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
   const botInboxes = (await listInboxSummaries(account.id)).filter((i) => i.agent_bot_id != null);
   const [all, ...perInbox] = await Promise.all([
-    sumOver(account.id, ACCOUNT, range),
-    ...botInboxes.map((i) => sumOver(account.id, keys.reportSeries.inbox(i.id), range)),
+    sumOver(account, ACCOUNT, range, ['br', 'bh']),
+    ...botInboxes.map((i) => sumOver(account, keys.reportSeries.inbox(i.id), range, ['cc', 'om'])),
   ]);
   const conversations = perInbox.reduce((n, f) => n + (f.cc ?? 0), 0);
   const messages = perInbox.reduce((n, f) => n + (f.om ?? 0), 0);
@@ -155,7 +166,8 @@ function optionalRange(account: AccountRecord, q: Query): Pick<Range, 'since' | 
 export async function firstResponseTimeDistribution(account: AccountRecord, q: Query) {
   const range = optionalRange(account, q);
   const inboxes = await listInboxSummaries(account.id);
-  const sums = await Promise.all(inboxes.map((i) => sumOver(account.id, keys.reportSeries.inbox(i.id), range)));
+  const fields = FIRST_RESPONSE_BUCKETS.map((b) => b.field);
+  const sums = await Promise.all(inboxes.map((i) => sumOver(account, keys.reportSeries.inbox(i.id), range, fields)));
   const out: Record<string, Record<string, number>> = {};
   inboxes.forEach((inbox, i) => {
     const f = sums[i]!;
@@ -191,7 +203,8 @@ export async function inboxLabelMatrix(account: AccountRecord, q: Query) {
   const [allInboxes, allLabels] = await Promise.all([listInboxSummaries(account.id), listLabels(account.id)]);
   const inboxes = allInboxes.filter((i) => !inboxIds || inboxIds.includes(i.id)).sort(byText((i) => i.name));
   const labels = allLabels.filter((l) => !labelIds || labelIds.includes(l.id)).sort(byText((l) => l.title));
-  const sums = await Promise.all(labels.map((l) => sumOver(account.id, keys.reportSeries.label(l.title), range)));
+  const fields = inboxes.map((i) => inboxField(i.id));
+  const sums = await Promise.all(labels.map((l) => sumOver(account, keys.reportSeries.label(l.title), range, fields)));
   return {
     inboxes: inboxes.map((i) => ({ id: i.id, name: i.name })),
     labels: labels.map((l) => ({ id: l.id, title: l.title })),
@@ -209,7 +222,7 @@ export async function outgoingMessagesCount(account: AccountRecord, q: Query) {
   if (!q.since || !q.until) return [];
   const range = rangeOf(q);
   const entities = await groupEntities(account, group);
-  const sums = await Promise.all(entities.map((e) => sumOver(account.id, e.series, range)));
+  const sums = await Promise.all(entities.map((e) => sumOver(account, e.series, range, ['om'])));
   return entities
     .map((e, i) => ({ id: e.id, name: e.name, outgoing_messages_count: sums[i]!.om ?? 0 }))
     .filter((r) => r.outgoing_messages_count > 0);

@@ -246,13 +246,19 @@ async function reportState(accountId: number, conversationId: number) {
 }
 
 /**
+ * Where an account's facts and aggregates go: the fact shards, block items (accounts made since them, or
+ * rebuilt; the dispatcher reads the account through its cache).
+ */
+export async function reportLayout(accountId: number): Promise<Pick<FactWrite, 'sharded' | 'blocks'>> {
+  const account = await getAccount(accountId);
+  return { sharded: !!account?.sharded_report_facts, blocks: !!account?.report_blocks };
+}
+
+/**
  * Runs a dispatcher batch with its report facts collected, then writes them together (recordFacts): one
  * transaction per account. The batch's later events read the report memory its earlier events left.
  * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
  */
-/** Whether an account's facts go to the shards (accounts made since them; the dispatcher reads the account through its cache). */
-const factsSharded = async (accountId: number) => !!(await getAccount(accountId))?.sharded_report_facts;
-
 export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
   const batch: Batch = { writes: [], states: new Map() };
   const result = await pendingFacts.run(batch, fn);
@@ -296,15 +302,15 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
   }
   const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, x]) => x);
   const chunks: Contribution[][] = [];
+  const layout = await reportLayout(c.account_id);
   for (const x of ordered) {
     const last = chunks.at(-1);
-    if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }).size <= NEGATION_ITEMS) last.push(x);
+    if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }, layout.blocks).size <= NEGATION_ITEMS) last.push(x);
     else chunks.push([x]);
   }
-  const sharded = await factsSharded(c.account_id);
   for (const [n, contributions] of chunks.entries()) {
     await recordFact({
-      sharded,
+      ...layout,
       fact: {
         id: `${event.id}#${n}`,
         account_id: c.account_id,
@@ -355,7 +361,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state, sharded: await factsSharded(event.accountId) };
+  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state, ...(await reportLayout(event.accountId)) };
   const batch = pendingFacts.getStore();
   if (batch) {
     batch.writes.push(write);

@@ -1,51 +1,95 @@
-import { getReportHours, queryReportDays, queryReportHourOfDay } from '#shared/db/repositories/reports.ts';
-import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures } from '#shared/model/report-buckets.ts';
+import * as keys from '#shared/db/keys.ts';
+import { getReportParts, queryReportDays, queryReportLane } from '#shared/db/repositories/reports.ts';
+import {
+  addDayHead,
+  addFigures,
+  BLOCK,
+  DAY,
+  dayKey,
+  dayStart,
+  groupsOf,
+  HOUR,
+  pickGroups,
+  unitsRead,
+  type Field,
+  type FieldGroup,
+  type Figures,
+} from '#shared/model/report-buckets.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 
 // Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
-// period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items of
-// the days a boundary cuts (those with a day item): a BatchGet when few days far apart are cut, else one
-// Query per hour of day (at most 13, whatever the span), since Chatwoot's day/week/month periods in one
-// offset all cut days at one time.
+// period [a, b) is F(b) − F(a). Reads: one Query of day items for the whole span, and the hour items (or,
+// accounts with `report_blocks`, the block items of the field groups asked: docs/reports.md) of the days a
+// boundary cuts (those with a day item): a BatchGet when few days far apart are cut, else one Query per
+// lane (an hour of day, or a group's block of day: at most 13, or two per group, whatever the span), since
+// Chatwoot's day/week/month periods in one offset all cut days at one time.
 
 const BATCH_DAYS = 6;
 
-/** F at each boundary (quarter-hour aligned instants), for one series. */
-export async function cumulativeAt(accountId: number, series: string, boundaries: number[]): Promise<Figures[]> {
+/** How an account's aggregates are read: its layout, and the field groups (figures) a route needs. */
+export interface SeriesRead {
+  blocks: boolean;
+  groups: readonly FieldGroup[];
+}
+
+/** The read of some figures of an account's series. */
+export const readOf = (account: Pick<AccountRecord, 'report_blocks'>, fields: readonly Field[]): SeriesRead => ({
+  blocks: !!account.report_blocks,
+  groups: groupsOf(fields),
+});
+
+/**
+ * F at each boundary (quarter-hour aligned instants), for one series: the figures of the groups `read` asks
+ * (others are left out: block items hold one group each).
+ */
+export async function cumulativeAt(accountId: number, series: string, boundaries: number[], read: SeriesRead): Promise<Figures[]> {
   if (!boundaries.length) return [];
   const first = dayStart(Math.min(...boundaries));
   const last = dayStart(Math.max(...boundaries));
-  const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last));
+  const days = new Map(
+    [...(await queryReportDays(accountId, series, dayKey(first), dayKey(last)))].map(([d, f]) => [d, pickGroups(f, read.groups)]),
+  );
+  const unit = read.blocks ? BLOCK : HOUR;
+  const lanes = (u: number) => (read.blocks ? read.groups.map((g) => keys.reportBlockLane(g, u)) : [keys.reportHourLane(u)]);
 
-  // Hour items wanted: (hour, day) of every cut day that has figures. A day item is written with every
-  // hour item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
-  // without one has no hour items either: reading them would cost a read unit apiece for nothing.
+  // Items wanted: (lane, day) of every cut day that has figures. A day item is written with every hour or
+  // block item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
+  // without one has none either: reading them would cost a read unit apiece for nothing.
   const cuts = boundaries.filter((t) => t % DAY !== 0 && days.has(dayKey(dayStart(t))));
-  const byHour = new Map<number, Set<number>>();
+  const byLane = new Map<string, Set<number>>();
   for (const t of cuts) {
-    const plan = headPlan(t - dayStart(t));
-    for (const h of [...plan.hours, plan.partialHour]) {
-      if (!byHour.has(h)) byHour.set(h, new Set());
-      byHour.get(h)!.add(dayStart(t));
+    for (const u of unitsRead(t - dayStart(t), unit)) {
+      for (const lane of lanes(u)) {
+        if (!byLane.has(lane)) byLane.set(lane, new Set());
+        byLane.get(lane)!.add(dayStart(t));
+      }
     }
   }
-  const hours = new Map<string, Record<string, unknown> | undefined>();
-  const batch: { hour: number; day: string }[] = [];
+  const parts = new Map<string, Record<string, unknown> | undefined>();
+  const batch: { lane: string; day: string }[] = [];
   await Promise.all(
-    [...byHour].map(async ([hour, daySet]) => {
+    [...byLane].map(async ([lane, daySet]) => {
       const ds = [...daySet];
       // A BatchGet bills each item half a read unit; a Query bills the bytes of every day in its range (an
-      // hour item is ≤ ~1 KB, four to a half unit): so one Query per hour once the cut days are many or
-      // close together, one BatchGet for them all when they are one day or a few far apart.
+      // hour or block item is ≤ ~1.5 KB, several to a half unit): so one Query per lane once the cut days are
+      // many or close together, one BatchGet for them all when they are one day or a few far apart.
       const span = (Math.max(...ds) - Math.min(...ds)) / DAY + 1;
       if (ds.length === 1 || (ds.length <= BATCH_DAYS && span > 4 * ds.length)) {
-        for (const d of ds) batch.push({ hour, day: dayKey(d) });
+        for (const d of ds) batch.push({ lane, day: dayKey(d) });
         return;
       }
-      const found = await queryReportHourOfDay(accountId, series, hour, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
-      for (const [day, item] of found) hours.set(`${hour}|${day}`, item);
+      const found = await queryReportLane(accountId, series, lane, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
+      for (const [day, item] of found) parts.set(`${lane}|${day}`, item);
     }),
   );
-  if (batch.length) for (const [k, item] of await getReportHours(accountId, series, batch)) hours.set(k, item);
+  if (batch.length) for (const [k, item] of await getReportParts(accountId, series, batch)) parts.set(k, item);
+  /** A day's hour item u, or its block items u of the groups read, merged (their attributes are distinct). */
+  const part = (u: number, day: string) => {
+    const found = lanes(u)
+      .map((lane) => parts.get(`${lane}|${day}`))
+      .filter((x) => x !== undefined);
+    return found.length > 1 ? Object.assign({}, ...found) : found[0];
+  };
 
   // Day totals before each day, from the first day.
   const before = new Map<number, Figures>();
@@ -59,12 +103,16 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
     const d = dayStart(t);
     const out = { ...before.get(d)! };
     if (t === d) return out;
-    return addDayHead(out, t - d, days.get(dayKey(d)) ?? {}, (h) => hours.get(`${h}|${dayKey(d)}`));
+    // Hour items hold every figure: the groups not asked are left out, as block items leave them.
+    return pickGroups(
+      addDayHead(out, t - d, days.get(dayKey(d)) ?? {}, (u) => part(u, dayKey(d)), unit),
+      read.groups,
+    );
   });
 }
 
 /** The figures of each interval [boundaries[i], boundaries[i+1]). */
-export async function sumsBetween(accountId: number, series: string, boundaries: number[]): Promise<Figures[]> {
-  const f = await cumulativeAt(accountId, series, boundaries);
+export async function sumsBetween(accountId: number, series: string, boundaries: number[], read: SeriesRead): Promise<Figures[]> {
+  const f = await cumulativeAt(accountId, series, boundaries, read);
   return f.slice(1).map((b, i) => addFigures({ ...b }, f[i]!, -1));
 }

@@ -1,12 +1,26 @@
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
-import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '#shared/db/repositories/reports.ts';
+import {
+  AGGREGATE_TYPE,
+  aggregateAdds,
+  deleteAggregate,
+  forEachReportFact,
+  markReportBlocks,
+  putAggregate,
+  seriesItemKeys,
+  type AggregateKind,
+} from '#shared/db/repositories/reports.ts';
 import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
 // accounts for. Run it while the account is quiet (or accept that events landing meanwhile are
 // overwritten; run it again): it is a repair, not part of the pipeline.
+//
+// It writes block items (docs/reports.md), whatever the account had: an account of hour items is moved to
+// blocks by its rebuild. The blocks are written first, then the account is marked (`report_blocks`: from then
+// on the pipeline writes blocks and the reports read them), then the hour items go with the other strays; a
+// rebuild that stops half-way leaves the account reading its hour items, whole.
 
 export interface RebuildResult {
   facts: number;
@@ -15,7 +29,7 @@ export interface RebuildResult {
 }
 
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
-  const sums = new Map<string, { key: Key; series: string; kind: 'day' | 'hour'; values: Map<string, number> }>();
+  const sums = new Map<string, { key: Key; series: string; kind: AggregateKind; values: Map<string, number> }>();
   let facts = 0;
   // A deleted inbox has no series (its purge removed them); its conversations' facts still count elsewhere.
   const inboxSeries = new Set((await listInboxSummaries(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
@@ -23,7 +37,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   await forEachReportFact(accountId, (page) => {
     for (const fact of page) {
       facts++;
-      for (const [id, add] of aggregateAdds(accountId, fact)) {
+      for (const [id, add] of aggregateAdds(accountId, fact, true)) {
         if (!kept(add.series)) continue;
         const into = sums.get(id) ?? { ...add, values: new Map<string, number>() };
         for (const [k, v] of add.values) into.values.set(k, (into.values.get(k) ?? 0) + v);
@@ -33,12 +47,13 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   });
   for (const s of sums.values()) {
     await putAggregate(s.key, {
-      type: s.kind === 'day' ? 'report_day' : 'report_hour',
+      type: AGGREGATE_TYPE[s.kind],
       account_id: accountId,
       series: s.series,
       ...Object.fromEntries([...s.values].filter(([, v]) => v !== 0)),
     });
   }
+  await markReportBlocks(accountId);
   let removed = 0;
   const partitions = new Set([...sums.values()].map((s) => s.key.pk));
   for (const pk of partitions) {

@@ -17,11 +17,12 @@ import {
   GROUP_BYS,
   offsetSeconds,
   periodsOf,
+  type Field,
   type Figures,
   type GroupBy,
 } from '#shared/model/report-buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
-import { sumsBetween } from './reader.ts';
+import { readOf, sumsBetween } from './reader.ts';
 import { pageNumber } from '../paging.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
@@ -109,6 +110,12 @@ function metricOf(raw: string | undefined): Metric {
   return raw as Metric;
 }
 
+/** The figures a metric is computed from. */
+export const metricFields = (metric: Metric): Field[] =>
+  metric in COUNTS
+    ? [COUNTS[metric as keyof typeof COUNTS]]
+    : (['n', 's', 'b'] as const).map((x) => `${AVERAGES[metric as keyof typeof AVERAGES]}_${x}` as const);
+
 /** A metric's value from summed figures: counts as is, averages in seconds (business seconds when asked). */
 export function metricValue(
   metric: Metric,
@@ -131,14 +138,19 @@ export async function timeseries(account: AccountRecord, q: Query) {
   if (!GROUP_BYS.includes(group)) throw invalidField('group_by', `must be one of ${GROUP_BYS.join(', ')}`);
   const series = await seriesOf(account, q);
   const periods = periodsOf(range.since, range.until, group, range.zone);
-  const sums = await sumsBetween(account.id, series, [periods[0]!.from, ...periods.map((p) => p.to)]);
+  const sums = await sumsBetween(
+    account.id,
+    series,
+    [periods[0]!.from, ...periods.map((p) => p.to)],
+    readOf(account, metricFields(metric)),
+  );
   return periods.map((p, i) => {
     const v = metricValue(metric, sums[i]!, range.businessHours, 0);
     return metric in AVERAGES ? { value: v.value, timestamp: p.timestamp, count: v.count } : { value: v.value, timestamp: p.timestamp };
   });
 }
 
-const SUMMARY_METRICS: Metric[] = [
+export const SUMMARY_METRICS: Metric[] = [
   'conversations_count',
   'incoming_messages_count',
   'outgoing_messages_count',
@@ -154,7 +166,12 @@ async function summaryOf(account: AccountRecord, q: Query, metrics: Metric[]) {
   const series = await seriesOf(account, q);
   // The previous period: as long as this one, ending where it starts (Chatwoot's `previous`).
   const previousSince = range.since - (range.until - range.since);
-  const [previous, current] = await sumsBetween(account.id, series, [previousSince, range.since, range.until]);
+  const [previous, current] = await sumsBetween(
+    account.id,
+    series,
+    [previousSince, range.since, range.until],
+    readOf(account, metrics.flatMap(metricFields)),
+  );
   const shape = (f: Figures) => Object.fromEntries(metrics.map((m) => [m, metricValue(m, f, range.businessHours, null).value]));
   return { ...shape(current!), previous: shape(previous!) };
 }
@@ -218,10 +235,16 @@ interface Row {
   figures: Figures;
 }
 
-async function rowsFor(accountId: number, series: string[], range: Range): Promise<Row[]> {
+/** The figures of a summary row. */
+const ROW_FIELDS = (
+  ['conversations_count', 'resolutions_count', 'avg_resolution_time', 'avg_first_response_time', 'reply_time'] as const
+).flatMap(metricFields);
+
+async function rowsFor(account: AccountRecord, series: string[], range: Range): Promise<Row[]> {
+  const read = readOf(account, ROW_FIELDS);
   return Promise.all(
     series.map(async (s) => {
-      const [f] = await sumsBetween(accountId, s, [range.since, range.until]);
+      const [f] = await sumsBetween(account.id, s, [range.since, range.until], read);
       const avg = (m: Metric) => metricValue(m, f!, range.businessHours, null).value;
       return {
         conversations_count: f!.cc ?? 0,
@@ -263,19 +286,24 @@ export async function summaryReport(account: AccountRecord, kind: 'agent' | 'inb
   const range = rangeOf(q);
   const list = await entities(account, kind);
   const rows = await rowsFor(
-    account.id,
+    account,
     list.map((e) => e.series),
     range,
   );
   return list.map((e, i) => (kind === 'label' ? { id: e.id, name: e.name, ...rowJson(rows[i]!) } : { id: e.id, ...rowJson(rows[i]!) }));
 }
 
+const STATUS_FIELDS: Field[] = ['st_open', 'st_resolved', 'st_pending', 'st_snoozed'];
+
 /** `GET …/summary_reports/channel`: conversations created in the range, by channel type and current status. */
 export async function channelSummary(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
   const types = [...new Set((await listInboxSummaries(account.id)).map((i) => i.channel_type))].sort();
   const sums = await Promise.all(
-    types.map(async (t) => (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until]))[0]!),
+    types.map(
+      async (t) =>
+        (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until], readOf(account, STATUS_FIELDS)))[0]!,
+    ),
   );
   const out: Record<string, { open: number; resolved: number; pending: number; snoozed: number; total: number }> = {};
   types.forEach((t, i) => {
@@ -343,7 +371,7 @@ export async function csvReport(account: AccountRecord, which: keyof typeof CSV_
   const range = rangeOf(q);
   const list = await entities(account, CSV_KIND[which]);
   const rows = await rowsFor(
-    account.id,
+    account,
     list.map((e) => e.series),
     range,
   );

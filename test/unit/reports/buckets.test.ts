@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   addDayHead,
   addFigures,
+  BLOCK,
+  blockOfDay,
+  fieldGroup,
+  FIELD_GROUPS,
+  groupsOf,
+  pickGroups,
+  quarterOfBlock,
+  unitsRead,
   ceilQuarter,
   DAY,
   dayStart,
@@ -74,7 +82,7 @@ describe('a day’s head from its hour items (addDayHead)', () => {
     }
   });
 
-  it('reads at most 12 whole hour items and the cut one, never the same hour twice', () => {
+  it('reads at most 12 whole hour items and the cut one (none when the cut starts an hour of the head), never the same hour twice', () => {
     const { day, hours } = recordedDay(3);
     for (let tod = QUARTER; tod < DAY; tod += QUARTER) {
       const asked: number[] = [];
@@ -84,7 +92,12 @@ describe('a day’s head from its hour items (addDayHead)', () => {
       });
       const distinct = new Set(asked);
       expect(distinct.size, `${tod / H} h`).toBeLessThanOrEqual(13);
-      expect(distinct.has(Math.floor(tod / H)), `${tod / H} h`).toBe(true);
+      expect(distinct.has(Math.floor(tod / H)), `${tod / H} h`).toBe(tod > DAY / 2 || tod % H !== 0);
+      // What the reader fetches is what is asked.
+      expect(
+        [...distinct].sort((a, b) => a - b),
+        `${tod / H} h`,
+      ).toEqual(unitsRead(tod).sort((a, b) => a - b));
     }
   });
 
@@ -96,6 +109,81 @@ describe('a day’s head from its hour items (addDayHead)', () => {
     expect(out).toBe(into);
     // The day less hours 14–23 (cc 2) and hour 13 (cc 3, im 3), plus hour 13's first two quarters (cc 2).
     expect(nonZero(out)).toEqual({ cc: 10 + 5 - 2 - 3 + 2, om: 1 });
+  });
+});
+
+/** The same day kept as block items: one per six hours and field group, 24 quarters each. */
+function blocksOf(events: Map<number, Record<string, number>>) {
+  const blocks = new Map<string, Record<string, number>>();
+  for (const [h, item] of events) {
+    for (const [attr, v] of Object.entries(item)) {
+      const [, f, q] = /^(.+)_(\d)$/.exec(attr)!;
+      const key = `${fieldGroup(f as Field)}|${Math.floor(h / 6)}`;
+      const block = blocks.get(key) ?? {};
+      block[quarterField(f as Field, (h % 6) * 4 + Number(q))] = v;
+      blocks.set(key, block);
+    }
+  }
+  return blocks;
+}
+
+describe('a day’s head from its block items (six hours, one field group each)', () => {
+  it('equals the figures recorded before the cut, at every quarter of the day, for any set of groups', () => {
+    for (const seed of [1, 7, 2026]) {
+      const { day, hours, before } = recordedDay(seed);
+      const blocks = blocksOf(hours);
+      for (const groups of [['n'], ['f'], ['n', 'f', 'r', 't'], [...FIELD_GROUPS]] as const) {
+        for (let tod = 0; tod <= DAY; tod += QUARTER) {
+          const head = addDayHead(
+            {},
+            tod,
+            pickGroups(day, groups),
+            (b) => Object.assign({}, ...groups.map((g) => blocks.get(`${g}|${b}`) ?? {})),
+            BLOCK,
+          );
+          expect(nonZero(head), `seed ${seed}, ${groups}, ${tod / H} h`).toEqual(pickGroups(before(tod), groups));
+        }
+      }
+    }
+  });
+
+  it('reads at most two blocks to cut a day, never the same one twice', () => {
+    for (let tod = QUARTER; tod < DAY; tod += QUARTER) {
+      const read = unitsRead(tod, BLOCK);
+      expect(read.length, `${tod / H} h`).toBeLessThanOrEqual(2);
+      expect(new Set(read).size).toBe(read.length);
+    }
+    // +5:30 cuts at 18:30 UTC: the last block alone (the day less its tail).
+    expect(unitsRead(18.5 * H, BLOCK)).toEqual([3]);
+    // −3 cuts at 03:00: the first block's first twelve quarters.
+    expect(unitsRead(3 * H, BLOCK)).toEqual([0]);
+    expect(unitsRead(6 * H, BLOCK)).toEqual([0]);
+    expect(unitsRead(13 * H, BLOCK)).toEqual([3, 2]);
+  });
+
+  it('an instant falls in one block and one of its 24 quarters', () => {
+    expect(blockOfDay(t('2026-11-20T18:30:00Z'))).toBe(3);
+    expect(quarterOfBlock(t('2026-11-20T18:30:00Z'))).toBe(2);
+    expect(blockOfDay(t('2026-11-20T05:59:59Z'))).toBe(0);
+    expect(quarterOfBlock(t('2026-11-20T05:59:59Z'))).toBe(23);
+  });
+});
+
+describe('field groups', () => {
+  it('counts, first responses, resolutions, reply times, statuses and ratings each have their group', () => {
+    const byGroup = Object.fromEntries(FIELD_GROUPS.map((g) => [g, FIELDS.filter((f) => fieldGroup(f) === g)]));
+    expect(byGroup).toEqual({
+      n: ['cc', 'im', 'om', 'br', 'bh', 'cs'],
+      f: ['fr_n', 'fr_s', 'fr_b', 'fd0', 'fd1', 'fd2', 'fd3', 'fd4'],
+      r: ['rs_n', 'rs_s', 'rs_b'],
+      t: ['rt_n', 'rt_s', 'rt_b'],
+      s: ['st_open', 'st_resolved', 'st_pending', 'st_snoozed'],
+      c: ['c1', 'c2', 'c3', 'c4', 'c5'],
+    });
+    // A label's count by inbox rides with its count.
+    expect(fieldGroup(inboxField(12))).toBe('n');
+    expect(groupsOf(['cc', 'fr_n', 'fr_s', 'om'])).toEqual(['n', 'f']);
+    expect(pickGroups({ cc: 1, fr_n: 2, rt_n: 3, li4: 5 }, ['n', 't'])).toEqual({ cc: 1, rt_n: 3, li4: 5 });
   });
 });
 
