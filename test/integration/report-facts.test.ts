@@ -5,16 +5,18 @@ import {
   getConversationReportState,
   listConversationReportingEvents,
   queryReportDays,
+  readPendingReports,
   recordFacts,
   type FactWrite,
 } from '#shared/db/repositories/reports.ts';
+import { foldAll } from '#shared/domain/reports/fold.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
 import { sumsBetween } from '#shared/domain/reports/reader.ts';
 import { scopedCallRecorder } from '../support/calls.ts';
 import { runtime } from '../support/runtime.ts';
 
-// A dispatcher batch's figure-only report facts written together (DynamoDB Local): the facts of one
-// account and the aggregate items they share in one transaction, and a redelivered batch adding nothing.
+// A dispatcher batch's report facts (DynamoDB Local): plain puts and one log per account, reads adding the
+// log until a fold adds it to the aggregate items, and a redelivered batch adding nothing.
 
 describe('report facts of a batch (recordFacts)', () => {
   const accountId = 800_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -25,7 +27,8 @@ describe('report facts of a batch (recordFacts)', () => {
     db().middlewareStack.add(
       (next, context) => async (args) => {
         const input = JSON.stringify(args.input);
-        if (input.includes(`RPTF#${accountId}`) || input.includes(`RPT#${accountId}#`)) calls.push(String(context.commandName));
+        if (input.includes(`RPTF#${accountId}`) || input.includes(`RPT#${accountId}#`) || input.includes(`RPTP#${accountId}"`))
+          calls.push(String(context.commandName));
         return next(args);
       },
       { step: 'initialize', name: 'reportFactsRecorder' },
@@ -44,23 +47,36 @@ describe('report facts of a batch (recordFacts)', () => {
       created_at: at,
     },
   });
-  const incoming = async (series: string) => (await queryReportDays(accountId, series, dayKey(t), dayKey(t))).get(dayKey(t))?.im ?? 0;
+  const incoming = async (series: string) =>
+    (await queryReportDays(accountId, series, dayKey(t), dayKey(t), await readPendingReports(accountId))).get(dayKey(t))?.im ?? 0;
+  const stored = async (series: string) => (await queryReportDays(accountId, series, dayKey(t), dayKey(t))).get(dayKey(t))?.im ?? 0;
 
-  it('writes ten facts and their four shared aggregate items in one transaction', async () => {
+  it('writes ten facts with plain puts and one log, no transaction; reads add the log until a fold adds it once', async () => {
     calls.length = 0;
-    await recordFacts(Array.from({ length: 10 }, (_, i) => fact(i)));
-    expect(calls).toEqual(['TransactWriteItemsCommand']);
+    await recordFacts(
+      accountId,
+      Array.from({ length: 10 }, (_, i) => fact(i)),
+    );
+    expect(calls).toEqual(Array(11).fill('PutItemCommand'));
+    expect(await stored(keys.reportSeries.account())).toBe(0);
+    expect(await incoming(keys.reportSeries.account())).toBe(10);
+    expect(await incoming(keys.reportSeries.inbox(7))).toBe(10);
+    const [fold] = await foldAll(accountId);
+    // Account and inbox, a day and an hour item each.
+    expect(fold).toMatchObject({ folded: true, logs: 1, facts: 10, items: 4 });
+    expect(await stored(keys.reportSeries.account())).toBe(10);
     expect(await incoming(keys.reportSeries.account())).toBe(10);
     expect(await incoming(keys.reportSeries.inbox(7))).toBe(10);
   });
 
   it('adds nothing twice when part of a batch comes again', async () => {
-    calls.length = 0;
     // Facts 8 and 9 were recorded before; 10 and 11 are new.
-    await recordFacts([fact(8), fact(9), fact(10), fact(11)]);
-    expect(calls[0]).toBe('TransactWriteItemsCommand');
+    const logged = await recordFacts(accountId, [fact(8), fact(9), fact(10), fact(11)]);
+    expect(logged.logs.map((l) => l.n)).toEqual([2]);
     expect(await incoming(keys.reportSeries.account())).toBe(12);
-    expect(await incoming(keys.reportSeries.inbox(7))).toBe(12);
+    await foldAll(accountId);
+    expect(await stored(keys.reportSeries.account())).toBe(12);
+    expect(await stored(keys.reportSeries.inbox(7))).toBe(12);
   });
 
   it("writes a reply's reporting event and report memory with the batch, once", async () => {
@@ -91,34 +107,37 @@ describe('report facts of a batch (recordFacts)', () => {
       conversationState: { account_id: accountId, conversation_id: 2, bot_handoff_at: null, last_resolved_at: t },
     };
     const replyTimes = async () =>
-      (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t))).get(dayKey(t))?.rt_n ?? 0;
+      (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t), await readPendingReports(accountId))).get(
+        dayKey(t),
+      )?.rt_n ?? 0;
     calls.length = 0;
-    await recordFacts([fact(20), reply]);
-    expect(calls).toEqual(['TransactWriteItemsCommand']);
+    await recordFacts(accountId, [fact(20), reply]);
+    // Two markers and the log (the report memory is apart, in its own partition).
+    expect(calls).toEqual(Array(3).fill('PutItemCommand'));
     expect(await replyTimes()).toBe(1);
     expect((await listConversationReportingEvents(accountId, 2)).map((e) => e.name)).toEqual(['reply_time']);
     expect(await getConversationReportState(accountId, 2)).toMatchObject({ last_resolved_at: t });
     // Redelivered with a fresh reporting-event id (ids are drawn again): nothing is added or listed twice.
-    await recordFacts([fact(20), { ...reply, reportingEvents: [{ ...reply.reportingEvents![0]!, id: 900_000_002 }] }]);
+    await recordFacts(accountId, [fact(20), { ...reply, reportingEvents: [{ ...reply.reportingEvents![0]!, id: 900_000_002 }] }]);
     expect(await replyTimes()).toBe(1);
     expect(await incoming(keys.reportSeries.account())).toBe(13);
     expect(await listConversationReportingEvents(accountId, 2)).toHaveLength(1);
   });
 
-  it('skips an event too large for one transaction (logged) and records its neighbours, instead of failing the batch', async () => {
+  it('records an event with many series (no transaction bounds it)', async () => {
     const before = await incoming(keys.reportSeries.account());
-    const huge: FactWrite = {
+    const wide: FactWrite = {
       fact: {
-        id: `batch-test:${accountId}:huge`,
+        id: `batch-test:${accountId}:wide`,
         account_id: accountId,
         conversation_id: 3,
         contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.inbox(7000 + i), at: t, figures: { im: 1 } })),
         created_at: t,
       },
     };
-    await expect(recordFacts([fact(30), huge, fact(31)])).resolves.toBeUndefined();
+    await recordFacts(accountId, [fact(30), wide, fact(31)]);
     expect(await incoming(keys.reportSeries.account())).toBe(before + 2);
-    expect(await incoming(keys.reportSeries.inbox(7000))).toBe(0);
+    expect(await incoming(keys.reportSeries.inbox(7059))).toBe(1);
   });
 });
 
@@ -134,7 +153,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
   beforeAll(async () => {
     await runtime();
     recorder = scopedCallRecorder('reportSumsRecorder');
-    await recordFacts([
+    await recordFacts(accountId, [
       {
         fact: {
           id: `sums-test:${accountId}`,
@@ -149,7 +168,13 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
   });
-  const sums = (from: number, to: number) => recorder.during(() => sumsBetween(accountId, series, [from, to]));
+  // The aggregate reads; the pending logs' (the fold's watermark and one Query) are apart.
+  const aggregateReads = <T>(out: { result: T; calls: { command: string; input: string }[] }) => {
+    const pending = out.calls.filter((c) => c.input.includes(`RPTP#${accountId}`)).map((c) => c.command);
+    expect(pending).toEqual(['GetItemCommand', 'QueryCommand']);
+    return { result: out.result, calls: out.calls.filter((c) => !c.input.includes(`RPTP#${accountId}`)) };
+  };
+  const sums = async (from: number, to: number) => aggregateReads(await recorder.during(() => sumsBetween(accountId, series, [from, to])));
   const hourKeys = (calls: { command: string; input: string }[]) =>
     calls.filter((c) => c.command === 'BatchGetItemCommand').flatMap((c) => [...c.input.matchAll(/"sk":"(H#[^"]+)"/g)].map((m) => m[1]));
 
@@ -170,7 +195,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
   it('reads consecutive cut days with one Query per hour of day, not an item at a time', async () => {
     const daily = keys.reportSeries.inbox(9);
     // Each of six days: one incoming message at 10:00 (before the cut) and two at 21:00 (after it).
-    await recordFacts([
+    await recordFacts(accountId, [
       {
         fact: {
           id: `sums-test:${accountId}:daily`,
@@ -185,7 +210,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
     const bounds = Array.from({ length: 6 }, (_, i) => day - (6 - i) * 86_400 + cut);
-    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds));
+    const { result, calls } = aggregateReads(await recorder.during(() => sumsBetween(accountId, daily, bounds)));
     // From 18:30 to 18:30 the next day: that day's 21:00 and the next day's 10:00.
     expect(result.map((f) => f.im)).toEqual([3, 3, 3, 3, 3]);
     expect(calls.map((c) => c.command)).toEqual(Array(7).fill('QueryCommand'));

@@ -1,4 +1,5 @@
-import { getReportHours, queryReportDays, queryReportHourOfDay } from '#shared/db/repositories/reports.ts';
+import { getReportHours, queryReportDays, queryReportHourOfDay, readPendingReports } from '#shared/db/repositories/reports.ts';
+import type { PendingReports } from '#shared/model/report-logs.ts';
 import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures } from '#shared/model/report-buckets.ts';
 
 // Sums of a series over instants: F(t) = the series' figures from the first day read up to t, so a
@@ -9,16 +10,33 @@ import { addDayHead, addFigures, DAY, dayKey, dayStart, headPlan, type Figures }
 
 const BATCH_DAYS = 6;
 
+const inFlight = new Map<number, Promise<PendingReports>>();
+
+/**
+ * The account's pending report logs (the fold's watermark and the logs past it: a read and a Query), which
+ * every report read adds to the aggregates. Reads of one account at the same moment (a route's series, read
+ * together) share one.
+ */
+export function pendingReports(accountId: number): Promise<PendingReports> {
+  const running = inFlight.get(accountId);
+  if (running) return running;
+  const read = readPendingReports(accountId).finally(() => inFlight.delete(accountId));
+  inFlight.set(accountId, read);
+  return read;
+}
+
 /** F at each boundary (quarter-hour aligned instants), for one series. */
 export async function cumulativeAt(accountId: number, series: string, boundaries: number[]): Promise<Figures[]> {
   if (!boundaries.length) return [];
   const first = dayStart(Math.min(...boundaries));
   const last = dayStart(Math.max(...boundaries));
-  const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last));
+  const pending = await pendingReports(accountId);
+  const days = await queryReportDays(accountId, series, dayKey(first), dayKey(last), pending);
 
   // Hour items wanted: (hour, day) of every cut day that has figures. A day item is written with every
-  // hour item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
-  // without one has no hour items either: reading them would cost a read unit apiece for nothing.
+  // hour item of its day (the same additions, the fold, the rebuild and the deletion's negation alike), so a
+  // day without one (or pending figures) has no hour items either: reading them would cost a read unit apiece
+  // for nothing.
   const cuts = boundaries.filter((t) => t % DAY !== 0 && days.has(dayKey(dayStart(t))));
   const byHour = new Map<number, Set<number>>();
   for (const t of cuts) {
@@ -41,11 +59,11 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
         for (const d of ds) batch.push({ hour, day: dayKey(d) });
         return;
       }
-      const found = await queryReportHourOfDay(accountId, series, hour, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
+      const found = await queryReportHourOfDay(accountId, series, hour, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)), pending);
       for (const [day, item] of found) hours.set(`${hour}|${day}`, item);
     }),
   );
-  if (batch.length) for (const [k, item] of await getReportHours(accountId, series, batch)) hours.set(k, item);
+  if (batch.length) for (const [k, item] of await getReportHours(accountId, series, batch, pending)) hours.set(k, item);
 
   // Day totals before each day, from the first day.
   const before = new Map<number, Figures>();

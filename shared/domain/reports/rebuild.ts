@@ -1,12 +1,23 @@
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
-import { aggregateAdds, deleteAggregate, forEachReportFact, putAggregate, seriesItemKeys } from '#shared/db/repositories/reports.ts';
+import {
+  aggregateAdds,
+  deleteAggregate,
+  forEachReportFact,
+  lastLogSk,
+  putAggregate,
+  seriesItemKeys,
+  setWatermark,
+} from '#shared/db/repositories/reports.ts';
 import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
+import { foldAll } from './fold.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
-// accounts for. Run it while the account is quiet (or accept that events landing meanwhile are
-// overwritten; run it again): it is a repair, not part of the pipeline.
+// accounts for, each marked as folded up to the newest pending log, and moves the fold's watermark there:
+// the facts of those logs are in the sums, so reads must not add the logs again. Run it while the account
+// is quiet (or accept that events landing meanwhile are overwritten; run it again): it is a repair, not part
+// of the pipeline.
 
 export interface RebuildResult {
   facts: number;
@@ -17,6 +28,10 @@ export interface RebuildResult {
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
   const sums = new Map<string, { key: Key; series: string; kind: 'day' | 'hour'; values: Map<string, number> }>();
   let facts = 0;
+  // Pending logs folded first (their unattended changes are applied; their figures are overwritten below).
+  await foldAll(accountId);
+  // Read before the facts: every log up to it counts facts the sums below include.
+  const folded = await lastLogSk(accountId);
   // A deleted inbox has no series (its purge removed them); its conversations' facts still count elsewhere.
   const inboxSeries = new Set((await listInboxSummaries(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
   const kept = (series: string) => !keys.reportSeries.isInbox(series) || inboxSeries.has(series);
@@ -36,6 +51,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
       type: s.kind === 'day' ? 'report_day' : 'report_hour',
       account_id: accountId,
       series: s.series,
+      ...(folded ? { fw: folded } : {}),
       ...Object.fromEntries([...s.values].filter(([, v]) => v !== 0)),
     });
   }
@@ -48,5 +64,6 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
       removed++;
     }
   }
+  if (folded) await setWatermark(accountId, folded);
   return { facts, items: sums.size, removed };
 }
