@@ -42,7 +42,7 @@ describe('report facts of a batch (recordFacts)', () => {
       conversation_id: 1,
       contributions: [
         { series: keys.reportSeries.account(), at, figures: { im: 1 } },
-        { series: keys.reportSeries.inbox(7), at, figures: { im: 1 } },
+        { series: keys.reportSeries.team(7), at, figures: { im: 1 } },
       ],
       created_at: at,
     },
@@ -60,13 +60,13 @@ describe('report facts of a batch (recordFacts)', () => {
     expect(calls).toEqual(Array(11).fill('PutItemCommand'));
     expect(await stored(keys.reportSeries.account())).toBe(0);
     expect(await incoming(keys.reportSeries.account())).toBe(10);
-    expect(await incoming(keys.reportSeries.inbox(7))).toBe(10);
+    expect(await incoming(keys.reportSeries.team(7))).toBe(10);
     const [fold] = await foldAll(accountId);
-    // Account and inbox, a day and an hour item each.
+    // Account and team, a day and an hour item each.
     expect(fold).toMatchObject({ folded: true, logs: 1, facts: 10, items: 4 });
     expect(await stored(keys.reportSeries.account())).toBe(10);
     expect(await incoming(keys.reportSeries.account())).toBe(10);
-    expect(await incoming(keys.reportSeries.inbox(7))).toBe(10);
+    expect(await incoming(keys.reportSeries.team(7))).toBe(10);
   });
 
   it('adds nothing twice when part of a batch comes again', async () => {
@@ -76,7 +76,7 @@ describe('report facts of a batch (recordFacts)', () => {
     expect(await incoming(keys.reportSeries.account())).toBe(12);
     await foldAll(accountId);
     expect(await stored(keys.reportSeries.account())).toBe(12);
-    expect(await stored(keys.reportSeries.inbox(7))).toBe(12);
+    expect(await stored(keys.reportSeries.team(7))).toBe(12);
   });
 
   it("writes a reply's reporting event and report memory with the batch, once", async () => {
@@ -131,13 +131,13 @@ describe('report facts of a batch (recordFacts)', () => {
         id: `batch-test:${accountId}:wide`,
         account_id: accountId,
         conversation_id: 3,
-        contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.inbox(7000 + i), at: t, figures: { im: 1 } })),
+        contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.team(7000 + i), at: t, figures: { im: 1 } })),
         created_at: t,
       },
     };
     await recordFacts(accountId, [fact(30), wide, fact(31)]);
     expect(await incoming(keys.reportSeries.account())).toBe(before + 2);
-    expect(await incoming(keys.reportSeries.inbox(7059))).toBe(1);
+    expect(await incoming(keys.reportSeries.team(7059))).toBe(1);
   });
 });
 

@@ -1,4 +1,5 @@
 import * as keys from '#shared/db/keys.ts';
+import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import {
   aggregateAdds,
   applyUnattended,
@@ -91,9 +92,10 @@ export async function foldAccount(accountId: number, opts: { force?: boolean; ma
 
 /** A fold's writes: the logs' merged additions (marked with `end`), then the unattended items' net changes. */
 async function applyLogs(accountId: number, logs: ReportLog[], end: string) {
-  // A log pending when an inbox was purged may write a few items of its series after the purge: no report
-  // reads a deleted inbox's series, the rebuild leaves them out, and the account's purge drains them.
-  const adds = [...aggregateAdds(accountId, { contributions: logs.flatMap((l) => l.contributions) }).values()];
+  // A deleted inbox's series went with its purge: a log pending then must not bring its items back.
+  const inboxes = new Set((await listInboxSummaries(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
+  const contributions = logs.flatMap((l) => l.contributions).filter((c) => !keys.reportSeries.isInbox(c.series) || inboxes.has(c.series));
+  const adds = [...aggregateAdds(accountId, { contributions }).values()];
   let items = 0;
   await inParallel(adds, 8, async (entry) => {
     if (await foldAggregate(accountId, entry, end)) items++;
