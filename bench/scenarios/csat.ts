@@ -1,5 +1,6 @@
 import { claimSurvey, saveResponse, setSurveyMessage } from '#shared/db/repositories/csat.ts';
 import { recordFact } from '#shared/db/repositories/reports.ts';
+import { foldAll } from '#shared/domain/reports/fold.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { CsatSurveyRecord } from '#shared/model/csat.ts';
 import { client } from '../../test/support/http.ts';
@@ -102,6 +103,8 @@ async function seed(w: BenchWorld): Promise<Seeded> {
       },
     });
   }
+  // Seeded facts are logged like the pipeline's: folded now, so the reads measured are those of folded aggregates.
+  await foldAll(w.account.id);
   return { uuid: conv.uuid, since, until };
 }
 

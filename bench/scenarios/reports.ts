@@ -1,4 +1,5 @@
 import { recordFact } from '#shared/db/repositories/reports.ts';
+import { foldAll } from '#shared/domain/reports/fold.ts';
 import * as keys from '#shared/db/keys.ts';
 import { FIELDS, inboxField, type Figures } from '#shared/model/report-buckets.ts';
 import type { Contribution } from '#shared/model/reports.ts';
@@ -56,6 +57,8 @@ async function seed(w: BenchWorld): Promise<Seeded> {
       });
     }
   }
+  // Seeded facts are logged like the pipeline's: folded now, so the reads measured are those of folded aggregates.
+  await foldAll(w.account.id);
   return { inboxId, since, until, conversationId: conv.body.id };
 }
 

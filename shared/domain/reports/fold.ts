@@ -139,6 +139,7 @@ export async function foldWhenDue(batches: LoggedBatch[]): Promise<FoldResult[]>
       seen.facts += facts;
       continue;
     }
+    if (checks.size >= 10_000) checks.clear();
     checks.set(b.accountId, { at: now, facts: 0 });
     try {
       out.push(await foldAccount(b.accountId, { now }));
