@@ -13,11 +13,26 @@ import type { instrument } from './instrument.ts';
 
 export interface ReportWritesResult {
   conversations: number;
-  /** WCU per chat message: incoming, agent reply (reply_time), and their mean. */
+  /** WCU per chat message, each change alone in its batch (no fold: logs wait for one): incoming, reply (reply_time), mean. */
   alone: { incoming: number; reply: number; mean: number };
+  /** At volume (batches of ten changes, folds by the fold policy's volume trigger): each kind with its share of the folds. */
   batched: { incoming: number; reply: number; mean: number };
-  /** The first agent reply of each conversation (first_response), alone and batched. */
+  /** The first agent reply of each conversation (first_response), alone and at volume (its share of folds included). */
   firstReply: { alone: number; batched: number };
+  /** The volume run: messages, folds, what the folds wrote, and what a message pays without them. */
+  volume: {
+    messages: number;
+    folds: number;
+    /** Write units of all folds, and per fold. */
+    foldWcu: number;
+    perFold: number;
+    /** Per message: the folds' share, and incoming / reply without it (facts, reporting events, logs, report memory). */
+    foldShare: number;
+    incoming: number;
+    reply: number;
+    /** Facts pending that start a fold, and the age that does (minutes). */
+    trigger: { facts: number; minutes: number };
+  };
   /** Per-row report routes on an account whose inboxes are all active (benchReportRows). */
   rows?: ReportRowsResult;
 }
@@ -30,7 +45,9 @@ export interface ReportRowsResult {
   routes: { route: string; rcu: number; calls: number }[];
 }
 
-const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|REVT)#/;
+const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|RPTP|REVT)#/;
+/** A fold's writes: aggregate items, unattended items, the account's fold item (logs are `L#…` in the same partition). */
+const isFold = (body: string) => /"pk":\{"S":"(RPT|RPTL)#/.test(body) || /"pk":\{"S":"RPTP#[^"]*"\},"sk":\{"S":"F"/.test(body);
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 async function streamTail(rt: Runtime, seen: Set<string>) {
@@ -67,6 +84,7 @@ export async function benchReportWrites(
   rt: Runtime,
   recorder: ReturnType<typeof instrument>,
   conversations = 10,
+  rounds = Number(process.env.BENCH_REPORT_ROUNDS ?? 20),
 ): Promise<ReportWritesResult> {
   const { dispatchChanges } = await import('#shared/events/dispatch.ts');
   await rt.pipeline.pause();
@@ -88,7 +106,8 @@ export async function benchReportWrites(
   const seen = new Set<string>();
   const mine = (c: { newImage?: Record<string, unknown>; oldImage?: Record<string, unknown> }) =>
     Number((c.newImage ?? c.oldImage)?.account_id) === seeded.accountId;
-  const dispatch = async (batchSize: number) => {
+  /** Dispatches the queued changes in batches; the report write units, those of folds apart. */
+  const dispatch = async (batchSize: number, after?: () => Promise<unknown>) => {
     const changes = (await streamTail(rt, seen)).filter(mine);
     recorder.take();
     for (let i = 0; i < changes.length; i += batchSize) {
@@ -98,18 +117,28 @@ export async function benchReportWrites(
       } as never);
       if (out.batchItemFailures.length) throw new Error('report writes: a batch failed');
     }
+    if (after) await after();
     const { calls } = recorder.take();
+    const reported = calls.filter((c) => c.wcu && REPORT_KEY.test(c.body ?? ''));
     if (process.env.BENCH_DEBUG) {
-      for (const c of calls.filter((x) => x.wcu && REPORT_KEY.test(x.body ?? ''))) {
+      for (const c of reported) {
         process.stdout.write(
           `${c.command} ${c.wcu} ${[...(c.body ?? '').matchAll(/"(?:pk|sk)":\{"S":"([^"]+)"/g)].map((m) => m[1]).join(' ')}\n`,
         );
       }
       process.stdout.write('--\n');
     }
-    return calls.filter((c) => c.wcu && REPORT_KEY.test(c.body ?? '')).reduce((t, c) => t + c.wcu, 0);
+    const sum = (list: typeof calls) => list.reduce((t, c) => t + c.wcu, 0);
+    const fold = reported.filter((c) => isFold(c.body ?? ''));
+    return {
+      wcu: sum(reported.filter((c) => !isFold(c.body ?? ''))),
+      fold: sum(fold),
+      // A fold claims the account's fold item once (its claim names its last log).
+      folds: fold.filter((c) => (c.body ?? '').includes('"run_end"') && (c.body ?? '').includes('if_not_exists')).length,
+    };
   };
-  const round = async (kind: 'incoming' | 'reply', batchSize: number) => {
+  let folded = { wcu: 0, folds: 0 };
+  const round = async (kind: 'incoming' | 'reply', batchSize: number, after?: () => Promise<unknown>) => {
     for (const id of convs) {
       const res = await api.post(
         `${base}/conversations/${id}/messages`,
@@ -118,7 +147,9 @@ export async function benchReportWrites(
       if (res.status !== 200) throw new Error(`report writes message: ${res.status} ${res.text}`);
     }
     // Messages a second apart from the conversation's last activity, as real chats are.
-    return r2((await dispatch(batchSize)) / convs.length);
+    const out = await dispatch(batchSize, after);
+    folded = { wcu: folded.wcu + out.fold, folds: folded.folds + out.folds };
+    return r2(out.wcu / convs.length);
   };
   const pause = () => new Promise((r) => setTimeout(r, 1100));
   await dispatch(10);
@@ -128,7 +159,9 @@ export async function benchReportWrites(
   const inAlone = await round('incoming', 1);
   await pause();
   const replyAlone = await round('reply', 1);
-  // At volume: the same, in batches of ten changes. New conversations for the first replies.
+  // At volume: new conversations, rounds of one message each in batches of ten changes, folds as the policy
+  // says. The bench is the only writer of its account, so the fold's margin (which waits out dispatchers still
+  // writing older logs) is off: logs fold by volume at once instead of half a minute later.
   const fresh: number[] = [];
   for (let i = 0; i < conversations; i++) {
     const c = await api.post(`${base}/conversations`, {
@@ -138,21 +171,48 @@ export async function benchReportWrites(
     });
     fresh.push(c.body.id);
   }
-  await dispatch(10);
-  convs.splice(0, convs.length, ...fresh);
-  await round('incoming', 10);
-  const firstBatched = await round('reply', 10);
-  await pause();
-  const inBatched = await round('incoming', 10);
-  await pause();
-  const replyBatched = await round('reply', 10);
-  return {
-    conversations,
-    alone: { incoming: inAlone, reply: replyAlone, mean: r2((inAlone + replyAlone) / 2) },
-    batched: { incoming: inBatched, reply: replyBatched, mean: r2((inBatched + replyBatched) / 2) },
-    firstReply: { alone: firstAlone, batched: firstBatched },
-    rows: await benchReportRows(world, recorder),
-  };
+  const { FOLD_POLICY, foldAll } = await import('#shared/domain/reports/fold.ts');
+  const margin = FOLD_POLICY.marginMs;
+  FOLD_POLICY.marginMs = 0;
+  try {
+    await foldAll(seeded.accountId);
+    await dispatch(10);
+    convs.splice(0, convs.length, ...fresh);
+    folded = { wcu: 0, folds: 0 };
+    const incoming: number[] = [];
+    const replies: number[] = [];
+    await round('incoming', 10);
+    const firstBatched = await round('reply', 10);
+    for (let i = 0; i < rounds; i++) {
+      await pause();
+      incoming.push(await round('incoming', 10));
+      await pause();
+      // The last round folds what is still pending, so every message's share is counted.
+      replies.push(await round('reply', 10, i === rounds - 1 ? () => foldAll(seeded.accountId) : undefined));
+    }
+    const messages = (rounds + 1) * 2 * convs.length;
+    const share = folded.wcu / messages;
+    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+    const [inV, replyV] = [mean(incoming), mean(replies)];
+    return {
+      conversations,
+      alone: { incoming: inAlone, reply: replyAlone, mean: r2((inAlone + replyAlone) / 2) },
+      batched: { incoming: r2(inV + share), reply: r2(replyV + share), mean: r2((inV + replyV) / 2 + share) },
+      firstReply: { alone: firstAlone, batched: r2(firstBatched + share) },
+      volume: {
+        messages,
+        folds: folded.folds,
+        foldWcu: r2(folded.wcu),
+        perFold: r2(folded.wcu / Math.max(1, folded.folds)),
+        foldShare: r2(share),
+        incoming: r2(inV),
+        reply: r2(replyV),
+        trigger: { facts: FOLD_POLICY.facts, minutes: FOLD_POLICY.ageMs / 60_000 },
+      },
+    };
+  } finally {
+    FOLD_POLICY.marginMs = margin;
+  }
 }
 
 /**
@@ -169,7 +229,7 @@ export async function benchReportRows(
   days = 30,
 ): Promise<ReportRowsResult> {
   const { recordFact } = await import('#shared/db/repositories/reports.ts');
-  const { reportLayout } = await import('#shared/domain/reports/pipeline.ts');
+  const { foldAll } = await import('#shared/domain/reports/fold.ts');
   const keys = await import('#shared/db/keys.ts');
   const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('report-rows'));
   const { api } = seeded.admin;
@@ -180,7 +240,6 @@ export async function benchReportRows(
     ids.push(res.body.id as number);
   }
   const DAY = 86_400;
-  const layout = await reportLayout(seeded.accountId);
   const perDay = Math.round(10_000 / days / inboxes);
   let x = 2026;
   const next = (n: number) => {
@@ -206,7 +265,6 @@ export async function benchReportRows(
         );
       }
       await recordFact({
-        ...layout,
         fact: {
           id: `bench:rows:${seeded.accountId}:${inbox}:${d}`,
           account_id: seeded.accountId,
@@ -217,6 +275,8 @@ export async function benchReportRows(
       });
     }
   }
+  // Seeded facts are logged like the pipeline's: folded now, so the reads measured are those of folded aggregates.
+  await foldAll(seeded.accountId);
   // Local midnights at +5:30: 18:30 UTC the day before.
   const until = today - 5.5 * 3_600;
   const q = `since=${until - days * DAY}&until=${until}&timezone_offset=5.5`;
@@ -239,19 +299,29 @@ export async function benchReportRows(
 }
 
 export function reportWritesMarkdown(r: ReportWritesResult): string {
+  const v = r.volume;
+  const facts = (v.incoming + v.reply) / 2;
+  // An account slower than the volume trigger folds on age: its messages of `trigger.minutes` share one fold.
+  const slow = (perMinute: number) => r2(facts + v.perFold / (perMinute * v.trigger.minutes));
   return [
     '## Report writes',
     '',
-    `What the report aggregates write in the pipeline per chat message (\`bench/report-writes.ts\`): ${r.conversations} conversations of one API inbox, one`,
+    `What the report figures cost in the pipeline per chat message (\`bench/report-writes.ts\`): ${r.conversations} conversations of one API inbox, one`,
     'message per conversation per round, posted through the API, their queued changes dispatched alone (one change per batch) and at volume',
-    "(batches of ten changes in stream order, as the events queue hands them out). Write units of the report items only, by AWS's rules.",
+    `(batches of ten changes in stream order, as the events queue hands them out; ${v.messages} messages, half replies), with the folds the`,
+    `policy makes (one when ${v.trigger.facts} facts are pending, or the oldest log is ${v.trigger.minutes} minutes old). Write units of the report items only, by AWS's rules.`,
     '',
-    '| WCU per chat message | alone | at volume (batches of 10) |',
+    '| WCU per chat message | alone (no fold) | at volume (batches of 10, folds included) |',
     '|---|---|---|',
     `| incoming message | ${r.alone.incoming} | ${r.batched.incoming} |`,
     `| agent reply (\`reply_time\`) | ${r.alone.reply} | ${r.batched.reply} |`,
     `| mean of the two (half incoming, half replies) | ${r.alone.mean} | ${r.batched.mean} |`,
     `| a conversation's first agent reply (\`first_response\`) | ${r.firstReply.alone} | ${r.firstReply.batched} |`,
+    '',
+    `At volume: ${v.folds} folds for ${v.messages} messages, ${v.perFold} WCU each (${v.foldWcu} in all): ${v.foldShare} a message; without it an incoming`,
+    `message writes ${v.incoming} and a reply ${v.reply} (facts, reporting events, logs). An account busy enough to fold on volume`,
+    `(≥ ${r2((v.trigger.facts / 1.5 / v.trigger.minutes) * 1)} messages a minute) pays the volume figure; a slower one folds on age, its messages of ${v.trigger.minutes} minutes sharing`,
+    `one fold: ${slow(2.3)} WCU a message at 2.3 messages a minute (10,000 conversations a month), ${slow(1)} at one a minute.`,
     '',
     ...(r.rows
       ? [

@@ -1,5 +1,5 @@
 import { recordFact } from '#shared/db/repositories/reports.ts';
-import { reportLayout } from '#shared/domain/reports/pipeline.ts';
+import { foldAll } from '#shared/domain/reports/fold.ts';
 import * as keys from '#shared/db/keys.ts';
 import { FIELDS, inboxField, type Figures } from '#shared/model/report-buckets.ts';
 import type { Contribution } from '#shared/model/reports.ts';
@@ -45,8 +45,6 @@ async function seed(w: BenchWorld): Promise<Seeded> {
   const figures: Figures = Object.fromEntries(FIELDS.map((f) => [f, 1]));
   const s = keys.reportSeries;
   const labelSeries = s.label(label.body.title as string);
-  // Written as the pipeline writes the account's (block items: accounts made since them).
-  const layout = await reportLayout(w.account.id);
   // The summary's previous period too: twice the range.
   for (let d = since - DAYS * DAY; d < until; d += DAY) {
     for (const series of [s.account(), s.inbox(inboxId), s.agent(w.account.agent.id), labelSeries]) {
@@ -55,11 +53,12 @@ async function seed(w: BenchWorld): Promise<Seeded> {
       const these = series === labelSeries ? { ...figures, [inboxField(inboxId)]: 1 } : figures;
       for (let q = 0; q < 96; q++) contributions.push({ series, at: d + q * 900, figures: these });
       await recordFact({
-        ...layout,
         fact: { id: `bench:${w.account.id}:${series}:${d}`, account_id: w.account.id, conversation_id: null, contributions, created_at: d },
       });
     }
   }
+  // Seeded facts are logged like the pipeline's: folded now, so the reads measured are those of folded aggregates.
+  await foldAll(w.account.id);
   return { inboxId, since, until, conversationId: conv.body.id };
 }
 

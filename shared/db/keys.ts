@@ -121,6 +121,9 @@
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
 // live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its
 // assignee)
+// report log       RPTP#<acctId>               L#<ms>#<random>        (a dispatcher batch's counted facts merged, and its unattended
+// changes: pending until folded into the aggregates)
+//   report fold    RPTP#<acctId>               F                      (the account's fold: watermark, fold in progress)
 //   portal           PORTALS#<acctId>              PORTAL#<id>
 //   portal slug uniq UNIQ#PORTAL#<slug>                            UNIQ      (account_id, owner_id: the public pages' lookup)
 //   portal domain    UNIQ#PORTALDOMAIN#<lower-cased host>          UNIQ      (account_id, owner_id: a custom domain's portal)
@@ -762,6 +765,14 @@ export const liveUnattended = (accountId: number, assigneeId: number | null, con
 });
 export const liveUnattendedPartition = (accountId: number) => join('RPTL', accountId);
 export const liveUnattendedPrefix = join('U', '');
+/** A pending report log: sorted by the time of its put (milliseconds), then a random tail (two batches in one ms). */
+export const reportLog = (accountId: number, sk: string): Key => ({ pk: join('RPTP', accountId), sk });
+export const reportLogSk = (ms: number, tail: string) => join('L', pad(ms, 13), tail);
+/** Every log sorts between these two (the fold item `F` sorts before them). */
+export const reportLogFirst = join('L', '');
+export const reportLogLast = join('L', '~');
+export const reportLogsPartition = (accountId: number) => join('RPTP', accountId);
+export const reportFold = (accountId: number): Key => ({ pk: join('RPTP', accountId), sk: 'F' });
 
 // ── purge of deleted accounts and inboxes (shared/domain/purge) ──
 export const purgeAccountJob = (accountId: number): Key => ({ pk: join('PURGE', 'ACCOUNT', accountId), sk: 'PURGE' });

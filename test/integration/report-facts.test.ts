@@ -5,9 +5,11 @@ import {
   getConversationReportState,
   listConversationReportingEvents,
   queryReportDays,
+  readPendingReports,
   recordFacts,
   type FactWrite,
 } from '#shared/db/repositories/reports.ts';
+import { foldAll } from '#shared/domain/reports/fold.ts';
 import { dayKey, groupsOf, type Field } from '#shared/model/report-buckets.ts';
 import { queryItems } from '#shared/db/repositories/common.ts';
 import { readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
@@ -17,8 +19,8 @@ import type { AccountRecord } from '#shared/model/identity.ts';
 import { scopedCallRecorder } from '../support/calls.ts';
 import { runtime } from '../support/runtime.ts';
 
-// A dispatcher batch's figure-only report facts written together (DynamoDB Local): the facts of one
-// account and the aggregate items they share in one transaction, and a redelivered batch adding nothing.
+// A dispatcher batch's report facts (DynamoDB Local): plain puts and one log per account, reads adding the
+// log until a fold adds it to the aggregate items, and a redelivered batch adding nothing.
 
 describe('report facts of a batch (recordFacts)', () => {
   const accountId = 800_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -29,7 +31,8 @@ describe('report facts of a batch (recordFacts)', () => {
     db().middlewareStack.add(
       (next, context) => async (args) => {
         const input = JSON.stringify(args.input);
-        if (input.includes(`RPTF#${accountId}`) || input.includes(`RPT#${accountId}#`)) calls.push(String(context.commandName));
+        if (input.includes(`RPTF#${accountId}`) || input.includes(`RPT#${accountId}#`) || input.includes(`RPTP#${accountId}"`))
+          calls.push(String(context.commandName));
         return next(args);
       },
       { step: 'initialize', name: 'reportFactsRecorder' },
@@ -43,28 +46,41 @@ describe('report facts of a batch (recordFacts)', () => {
       conversation_id: 1,
       contributions: [
         { series: keys.reportSeries.account(), at, figures: { im: 1 } },
-        { series: keys.reportSeries.inbox(7), at, figures: { im: 1 } },
+        { series: keys.reportSeries.team(7), at, figures: { im: 1 } },
       ],
       created_at: at,
     },
   });
-  const incoming = async (series: string) => (await queryReportDays(accountId, series, dayKey(t), dayKey(t))).get(dayKey(t))?.im ?? 0;
+  const incoming = async (series: string) =>
+    (await queryReportDays(accountId, series, dayKey(t), dayKey(t), await readPendingReports(accountId))).get(dayKey(t))?.im ?? 0;
+  const stored = async (series: string) => (await queryReportDays(accountId, series, dayKey(t), dayKey(t))).get(dayKey(t))?.im ?? 0;
 
-  it('writes ten facts and their four shared aggregate items in one transaction', async () => {
+  it('writes ten facts with plain puts and one log, no transaction; reads add the log until a fold adds it once', async () => {
     calls.length = 0;
-    await recordFacts(Array.from({ length: 10 }, (_, i) => fact(i)));
-    expect(calls).toEqual(['TransactWriteItemsCommand']);
+    await recordFacts(
+      accountId,
+      Array.from({ length: 10 }, (_, i) => fact(i)),
+    );
+    expect(calls).toEqual(Array(11).fill('PutItemCommand'));
+    expect(await stored(keys.reportSeries.account())).toBe(0);
     expect(await incoming(keys.reportSeries.account())).toBe(10);
-    expect(await incoming(keys.reportSeries.inbox(7))).toBe(10);
+    expect(await incoming(keys.reportSeries.team(7))).toBe(10);
+    const [fold] = await foldAll(accountId);
+    // Account and team, a day and an hour item each.
+    expect(fold).toMatchObject({ folded: true, logs: 1, facts: 10, items: 4 });
+    expect(await stored(keys.reportSeries.account())).toBe(10);
+    expect(await incoming(keys.reportSeries.account())).toBe(10);
+    expect(await incoming(keys.reportSeries.team(7))).toBe(10);
   });
 
   it('adds nothing twice when part of a batch comes again', async () => {
-    calls.length = 0;
     // Facts 8 and 9 were recorded before; 10 and 11 are new.
-    await recordFacts([fact(8), fact(9), fact(10), fact(11)]);
-    expect(calls[0]).toBe('TransactWriteItemsCommand');
+    const logged = await recordFacts(accountId, [fact(8), fact(9), fact(10), fact(11)]);
+    expect(logged.logs.map((l) => l.n)).toEqual([2]);
     expect(await incoming(keys.reportSeries.account())).toBe(12);
-    expect(await incoming(keys.reportSeries.inbox(7))).toBe(12);
+    await foldAll(accountId);
+    expect(await stored(keys.reportSeries.account())).toBe(12);
+    expect(await stored(keys.reportSeries.team(7))).toBe(12);
   });
 
   it("writes a reply's reporting event and report memory with the batch, once", async () => {
@@ -95,39 +111,67 @@ describe('report facts of a batch (recordFacts)', () => {
       conversationState: { account_id: accountId, conversation_id: 2, bot_handoff_at: null, last_resolved_at: t },
     };
     const replyTimes = async () =>
-      (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t))).get(dayKey(t))?.rt_n ?? 0;
+      (await queryReportDays(accountId, keys.reportSeries.account(), dayKey(t), dayKey(t), await readPendingReports(accountId))).get(
+        dayKey(t),
+      )?.rt_n ?? 0;
     calls.length = 0;
-    await recordFacts([fact(20), reply]);
-    expect(calls).toEqual(['TransactWriteItemsCommand']);
+    await recordFacts(accountId, [fact(20), reply]);
+    // Two markers and the log (the report memory is apart, in its own partition).
+    expect(calls).toEqual(Array(3).fill('PutItemCommand'));
     expect(await replyTimes()).toBe(1);
     expect((await listConversationReportingEvents(accountId, 2)).map((e) => e.name)).toEqual(['reply_time']);
     expect(await getConversationReportState(accountId, 2)).toMatchObject({ last_resolved_at: t });
     // Redelivered with a fresh reporting-event id (ids are drawn again): nothing is added or listed twice.
-    await recordFacts([fact(20), { ...reply, reportingEvents: [{ ...reply.reportingEvents![0]!, id: 900_000_002 }] }]);
+    await recordFacts(accountId, [fact(20), { ...reply, reportingEvents: [{ ...reply.reportingEvents![0]!, id: 900_000_002 }] }]);
     expect(await replyTimes()).toBe(1);
     expect(await incoming(keys.reportSeries.account())).toBe(13);
     expect(await listConversationReportingEvents(accountId, 2)).toHaveLength(1);
   });
 
-  it('skips an event too large for one transaction (logged) and records its neighbours, instead of failing the batch', async () => {
+  it('records an event with many series (no transaction bounds it)', async () => {
     const before = await incoming(keys.reportSeries.account());
-    const huge: FactWrite = {
+    const wide: FactWrite = {
       fact: {
-        id: `batch-test:${accountId}:huge`,
+        id: `batch-test:${accountId}:wide`,
         account_id: accountId,
         conversation_id: 3,
-        contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.inbox(7000 + i), at: t, figures: { im: 1 } })),
+        contributions: Array.from({ length: 60 }, (_, i) => ({ series: keys.reportSeries.team(7000 + i), at: t, figures: { im: 1 } })),
         created_at: t,
       },
     };
-    await expect(recordFacts([fact(30), huge, fact(31)])).resolves.toBeUndefined();
+    await recordFacts(accountId, [fact(30), wide, fact(31)]);
     expect(await incoming(keys.reportSeries.account())).toBe(before + 2);
-    expect(await incoming(keys.reportSeries.inbox(7000))).toBe(0);
+    expect(await incoming(keys.reportSeries.team(7059))).toBe(1);
   });
 });
 
 /** How an account without `report_blocks` is read (its hour items hold every figure). */
 const HOURS = { blocks: false, groups: ['n'] } as const;
+
+/** The aggregate reads of a recorded read; the pending logs' (the fold's watermark and one Query) are apart. */
+const aggregateReads =
+  (accountId: number) =>
+  <T>(out: { result: T; calls: { command: string; input: string }[] }) => {
+    const pending = out.calls.filter((c) => c.input.includes(`RPTP#${accountId}`)).map((c) => c.command);
+    expect(pending).toEqual(['GetItemCommand', 'QueryCommand']);
+    return { result: out.result, calls: out.calls.filter((c) => !c.input.includes(`RPTP#${accountId}`)) };
+  };
+
+/** An account record as the platform writes one. */
+const accountOf = (id: number, at: number, extra: Partial<AccountRecord> = {}): AccountRecord => ({
+  id,
+  name: 'reports',
+  locale: 'en',
+  domain: null,
+  support_email: null,
+  status: 'active',
+  limits: {},
+  custom_attributes: {},
+  features: {},
+  created_at: at,
+  updated_at: at,
+  ...extra,
+});
 
 // A series' sums over quarter-hour boundaries read the day items of the span and the hour items of the days a
 // boundary cuts; a cut day without a day item has no hour items (both are written by the same additions), so
@@ -141,7 +185,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
   beforeAll(async () => {
     await runtime();
     recorder = scopedCallRecorder('reportSumsRecorder');
-    await recordFacts([
+    await recordFacts(accountId, [
       {
         fact: {
           id: `sums-test:${accountId}`,
@@ -156,7 +200,9 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
   });
-  const sums = (from: number, to: number) => recorder.during(() => sumsBetween(accountId, series, [from, to], HOURS));
+  const aggregates = aggregateReads(accountId);
+  const sums = async (from: number, to: number) =>
+    aggregates(await recorder.during(() => sumsBetween(accountId, series, [from, to], HOURS)));
   const hourKeys = (calls: { command: string; input: string }[]) =>
     calls.filter((c) => c.command === 'BatchGetItemCommand').flatMap((c) => [...c.input.matchAll(/"sk":"(H#[^"]+)"/g)].map((m) => m[1]));
 
@@ -177,7 +223,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
   it('reads consecutive cut days with one Query per hour of day, not an item at a time', async () => {
     const daily = keys.reportSeries.inbox(9);
     // Each of six days: one incoming message at 10:00 (before the cut) and two at 21:00 (after it).
-    await recordFacts([
+    await recordFacts(accountId, [
       {
         fact: {
           id: `sums-test:${accountId}:daily`,
@@ -192,7 +238,7 @@ describe('report sums read the hour items of cut days with figures only (sumsBet
       },
     ]);
     const bounds = Array.from({ length: 6 }, (_, i) => day - (6 - i) * 86_400 + cut);
-    const { result, calls } = await recorder.during(() => sumsBetween(accountId, daily, bounds, HOURS));
+    const { result, calls } = aggregates(await recorder.during(() => sumsBetween(accountId, daily, bounds, HOURS)));
     // From 18:30 to 18:30 the next day: that day's 21:00 and the next day's 10:00.
     expect(result.map((f) => f.im)).toEqual([3, 3, 3, 3, 3]);
     expect(calls.map((c) => c.command)).toEqual(Array(7).fill('QueryCommand'));
@@ -208,6 +254,7 @@ describe('report sums of an account with block items read the groups asked, a bl
   const cut = 18 * 3_600 + 1_800; // 18:30 UTC: a local midnight at +5:30
   let recorder: ReturnType<typeof scopedCallRecorder>;
   const read = (fields: Field[]) => ({ blocks: true, groups: groupsOf(fields) });
+  const aggregates = aggregateReads(accountId);
   const skOf = (calls: { command: string; input: string }[]) =>
     calls.flatMap((c) => [...c.input.matchAll(/"(?:sk|:a|:b)":"((?:B|H)#[^"]+)"/g)].map((m) => m[1])).sort();
   beforeAll(async () => {
@@ -215,9 +262,10 @@ describe('report sums of an account with block items read the groups asked, a bl
     recorder = scopedCallRecorder('reportBlocksRecorder');
     // Six days: at 10:00 a conversation and its first response (60 s); at 21:00 two incoming messages, a reply time
     // (30 s) and a conversation; on the last day, the same.
-    await recordFacts([
+    // The fold writes the layout its account has.
+    await putAccount(accountOf(accountId, day - 10 * 86_400, { report_blocks: true }));
+    await recordFacts(accountId, [
       {
-        blocks: true,
         fact: {
           id: `blocks-test:${accountId}`,
           account_id: accountId,
@@ -230,10 +278,13 @@ describe('report sums of an account with block items read the groups asked, a bl
         },
       },
     ]);
+    await foldAll(accountId);
   });
 
   it('writes a day item and one block item per field group and six hours, nothing hourly', async () => {
-    const { result, calls } = await recorder.during(() => sumsBetween(accountId, series, [day - 86_400, day + 86_400], read(['cc'])));
+    const { result, calls } = aggregates(
+      await recorder.during(() => sumsBetween(accountId, series, [day - 86_400, day + 86_400], read(['cc']))),
+    );
     expect(result[0]).toEqual({ cc: 4, im: 4 });
     expect(calls.map((c) => c.command)).toEqual(['QueryCommand']);
     const items = await queryItems({
@@ -253,8 +304,8 @@ describe('report sums of an account with block items read the groups asked, a bl
   });
 
   it("reads the cut days' last block of the group asked, exactly (the day less its tail)", async () => {
-    const { result, calls } = await recorder.during(() =>
-      sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['cc', 'im'])),
+    const { result, calls } = aggregates(
+      await recorder.during(() => sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['cc', 'im']))),
     );
     // From 18:30 the day before to 18:30: its 21:00 (cc 1, im 2) and this day's 10:00 (cc 1).
     expect(result[0]).toEqual({ cc: 2, im: 2 });
@@ -264,8 +315,8 @@ describe('report sums of an account with block items read the groups asked, a bl
   });
 
   it('reads the groups of every figure asked, and those only', async () => {
-    const { result, calls } = await recorder.during(() =>
-      sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['fr_n', 'fr_s', 'rt_n', 'rt_s'])),
+    const { result, calls } = aggregates(
+      await recorder.during(() => sumsBetween(accountId, series, [day - 86_400 + cut, day + cut], read(['fr_n', 'fr_s', 'rt_n', 'rt_s']))),
     );
     expect(result[0]).toEqual({ fr_n: 1, fr_s: 60, fr_b: 60, rt_n: 1, rt_s: 30, rt_b: 30 });
     expect(skOf(calls)).toEqual(
@@ -274,8 +325,8 @@ describe('report sums of an account with block items read the groups asked, a bl
   });
 
   it('reads a cut day far from the others by BatchGet, the block of each group asked', async () => {
-    const { result, calls } = await recorder.during(() =>
-      sumsBetween(accountId, series, [day - 30 * 86_400, day + cut], read(['cc', 'rs_n', 'rt_n'])),
+    const { result, calls } = aggregates(
+      await recorder.during(() => sumsBetween(accountId, series, [day - 30 * 86_400, day + cut], read(['cc', 'rs_n', 'rt_n']))),
     );
     expect(result[0]).toEqual({ cc: 13, im: 12, rt_n: 6, rt_s: 180, rt_b: 180 });
     expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'BatchGetItemCommand']);
@@ -284,7 +335,7 @@ describe('report sums of an account with block items read the groups asked, a bl
 
   it('reads consecutive cut days with one Query per block of the group, whatever the number of days', async () => {
     const bounds = Array.from({ length: 7 }, (_, i) => day - (6 - i) * 86_400 + cut);
-    const { result, calls } = await recorder.during(() => sumsBetween(accountId, series, bounds, read(['fr_n', 'fr_s'])));
+    const { result, calls } = aggregates(await recorder.during(() => sumsBetween(accountId, series, bounds, read(['fr_n', 'fr_s']))));
     expect(result.map((f) => f.fr_n)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(result.map((f) => f.fr_s)).toEqual([60, 60, 60, 60, 60, 60]);
     // The day items, and block 3 of the first-response group across the days.
@@ -299,19 +350,7 @@ describe('the rebuild moves an account of hour items to block items, figures unc
   const series = keys.reportSeries.account();
   const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
   const cut = 18 * 3_600 + 1_800;
-  const account: AccountRecord = {
-    id: accountId,
-    name: 'hours',
-    locale: 'en',
-    domain: null,
-    support_email: null,
-    status: 'active',
-    limits: {},
-    custom_attributes: {},
-    features: {},
-    created_at: day - 10 * 86_400,
-    updated_at: day - 10 * 86_400,
-  };
+  const account = accountOf(accountId, day - 10 * 86_400);
   const fields: Field[] = ['cc', 'im', 'fr_n', 'fr_s', 'rs_n'];
   const bounds = Array.from({ length: 5 }, (_, i) => day - (4 - i) * 86_400 + cut);
   const partition = async () =>
@@ -326,6 +365,7 @@ describe('the rebuild moves an account of hour items to block items, figures unc
     await runtime();
     await putAccount(account);
     await recordFacts(
+      accountId,
       Array.from({ length: 5 }, (_, i) => ({
         fact: {
           id: `rebuild-blocks:${accountId}:${i}`,
@@ -340,6 +380,7 @@ describe('the rebuild moves an account of hour items to block items, figures unc
         },
       })),
     );
+    await foldAll(accountId);
     expect((await partition()).some((sk) => sk.startsWith('H#'))).toBe(true);
     const before = await sumsBetween(accountId, series, bounds, readOf(account, fields));
     expect(before[0]).toMatchObject({ cc: 1, im: 4, fr_n: 1, fr_s: 40, rs_n: 1 });

@@ -1,31 +1,51 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
 import { db, tableName } from '../client.ts';
 import * as keys from '../keys.ts';
 import type { Key } from '../keys.ts';
 import { INDEXES } from '../table.ts';
-import { ConflictError, put, transact, type TxItem } from '../transact.ts';
 import {
+  addFigures,
+  BLOCK,
   blockOfDay,
   dayKey,
+  dayStart,
+  DAY,
   fieldGroup,
+  HOUR,
   hourOfDay,
   isField,
   quarterField,
   quarterOfBlock,
   quarterOfHour,
+  QUARTER,
   type Field,
   type Figures,
 } from '#shared/model/report-buckets.ts';
+import {
+  mergeContributions,
+  pendingDays,
+  pendingIn,
+  type FoldState,
+  type PendingReports,
+  type ReportLog,
+  type UnattendedChange,
+  withPendingUnattended,
+} from '#shared/model/report-logs.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '#shared/model/reports.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
-import { log } from '#shared/log.ts';
 
-// Report aggregates (AP200–AP208). The pipeline adds each event's figures in one transaction with the
-// event's fact item (attribute_not_exists), so a redelivered event changes nothing; the API reads day
-// items (one Query per series and range) and hour or block items (one Query per lane, or one BatchGet).
+// Report aggregates (AP200–AP212). The pipeline records each counted event's fact with a plain conditional
+// put (attribute_not_exists: a redelivered event finds it), then one log per account and batch holding the
+// batch's counted contributions merged and its unattended changes; a fold adds pending logs to the aggregate
+// items later (each update marked with the fold, so a retried fold skips what it applied) and moves the
+// account's watermark past them. Reads add the logs past the watermark. The API reads day items (one Query
+// per series and range) and hour or block items (one Query per lane, or one BatchGet).
 
 export type AggregateKind = 'day' | 'hour' | 'block';
 type Adds = Map<string, { key: Key; series: string; values: Map<string, number>; kind: AggregateKind }>;
+export type AggregateAdd = Adds extends Map<string, infer E> ? E : never;
 export const AGGREGATE_TYPE: Record<AggregateKind, string> = { day: 'report_day', hour: 'report_hour', block: 'report_block' };
 
 /**
@@ -61,12 +81,18 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
   return out;
 }
 
-function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ? E : never): TxItem {
-  const names: Record<string, string> = { '#t': 'type', '#a': 'account_id', '#s': 'series' };
+/**
+ * AP210: a fold's addition to one aggregate item, marked with the fold (`fw`: the last log it folds) and
+ * applied only where no fold this late wrote before: a fold retried after a crash skips the items it wrote.
+ * False when skipped.
+ */
+export async function foldAggregate(accountId: number, entry: AggregateAdd, fold: string): Promise<boolean> {
+  const names: Record<string, string> = { '#t': 'type', '#a': 'account_id', '#s': 'series', '#fw': 'fw' };
   const values: Record<string, unknown> = {
     ':t': AGGREGATE_TYPE[entry.kind],
     ':a': accountId,
     ':s': entry.series,
+    ':fw': fold,
   };
   const parts: string[] = [];
   let i = 0;
@@ -76,167 +102,346 @@ function addUpdate(accountId: number, entry: Adds extends Map<string, infer E> ?
     parts.push(`#f${i} :v${i}`);
     i++;
   }
-  return {
-    item: {
-      Update: {
-        TableName: '',
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
         Key: entry.key,
-        UpdateExpression: `ADD ${parts.join(', ')} SET #t = :t, #a = :a, #s = :s`,
+        UpdateExpression: `${parts.length ? `ADD ${parts.join(', ')} ` : ''}SET #t = :t, #a = :a, #s = :s, #fw = :fw`,
+        ConditionExpression: 'attribute_not_exists(#fw) OR #fw < :fw',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-      },
-    },
-  };
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
 
 export interface FactWrite {
   fact: ReportFact;
   /** The account's facts are sharded (accounts made since the shards, `sharded_report_facts`): where the fact goes. */
   sharded?: boolean;
-  /** The account keeps block items, not hour items (`report_blocks`: accounts made since, or rebuilt). */
-  blocks?: boolean;
   reportingEvents?: ReportingEventRecord[];
   /** The conversation's report memory after this event (written when it changed). */
   conversationState?: ConversationReportState;
 }
 
-const factItem = (accountId: number, fact: ReportFact, sharded: boolean): TxItem => ({
-  item: put({ ...keys.reportFact(accountId, fact.conversation_id, fact.id, sharded), type: 'report_fact', ...fact }, { ifNew: true }),
-});
+/** The item that marks a write's event as counted: its first reporting event, else its fact. */
+const markerKey = (accountId: number, w: FactWrite): Key =>
+  w.reportingEvents?.length && w.fact.conversation_id != null
+    ? keys.reportingEvent(accountId, w.fact.conversation_id, w.fact.id, 0, !!w.sharded)
+    : keys.reportFact(accountId, w.fact.conversation_id, w.fact.id, !!w.sharded);
 
 /**
- * A reporting event, stored among its conversation's facts: the first of an event's reporting events is
- * that event's fact (written only if new, carrying its figures), so a reply's reporting event costs one
- * item, not two.
+ * A write's items: its reporting events (the first is the marker, carrying the figures: a reply's reporting
+ * event costs one item, not two), else its fact; each names the log that counts it.
  */
-const reportingEventItem = (accountId: number, fact: ReportFact, e: ReportingEventRecord, n: number, sharded: boolean): TxItem => ({
-  item: put(
-    {
-      ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n, sharded),
-      ...keys.reportingEventIndex(accountId, e.created_at, e.id),
-      type: 'reporting_event',
-      ...e,
-      fact_id: fact.id,
-      contributions: n === 0 ? fact.contributions : [],
-    },
-    { ifNew: n === 0 },
-  ),
-});
+function markerItems(accountId: number, w: FactWrite, log: string): Record<string, unknown>[] {
+  const { fact } = w;
+  if (!(w.reportingEvents?.length && fact.conversation_id != null))
+    return [{ ...keys.reportFact(accountId, fact.conversation_id, fact.id, !!w.sharded), type: 'report_fact', ...fact, log }];
+  return w.reportingEvents.map((e, n) => ({
+    ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n, !!w.sharded),
+    ...keys.reportingEventIndex(accountId, e.created_at, e.id),
+    type: 'reporting_event',
+    ...e,
+    fact_id: fact.id,
+    contributions: n === 0 ? fact.contributions : [],
+    ...(n === 0 ? { log } : {}),
+  }));
+}
 
-/** The items that record a write's event: its reporting events (the first is the marker), else its fact. */
-const markerItems = (accountId: number, w: FactWrite): TxItem[] =>
-  w.reportingEvents?.length && w.fact.conversation_id != null
-    ? w.reportingEvents.map((e, n) => reportingEventItem(accountId, w.fact, e, n, !!w.sharded))
-    : [factItem(accountId, w.fact, !!w.sharded)];
+const putItem = (Item: Record<string, unknown>, ifNew = false) =>
+  db().send(new PutCommand({ TableName: tableName(), Item, ...(ifNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) }));
 
-const stateItem = (accountId: number, st: ConversationReportState): TxItem => ({
-  item: put({ ...keys.reportConversation(accountId, st.conversation_id), type: 'report_conversation', ...st }),
-});
+/** A new log's sort key: the time of its put, so a fold taking logs older than a margin never passes a late one. */
+export const newLogSk = (now = Date.now()) => keys.reportLogSk(now, randomBytes(4).toString('hex'));
+/** The time (ms) a log's sort key carries. */
+export const logTime = (sk: string) => Number(sk.split('#')[1]);
 
-/** The items of a set of writes of one account: facts first (in order), then events, states, aggregates. */
-function itemsOf(accountId: number, writes: FactWrite[]): TxItem[] {
-  const states = new Map<number, ConversationReportState>();
-  for (const w of writes) if (w.conversationState) states.set(w.conversationState.conversation_id, w.conversationState);
-  const adds = aggregateAdds(
-    accountId,
-    { contributions: writes.flatMap((w) => w.fact.contributions) },
-    writes.some((w) => w.blocks),
+/** AP211: whether a log was written (logs are kept: the fold moves the watermark, it does not delete them). */
+async function logExists(accountId: number, sk: string): Promise<boolean> {
+  const out = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.reportLog(accountId, sk), ConsistentRead: true, ProjectionExpression: 'pk' }),
   );
-  return [
-    ...writes.flatMap((w) => markerItems(accountId, w)),
-    ...[...states.values()].map((st) => stateItem(accountId, st)),
-    ...[...adds.values()].map((entry) => addUpdate(accountId, entry)),
-  ];
+  return !!out.Item;
 }
 
 /**
- * AP200: records one event's fact, its reporting events, the conversation's report memory and its
- * aggregate additions, all or nothing. False when the fact exists already (a redelivered event).
+ * Puts a write's marker if new. When it exists (a redelivered event) the event is counted already if its
+ * marker names no log (written by the transactional pipeline before logs, with its aggregates) or a log
+ * that exists; else the attempt that put it died before its log, and this log takes the event over (the
+ * marker is moved to it on condition, so two takers cannot both count it). Returns the contributions to
+ * log, or undefined when the event is counted already.
  */
-export async function recordFact(w: FactWrite): Promise<boolean> {
-  const items = itemsOf(w.fact.account_id, [w]);
-  // Bounded by the callers (20 labels a conversation); refusing here rather than throwing keeps one odd
-  // event from blocking its conversation's queue group.
-  if (items.length > 100) {
-    log.error('report fact not recorded: too many writes for one transaction', { factId: w.fact.id, items: items.length });
-    return false;
-  }
+async function putMarker(accountId: number, w: FactWrite, log: string): Promise<ReportFact['contributions'] | undefined> {
+  const [marker, ...rest] = markerItems(accountId, w, log);
   try {
-    await transact(items);
+    await putItem(marker!, true);
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const key = markerKey(accountId, w);
+    const stored = (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    const earlier = stored?.log;
+    // No log: recorded with its aggregates before logs existed. This log: the same event twice in one batch.
+    if (typeof earlier !== 'string' || earlier === log || (await logExists(accountId, earlier))) return undefined;
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #l = :l',
+          ConditionExpression: '#l = :e',
+          ExpressionAttributeNames: { '#l': 'log' },
+          ExpressionAttributeValues: { ':l': log, ':e': earlier },
+        }),
+      );
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) return undefined;
+      throw e;
+    }
+    // The figures stored are what the rebuild sums: the log carries those.
+    for (const item of rest) await putItem(item);
+    return (stored!.contributions as ReportFact['contributions']) ?? [];
+  }
+  for (const item of rest) await putItem(item);
+  return w.fact.contributions;
+}
+
+/** Logs stay far below DynamoDB's 400 KB an item: a batch whose contributions are larger writes several. */
+const LOG_BYTES = 64_000;
+
+export interface LoggedBatch {
+  accountId: number;
+  /** The logs written, and the facts they count. */
+  logs: { sk: string; n: number }[];
+}
+
+/**
+ * AP200, first step: each write's marker (fact or first reporting event) put if new, naming the log `sk`;
+ * what each adds to the log (undefined: counted before).
+ */
+export const putFacts = (accountId: number, writes: FactWrite[], sk: string) => Promise.all(writes.map((w) => putMarker(accountId, w, sk)));
+
+/** AP200, second step: the log of the facts counted (their contributions merged) and the unattended changes. */
+export async function putLog(
+  accountId: number,
+  sk: string,
+  counted: (ReportFact['contributions'] | undefined)[],
+  unattended: UnattendedChange[],
+) {
+  const item: ReportLog = {
+    sk,
+    account_id: accountId,
+    n: counted.filter((c) => c !== undefined).length,
+    contributions: mergeContributions(counted.flatMap((c) => c ?? [])),
+    unattended,
+  };
+  await putItem({ ...keys.reportLog(accountId, sk), type: 'report_log', ...item });
+}
+
+/**
+ * AP200: records a dispatcher batch's report facts of one account and its unattended changes: each fact (or
+ * reporting event) a plain conditional put naming its log, then the log: the counted facts' contributions
+ * merged per series and quarter hour, and the unattended changes in order; then the conversations' report
+ * memory after them. A batch that dies before its log is recorded again by its redelivery, which takes over
+ * the facts whose log was never written (putMarker). No transaction: a fact is 1 write unit, not 2.
+ */
+export async function recordFacts(
+  accountId: number,
+  writes: FactWrite[],
+  unattended: UnattendedChange[] = [],
+  now = Date.now(),
+): Promise<LoggedBatch> {
+  // Logs by size: one unless the batch is a large deletion's negation.
+  const groups: FactWrite[][] = [[]];
+  let bytes = 0;
+  for (const w of writes) {
+    const size = JSON.stringify(w.fact.contributions).length;
+    if (bytes + size > LOG_BYTES && groups.at(-1)!.length) {
+      groups.push([]);
+      bytes = 0;
+    }
+    groups.at(-1)!.push(w);
+    bytes += size;
+  }
+  const out: LoggedBatch = { accountId, logs: [] };
+  for (const [g, group] of groups.entries()) {
+    const sk = newLogSk(now + g);
+    const counted = await putFacts(accountId, group, sk);
+    const changes = g === groups.length - 1 ? unattended : [];
+    const n = counted.filter((c) => c !== undefined).length;
+    if (!n && !changes.length) continue;
+    await putLog(accountId, sk, counted, changes);
+    out.logs.push({ sk, n });
+  }
+  // The report memory after the batch (a state: written again by a redelivery, after the facts that read it).
+  const states = new Map<number, ConversationReportState>();
+  for (const w of writes) if (w.conversationState) states.set(w.conversationState.conversation_id, w.conversationState);
+  await Promise.all(
+    [...states.values()].map((st) =>
+      putItem({ ...keys.reportConversation(accountId, st.conversation_id), type: 'report_conversation', ...st }),
+    ),
+  );
+  return out;
+}
+
+/** AP200 for one event outside a batch: true when it was counted now (false: counted before). */
+export async function recordFact(w: FactWrite): Promise<boolean> {
+  const { logs } = await recordFacts(w.fact.account_id, [w]);
+  return logs.some((l) => l.n > 0);
+}
+
+/**
+ * AP207: an open conversation waiting for a reply, kept as one small item under its assignee. The fold
+ * applies a run of changes of one conversation as its net effect (states, so a retried fold writes the same):
+ * nothing when it waits as it waited, else the items of other assignees deleted and the new one put.
+ */
+export async function applyUnattended(accountId: number, changes: UnattendedChange[]): Promise<number> {
+  const first = changes[0];
+  const last = changes.at(-1);
+  if (!first || !last) return 0;
+  if (first.from === last.to && (last.to === null || first.from_team === last.team_id)) return 0;
+  let writes = 0;
+  const stale = new Set<number>();
+  for (const c of changes) for (const a of [c.from, c.to]) if (a !== null && a !== last.to) stale.add(a);
+  for (const a of stale) {
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.liveUnattended(accountId, a, last.conversation_id) }));
+    writes++;
+  }
+  if (last.to !== null) {
+    await putItem({
+      ...keys.liveUnattended(accountId, last.to, last.conversation_id),
+      type: 'report_live',
+      account_id: accountId,
+      assignee_id: last.to,
+      team_id: last.team_id,
+      conversation_id: last.conversation_id,
+    });
+    writes++;
+  }
+  return writes;
+}
+
+/** AP212: the account's fold (watermark, fold in progress). */
+export async function getFoldState(accountId: number): Promise<FoldState> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.reportFold(accountId), ConsistentRead: true }));
+  const item = out.Item;
+  return {
+    wm: typeof item?.wm === 'string' ? item.wm : '',
+    ...(typeof item?.run_end === 'string' ? { run_end: item.run_end, run_at: Number(item.run_at ?? 0) } : {}),
+  };
+}
+
+/**
+ * AP212: claims the fold of logs up to `end` (or resumes one whose claim went stale), on condition that
+ * the account's fold is as read: one fold per account at a time. False when another dispatcher got there.
+ */
+export async function claimFold(accountId: number, read: FoldState, end: string, now = Date.now()): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.reportFold(accountId),
+        UpdateExpression: 'SET #t = :t, #a = :a, #w = if_not_exists(#w, :w), #e = :e, #at = :now',
+        ConditionExpression: read.run_end ? '#e = :re AND #at = :ra' : '(attribute_not_exists(#w) OR #w = :w) AND attribute_not_exists(#e)',
+        ExpressionAttributeNames: { '#t': 'type', '#a': 'account_id', '#w': 'wm', '#e': 'run_end', '#at': 'run_at' },
+        ExpressionAttributeValues: {
+          ':t': 'report_fold',
+          ':a': accountId,
+          ':w': read.wm,
+          ':e': end,
+          ':now': now,
+          ...(read.run_end ? { ':re': read.run_end, ':ra': read.run_at } : {}),
+        },
+      }),
+    );
     return true;
   } catch (err) {
-    if (err instanceof ConflictError && err.index === 0) return false;
+    if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }
 
-/**
- * AP200 for a whole dispatcher batch: every event's fact, reporting events and report memory, with the
- * additions of all of them merged per aggregate item, in as few transactions as fit (one per account
- * while under 100 items). Ten events of one account then write ten facts and the handful of day and hour
- * items they share, instead of ten transactions of five to fifteen items each; a reply's reporting event
- * lands on the same day and hour items as its message. When a fact exists already (part of a redelivered
- * batch), those events fall back to one transaction each, which skips the ones recorded before.
- */
-export async function recordFacts(writes: FactWrite[]): Promise<void> {
-  const byAccount = new Map<number, FactWrite[]>();
-  for (const w of writes) byAccount.set(w.fact.account_id, [...(byAccount.get(w.fact.account_id) ?? []), w]);
-  for (const [accountId, list] of byAccount) {
-    let chunk: FactWrite[] = [];
-    const flush = async () => {
-      if (!chunk.length) return;
-      const current = chunk;
-      chunk = [];
-      // One event too large for a transaction on its own: recordFact refuses it (logged), never a retry loop.
-      if (current.length === 1) {
-        await recordFact(current[0]);
-        return;
-      }
-      try {
-        await transact(itemsOf(accountId, current));
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-        for (const w of current) await recordFact(w);
-      }
-    };
-    for (const w of list) {
-      if (chunk.length && itemsOf(accountId, [...chunk, w]).length > 100) await flush();
-      chunk.push(w);
-    }
-    await flush();
-  }
+/** AP212: a fold done: the watermark moves past its logs. */
+export async function finishFold(accountId: number, end: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.reportFold(accountId),
+      UpdateExpression: 'SET #w = :e REMOVE #e, #at',
+      ConditionExpression: '#e = :e',
+      ExpressionAttributeNames: { '#w': 'wm', '#e': 'run_end', '#at': 'run_at' },
+      ExpressionAttributeValues: { ':e': end },
+    }),
+  );
 }
 
-/**
- * AP207: an open conversation waiting for a reply, kept as one small item under its assignee (put when
- * it starts waiting, deleted when it stops or moves): idempotent, so written at once, outside any
- * transaction — a redelivered event puts or deletes the same item again.
- */
-export async function moveUnattended(
+/** AP212: the watermark set outright (the rebuild, which has summed every fact): any fold in progress is dropped. */
+export async function setWatermark(accountId: number, wm: string): Promise<void> {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.reportFold(accountId),
+      UpdateExpression: 'SET #t = :t, #a = :a, #w = :w REMOVE #e, #at',
+      ExpressionAttributeNames: { '#t': 'type', '#a': 'account_id', '#w': 'wm', '#e': 'run_end', '#at': 'run_at' },
+      ExpressionAttributeValues: { ':t': 'report_fold', ':a': accountId, ':w': wm },
+    }),
+  );
+}
+
+/** AP211: the account's logs after `after`, up to `upto` (inclusive), oldest first; `limit` the first ones only. */
+export async function queryLogs(
   accountId: number,
-  conversationId: number,
-  from: number | null | undefined,
-  to: number | null | undefined,
-  teamId: number | null,
-) {
-  if (from !== undefined && from !== to) {
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.liveUnattended(accountId, from, conversationId) }));
-  }
-  if (to !== undefined) {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.liveUnattended(accountId, to, conversationId),
-          type: 'report_live',
-          account_id: accountId,
-          assignee_id: to,
-          team_id: teamId,
-          conversation_id: conversationId,
-        },
-      }),
-    );
-  }
+  after: string,
+  upto = keys.reportLogLast,
+  opts: { consistent?: boolean; limit?: number } = {},
+): Promise<ReportLog[]> {
+  const from = after > keys.reportLogFirst ? after : keys.reportLogFirst;
+  const items = await queryItems(
+    {
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':p': keys.reportLogsPartition(accountId), ':a': from, ':b': upto },
+      ConsistentRead: opts.consistent ?? false,
+    },
+    opts.limit === undefined ? undefined : opts.limit + 1,
+  );
+  return items
+    .filter((i) => String(i.sk) > after)
+    .slice(0, opts.limit)
+    .map((i) => ({
+      sk: String(i.sk),
+      account_id: Number(i.account_id),
+      n: Number(i.n ?? 0),
+      contributions: (i.contributions as ReportLog['contributions']) ?? [],
+      unattended: (i.unattended as UnattendedChange[]) ?? [],
+    }));
+}
+
+/** AP211: the newest log's sort key (the rebuild's watermark), if any. */
+export async function lastLogSk(accountId: number): Promise<string | undefined> {
+  const out = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':p': keys.reportLogsPartition(accountId), ':a': keys.reportLogFirst, ':b': keys.reportLogLast },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+      ProjectionExpression: 'sk',
+    }),
+  );
+  return out.Items?.[0]?.sk as string | undefined;
+}
+
+/** What report reads add to the aggregates: the account's watermark and the logs past it (a read and a Query). */
+export async function readPendingReports(accountId: number): Promise<PendingReports> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: keys.reportFold(accountId) }));
+  const wm = typeof out.Item?.wm === 'string' ? out.Item.wm : '';
+  return { wm, logs: await queryLogs(accountId, wm) };
 }
 
 /** A conversation's fact or reporting event as stored (key and type kept). */
@@ -303,29 +508,96 @@ const figuresOf = (item: Record<string, unknown>): Figures => {
   return out;
 };
 
-/** AP202: a series' day totals for days in [fromDay, toDay] (one Query; items are small). */
-export async function queryReportDays(accountId: number, series: string, fromDay: string, toDay: string): Promise<Map<string, Figures>> {
+/** Where a lane's item starts in its day, how long it spans, and (a block) the one field group it holds. */
+function laneSpan(lane: string): { offset: number; span: number; group?: string } {
+  const [kind, a, b] = lane.split('#');
+  return kind === 'B' ? { offset: Number(b) * BLOCK, span: BLOCK, group: a } : { offset: Number(a) * HOUR, span: HOUR };
+}
+
+/** An hour or block item with the pending figures it lacks added to its quarter counters. */
+function partWithPending(
+  item: Record<string, unknown> | undefined,
+  p: PendingReports | undefined,
+  series: string,
+  lane: string,
+  day: number,
+) {
+  const { offset, span, group } = laneSpan(lane);
+  const start = day + offset;
+  const pending = p ? pendingIn(p, series, start, start + span, item?.fw) : [];
+  if (!pending.length) return item;
+  const out: Record<string, unknown> = { ...item };
+  let added = false;
+  for (const c of pending) {
+    for (const [f, v] of Object.entries(c.figures)) {
+      if (group !== undefined && fieldGroup(f as Field) !== group) continue;
+      const attr = quarterField(f as Field, Math.floor((c.at - start) / QUARTER));
+      out[attr] = Number(out[attr] ?? 0) + (v ?? 0);
+      added = true;
+    }
+  }
+  return added ? out : item;
+}
+const dayStartOf = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8))) / 1000;
+
+/**
+ * AP202: a series' day totals for days in [fromDay, toDay] (one Query; items are small), with the pending
+ * figures (`pending`: the logs not folded yet) each day item lacks.
+ */
+export async function queryReportDays(
+  accountId: number,
+  series: string,
+  fromDay: string,
+  toDay: string,
+  pending?: PendingReports,
+): Promise<Map<string, Figures>> {
   const items = await queryBetween(keys.reportSeriesPartition(accountId, series), keys.reportDaySk(fromDay), keys.reportDaySk(toDay));
-  return new Map(items.map((i) => [String(i.sk).slice(2), figuresOf(i)]));
+  const out = new Map(items.map((i) => [String(i.sk).slice(2), { figures: figuresOf(i), fw: i.fw }]));
+  if (pending?.logs.length) {
+    for (const d of pendingDays(pending, series, dayStart)) {
+      const day = dayKey(d);
+      if (day < fromDay || day > toDay) continue;
+      const into = out.get(day) ?? { figures: {}, fw: undefined };
+      for (const c of pendingIn(pending, series, d, d + DAY, into.fw)) addFigures(into.figures, c.figures);
+      out.set(day, into);
+    }
+  }
+  return new Map([...out].map(([day, x]) => [day, x.figures]));
 }
 
 /**
  * AP203: one lane of a series (an hour of day, or a field group's block of day) across days in [fromDay,
- * toDay] (lane-first sort keys make it one range), by day.
+ * toDay] (lane-first sort keys make it one range), by day, with the pending figures each item lacks.
  */
-export async function queryReportLane(accountId: number, series: string, lane: string, fromDay: string, toDay: string) {
+export async function queryReportLane(
+  accountId: number,
+  series: string,
+  lane: string,
+  fromDay: string,
+  toDay: string,
+  pending?: PendingReports,
+) {
   const items = await queryBetween(
     keys.reportSeriesPartition(accountId, series),
     keys.reportPartSk(lane, fromDay),
     keys.reportPartSk(lane, toDay),
   );
-  return new Map(items.map((i) => [String(i.sk).split('#').at(-1)!, i]));
+  const out = new Map<string, Record<string, unknown> | undefined>(items.map((i) => [String(i.sk).split('#').at(-1)!, i]));
+  if (pending?.logs.length) {
+    for (const d of pendingDays(pending, series, dayStart)) {
+      const day = dayKey(d);
+      if (day < fromDay || day > toDay) continue;
+      const item = partWithPending(out.get(day), pending, series, lane, d);
+      if (item) out.set(day, item);
+    }
+  }
+  return out;
 }
 
-/** AP204: hour or block items by (lane, day) (one BatchGet), by `<lane>|<day>`. */
-export async function getReportParts(accountId: number, series: string, wanted: { lane: string; day: string }[]) {
+/** AP204: hour or block items by (lane, day) (one BatchGet), by `<lane>|<day>`, pending added. */
+export async function getReportParts(accountId: number, series: string, wanted: { lane: string; day: string }[], pending?: PendingReports) {
   const rows = await getMany<Record<string, unknown>>(wanted.map((w) => keys.reportPart(accountId, series, w.lane, w.day)));
-  return new Map(wanted.map((w, i) => [`${w.lane}|${w.day}`, rows[i]]));
+  return new Map(wanted.map((w, i) => [`${w.lane}|${w.day}`, partWithPending(rows[i], pending, series, w.lane, dayStartOf(w.day))]));
 }
 
 /** Marks an account's aggregates as block items (the rebuild, once it has written them); false when there is no account. */
@@ -342,7 +614,7 @@ export async function markReportBlocks(accountId: number): Promise<boolean> {
     );
     return true;
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }
@@ -385,22 +657,23 @@ export interface UnattendedItem {
   team_id: number | null;
 }
 
-/** AP207: the account's open unattended conversations: one small item each. */
-export async function listUnattended(accountId: number): Promise<UnattendedItem[]> {
+/** AP207: the account's open unattended conversations: one small item each, with the pending logs' changes applied. */
+export async function listUnattended(accountId: number, pending?: PendingReports): Promise<UnattendedItem[]> {
   const items = await queryPrefix({ pk: keys.liveUnattendedPartition(accountId) }, keys.liveUnattendedPrefix);
-  return items
+  const stored = items
     .filter((i) => i.conversation_id != null)
     .map((i) => ({
       conversation_id: Number(i.conversation_id),
       assignee_id: Number(i.assignee_id ?? 0),
       team_id: i.team_id == null ? null : Number(i.team_id),
     }));
+  return pending ? withPendingUnattended(stored, pending) : stored;
 }
 
 /** AP207: open unattended conversations per assignee (0 = unassigned), counted. */
-export async function listUnattendedCounts(accountId: number): Promise<Map<number, number>> {
+export async function listUnattendedCounts(accountId: number, pending?: PendingReports): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (const i of await listUnattended(accountId)) out.set(i.assignee_id, (out.get(i.assignee_id) ?? 0) + 1);
+  for (const i of await listUnattended(accountId, pending)) out.set(i.assignee_id, (out.get(i.assignee_id) ?? 0) + 1);
   return out;
 }
 

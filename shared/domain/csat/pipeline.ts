@@ -13,7 +13,7 @@ import type { DomainEvent } from '../events/domain-events.ts';
 import type { ConversationContext } from '../events/payloads.ts';
 import { canReply } from '../conversations/view.ts';
 import { mutate, quietly } from '../conversations/mutation.ts';
-import { reportLayout, seriesOf } from '../reports/pipeline.ts';
+import { seriesOf } from '../reports/pipeline.ts';
 import { answerOf, surveyContent, surveyLink } from './survey.ts';
 
 // The CSAT stage of the events pipeline (docs/csat.md), as Chatwoot's CsatSurveyService and its
@@ -93,7 +93,6 @@ async function recordResponse(event: DomainEvent, m: MessageRecord, ctx: Convers
     const contributions: Contribution[] = series.map((s) => ({ series: s, at: createdAt, figures }));
     await recordFact({
       fact: { id: event.id, account_id: m.account_id, conversation_id: m.conversation_id, contributions, created_at: event.at },
-      blocks: (await reportLayout(m.account_id)).blocks,
     });
   }
   const response: CsatResponseRecord = {

@@ -367,6 +367,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
+    whole('report logs', keys.reportLogsPartition(a)),
     whole('csat responses', keys.csatResponsesPartition(a)),
     whole('sla policies', keys.slaPoliciesOf(a).pk),
     {

@@ -20,7 +20,7 @@ import {
   type Figures,
 } from '#shared/model/report-buckets.ts';
 import { agentsJson } from '../agents/view.ts';
-import { readOf, sumsBetween } from './reader.ts';
+import { pendingReports, readOf, sumsBetween } from './reader.ts';
 import {
   csvLine,
   metricFields,
@@ -257,7 +257,13 @@ export async function yearInReview(account: AccountRecord, userId: number, q: Qu
   const year = raw ? Number(raw) : new Date().getUTCFullYear();
   const from = Date.UTC(year, 0, 1) / 1000;
   const to = Date.UTC(year, 11, 31) / 1000;
-  const days = await queryReportDays(account.id, keys.reportSeries.agent(userId), dayKey(from), dayKey(to));
+  const days = await queryReportDays(
+    account.id,
+    keys.reportSeries.agent(userId),
+    dayKey(from),
+    dayKey(to),
+    await pendingReports(account.id),
+  );
   let total = 0;
   let frN = 0;
   let frS = 0;

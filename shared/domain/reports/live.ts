@@ -2,6 +2,7 @@ import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { listUnattended } from '#shared/db/repositories/reports.ts';
 import { invalidField } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
+import { pendingReports } from './reader.ts';
 import { liveCounts, type Query } from './service.ts';
 
 // Chatwoot's LiveReportsController (`/api/v2/accounts/{id}/live_reports/…`): live counts of the account's
@@ -17,7 +18,10 @@ function teamOf(q: Query): number | undefined {
 }
 
 async function liveRows(accountId: number, teamId: number | undefined) {
-  const [counters, unattended] = await Promise.all([listConversationCounters(accountId), listUnattended(accountId)]);
+  const [counters, unattended] = await Promise.all([
+    listConversationCounters(accountId),
+    pendingReports(accountId).then((p) => listUnattended(accountId, p)),
+  ]);
   const inTeam = (t: number | null) => teamId === undefined || t === teamId;
   return {
     counters: counters.filter((c) => inTeam(c.team_id ?? null)),

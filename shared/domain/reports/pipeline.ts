@@ -7,28 +7,29 @@ import {
   aggregateAdds,
   getConversationReportState,
   listConversationFacts,
-  moveUnattended,
-  recordFact,
   recordFacts,
   removeConversationReportItems,
   type FactWrite,
+  type LoggedBatch,
 } from '#shared/db/repositories/reports.ts';
+import { mergeContributions, type UnattendedChange } from '#shared/model/report-logs.ts';
+import { foldWhenDue } from './fold.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import type { ConversationContext } from '../events/payloads.ts';
 import { log } from '#shared/log.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { businessSeconds } from './business-hours.ts';
-import { addFigures, firstResponseBucket, floorQuarter, inboxField, type Figures } from '#shared/model/report-buckets.ts';
+import { firstResponseBucket, inboxField, type Figures } from '#shared/model/report-buckets.ts';
 import type { Contribution, ConversationReportState, ReportingEventName, ReportingEventRecord } from '#shared/model/reports.ts';
 
 // The pipeline stage that keeps reports, as Chatwoot's ReportingEventListener and its rollups do:
 // reporting events (first_response, reply_time, conversation_resolved, conversation_opened,
 // conversation_bot_handoff, conversation_bot_resolved) with their values in seconds and in the inbox's
 // business hours, and the aggregates the report endpoints read. One domain event = at most one fact,
-// keyed by the event id; a dispatcher batch writes its events' facts, reporting events, report memory
-// and aggregate additions (merged per item) in one transaction per account (idempotent: a redelivered
-// event's fact exists, so it adds nothing).
+// keyed by the event id (a plain conditional put: a redelivered event's fact exists, so it adds nothing);
+// a dispatcher batch then writes one log per account with its counted facts' additions merged and its
+// unattended changes, which a fold adds to the aggregates later (fold.ts); reads add the logs not folded yet.
 //
 // Attribution: a conversation's count belongs to its current assignee, team and labels (it moves when
 // they change, as Chatwoot's SQL reads them); messages and reporting events belong to what the
@@ -63,8 +64,8 @@ interface Pending {
   contributions: Contribution[];
   events: Omit<ReportingEventRecord, 'id'>[];
   state?: ConversationReportState;
-  /** The conversation's unattended item: under whom it was (undefined: none) and is now. */
-  unattended?: { from: number | null | undefined; to: number | null | undefined; teamId: number | null };
+  /** The conversation's unattended state changing (logged with the batch, applied by the fold). */
+  unattended?: Omit<UnattendedChange, 'conversation_id'>;
 }
 
 /** A label series' count by inbox (inbox × label matrix): merged into the label items the count already writes. */
@@ -103,7 +104,7 @@ function onCreated(c: ConversationRecord, inbox: InboxRecord | undefined, out: P
     at: c.created_at,
     figures: { [STATUS_FIELD[c.status]]: 1 },
   });
-  if (isUnattended(c)) out.unattended = { from: undefined, to: c.assignee_id, teamId: c.team_id };
+  if (isUnattended(c)) out.unattended = { from: null, from_team: null, to: c.assignee_id ?? 0, team_id: c.team_id };
 }
 
 async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: InboxRecord | undefined, out: Pending) {
@@ -141,10 +142,11 @@ async function onUpdated(event: DomainEvent, c: ConversationRecord, inbox: Inbox
     out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[previous.status]]: -1 } });
     out.contributions.push({ series: channel, at, figures: { [STATUS_FIELD[c.status]]: 1 } });
   }
-  const from = isUnattended(previous) ? before('assignee_id') : undefined;
-  const to = isUnattended(c) ? c.assignee_id : undefined;
+  const from = isUnattended(previous) ? (before('assignee_id') ?? 0) : null;
+  const to = isUnattended(c) ? (c.assignee_id ?? 0) : null;
   // A team change rewrites the item (it carries the team, for the live reports' team filter and grouping).
-  if (from !== to || (to !== undefined && 'team_id' in ch)) out.unattended = { from, to, teamId: c.team_id };
+  if (from !== to || (to !== null && 'team_id' in ch))
+    out.unattended = { from, from_team: before('team_id') ?? null, to, team_id: c.team_id ?? null };
 
   const firstReply = 'first_reply_created_at' in ch && previous.first_reply_created_at == null && c.first_reply_created_at != null;
   const replied = !firstReply && 'waiting_since' in ch && previous.waiting_since != null && c.waiting_since == null && !('status' in ch);
@@ -232,7 +234,8 @@ function onMessage(event: DomainEvent, c: Dims, out: Pending) {
 }
 
 interface Batch {
-  writes: FactWrite[];
+  /** Per account: the facts, and the unattended changes in order. */
+  accounts: Map<number, { writes: FactWrite[]; unattended: UnattendedChange[] }>;
   /** Report memory written by the batch's earlier events, by `<account>:<conversation>`. */
   states: Map<string, ConversationReportState>;
 }
@@ -245,42 +248,62 @@ async function reportState(accountId: number, conversationId: number) {
   );
 }
 
-/**
- * Where an account's facts and aggregates go: the fact shards, block items (accounts made since them, or
- * rebuilt; the dispatcher reads the account through its cache).
- */
-export async function reportLayout(accountId: number): Promise<Pick<FactWrite, 'sharded' | 'blocks'>> {
-  const account = await getAccount(accountId);
-  return { sharded: !!account?.sharded_report_facts, blocks: !!account?.report_blocks };
+/** Whether an account's facts go to the shards (accounts made since them; the dispatcher reads the account through its cache). */
+const factsSharded = async (accountId: number) => !!(await getAccount(accountId))?.sharded_report_facts;
+
+/** Writes what a batch collected: per account its facts, then its log (recordFacts). */
+async function flush(batch: Batch): Promise<LoggedBatch[]> {
+  const out: LoggedBatch[] = [];
+  for (const [accountId, { writes, unattended }] of batch.accounts) out.push(await recordFacts(accountId, writes, unattended));
+  batch.accounts.clear();
+  return out;
+}
+
+/** Records one event's fact and unattended change: into the batch when there is one, else at once with its own log. */
+async function record(accountId: number, write: FactWrite | undefined, change: UnattendedChange | undefined) {
+  const batch = pendingFacts.getStore();
+  if (!batch) {
+    const logged = await recordFacts(accountId, write ? [write] : [], change ? [change] : []);
+    await foldWhenDue([logged]);
+    return;
+  }
+  const into = batch.accounts.get(accountId) ?? { writes: [], unattended: [] };
+  batch.accounts.set(accountId, into);
+  if (write) into.writes.push(write);
+  if (change) into.unattended.push(change);
+  if (write?.conversationState) batch.states.set(`${accountId}:${write.conversationState.conversation_id}`, write.conversationState);
 }
 
 /**
- * Runs a dispatcher batch with its report facts collected, then writes them together (recordFacts): one
- * transaction per account. The batch's later events read the report memory its earlier events left.
- * A failed write throws, so the batch returns to the queue; redelivered events add nothing (their facts).
+ * Runs a dispatcher batch with its report facts collected, then writes them (recordFacts: plain puts, one
+ * log per account) and folds the accounts whose pending logs are due (foldWhenDue). The batch's later events
+ * read the report memory its earlier events left. A failed write throws, so the batch returns to the queue;
+ * redelivered events add nothing (their facts), or are taken over when their log was never written.
  */
 export async function withReportBatch<T>(fn: () => Promise<T>): Promise<T> {
-  const batch: Batch = { writes: [], states: new Map() };
+  const batch: Batch = { accounts: new Map(), states: new Map() };
   const result = await pendingFacts.run(batch, fn);
-  if (batch.writes.length) await recordFacts(batch.writes);
+  const logged = await flush(batch);
+  await foldWhenDue(logged);
   return result;
 }
 
-/** How many aggregate items one negation fact may touch (a transaction holds 100 items with its fact). */
+/** How many aggregate items one negation fact may touch (fixed chunks: a redelivered deletion makes the same facts). */
 const NEGATION_ITEMS = 98;
 
 /**
  * A deleted conversation leaves the reports, as in Chatwoot (its reporting events, messages and row are
  * destroyed): the negation of every fact recorded for it is added once (facts keyed by this event's id,
- * in deterministic chunks of at most 98 aggregate items each), then its reporting events, report memory
- * and unattended item are removed. A redelivered deletion finds its negation facts and adds nothing; the
- * removals are idempotent. The rebuild sums the negations too, so it agrees.
+ * in deterministic chunks of at most 98 aggregate items each, logged and folded like any other), then its
+ * reporting events and report memory are removed and its unattended item goes with the log. A redelivered
+ * deletion finds its negation facts and adds nothing; the removals are idempotent. The rebuild sums the
+ * negations too, so it agrees.
  */
 async function onDeleted(event: DomainEvent, c: ConversationRecord) {
   const batch = pendingFacts.getStore();
   if (batch) {
-    // The batch's earlier events of this conversation are written first, so they are negated too.
-    if (batch.writes.length) await recordFacts(batch.writes.splice(0));
+    // The batch's earlier events are written first, so this conversation's are negated too.
+    await foldWhenDue(await flush(batch));
     batch.states.delete(`${c.account_id}:${c.id}`);
   }
   const [stored, inbox] = await Promise.all([listConversationFacts(c.account_id, c.id), getInbox(c.account_id, c.inbox_id)]);
@@ -288,45 +311,39 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
   // A deleted inbox's conversations go with its purge, which removes the inbox's series whole: nothing is
   // negated there (a late negation would leave items behind it; the rebuild leaves such series out too).
   const goneSeries = inbox ? undefined : keys.reportSeries.inbox(c.inbox_id);
-  // Merged per series and quarter hour (what an aggregate item distinguishes), in a fixed order.
-  const merged = new Map<string, Contribution>();
-  for (const f of facts) {
-    for (const x of f.contributions ?? []) {
-      if (x.series === goneSeries) continue;
-      const at = floorQuarter(x.at);
-      const id = `${x.series}|${at}`;
-      const into = merged.get(id) ?? { series: x.series, at, figures: {} };
-      addFigures(into.figures, x.figures, -1);
-      merged.set(id, into);
-    }
-  }
-  const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, x]) => x);
+  const ordered = mergeContributions(
+    facts.flatMap((f) => f.contributions ?? []).filter((x) => x.series !== goneSeries),
+    -1,
+  );
   const chunks: Contribution[][] = [];
-  const layout = await reportLayout(c.account_id);
+  // Sized by hour items whatever the account's layout, so a redelivery after a rebuild makes the same chunks.
   for (const x of ordered) {
     const last = chunks.at(-1);
-    if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }, layout.blocks).size <= NEGATION_ITEMS) last.push(x);
+    if (last && aggregateAdds(c.account_id, { contributions: [...last, x] }).size <= NEGATION_ITEMS) last.push(x);
     else chunks.push([x]);
   }
-  for (const [n, contributions] of chunks.entries()) {
-    await recordFact({
-      ...layout,
-      fact: {
-        id: `${event.id}#${n}`,
-        account_id: c.account_id,
-        conversation_id: c.id,
-        contributions,
-        created_at: event.at,
-        kind: 'deletion',
-      },
-    });
-  }
+  const sharded = await factsSharded(c.account_id);
+  const negations: FactWrite[] = chunks.map((contributions, n) => ({
+    sharded,
+    fact: {
+      id: `${event.id}#${n}`,
+      account_id: c.account_id,
+      conversation_id: c.id,
+      contributions,
+      created_at: event.at,
+      kind: 'deletion',
+    },
+  }));
+  const gone: UnattendedChange[] = isUnattended(c)
+    ? [{ conversation_id: c.id, from: c.assignee_id ?? 0, from_team: c.team_id ?? null, to: null, team_id: null }]
+    : [];
+  const logged = await recordFacts(c.account_id, negations, gone);
   await removeConversationReportItems(
     c.account_id,
     c.id,
     stored.filter((f) => f.type === 'reporting_event'),
   );
-  if (isUnattended(c)) await moveUnattended(c.account_id, c.id, c.assignee_id, undefined, null);
+  await foldWhenDue([logged]);
   log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
 }
 
@@ -347,11 +364,13 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   } else {
     return;
   }
-  // Unattended: one item per waiting conversation, put or deleted at once (idempotent, no fact needed).
-  if (out.unattended && conversationId != null)
-    await moveUnattended(event.accountId, conversationId, out.unattended.from, out.unattended.to, out.unattended.teamId);
+  // Unattended: a state change, logged with the batch (no fact needed: applying a state twice changes nothing).
+  const change = out.unattended && conversationId != null ? { conversation_id: conversationId, ...out.unattended } : undefined;
   // The state item is written only when it changes (a resolution or a handoff), not on every reply.
-  if (!out.contributions.length && !out.events.length && !out.state) return;
+  if (!out.contributions.length && !out.events.length && !out.state) {
+    if (change) await record(event.accountId, undefined, change);
+    return;
+  }
   const fact = {
     id: event.id,
     account_id: event.accountId,
@@ -361,13 +380,7 @@ export async function recordReports(event: DomainEvent, ctx: ConversationContext
   };
   const events: ReportingEventRecord[] = [];
   for (const e of out.events) events.push({ id: await nextId('reporting_event'), ...e });
-  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state, ...(await reportLayout(event.accountId)) };
-  const batch = pendingFacts.getStore();
-  if (batch) {
-    batch.writes.push(write);
-    if (out.state) batch.states.set(`${event.accountId}:${out.state.conversation_id}`, out.state);
-    return;
-  }
-  const written = await recordFact(write);
-  if (written && events.length) log.info('reporting events recorded', { eventId: event.id, names: events.map((e) => e.name) });
+  const write: FactWrite = { fact, reportingEvents: events, conversationState: out.state, sharded: await factsSharded(event.accountId) };
+  await record(event.accountId, write, change);
+  if (events.length) log.info('reporting events recorded', { eventId: event.id, names: events.map((e) => e.name) });
 }

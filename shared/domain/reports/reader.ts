@@ -1,5 +1,6 @@
 import * as keys from '#shared/db/keys.ts';
-import { getReportParts, queryReportDays, queryReportLane } from '#shared/db/repositories/reports.ts';
+import { getReportParts, queryReportDays, queryReportLane, readPendingReports } from '#shared/db/repositories/reports.ts';
+import type { PendingReports } from '#shared/model/report-logs.ts';
 import {
   addDayHead,
   addFigures,
@@ -26,6 +27,21 @@ import type { AccountRecord } from '#shared/model/identity.ts';
 
 const BATCH_DAYS = 6;
 
+const inFlight = new Map<number, Promise<PendingReports>>();
+
+/**
+ * The account's pending report logs (the fold's watermark and the logs past it: a read and a Query), which
+ * every report read adds to the aggregates. Reads of one account at the same moment (a route's series, read
+ * together) share one.
+ */
+export function pendingReports(accountId: number): Promise<PendingReports> {
+  const running = inFlight.get(accountId);
+  if (running) return running;
+  const read = readPendingReports(accountId).finally(() => inFlight.delete(accountId));
+  inFlight.set(accountId, read);
+  return read;
+}
+
 /** How an account's aggregates are read: its layout, and the field groups (figures) a route needs. */
 export interface SeriesRead {
   blocks: boolean;
@@ -46,15 +62,16 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
   if (!boundaries.length) return [];
   const first = dayStart(Math.min(...boundaries));
   const last = dayStart(Math.max(...boundaries));
+  const pending = await pendingReports(accountId);
   const days = new Map(
-    [...(await queryReportDays(accountId, series, dayKey(first), dayKey(last)))].map(([d, f]) => [d, pickGroups(f, read.groups)]),
+    [...(await queryReportDays(accountId, series, dayKey(first), dayKey(last), pending))].map(([d, f]) => [d, pickGroups(f, read.groups)]),
   );
   const unit = read.blocks ? BLOCK : HOUR;
   const lanes = (u: number) => (read.blocks ? read.groups.map((g) => keys.reportBlockLane(g, u)) : [keys.reportHourLane(u)]);
 
   // Items wanted: (lane, day) of every cut day that has figures. A day item is written with every hour or
-  // block item of its day (the same additions, the rebuild and the deletion's negation alike), so a day
-  // without one has none either: reading them would cost a read unit apiece for nothing.
+  // block item of its day (the same additions, the fold, the rebuild and the deletion's negation alike), so a
+  // day without one (or pending figures) has none either: reading them would cost a read unit apiece for nothing.
   const cuts = boundaries.filter((t) => t % DAY !== 0 && days.has(dayKey(dayStart(t))));
   const byLane = new Map<string, Set<number>>();
   for (const t of cuts) {
@@ -78,11 +95,11 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
         for (const d of ds) batch.push({ lane, day: dayKey(d) });
         return;
       }
-      const found = await queryReportLane(accountId, series, lane, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)));
+      const found = await queryReportLane(accountId, series, lane, dayKey(Math.min(...ds)), dayKey(Math.max(...ds)), pending);
       for (const [day, item] of found) parts.set(`${lane}|${day}`, item);
     }),
   );
-  if (batch.length) for (const [k, item] of await getReportParts(accountId, series, batch)) parts.set(k, item);
+  if (batch.length) for (const [k, item] of await getReportParts(accountId, series, batch, pending)) parts.set(k, item);
   /** A day's hour item u, or its block items u of the groups read, merged (their attributes are distinct). */
   const part = (u: number, day: string) => {
     const found = lanes(u)

@@ -5,21 +5,26 @@ import {
   aggregateAdds,
   deleteAggregate,
   forEachReportFact,
+  lastLogSk,
   markReportBlocks,
   putAggregate,
   seriesItemKeys,
+  setWatermark,
   type AggregateKind,
 } from '#shared/db/repositories/reports.ts';
 import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
+import { foldAll } from './fold.ts';
 
 // Recomputes an account's report aggregates from its stored facts (every pipeline event's additions):
 // sums them in memory, overwrites every aggregate item with its sum and deletes aggregate items no fact
-// accounts for. Run it while the account is quiet (or accept that events landing meanwhile are
-// overwritten; run it again): it is a repair, not part of the pipeline.
+// accounts for, each marked as folded up to the newest pending log, and moves the fold's watermark there:
+// the facts of those logs are in the sums, so reads must not add the logs again. Run it while the account
+// is quiet (or accept that events landing meanwhile are overwritten; run it again): it is a repair, not part
+// of the pipeline.
 //
 // It writes block items (docs/reports.md), whatever the account had: an account of hour items is moved to
 // blocks by its rebuild. The blocks are written first, then the account is marked (`report_blocks`: from then
-// on the pipeline writes blocks and the reports read them), then the hour items go with the other strays; a
+// on the folds write blocks and the reports read them), then the hour items go with the other strays; a
 // rebuild that stops half-way leaves the account reading its hour items, whole.
 
 export interface RebuildResult {
@@ -31,6 +36,10 @@ export interface RebuildResult {
 export async function rebuildAccountReports(accountId: number): Promise<RebuildResult> {
   const sums = new Map<string, { key: Key; series: string; kind: AggregateKind; values: Map<string, number> }>();
   let facts = 0;
+  // Pending logs folded first (their unattended changes are applied; their figures are overwritten below).
+  await foldAll(accountId);
+  // Read before the facts: every log up to it counts facts the sums below include.
+  const folded = await lastLogSk(accountId);
   // A deleted inbox has no series (its purge removed them); its conversations' facts still count elsewhere.
   const inboxSeries = new Set((await listInboxSummaries(accountId)).map((i) => keys.reportSeries.inbox(i.id)));
   const kept = (series: string) => !keys.reportSeries.isInbox(series) || inboxSeries.has(series);
@@ -50,6 +59,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
       type: AGGREGATE_TYPE[s.kind],
       account_id: accountId,
       series: s.series,
+      ...(folded ? { fw: folded } : {}),
       ...Object.fromEntries([...s.values].filter(([, v]) => v !== 0)),
     });
   }
@@ -63,5 +73,6 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
       removed++;
     }
   }
+  if (folded) await setWatermark(accountId, folded);
   return { facts, items: sums.size, removed };
 }

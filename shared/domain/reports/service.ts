@@ -22,7 +22,7 @@ import {
   type GroupBy,
 } from '#shared/model/report-buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
-import { readOf, sumsBetween } from './reader.ts';
+import { pendingReports, readOf, sumsBetween } from './reader.ts';
 import { pageNumber } from '../paging.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
@@ -203,7 +203,10 @@ export function liveCounts(counters: { status: string; assignee_id: number | nul
 export async function conversationMetrics(account: AccountRecord, q: Query) {
   if (!q.type) throw invalidField('type', "can't be blank", 'required');
   if (q.type !== 'account' && q.type !== 'agent') throw invalidField('type', 'must be one of account, agent');
-  const [counters, unattended] = await Promise.all([listConversationCounters(account.id), listUnattendedCounts(account.id)]);
+  const [counters, unattended] = await Promise.all([
+    listConversationCounters(account.id),
+    pendingReports(account.id).then((p) => listUnattendedCounts(account.id, p)),
+  ]);
   const { open, unassigned, pending, openBy } = liveCounts(counters);
   if (q.type === 'account') {
     const allUnattended = [...unattended.values()].reduce((a, b) => a + b, 0);

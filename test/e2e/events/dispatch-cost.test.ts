@@ -91,7 +91,7 @@ describe('the dispatcher’s reads for message_created', () => {
     return m.body.id as number;
   };
 
-  it('makes at most 2 DynamoDB calls for a message_created on a warm container: conversation and contact in one BatchGet, and the batch’s report figures', async () => {
+  it('makes at most 3 DynamoDB calls for a message_created on a warm container: conversation and contact in one BatchGet, the report fact and the batch’s report log', async () => {
     const first = await post('warms the container');
     const second = await post('measured');
     const warmChange = await messageChange(s.accountId, conversationId, first);
@@ -102,7 +102,12 @@ describe('the dispatcher’s reads for message_created', () => {
     const change = await messageChange(s.accountId, conversationId, second);
     const { result, calls } = await recorder.during(() => dispatchChanges(asQueueEvent([change]) as never));
     expect(result.batchItemFailures).toEqual([]);
-    expect(calls.length, calls.map((c) => `${c.command} ${c.input.slice(0, 160)}`).join('\n')).toBeLessThanOrEqual(2);
+    expect(calls.length, calls.map((c) => `${c.command} ${c.input.slice(0, 160)}`).join('\n')).toBeLessThanOrEqual(3);
+    // The report figures: the message's fact (a conditional put) and the batch's log, no transaction.
+    const writes = calls.filter((c) => c.command !== 'BatchGetItemCommand');
+    expect(writes.map((c) => c.command)).toEqual(['PutItemCommand', 'PutItemCommand']);
+    expect(writes[0].input).toContain(`"RPTF#${s.accountId}`);
+    expect(writes[1].input).toContain(`"RPTP#${s.accountId}"`);
     const reads = calls.filter((c) => c.command === 'BatchGetItemCommand');
     expect(reads).toHaveLength(1);
     // The conversation and its contact are read fresh, together; account, inbox, webhooks, participants and

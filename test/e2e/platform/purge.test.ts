@@ -221,7 +221,8 @@ async function settled(w: Seeded) {
         count(`RPTF#${a}`) >= 8 &&
         count(`WHDELIVERIES#${a}#`) >= 8 &&
         count(`STAIL#${a}`) >= 4 &&
-        count(`RPT#${a}#`) > 0 &&
+        // Report logs: folded into the aggregates (RPT#) later, by volume or age.
+        count(`RPTP#${a}`) > 0 &&
         count(`NOTIFS#${a}#`) >= 2
       );
     },

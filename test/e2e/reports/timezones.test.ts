@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordFact } from '#shared/db/repositories/reports.ts';
 import * as keys from '#shared/db/keys.ts';
-import { reportLayout } from '#shared/domain/reports/pipeline.ts';
 import { ok } from '../conversations/fixtures.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 
@@ -45,7 +44,6 @@ describe('reports in a timezone with daylight saving time', { timeout: 60_000 },
     let n = 0;
     for (const instant of Object.values(at)) {
       await recordFact({
-        ...(await reportLayout(s.accountId)),
         fact: {
           id: `tz-test:${s.accountId}:${++n}`,
           account_id: s.accountId,

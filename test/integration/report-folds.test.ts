@@ -1,0 +1,242 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as keys from '#shared/db/keys.ts';
+import {
+  aggregateAdds,
+  claimFold,
+  foldAggregate,
+  getFoldState,
+  listUnattended,
+  newLogSk,
+  putAggregate,
+  putFacts,
+  queryLogs,
+  queryReportDays,
+  readPendingReports,
+  recordFacts,
+  type FactWrite,
+} from '#shared/db/repositories/reports.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { FOLD_POLICY, foldAccount, foldAll } from '#shared/domain/reports/fold.ts';
+import { readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
+import { getAccountNow, putAccount } from '#shared/db/repositories/identity.ts';
+import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
+import { dayKey } from '#shared/model/report-buckets.ts';
+import type { UnattendedChange } from '#shared/model/report-logs.ts';
+import { runtime } from '../support/runtime.ts';
+
+// Exactly once with plain fact puts, pending logs and folds (DynamoDB Local), each crash point simulated by
+// calling the steps the pipeline and the fold take, in their order, and stopping: a redelivered event, a batch
+// that dies between its facts and its log, a fold that dies halfway. Each ends with exact figures, and reads
+// are exact at every point between (they add the logs the aggregates lack).
+
+const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+const t = day + 3_600 + 60; // 01:01 UTC
+const A = keys.reportSeries.account();
+// A team series beside the account's (the fold leaves out inbox series of inboxes the account no longer has).
+const I = keys.reportSeries.team(7);
+
+let n = 0;
+const newAccount = () => 820_000_000 + Math.floor(Math.random() * 1_000_000) + n++ * 1_000_000;
+const incoming = (accountId: number, id: string, at = t): FactWrite => ({
+  fact: {
+    id: `fold-test:${accountId}:${id}`,
+    account_id: accountId,
+    conversation_id: 1,
+    contributions: [
+      { series: A, at, figures: { im: 1 } },
+      { series: I, at, figures: { im: 1 } },
+    ],
+    created_at: at,
+  },
+});
+
+/** An account record for the rebuild to mark (it moves an account's aggregates to block items, then marks it). */
+const putAccountOf = (id: number) =>
+  putAccount({
+    id,
+    name: 'folds',
+    locale: 'en',
+    domain: null,
+    support_email: null,
+    status: 'active',
+    limits: {},
+    custom_attributes: {},
+    features: {},
+    created_at: day,
+    updated_at: day,
+  });
+
+/**
+ * What a report reads: a day item with the pending figures it lacks, and the first two hours of the day (hour
+ * items, or block items once a rebuild moved the account).
+ */
+async function read(accountId: number, series = A) {
+  const pending = await readPendingReports(accountId);
+  const dayTotal = (await queryReportDays(accountId, series, dayKey(day), dayKey(day), pending)).get(dayKey(day))?.im ?? 0;
+  const layout = readOf((await getAccountNow(accountId)) ?? {}, ['im']);
+  const [head] = await sumsBetween(accountId, series, [day, day + 2 * 3_600], layout);
+  return { day: dayTotal, head: head?.im ?? 0 };
+}
+/** The aggregate items alone (what folds wrote). */
+const stored = async (accountId: number, series = A) =>
+  (await queryReportDays(accountId, series, dayKey(day), dayKey(day))).get(dayKey(day))?.im ?? 0;
+
+describe('report folds: exactly once through every crash point', () => {
+  beforeAll(async () => {
+    await runtime();
+  });
+
+  it('a redelivered event whose log was written adds nothing, before or after the fold', async () => {
+    const a = newAccount();
+    await recordFacts(a, [incoming(a, '1'), incoming(a, '2')]);
+    const again = await recordFacts(a, [incoming(a, '2')]);
+    expect(again.logs).toEqual([]);
+    expect(await read(a)).toEqual({ day: 2, head: 2 });
+    await foldAll(a);
+    expect(await recordFacts(a, [incoming(a, '1')])).toMatchObject({ logs: [] });
+    expect(await stored(a)).toBe(2);
+    expect(await read(a)).toEqual({ day: 2, head: 2 });
+  });
+
+  it('a batch that dies between its facts and its log is counted once by its redelivery, and once only after that', async () => {
+    const a = newAccount();
+    const batch = [incoming(a, '1'), incoming(a, '2'), incoming(a, '3')];
+    // The first attempt puts its facts and dies before its log.
+    const dead = newLogSk();
+    await putFacts(a, batch, dead);
+    expect(await read(a)).toEqual({ day: 0, head: 0 });
+    // Redelivered (with a new event in the batch): the facts are taken over by this batch's log.
+    const redelivered = await recordFacts(a, [...batch, incoming(a, '4')]);
+    expect(redelivered.logs.map((l) => l.n)).toEqual([4]);
+    expect(await read(a)).toEqual({ day: 4, head: 4 });
+    // Once more (that batch died after its log): its log exists, so nothing is taken over.
+    expect((await recordFacts(a, batch)).logs).toEqual([]);
+    await foldAll(a);
+    expect(await stored(a)).toBe(4);
+    expect(await stored(a, I)).toBe(4);
+    // The rebuild sums the facts: the same.
+    await putAccountOf(a);
+    await rebuildAccountReports(a);
+    expect(await read(a)).toEqual({ day: 4, head: 4 });
+  });
+
+  it('a fold that dies halfway is resumed with the same logs; reads are exact meanwhile; a retried item is skipped', async () => {
+    const a = newAccount();
+    await recordFacts(a, [incoming(a, '1'), incoming(a, '2')]);
+    await recordFacts(a, [incoming(a, '3')]);
+    // The fold's steps: its state, its logs, the claim, then half of its item updates, and it dies.
+    const state = await getFoldState(a);
+    const logs = await queryLogs(a, state.wm, undefined, { consistent: true });
+    const end = logs.at(-1)!.sk;
+    expect(await claimFold(a, state, end)).toBe(true);
+    // One fold at a time: a second claimer on the same state is refused.
+    expect(await claimFold(a, state, end)).toBe(false);
+    const adds = [...aggregateAdds(a, { contributions: logs.flatMap((l) => l.contributions) }).values()];
+    expect(adds).toHaveLength(4);
+    const half = adds.filter((x) => x.series === A);
+    for (const entry of half) expect(await foldAggregate(a, entry, end)).toBe(true);
+    // Account items folded (marked), inbox items not: both read exact.
+    expect(await stored(a)).toBe(3);
+    expect(await stored(a, I)).toBe(0);
+    expect(await read(a)).toEqual({ day: 3, head: 3 });
+    expect(await read(a, I)).toEqual({ day: 3, head: 3 });
+    // More traffic meanwhile: a new log past the fold's end.
+    await recordFacts(a, [incoming(a, '4')]);
+    expect(await read(a)).toEqual({ day: 4, head: 4 });
+    // While the claim is fresh nobody else folds; once stale, the next fold resumes it with the same end.
+    expect(await foldAccount(a, { force: true, marginMs: 0 })).toMatchObject({ folded: false });
+    const resumed = await foldAccount(a, { force: true, marginMs: 0, now: Date.now() + FOLD_POLICY.leaseMs + 1_000 });
+    // The account's two items were written before the crash: skipped.
+    expect(resumed).toMatchObject({ folded: true, logs: 2, facts: 3, items: 2 });
+    expect(await getFoldState(a)).toEqual({ wm: end });
+    expect(await foldAggregate(a, half[0]!, end)).toBe(false);
+    expect(await stored(a)).toBe(3);
+    expect(await read(a)).toEqual({ day: 4, head: 4 });
+    expect(await read(a, I)).toEqual({ day: 4, head: 4 });
+    await foldAll(a);
+    expect(await stored(a)).toBe(4);
+    expect(await stored(a, I)).toBe(4);
+    expect(await read(a, I)).toEqual({ day: 4, head: 4 });
+  });
+
+  it('folds when the policy says: enough facts pending, or the oldest log old enough, and never a log younger than the margin', async () => {
+    const a = newAccount();
+    await recordFacts(a, [incoming(a, '1')]);
+    expect(await foldAccount(a)).toMatchObject({ folded: false });
+    expect(await foldAccount(a, { now: Date.now() + FOLD_POLICY.marginMs + 1_000 })).toMatchObject({ folded: false });
+    expect(await foldAccount(a, { now: Date.now() + FOLD_POLICY.ageMs + 1_000 })).toMatchObject({ folded: true, facts: 1 });
+    expect(await stored(a)).toBe(1);
+  });
+
+  it("applies unattended changes: live reads see the pending ones at once, the fold writes each conversation's net state", async () => {
+    const a = newAccount();
+    const change = (conversation_id: number, from: number | null, to: number | null, team_id: number | null = null): UnattendedChange => ({
+      conversation_id,
+      from,
+      from_team: null,
+      to,
+      team_id,
+    });
+    await recordFacts(a, [], [change(1, null, 5, 2), change(2, null, 0)]);
+    await recordFacts(a, [], [change(1, 5, null), change(3, null, 6)]);
+    const live = async () =>
+      (await listUnattended(a, await readPendingReports(a))).map((u) => [u.conversation_id, u.assignee_id, u.team_id]).sort();
+    expect(await live()).toEqual([
+      [2, 0, null],
+      [3, 6, null],
+    ]);
+    expect(await listUnattended(a)).toEqual([]);
+    // Conversation 1 waited and stopped within the fold: no write for it; 2 and 3 are put.
+    const [fold] = await foldAll(a);
+    expect(fold).toMatchObject({ unattended: 2 });
+    expect((await listUnattended(a)).map((u) => u.conversation_id).sort()).toEqual([2, 3]);
+    // Conversation 2 assigned to 9 with team 4, 3 answered: the old item goes, the new one comes.
+    await recordFacts(a, [], [change(2, 0, 9, 4), change(3, 6, null)]);
+    expect(await live()).toEqual([[2, 9, 4]]);
+    await foldAll(a);
+    expect(await listUnattended(a)).toEqual([{ conversation_id: 2, assignee_id: 9, team_id: 4 }]);
+    expect(await live()).toEqual([[2, 9, 4]]);
+  });
+
+  it('an account recorded before logs keeps its figures: its facts count as recorded, folds add onto its items', async () => {
+    const a = newAccount();
+    // What the transactional pipeline left: a fact without a log, and the aggregate items it added to.
+    const old = incoming(a, 'old');
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.reportFact(a, 1, old.fact.id), type: 'report_fact', ...old.fact },
+      }),
+    );
+    for (const entry of aggregateAdds(a, old.fact).values())
+      await putAggregate(entry.key, {
+        type: entry.kind === 'day' ? 'report_day' : 'report_hour',
+        account_id: a,
+        series: entry.series,
+        ...Object.fromEntries(entry.values),
+      });
+    expect(await read(a)).toEqual({ day: 1, head: 1 });
+    // Redelivered to the new pipeline: counted already.
+    expect((await recordFacts(a, [old, incoming(a, 'new')])).logs.map((l) => l.n)).toEqual([1]);
+    expect(await read(a)).toEqual({ day: 2, head: 2 });
+    await foldAll(a);
+    expect(await stored(a)).toBe(2);
+    expect(await read(a)).toEqual({ day: 2, head: 2 });
+  });
+
+  it('the rebuild agrees with folded and pending logs alike, and moves the watermark past them', async () => {
+    const a = newAccount();
+    await recordFacts(a, [incoming(a, '1'), incoming(a, '2')]);
+    await foldAll(a);
+    await recordFacts(a, [incoming(a, '3')], [{ conversation_id: 8, from: null, from_team: null, to: 3, team_id: null }]);
+    expect(await read(a)).toEqual({ day: 3, head: 3 });
+    await putAccountOf(a);
+    const result = await rebuildAccountReports(a);
+    expect(result.facts).toBe(3);
+    expect(await stored(a)).toBe(3);
+    expect(await read(a)).toEqual({ day: 3, head: 3 });
+    expect((await readPendingReports(a)).logs).toEqual([]);
+    expect((await listUnattended(a)).map((u) => u.conversation_id)).toEqual([8]);
+  });
+});
