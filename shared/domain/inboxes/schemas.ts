@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { FEATURE_FLAGS } from '#shared/model/inboxes.ts';
 import { isUploadedFile, type FilePart } from '#shared/model/uploads.ts';
 import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
 
@@ -74,8 +75,6 @@ const HexColor = v.pipe(
   v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour like #1f93ff'),
 );
 const Phone = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\+[1-9]\d{1,14}$/, 'must be in E.164 format, like +14155550100'));
-
-export const FEATURE_FLAGS = ['attachments', 'emoji_picker', 'end_conversation', 'use_inbox_avatar_for_bot'] as const;
 
 /** `selected_feature_flags[]` names, or an object of flag → boolean; stored as the enabled names. */
 const FeatureFlags = v.union(
