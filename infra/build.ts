@@ -122,6 +122,24 @@ const isolateLazyClients: Plugin = {
   },
 };
 
+/**
+ * The repository's shared modules do nothing when imported but define things (docs/architecture.md#imports-define-only):
+ * declared side-effect free, a module none of whose exports a function uses is left out of its bundle. esbuild cannot
+ * tell on its own: a top-level call (a valibot schema built, a constant table) counts as a side effect, so every module
+ * a function reaches came whole, e.g. an area's every input schema into a route that only shows a record.
+ */
+const SHARED = `${ROOT}/shared/`;
+const sharedDefinesOnly: Plugin = {
+  name: 'shared-defines-only',
+  setup(b) {
+    b.onResolve({ filter: /^(#shared\/|\.)/ }, async ({ path, kind, importer, resolveDir, pluginData }) => {
+      if (pluginData === sharedDefinesOnly || importer.includes('/node_modules/')) return undefined;
+      const r = await b.resolve(path, { kind, importer, resolveDir, pluginData: sharedDefinesOnly });
+      return !r.errors.length && !r.external && r.path.startsWith(SHARED) ? { path: r.path, sideEffects: false } : undefined;
+    });
+  },
+};
+
 const lazyText = new Map<string, string>();
 /** A lazy group's file (built once per process). */
 function lazyGroup(name: string): string {
@@ -170,8 +188,9 @@ export function buildOptions(entries: Record<string, string>, out: string, opts:
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    // esbuild runs plugins only in its asynchronous API: the single pass (buildSync) keeps lazy clients as chunks.
-    plugins: opts.isolateLazy ? [isolateLazyClients] : [],
+    // esbuild runs plugins only in its asynchronous API: the single pass (buildSync) keeps lazy clients as chunks and
+    // takes the shared modules it reaches whole.
+    plugins: opts.isolateLazy ? [isolateLazyClients, sharedDefinesOnly] : [],
   } satisfies BuildOptions;
 }
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
-import { webhookSecret } from '#shared/channels/telegram/room.ts';
+import { webhookSecret } from '#shared/channels/telegram/webhook.ts';
 import { config, resetConfig } from '#shared/config.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 

@@ -121,6 +121,12 @@ export interface ChannelRoom {
   profile?(inbox: InboxRecord, contact: IncomingContact): Promise<Partial<IncomingContact> | undefined>;
 }
 
+/**
+ * A room's webhook side alone (`<room>/webhook.ts`, spread into its room): what the room's webhook function loads,
+ * without the code of its sends and setup (their markup and template libraries).
+ */
+export type RoomWebhook = Pick<ChannelRoom, 'kind'> & { ingest: NonNullable<ChannelRoom['ingest']> };
+
 /** A string setting of the inbox's `provider_config` ('' when absent). */
 export function providerSetting(inbox: InboxRecord, key: string): string {
   const v = inbox.provider_config?.[key];

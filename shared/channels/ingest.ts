@@ -3,7 +3,15 @@ import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { log } from '#shared/log.ts';
 import { enqueueInbound, queueBytes, type InboundItem } from '#shared/queues/channels.ts';
 import { putObject } from '#shared/storage/objects.ts';
-import { contactKeyOf, eventIdOf, refusedAnswer, type ChannelRoom, type WebhookAnswer, type WebhookRequest } from './channel.ts';
+import {
+  contactKeyOf,
+  eventIdOf,
+  refusedAnswer,
+  type ChannelRoom,
+  type RoomWebhook,
+  type WebhookAnswer,
+  type WebhookRequest,
+} from './channel.ts';
 
 // A provider's webhook arriving (docs/channels.md#incoming): an app-wide signature before anything is read, the
 // inbox by one key lookup, the inbox's signature over the raw bytes (a failed check is 401 and writes nothing),
@@ -13,11 +21,13 @@ import { contactKeyOf, eventIdOf, refusedAnswer, type ChannelRoom, type WebhookA
 
 export const SIGNATURE_REFUSED: WebhookAnswer = refusedAnswer(401, 'Invalid signature', 'signature', 'invalid_signature');
 
-/** A webhook for `room` (the function names its own room, so that it loads no other room's code). */
-export async function ingestWebhook(room: ChannelRoom, req: WebhookRequest): Promise<WebhookAnswer> {
+/**
+ * A webhook for `room`: the function names its own room's webhook side (`<room>/webhook.ts`), so that it loads no
+ * other room's code and none of its room's sends.
+ */
+export async function ingestWebhook(room: RoomWebhook, req: WebhookRequest): Promise<WebhookAnswer> {
   const kind = room.kind;
   const ingest = room.ingest;
-  if (!ingest) throw new Error(`the ${kind} room takes no webhooks`);
   const early = await ingest.handshake?.(req);
   if (early) return early;
   if (!ingest.verify && !ingest.verifyRequest) throw new Error(`the ${kind} room checks no signature`);

@@ -105,3 +105,7 @@ export const JsonObject = v.pipe(
 );
 
 export const nullable = <S extends v.GenericSchema>(s: S) => v.nullable(s);
+
+/** An array, or its JSON (multipart clients send every value as a string). */
+export const JsonArray = <S extends v.GenericSchema>(item: S) =>
+  v.pipe(v.union([v.array(v.unknown()), v.pipe(v.string(), v.parseJson(), v.array(v.unknown()))], 'must be an array'), v.array(item));

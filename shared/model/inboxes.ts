@@ -14,6 +14,9 @@ export const CHANNEL_TYPES = {
 } as const;
 
 export type ChannelKind = keyof typeof CHANNEL_TYPES;
+
+/** The web widget's features an inbox may enable (`selected_feature_flags`). */
+export const FEATURE_FLAGS = ['attachments', 'emoji_picker', 'end_conversation', 'use_inbox_avatar_for_bot'] as const;
 /** `Channel::FacebookPage` and `Channel::Instagram` inboxes are made by registering a page or by Instagram's login (docs/channels.md#facebook-messenger), not by `POST /inboxes`. */
 export type ChannelType = (typeof CHANNEL_TYPES)[ChannelKind] | 'Channel::FacebookPage' | 'Channel::Instagram';
 

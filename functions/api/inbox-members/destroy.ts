@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { removeInboxMembers } from '#shared/domain/inboxes/members.ts';
-import { InboxMembersSchema } from '#shared/domain/inboxes/schemas.ts';
+import { InboxMembersSchema } from '#shared/domain/inboxes/link-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

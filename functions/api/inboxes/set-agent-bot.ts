@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { setInboxAgentBot } from '#shared/domain/inboxes/service.ts';
-import { SetAgentBotSchema } from '#shared/domain/inboxes/schemas.ts';
+import { SetAgentBotSchema } from '#shared/domain/inboxes/link-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,4 +1,3 @@
-import { numberName } from '#shared/domain/channels/phone.ts';
 import type { IncomingMessage } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
 
@@ -26,7 +25,7 @@ function eventOf(e: ProviderJson): ChannelEvent {
     .map((url: string) => ({ url }));
   const message: IncomingMessage = {
     providerId: id,
-    contact: { sourceId: from, name: numberName(from), phone_number: /^\+\d+$/.test(from) ? from : null },
+    contact: { sourceId: from, nameNumber: from, phone_number: /^\+\d+$/.test(from) ? from : null },
     content: typeof m.text === 'string' ? m.text : null,
   };
   return { type: 'message', message, media };

@@ -1,17 +1,15 @@
 import { config } from '#shared/config.ts';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import { refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import type { ChannelRoom, MediaRef, SendOutcome } from '../channel.ts';
 import { graphError, isTokenError, sendInstagramParts, tokenQuery } from '../graph.ts';
 import { callProvider, downloadMedia, jsonHeaders } from '../http.ts';
 import { plainText } from '../markup.ts';
-import { hubSha1SignatureValid, hubSignatureValid, secretMatches } from '../signatures.ts';
 import { attachmentBody, textBody } from './bodies.ts';
-import { pagesOf, parseMessenger } from './parse.ts';
+import { facebookWebhook } from './webhook.ts';
 
 // Facebook Messenger, through a page (docs/channels.md#facebook-messenger): `GET /bot` verifies the app's webhook,
 // `POST /bot` carries every page's events signed with the app secret; sends go to Graph with the page's token and
@@ -24,36 +22,6 @@ const pageToken = (inbox: InboxRecord) => inbox.page_access_token ?? '';
 
 /** The fields the page is subscribed to (Chatwoot's). */
 export const SUBSCRIBED_FIELDS = ['messages', 'message_deliveries', 'message_echoes', 'message_reads', 'standby', 'messaging_handovers'];
-
-const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
-
-/** `GET /bot`: the challenge only for the configured verify token (Chatwoot answers any token). */
-async function handshake(req: WebhookRequest) {
-  if (req.method !== 'GET') return undefined;
-  const expected = config().fbVerifyToken;
-  if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
-  return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
-}
-
-/** The inboxes of the pages a payload names: one key lookup each. */
-async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
-  let pages: string[];
-  try {
-    pages = pagesOf(req.body.toString('utf8')).filter((p) => /^\d{1,30}$/.test(p));
-  } catch {
-    return [];
-  }
-  const found = await Promise.all(pages.slice(0, 50).map((p) => findChannelInbox('FACEBOOK', p)));
-  return found.filter((i): i is InboxRecord => !!i);
-}
-
-/** Meta signs with the app secret: `X-Hub-Signature-256`, or the legacy sha1 `X-Hub-Signature`; no secret, no trust. */
-function verify(req: WebhookRequest): boolean {
-  const secret = config().fbAppSecret;
-  if (!secret) return false;
-  const sha256 = req.headers['x-hub-signature-256'];
-  return sha256 ? hubSignatureValid(req.body, sha256, secret) : hubSha1SignatureValid(req.body, req.headers['x-hub-signature'], secret);
-}
 
 const fetchMedia = (_inbox: InboxRecord, ref: MediaRef) => (ref.url ? downloadMedia(ref.url, {}) : Promise.resolve(undefined));
 
@@ -140,17 +108,8 @@ async function setup(inbox: InboxRecord, before?: InboxRecord): Promise<InboxRec
 }
 
 export const facebookRoom: ChannelRoom = {
-  kind: 'facebook',
+  ...facebookWebhook,
   channelTypes: ['Channel::FacebookPage'],
-  ingest: {
-    handshake,
-    inbox: async (req) => (await inboxes(req))[0],
-    inboxes,
-    // The app's secret signs every page's payload: checked before the pages' inboxes are looked up.
-    verifyRequest: verify,
-    parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, config().fbAppId),
-    accepted: { status: 200 },
-  },
   fetchMedia,
   send,
   setup,

@@ -1,25 +1,18 @@
 import { createHash } from 'node:crypto';
 import { config } from '#shared/config.ts';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import type { ChannelRoom, MediaRef, SendOutcome } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, type ProviderAnswer } from '../http.ts';
 import { plainText } from '../markup.ts';
-import { lineSignatureValid } from '../signatures.ts';
 import { PUSH_SIZE, lineError, lineMessages } from './bodies.ts';
-import { parseLine } from './parse.ts';
+import { lineWebhook } from './webhook.ts';
 
 // LINE, through the Messaging API (docs/channels.md#line). No call to LINE when the inbox is made: its
 // `callback_webhook_url` is pasted into the LINE console.
 
 const bearer = (inbox: InboxRecord) => ({ authorization: `Bearer ${inbox.line_channel_token ?? ''}` });
-
-function inboxOfPath(req: WebhookRequest) {
-  const id = req.params.line_channel_id ?? '';
-  return /^[\w-]{1,255}$/.test(id) ? findChannelInbox('LINE', id) : Promise.resolve(undefined);
-}
 
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   if (!ref.id) return undefined;
@@ -88,14 +81,8 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
 }
 
 export const lineRoom: ChannelRoom = {
-  kind: 'line',
+  ...lineWebhook,
   channelTypes: ['Channel::Line'],
-  ingest: {
-    inbox: inboxOfPath,
-    verify: (req, inbox) => lineSignatureValid(req.body, req.headers['x-line-signature'], inbox.line_channel_secret ?? ''),
-    parse: (body) => parseLine(body),
-    accepted: { status: 200 },
-  },
   fetchMedia,
   send,
   profile,

@@ -1,33 +1,25 @@
-import { createHmac } from 'node:crypto';
 import { config } from '#shared/config.ts';
-import { addChannelKey, findChannelInbox, findChannelOwner } from '#shared/db/repositories/channels.ts';
+import { addChannelKey, findChannelOwner } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { telegramKeys } from '#shared/domain/inboxes/service.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl, storedKeyOf } from '#shared/storage/file-urls.ts';
 import { getObject } from '#shared/storage/objects.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import type { ChannelRoom, MediaRef, SendOutcome } from '../channel.ts';
 import { callProvider, downloadMedia, type ProviderAnswer } from '../http.ts';
 import { telegramHtml } from '../markup.ts';
-import { secretMatches } from '../signatures.ts';
 import { attachmentRequests, multipartBody, textForm, type Form, type Outgoing, type Target } from './bodies.ts';
-import { messageKey, parseTelegram } from './parse.ts';
+import { messageKey } from './parse.ts';
+import { telegramWebhook, tokenOf, webhookSecret } from './webhook.ts';
 
 // Telegram, through the Bot API (docs/channels.md#telegram). Chatwoot's webhook path carries the bot token, which
 // every access log would then hold; the service registers `/webhooks/telegram/<bot id>` instead (a Chatwoot-shaped
 // path with the whole token is still found) with a `secret_token`, and takes only webhooks that carry it.
 
 const api = (token: string, method: string) => `${config().telegramBaseUrl}/bot${token}/${method}`;
-const tokenOf = (inbox: InboxRecord) => inbox.bot_token ?? '';
 /** The bot's id: the token's part before the colon (public: it is the bot's user id). */
 export const botIdOf = (token: string) => token.split(':')[0];
-
-/**
- * The `secret_token` the webhook is registered with: derived from the bot token (only who holds the token can
- * compute it, and who holds the token controls the bot anyway), 43 characters of `A-Za-z0-9_-`.
- */
-export const webhookSecret = (token: string) => createHmac('sha256', token).update('telegram webhook secret').digest('base64url');
 
 /** The webhook URL registered at Telegram: under FRONTEND_URL, the bot's id, never its token. */
 export const webhookUrl = (token: string) => `${config().frontendUrl}/webhooks/telegram/${botIdOf(token)}`;
@@ -36,19 +28,6 @@ const form = (f: Form) => ({
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
   body: new URLSearchParams(f).toString(),
 });
-
-function inboxOfPath(req: WebhookRequest) {
-  const p = req.params.bot_token ?? '';
-  if (/^\d{1,20}$/.test(p)) return findChannelInbox('TELEGRAM', telegramKeys.bot(p));
-  if (/^\d{1,20}:[\w-]{1,200}$/.test(p)) return findChannelInbox('TELEGRAM', telegramKeys.token(p));
-  return Promise.resolve(undefined);
-}
-
-/** The registered secret token; an inbox without a bot token takes nothing (the secret of '' is anyone's). */
-function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
-  const token = tokenOf(inbox);
-  return !!token && secretMatches(req.headers['x-telegram-bot-api-secret-token'], webhookSecret(token));
-}
 
 /** Telegram's words for a failure: Chatwoot's `"<error_code>, <description>"`. */
 function refusalText(a: Extract<ProviderAnswer, { retry: false }>): string {
@@ -176,14 +155,8 @@ async function register(inbox: InboxRecord, token: string): Promise<InboxRecord>
 }
 
 export const telegramRoom: ChannelRoom = {
-  kind: 'telegram',
+  ...telegramWebhook,
   channelTypes: ['Channel::Telegram'],
-  ingest: {
-    inbox: inboxOfPath,
-    verify,
-    parse: (body) => parseTelegram(body),
-    accepted: { status: 200 },
-  },
   fetchMedia,
   send,
   setup,

@@ -1,4 +1,3 @@
-import { numberName } from '#shared/domain/channels/phone.ts';
 import { place, type IncomingMessage, type ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef } from '../channel.ts';
 import { alternateWaId } from '../numbers.ts';
@@ -53,7 +52,8 @@ export function parseTwilio(body: string): ChannelEvent[] {
     contact: {
       sourceId: from,
       ...(alias ? { aliases: [alias] } : {}),
-      name: get('ProfileName') || numberName(number),
+      name: get('ProfileName'),
+      nameNumber: number,
       phone_number: /^\+\d+$/.test(number) ? number : null,
       ...(whatsapp ? {} : { additional_attributes: sms }),
     },

@@ -1,14 +1,12 @@
 import { config } from '#shared/config.ts';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { ServiceError } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import type { ChannelRoom, MediaRef, SendOutcome, WebhookRequest } from '../channel.ts';
+import type { ChannelRoom, MediaRef, SendOutcome } from '../channel.ts';
 import { basicAuth, callProvider, downloadMedia, type ProviderAnswer } from '../http.ts';
 import { plainText, whatsappMarkup } from '../markup.ts';
-import { twilioSignatureValid } from '../signatures.ts';
-import { parseTwilio } from './parse.ts';
+import { twilioWebhook } from './webhook.ts';
 import { contentTemplateOf, contentVariables, findContentTemplate, type ContentTemplate, type TwilioTemplateParams } from './templates.ts';
 
 // Twilio SMS and Twilio WhatsApp (`Channel::TwilioSms`, docs/channels.md#twilio): `/twilio/callback` and
@@ -16,7 +14,6 @@ import { contentTemplateOf, contentVariables, findContentTemplate, type ContentT
 
 const base = () => config().twilioBaseUrl;
 const contentBase = () => config().twilioContentBaseUrl;
-const form = (body: Buffer) => new URLSearchParams(body.toString('utf8'));
 
 /** Basic auth as Chatwoot's client makes it: the API key and its secret (kept as the auth token), else the account. */
 const auth = (inbox: InboxRecord) => basicAuth(inbox.api_key_sid || inbox.account_sid || '', inbox.auth_token ?? '');
@@ -24,28 +21,6 @@ const auth = (inbox: InboxRecord) => basicAuth(inbox.api_key_sid || inbox.accoun
 const accountAuth = (inbox: InboxRecord) => basicAuth(inbox.account_sid ?? '', inbox.auth_token ?? '');
 
 const messagesUrl = (inbox: InboxRecord) => `${base()}/2010-04-01/Accounts/${encodeURIComponent(inbox.account_sid ?? '')}/Messages.json`;
-
-/**
- * The inbox a webhook names: its messaging service, else our number (`To` of an incoming message, `From` of a
- * status), which must belong to the account the webhook names.
- */
-async function inboxOf(req: WebhookRequest): Promise<InboxRecord | undefined> {
-  const f = form(req.body);
-  const service = f.get('MessagingServiceSid');
-  const ours = req.path.endsWith('/delivery_status') ? f.get('From') : f.get('To');
-  const key = service || ours;
-  if (!key || key.length > 64) return undefined;
-  const inbox = await findChannelInbox('TWILIO', key);
-  if (!inbox || (!service && inbox.account_sid !== f.get('AccountSid'))) return undefined;
-  return inbox;
-}
-
-/** Twilio signs the URL it called exactly: the query string as received, never one rebuilt from its parsed values. */
-function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
-  const query = req.rawQuery ?? new URLSearchParams(req.query).toString();
-  const url = `${config().frontendUrl}${req.path}${query ? `?${query}` : ''}`;
-  return twilioSignatureValid(url, [...form(req.body)], req.headers['x-twilio-signature'], inbox.auth_token ?? '');
-}
 
 /** Media on Twilio's servers: with the account's credentials, else (Chatwoot's fallback) without any. */
 /** A download refused at once (not one that waited out its time) is tried again without credentials. */
@@ -172,14 +147,8 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
 }
 
 export const twilioRoom: ChannelRoom = {
-  kind: 'twilio',
+  ...twilioWebhook,
   channelTypes: ['Channel::TwilioSms'],
-  ingest: {
-    inbox: inboxOf,
-    verify,
-    parse: (body) => parseTwilio(body),
-    accepted: { status: 204 },
-  },
   // The provider check runs when the inbox is made (an update keeps what was checked).
   setup: async (inbox, before) => (before ? inbox : { ...inbox, ...(await connect(inbox)) }),
   syncTemplates,

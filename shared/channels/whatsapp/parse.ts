@@ -1,4 +1,3 @@
-import { numberName } from '#shared/domain/channels/phone.ts';
 import { place, type IncomingMessage, type IncomingPlace, type ProviderStatus } from '#shared/domain/channels/types.ts';
 import type { ChannelEvent, MediaRef, ProviderJson } from '../channel.ts';
 import { alternateWaId } from '../numbers.ts';
@@ -72,8 +71,10 @@ function messagesOf(value: Json, m: Json): ChannelEvent[] {
     contact: {
       sourceId: waId,
       ...(alias ? { aliases: [alias] } : {}),
-      // The profile's name, else the number (rather than Chatwoot's random name: agents can tell who wrote).
-      name: str(who?.profile?.name) || numberName(`+${from}`),
+      // The profile's name, else the number (rather than Chatwoot's random name: agents can tell who wrote), which the
+      // consumer formats (IncomingContact.nameNumber).
+      name: str(who?.profile?.name),
+      nameNumber: `+${from}`,
       phone_number: `+${from}`,
     },
     ...(str(m.context?.id) ? { contentAttributes: { in_reply_to_external_id: str(m.context.id) } } : {}),

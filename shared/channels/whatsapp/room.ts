@@ -1,23 +1,20 @@
 import { config } from '#shared/config.ts';
 import { ServiceError } from '#shared/errors.ts';
-import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
-import { providerSetting, refusedAnswer, type ChannelRoom, type MediaRef, type SendOutcome, type WebhookRequest } from '../channel.ts';
+import { providerSetting, type ChannelRoom, type MediaRef, type SendOutcome } from '../channel.ts';
 import { callProvider, downloadMedia, jsonHeaders, onOrigin, readProvider, type ProviderAnswer } from '../http.ts';
 import { whatsappMarkup } from '../markup.ts';
-import { hubSignatureValid, secretMatches } from '../signatures.ts';
-import { sessionBody, templateBody, type Provider, type StoredTemplate, type TemplateParams } from './bodies.ts';
-import { parseWhatsapp } from './parse.ts';
+import { sessionBody, templateBody, type StoredTemplate, type TemplateParams } from './bodies.ts';
+import { providerOf, whatsappWebhook } from './webhook.ts';
 
 // WhatsApp, through Meta's Cloud API (`whatsapp_cloud`) or 360dialog (`default`) (docs/channels.md#whatsapp).
 
 /** Chatwoot's error when a message outside the 24-hour window has no template to send. */
 export const NO_TEMPLATE = 'Template not found or invalid template name';
 
-const providerOf = (inbox: InboxRecord): Provider => (inbox.provider === 'whatsapp_cloud' ? 'whatsapp_cloud' : 'default');
 const setting = providerSetting;
 
 const cloudBase = () => config().whatsappCloudBaseUrl;
@@ -28,21 +25,6 @@ export const providerHeaders = (inbox: InboxRecord): Record<string, string> =>
   providerOf(inbox) === 'whatsapp_cloud'
     ? { authorization: `Bearer ${setting(inbox, 'api_key')}` }
     : { 'D360-API-KEY': setting(inbox, 'api_key') };
-
-/** The inbox of the path's number (`+` and digits, as stored); nothing is looked up for anything else. */
-const inboxOfPath = (req: WebhookRequest) => {
-  const phone = req.params.phone_number ?? '';
-  return /^\+?\d{4,20}$/.test(phone) ? findChannelInbox('WHATSAPP', phone) : Promise.resolve(undefined);
-};
-
-async function verifyHandshake(req: WebhookRequest) {
-  if (req.method !== 'GET') return undefined;
-  const inbox = await inboxOfPath(req);
-  const token = req.query['hub.verify_token'];
-  const expected = inbox ? setting(inbox, 'webhook_verify_token') : '';
-  if (secretMatches(token, expected)) return { status: 200, body: req.query['hub.challenge'] ?? '' };
-  return refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_token', 'invalid');
-}
 
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   // A link the payload names (no media id) gets the inbox's key only on the provider's own API host: a webhook may
@@ -248,20 +230,8 @@ async function syncTemplates(inbox: InboxRecord): Promise<Partial<InboxRecord>> 
 }
 
 export const whatsappRoom: ChannelRoom = {
-  kind: 'whatsapp',
+  ...whatsappWebhook,
   channelTypes: ['Channel::Whatsapp'],
-  ingest: {
-    handshake: verifyHandshake,
-    inbox: inboxOfPath,
-    verify(req, inbox) {
-      // Meta signs Cloud webhooks with the app's secret; without one configured there is nothing to check (as Chatwoot).
-      const secret = config().fbAppSecret;
-      if (!secret || providerOf(inbox) !== 'whatsapp_cloud') return true;
-      return hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
-    },
-    parse: (body, _type, inbox) => parseWhatsapp(body, setting(inbox, 'phone_number_id') || undefined),
-    accepted: { status: 200 },
-  },
   setup,
   syncTemplates,
   fetchMedia,

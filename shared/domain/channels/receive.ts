@@ -17,7 +17,7 @@ import { addMessage } from '../messages/service.ts';
 import type { MessageOptions } from '../messages/build.ts';
 import type { UploadedFile } from '../messages/schemas.ts';
 import { randomName } from '../public/service.ts';
-import { isNumberName } from './phone.ts';
+import { isNumberName, numberName } from './phone.ts';
 import type { IncomingContact, IncomingFile, IncomingMessage } from './types.ts';
 
 // A contact's message arriving through a channel (docs/channels.md#incoming), Chatwoot's rules for every channel:
@@ -65,7 +65,7 @@ async function contactFor(
   const { contact, contactInbox } = await createContact(
     inbox.account_id,
     {
-      name: who.name || randomName(),
+      name: who.name || (who.nameNumber ? numberName(who.nameNumber) : randomName()),
       phone_number: who.phone_number ?? undefined,
       email: who.email ?? undefined,
       identifier: who.identifier ?? undefined,

@@ -12,6 +12,12 @@ export interface IncomingContact {
   /** Other forms of the same address, used only when a contact inbox already has one (Brazil/Argentina numbers). */
   aliases?: string[];
   name?: string | null;
+  /**
+   * Without a `name`, the number that names the contact (in international form when valid): Chatwoot names an SMS or
+   * WhatsApp sender without a profile name so. Formatted by the consumer (receive.ts), not the webhook, which loads no
+   * phone-number metadata.
+   */
+  nameNumber?: string;
   phone_number?: string | null;
   email?: string | null;
   identifier?: string | null;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
+import { FEATURE_FLAGS } from '#shared/model/inboxes.ts';
 import { isUploadedFile, type FilePart } from '#shared/model/uploads.ts';
-import { Bool, Email, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
+import { Bool, Email, HttpUrl, Id, JsonArray, JsonObject, RequiredText, Text } from '../schemas.ts';
 
 // Inbox bodies (docs/contract.md#inbox-create-payload, docs/chatwoot.md#creating-and-updating-an-inbox). Multipart
 // clients send every value as a string, so numbers and booleans accept their string forms, and arrays their JSON.
@@ -15,10 +16,6 @@ const Int = (min: number, max: number) =>
 
 /** "null" (Chatwoot's inbox controller turns top-level "null" strings into null) or empty means none. */
 const nullStrings = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, x]) => [k, x === 'null' ? null : x]));
-
-/** An array, or its JSON (multipart). */
-const JsonArray = <S extends v.GenericSchema>(item: S) =>
-  v.pipe(v.union([v.array(v.unknown()), v.pipe(v.string(), v.parseJson(), v.array(v.unknown()))], 'must be an array'), v.array(item));
 
 const TIMEZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC', 'GMT']);
 
@@ -74,8 +71,6 @@ const HexColor = v.pipe(
   v.regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex colour like #1f93ff'),
 );
 const Phone = v.pipe(v.string('must be a string'), v.trim(), v.regex(/^\+[1-9]\d{1,14}$/, 'must be in E.164 format, like +14155550100'));
-
-export const FEATURE_FLAGS = ['attachments', 'emoji_picker', 'end_conversation', 'use_inbox_avatar_for_bot'] as const;
 
 /** `selected_feature_flags[]` names, or an object of flag → boolean; stored as the enabled names. */
 const FeatureFlags = v.union(
@@ -231,15 +226,6 @@ export const InboxUpdateSchema = v.pipe(
   }),
 );
 export type InboxUpdate = v.InferOutput<typeof InboxUpdateSchema>;
-
-export const SetAgentBotSchema = v.object({
-  agent_bot: v.optional(v.nullable(v.union([v.literal(''), Id], 'must be an agent bot id or null'))),
-});
-
-export const InboxMembersSchema = v.object({
-  inbox_id: Id,
-  user_ids: JsonArray(Id),
-});
 
 /** `POST /channels/twilio_channel` (Chatwoot's TwilioChannelsController): `twilio_channel: {…}` or top level. */
 export const TwilioChannelSchema = v.pipe(

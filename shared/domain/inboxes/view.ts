@@ -1,6 +1,5 @@
 import { config } from '#shared/config.ts';
-import { FEATURE_FLAGS } from './schemas.ts';
-import type { InboxRecord } from '#shared/model/inboxes.ts';
+import { FEATURE_FLAGS, type InboxRecord } from '#shared/model/inboxes.ts';
 import { inboxAvatarUrl } from '../contacts/view.ts';
 
 // Inbox JSON (docs/contract.md#inbox, docs/chatwoot.md#inbox-json): every field of the contract on every inbox, null

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookRequest } from '#shared/channels/channel.ts';
-import { facebookRoom } from '#shared/channels/facebook/room.ts';
+import { facebookWebhook } from '#shared/channels/facebook/webhook.ts';
 import { ingestWebhook } from '#shared/channels/ingest.ts';
-import { instagramRoom } from '#shared/channels/instagram/room.ts';
+import { instagramWebhook } from '#shared/channels/instagram/webhook.ts';
 import { secretMatches } from '#shared/channels/signatures.ts';
 import { overrideEnv } from '../../support/env.ts';
 
@@ -32,13 +32,13 @@ describe('ingest of an app-signed webhook', () => {
   afterAll(() => restore());
 
   it('refuses a forged Messenger payload for 50 pages with 401 before looking any page up', async () => {
-    const answer = await ingestWebhook(facebookRoom, request(manyPages('page'), { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }));
+    const answer = await ingestWebhook(facebookWebhook, request(manyPages('page'), { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }));
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: 'Invalid signature' });
   });
 
   it('refuses an unsigned Instagram payload for 50 accounts with 401 before looking any account up', async () => {
-    const answer = await ingestWebhook(instagramRoom, request(manyPages('instagram'), {}));
+    const answer = await ingestWebhook(instagramWebhook, request(manyPages('instagram'), {}));
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: 'Invalid signature' });
   });

@@ -17,7 +17,7 @@ describe('Twilio webhooks', () => {
         providerId: 'SM1',
         contact: {
           sourceId: '+15551234567',
-          name: '+15551234567',
+          nameNumber: '+15551234567',
           phone_number: '+15551234567',
           additional_attributes: { from_zip_code: '94105', from_country: 'US', from_state: 'CA' },
         },
@@ -89,7 +89,7 @@ describe('Bandwidth callbacks', () => {
         type: 'message',
         message: {
           providerId: 'm1',
-          contact: { sourceId: '+15557654321', name: '+15557654321', phone_number: '+15557654321' },
+          contact: { sourceId: '+15557654321', nameNumber: '+15557654321', phone_number: '+15557654321' },
           content: 'hi',
         },
         media: [{ url: 'https://x/0/a.jpg' }],

@@ -4,7 +4,8 @@ import { telegramHtml } from '#shared/channels/markup.ts';
 import { attachmentRequests, multipartBody, textForm } from '#shared/channels/telegram/bodies.ts';
 import { parseTelegram } from '#shared/channels/telegram/parse.ts';
 import type { WebhookRequest } from '#shared/channels/channel.ts';
-import { telegramRoom, webhookSecret } from '#shared/channels/telegram/room.ts';
+import { telegramRoom } from '#shared/channels/telegram/room.ts';
+import { webhookSecret } from '#shared/channels/telegram/webhook.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import type { AttachmentRecord } from '#shared/model/messages.ts';
 

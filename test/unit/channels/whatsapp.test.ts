@@ -34,7 +34,7 @@ describe('WhatsApp payloads', () => {
         type: 'message',
         message: {
           providerId: 'wamid.1',
-          contact: { sourceId: '5511988887777', name: 'Ana', phone_number: '+5511988887777' },
+          contact: { sourceId: '5511988887777', name: 'Ana', nameNumber: '+5511988887777', phone_number: '+5511988887777' },
           contentAttributes: { in_reply_to_external_id: 'wamid.0' },
           content: 'Oi',
         },
