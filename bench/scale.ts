@@ -86,6 +86,8 @@ export interface ScaleResult {
   planned: { conversations: number; messages: number };
   loadSeconds: number;
   sealSeconds: number;
+  /** Where DynamoDB Local kept the data: in memory (a process kept running, BENCH_SCALE_DYNAMODB) or on disk. */
+  store?: 'memory' | 'disk';
   index: { segments: { n: number; gram: number | null }[]; packs: number; packed: number; tail: number };
   search: ScaleRoute[];
   lists: ScaleRoute[];
@@ -374,6 +376,7 @@ export async function measureScale(opts: {
     planned: { conversations: CONVERSATIONS, messages: totalMessages },
     loadSeconds: state.loadSeconds,
     sealSeconds: state.sealSeconds,
+    store: process.env.BENCH_SCALE_DYNAMODB ? 'memory' : 'disk',
     index: { segments, packs: head.packs.length, packed, tail },
     search,
     lists,
@@ -403,15 +406,17 @@ export function scaleMarkdown(r: ScaleResult): string[] {
   lines.push(
     `\`BENCH_PARTS=scale npm run bench\` (\`bench/scale.ts\`, opt-in): one account of **${fmt(r.conversations)} conversations and ${fmt(r.messages)} messages**` +
       (partial ? ` (of ${fmt(r.planned.conversations)} planned: the load resumes on the next run)` : '') +
-      ` and ${fmt(r.contacts)} contacts, loaded straight into DynamoDB Local (on disk) by the domain's record builders and the`,
+      ` and ${fmt(r.contacts)} contacts, loaded straight into DynamoDB Local (${r.store === 'memory' ? 'in memory, a process kept running between runs' : 'on disk'}) by the domain's record builders and the`,
     "repository's writes for a new conversation (`newConversationWrites`: the items and counter and state updates `saveConversation` makes), batched,",
     `with the pipeline's sealer run every ${SEAL_STEP} messages (message times spread over the 30 days before the load), in ${r.loadSeconds} s of writes`,
-    `and ${r.sealSeconds} s of sealing on this machine. Over 3 inboxes, 4 statuses, a team and 2 assignees (the counts part's 10 combinations); ${MESSAGES} messages a`,
+    `and ${r.sealSeconds} s of sealing on this machine. Over 3 inboxes, 4 statuses, a team and 2 assignees (the counts part's 10 combinations); ${r.messages / r.conversations} messages a`,
     `conversation (incoming and outgoing), "${COMMON}" in the first of one conversation in seven, "${RARE}" in four messages of the whole load. Index: ` +
       `${r.index.segments.length} segments of ${r.index.segments.map((s) => `${fmt(s.n)}${s.gram ? ` (gram partitions, ${s.gram})` : ''}`).join(', ')} messages, ` +
       `${r.index.packs} packs (${fmt(r.index.packed)} messages), ${fmt(r.index.tail)} in the tail.`,
     `${CALLS} calls each after ${WARMUP} warm-up calls, as administrator (the agent for \`assignee_type=me\`: two of the three inboxes); every answer's counts`,
     'and page are checked against what was loaded. Calls: DynamoDB calls per request; round trips: those one after another.',
+    `A list page's 25 conversations have 25 different contacts here (one per ${CONTACT_EVERY} conversations, neighbours on different`,
+    "ones), read by BatchGet at 0.5 RCU each (12.5 of a page's units; the counts and lists parts' accounts have five contacts).",
     '',
     '| route | matching / in scope | RCU (by command) | DynamoDB calls | round trips | p50 ms |',
     '|---|---|---|---|---|---|',
