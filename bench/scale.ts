@@ -14,9 +14,10 @@ import { roundTrips, type instrument } from './instrument.ts';
 // counter updates of a combination summed, contacts by the contacts service, and the `q` index sealed by the
 // pipeline's own sealer (sealSearchIndex) every SEAL_STEP messages, so that packs, segments, merges and gram
 // partitions are what the pipeline leaves. Message times are spread over the SPAN_S before the load began, so
-// that the sealer's seconds advance as they would. The data stays in BENCH_SCALE_DIR (DynamoDB Local on disk):
-// a later run resumes the load where it stopped (BENCH_SCALE_LOAD_S a run) or, once it is complete, only
-// measures.
+// that the sealer's seconds advance as they would. The data stays in BENCH_SCALE_DIR (DynamoDB Local on disk), or in
+// the DynamoDB Local kept running that BENCH_SCALE_DYNAMODB names (bench/scale-dynamodb.ts); a later run resumes the load where it stopped (BENCH_SCALE_LOAD_S a run) or, once it is complete, only
+// measures. Left out: the contacts' last activity (startConversation touches it on an incoming first message; the
+// contact lists sort by it, the measured routes do not read it) and the pipeline's own writes (reports, notifications).
 
 const CONVERSATIONS = Number(process.env.BENCH_SCALE_CONVERSATIONS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_SCALE_MESSAGES ?? 10);
@@ -245,8 +246,9 @@ export async function measureScale(opts: {
           batchWriteAll(puts.slice(p * 250, (p + 1) * 250).map((Item) => ({ PutRequest: { Item } }))),
         );
         const send = (u: Record<string, any>) => db().send(new UpdateCommand({ ...u, TableName: tableName() } as never));
-        await pool(counters.size, WRITE_LANES, (p) => {
-          const { update, d } = [...counters.values()][p];
+        const summed = [...counters.values()];
+        await pool(summed.length, WRITE_LANES, (p) => {
+          const { update, d } = summed[p];
           return send({ ...update, ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':d': d } });
         });
         await pool(states.length, WRITE_LANES, (p) => send(states[p]));
