@@ -123,11 +123,12 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
   let calls: DynamoCall[] = [];
   let sent: { command: string; body: string }[] = [];
   let overheadMs = 0;
-  // Off while a loader writes many items: nothing recorded, nothing billed (billing reads every written item twice).
-  let off = false;
+  // Off while a loader writes many items (nested calls count): nothing recorded, nothing billed (billing reads every
+  // written item twice).
+  let offDepth = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (off) return next(args);
+      if (offDepth) return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const started = performance.now();
@@ -152,7 +153,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (off) return next(args);
+      if (offDepth) return next(args);
       const rawBody = (args.request as { body?: unknown } | undefined)?.body;
       const command = String(context.commandName);
       // The wire body is the low-level input, so a recorded read can be replayed as is.
@@ -196,11 +197,11 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
   return {
     /** Runs `work` unrecorded and unbilled (a loader's writes). */
     async unrecorded<T>(work: () => Promise<T>): Promise<T> {
-      off = true;
+      offDepth++;
       try {
         return await work();
       } finally {
-        off = false;
+        offDepth--;
       }
     },
     /** The calls since the last take, the wire bodies of what was sent, and the time spent billing them. */
