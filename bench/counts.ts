@@ -27,8 +27,8 @@ const BATCH = 50;
 /** One conversation in seven has a message with this word (in varying case). */
 const TERM = 'refund';
 
-type Who = 'admin' | 'agent' | null;
-interface Combination {
+export type Who = 'admin' | 'agent' | null;
+export interface Combination {
   inbox: 0 | 1 | 2;
   status: ConversationStatus;
   assignee: Who;
@@ -39,7 +39,7 @@ interface Combination {
  * The (inbox, team, status, assignee) combinations the conversations cycle through: the first 10
  * conversations already use all of them, so every size reads the same counter items.
  */
-const COMBINATIONS: Combination[] = [
+export const COMBINATIONS: Combination[] = [
   { inbox: 0, status: 'open', assignee: null, team: false },
   { inbox: 0, status: 'open', assignee: 'agent', team: false },
   { inbox: 0, status: 'open', assignee: 'admin', team: true },
@@ -62,9 +62,9 @@ interface Made extends Combination {
   rare: boolean;
 }
 
-type Counts = { mine_count: number; unassigned_count: number; assigned_count: number; all_count: number };
+export type Counts = { mine_count: number; unassigned_count: number; assigned_count: number; all_count: number };
 
-function expected(made: Made[], keep: (c: Made) => boolean, me: Who): Counts {
+export function expected<T extends Combination>(made: T[], keep: (c: T) => boolean, me: Who): Counts {
   const rows = made.filter(keep);
   const unassigned = rows.filter((c) => c.assignee === null).length;
   return {

@@ -10,6 +10,8 @@ import { writeUnits, type IndexShape, type Item } from './billing.ts';
 
 export interface DynamoCall {
   command: string;
+  /** When it was sent (performance.now()), and how long it took. */
+  at?: number;
   ms: number;
   rcu: number;
   wcu: number;
@@ -43,6 +45,23 @@ function readUnits(command: string, consumed: Capacity | Capacity[] | undefined)
 }
 
 export const isRead = (command: string) => READS.has(command);
+
+/**
+ * Sequential round trips of a request's calls: a call sent before every call of the current round had answered
+ * runs beside them (the same round); one sent after some call of it answered starts the next round.
+ */
+export function roundTrips(calls: Pick<DynamoCall, 'at' | 'ms'>[]): number {
+  let rounds = 0;
+  let firstEnd = -Infinity;
+  for (const c of [...calls].sort((a, b) => (a.at ?? 0) - (b.at ?? 0))) {
+    const at = c.at ?? 0;
+    if (at >= firstEnd) {
+      rounds++;
+      firstEnd = at + c.ms;
+    } else firstEnd = Math.min(firstEnd, at + c.ms);
+  }
+  return rounds;
+}
 
 const indexes: IndexShape[] = Object.values(INDEXES).map((i) => ({ pk: i.pk, sk: i.sk, include: (i as { include?: string[] }).include }));
 const TABLE_KEYS = [KEY.pk, KEY.sk];
@@ -104,8 +123,12 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
   let calls: DynamoCall[] = [];
   let sent: { command: string; body: string }[] = [];
   let overheadMs = 0;
+  // Off while a loader writes many items (nested calls count): nothing recorded, nothing billed (billing reads every
+  // written item twice).
+  let offDepth = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (offDepth) return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const started = performance.now();
@@ -117,6 +140,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       const body = (context as { wireBody?: string }).wireBody;
       calls.push({
         command,
+        at: started,
         ms,
         rcu: READS.has(command) ? readUnits(command, output.ConsumedCapacity) : 0,
         wcu: billing?.wcu ?? 0,
@@ -129,6 +153,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (offDepth) return next(args);
       const rawBody = (args.request as { body?: unknown } | undefined)?.body;
       const command = String(context.commandName);
       // The wire body is the low-level input, so a recorded read can be replayed as is.
@@ -170,6 +195,15 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
     { step: 'serialize', name: 'benchBody', priority: 'low' },
   );
   return {
+    /** Runs `work` unrecorded and unbilled (a loader's writes). */
+    async unrecorded<T>(work: () => Promise<T>): Promise<T> {
+      offDepth++;
+      try {
+        return await work();
+      } finally {
+        offDepth--;
+      }
+    },
     /** The calls since the last take, the wire bodies of what was sent, and the time spent billing them. */
     take(): { calls: DynamoCall[]; sent: { command: string; body: string }[]; overheadMs: number } {
       const out = { calls, sent, overheadMs };

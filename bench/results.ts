@@ -1,6 +1,7 @@
 import type { CableResult } from './cable.ts';
 import type { CountsResult } from './counts.ts';
 import type { ListsResult } from './lists.ts';
+import type { ScaleResult } from './scale.ts';
 import type { HeatResult } from './heat.ts';
 import type { PipelineResult } from './pipeline.ts';
 import type { ChannelsResult } from './channels.ts';
@@ -40,6 +41,8 @@ export interface BenchResults {
   missing: string[];
   counts?: Partial<CountsResult>;
   lists?: Partial<ListsResult>;
+  /** The opt-in scale part (bench/scale.ts): its last run's figures, kept by runs without it. */
+  scale?: ScaleResult;
   pipeline?: Partial<PipelineResult>;
   heat?: Partial<HeatResult>;
   reportWrites?: Partial<ReportWritesResult>;

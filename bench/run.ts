@@ -15,6 +15,7 @@ import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
+import { measureScale, SCALE_DIR, scaleMarkdown, type ScaleResult } from './scale.ts';
 import { benchHeat, heatMarkdown, wholeBillMarkdown, type HeatResult } from './heat.ts';
 import { benchWidgetWeb, widgetWebMarkdown, type WidgetWebResult } from './widget-web.ts';
 import type { BenchResults, BundleResult, RouteResult } from './results.ts';
@@ -30,7 +31,9 @@ import { scenarios } from './scenarios/index.ts';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
 /** `BENCH_ROUTES=<regex>` measures only the matching routes; `BENCH_PARTS=routes,counts,lists,pipeline,heat,reports,cable,bundles,widget,channels`
- * picks the parts. */
+ * picks the parts. `scale` (bench/scale.ts) runs only when named: it loads for many minutes, keeps its data in BENCH_SCALE_DIR,
+ * and alone (`BENCH_PARTS=scale`) writes its own section of BENCHMARKS.md and its part of bench/results.json; a complete run
+ * keeps the last ones. */
 const ONLY = process.env.BENCH_ROUTES ? new RegExp(process.env.BENCH_ROUTES) : undefined;
 const ALL_PARTS = ['routes', 'counts', 'lists', 'pipeline', 'heat', 'reports', 'cable', 'bundles', 'widget', 'channels'];
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
@@ -163,6 +166,7 @@ function markdown(
   reportWrites: ReportWritesResult,
   lists: ListsResult,
   heat: HeatResult,
+  scale: ScaleResult | undefined,
   channels?: ChannelsResult,
 ) {
   const lines: string[] = [];
@@ -201,6 +205,7 @@ function markdown(
   if (missing.length)
     lines.push('', `**Routes without a bench scenario (${missing.length}):** ${missing.map((m) => `\`${m}\``).join(', ')}`);
   if (PARTS.has('counts')) lines.push('', ...countsMarkdown(counts));
+  if (scale) lines.push('', ...scaleMarkdown(scale));
   if (PARTS.has('lists')) lines.push('', ...listsMarkdown(lists));
   if (PARTS.has('pipeline')) lines.push('', pipelineMarkdown(pipeline));
   if (PARTS.has('heat'))
@@ -233,6 +238,24 @@ function markdown(
   return `${lines.join('\n')}\n`;
 }
 
+/** The scale part's figures into results.json and its section of BENCHMARKS.md (before the list pages by inboxes), the rest kept. */
+function writeScale(resultsFile: string, markdownFile: string, scale: ScaleResult) {
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as BenchResults;
+  writeFileSync(resultsFile, `${JSON.stringify({ ...results, scale }, null, 2)}\n`);
+  const md = readFileSync(markdownFile, 'utf8');
+  const section = scaleMarkdown(scale).join('\n');
+  const start = md.indexOf('<!-- scale:start -->');
+  const end = md.indexOf('<!-- scale:end -->');
+  const at = md.indexOf('## List pages by inboxes');
+  const out =
+    start >= 0 && end > start
+      ? md.slice(0, start) + section + md.slice(end + '<!-- scale:end -->'.length)
+      : at >= 0
+        ? `${md.slice(0, at)}${section}\n\n${md.slice(at)}`
+        : `${md.trimEnd()}\n\n${section}\n`;
+  writeFileSync(markdownFile, out);
+}
+
 function readPrevious(file: string): PreviousRun | undefined {
   if (!existsSync(file)) return undefined;
   try {
@@ -254,7 +277,13 @@ async function main() {
   // Channel inboxes check their credentials with the provider on creation: a stub on 127.0.0.1 answers.
   const providers = await startProviderStub();
   for (const [k, v] of Object.entries(providers.env)) process.env[k] ??= v;
-  const rt = await startRuntime({ port: 0, logLevel: 'ERROR' });
+  // The scale part's account stays between runs: its DynamoDB Local is BENCH_SCALE_DYNAMODB (one kept running, in
+  // memory: `npm run bench:scale-dynamodb`, five times faster) or on disk in SCALE_DIR; its token key is in SCALE_DIR.
+  const rt = await startRuntime({
+    port: 0,
+    logLevel: 'ERROR',
+    ...(PARTS.has('scale') ? { dataDir: SCALE_DIR, dynamodbEndpoint: process.env.BENCH_SCALE_DYNAMODB || undefined } : {}),
+  });
   try {
     const { db } = await import('#shared/db/client.ts');
     const raw = new ddb.DynamoDBClient({ region: 'us-east-1', endpoint: rt.dynamodbEndpoint });
@@ -278,6 +307,10 @@ async function main() {
     const counts = PARTS.has('counts')
       ? await measureCounts({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
       : ({ sizes: [] } as unknown as CountsResult);
+    process.stdout.write('Scale…\n');
+    const scale = PARTS.has('scale')
+      ? await measureScale({ baseUrl: rt.baseUrl, platform, recorder, pipeline: rt.pipeline, log: (l) => process.stdout.write(`${l}\n`) })
+      : undefined;
     process.stdout.write('List pages by inboxes…\n');
     const lists = PARTS.has('lists')
       ? await benchLists({ baseUrl: rt.baseUrl, platform, recorder, log: (l) => process.stdout.write(`${l}\n`) })
@@ -309,12 +342,14 @@ async function main() {
     const file = join(ROOT, 'bench/results.json');
     // The results this run replaces are the summary's previous run; read before they are overwritten.
     const previous = readPrevious(file);
+    const keptScale = scale ?? (previous?.results.scale as ScaleResult | undefined);
     const next: BenchResults = {
       meta,
       iterations: ITERATIONS,
       routes: results,
       missing,
       counts,
+      ...(keptScale ? { scale: keptScale } : {}),
       lists,
       pipeline,
       heat,
@@ -337,6 +372,7 @@ async function main() {
       reportWrites,
       lists,
       heat,
+      keptScale,
       channels,
     );
     if (COMPLETE) {
@@ -345,6 +381,10 @@ async function main() {
       process.stdout.write(
         `Wrote BENCHMARKS.md and bench/results.json (${results.length} routes, ${missing.length} without a scenario).\n`,
       );
+    } else if (scale && [...PARTS].every((p) => p === 'scale')) {
+      // The scale part alone: its figures replace the last ones, the rest of both files stays.
+      writeScale(file, join(ROOT, 'BENCHMARKS.md'), scale);
+      process.stdout.write(`\n${scaleMarkdown(scale).join('\n')}\nWrote the scale section of BENCHMARKS.md and bench/results.json.\n`);
     } else {
       process.stdout.write(
         `\n${text}\nA partial run (BENCH_PARTS or BENCH_ROUTES): BENCHMARKS.md and bench/results.json are left as they were.\n`,

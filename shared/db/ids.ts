@@ -69,3 +69,8 @@ export async function nextId(sequence: string, floor = 0): Promise<number> {
 export async function nextDenseId(sequence: string): Promise<number> {
   return (await reserve(sequence, 1)).end;
 }
+
+/** The next `n` values of a dense sequence in one reservation: the first of them (the others follow it). */
+export async function nextDenseIds(sequence: string, n: number): Promise<number> {
+  return (await reserve(sequence, n)).next;
+}

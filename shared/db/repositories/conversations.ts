@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../client.ts';
-import { nextDenseId } from '../ids.ts';
+import { nextDenseId, nextDenseIds } from '../ids.ts';
 import * as keys from '../keys.ts';
 import { INDEXES, SLIM_ACTIVITY_INDEX } from '../table.ts';
 import { ConflictError, del, put, transact, type TxItem } from '../transact.ts';
@@ -93,6 +93,8 @@ export function conversationOf(item: Record<string, unknown> | undefined): Conve
 
 /** The next display id of an account (dense per-account sequence: 1, 2, 3, …). */
 export const nextDisplayId = (accountId: number) => nextDenseId(keys.conversationSequence(accountId));
+/** The next `n` display ids of an account, in one reservation (a loader's; the first is returned, the rest follow it). */
+export const nextDisplayIds = (accountId: number, n: number) => nextDenseIds(keys.conversationSequence(accountId), n);
 
 /** AP60: a conversation by its display id. */
 export const getConversation = async (accountId: number, displayId: number, consistent = false) =>
@@ -497,6 +499,29 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   } catch (err) {
     rethrowCollision(err);
   }
+}
+
+/**
+ * The writes of a new conversation holding `messages` (oldest first, already applied to it), as
+ * `saveConversation` makes them, for a loader that writes many at once (the bench's scale part: it puts the items
+ * by BatchWrite and sums the counter updates of a combination): the contact link, each message with its `q` tail
+ * item, and the conversation (with its activity-index keys); then its counter and state updates (TxItem updates).
+ * No creation marks: the loader's counters are written whole.
+ */
+export function newConversationWrites(
+  next: ConversationRecord,
+  messages: MessageRecord[],
+): { puts: Record<string, unknown>[]; updates: TxItem[] } {
+  const { account_id, id, contact_id, inbox_id, source_id } = next;
+  const state = stateChange(account_id, undefined, next);
+  return {
+    puts: [
+      contactLinkItem({ account_id, contact_id, conversation_id: id, inbox_id, source_id }),
+      ...messages.flatMap((m) => [messageItem(m), ...[tailItem(m)].filter((x): x is Record<string, unknown> => !!x)]),
+      conversationItem(next),
+    ],
+    updates: [...counterChanges(account_id, undefined, next), ...(state ? [state] : [])],
+  };
 }
 
 // A plain creation's counter carries a creation mark until settled (counts.ts): a creation settles its

@@ -130,6 +130,57 @@ export interface ConversationInput {
 }
 
 /**
+ * A new conversation's record before its first message (what `startConversation` writes, and the bench's scale
+ * loader builds by the thousand): `made` names its display id, its checked assignee and team, and its creation
+ * second (now when absent).
+ */
+export function newConversationRecord(
+  account: AccountRecord,
+  actor: ConversationActor,
+  target: ConversationTarget,
+  input: ConversationInput,
+  made: { id: number; assignee_id: number | null; team_id: number | null; at?: number },
+): ConversationRecord {
+  const { inbox, contact, contactInbox } = target;
+  // Blocked contacts start resolved; an inbox with an active bot starts pending
+  // (docs/chatwoot.md#creating-a-conversation).
+  const status: ConversationStatus = contact.blocked ? 'resolved' : inbox.agent_bot_id ? 'pending' : (input.status ?? 'open');
+  const t = made.at ?? now();
+  return {
+    id: made.id,
+    account_id: account.id,
+    inbox_id: inbox.id,
+    contact_id: contact.id,
+    source_id: contactInbox.source_id,
+    hmac_verified: contactInbox.hmac_verified,
+    uuid: randomUUID(),
+    status,
+    assignee_id: made.assignee_id,
+    assignee_agent_bot_id: null,
+    team_id: made.team_id,
+    priority: null,
+    snoozed_until: status === 'snoozed' ? (input.snoozed_until ?? null) : null,
+    labels: [],
+    custom_attributes: input.custom_attributes ?? {},
+    additional_attributes: cleanAdditional(input.additional_attributes),
+    agent_last_seen_at: null,
+    assignee_last_seen_at: null,
+    contact_last_seen_at: null,
+    first_reply_created_at: null,
+    waiting_since: t,
+    last_incoming_at: null,
+    unread_count: 0,
+    last_activity_at: t,
+    last_message: null,
+    last_non_activity_message: null,
+    created_at: t,
+    updated_at: made.at ?? nowFloat(),
+    version: 1,
+    updated_by: performerOf(actor),
+  };
+}
+
+/**
  * Starts a conversation on a contact inbox (or, with `lock_to_single_conversation`, returns its last
  * one), with the initial message in the same transaction. The public interface calls this with the
  * contact as actor.
@@ -159,42 +210,11 @@ export async function startConversation(
   if (input.assignee_id && !assignee) throw invalidField('assignee_id', 'is not a member of this account');
   if (input.team_id && !team) throw invalidField('team_id', 'is not a team of this account');
 
-  // Blocked contacts start resolved; an inbox with an active bot starts pending
-  // (docs/chatwoot.md#creating-a-conversation).
-  const status: ConversationStatus = contact.blocked ? 'resolved' : inbox.agent_bot_id ? 'pending' : (input.status ?? 'open');
-  const t = now();
-  let conversation: ConversationRecord = {
+  let conversation = newConversationRecord(account, actor, target, input, {
     id: await nextDisplayId(account.id),
-    account_id: account.id,
-    inbox_id: inbox.id,
-    contact_id: contact.id,
-    source_id: contactInbox.source_id,
-    hmac_verified: contactInbox.hmac_verified,
-    uuid: randomUUID(),
-    status,
     assignee_id: assignee ? assignee.user_id : null,
-    assignee_agent_bot_id: null,
     team_id: team ? team.id : null,
-    priority: null,
-    snoozed_until: status === 'snoozed' ? (input.snoozed_until ?? null) : null,
-    labels: [],
-    custom_attributes: input.custom_attributes ?? {},
-    additional_attributes: cleanAdditional(input.additional_attributes),
-    agent_last_seen_at: null,
-    assignee_last_seen_at: null,
-    contact_last_seen_at: null,
-    first_reply_created_at: null,
-    waiting_since: t,
-    last_incoming_at: null,
-    unread_count: 0,
-    last_activity_at: t,
-    last_message: null,
-    last_non_activity_message: null,
-    created_at: t,
-    updated_at: nowFloat(),
-    version: 1,
-    updated_by: performerOf(actor),
-  };
+  });
   let message: MessageRecord | undefined;
   if (input.message) {
     message = await buildMessage({ account, inbox, conversation }, actor, input.message, input.messageOptions);
