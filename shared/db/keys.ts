@@ -116,8 +116,8 @@
 // accounts with `report_blocks`: docs/reports.md)
 // report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
-// reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
-// event's fact)
+// reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   (E0 is its event's fact; those written before the
+// listing items have gsi1: REVT#<acctId> / <createdAt>#<id>)
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
 // live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its
 // assignee)
