@@ -27,7 +27,7 @@ export async function foldReportingEvents(accountId: number, logs: ReportLog[], 
   // Earlier folds' items holding a removed event (folds run one at a time, so none is being written now).
   for (const hour of new Set(removed.map((r) => hourOf(r.created_at)))) {
     for (const item of await queryListing(accountId, hour, hour, true)) {
-      const kept = item.events.filter((e) => !gone.has(Number(e.slice(0, e.indexOf(',')))));
+      const kept = item.events.filter((e) => !gone.has(decodeReportingEvent(accountId, e).id));
       if (kept.length === item.events.length) continue;
       await rewriteListingItem(accountId, { key: item.key, events: kept });
       written++;
