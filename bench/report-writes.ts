@@ -45,9 +45,12 @@ export interface ReportRowsResult {
   routes: { route: string; rcu: number; calls: number }[];
 }
 
-const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|RPTP|REVT)#/;
-/** A fold's writes: aggregate items, unattended items, the account's fold item (logs are `L#…` in the same partition). */
-const isFold = (body: string) => /"pk":\{"S":"(RPT|RPTL)#/.test(body) || /"pk":\{"S":"RPTP#[^"]*"\},"sk":\{"S":"F"/.test(body);
+const REPORT_KEY = /"(RPTF|RPT|RPTC|RPTL|RPTP|RPTE|REVT)#/;
+/**
+ * A fold's writes: aggregate items, unattended items, reporting events listing items, the account's fold item (logs
+ * are `L#…` in the same partition).
+ */
+const isFold = (body: string) => /"pk":\{"S":"(RPT|RPTL|RPTE)#/.test(body) || /"pk":\{"S":"RPTP#[^"]*"\},"sk":\{"S":"F"/.test(body);
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 async function streamTail(rt: Runtime, seen: Set<string>) {

@@ -116,14 +116,16 @@
 // accounts with `report_blocks`: docs/reports.md)
 // report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
-// reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   gsi1: REVT#<acctId> / <createdAt>#<id>   (E0 is its
-// event's fact)
+// reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   (E0 is its event's fact; those written before the
+// listing items have gsi1: REVT#<acctId> / <createdAt>#<id>)
 //   report conv.     RPTC#<acctId>               CONV#<displayId>       (bot handoff and last resolution times of a conversation)
 // live unattended  RPTL#<acctId>               U#<assigneeId|0>#<displayId>   (an open conversation waiting for a reply, under its
 // assignee)
 // report log       RPTP#<acctId>               L#<ms>#<random>        (a dispatcher batch's counted facts merged, and its unattended
 // changes: pending until folded into the aggregates)
 //   report fold    RPTP#<acctId>               F                      (the account's fold: watermark, fold in progress)
+// reporting events listing  RPTE#<acctId>   <yyyymmddhh>#<fold end>#<n>   (the reporting events a fold folded, created in that UTC hour:
+// the account's listing; append-only, pruned only by a later fold applying a conversation's deletion)
 //   portal           PORTALS#<acctId>              PORTAL#<id>
 //   portal slug uniq UNIQ#PORTAL#<slug>                            UNIQ      (account_id, owner_id: the public pages' lookup)
 //   portal domain    UNIQ#PORTALDOMAIN#<lower-cased host>          UNIQ      (account_id, owner_id: a custom domain's portal)
@@ -773,6 +775,17 @@ export const reportLogFirst = join('L', '');
 export const reportLogLast = join('L', '~');
 export const reportLogsPartition = (accountId: number) => join('RPTP', accountId);
 export const reportFold = (accountId: number): Key => ({ pk: join('RPTP', accountId), sk: 'F' });
+/**
+ * A fold's listing item of the reporting events created in one UTC hour (`hour`: yyyymmddhh), chunk `n`: keyed by
+ * the fold (its last log), so a retried fold puts the same items.
+ */
+export const reportingEventsListing = (accountId: number, hour: string, fold: string, n: number): Key => ({
+  pk: join('RPTE', accountId),
+  sk: join(hour, fold, n),
+});
+export const reportingEventsListingPartition = (accountId: number) => join('RPTE', accountId);
+/** The sort keys of an hour's listing items (from `<hour>#`, to `<hour>#~`). */
+export const reportingEventsListingHour = (hour: string) => join(hour, '');
 
 // ── purge of deleted accounts and inboxes (shared/domain/purge) ──
 export const purgeAccountJob = (accountId: number): Key => ({ pk: join('PURGE', 'ACCOUNT', accountId), sk: 'PURGE' });

@@ -27,6 +27,10 @@ export interface ReportLog {
   contributions: Contribution[];
   /** The batch's unattended changes, in order. */
   unattended: UnattendedChange[];
+  /** The counted facts' reporting events, encoded (reporting-event-listing.ts): listed from here until folded. */
+  events?: string[];
+  /** Reporting events leaving the listing (a deleted conversation's), encoded `id,created`. */
+  removed?: string[];
 }
 
 /** The account's fold: logs up to `wm` are in the aggregates; `run_end` names a fold in progress (logs up to it). */

@@ -34,6 +34,7 @@ import {
   withPendingUnattended,
 } from '#shared/model/report-logs.ts';
 import type { ConversationReportState, ReportFact, ReportingEventRecord } from '#shared/model/reports.ts';
+import { encodeRemoved, encodeReportingEvent, type RemovedEvent } from '#shared/model/reporting-event-listing.ts';
 import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 
 // Report aggregates (AP200–AP212). The pipeline records each counted event's fact with a plain conditional
@@ -143,9 +144,9 @@ function markerItems(accountId: number, w: FactWrite, log: string): Record<strin
   const { fact } = w;
   if (!(w.reportingEvents?.length && fact.conversation_id != null))
     return [{ ...keys.reportFact(accountId, fact.conversation_id, fact.id, !!w.sharded), type: 'report_fact', ...fact, log }];
+  // No index copy: the account's listing is the logs', then the folds' listing items (AP371).
   return w.reportingEvents.map((e, n) => ({
     ...keys.reportingEvent(accountId, e.conversation_id, fact.id, n, !!w.sharded),
-    ...keys.reportingEventIndex(accountId, e.created_at, e.id),
     type: 'reporting_event',
     ...e,
     fact_id: fact.id,
@@ -170,14 +171,20 @@ async function logExists(accountId: number, sk: string): Promise<boolean> {
   return !!out.Item;
 }
 
+/** What a counted fact adds to its log: its contributions and its reporting events (listed until folded). */
+export interface Counted {
+  contributions: ReportFact['contributions'];
+  events: ReportingEventRecord[];
+}
+
 /**
  * Puts a write's marker if new. When it exists (a redelivered event) the event is counted already if its
  * marker names no log (written by the transactional pipeline before logs, with its aggregates) or a log
  * that exists; else the attempt that put it died before its log, and this log takes the event over (the
- * marker is moved to it on condition, so two takers cannot both count it). Returns the contributions to
- * log, or undefined when the event is counted already.
+ * marker is moved to it on condition, so two takers cannot both count it). Returns what to log, or
+ * undefined when the event is counted already.
  */
-async function putMarker(accountId: number, w: FactWrite, log: string): Promise<ReportFact['contributions'] | undefined> {
+async function putMarker(accountId: number, w: FactWrite, log: string): Promise<Counted | undefined> {
   const [marker, ...rest] = markerItems(accountId, w, log);
   try {
     await putItem(marker!, true);
@@ -203,12 +210,14 @@ async function putMarker(accountId: number, w: FactWrite, log: string): Promise<
       if (e instanceof ConditionalCheckFailedException) return undefined;
       throw e;
     }
-    // The figures stored are what the rebuild sums: the log carries those.
+    // The figures stored are what the rebuild sums: the log carries those, and the reporting events as stored
+    // now (the first kept, the others put again under the same keys).
     for (const item of rest) await putItem(item);
-    return (stored!.contributions as ReportFact['contributions']) ?? [];
+    const events = w.reportingEvents?.length ? [reportingEventOf(stored!), ...w.reportingEvents.slice(1)] : [];
+    return { contributions: (stored!.contributions as ReportFact['contributions']) ?? [], events };
   }
   for (const item of rest) await putItem(item);
-  return w.fact.contributions;
+  return { contributions: w.fact.contributions, events: w.fact.conversation_id != null ? (w.reportingEvents ?? []) : [] };
 }
 
 /** Logs stay far below DynamoDB's 400 KB an item: a batch whose contributions are larger writes several. */
@@ -230,15 +239,19 @@ export const putFacts = (accountId: number, writes: FactWrite[], sk: string) => 
 export async function putLog(
   accountId: number,
   sk: string,
-  counted: (ReportFact['contributions'] | undefined)[],
+  counted: (Counted | undefined)[],
   unattended: UnattendedChange[],
+  removed: RemovedEvent[] = [],
 ) {
+  const events = counted.flatMap((c) => c?.events ?? []).map(encodeReportingEvent);
   const item: ReportLog = {
     sk,
     account_id: accountId,
     n: counted.filter((c) => c !== undefined).length,
-    contributions: mergeContributions(counted.flatMap((c) => c ?? [])),
+    contributions: mergeContributions(counted.flatMap((c) => c?.contributions ?? [])),
     unattended,
+    ...(events.length ? { events } : {}),
+    ...(removed.length ? { removed: removed.map(encodeRemoved) } : {}),
   };
   await putItem({ ...keys.reportLog(accountId, sk), type: 'report_log', ...item });
 }
@@ -246,15 +259,17 @@ export async function putLog(
 /**
  * AP200: records a dispatcher batch's report facts of one account and its unattended changes: each fact (or
  * reporting event) a plain conditional put naming its log, then the log: the counted facts' contributions
- * merged per series and quarter hour, and the unattended changes in order; then the conversations' report
- * memory after them. A batch that dies before its log is recorded again by its redelivery, which takes over
- * the facts whose log was never written (putMarker). No transaction: a fact is 1 write unit, not 2.
+ * merged per series and quarter hour, their reporting events, the unattended changes in order (and `removed`:
+ * a deleted conversation's reporting events, leaving the listing); then the conversations' report memory after
+ * them. A batch that dies before its log is recorded again by its redelivery, which takes over the facts whose
+ * log was never written (putMarker). No transaction: a fact is 1 write unit, not 2.
  */
 export async function recordFacts(
   accountId: number,
   writes: FactWrite[],
   unattended: UnattendedChange[] = [],
   now = Date.now(),
+  removed: RemovedEvent[] = [],
 ): Promise<LoggedBatch> {
   // Logs by size: one unless the batch is a large deletion's negation.
   const groups: FactWrite[][] = [[]];
@@ -272,10 +287,12 @@ export async function recordFacts(
   for (const [g, group] of groups.entries()) {
     const sk = newLogSk(now + g);
     const counted = await putFacts(accountId, group, sk);
-    const changes = g === groups.length - 1 ? unattended : [];
+    const last = g === groups.length - 1;
+    const changes = last ? unattended : [];
+    const gone = last ? removed : [];
     const n = counted.filter((c) => c !== undefined).length;
-    if (!n && !changes.length) continue;
-    await putLog(accountId, sk, counted, changes);
+    if (!n && !changes.length && !gone.length) continue;
+    await putLog(accountId, sk, counted, changes, gone);
     out.logs.push({ sk, n });
   }
   // The report memory after the batch (a state: written again by a redelivery, after the facts that read it).
@@ -418,6 +435,8 @@ export async function queryLogs(
       n: Number(i.n ?? 0),
       contributions: (i.contributions as ReportLog['contributions']) ?? [],
       unattended: (i.unattended as UnattendedChange[]) ?? [],
+      ...(Array.isArray(i.events) ? { events: i.events as string[] } : {}),
+      ...(Array.isArray(i.removed) ? { removed: i.removed as string[] } : {}),
     }));
 }
 
@@ -619,7 +638,10 @@ export async function markReportBlocks(accountId: number): Promise<boolean> {
   }
 }
 
-/** AP205: an account's reporting events created in [since, until], newest first. */
+/**
+ * AP205: an account's reporting events created in [since, until], newest first, from the index copies written
+ * before the folds listed them (AP371); kept and read with the listing items.
+ */
 export async function listReportingEvents(accountId: number, since: number, until: number): Promise<ReportingEventRecord[]> {
   const items = await queryBetween(
     keys.reportingEventsIndexPartition(accountId),

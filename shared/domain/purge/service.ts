@@ -368,6 +368,7 @@ function accountSteps(a: number): Step<Ctx>[] {
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
     whole('report logs', keys.reportLogsPartition(a)),
+    whole('reporting events listing', keys.reportingEventsListingPartition(a)),
     whole('csat responses', keys.csatResponsesPartition(a)),
     whole('sla policies', keys.slaPoliciesOf(a).pk),
     {

@@ -13,6 +13,7 @@ import {
   type LoggedBatch,
 } from '#shared/db/repositories/reports.ts';
 import { log } from '#shared/log.ts';
+import { foldReportingEvents } from './listing.ts';
 import type { ReportLog, UnattendedChange } from '#shared/model/report-logs.ts';
 
 // The fold (docs/reports.md#how-the-figures-are-kept): an account's pending report logs added to its aggregate
@@ -86,8 +87,9 @@ export async function foldAccount(accountId: number, opts: { force?: boolean; ma
   if (!(await claimFold(accountId, state, end, now))) return NOTHING;
   logs ??= await queryLogs(accountId, state.wm, end, { consistent: true });
   const result = await applyLogs(accountId, logs, end);
+  const listed = await foldReportingEvents(accountId, logs, end);
   await finishFold(accountId, end);
-  log.info('report logs folded', { accountId, end, ...result });
+  log.info('report logs folded', { accountId, end, listed, ...result });
   return { folded: true, ...result };
 }
 

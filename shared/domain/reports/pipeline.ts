@@ -337,12 +337,11 @@ async function onDeleted(event: DomainEvent, c: ConversationRecord) {
   const gone: UnattendedChange[] = isUnattended(c)
     ? [{ conversation_id: c.id, from: c.assignee_id ?? 0, from_team: c.team_id ?? null, to: null, team_id: null }]
     : [];
-  const logged = await recordFacts(c.account_id, negations, gone);
-  await removeConversationReportItems(
-    c.account_id,
-    c.id,
-    stored.filter((f) => f.type === 'reporting_event'),
-  );
+  const events = stored.filter((f) => f.type === 'reporting_event');
+  // Its reporting events leave the account's listing with the log (folded items: by the fold that folds it).
+  const removed = events.map((e) => ({ id: Number(e.id), created_at: Number(e.created_at) }));
+  const logged = await recordFacts(c.account_id, negations, gone, undefined, removed);
+  await removeConversationReportItems(c.account_id, c.id, events);
   await foldWhenDue([logged]);
   log.info('deleted conversation removed from reports', { eventId: event.id, conversationId: c.id, facts: facts.length });
 }

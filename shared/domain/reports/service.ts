@@ -4,7 +4,7 @@ import { getMembershipFresh } from '#shared/db/repositories/agents.ts';
 import { listAccountUsers } from '#shared/db/repositories/identity.ts';
 import { getInbox, listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { getLabel, listLabels } from '#shared/db/repositories/labels.ts';
-import { listConversationReportingEvents, listReportingEvents, listUnattendedCounts } from '#shared/db/repositories/reports.ts';
+import { listConversationReportingEvents, listUnattendedCounts } from '#shared/db/repositories/reports.ts';
 import { getTeam, listTeams } from '#shared/db/repositories/teams.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { invalidField, notFound } from '#shared/errors.ts';
@@ -23,6 +23,7 @@ import {
 } from '#shared/model/report-buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
 import { pendingReports, readOf, sumsBetween } from './reader.ts';
+import { listAccountEvents } from './listing.ts';
 import { pageNumber } from '../paging.ts';
 
 // Chatwoot's v2 reports (V2::ReportBuilder and the summary builders) answered from the aggregates the
@@ -434,7 +435,7 @@ export async function listAccountReportingEvents(account: AccountRecord, q: Quer
   if (name && !(REPORTING_EVENT_NAMES as readonly string[]).includes(name))
     throw invalidField('event_name', `must be one of ${REPORTING_EVENT_NAMES.join(', ')}`);
   const page = pageNumber(q.page);
-  const all = (await listReportingEvents(account.id, since, until)).filter(
+  const all = (await listAccountEvents(account.id, since, until)).filter(
     (e) =>
       (inboxId === undefined || e.inbox_id === inboxId) && (userId === undefined || e.user_id === userId) && (!name || e.name === name),
   );
