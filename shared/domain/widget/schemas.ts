@@ -117,4 +117,4 @@ export const WidgetLabelSchema = v.object({ label: v.optional(v.nullable(Text(25
 export const WidgetTypingSchema = v.object({ typing_status: v.optional(v.nullable(v.unknown())) });
 
 /** `POST /direct_uploads` (ActiveStorage's blob fields). */
-export { DirectUploadSchema, type DirectUpload } from '../messages/schemas.ts';
+export { DirectUploadSchema, type DirectUpload } from '../messages/change-schemas.ts';
