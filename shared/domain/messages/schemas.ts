@@ -2,17 +2,7 @@ import * as v from 'valibot';
 import { Bool, Id, JsonObject, JsonValue, maxJsonBytes, Text } from '../schemas.ts';
 import { isUploadedFile, type FilePart, type UploadedFile } from '#shared/model/uploads.ts';
 import { CONTENT_TYPES, MESSAGE_TYPES, type MessageTypeName } from '#shared/model/messages.ts';
-
-export const MAX_CONTENT = 150_000;
-/**
- * Chatwoot's bound is in characters; a DynamoDB item holds 400 KB, and the message item and its
- * conversation's (which keeps the last message) each hold the content once: 150,000 characters of
- * three-byte text would not fit. Text of one- and two-byte characters reaches the character bound first.
- */
-export const MAX_CONTENT_BYTES = 200_000;
-/** A message's text. */
-export const Content = v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT), v.maxBytes(MAX_CONTENT_BYTES));
-export const MAX_ATTACHMENTS = 15;
+import { Content, MAX_ATTACHMENTS } from './content.ts';
 
 /** The name, or its integer (Chatwoot's enum accepts both). */
 const MessageTypeField = v.union(

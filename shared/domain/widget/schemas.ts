@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { NewContactSchema } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
-import { Content, MAX_ATTACHMENTS, NewMessageSchema } from '../messages/schemas.ts';
+import { Content, MAX_ATTACHMENTS } from '../messages/content.ts';
+import { NewMessageSchema } from '../messages/schemas.ts';
 import { SubmitSchema } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
