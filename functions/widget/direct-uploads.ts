@@ -1,6 +1,6 @@
 import { publicHandler } from '#shared/http/handler.ts';
 import { widgetRequest } from '#shared/domain/widget/chat.ts';
-import { DirectUploadSchema } from '#shared/domain/widget/schemas.ts';
+import { DirectUploadSchema } from '#shared/domain/messages/change-schemas.ts';
 import { createWidgetDirectUpload } from '#shared/domain/widget/uploads.ts';
 
 export const handler = publicHandler({

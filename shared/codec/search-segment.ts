@@ -221,6 +221,33 @@ export interface SegmentDirectory {
   g?: number;
   /** With `g`: the bytes of all its buckets (what it adds to a gram partition's Query, over `g`). */
   bt?: number;
+  /**
+   * With `g`: the gram partitions where it has no item (no trigram of it that goes to a bucket hashes there), as a
+   * bitmap (bit `p % 8` of byte `p >> 3` set: partition `p` empty), trailing zero bytes dropped, base64url: `''` when
+   * every partition holds something. Absent (segments written before): unknown, every partition may hold some.
+   */
+  ge?: string;
+}
+
+/** The `ge` mark of a gram-partitioned segment's buckets (bucket `p` goes to gram partition `p`). */
+export function emptyPartitions(buckets: Uint8Array[]): string {
+  const bits = new Uint8Array(Math.ceil(buckets.length / 8));
+  buckets.forEach((b, p) => {
+    if (!b.length) bits[p >> 3] |= 1 << (p & 7);
+  });
+  let end = bits.length;
+  while (end && !bits[end - 1]) end--;
+  return Buffer.from(bits.subarray(0, end)).toString('base64url');
+}
+
+/**
+ * Whether a segment may have an item in gram partition `part`: false only when its `ge` mark says it has none
+ * (a segment without the mark may have one anywhere).
+ */
+export function mayHoldPartition(dir: Pick<SegmentDirectory, 'ge'>, part: number): boolean {
+  if (dir.ge === undefined) return true;
+  const bits = Buffer.from(dir.ge, 'base64url');
+  return !((bits[part >> 3] ?? 0) & (1 << (part & 7)));
 }
 
 /**
@@ -328,7 +355,7 @@ export function buildFromPostings(
       bb: Math.max(...buckets.map((x) => x.length)),
       solo,
       ...(format >= 2 ? { v: format } : {}),
-      ...(g ? { g, bt: buckets.reduce((t, x) => t + x.length, 0) } : {}),
+      ...(g ? { g, bt: buckets.reduce((t, x) => t + x.length, 0), ge: emptyPartitions(buckets) } : {}),
     },
     docs,
     docChunks: encodeDocs(docs),

@@ -25,6 +25,7 @@ import {
   decodePosting,
   DOC_BYTES,
   DOC_CHUNK,
+  mayHoldPartition,
   mergeSegments,
   readBucket,
   FOLLOW,
@@ -110,6 +111,9 @@ export function gramLayout(others: SegmentEntry[], rule: GramRule = { min: GRAM_
   };
 }
 
+/** A segment or pack written or gone: its gram partitions, if any, and its mark of the empty ones. */
+type Gone = { id: string; g?: number; ge?: string };
+
 /** Merged-away segments stay readable this long for readers holding an older head. */
 const GARBAGE_AFTER_S = 600;
 
@@ -138,7 +142,7 @@ async function readSegment(
 ): Promise<{ docs: Doc[]; postings: Map<string, Posting>; follows?: Map<string, Follows> }> {
   const [items, grams] = await Promise.all([
     getWholeSegment(accountId, s.id),
-    s.g ? getSegmentItems(Array.from({ length: s.g }, (_, part) => keys.searchGrams(accountId, s.g!, part, s.id))) : [],
+    s.g ? getSegmentItems(heldPartitions(s).map((part) => keys.searchGrams(accountId, s.g!, part, s.id))) : [],
   ]);
   const buckets: Uint8Array[] = [];
   const solo = new Map<string, Uint8Array[]>();
@@ -157,6 +161,13 @@ async function readSegment(
   const postings = allPostings(buckets, solo, s.v, follows);
   return { docs, postings, ...((s.v ?? 1) >= 3 ? { follows } : {}) };
 }
+
+/** The gram partitions a large segment may have an item in (all of them without its `ge` mark). */
+const heldPartitions = (s: Pick<SegmentEntry, 'g' | 'ge'>) =>
+  Array.from({ length: s.g ?? 0 }, (_, part) => part).filter((part) => mayHoldPartition(s, part));
+
+/** A segment's items in the gram partitions, for deleteSegment. */
+const gramsOf = (s: Gone) => (s.g ? { g: s.g, parts: heldPartitions(s) } : undefined);
 
 const entryOf = (seg: BuiltSegment, from: number, to: number): SegmentEntry => ({ ...seg.dir, from, to });
 
@@ -182,7 +193,7 @@ export async function sealSearchIndex(
   if (to <= head.watermark) return false;
   const messages = await searchableMessagesBetween(accountId, head.watermark, to);
   const packed = head.packs.reduce((t, p) => t + p.n, 0);
-  const written: { id: string; g?: number }[] = [];
+  const written: Gone[] = [];
   const replaced: string[] = [];
   let segments = [...head.segments];
   let packs = [...head.packs];
@@ -214,7 +225,7 @@ export async function sealSearchIndex(
     written.push(...made.map((p) => ({ id: p.id })));
     packs.push(...made.map((p) => ({ id: p.id, from, n: p.messages.length, bytes: p.data.length })));
   }
-  const merged: { id: string; g?: number }[] = [];
+  const merged: Gone[] = [];
   // The newest segments that MERGE_RATIO says merge, in one go.
   const k = newestToMerge(segments.map((x) => x.n));
   if (k >= 2) {
@@ -226,24 +237,24 @@ export async function sealSearchIndex(
     );
     await writeSegment(accountId, seg);
     written.push(seg.dir);
-    merged.push(...last.map(({ id, g }) => ({ id, g })));
+    merged.push(...last.map(({ id, g, ge }) => ({ id, g, ge })));
     segments = [...segments.slice(0, -k), entryOf(seg, last[0].from, last.at(-1)!.to)];
   }
   const stale = head.garbage.filter((g) => g.at <= nowS - GARBAGE_AFTER_S);
-  const gone: { id: string; g?: number }[] = [...replaced.map((id) => ({ id })), ...merged];
+  const gone: Gone[] = [...replaced.map((id) => ({ id })), ...merged];
   const isWritten = (id: string) => written.some((w) => w.id === id);
   const garbage = [
     ...head.garbage.filter((g) => g.at > nowS - GARBAGE_AFTER_S),
-    ...gone.filter((x) => !isWritten(x.id)).map(({ id, g }) => ({ id, at: nowS, ...(g ? { g } : {}) })),
+    ...gone.filter((x) => !isWritten(x.id)).map(({ id, g, ge }) => ({ id, at: nowS, ...(g ? { g, ge } : {}) })),
   ];
   // Segments written and merged away in this same run were never named by a head: drop them now.
   const transient = gone.filter((x) => isWritten(x.id));
   const ok = await putSearchHead(accountId, head, { watermark: to, segments, packs, garbage });
   if (!ok) {
-    await Promise.all(written.map((w) => deleteSegment(accountId, w.id, w.g)));
+    await Promise.all(written.map((w) => deleteSegment(accountId, w.id, gramsOf(w))));
     return false;
   }
-  await Promise.all([...stale, ...transient].map((x) => deleteSegment(accountId, x.id, x.g)));
+  await Promise.all([...stale, ...transient].map((x) => deleteSegment(accountId, x.id, gramsOf(x))));
   return true;
 }
 
@@ -306,7 +317,13 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
 
   // The gram partitions wanted (pk → which), each read by one Query for every large segment.
   const partitions = new Map<string, { g: number; part: number }>();
-  const plans: Plan[] = head.segments.map((seg) => {
+  // A segment that marks empty (`ge`) the gram partition of one of the term's bucket trigrams has no message
+  // with that trigram, so none with the term: it reads nothing (and a gram partition no segment wants is not
+  // queried: a rare term's Query of an empty partition is skipped).
+  const absent = (seg: SegmentEntry) =>
+    !!seg.g && windows!.some(({ gram }) => !seg.solo[gram] && !mayHoldPartition(seg, bucketOf(gram, seg.g!)));
+  const plans: Plan[] = head.segments.flatMap((seg) => {
+    if (absent(seg)) return [];
     // What a trigram costs to read, in 4 KB read units of its item(s); a bucket trigram of a format 2
     // segment also spares the doc chunks, which a cover of solo trigrams reads (about one unit more). In
     // the gram partitions a bucket costs its share of the one Query every large segment's bucket shares.
@@ -335,7 +352,7 @@ export async function searchIndex(accountId: number, inboxIds: number[] | 'all',
         ks.set(gram, [key]);
       } else ks.set(gram, [keys.searchBucket(accountId, seg.id, bucketOf(gram, seg.b))]);
     }
-    return { seg, chosen, keys: ks };
+    return [{ seg, chosen, keys: ks }];
   });
   // One BatchGet for the packs and every posting item of every segment (a bucket shared by two grams is
   // read once), one Query per gram partition wanted (every large segment's bucket of it), beside the

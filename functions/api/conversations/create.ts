@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { createConversation } from '#shared/domain/conversations/service.ts';
-import { NewConversationSchema } from '#shared/domain/conversations/schemas.ts';
+import { NewConversationSchema } from '#shared/domain/conversations/create-schema.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { createConversationDirectUpload } from '#shared/domain/messages/service.ts';
-import { DirectUploadSchema } from '#shared/domain/messages/schemas.ts';
+import { DirectUploadSchema } from '#shared/domain/messages/change-schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { createPortal } from '#shared/domain/help-center/service.ts';
-import { NewPortalSchema } from '#shared/domain/help-center/schemas.ts';
+import { NewPortalSchema } from '#shared/domain/help-center/portal-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

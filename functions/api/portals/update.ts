@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { updatePortal } from '#shared/domain/help-center/service.ts';
-import { PortalUpdateSchema } from '#shared/domain/help-center/schemas.ts';
+import { PortalUpdateSchema } from '#shared/domain/help-center/portal-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

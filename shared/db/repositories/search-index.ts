@@ -34,8 +34,11 @@ export interface SearchHead {
   segments: SegmentEntry[];
   /** The packs, oldest first: the messages after the last segment and before the watermark. */
   packs: PackEntry[];
-  /** Segments merged away, kept for readers holding an older head, removed after a while (`g`: its gram partitions). */
-  garbage: { id: string; at: number; g?: number }[];
+  /**
+   * Segments merged away, kept for readers holding an older head, removed after a while (`g`: its gram partitions,
+   * `ge` its mark of the empty ones).
+   */
+  garbage: { id: string; at: number; g?: number; ge?: string }[];
   version: number;
 }
 
@@ -140,13 +143,16 @@ export async function getSegmentDocs(accountId: number, segmentId: string): Prom
   return new Map(items.map((item) => [String(item.sk), new Uint8Array(item.data as Uint8Array)]));
 }
 
-/** Removes a segment's items: its own partition, and its bucket in each of its `g` gram partitions. */
-export async function deleteSegment(accountId: number, segmentId: string, g?: number): Promise<void> {
+/**
+ * Removes a segment's items: its own partition, and its bucket in each gram partition of `parts` (`g` of them) where
+ * it may have one.
+ */
+export async function deleteSegment(accountId: number, segmentId: string, gram?: { g: number; parts: number[] }): Promise<void> {
   const items = await getWholeSegment(accountId, segmentId);
   const pk = keys.searchSegment(accountId, segmentId);
   await batchWriteAll([
     ...[...items.keys()].map((sk) => ({ DeleteRequest: { Key: { pk, sk } } })),
-    ...Array.from({ length: g ?? 0 }, (_, part) => ({ DeleteRequest: { Key: keys.searchGrams(accountId, g!, part, segmentId) } })),
+    ...(gram?.parts ?? []).map((part) => ({ DeleteRequest: { Key: keys.searchGrams(accountId, gram!.g, part, segmentId) } })),
   ]);
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAX_CONTENT, MAX_CONTENT_BYTES } from '../messages/schemas.ts';
+import { MAX_CONTENT, MAX_CONTENT_BYTES } from '../messages/content.ts';
 import { Bool, Id, JsonObject, nullable, RequiredText, Text } from '../schemas.ts';
 
 // Chatwoot's campaign_params: title, description, message, enabled, trigger_only_during_business_hours,

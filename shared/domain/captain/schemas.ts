@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Id, RequiredText } from '../schemas.ts';
-import { MAX_CONTENT } from '../messages/schemas.ts';
+import { MAX_CONTENT } from '../messages/content.ts';
 import { FOLLOW_UP_EVENTS, REWRITE_OPERATIONS } from './prompts.ts';
 
 // Bodies of `POST captain/tasks/*` (Chatwoot's Captain::TasksController params; the mobile app's copilot).

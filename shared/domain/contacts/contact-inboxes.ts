@@ -9,7 +9,7 @@ import { inboxScope, visibleInbox } from '../inboxes/access.ts';
 import type { InboxRecord, InboxSummary } from '#shared/model/inboxes.ts';
 import { now } from '#shared/model/time.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
-import type { NewContactInbox } from './schemas.ts';
+import type { NewContactInbox } from './contact-inbox-schema.ts';
 import { contactInboxesJson, contactJson, inboxSlimJson } from './view.ts';
 
 // A contact's contact inboxes (how it is reached in each inbox): source ids as Chatwoot makes them, a new

@@ -90,13 +90,6 @@ export const LabelsSchema = v.object({
   ),
 });
 
-export const NewContactInboxSchema = v.object({
-  inbox_id: Id,
-  source_id: v.optional(v.nullable(v.pipe(Text(255), v.transform(blankToNull)))),
-  hmac_verified: v.optional(Bool),
-});
-export type NewContactInbox = v.InferOutput<typeof NewContactInboxSchema>;
-
 export const DestroyCustomAttributesSchema = v.object({
   custom_attributes: v.optional(v.nullable(v.array(v.string('must be a string'), 'must be an array of strings'))),
 });

@@ -1,7 +1,10 @@
 import * as v from 'valibot';
-import { Bool, Id, JsonObject, RequiredText } from '../schemas.ts';
-import { NewMessageSchema } from '../messages/schemas.ts';
+import { Id, JsonObject, RequiredText } from '../schemas.ts';
 import { PRIORITIES, STATUSES } from '#shared/model/conversations.ts';
+
+// The bodies of the routes that change a conversation, and the pieces other areas' bodies share. A new
+// conversation's body (with its first message's) is create-schema.ts: a route carries only the schema files it
+// validates with, each whole (docs/cost.md#cold-start), and a status toggle needs no message body.
 
 export const Status = v.picklist(STATUSES, `must be one of ${STATUSES.join(', ')}`);
 export const PriorityValue = v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`);
@@ -38,22 +41,6 @@ export const Attributes = v.pipe(
     'numbers must be at most 9999999999',
   ),
 );
-
-export const NewConversationSchema = v.object({
-  // Blank is none (the n8n node sends `""` beside inbox_id and contact_id).
-  source_id: v.optional(v.nullable(RequiredText(255))),
-  inbox_id: v.optional(Id),
-  contact_id: v.optional(Id),
-  additional_attributes: v.optional(Attributes),
-  custom_attributes: v.optional(Attributes),
-  status: v.optional(Status),
-  assignee_id: v.optional(v.nullable(Id)),
-  team_id: v.optional(v.nullable(Id)),
-  snoozed_until: v.optional(v.nullable(Moment)),
-  hmac_verified: v.optional(Bool),
-  message: v.optional(NewMessageSchema),
-});
-export type NewConversation = v.InferOutput<typeof NewConversationSchema>;
 
 export const ConversationUpdateSchema = v.object({
   priority: v.optional(v.nullable(PriorityValue)),

@@ -37,7 +37,8 @@ import {
   type ConversationStatus,
   type Priority,
 } from '#shared/model/conversations.ts';
-import type { Assignment, ConversationUpdate, NewConversation, ToggleStatus } from './schemas.ts';
+import type { NewConversation } from './create-schema.ts';
+import type { Assignment, ConversationUpdate, ToggleStatus } from './schemas.ts';
 import { agentJson, botSlimJson, conversationJson, loadRefs, teamRowJson } from './view.ts';
 
 // Conversation use cases (docs/chatwoot.md#conversations). Status, assignment, team, label and priority changes write

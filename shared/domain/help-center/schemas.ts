@@ -1,24 +1,13 @@
 import * as v from 'valibot';
-import { ARTICLE_STATUSES } from '#shared/model/help-center.ts';
-import { Bool, HttpUrl, Id, JsonObject, RequiredText, Text } from '../schemas.ts';
-
-/** An article's status by name, or by its Rails enum value (0 draft, 1 published, 2 archived), as Chatwoot casts it. */
-const ArticleStatus = v.union(
-  [
-    v.picklist(ARTICLE_STATUSES),
-    v.pipe(
-      v.union([v.picklist([0, 1, 2]), v.picklist(['0', '1', '2'])]),
-      v.transform((n) => ARTICLE_STATUSES[Number(n)]),
-    ),
-  ],
-  `must be one of ${ARTICLE_STATUSES.join(', ')}`,
-);
+import { Id, Text } from '../schemas.ts';
 
 // The help center's bodies, as Chatwoot's controllers permit them (wrapped under `portal`, `category`,
-// `article`, or flat as the n8n nodes send them: the handlers' root keys merge both).
+// `article`, or flat as the n8n nodes send them: the handlers' root keys merge both). Each kind's bodies are a file of
+// their own (portal-, category-, article-schemas.ts), so a route carries only the schemas it validates with
+// (docs/cost.md#cold-start); this one holds the pieces they share.
 
 /** What a slug may be: it is a path segment of the public pages. */
-const Slug = v.pipe(
+export const Slug = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.minLength(1),
@@ -34,7 +23,7 @@ export const Locale = v.pipe(
 );
 
 /** Blank text is no value (Chatwoot's normalize_empty_string_to_nil). */
-const OptionalText = (max: number) =>
+export const OptionalText = (max: number) =>
   v.optional(
     v.nullable(
       v.pipe(
@@ -45,7 +34,7 @@ const OptionalText = (max: number) =>
   );
 
 /** An id, or none: null, or the empty string an n8n options field sends. */
-const OptionalId = v.optional(
+export const OptionalId = v.optional(
   v.nullable(
     v.union(
       [
@@ -60,7 +49,7 @@ const OptionalId = v.optional(
   ),
 );
 
-const Position = v.optional(
+export const Position = v.optional(
   v.nullable(
     v.union(
       [
@@ -71,139 +60,6 @@ const Position = v.optional(
     ),
   ),
 );
-
-/** A host name, from a bare host or a URL (Chatwoot keeps a URL's host). */
-const CustomDomain = v.optional(
-  v.nullable(
-    v.pipe(
-      Text(253),
-      v.transform((s) => {
-        if (!s) return null;
-        const host = /^https?:\/\//i.test(s) ? (URL.canParse(s) ? new URL(s).hostname : s) : s;
-        return host.toLowerCase();
-      }),
-      v.check(
-        (h) => h === null || /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(h),
-        'is not a host name',
-      ),
-    ),
-  ),
-);
-
-const Color = v.optional(
-  v.nullable(
-    v.pipe(
-      Text(7),
-      v.check((s) => s === '' || /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(s), 'must be a hex colour like #1f93ff'),
-      v.transform((s) => s || null),
-    ),
-  ),
-);
-
-const PortalConfigInput = v.optional(
-  v.object({
-    allowed_locales: v.optional(v.pipe(v.array(Locale, 'must be an array of locale codes'), v.maxLength(50))),
-    default_locale: v.optional(Locale),
-  }),
-);
-
-const portalFields = {
-  color: Color,
-  custom_domain: CustomDomain,
-  header_text: OptionalText(2000),
-  homepage_link: v.optional(
-    v.nullable(
-      v.union(
-        [
-          v.pipe(
-            v.literal(''),
-            v.transform(() => null),
-          ),
-          HttpUrl,
-        ],
-        'must be an http or https URL',
-      ),
-    ),
-  ),
-  page_title: OptionalText(255),
-  archived: v.optional(Bool),
-  config: PortalConfigInput,
-  // The logo: an upload's `blob_id` (POST …/upload), at the top level as Chatwoot's dashboard sends it, or in the
-  // portal. Blank or null leaves the logo as it is (Rails' `present?`); `DELETE …/logo` removes it.
-  blob_id: v.optional(
-    v.nullable(
-      v.union(
-        [
-          v.pipe(
-            v.literal(''),
-            v.transform(() => null),
-          ),
-          v.pipe(v.string(), v.maxLength(4096)),
-          v.pipe(
-            v.number(),
-            v.transform((n) => String(n)),
-          ),
-        ],
-        'must be the blob_id of an upload',
-      ),
-    ),
-  ),
-};
-
-export const NewPortalSchema = v.object({ name: RequiredText(255), slug: Slug, ...portalFields });
-export const PortalUpdateSchema = v.object({ name: v.optional(RequiredText(255)), slug: v.optional(Slug), ...portalFields });
-
-const categoryFields = {
-  description: OptionalText(10000),
-  position: Position,
-  locale: v.optional(Locale),
-  parent_category_id: OptionalId,
-  associated_category_id: OptionalId,
-  related_category_ids: v.optional(v.pipe(v.array(Id, 'must be an array of ids'), v.maxLength(100))),
-};
-
-export const NewCategorySchema = v.object({ name: RequiredText(255), slug: Slug, ...categoryFields });
-export const CategoryUpdateSchema = v.object({ name: v.optional(RequiredText(255)), slug: v.optional(Slug), ...categoryFields });
-
-/** An article's Markdown: far below DynamoDB's 400 KB item even in 4-byte characters. */
-export const MAX_ARTICLE_CONTENT = 60_000;
-
-const articleFields = {
-  slug: v.optional(
-    v.nullable(
-      v.union(
-        [
-          v.pipe(
-            v.literal(''),
-            v.transform(() => null),
-          ),
-          Slug,
-        ],
-        'is not a slug',
-      ),
-    ),
-  ),
-  description: OptionalText(10000),
-  position: Position,
-  category_id: OptionalId,
-  associated_article_id: OptionalId,
-  status: v.optional(ArticleStatus),
-  locale: v.optional(Locale),
-  meta: v.optional(v.nullable(JsonObject)),
-};
-
-export const NewArticleSchema = v.object({
-  title: RequiredText(255),
-  content: v.pipe(v.string('must be a string'), v.minLength(1), v.maxLength(MAX_ARTICLE_CONTENT)),
-  author_id: Id,
-  ...articleFields,
-});
-export const ArticleUpdateSchema = v.object({
-  title: v.optional(RequiredText(255)),
-  content: v.optional(v.pipe(v.string('must be a string'), v.minLength(1), v.maxLength(MAX_ARTICLE_CONTENT))),
-  author_id: v.optional(Id),
-  ...articleFields,
-});
 
 /** `POST …/reorder`: `{positions_hash: {"<id>": <position>}}`. */
 export const ReorderSchema = v.object({
@@ -216,10 +72,4 @@ export const ReorderSchema = v.object({
   ),
 });
 
-export type NewPortal = v.InferOutput<typeof NewPortalSchema>;
-export type PortalUpdate = v.InferOutput<typeof PortalUpdateSchema>;
-export type NewCategory = v.InferOutput<typeof NewCategorySchema>;
-export type CategoryUpdate = v.InferOutput<typeof CategoryUpdateSchema>;
-export type NewArticle = v.InferOutput<typeof NewArticleSchema>;
-export type ArticleUpdate = v.InferOutput<typeof ArticleUpdateSchema>;
 export type Reorder = v.InferOutput<typeof ReorderSchema>;

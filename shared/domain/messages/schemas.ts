@@ -1,18 +1,8 @@
 import * as v from 'valibot';
 import { Bool, Id, JsonObject, JsonValue, maxJsonBytes, Text } from '../schemas.ts';
 import { isUploadedFile, type FilePart, type UploadedFile } from '#shared/model/uploads.ts';
-import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, type MessageTypeName } from '#shared/model/messages.ts';
-
-export const MAX_CONTENT = 150_000;
-/**
- * Chatwoot's bound is in characters; a DynamoDB item holds 400 KB, and the message item and its
- * conversation's (which keeps the last message) each hold the content once: 150,000 characters of
- * three-byte text would not fit. Text of one- and two-byte characters reaches the character bound first.
- */
-export const MAX_CONTENT_BYTES = 200_000;
-/** A message's text. */
-export const Content = v.pipe(v.string('must be a string'), v.maxLength(MAX_CONTENT), v.maxBytes(MAX_CONTENT_BYTES));
-export const MAX_ATTACHMENTS = 15;
+import { CONTENT_TYPES, MESSAGE_TYPES, type MessageTypeName } from '#shared/model/messages.ts';
+import { Content, MAX_ATTACHMENTS } from './content.ts';
 
 /** The name, or its integer (Chatwoot's enum accepts both). */
 const MessageTypeField = v.union(
@@ -90,27 +80,3 @@ export const NewMessageSchema = v.object({
 });
 /** Attachments are files, or direct uploads named by signed id (resolved against the conversation). */
 export type NewMessage = Omit<v.InferOutput<typeof NewMessageSchema>, 'attachments'> & { attachments?: (string | UploadedFile)[] };
-
-export const MessageUpdateSchema = v.object({
-  status: v.optional(v.picklist(MESSAGE_STATUSES, `must be one of ${MESSAGE_STATUSES.join(', ')}`)),
-  external_error: v.optional(v.nullable(Text(1000))),
-});
-export type MessageUpdate = v.InferOutput<typeof MessageUpdateSchema>;
-
-/** ActiveStorage's direct upload request (`POST …/direct_uploads`). */
-export const DirectUploadSchema = v.object({
-  blob: v.object({
-    filename: v.pipe(Text(255), v.minLength(1, 'is required')),
-    byte_size: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must not be negative')),
-    checksum: v.optional(v.nullable(Text(255))),
-    content_type: v.optional(v.nullable(Text(255))),
-    metadata: v.optional(JsonValue()),
-  }),
-});
-export type DirectUpload = v.InferOutput<typeof DirectUploadSchema>;
-
-/** `POST …/messages/{id}/translate`. */
-export const TranslateSchema = v.object({
-  target_language: v.pipe(v.string('is required'), v.regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'must be a language code')),
-});
-export type TranslateRequest = v.InferOutput<typeof TranslateSchema>;

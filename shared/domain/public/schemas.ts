@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { NewContactSchema } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
+import { Rating } from '../csat/schemas.ts';
 import { NewMessageSchema } from '../messages/schemas.ts';
 import { Text } from '../schemas.ts';
 
@@ -32,14 +33,6 @@ export const TypingSchema = v.object({ typing_status: v.optional(v.nullable(v.un
 
 export const PublicNewMessageSchema = v.pick(NewMessageSchema, ['content', 'echo_id', 'attachments']);
 export type PublicNewMessage = v.InferOutput<typeof PublicNewMessageSchema>;
-
-const RATING = 'must be an integer from 1 to 5';
-export const Rating = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))], RATING),
-  v.integer(RATING),
-  v.minValue(1, RATING),
-  v.maxValue(5, RATING),
-);
 
 const SubmittedValue = v.object({
   name: v.optional(v.nullable(Text(255))),

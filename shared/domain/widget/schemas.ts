@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { NewContactSchema } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
-import { Content, MAX_ATTACHMENTS, NewMessageSchema } from '../messages/schemas.ts';
+import { Content, MAX_ATTACHMENTS } from '../messages/content.ts';
+import { NewMessageSchema } from '../messages/schemas.ts';
 import { SubmitSchema } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
@@ -117,4 +118,4 @@ export const WidgetLabelSchema = v.object({ label: v.optional(v.nullable(Text(25
 export const WidgetTypingSchema = v.object({ typing_status: v.optional(v.nullable(v.unknown())) });
 
 /** `POST /direct_uploads` (ActiveStorage's blob fields). */
-export { DirectUploadSchema, type DirectUpload } from '../messages/schemas.ts';
+export { DirectUploadSchema, type DirectUpload } from '../messages/change-schemas.ts';

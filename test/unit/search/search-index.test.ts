@@ -6,8 +6,10 @@ import {
   buildSegment,
   decodeDocs,
   decodePosting,
+  emptyPartitions,
   encodePosting,
   FOLLOW,
+  mayHoldPartition,
   mergeSegments,
   readBucket,
   SOLO_BYTES,
@@ -339,5 +341,44 @@ describe('index items', () => {
     expect(bucketOf('abc', 10)).toBe(bucketOf('abc', 10));
     const used = new Set(['abc', 'bcd', 'cde', 'def', 'efg', 'fgh', 'ghi', 'hij'].map((g) => bucketOf(g, 4)));
     expect(used.size).toBeGreaterThan(1);
+  });
+
+  it('a gram-partitioned segment marks the partitions it leaves empty; a bucket trigram there is in none of its messages', () => {
+    const messages = ['a damaged parcel arrived', 'where is order 4001', 'thanks, all good'].map((x, n) => msg(n + 1, x));
+    for (const parts of [64, 256]) {
+      const seg = buildSegment('g', messages, undefined, () => parts);
+      expect(seg.dir.g).toBe(parts);
+      for (let p = 0; p < parts; p++) expect(mayHoldPartition(seg.dir, p), `partition ${p}`).toBe(seg.buckets[p].length > 0);
+      expect(seg.buckets.some((b) => !b.length)).toBe(true);
+      // Every trigram a message holds that is not solo has its partition marked as held.
+      for (const m of messages)
+        for (const gram of trigramPositions(m.content).keys())
+          if (!seg.dir.solo[gram]) expect(mayHoldPartition(seg.dir, bucketOf(gram, parts))).toBe(true);
+    }
+    // Few partitions for many messages: all hold something, and the mark is empty (two bytes of the head's JSON).
+    const full = buildSegment(
+      'f',
+      Array.from({ length: 200 }, (_, n) => msg(n + 1, `order ${n * 7919} for customer ${n}`)),
+      undefined,
+      () => 4,
+    );
+    expect(full.dir.ge).toBe('');
+    for (let p = 0; p < 4; p++) expect(mayHoldPartition(full.dir, p)).toBe(true);
+    // A segment with buckets of its own has no mark; one written before the mark may hold any partition.
+    expect(buildSegment('o', messages).dir.ge).toBeUndefined();
+    expect(mayHoldPartition({}, 5)).toBe(true);
+  });
+
+  it('the mark is a bitmap of empty partitions, trailing zero bytes dropped', () => {
+    const e = new Uint8Array();
+    const b = Uint8Array.of(1);
+    expect(emptyPartitions([b, b, b, b])).toBe('');
+    // Partitions 0 and 9 empty: bytes 0x01, 0x02.
+    const mark = emptyPartitions([e, b, b, b, b, b, b, b, b, e, b, b]);
+    expect([...Buffer.from(mark, 'base64url')]).toEqual([1, 2]);
+    expect([0, 9].every((p) => !mayHoldPartition({ ge: mark }, p))).toBe(true);
+    expect([1, 8, 10, 11, 100].every((p) => mayHoldPartition({ ge: mark }, p))).toBe(true);
+    // Only partition 0 empty of 64: one byte.
+    expect(emptyPartitions([e, ...Array.from({ length: 63 }, () => b)])).toBe('AQ');
   });
 });

@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { createContactInboxPayload } from '#shared/domain/contacts/contact-inboxes.ts';
-import { NewContactInboxSchema } from '#shared/domain/contacts/schemas.ts';
+import { NewContactInboxSchema } from '#shared/domain/contacts/contact-inbox-schema.ts';
 
 export const handler = apiHandler({
   access: 'member',

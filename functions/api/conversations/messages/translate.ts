@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { translateMessage } from '#shared/domain/messages/service.ts';
-import { TranslateSchema } from '#shared/domain/messages/schemas.ts';
+import { TranslateSchema } from '#shared/domain/messages/change-schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

@@ -1,7 +1,7 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { updateMessageStatus } from '#shared/domain/messages/service.ts';
-import { MessageUpdateSchema } from '#shared/domain/messages/schemas.ts';
+import { MessageUpdateSchema } from '#shared/domain/messages/change-schemas.ts';
 
 export const handler = apiHandler({
   access: 'member',

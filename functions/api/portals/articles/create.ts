@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { createArticle } from '#shared/domain/help-center/service.ts';
-import { NewArticleSchema } from '#shared/domain/help-center/schemas.ts';
+import { NewArticleSchema } from '#shared/domain/help-center/article-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { updateArticle } from '#shared/domain/help-center/service.ts';
-import { ArticleUpdateSchema } from '#shared/domain/help-center/schemas.ts';
+import { ArticleUpdateSchema } from '#shared/domain/help-center/article-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

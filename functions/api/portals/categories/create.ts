@@ -1,6 +1,6 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { createCategory } from '#shared/domain/help-center/service.ts';
-import { NewCategorySchema } from '#shared/domain/help-center/schemas.ts';
+import { NewCategorySchema } from '#shared/domain/help-center/category-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',

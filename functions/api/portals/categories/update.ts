@@ -1,6 +1,6 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { updateCategory } from '#shared/domain/help-center/service.ts';
-import { CategoryUpdateSchema } from '#shared/domain/help-center/schemas.ts';
+import { CategoryUpdateSchema } from '#shared/domain/help-center/category-schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',
