@@ -430,8 +430,8 @@ describe('per-row sums of an account with grouped items read one Query per membe
   /** The figures asked (each path returns those of the groups it read). */
   const pick = (list: Figures[], fields: Field[]) =>
     list.map((f) => Object.fromEntries(fields.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])));
-  const bySeries = async (fields: Field[], series = [...teams, idle]) =>
-    pick(await familySums({ id: accountId, report_blocks: true }, series, range, fields), fields);
+  const bySeries = async (fields: Field[], series = [...teams, idle], over = range) =>
+    pick(await familySums({ id: accountId, report_blocks: true }, series, over, fields), fields);
 
   beforeAll(async () => {
     await runtime();
@@ -516,6 +516,21 @@ describe('per-row sums of an account with grouped items read one Query per membe
     const whole = aggregates(await recorder.during(() => familySums(account, teams, { since: day - 6 * 86_400, until: day }, ['om'])));
     expect(whole.result.map((f) => f.om)).toEqual([6, 12, 18]);
     expect(whole.calls.map((c) => c.command)).toEqual(['QueryCommand']);
+  });
+
+  it('reads a range within one UTC day (both ends cut it) with each block once', async () => {
+    const within = { since: day - 86_400 + 9 * 3_600, until: day - 86_400 + 21 * 3_600 + 900 };
+    const fields: Field[] = ['cc', 'om'];
+    const { result, calls } = aggregates(await recorder.during(() => familySums(account, teams, within, fields)));
+    expect(result.map((f) => [f.cc, f.om])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(pick(result, fields)).toEqual(await bySeries(fields, teams, within));
+    const batch = calls.find((c) => c.command === 'BatchGetItemCommand')!;
+    const sks = [...batch.input.matchAll(/"sk":"([^"]+)"/g)].map((m) => m[1]);
+    expect(sks.length).toBe(new Set(sks).size);
   });
 
   it('adds the pending logs, per member, and agrees with the series once more after their fold', async () => {

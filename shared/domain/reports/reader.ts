@@ -186,10 +186,15 @@ async function memberSums(
 
   // The block items of the cut days that have figures: at most two per group and cut (headPlan).
   const cuts = [since, until].filter((t) => t % DAY !== 0 && byGroup.some((days) => days.has(dayKey(dayStart(t)))));
-  const wanted = cuts.flatMap((t) =>
-    unitsRead(t - dayStart(t), BLOCK).flatMap((block) => groups.map((group) => ({ group, block, day: dayKey(dayStart(t)) }))),
+  const wanted = new Map(
+    cuts.flatMap((t) =>
+      unitsRead(t - dayStart(t), BLOCK).flatMap((block) =>
+        groups.map((group) => [`${group}|${block}|${dayKey(dayStart(t))}`, { group, block, day: dayKey(dayStart(t)) }] as const),
+      ),
+    ),
   );
-  const blocks = wanted.length ? await getGroupBlocks(accountId, family, wanted, pending) : new Map();
+  // Both ends may cut the same day: each item once.
+  const blocks = wanted.size ? await getGroupBlocks(accountId, family, [...wanted.values()], pending) : new Map();
   /** A member's head of a cut day up to t: addDayHead over its day figures and its block counters. */
   const head = (member: string, t: number): Figures => {
     const day = dayKey(dayStart(t));
