@@ -179,7 +179,11 @@ async function memberSums(
   // The day `until` falls in is read only when it cuts it (its head is then the day less its tail, or its head blocks).
   const lastRead = until === last ? last - DAY : last;
   const byGroup = await Promise.all(
-    groups.map((g) => (lastRead < first ? new Map() : queryGroupDays(accountId, family, g, dayKey(first), dayKey(lastRead), pending))),
+    groups.map((g) =>
+      lastRead < first
+        ? new Map<string, Map<string, Record<string, number>>>()
+        : queryGroupDays(accountId, family, g, dayKey(first), dayKey(lastRead), pending),
+    ),
   );
   /** A member's figures on a day (the groups read, merged). */
   const dayOf = (member: string, day: string): Figures => Object.assign({}, ...byGroup.map((days) => days.get(day)?.get(member) ?? {}));
@@ -194,11 +198,11 @@ async function memberSums(
     ),
   );
   // Both ends may cut the same day: each item once.
-  const blocks = wanted.size ? await getGroupBlocks(accountId, family, [...wanted.values()], pending) : new Map();
+  const blocks = wanted.size ? await getGroupBlocks(accountId, family, [...wanted.values()], pending) : undefined;
   /** A member's head of a cut day up to t: addDayHead over its day figures and its block counters. */
   const head = (member: string, t: number): Figures => {
     const day = dayKey(dayStart(t));
-    const block = (u: number) => Object.assign({}, ...groups.map((g) => blocks.get(`${g}|${u}|${day}`)?.get(member) ?? {}));
+    const block = (u: number) => Object.assign({}, ...groups.map((g) => blocks?.get(`${g}|${u}|${day}`)?.get(member) ?? {}));
     return addDayHead({}, t - dayStart(t), dayOf(member, day), block, BLOCK);
   };
 
@@ -206,14 +210,13 @@ async function memberSums(
   const wholeDays = new Set<string>();
   for (let d = first; d < last; d += DAY) wholeDays.add(dayKey(d));
   for (const days of byGroup)
-    for (const [day, members] of days as Map<string, Map<string, Record<string, number>>>) {
+    for (const [day, members] of days) {
       if (!wholeDays.has(day)) continue;
       for (const [member, f] of members) out.set(member, addFigures(out.get(member) ?? {}, f as Figures));
     }
   const cutMembers = new Set<string>();
   for (const days of byGroup)
-    for (const t of cuts)
-      for (const member of (days as Map<string, Map<string, unknown>>).get(dayKey(dayStart(t)))?.keys() ?? []) cutMembers.add(member);
+    for (const t of cuts) for (const member of days.get(dayKey(dayStart(t)))?.keys() ?? []) cutMembers.add(member);
   for (const member of cutMembers) {
     const f = out.get(member) ?? {};
     if (until % DAY !== 0) addFigures(f, head(member, until));
