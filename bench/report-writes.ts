@@ -284,7 +284,14 @@ export async function benchReportRows(
   const until = today - 5.5 * 3_600;
   const q = `since=${until - days * DAY}&until=${until}&timezone_offset=5.5`;
   const v2 = `/api/v2/accounts/${seeded.accountId}`;
-  const paths = [`summary_reports/inbox?${q}`, `reports/inboxes?${q}`, `reports/first_response_time_distribution?${q}`];
+  const paths = [
+    `summary_reports/inbox?${q}`,
+    `summary_reports/inbox?${q}&business_hours=true`,
+    `reports/inboxes?${q}`,
+    `reports/first_response_time_distribution?${q}`,
+    `reports/outgoing_messages_count?group_by=inbox&${q}`,
+    `summary_reports/channel?${q}`,
+  ];
   const routes: ReportRowsResult['routes'] = [];
   for (const path of paths) {
     const runs: { rcu: number; calls: number }[] = [];
@@ -296,7 +303,8 @@ export async function benchReportRows(
       runs.push({ rcu: r2(calls.reduce((t, c) => t + c.rcu, 0)), calls: calls.length });
     }
     runs.sort((a, b) => a.rcu - b.rcu);
-    routes.push({ route: `GET /api/v2/accounts/{id}/${path.split('?')[0]}`, ...runs[2]! });
+    const extra = ['business_hours', 'group_by'].filter((k) => path.includes(`${k}=`));
+    routes.push({ route: `GET /api/v2/accounts/{id}/${path.split('?')[0]}${extra.length ? ` (${extra.join(', ')})` : ''}`, ...runs[2]! });
   }
   return { inboxes, days, conversations: perDay * inboxes * days, routes };
 }

@@ -11,7 +11,7 @@ import { startProviderStub } from '../test/support/providers.ts';
 import { instrument, isRead, type DynamoCall } from './instrument.ts';
 import { benchPipeline, pipelineMarkdown, type PipelineResult } from './pipeline.ts';
 import { benchChannels, channelsMarkdown, type ChannelsResult } from './channels.ts';
-import { benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
+import { benchReportRows, benchReportWrites, reportWritesMarkdown, type ReportWritesResult } from './report-writes.ts';
 import { benchCable, cableMarkdown, type CableResult } from './cable.ts';
 import { countsMarkdown, measureCounts, type CountsResult } from './counts.ts';
 import { benchLists, listsMarkdown, type ListsResult } from './lists.ts';
@@ -322,6 +322,8 @@ async function main() {
     if (PARTS.has('heat')) process.stdout.write(`${JSON.stringify(heat)}\n`);
     process.stdout.write('Report writes…\n');
     const reportWrites = PARTS.has('reports') ? await benchReportWrites(world, rt, recorder) : ({} as ReportWritesResult);
+    // The per-row report routes on an account of 30 inboxes all active daily (grouped items).
+    if (PARTS.has('reports')) reportWrites.rows = await benchReportRows(world, recorder);
     if (PARTS.has('reports')) process.stdout.write(`${JSON.stringify(reportWrites)}\n`);
     process.stdout.write('Realtime (/cable)…\n');
     const cable = PARTS.has('cable') ? await benchCable(world, rt) : ({} as CableResult);

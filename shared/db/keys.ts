@@ -114,6 +114,8 @@
 // of day across days; accounts without `report_blocks`)
 // report block     RPT#<acctId>#<series>       B#<group>#<0-3>#<yyyymmdd>   (a field group's 24 quarter-hour counters of six UTC hours;
 // accounts with `report_blocks`: docs/reports.md)
+// report grouped   RPT#<acctId>#M#<family>     D#<group>#<yyyymmdd> | B#<group>#<0-3>#<yyyymmdd>   (every member's figures of a
+// family of series — agents, inboxes, teams, labels, channel types — per day or six-hour block; accounts with `report_groups`)
 // report fact      RPTF#<acctId>[#<shard>]     C#<displayId>#<source event id> | X#<source event id>   (what one pipeline event added to
 // the aggregates; the rebuild's input; a conversation's facts sort together)
 // reporting event  RPTF#<acctId>               C#<displayId>#<source event id>#E<n>   (E0 is its event's fact; those written before the
@@ -727,6 +729,31 @@ export const reportPart = (accountId: number, series: string, lane: string, day:
   sk: join(lane, day),
 });
 export const reportPartSk = (lane: string, day: string) => join(lane, day);
+/**
+ * Grouped items (accounts with `report_groups`): per family of series (`G` agents, `I` inboxes, `T` teams, `L`
+ * labels, `C` channel types), member group and UTC day one item holding every member's figures (`<member>|<field>`),
+ * and per six-hour block of a day one holding their quarter counters; day items sort group first, then the day
+ * (one Query reads a range), block items like the series' lanes (a group's block first, then the day).
+ */
+export const REPORT_FAMILIES = ['G', 'I', 'T', 'L', 'C'] as const;
+export type ReportFamily = (typeof REPORT_FAMILIES)[number];
+/** The family and member of a series (`I#12` → I, 12); undefined for the account series. */
+export function reportFamilyOf(series: string): { family: ReportFamily; member: string } | undefined {
+  const family = series.slice(0, 1) as ReportFamily;
+  return series[1] === '#' && REPORT_FAMILIES.includes(family) ? { family, member: series.slice(2) } : undefined;
+}
+/** A family's grouped items sit in a series-like partition (`M#<family>`: no series starts so). */
+export const reportGroupSeries = (family: ReportFamily) => join('M', family);
+export const reportGroupPartition = (accountId: number, family: ReportFamily) => join('RPT', accountId, reportGroupSeries(family));
+export const reportGroupDaySk = (group: string, day: string) => join('D', group, day);
+export const reportGroupDay = (accountId: number, family: ReportFamily, group: string, day: string): Key => ({
+  pk: reportGroupPartition(accountId, family),
+  sk: reportGroupDaySk(group, day),
+});
+export const reportGroupBlock = (accountId: number, family: ReportFamily, group: string, block: number, day: string): Key => ({
+  pk: reportGroupPartition(accountId, family),
+  sk: join(reportBlockLane(group, block), day),
+});
 /**
  * An event's report fact: in the account's one fact partition, or (`sharded`, accounts made since) in one of
  * REPORT_FACT_SHARDS, by conversation (its facts stay together) or, without one, by the fact id.

@@ -46,6 +46,12 @@ export interface AccountRecord {
    * (`keys.reportPart`): accounts made since they exist, or rebuilt since (`npm run reports:rebuild`).
    */
   report_blocks?: boolean;
+  /**
+   * True when the folds keep its grouped report items (every member of a family of series in one item per day and
+   * member group, `keys.reportGroupDay`) and the per-row report routes read them: accounts made since they exist,
+   * or rebuilt since.
+   */
+  report_groups?: boolean;
 }
 
 export type Role = 'administrator' | 'agent';

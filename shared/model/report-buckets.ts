@@ -85,6 +85,56 @@ export function pickGroups(f: Figures, groups: readonly FieldGroup[]): Figures {
   return out;
 }
 
+/**
+ * Groups of the grouped items the per-row routes read (one item per account, family of series, group and UTC
+ * day holding every member's figures: docs/reports.md): what those routes read together. `a` the summary row's
+ * counts (`cc fr_n rs_n rt_n`), `s` its seconds (`fr_s rs_s rt_s`) and `b` its business seconds (`fr_b rs_b
+ * rt_b`, read instead of `s` with `business_hours`), `m` messages (`im om`), `x` the rest (bot counts, CSAT,
+ * statuses, `fd*`, `li*`).
+ */
+export const MEMBER_GROUPS = ['a', 's', 'b', 'm', 'x'] as const;
+export type MemberGroup = (typeof MEMBER_GROUPS)[number];
+const MEMBER_GROUP_OF: Record<string, MemberGroup> = {
+  cc: 'a',
+  fr_n: 'a',
+  rs_n: 'a',
+  rt_n: 'a',
+  fr_s: 's',
+  rs_s: 's',
+  rt_s: 's',
+  fr_b: 'b',
+  rs_b: 'b',
+  rt_b: 'b',
+  im: 'm',
+  om: 'm',
+};
+export const memberGroup = (f: Field): MemberGroup => MEMBER_GROUP_OF[f] ?? 'x';
+/** The member groups that hold some figures. */
+export const memberGroupsOf = (fields: readonly Field[]): MemberGroup[] => [...new Set(fields.map(memberGroup))];
+/** A grouped item's attribute: a member's figure (or, in a block item, its quarter counter `<field>_<q>`). */
+export const memberAttr = (member: string, attr: string) => `${member}|${attr}`;
+/**
+ * A fold's addition to a grouped item too large for one update goes as one update per bucket of members, each
+ * marked `fw_<bucket>` (docs/reports.md): the bucket of a member.
+ */
+export const MEMBER_BUCKETS = 32;
+export function memberBucket(member: string): number {
+  let h = 0;
+  for (let i = 0; i < member.length; i++) h = (h * 31 + member.charCodeAt(i)) >>> 0;
+  return h % MEMBER_BUCKETS;
+}
+/** A grouped item's fold mark for one member: the item's `fw` or its member bucket's, whichever is later. */
+export function memberFoldMark(item: Record<string, unknown> | undefined, member: string): string | undefined {
+  const whole = typeof item?.fw === 'string' ? item.fw : undefined;
+  const bucket = item?.[`fw_${memberBucket(member)}`];
+  return typeof bucket === 'string' && (!whole || bucket > whole) ? bucket : whole;
+}
+/** The member and the figure (or quarter counter) of a grouped item's attribute; undefined for any other attribute. */
+export function splitMemberAttr(name: string): { member: string; attr: string } | undefined {
+  const i = name.lastIndexOf('|');
+  return i > 0 ? { member: name.slice(0, i), attr: name.slice(i + 1) } : undefined;
+}
+
 /** First-response buckets (Chatwoot's FirstResponseTimeDistributionBuilder): upper bounds in seconds, and labels. */
 export const FIRST_RESPONSE_BUCKETS = [
   { field: 'fd0', below: 3_600, label: '0-1h' },

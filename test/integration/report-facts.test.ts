@@ -10,9 +10,9 @@ import {
   type FactWrite,
 } from '#shared/db/repositories/reports.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
-import { dayKey, groupsOf, type Field } from '#shared/model/report-buckets.ts';
+import { dayKey, groupsOf, type Field, type Figures } from '#shared/model/report-buckets.ts';
 import { queryItems } from '#shared/db/repositories/common.ts';
-import { readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
+import { familySums, readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
 import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
 import { getAccountNow, putAccount } from '#shared/db/repositories/identity.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -392,5 +392,153 @@ describe('the rebuild moves an account of hour items to block items, figures unc
     expect(sks.filter((sk) => sk.startsWith('H#'))).toEqual([]);
     expect(sks.filter((sk) => sk.startsWith('B#')).length).toBeGreaterThan(0);
     expect(await sumsBetween(accountId, series, bounds, readOf(after, fields))).toEqual(before);
+  });
+});
+
+// Accounts with `report_groups` (made since, or rebuilt) keep grouped items too: per family of series (agents,
+// inboxes, teams, labels, channel types), member group and UTC day one item holding every member's figures, and one
+// per six-hour block. The per-row routes read those (`familySums`): a Query per member group for the range's days
+// and one BatchGet for the cut days' blocks, whatever the number of members, with the pending logs; the same sums
+// as each series read alone.
+describe('per-row sums of an account with grouped items read one Query per member group and one BatchGet', () => {
+  const accountId = 840_000_000 + Math.floor(Math.random() * 1_000_000);
+  const day = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+  const cut = 18 * 3_600 + 1_800; // 18:30 UTC: a local midnight at +5:30
+  const account = accountOf(accountId, day - 40 * 86_400, { report_blocks: true, report_groups: true });
+  // Teams: the fold leaves out inbox series of inboxes the account does not list, and this one lists none.
+  const teams = [11, 12, 13].map((i) => keys.reportSeries.team(i));
+  const idle = keys.reportSeries.team(14);
+  const rows: Field[] = ['cc', 'fr_n', 'fr_s', 'rs_n', 'rs_s', 'rt_n', 'rt_s'];
+  const range = { since: day - 6 * 86_400 + cut, until: day + cut };
+  let recorder: ReturnType<typeof scopedCallRecorder>;
+  const aggregates = aggregateReads(accountId);
+  /** Each team's days: a conversation and its first response at 10:00, a reply time, a resolution and messages at 21:00. */
+  const facts = (tag: string, days: number[]) =>
+    teams.map((series, n) => ({
+      fact: {
+        id: `groups-test:${accountId}:${tag}:${n}`,
+        account_id: accountId,
+        conversation_id: n + 1,
+        contributions: days.flatMap((d) => [
+          { series, at: d + 10 * 3_600, figures: { cc: 1, fr_n: 1, fr_s: 60 * (n + 1), fr_b: 30 } },
+          { series, at: d + 21 * 3_600, figures: { im: 2, om: n + 1, rt_n: 1, rt_s: 30, rs_n: 1, rs_s: 600, st_open: 1 } },
+        ]),
+        created_at: day,
+      },
+    }));
+  /** The same sums read series by series (the path accounts without grouped items take). */
+  /** The figures asked (each path returns those of the groups it read). */
+  const pick = (list: Figures[], fields: Field[]) =>
+    list.map((f) => Object.fromEntries(fields.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])));
+  const bySeries = async (fields: Field[], series = [...teams, idle], over = range) =>
+    pick(await familySums({ id: accountId, report_blocks: true }, series, over, fields), fields);
+
+  beforeAll(async () => {
+    await runtime();
+    recorder = scopedCallRecorder('reportGroupsRecorder');
+    await putAccount(account);
+    await recordFacts(
+      accountId,
+      facts(
+        'folded',
+        Array.from({ length: 7 }, (_, i) => day - (6 - i) * 86_400),
+      ),
+    );
+    await foldAll(accountId);
+  });
+
+  it('the fold writes per member group a day item and a block item holding every member, by member and figure', async () => {
+    const items = await queryItems({
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': keys.reportGroupPartition(accountId, 'T') },
+    });
+    const dk = dayKey(day);
+    expect(
+      items
+        .filter((i) => String(i.sk).endsWith(dk))
+        .map((i) => i.sk)
+        .sort(),
+    ).toEqual(
+      [
+        `B#a#1#${dk}`,
+        `B#a#3#${dk}`,
+        `B#s#1#${dk}`,
+        `B#s#3#${dk}`,
+        `B#b#1#${dk}`,
+        `B#m#3#${dk}`,
+        `B#x#3#${dk}`,
+        `D#a#${dk}`,
+        `D#s#${dk}`,
+        `D#b#${dk}`,
+        `D#m#${dk}`,
+        `D#x#${dk}`,
+      ].sort(),
+    );
+    expect(items.find((i) => i.sk === `D#a#${dk}`)).toMatchObject({ type: 'report_group', '11|cc': 1, '12|fr_n': 1, '13|rs_n': 1 });
+    expect(items.find((i) => i.sk === `D#s#${dk}`)).toMatchObject({ '11|fr_s': 60, '13|fr_s': 180, '12|rs_s': 600 });
+    // 21:00 is quarter 12 of block 3 (18:00–24:00).
+    expect(items.find((i) => i.sk === `B#m#3#${dk}`)).toMatchObject({ '11|im_12': 2, '13|om_12': 3 });
+  });
+
+  it('reads the day items of the group asked and the last block of both cut days, exactly as series by series', async () => {
+    const { result, calls } = aggregates(await recorder.during(() => familySums(account, [...teams, idle], range, rows)));
+    // Six days from 18:30: each day's 21:00 and the next day's 10:00.
+    expect(result[0]).toEqual({ cc: 6, fr_n: 6, fr_s: 360, rs_n: 6, rs_s: 3_600, rt_n: 6, rt_s: 180 });
+    expect(result[2]).toMatchObject({ fr_s: 1_080 });
+    expect(result[3]).toEqual({});
+    expect(pick(result, rows)).toEqual(await bySeries(rows));
+    // The counts' and the seconds' day items (a Query each), and their last block of both cut days (one BatchGet).
+    expect(calls.map((c) => c.command)).toEqual(['QueryCommand', 'QueryCommand', 'BatchGetItemCommand']);
+    expect(calls.every((c) => c.input.includes(keys.reportGroupPartition(accountId, 'T')))).toBe(true);
+    const sks = calls.flatMap((c) => [...c.input.matchAll(/"(?:sk|:a|:b)":"([^"]+)"/g)].map((m) => m[1])).sort();
+    const [first, last] = [dayKey(day - 6 * 86_400), dayKey(day)];
+    expect(sks).toEqual(
+      [
+        `B#a#3#${first}`,
+        `B#a#3#${last}`,
+        `B#s#3#${first}`,
+        `B#s#3#${last}`,
+        `D#a#${first}`,
+        `D#a#${last}`,
+        `D#s#${first}`,
+        `D#s#${last}`,
+      ].sort(),
+    );
+  });
+
+  it('reads the groups of every figure asked (business seconds, messages, the rest), and whole UTC days without blocks', async () => {
+    const fields: Field[] = ['cc', 'fr_n', 'fr_b', 'om', 'st_open'];
+    const { result, calls } = aggregates(await recorder.during(() => familySums(account, teams, range, fields)));
+    expect(pick(result, fields)).toEqual(await bySeries(fields, teams));
+    expect(result[1]).toMatchObject({ cc: 6, fr_b: 180, om: 12, st_open: 6 });
+    // The counts, business seconds, messages and the rest: a Query each, and one BatchGet of their blocks.
+    expect(calls.map((c) => c.command).sort()).toEqual([...Array(4).fill('QueryCommand'), 'BatchGetItemCommand'].sort());
+    const whole = aggregates(await recorder.during(() => familySums(account, teams, { since: day - 6 * 86_400, until: day }, ['om'])));
+    expect(whole.result.map((f) => f.om)).toEqual([6, 12, 18]);
+    expect(whole.calls.map((c) => c.command)).toEqual(['QueryCommand']);
+  });
+
+  it('reads a range within one UTC day (both ends cut it) with each block once', async () => {
+    const within = { since: day - 86_400 + 9 * 3_600, until: day - 86_400 + 21 * 3_600 + 900 };
+    const fields: Field[] = ['cc', 'om'];
+    const { result, calls } = aggregates(await recorder.during(() => familySums(account, teams, within, fields)));
+    expect(result.map((f) => [f.cc, f.om])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(pick(result, fields)).toEqual(await bySeries(fields, teams, within));
+    const batch = calls.find((c) => c.command === 'BatchGetItemCommand')!;
+    const sks = [...batch.input.matchAll(/"sk":"([^"]+)"/g)].map((m) => m[1]);
+    expect(sks.length).toBe(new Set(sks).size);
+  });
+
+  it('adds the pending logs, per member, and agrees with the series once more after their fold', async () => {
+    await recordFacts(accountId, facts('pending', [day]));
+    const pending = aggregates(await recorder.during(() => familySums(account, teams, range, rows)));
+    expect(pending.result[0]).toMatchObject({ cc: 7, fr_n: 7 });
+    expect(pick(pending.result, rows)).toEqual(await bySeries(rows, teams));
+    await foldAll(accountId);
+    expect(await familySums(account, teams, range, rows)).toEqual(pending.result);
   });
 });

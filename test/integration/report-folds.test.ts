@@ -18,7 +18,9 @@ import {
 import { db, tableName } from '#shared/db/client.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { FOLD_POLICY, foldAccount, foldAll } from '#shared/domain/reports/fold.ts';
-import { readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
+import { familySums, readOf, sumsBetween } from '#shared/domain/reports/reader.ts';
+import { queryItems } from '#shared/db/repositories/common.ts';
+import type { AccountRecord } from '#shared/model/identity.ts';
 import { getAccountNow, putAccount } from '#shared/db/repositories/identity.ts';
 import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
@@ -52,7 +54,7 @@ const incoming = (accountId: number, id: string, at = t): FactWrite => ({
 });
 
 /** An account record for the rebuild to mark (it moves an account's aggregates to block items, then marks it). */
-const putAccountOf = (id: number) =>
+const putAccountOf = (id: number, extra: Partial<AccountRecord> = {}) =>
   putAccount({
     id,
     name: 'folds',
@@ -65,6 +67,7 @@ const putAccountOf = (id: number) =>
     features: {},
     created_at: day,
     updated_at: day,
+    ...extra,
   });
 
 /**
@@ -238,5 +241,57 @@ describe('report folds: exactly once through every crash point', () => {
     expect(await read(a)).toEqual({ day: 3, head: 3 });
     expect((await readPendingReports(a)).logs).toEqual([]);
     expect((await listUnattended(a)).map((u) => u.conversation_id)).toEqual([8]);
+  });
+
+  it('a grouped item too large for one update is folded by member bucket; a fold dying between buckets reads exact', async () => {
+    const a = newAccount();
+    await putAccountOf(a, { report_blocks: true, report_groups: true });
+    // Eighty teams with four counts each on one day: 320 attributes of one grouped day item in one fold.
+    const teams = Array.from({ length: 80 }, (_, i) => keys.reportSeries.team(100 + i));
+    const figures = { cc: 1, fr_n: 1, fr_s: 60, rs_n: 1, rs_s: 600, rt_n: 1, rt_s: 30 };
+    await recordFacts(a, [
+      {
+        fact: {
+          id: `fold-test:${a}:wide`,
+          account_id: a,
+          conversation_id: 1,
+          contributions: teams.map((series) => ({ series, at: t, figures })),
+          created_at: t,
+        },
+      },
+    ]);
+    const account = (await getAccountNow(a))!;
+    const range = { since: day, until: day + 86_400 };
+    const rows = () => familySums(account, teams, range, ['cc', 'fr_s', 'rt_s']);
+    const expected = teams.map(() => ({ cc: 1, fr_n: 1, fr_s: 60, rs_n: 1, rs_s: 600, rt_n: 1, rt_s: 30 }));
+    expect(await rows()).toEqual(expected);
+    // The fold dies after three member-bucket updates of the grouped day item.
+    const dayItem = keys.reportGroupDay(a, 'T', 'a', dayKey(day));
+    let buckets = 0;
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: { pk?: string; sk?: string } };
+        if (input.Key?.pk === dayItem.pk && input.Key.sk === dayItem.sk && ++buckets > 3) throw new Error('fold dies');
+        return next(args);
+      },
+      { step: 'initialize', name: 'groupedFoldCrash' },
+    );
+    await expect(foldAccount(a, { force: true, marginMs: 0, now: Date.now() + 1 })).rejects.toThrow('fold dies');
+    db().middlewareStack.remove('groupedFoldCrash');
+    const item = (
+      await queryItems({ KeyConditionExpression: 'pk = :p AND sk = :s', ExpressionAttributeValues: { ':p': dayItem.pk, ':s': dayItem.sk } })
+    )[0]!;
+    // Some members folded (their bucket marked), the others not: each read exact.
+    expect(Object.keys(item).filter((k) => k.startsWith('fw_'))).toHaveLength(3);
+    expect(item.fw).toBeUndefined();
+    expect(await rows()).toEqual(expected);
+    // Resumed once the claim is stale: the buckets written are skipped, the rest added once.
+    await foldAccount(a, { force: true, marginMs: 0, now: Date.now() + FOLD_POLICY.leaseMs + 1_000 });
+    expect((await readPendingReports(a)).logs).toEqual([]);
+    expect(await rows()).toEqual(expected);
+    const folded = (
+      await queryItems({ KeyConditionExpression: 'pk = :p AND sk = :s', ExpressionAttributeValues: { ':p': dayItem.pk, ':s': dayItem.sk } })
+    )[0]!;
+    expect(teams.map((s) => folded[`${s.slice(2)}|cc`])).toEqual(teams.map(() => 1));
   });
 });

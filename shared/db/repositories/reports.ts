@@ -16,7 +16,12 @@ import {
   HOUR,
   hourOfDay,
   isField,
+  memberAttr,
+  memberGroup,
   quarterField,
+  memberBucket,
+  memberFoldMark,
+  splitMemberAttr,
   quarterOfBlock,
   quarterOfHour,
   QUARTER,
@@ -44,16 +49,29 @@ import { getItem, getMany, queryItems, queryPrefix, record } from './common.ts';
 // account's watermark past them. Reads add the logs past the watermark. The API reads day items (one Query
 // per series and range) and hour or block items (one Query per lane, or one BatchGet).
 
-export type AggregateKind = 'day' | 'hour' | 'block';
+export type AggregateKind = 'day' | 'hour' | 'block' | 'group';
 type Adds = Map<string, { key: Key; series: string; values: Map<string, number>; kind: AggregateKind }>;
 export type AggregateAdd = Adds extends Map<string, infer E> ? E : never;
-export const AGGREGATE_TYPE: Record<AggregateKind, string> = { day: 'report_day', hour: 'report_hour', block: 'report_block' };
+export const AGGREGATE_TYPE: Record<AggregateKind, string> = {
+  day: 'report_day',
+  hour: 'report_hour',
+  block: 'report_block',
+  group: 'report_group',
+};
+
+/** Which items a set of contributions updates: the account's layout (`report_blocks`, `report_groups`). */
+export interface AggregateLayout {
+  blocks?: boolean;
+  groups?: boolean;
+}
 
 /**
  * The aggregate item updates of a set of contributions, merged per item: day items, and hour items or
- * (`blocks`: accounts with `report_blocks`) a block item per field group and six hours.
+ * (`blocks`: accounts with `report_blocks`) a block item per field group and six hours; with `groups`
+ * (accounts with `report_groups`) the grouped items of the series' family too: per member group, a day item
+ * and a six-hour block item holding every member's figures (`<member>|<field>`, `<member>|<field>_<q>`).
  */
-export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contributions'>, blocks = false): Adds {
+export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contributions'>, layout: AggregateLayout = {}): Adds {
   const out: Adds = new Map();
   const add = (key: Key, series: string, kind: AggregateKind, attr: string, v: number) => {
     const id = `${key.pk}|${key.sk}`;
@@ -65,10 +83,11 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
     const day = dayKey(c.at);
     const dayItem = keys.reportDay(accountId, c.series, day);
     const hourItem = keys.reportHour(accountId, c.series, hourOfDay(c.at), day);
+    const member = layout.groups ? keys.reportFamilyOf(c.series) : undefined;
     for (const [f, v] of Object.entries(c.figures) as [Field, number][]) {
       if (!v) continue;
       add(dayItem, c.series, 'day', f, v);
-      if (blocks)
+      if (layout.blocks)
         add(
           keys.reportPart(accountId, c.series, keys.reportBlockLane(fieldGroup(f), blockOfDay(c.at)), day),
           c.series,
@@ -77,17 +96,52 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
           v,
         );
       else add(hourItem, c.series, 'hour', quarterField(f, quarterOfHour(c.at)), v);
+      if (member) {
+        const g = memberGroup(f);
+        const family = keys.reportGroupSeries(member.family);
+        add(keys.reportGroupDay(accountId, member.family, g, day), family, 'group', memberAttr(member.member, f), v);
+        add(
+          keys.reportGroupBlock(accountId, member.family, g, blockOfDay(c.at), day),
+          family,
+          'group',
+          memberAttr(member.member, quarterField(f, quarterOfBlock(c.at))),
+          v,
+        );
+      }
     }
   }
   return out;
 }
 
 /**
+ * A grouped item's update too large for one expression (DynamoDB: 4 KB an expression) goes as one update per
+ * bucket of members, each marked `fw_<bucket>` (the fold mark of those members' figures), so a read adds to each
+ * member exactly the pending figures its bucket lacks (`memberFoldMark`), even between two of the updates.
+ */
+const PARTS_PER_UPDATE = 250;
+/**
  * AP210: a fold's addition to one aggregate item, marked with the fold (`fw`: the last log it folds) and
  * applied only where no fold this late wrote before: a fold retried after a crash skips the items it wrote.
- * False when skipped.
+ * False when skipped. A large grouped item's addition goes by member bucket (`MEMBER_BUCKETS`).
  */
 export async function foldAggregate(accountId: number, entry: AggregateAdd, fold: string): Promise<boolean> {
+  if (entry.kind === 'group' && entry.values.size > PARTS_PER_UPDATE) {
+    const buckets = new Map<number, Map<string, number>>();
+    for (const [attr, v] of entry.values) {
+      const b = memberBucket(splitMemberAttr(attr)!.member);
+      if (!buckets.has(b)) buckets.set(b, new Map());
+      buckets.get(b)!.set(attr, v);
+    }
+    let wrote = false;
+    for (const [b, values] of [...buckets].sort(([x], [y]) => x - y)) {
+      if (await updateAggregate(accountId, { ...entry, values }, fold, `fw_${b}`)) wrote = true;
+    }
+    return wrote;
+  }
+  return updateAggregate(accountId, entry, fold);
+}
+
+async function updateAggregate(accountId: number, entry: AggregateAdd, fold: string, bucketMark?: string): Promise<boolean> {
   const names: Record<string, string> = { '#t': 'type', '#a': 'account_id', '#s': 'series', '#fw': 'fw' };
   const values: Record<string, unknown> = {
     ':t': AGGREGATE_TYPE[entry.kind],
@@ -98,18 +152,25 @@ export async function foldAggregate(accountId: number, entry: AggregateAdd, fold
   const parts: string[] = [];
   let i = 0;
   for (const [attr, v] of entry.values) {
-    names[`#f${i}`] = attr;
-    values[`:v${i}`] = v;
-    parts.push(`#f${i} :v${i}`);
+    names[`#${i}`] = attr;
+    values[`:${i}`] = v;
+    parts.push(`#${i} :${i}`);
     i++;
+  }
+  let set = '#fw = :fw';
+  let condition = 'attribute_not_exists(#fw) OR #fw < :fw';
+  if (bucketMark) {
+    names['#bw'] = bucketMark;
+    set = '#bw = :fw';
+    condition = `(${condition}) AND (attribute_not_exists(#bw) OR #bw < :fw)`;
   }
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: entry.key,
-        UpdateExpression: `${parts.length ? `ADD ${parts.join(', ')} ` : ''}SET #t = :t, #a = :a, #s = :s, #fw = :fw`,
-        ConditionExpression: 'attribute_not_exists(#fw) OR #fw < :fw',
+        UpdateExpression: `${parts.length ? `ADD ${parts.join(', ')} ` : ''}SET #t = :t, #a = :a, #s = :s, ${set}`,
+        ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
@@ -619,14 +680,114 @@ export async function getReportParts(accountId: number, series: string, wanted: 
   return new Map(wanted.map((w, i) => [`${w.lane}|${w.day}`, partWithPending(rows[i], pending, series, w.lane, dayStartOf(w.day))]));
 }
 
-/** Marks an account's aggregates as block items (the rebuild, once it has written them); false when there is no account. */
+/**
+ * AP213: a family's grouped day items of one member group for days in [fromDay, toDay] (one Query), by day,
+ * each with every member's figures and the pending figures it lacks (per member: past its fold mark).
+ */
+export async function queryGroupDays(
+  accountId: number,
+  family: keys.ReportFamily,
+  group: string,
+  fromDay: string,
+  toDay: string,
+  pending?: PendingReports,
+): Promise<Map<string, Map<string, Record<string, number>>>> {
+  const items = await queryBetween(
+    keys.reportGroupPartition(accountId, family),
+    keys.reportGroupDaySk(group, fromDay),
+    keys.reportGroupDaySk(group, toDay),
+  );
+  const found = new Map(items.map((i) => [String(i.sk).split('#').at(-1)!, i]));
+  const days = new Set(found.keys());
+  for (const log of pending?.logs ?? [])
+    for (const c of log.contributions) {
+      const day = dayKey(c.at);
+      if (day >= fromDay && day <= toDay && keys.reportFamilyOf(c.series)?.family === family) days.add(day);
+    }
+  const out = new Map<string, Map<string, Record<string, number>>>();
+  for (const day of days) {
+    const d = dayStartOf(day);
+    out.set(
+      day,
+      membersWithPending(found.get(day), pending, family, group, d, d + DAY, (f) => f),
+    );
+  }
+  return out;
+}
+
+/** AP213: grouped block items by (group, block, day) (one BatchGet), by `<group>|<block>|<day>`, pending added. */
+export async function getGroupBlocks(
+  accountId: number,
+  family: keys.ReportFamily,
+  wanted: { group: string; block: number; day: string }[],
+  pending?: PendingReports,
+): Promise<Map<string, Map<string, Record<string, number>>>> {
+  const rows = await getMany<Record<string, unknown>>(wanted.map((w) => keys.reportGroupBlock(accountId, family, w.group, w.block, w.day)));
+  return new Map(
+    wanted.map((w, i) => {
+      const start = dayStartOf(w.day) + w.block * BLOCK;
+      const members = membersWithPending(rows[i], pending, family, w.group, start, start + BLOCK, (f, at) =>
+        quarterField(f, Math.floor((at - start) / QUARTER)),
+      );
+      return [`${w.group}|${w.block}|${w.day}`, members];
+    }),
+  );
+}
+
+/**
+ * A grouped item's attributes by member (`<field>` or `<field>_<q>` → value), with the pending figures of the
+ * family's series in [from, to) of the item's member group that each member lacks: those of logs past the
+ * watermark and past the member's fold mark (the item's, or its member bucket's).
+ */
+function membersWithPending(
+  item: Record<string, unknown> | undefined,
+  p: PendingReports | undefined,
+  family: keys.ReportFamily,
+  group: string,
+  from: number,
+  to: number,
+  attrOf: (f: Field, at: number) => string,
+): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  const into = (member: string) => {
+    let m = out.get(member);
+    if (!m) out.set(member, (m = {}));
+    return m;
+  };
+  for (const [name, v] of Object.entries(item ?? {})) {
+    const split = typeof v === 'number' ? splitMemberAttr(name) : undefined;
+    if (split) into(split.member)[split.attr] = v as number;
+  }
+  for (const log of p?.logs ?? []) {
+    if (log.sk <= p!.wm) continue;
+    for (const c of log.contributions) {
+      if (c.at < from || c.at >= to) continue;
+      const of = keys.reportFamilyOf(c.series);
+      if (of?.family !== family) continue;
+      const mark = memberFoldMark(item, of.member);
+      if (mark !== undefined && log.sk <= mark) continue;
+      for (const [f, v] of Object.entries(c.figures) as [Field, number][]) {
+        if (!v || memberGroup(f) !== group) continue;
+        const m = into(of.member);
+        const attr = attrOf(f, c.at);
+        m[attr] = (m[attr] ?? 0) + v;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Marks an account's aggregates as block items and grouped items (the rebuild, once it has written them); false
+ * when there is no account.
+ */
 export async function markReportBlocks(accountId: number): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.account(accountId),
-        UpdateExpression: 'SET report_blocks = :t',
+        UpdateExpression: 'SET report_blocks = :t, report_groups = :t',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':t': true },
       }),

@@ -63,6 +63,8 @@ export async function createAccount(appId: number, input: NewAccount) {
     team_list_partitions: true,
     // Its report aggregates keep block items per field group (docs/reports.md) from the start.
     report_blocks: true,
+    // And the grouped items the per-row report routes read (docs/reports.md).
+    report_groups: true,
   };
   await createPlatformAccount(account, appId);
   return accountJson(account);

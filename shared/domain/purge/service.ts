@@ -365,6 +365,7 @@ function accountSteps(a: number): Step<Ctx>[] {
       },
     },
     whole('account report series', keys.reportSeriesPartition(a, keys.reportSeries.account())),
+    ...keys.REPORT_FAMILIES.map((f) => whole(`report grouped items ${f}`, keys.reportGroupPartition(a, f))),
     whole('report conversations', keys.reportConversation(a, 0).pk),
     whole('unattended', keys.liveUnattendedPartition(a)),
     whole('report logs', keys.reportLogsPartition(a)),

@@ -20,7 +20,7 @@ import {
   type Figures,
 } from '#shared/model/report-buckets.ts';
 import { agentsJson } from '../agents/view.ts';
-import { pendingReports, readOf, sumsBetween } from './reader.ts';
+import { familySums, pendingReports, readOf, sumsBetween } from './reader.ts';
 import {
   csvLine,
   metricFields,
@@ -141,9 +141,14 @@ export async function botMetrics(account: AccountRecord, q: Query) {
   if (!q.since || !q.until) return { conversation_count: 0, message_count: 0, resolution_rate: 0, handoff_rate: 0 };
   const range = rangeOf(q);
   const botInboxes = (await listInboxSummaries(account.id)).filter((i) => i.agent_bot_id != null);
-  const [all, ...perInbox] = await Promise.all([
+  const [all, perInbox] = await Promise.all([
     sumOver(account, ACCOUNT, range, ['br', 'bh']),
-    ...botInboxes.map((i) => sumOver(account, keys.reportSeries.inbox(i.id), range, ['cc', 'om'])),
+    familySums(
+      account,
+      botInboxes.map((i) => keys.reportSeries.inbox(i.id)),
+      range,
+      ['cc', 'om'],
+    ),
   ]);
   const conversations = perInbox.reduce((n, f) => n + (f.cc ?? 0), 0);
   const messages = perInbox.reduce((n, f) => n + (f.om ?? 0), 0);
@@ -167,7 +172,12 @@ export async function firstResponseTimeDistribution(account: AccountRecord, q: Q
   const range = optionalRange(account, q);
   const inboxes = await listInboxSummaries(account.id);
   const fields = FIRST_RESPONSE_BUCKETS.map((b) => b.field);
-  const sums = await Promise.all(inboxes.map((i) => sumOver(account, keys.reportSeries.inbox(i.id), range, fields)));
+  const sums = await familySums(
+    account,
+    inboxes.map((i) => keys.reportSeries.inbox(i.id)),
+    range,
+    fields,
+  );
   const out: Record<string, Record<string, number>> = {};
   inboxes.forEach((inbox, i) => {
     const f = sums[i]!;
@@ -204,7 +214,12 @@ export async function inboxLabelMatrix(account: AccountRecord, q: Query) {
   const inboxes = allInboxes.filter((i) => !inboxIds || inboxIds.includes(i.id)).sort(byText((i) => i.name));
   const labels = allLabels.filter((l) => !labelIds || labelIds.includes(l.id)).sort(byText((l) => l.title));
   const fields = inboxes.map((i) => inboxField(i.id));
-  const sums = await Promise.all(labels.map((l) => sumOver(account, keys.reportSeries.label(l.title), range, fields)));
+  const sums = await familySums(
+    account,
+    labels.map((l) => keys.reportSeries.label(l.title)),
+    range,
+    fields,
+  );
   return {
     inboxes: inboxes.map((i) => ({ id: i.id, name: i.name })),
     labels: labels.map((l) => ({ id: l.id, title: l.title })),
@@ -222,7 +237,12 @@ export async function outgoingMessagesCount(account: AccountRecord, q: Query) {
   if (!q.since || !q.until) return [];
   const range = rangeOf(q);
   const entities = await groupEntities(account, group);
-  const sums = await Promise.all(entities.map((e) => sumOver(account, e.series, range, ['om'])));
+  const sums = await familySums(
+    account,
+    entities.map((e) => e.series),
+    range,
+    ['om'],
+  );
   return entities
     .map((e, i) => ({ id: e.id, name: e.name, outgoing_messages_count: sums[i]!.om ?? 0 }))
     .filter((r) => r.outgoing_messages_count > 0);

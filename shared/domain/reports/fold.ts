@@ -96,12 +96,13 @@ export async function foldAccount(accountId: number, opts: { force?: boolean; ma
 /** A fold's writes: the logs' merged additions (marked with `end`), then the unattended items' net changes. */
 async function applyLogs(accountId: number, logs: ReportLog[], end: string) {
   // A deleted inbox's series went with its purge: a log pending then must not bring its items back. The
-  // account's layout (block or hour items) read as it is now: a fold is rare, and one just after a rebuild
-  // moved the account to blocks must not write hour items no read would see.
+  // account's layout (block or hour items, grouped items or not) read as it is now: a fold is rare, and one just
+  // after a rebuild moved the account must not write items no read would see, nor leave out ones reads now use.
   const [summaries, account] = await Promise.all([listInboxSummaries(accountId), getAccountNow(accountId)]);
   const inboxes = new Set(summaries.map((i) => keys.reportSeries.inbox(i.id)));
   const contributions = logs.flatMap((l) => l.contributions).filter((c) => !keys.reportSeries.isInbox(c.series) || inboxes.has(c.series));
-  const adds = [...aggregateAdds(accountId, { contributions }, !!account?.report_blocks).values()];
+  const layout = { blocks: !!account?.report_blocks, groups: !!account?.report_groups };
+  const adds = [...aggregateAdds(accountId, { contributions }, layout).values()];
   let items = 0;
   await inParallel(adds, 8, async (entry) => {
     if (await foldAggregate(accountId, entry, end)) items++;

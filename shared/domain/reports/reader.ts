@@ -1,5 +1,12 @@
 import * as keys from '#shared/db/keys.ts';
-import { getReportParts, queryReportDays, queryReportLane, readPendingReports } from '#shared/db/repositories/reports.ts';
+import {
+  getGroupBlocks,
+  getReportParts,
+  queryGroupDays,
+  queryReportDays,
+  queryReportLane,
+  readPendingReports,
+} from '#shared/db/repositories/reports.ts';
 import type { PendingReports } from '#shared/model/report-logs.ts';
 import {
   addDayHead,
@@ -10,6 +17,7 @@ import {
   dayStart,
   groupsOf,
   HOUR,
+  memberGroupsOf,
   pickGroups,
   unitsRead,
   type Field,
@@ -132,4 +140,88 @@ export async function cumulativeAt(accountId: number, series: string, boundaries
 export async function sumsBetween(accountId: number, series: string, boundaries: number[], read: SeriesRead): Promise<Figures[]> {
   const f = await cumulativeAt(accountId, series, boundaries, read);
   return f.slice(1).map((b, i) => addFigures({ ...b }, f[i]!, -1));
+}
+
+/**
+ * The figures of each series over [since, until), for series of one family (the per-row routes: every agent,
+ * inbox, team, label or channel type). Accounts with `report_groups` read the family's grouped items: per member
+ * group the range's day items (one Query) and the block items of the two days the ends cut (one BatchGet), with
+ * the pending logs, whatever the number of members; others read each series (`sumsBetween`).
+ */
+export async function familySums(
+  account: Pick<AccountRecord, 'id' | 'report_blocks' | 'report_groups'>,
+  series: string[],
+  range: { since: number; until: number },
+  fields: readonly Field[],
+): Promise<Figures[]> {
+  const members = series.map(keys.reportFamilyOf);
+  const family = members[0]?.family;
+  if (!account.report_groups || !family || members.some((m) => m?.family !== family))
+    return Promise.all(
+      series.map(async (s) => (await sumsBetween(account.id, s, [range.since, range.until], readOf(account, fields)))[0]!),
+    );
+  const sums = await memberSums(account.id, family, range.since, range.until, fields);
+  return members.map((m) => sums.get(m!.member) ?? {});
+}
+
+/** Each member's figures (of the member groups `fields` need) over [since, until), from a family's grouped items. */
+async function memberSums(
+  accountId: number,
+  family: keys.ReportFamily,
+  since: number,
+  until: number,
+  fields: readonly Field[],
+): Promise<Map<string, Figures>> {
+  const groups = memberGroupsOf(fields);
+  const pending = await pendingReports(accountId);
+  const first = dayStart(since);
+  const last = dayStart(until);
+  // The day `until` falls in is read only when it cuts it (its head is then the day less its tail, or its head blocks).
+  const lastRead = until === last ? last - DAY : last;
+  const byGroup = await Promise.all(
+    groups.map((g) =>
+      lastRead < first
+        ? new Map<string, Map<string, Record<string, number>>>()
+        : queryGroupDays(accountId, family, g, dayKey(first), dayKey(lastRead), pending),
+    ),
+  );
+  /** A member's figures on a day (the groups read, merged). */
+  const dayOf = (member: string, day: string): Figures => Object.assign({}, ...byGroup.map((days) => days.get(day)?.get(member) ?? {}));
+
+  // The block items of the cut days that have figures: at most two per group and cut (headPlan).
+  const cuts = [since, until].filter((t) => t % DAY !== 0 && byGroup.some((days) => days.has(dayKey(dayStart(t)))));
+  const wanted = new Map(
+    cuts.flatMap((t) =>
+      unitsRead(t - dayStart(t), BLOCK).flatMap((block) =>
+        groups.map((group) => [`${group}|${block}|${dayKey(dayStart(t))}`, { group, block, day: dayKey(dayStart(t)) }] as const),
+      ),
+    ),
+  );
+  // Both ends may cut the same day: each item once.
+  const blocks = wanted.size ? await getGroupBlocks(accountId, family, [...wanted.values()], pending) : undefined;
+  /** A member's head of a cut day up to t: addDayHead over its day figures and its block counters. */
+  const head = (member: string, t: number): Figures => {
+    const day = dayKey(dayStart(t));
+    const block = (u: number) => Object.assign({}, ...groups.map((g) => blocks?.get(`${g}|${u}|${day}`)?.get(member) ?? {}));
+    return addDayHead({}, t - dayStart(t), dayOf(member, day), block, BLOCK);
+  };
+
+  const out = new Map<string, Figures>();
+  const wholeDays = new Set<string>();
+  for (let d = first; d < last; d += DAY) wholeDays.add(dayKey(d));
+  for (const days of byGroup)
+    for (const [day, members] of days) {
+      if (!wholeDays.has(day)) continue;
+      for (const [member, f] of members) out.set(member, addFigures(out.get(member) ?? {}, f as Figures));
+    }
+  const cutMembers = new Set<string>();
+  for (const days of byGroup)
+    for (const t of cuts) for (const member of days.get(dayKey(dayStart(t)))?.keys() ?? []) cutMembers.add(member);
+  for (const member of cutMembers) {
+    const f = out.get(member) ?? {};
+    if (until % DAY !== 0) addFigures(f, head(member, until));
+    if (since % DAY !== 0) addFigures(f, head(member, since), -1);
+    out.set(member, f);
+  }
+  return out;
 }

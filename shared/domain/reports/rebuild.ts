@@ -22,10 +22,10 @@ import { foldAll } from './fold.ts';
 // is quiet (or accept that events landing meanwhile are overwritten; run it again): it is a repair, not part
 // of the pipeline.
 //
-// It writes block items (docs/reports.md), whatever the account had: an account of hour items is moved to
-// blocks by its rebuild. The blocks are written first, then the account is marked (`report_blocks`: from then
-// on the folds write blocks and the reports read them), then the hour items go with the other strays; a
-// rebuild that stops half-way leaves the account reading its hour items, whole.
+// It writes block items and grouped items (docs/reports.md), whatever the account had: an account of hour items,
+// or without grouped items, is moved by its rebuild. They are written first, then the account is marked
+// (`report_blocks`, `report_groups`: from then on the folds write them and the reports read them), then the hour
+// items go with the other strays; a rebuild that stops half-way leaves the account reading what it read, whole.
 
 export interface RebuildResult {
   facts: number;
@@ -46,7 +46,7 @@ export async function rebuildAccountReports(accountId: number): Promise<RebuildR
   await forEachReportFact(accountId, (page) => {
     for (const fact of page) {
       facts++;
-      for (const [id, add] of aggregateAdds(accountId, fact, true)) {
+      for (const [id, add] of aggregateAdds(accountId, fact, { blocks: true, groups: true })) {
         if (!kept(add.series)) continue;
         const into = sums.get(id) ?? { ...add, values: new Map<string, number>() };
         for (const [k, v] of add.values) into.values.set(k, (into.values.get(k) ?? 0) + v);

@@ -22,7 +22,7 @@ import {
   type GroupBy,
 } from '#shared/model/report-buckets.ts';
 import { REPORTING_EVENT_NAMES, type ReportingEventRecord } from '#shared/model/reports.ts';
-import { pendingReports, readOf, sumsBetween } from './reader.ts';
+import { familySums, pendingReports, readOf, sumsBetween } from './reader.ts';
 import { listAccountEvents } from './listing.ts';
 import { pageNumber } from '../paging.ts';
 
@@ -245,21 +245,20 @@ const ROW_FIELDS = (
 ).flatMap(metricFields);
 
 async function rowsFor(account: AccountRecord, series: string[], range: Range): Promise<Row[]> {
-  const read = readOf(account, ROW_FIELDS);
-  return Promise.all(
-    series.map(async (s) => {
-      const [f] = await sumsBetween(account.id, s, [range.since, range.until], read);
-      const avg = (m: Metric) => metricValue(m, f!, range.businessHours, null).value;
-      return {
-        conversations_count: f!.cc ?? 0,
-        resolved_conversations_count: f!.rs_n ?? 0,
-        avg_resolution_time: avg('avg_resolution_time'),
-        avg_first_response_time: avg('avg_first_response_time'),
-        avg_reply_time: avg('reply_time'),
-        figures: f!,
-      };
-    }),
-  );
+  // The seconds or the business seconds, as the range asks (the counts either way).
+  const fields = ROW_FIELDS.filter((f) => !f.endsWith(range.businessHours ? '_s' : '_b'));
+  const sums = await familySums(account, series, range, fields);
+  return sums.map((f) => {
+    const avg = (m: Metric) => metricValue(m, f, range.businessHours, null).value;
+    return {
+      conversations_count: f.cc ?? 0,
+      resolved_conversations_count: f.rs_n ?? 0,
+      avg_resolution_time: avg('avg_resolution_time'),
+      avg_first_response_time: avg('avg_first_response_time'),
+      avg_reply_time: avg('reply_time'),
+      figures: f,
+    };
+  });
 }
 
 const rowJson = ({ figures: _f, ...row }: Row) => row;
@@ -303,12 +302,7 @@ const STATUS_FIELDS: Field[] = ['st_open', 'st_resolved', 'st_pending', 'st_snoo
 export async function channelSummary(account: AccountRecord, q: Query) {
   const range = rangeOf(q);
   const types = [...new Set((await listInboxSummaries(account.id)).map((i) => i.channel_type))].sort();
-  const sums = await Promise.all(
-    types.map(
-      async (t) =>
-        (await sumsBetween(account.id, keys.reportSeries.channel(t), [range.since, range.until], readOf(account, STATUS_FIELDS)))[0]!,
-    ),
-  );
+  const sums = await familySums(account, types.map(keys.reportSeries.channel), range, STATUS_FIELDS);
   const out: Record<string, { open: number; resolved: number; pending: number; snoozed: number; total: number }> = {};
   types.forEach((t, i) => {
     const f = sums[i]!;
