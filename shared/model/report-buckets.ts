@@ -114,8 +114,9 @@ export const memberGroupsOf = (fields: readonly Field[]): MemberGroup[] => [...n
 /** A grouped item's attribute: a member's figure (or, in a block item, its quarter counter `<field>_<q>`). */
 export const memberAttr = (member: string, attr: string) => `${member}|${attr}`;
 /**
- * A fold's addition to a grouped item too large for one update goes as one update per bucket of members, each
- * marked `fw_<bucket>` (docs/reports.md): the bucket of a member.
+ * A fold's addition to an aggregate item too large for one update (DynamoDB: 4 KB an expression) goes as one
+ * update per bucket, each marked `fw_<bucket>` (docs/reports.md): the bucket of a grouped item's member, or of a
+ * series item's figure (its field, every quarter counter of it alike).
  */
 export const MEMBER_BUCKETS = 32;
 export function memberBucket(member: string): number {

@@ -1,4 +1,4 @@
-import { addFigures, floorQuarter, type Figures } from './report-buckets.ts';
+import { addFigures, floorQuarter, type Field, type Figures } from './report-buckets.ts';
 import type { Contribution } from './reports.ts';
 
 // Pending report logs (pure): what a dispatcher batch counted, waiting to be folded into the aggregate items
@@ -66,12 +66,30 @@ export function mergeContributions(list: Iterable<Contribution>, sign = 1): Cont
  * The pending contributions of `series` in [from, to) an item folded up to `fw` lacks (fw: its fold mark,
  * undefined for an item no fold wrote).
  */
-export function pendingIn(p: PendingReports, series: string, from: number, to: number, fw: unknown): Contribution[] {
-  const after = typeof fw === 'string' && fw > p.wm ? fw : p.wm;
+export function pendingIn(
+  p: PendingReports,
+  series: string,
+  from: number,
+  to: number,
+  fw: unknown | ((field: string) => unknown),
+): Contribution[] {
+  const after = (mark: unknown) => (typeof mark === 'string' && mark > p.wm ? mark : p.wm);
+  const whole = typeof fw === 'function' ? undefined : after(fw);
   const out: Contribution[] = [];
   for (const log of p.logs) {
-    if (log.sk <= after) continue;
-    for (const c of log.contributions) if (c.series === series && c.at >= from && c.at < to) out.push(c);
+    if (whole !== undefined && log.sk <= whole) continue;
+    for (const c of log.contributions) {
+      if (c.series !== series || c.at < from || c.at >= to) continue;
+      if (whole !== undefined) {
+        out.push(c);
+        continue;
+      }
+      // Marks per figure (an item a large fold wrote bucket by bucket): the figures this log still adds.
+      let figures: Figures | undefined;
+      for (const [f, v] of Object.entries(c.figures))
+        if (log.sk > after((fw as (field: string) => unknown)(f))) (figures ??= {})[f as Field] = v;
+      if (figures) out.push({ ...c, figures });
+    }
   }
   return out;
 }

@@ -294,4 +294,66 @@ describe('report folds: exactly once through every crash point', () => {
     )[0]!;
     expect(teams.map((s) => folded[`${s.slice(2)}|cc`])).toEqual(teams.map(() => 1));
   });
+
+  it('a series block item too large for one update is folded by field bucket; a fold dying between buckets reads exact', async () => {
+    const a = newAccount();
+    await putAccountOf(a, { report_blocks: true });
+    // Every count in every quarter of one six-hour block, with a label's counts of 40 inboxes: one block item of
+    // (6 + 40) × 24 = 1,104 counters in one fold (a seeded account, or a fold after a long pause).
+    const label = keys.reportSeries.label('wide');
+    const block = day + 6 * 3_600;
+    const counts = {
+      cc: 1,
+      im: 2,
+      om: 3,
+      br: 1,
+      bh: 1,
+      cs: 1,
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`li${i + 1}`, 1])),
+    };
+    await recordFacts(a, [
+      {
+        fact: {
+          id: `fold-test:${a}:block`,
+          account_id: a,
+          conversation_id: 1,
+          contributions: Array.from({ length: 24 }, (_, q) => ({ series: label, at: block + q * 900, figures: counts })),
+          created_at: block,
+        },
+      },
+    ]);
+    const read = { blocks: true, groups: ['n'] as const };
+    // Cuts inside the block: the head of the day up to 09:00 (12 quarters) and up to 11:45 (23).
+    const sums = () => sumsBetween(a, label, [day, block + 3 * 3_600, block + 5 * 3_600 + 2_700], read);
+    const expected = [12, 11].map((n) => Object.fromEntries(Object.entries(counts).map(([f, v]) => [f, v * n])));
+    expect(await sums()).toEqual(expected);
+    const blockItem = keys.reportPart(a, label, keys.reportBlockLane('n', 1), dayKey(day));
+    let updates = 0;
+    db().middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: { pk?: string; sk?: string } };
+        if (input.Key?.pk === blockItem.pk && input.Key.sk === blockItem.sk && ++updates > 5) throw new Error('fold dies');
+        return next(args);
+      },
+      { step: 'initialize', name: 'blockFoldCrash' },
+    );
+    await expect(foldAccount(a, { force: true, marginMs: 0, now: Date.now() + 1 })).rejects.toThrow('fold dies');
+    db().middlewareStack.remove('blockFoldCrash');
+    const stored = async () =>
+      (
+        await queryItems({
+          KeyConditionExpression: 'pk = :p AND sk = :s',
+          ExpressionAttributeValues: { ':p': blockItem.pk, ':s': blockItem.sk },
+        })
+      )[0]!;
+    // Five buckets of fields written (marked), the others not: every read exact.
+    expect(Object.keys(await stored()).filter((k) => k.startsWith('fw_'))).toHaveLength(5);
+    expect(await sums()).toEqual(expected);
+    // Resumed once the claim is stale: the buckets written are skipped, the rest added once.
+    await foldAccount(a, { force: true, marginMs: 0, now: Date.now() + FOLD_POLICY.leaseMs + 1_000 });
+    expect((await readPendingReports(a)).logs).toEqual([]);
+    expect(await sums()).toEqual(expected);
+    const folded = await stored();
+    expect([folded.cc_0, folded.om_23, folded.li40_11]).toEqual([1, 3, 1]);
+  });
 });

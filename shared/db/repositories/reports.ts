@@ -114,21 +114,26 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
 }
 
 /**
- * A grouped item's update too large for one expression (DynamoDB: 4 KB an expression) goes as one update per
- * bucket of members, each marked `fw_<bucket>` (the fold mark of those members' figures), so a read adds to each
- * member exactly the pending figures its bucket lacks (`memberFoldMark`), even between two of the updates.
+ * An item's update too large for one expression (DynamoDB: 4 KB an expression) goes as one update per bucket,
+ * each marked `fw_<bucket>` (the fold mark of the bucket's figures): a grouped item by member, a series item by
+ * field (a block item of every figure in all its quarters holds hundreds of counters; a label's counts item one
+ * `li<inbox>` per inbox). A read adds to each member or figure exactly the pending figures its bucket lacks
+ * (`memberFoldMark`), even between two of the updates.
  */
 const PARTS_PER_UPDATE = 250;
+/** The bucket key of an attribute: a grouped item's member; a series item's field (without its quarter). */
+const bucketKey = (kind: AggregateKind, attr: string) =>
+  kind === 'group' ? splitMemberAttr(attr)!.member : kind === 'day' ? attr : attr.replace(/_\d+$/, '');
 /**
  * AP210: a fold's addition to one aggregate item, marked with the fold (`fw`: the last log it folds) and
  * applied only where no fold this late wrote before: a fold retried after a crash skips the items it wrote.
- * False when skipped. A large grouped item's addition goes by member bucket (`MEMBER_BUCKETS`).
+ * False when skipped. A large addition goes by bucket (`MEMBER_BUCKETS`).
  */
 export async function foldAggregate(accountId: number, entry: AggregateAdd, fold: string): Promise<boolean> {
-  if (entry.kind === 'group' && entry.values.size > PARTS_PER_UPDATE) {
+  if (entry.values.size > PARTS_PER_UPDATE) {
     const buckets = new Map<number, Map<string, number>>();
     for (const [attr, v] of entry.values) {
-      const b = memberBucket(splitMemberAttr(attr)!.member);
+      const b = memberBucket(bucketKey(entry.kind, attr));
       if (!buckets.has(b)) buckets.set(b, new Map());
       buckets.get(b)!.set(attr, v);
     }
@@ -604,7 +609,7 @@ function partWithPending(
 ) {
   const { offset, span, group } = laneSpan(lane);
   const start = day + offset;
-  const pending = p ? pendingIn(p, series, start, start + span, item?.fw) : [];
+  const pending = p ? pendingIn(p, series, start, start + span, (f: string) => memberFoldMark(item, f)) : [];
   if (!pending.length) return item;
   const out: Record<string, unknown> = { ...item };
   let added = false;
@@ -632,13 +637,14 @@ export async function queryReportDays(
   pending?: PendingReports,
 ): Promise<Map<string, Figures>> {
   const items = await queryBetween(keys.reportSeriesPartition(accountId, series), keys.reportDaySk(fromDay), keys.reportDaySk(toDay));
-  const out = new Map(items.map((i) => [String(i.sk).slice(2), { figures: figuresOf(i), fw: i.fw }]));
+  const out = new Map(items.map((i) => [String(i.sk).slice(2), { figures: figuresOf(i), item: i as Record<string, unknown> | undefined }]));
   if (pending?.logs.length) {
     for (const d of pendingDays(pending, series, dayStart)) {
       const day = dayKey(d);
       if (day < fromDay || day > toDay) continue;
-      const into = out.get(day) ?? { figures: {}, fw: undefined };
-      for (const c of pendingIn(pending, series, d, d + DAY, into.fw)) addFigures(into.figures, c.figures);
+      const into = out.get(day) ?? { figures: {}, item: undefined };
+      for (const c of pendingIn(pending, series, d, d + DAY, (f: string) => memberFoldMark(into.item, f)))
+        addFigures(into.figures, c.figures);
       out.set(day, into);
     }
   }
