@@ -118,7 +118,7 @@ export const memberAttr = (member: string, attr: string) => `${member}|${attr}`;
  * update per bucket, each marked `fw_<bucket>` (docs/reports.md): the bucket of a grouped item's member, or of a
  * series item's figure (its field, every quarter counter of it alike).
  */
-export const MEMBER_BUCKETS = 32;
+export const MEMBER_BUCKETS = 256;
 export function memberBucket(member: string): number {
   let h = 0;
   for (let i = 0; i < member.length; i++) h = (h * 31 + member.charCodeAt(i)) >>> 0;

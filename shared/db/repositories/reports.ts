@@ -115,15 +115,17 @@ export function aggregateAdds(accountId: number, fact: Pick<ReportFact, 'contrib
 
 /**
  * An item's update too large for one expression (DynamoDB: 4 KB an expression) goes as one update per bucket,
- * each marked `fw_<bucket>` (the fold mark of the bucket's figures): a grouped item by member, a series item by
- * field (a block item of every figure in all its quarters holds hundreds of counters; a label's counts item one
- * `li<inbox>` per inbox). A read adds to each member or figure exactly the pending figures its bucket lacks
- * (`memberFoldMark`), even between two of the updates.
+ * each marked `fw_<bucket>` (the fold mark of the bucket's figures), by figure: a member's figure in a grouped
+ * item, a field in a series item (a block item of every figure in all its quarters holds hundreds of counters, a
+ * label's counts item one `li<inbox>` per inbox, a grouped block one member's figures in 24 quarters). A read adds
+ * to each figure exactly the pending part its bucket lacks (`memberFoldMark`), even between two of the updates.
  */
 const PARTS_PER_UPDATE = 250;
-/** The bucket key of an attribute: a grouped item's member; a series item's field (without its quarter). */
-const bucketKey = (kind: AggregateKind, attr: string) =>
-  kind === 'group' ? splitMemberAttr(attr)!.member : kind === 'day' ? attr : attr.replace(/_\d+$/, '');
+/**
+ * The bucket key of an attribute: its figure without the quarter (`<member>|<field>` in a grouped item, `<field>`
+ * in a series item), so every quarter counter of one figure shares its mark. No field ends in `_<digits>`.
+ */
+const bucketKey = (attr: string) => attr.replace(/_\d+$/, '');
 /**
  * AP210: a fold's addition to one aggregate item, marked with the fold (`fw`: the last log it folds) and
  * applied only where no fold this late wrote before: a fold retried after a crash skips the items it wrote.
@@ -133,7 +135,7 @@ export async function foldAggregate(accountId: number, entry: AggregateAdd, fold
   if (entry.values.size > PARTS_PER_UPDATE) {
     const buckets = new Map<number, Map<string, number>>();
     for (const [attr, v] of entry.values) {
-      const b = memberBucket(bucketKey(entry.kind, attr));
+      const b = memberBucket(bucketKey(attr));
       if (!buckets.has(b)) buckets.set(b, new Map());
       buckets.get(b)!.set(attr, v);
     }
@@ -770,10 +772,11 @@ function membersWithPending(
       if (c.at < from || c.at >= to) continue;
       const of = keys.reportFamilyOf(c.series);
       if (of?.family !== family) continue;
-      const mark = memberFoldMark(item, of.member);
-      if (mark !== undefined && log.sk <= mark) continue;
       for (const [f, v] of Object.entries(c.figures) as [Field, number][]) {
         if (!v || memberGroup(f) !== group) continue;
+        // A member's figure folded already (its bucket's mark, or the item's, is this log or later).
+        const mark = memberFoldMark(item, memberAttr(of.member, f));
+        if (mark !== undefined && log.sk <= mark) continue;
         const m = into(of.member);
         const attr = attrOf(f, c.at);
         m[attr] = (m[attr] ?? 0) + v;
