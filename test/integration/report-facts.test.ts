@@ -18,6 +18,7 @@ import { getAccountNow, putAccount } from '#shared/db/repositories/identity.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
 import { scopedCallRecorder } from '../support/calls.ts';
 import { runtime } from '../support/runtime.ts';
+import { account } from '../unit/support/records.ts';
 
 // A dispatcher batch's report facts (DynamoDB Local): plain puts and one log per account, reads adding the
 // log until a fold adds it to the aggregate items, and a redelivered batch adding nothing.
@@ -158,20 +159,8 @@ const aggregateReads =
   };
 
 /** An account record as the platform writes one. */
-const accountOf = (id: number, at: number, extra: Partial<AccountRecord> = {}): AccountRecord => ({
-  id,
-  name: 'reports',
-  locale: 'en',
-  domain: null,
-  support_email: null,
-  status: 'active',
-  limits: {},
-  custom_attributes: {},
-  features: {},
-  created_at: at,
-  updated_at: at,
-  ...extra,
-});
+const accountOf = (id: number, at: number, extra: Partial<AccountRecord> = {}): AccountRecord =>
+  account({ id, name: 'reports', created_at: at, updated_at: at, ...extra });
 
 // A series' sums over quarter-hour boundaries read the day items of the span and the hour items of the days a
 // boundary cuts; a cut day without a day item has no hour items (both are written by the same additions), so

@@ -26,6 +26,7 @@ import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
 import type { UnattendedChange } from '#shared/model/report-logs.ts';
 import { runtime } from '../support/runtime.ts';
+import { account } from '../unit/support/records.ts';
 
 // Exactly once with plain fact puts, pending logs and folds (DynamoDB Local), each crash point simulated by
 // calling the steps the pipeline and the fold take, in their order, and stopping: a redelivered event, a batch
@@ -55,20 +56,7 @@ const incoming = (accountId: number, id: string, at = t): FactWrite => ({
 
 /** An account record for the rebuild to mark (it moves an account's aggregates to block items, then marks it). */
 const putAccountOf = (id: number, extra: Partial<AccountRecord> = {}) =>
-  putAccount({
-    id,
-    name: 'folds',
-    locale: 'en',
-    domain: null,
-    support_email: null,
-    status: 'active',
-    limits: {},
-    custom_attributes: {},
-    features: {},
-    created_at: day,
-    updated_at: day,
-    ...extra,
-  });
+  putAccount(account({ id, name: 'folds', created_at: day, updated_at: day, ...extra }));
 
 /**
  * What a report reads: a day item with the pending figures it lacks, and the first two hours of the day (hour
