@@ -46,13 +46,29 @@ function roundTrips(calls: Call[]) {
 async function measure<T>(fn: () => Promise<T>) {
   const at = Date.now();
   refsCacheForTests.now = () => at;
+  const forget = refsCacheForTests.forget;
+  let forgotten = 0;
+  refsCacheForTests.forget = () => {
+    forgotten++;
+    forget.call(refsCacheForTests);
+  };
   try {
     await fn();
-    return reads(await recorder!.during(fn));
+    forgotten = 0;
+    return { ...reads(await recorder!.during(fn)), forgotten };
   } finally {
     refsCacheForTests.now = () => Date.now();
+    refsCacheForTests.forget = forget;
   }
 }
+
+/** The calls of a measured page in the order they ended, for a failure's message. */
+const callList = (m: { calls: Call[]; forgotten?: number }) =>
+  `refs cache dropped ${m.forgotten ?? 0}× during the call; calls:\n` +
+  [...m.calls]
+    .sort((a, b) => a.end - b.end)
+    .map((c) => `${c.start.toFixed(1)}–${c.end.toFixed(1)} ${c.command} ${c.index ?? ''} ${c.partition ?? c.keys?.join(',') ?? ''}`)
+    .join('\n');
 
 function reads<T>({ result, calls }: { result: T; calls: Call[] }) {
   return {
@@ -164,7 +180,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     // The page's conversations come with the index; only its contacts are read by key.
     expect(m.calls.filter((c) => c.command === 'BatchGetItemCommand')).toHaveLength(1);
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
@@ -185,7 +201,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
       true,
     );
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
@@ -202,7 +218,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(m.queries.filter((q) => q.index === GSI3).every(theirs)).toBe(true);
     expect(m.queries.length).toBeLessThanOrEqual(2 * sh.agentInboxes.length + 2);
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     // With one inbox, a third of its 60 open conversations are the agent's: the page reads about three for
     // each it shows. Otherwise the agent's inboxes hold a few each.
     expect(m.rcu).toBeLessThanOrEqual(n === 1 ? 16 : 10);
@@ -217,7 +233,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     expect(m.result.payload).toHaveLength(25);
     expect(m.queries.filter((q) => q.index === GSI3)).toHaveLength(0);
     expect(m.queries.filter((q) => q.index === 'gsi4')).toHaveLength(3);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
@@ -243,7 +259,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
       ].sort(),
     );
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
   });
 
@@ -260,7 +276,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
     // partition: what costs less.
     expect(m.queries.length).toBeLessThanOrEqual(4);
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
   });
 
   it.each(SIZES)('a team’s page at %i inboxes: its own partition of the account index, whatever its share', async (n) => {
@@ -276,7 +292,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
       [`CNTA#${sh.s.accountId}`, `ACONVS#${sh.s.accountId}#open#T${sh.team}`].sort(),
     );
     expect(m.byKey).toEqual([]);
-    expect(m.trips).toBeLessThanOrEqual(3);
+    expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     expect(m.rcu).toBeLessThanOrEqual(10);
     // Another order reads the team's partition whole, not the account's.
     const created = await measure(() => listConversations(sh.account, sh.admin, { ...q, sort_by: 'created_at_desc' }));
@@ -332,7 +348,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
       expect(m.queries.filter((c) => c.index === GSI3)).toHaveLength(0);
       // Four here, not three: in two of three full-suite runs on 28 November one of these pages measured four
       // sequential calls by their timestamps (never alone); the cause is not found yet.
-      expect(m.trips).toBeLessThanOrEqual(4);
+      expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
     }
   });
 
@@ -458,7 +474,7 @@ describe('conversation list pages: flat in the account’s inboxes', () => {
         m.queries.filter((c) => c.index === GSI3).every((c) => sh.agentInboxes.some((i) => c.partition!.includes(`#INBOX#${i}#open`))),
       ).toBe(true);
       expect(m.byKey).toEqual([]);
-      expect(m.trips).toBeLessThanOrEqual(3);
+      expect(m.trips, callList(m)).toBeLessThanOrEqual(3);
       expect(m.rcu).toBeLessThanOrEqual(10);
     }
   });

@@ -105,6 +105,9 @@ describe('report folds: exactly once through every crash point', () => {
     expect((await recordFacts(a, batch)).logs).toEqual([]);
     await foldAll(a);
     expect(await stored(a)).toBe(4);
+    // A fold with the policy's margin just after one without (seeding's): its margin ends before the watermark, and
+    // nothing is pending.
+    expect(await foldAccount(a, { force: true })).toMatchObject({ folded: false });
     expect(await stored(a, I)).toBe(4);
     // The rebuild sums the facts: the same.
     await putAccountOf(a);

@@ -486,6 +486,8 @@ export async function queryLogs(
   opts: { consistent?: boolean; limit?: number } = {},
 ): Promise<ReportLog[]> {
   const from = after > keys.reportLogFirst ? after : keys.reportLogFirst;
+  // Nothing after `after` up to `upto` (a fold's margin ends before a watermark that a fold without a margin moved).
+  if (upto <= from) return [];
   const items = await queryItems(
     {
       KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',

@@ -107,9 +107,44 @@ const ITEM_KB = 1;
 /** Read units of a Query that reads `kb` (eventually consistent: half a unit per 4 KB, at least half a unit). */
 const queryUnits = (kb: number) => Math.max(1, Math.ceil(kb / 4)) / 2;
 
-/** Rows to read from a source holding `all` conversations, `wanted` of them wanted, to find `need` (with a margin). */
-const rowsFor = (need: number, wanted: number, all: number) =>
-  !wanted ? 0 : wanted >= all ? Math.min(need, all) + 1 : Math.min(all + 1, Math.ceil((Math.min(need, wanted) * all * 1.2) / wanted) + 2);
+/** Rows of ~ITEM_KB a Query reads for each read unit's 4 KB step (a first read is rounded up to whole steps: they are billed anyway). */
+const ROWS_PER_STEP = 4 / ITEM_KB;
+/** About 1 in 100 first reads of a partition runs out before the page is filled (one-sided normal quantile). */
+const RUN_OUT_Z = 2.33;
+
+/** How many conversations a partition (or every partition a page reads) holds, and how many of them the page wants. */
+interface Held {
+  wanted: number;
+  all: number;
+}
+
+/**
+ * The rows a page's first read of one partition asks for: enough that it seldom runs out before the page is filled
+ * (which would cost the page a further, sequential Query of that partition). `scope` is the partitions sized together
+ * (a status's partitions of the account index; an inbox's own partition alone), as if the page's `need` conversations
+ * were all theirs; a conversation's activity being independent of which of them holds it (its shard is its display id's;
+ * its team says nothing of when it was last active), the page's wanted
+ * conversations found in `part` are Binomial(need, part.wanted / scope.wanted), and the unwanted ones newer than the
+ * page's last are as many as a negative binomial says, each in `part` with its share of the scope's unwanted ones. The
+ * merge reads a partition's next head before it takes the page's next conversation, so a read of `rows` runs out when
+ * the page reaches `rows` or more of the partition's conversations: the read asks for their mean plus RUN_OUT_Z
+ * standard deviations (and half a row, for a count's continuity), rounded up to a whole 4 KB step, and never more than
+ * the partition holds and one (so that it ends the partition).
+ */
+export function firstRows(need: number, part: Held, scope: Held): number {
+  if (part.wanted <= 0 || part.all <= 0) return 0;
+  const n = Math.min(need, scope.wanted);
+  const q = Math.min(1, part.wanted / scope.wanted);
+  // Unwanted conversations newer than the page's last, in the scope (a negative binomial's failures) and their share here.
+  const density = scope.wanted / Math.max(scope.all, scope.wanted);
+  const unwanted = (n * (1 - density)) / density;
+  const unwantedVar = (n * (1 - density)) / density ** 2;
+  const u = scope.all > scope.wanted ? Math.max(0, part.all - part.wanted) / (scope.all - scope.wanted) : 0;
+  const mean = n * q + u * unwanted;
+  const variance = n * q * (1 - q) + unwanted * u * (1 - u) + u * u * unwantedVar;
+  const rows = Math.ceil(mean + RUN_OUT_Z * Math.sqrt(variance) + 0.5);
+  return Math.min(Math.ceil(part.all) + 1, Math.ceil(rows / ROWS_PER_STEP) * ROWS_PER_STEP);
+}
 
 interface Tally {
   wanted: number;
@@ -134,6 +169,8 @@ export interface PagePlan {
   source: 'account' | 'inboxes' | 'none';
   /** Estimated read units of the index reads. */
   units: number;
+  /** The partitions the page reads and the rows each first read asks for. */
+  reads: PageRead[];
   streams: () => AsyncGenerator<ConversationRow>[];
 }
 
@@ -144,12 +181,15 @@ interface AccountRead {
   rows: number;
 }
 
+/** One Query a page plans: a partition of the account index (AccountRead) or an inbox's partition of a status. */
+export type PageRead = AccountRead | { status: string; inbox: number; rows: number };
+
 type TeamTally = Tally & { status: string; team: number | null };
 
 /**
- * The account index's partitions a page reads, each sized for its share of the page: with `teamParts` a team's
- * conversations are only in its own partition, those without a team in the shards, so each wanted (status, team) is
- * read where it is and a team's page reads one partition of that team's conversations alone. Otherwise (an account
+ * The account index's partitions a page reads, each sized for its share of the page (`firstRows`): with `teamParts` a
+ * team's conversations are only in its own partition, those without a team in the shards, so each wanted (status, team)
+ * is read where it is and a team's page reads one partition of that team's conversations alone. Otherwise (an account
  * from before the team partitions) a conversation with a team may be in either its team's partition (written since)
  * or a shard: the shards are sized as holding the whole status, the team partitions as holding their team.
  */
@@ -160,28 +200,28 @@ function accountReads(
   totals: Map<string, number>,
   teamParts: boolean,
 ): AccountRead[] {
-  // `rows` split over the shards by display id; `spread` covers an uneven split when `rows` carries no margin of its own
-  // for it (a status's whole page).
-  const shards = (status: string, rows: number, spread = 1): AccountRead[] =>
-    Array.from({ length: LIST_SHARDS }, (_, shard) => ({ status, part: shard, rows: Math.ceil((rows / LIST_SHARDS) * spread) + 1 }));
-  const out: AccountRead[] = [];
-  for (const st of statuses) {
-    const groups = teams.filter((g) => g.status === st.status && g.wanted > 0);
-    // A partition holding `all` conversations, `wanted` of them wanted, of the status's `st.wanted`: the page takes about
-    // its share of wanted ones from it (conversations active alike), so it reads that share of `need`, scaled by all / wanted.
-    const rows = (wanted: number, all: number) =>
-      wanted === st.wanted
-        ? rowsFor(need, wanted, all)
-        : Math.min(all + 1, Math.ceil((Math.min(need, st.wanted) * all * 1.2) / st.wanted) + 2);
-    for (const g of groups) {
+  return statuses.flatMap((st) => {
+    const parts: (Omit<AccountRead, 'rows'> & Held)[] = [];
+    // A shard holds about its share (by display id) of what the status's shards hold.
+    const shards = (held: Held) => {
+      for (let shard = 0; shard < LIST_SHARDS; shard++)
+        parts.push({ status: st.status, part: shard, wanted: held.wanted / LIST_SHARDS, all: held.all / LIST_SHARDS });
+    };
+    for (const g of teams.filter((t) => t.status === st.status && t.wanted > 0)) {
       const all = totals.get(partTotal(st.status, g.team)) ?? g.all;
-      if (g.team !== null) out.push({ status: st.status, part: `T${g.team}`, rows: rows(g.wanted, all) });
-      else if (teamParts) out.push(...shards(st.status, rows(g.wanted, all), g.wanted === st.wanted ? 1.15 : 1));
+      if (g.team !== null) parts.push({ status: st.status, part: `T${g.team}`, wanted: g.wanted, all });
+      else if (teamParts) shards({ wanted: g.wanted, all });
     }
-    if (!teamParts) out.push(...shards(st.status, rowsFor(need, st.wanted, st.all), 1.15));
-  }
-  return out;
+    if (!teamParts) shards(st);
+    // Each status is sized for a whole page: its conversations' activity is not independent of it (the open ones are
+    // the recent ones, the resolved ones the many), so the counts cannot say how much of the page each status holds.
+    const scope = sumHeld(parts);
+    return parts.map(({ status, part, ...held }) => ({ status, part, rows: firstRows(need, held, scope) }));
+  });
 }
+
+const sumHeld = (parts: Held[]): Held =>
+  parts.reduce((t, p) => ({ wanted: t.wanted + p.wanted, all: t.all + p.all }), { wanted: 0, all: 0 });
 
 /** Chooses where a page comes from (exported for the unit test of the choice); `oldestFirst` reads the indexes forwards. */
 export function planPage(
@@ -210,12 +250,14 @@ export function planPage(
   const perInbox = counters.every((c) => c.inbox_id !== undefined);
   // The account index holds every conversation of the status, wanted or not.
   const statuses = [...byStatus.values()].filter((t) => t.wanted > 0).map((t) => ({ ...t, all: totals?.get(t.status) ?? t.all }));
-  if (!statuses.length) return { source: 'none', units: 0, streams: () => [] };
+  if (!statuses.length) return { source: 'none', units: 0, reads: [], streams: () => [] };
 
   const reads = accountReads(need, statuses, [...byTeam.values()], totals ?? new Map(), teamParts);
   const accountUnits = reads.reduce((u, r) => u + queryUnits(r.rows * ITEM_KB), 0);
   const partitions = [...byPartition.values()].filter((t) => t.wanted > 0);
-  const inboxUnits = partitions.reduce((u, t) => u + queryUnits(rowsFor(need, t.wanted, t.all) * ITEM_KB), 0);
+  // Each inbox's partition is sized for a whole page: an inbox's activity is its own (a new number, a quiet address).
+  const inboxReads = partitions.map((t) => ({ status: t.status, inbox: t.inbox, rows: firstRows(need, t, t) }));
+  const inboxUnits = inboxReads.reduce((u, r) => u + queryUnits(r.rows * ITEM_KB), 0);
 
   // Even, the source of fewer Queries: each rounds its read up to 4 KB.
   const accountFirst = accountUnits < inboxUnits || (accountUnits === inboxUnits && reads.length <= partitions.length);
@@ -223,6 +265,7 @@ export function planPage(
     return {
       source: 'account',
       units: accountUnits,
+      reads,
       streams: () =>
         reads.map((r) => conversationsByAccountStatus(accountId, r.status, r.part, r.rows, Math.max(r.rows, PAGE_SIZE), oldestFirst)),
     };
@@ -230,11 +273,9 @@ export function planPage(
   return {
     source: 'inboxes',
     units: inboxUnits,
+    reads: inboxReads,
     streams: () =>
-      partitions.map((t) => {
-        const first = rowsFor(need, t.wanted, t.all);
-        return conversationsByInboxStatus(accountId, t.inbox, t.status, first, Math.max(first, 100), oldestFirst);
-      }),
+      inboxReads.map((r) => conversationsByInboxStatus(accountId, r.inbox, r.status, r.rows, Math.max(r.rows, 100), oldestFirst)),
   };
 }
 
