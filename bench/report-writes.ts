@@ -231,7 +231,7 @@ export async function benchReportRows(
   inboxes = 30,
   days = 30,
 ): Promise<ReportRowsResult> {
-  const { recordFact } = await import('#shared/db/repositories/reports.ts');
+  const { recordFact } = await import('#shared/db/repositories/report-logs.ts');
   const { foldAll } = await import('#shared/domain/reports/fold.ts');
   const keys = await import('#shared/db/keys.ts');
   const seeded = await seedAccountVia(world.baseUrl, world.platform, world.unique('report-rows'));

@@ -1,5 +1,5 @@
 import { claimSurvey, saveResponse, setSurveyMessage } from '#shared/db/repositories/csat.ts';
-import { recordFact } from '#shared/db/repositories/reports.ts';
+import { recordFact } from '#shared/db/repositories/report-logs.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { CsatSurveyRecord } from '#shared/model/csat.ts';

@@ -1,4 +1,4 @@
-import { recordFact } from '#shared/db/repositories/reports.ts';
+import { recordFact } from '#shared/db/repositories/report-logs.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
 import * as keys from '#shared/db/keys.ts';
 import { FIELDS, inboxField, type Figures } from '#shared/model/report-buckets.ts';

@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
-import {
-  getConversationReportState,
-  listConversationReportingEvents,
-  queryReportDays,
-  readPendingReports,
-  recordFacts,
-  type FactWrite,
-} from '#shared/db/repositories/reports.ts';
+import { getConversationReportState, readPendingReports, recordFacts, type FactWrite } from '#shared/db/repositories/report-logs.ts';
+import { listConversationReportingEvents, queryReportDays } from '#shared/db/repositories/reports.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
 import { dayKey, groupsOf, type Field, type Figures } from '#shared/model/report-buckets.ts';
 import { queryItems } from '#shared/db/repositories/common.ts';

@@ -1,20 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as keys from '#shared/db/keys.ts';
+import { aggregateAdds, foldAggregate, putAggregate } from '#shared/db/repositories/report-aggregates.ts';
 import {
-  aggregateAdds,
   claimFold,
-  foldAggregate,
   getFoldState,
-  listUnattended,
   newLogSk,
-  putAggregate,
   putFacts,
   queryLogs,
-  queryReportDays,
   readPendingReports,
   recordFacts,
   type FactWrite,
-} from '#shared/db/repositories/reports.ts';
+} from '#shared/db/repositories/report-logs.ts';
+import { listUnattended, queryReportDays } from '#shared/db/repositories/reports.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { FOLD_POLICY, foldAccount, foldAll } from '#shared/domain/reports/fold.ts';

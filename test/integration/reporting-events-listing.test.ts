@@ -11,7 +11,7 @@ import {
   recordFacts,
   removeConversationReportItems,
   type FactWrite,
-} from '#shared/db/repositories/reports.ts';
+} from '#shared/db/repositories/report-logs.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
 import { foldReportingEvents, listAccountEvents } from '#shared/domain/reports/listing.ts';
 import { listingHour } from '#shared/model/reporting-event-listing.ts';

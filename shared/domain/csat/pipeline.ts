@@ -1,6 +1,6 @@
 import { getAccount } from '#shared/db/repositories/identity.ts';
 import { claimSurvey, getSurvey, removeSurvey, saveResponse, setSurveyMessage } from '#shared/db/repositories/csat.ts';
-import { recordFact } from '#shared/db/repositories/reports.ts';
+import { recordFact } from '#shared/db/repositories/report-logs.ts';
 import { log } from '#shared/log.ts';
 import type { ConversationRecord } from '#shared/model/conversations.ts';
 import type { CsatResponseRecord, CsatSurveyRecord } from '#shared/model/csat.ts';

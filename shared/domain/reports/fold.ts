@@ -1,17 +1,16 @@
 import * as keys from '#shared/db/keys.ts';
 import { getAccountNow } from '#shared/db/repositories/identity.ts';
 import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
+import { aggregateAdds, foldAggregate } from '#shared/db/repositories/report-aggregates.ts';
 import {
-  aggregateAdds,
   applyUnattended,
   claimFold,
   finishFold,
-  foldAggregate,
   getFoldState,
   logTime,
   queryLogs,
   type LoggedBatch,
-} from '#shared/db/repositories/reports.ts';
+} from '#shared/db/repositories/report-logs.ts';
 import { log } from '#shared/log.ts';
 import { foldReportingEvents } from './listing.ts';
 import type { ReportLog, UnattendedChange } from '#shared/model/report-logs.ts';

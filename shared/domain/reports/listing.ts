@@ -1,6 +1,7 @@
 import * as keys from '#shared/db/keys.ts';
 import { putListingItem, queryListing, rewriteListingItem } from '#shared/db/repositories/report-listing.ts';
-import { listReportingEvents, readPendingReports } from '#shared/db/repositories/reports.ts';
+import { readPendingReports } from '#shared/db/repositories/report-logs.ts';
+import { listReportingEvents } from '#shared/db/repositories/reports.ts';
 import type { ReportLog } from '#shared/model/report-logs.ts';
 import { decodeRemoved, decodeReportingEvent, listingChunks, listingHour, mergeListing } from '#shared/model/reporting-event-listing.ts';
 import type { ReportingEventRecord } from '#shared/model/reports.ts';

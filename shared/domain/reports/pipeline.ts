@@ -3,15 +3,15 @@ import { nextId } from '#shared/db/ids.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import * as keys from '#shared/db/keys.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { aggregateAdds } from '#shared/db/repositories/report-aggregates.ts';
 import {
-  aggregateAdds,
   getConversationReportState,
   listConversationFacts,
   recordFacts,
   removeConversationReportItems,
   type FactWrite,
   type LoggedBatch,
-} from '#shared/db/repositories/reports.ts';
+} from '#shared/db/repositories/report-logs.ts';
 import { mergeContributions, type UnattendedChange } from '#shared/model/report-logs.ts';
 import { foldWhenDue } from './fold.ts';
 import type { DomainEvent } from '../events/domain-events.ts';

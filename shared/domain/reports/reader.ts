@@ -1,12 +1,6 @@
 import * as keys from '#shared/db/keys.ts';
-import {
-  getGroupBlocks,
-  getReportParts,
-  queryGroupDays,
-  queryReportDays,
-  queryReportLane,
-  readPendingReports,
-} from '#shared/db/repositories/reports.ts';
+import { readPendingReports } from '#shared/db/repositories/report-logs.ts';
+import { getGroupBlocks, getReportParts, queryGroupDays, queryReportDays, queryReportLane } from '#shared/db/repositories/reports.ts';
 import type { PendingReports } from '#shared/model/report-logs.ts';
 import {
   addDayHead,

@@ -4,14 +4,12 @@ import {
   AGGREGATE_TYPE,
   aggregateAdds,
   deleteAggregate,
-  forEachReportFact,
-  lastLogSk,
   markReportBlocks,
   putAggregate,
   seriesItemKeys,
-  setWatermark,
   type AggregateKind,
-} from '#shared/db/repositories/reports.ts';
+} from '#shared/db/repositories/report-aggregates.ts';
+import { forEachReportFact, lastLogSk, setWatermark } from '#shared/db/repositories/report-logs.ts';
 import { listInboxSummaries } from '#shared/db/repositories/inboxes.ts';
 import { foldAll } from './fold.ts';
 

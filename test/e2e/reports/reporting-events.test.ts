@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/keys.ts';
 import { queryListing } from '#shared/db/repositories/report-listing.ts';
-import { readPendingReports } from '#shared/db/repositories/reports.ts';
+import { readPendingReports } from '#shared/db/repositories/report-logs.ts';
 import { foldAll } from '#shared/domain/reports/fold.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';

@@ -4,7 +4,7 @@ import { conversationContext } from '#shared/domain/events/payloads.ts';
 import { recordReports } from '#shared/domain/reports/pipeline.ts';
 import { rebuildAccountReports } from '#shared/domain/reports/rebuild.ts';
 import { dayKey } from '#shared/model/report-buckets.ts';
-import { putAggregate } from '#shared/db/repositories/reports.ts';
+import { putAggregate } from '#shared/db/repositories/report-aggregates.ts';
 import * as keys from '#shared/db/keys.ts';
 import { expectErrorBody, fieldsOf, seedAccount, type SeededAccount } from '../../support/runtime.ts';
 import { untilState } from '../../support/until.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordFact } from '#shared/db/repositories/reports.ts';
+import { recordFact } from '#shared/db/repositories/report-logs.ts';
 import * as keys from '#shared/db/keys.ts';
 import { ok } from '../conversations/fixtures.ts';
 import { seedAccount, type SeededAccount } from '../../support/runtime.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as keys from '#shared/db/keys.ts';
-import { aggregateAdds } from '#shared/db/repositories/reports.ts';
+import { aggregateAdds } from '#shared/db/repositories/report-aggregates.ts';
 import {
   FIELDS,
   memberAttr,
