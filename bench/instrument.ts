@@ -65,6 +65,7 @@ export function roundTrips(calls: Pick<DynamoCall, 'at' | 'ms'>[]): number {
 
 const indexes: IndexShape[] = Object.values(INDEXES).map((i) => ({ pk: i.pk, sk: i.sk, include: (i as { include?: string[] }).include }));
 const TABLE_KEYS = [KEY.pk, KEY.sk];
+const utf8 = new TextDecoder();
 
 interface Written {
   table: string;
@@ -157,8 +158,8 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       const rawBody = (args.request as { body?: unknown } | undefined)?.body;
       const command = String(context.commandName);
       // The wire body is the low-level input, so a recorded read can be replayed as is.
-      const body =
-        typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? Buffer.from(rawBody).toString('utf8') : undefined;
+      // Decoded as bytes: the SDK's JSON body is a Uint8Array whose valueOf (which Buffer.from calls) warns.
+      const body = typeof rawBody === 'string' ? rawBody : rawBody instanceof Uint8Array ? utf8.decode(rawBody) : undefined;
       if (body !== undefined) sent.push({ command, body });
       (context as { wireBody?: string }).wireBody = body;
       if (!WRITES.has(command) || body === undefined) return next(args);
