@@ -216,7 +216,13 @@ function accountReads(
     // Each status is sized for a whole page: its conversations' activity is not independent of it (the open ones are
     // the recent ones, the resolved ones the many), so the counts cannot say how much of the page each status holds.
     const scope = sumHeld(parts);
-    return parts.map(({ status, part, ...held }) => ({ status, part, rows: firstRows(need, held, scope) }));
+    // Before the team partitions the shards may hold the whole status: sized as if they did.
+    const shardScope = teamParts ? scope : sumHeld(parts.filter((p) => typeof p.part === 'number'));
+    return parts.map(({ status, part, ...held }) => ({
+      status,
+      part,
+      rows: firstRows(need, held, typeof part === 'number' ? shardScope : scope),
+    }));
   });
 }
 
