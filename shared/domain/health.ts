@@ -1,8 +1,7 @@
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
 import { getItem } from '#shared/db/repositories/common.ts';
 import * as keys from '#shared/db/keys.ts';
-import { sqs } from '#shared/queues/client.ts';
+import { queueDepth } from '#shared/queues/client.ts';
 import { keyring } from '#shared/crypto/tokens.ts';
 import { ServiceError } from '#shared/errors.ts';
 
@@ -36,7 +35,7 @@ export async function probe(check: () => Promise<unknown>, timeoutMs = PROBE_TIM
 
 const queueAnswers = (url: string | undefined) => async () => {
   if (!url) throw new Error('queue not configured');
-  await sqs().send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+  await queueDepth(url);
 };
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, Rails' `:db` format that Chatwoot's `GET /api` shows. */
