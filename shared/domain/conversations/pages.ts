@@ -123,15 +123,15 @@ interface Held {
  * (which would cost the page a further, sequential Query of that partition). `scope` is the partitions sized together
  * (a status's partitions of the account index; an inbox's own partition alone), as if the page's `need` conversations
  * were all theirs; a conversation's activity being independent of which of them holds it (its shard is its display id's;
- * its team says nothing of when it was last active), the page's wanted
- * conversations found in `part` are Binomial(need, part.wanted / scope.wanted), and the unwanted ones newer than the
- * page's last are as many as a negative binomial says, each in `part` with its share of the scope's unwanted ones. The
+ * its team says nothing of when it was last active), the page's wanted conversations found in `part` are
+ * Binomial(need, part.wanted / scope.wanted), and the unwanted ones newer than the page's last are as many as a negative
+ * binomial says, each in `part` with its share of the scope's unwanted ones. The
  * merge reads a partition's next head before it takes the page's next conversation, so a read of `rows` runs out when
  * the page reaches `rows` or more of the partition's conversations: the read asks for their mean plus RUN_OUT_Z
  * standard deviations (and half a row, for a count's continuity), rounded up to a whole 4 KB step, and never more than
  * the partition holds and one (so that it ends the partition).
  */
-export function firstRows(need: number, part: Held, scope: Held): number {
+function firstRows(need: number, part: Held, scope: Held): number {
   if (part.wanted <= 0 || part.all <= 0) return 0;
   const n = Math.min(need, scope.wanted);
   const q = Math.min(1, part.wanted / scope.wanted);
