@@ -112,10 +112,15 @@ const ROWS_PER_STEP = 4 / ITEM_KB;
 /** About 1 in 100 first reads of a partition runs out before the page is filled (one-sided normal quantile). */
 const RUN_OUT_Z = 2.33;
 
-/** How many conversations a partition (or every partition a page reads) holds, and how many of them the page wants. */
+/**
+ * How many conversations a partition (or every partition a page reads) holds, and how many of them the page wants;
+ * `most`, the most it may hold when `all` is an estimate (a shard's share of its status: the split by display id is
+ * uneven, a small status's conversations may all be in one shard).
+ */
 interface Held {
   wanted: number;
   all: number;
+  most?: number;
 }
 
 /**
@@ -129,7 +134,7 @@ interface Held {
  * merge reads a partition's next head before it takes the page's next conversation, so a read of `rows` runs out when
  * the page reaches `rows` or more of the partition's conversations: the read asks for their mean plus RUN_OUT_Z
  * standard deviations (and half a row, for a count's continuity), rounded up to a whole 4 KB step, and never more than
- * the partition holds and one (so that it ends the partition).
+ * the partition may hold and one (so that it ends the partition).
  */
 function firstRows(need: number, part: Held, scope: Held): number {
   if (part.wanted <= 0 || part.all <= 0) return 0;
@@ -143,7 +148,7 @@ function firstRows(need: number, part: Held, scope: Held): number {
   const mean = n * q + u * unwanted;
   const variance = n * q * (1 - q) + unwanted * u * (1 - u) + u * u * unwantedVar;
   const rows = Math.ceil(mean + RUN_OUT_Z * Math.sqrt(variance) + 0.5);
-  return Math.min(Math.ceil(part.all) + 1, Math.ceil(rows / ROWS_PER_STEP) * ROWS_PER_STEP);
+  return Math.min(Math.ceil(part.most ?? part.all) + 1, Math.ceil(rows / ROWS_PER_STEP) * ROWS_PER_STEP);
 }
 
 interface Tally {
@@ -205,7 +210,7 @@ function accountReads(
     // A shard holds about its share (by display id) of what the status's shards hold.
     const shards = (held: Held) => {
       for (let shard = 0; shard < LIST_SHARDS; shard++)
-        parts.push({ status: st.status, part: shard, wanted: held.wanted / LIST_SHARDS, all: held.all / LIST_SHARDS });
+        parts.push({ status: st.status, part: shard, wanted: held.wanted / LIST_SHARDS, all: held.all / LIST_SHARDS, most: held.all });
     };
     for (const g of teams.filter((t) => t.status === st.status && t.wanted > 0)) {
       const all = totals.get(partTotal(st.status, g.team)) ?? g.all;
