@@ -70,6 +70,24 @@ async function read(accountId: number, series = A) {
 const stored = async (accountId: number, series = A) =>
   (await queryReportDays(accountId, series, dayKey(day), dayKey(day))).get(dayKey(day))?.im ?? 0;
 
+/** Runs a fold of account `a` that dies after `updates` updates of `item` (a crash between an item's buckets). */
+async function foldDiesAfter(a: number, item: { pk: string; sk: string }, updates: number) {
+  let seen = 0;
+  db().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as { Key?: { pk?: string; sk?: string } };
+      if (input.Key?.pk === item.pk && input.Key.sk === item.sk && ++seen > updates) throw new Error('fold dies');
+      return next(args);
+    },
+    { step: 'initialize', name: 'foldCrash' },
+  );
+  try {
+    await expect(foldAccount(a, { force: true, marginMs: 0, now: Date.now() + 1 })).rejects.toThrow('fold dies');
+  } finally {
+    db().middlewareStack.remove('foldCrash');
+  }
+}
+
 describe('report folds: exactly once through every crash point', () => {
   beforeAll(async () => {
     await runtime();
@@ -255,17 +273,7 @@ describe('report folds: exactly once through every crash point', () => {
     expect(await rows()).toEqual(expected);
     // The fold dies after three member-bucket updates of the grouped day item.
     const dayItem = keys.reportGroupDay(a, 'T', 'a', dayKey(day));
-    let buckets = 0;
-    db().middlewareStack.add(
-      (next) => async (args) => {
-        const input = args.input as { Key?: { pk?: string; sk?: string } };
-        if (input.Key?.pk === dayItem.pk && input.Key.sk === dayItem.sk && ++buckets > 3) throw new Error('fold dies');
-        return next(args);
-      },
-      { step: 'initialize', name: 'groupedFoldCrash' },
-    );
-    await expect(foldAccount(a, { force: true, marginMs: 0, now: Date.now() + 1 })).rejects.toThrow('fold dies');
-    db().middlewareStack.remove('groupedFoldCrash');
+    await foldDiesAfter(a, dayItem, 3);
     const item = (
       await queryItems({ KeyConditionExpression: 'pk = :p AND sk = :s', ExpressionAttributeValues: { ':p': dayItem.pk, ':s': dayItem.sk } })
     )[0]!;
@@ -316,17 +324,7 @@ describe('report folds: exactly once through every crash point', () => {
     const expected = [12, 11].map((n) => Object.fromEntries(Object.entries(counts).map(([f, v]) => [f, v * n])));
     expect(await sums()).toEqual(expected);
     const blockItem = keys.reportPart(a, label, keys.reportBlockLane('n', 1), dayKey(day));
-    let updates = 0;
-    db().middlewareStack.add(
-      (next) => async (args) => {
-        const input = args.input as { Key?: { pk?: string; sk?: string } };
-        if (input.Key?.pk === blockItem.pk && input.Key.sk === blockItem.sk && ++updates > 5) throw new Error('fold dies');
-        return next(args);
-      },
-      { step: 'initialize', name: 'blockFoldCrash' },
-    );
-    await expect(foldAccount(a, { force: true, marginMs: 0, now: Date.now() + 1 })).rejects.toThrow('fold dies');
-    db().middlewareStack.remove('blockFoldCrash');
+    await foldDiesAfter(a, blockItem, 5);
     const stored = async () =>
       (
         await queryItems({
