@@ -61,6 +61,8 @@ export const ENV_OF: Record<keyof Config, EnvName[]> = {
     'INBOUND_SMTP_PORT',
     'INBOUND_MAIL_MAX_BYTES',
     'IMAP_POLL_SECONDS',
+    'SES_MAIL_BUCKET',
+    'SES_MAIL_PREFIX',
   ],
   frontendUrl: ['FRONTEND_URL', 'PUBLIC_BASE_URL'],
   whatsappCloudBaseUrl: ['WHATSAPP_CLOUD_BASE_URL'],
@@ -87,6 +89,9 @@ export const ENV_OF: Record<keyof Config, EnvName[]> = {
   channelSendRetryBaseSeconds: ['CHANNEL_SEND_RETRY_BASE_SECONDS'],
   channelMediaMaxBytes: ['CHANNEL_MEDIA_MAX_BYTES'],
 };
+
+/** Every variable the configuration reads. */
+export const ENV_NAMES: EnvName[] = [...new Set(Object.values(ENV_OF).flat())];
 
 /**
  * Tells `fn` the variables behind every field read from now on (the local runtime's recorder, for the deploy

@@ -1,155 +1,94 @@
-import * as v from 'valibot';
-
 // The only reader of process.env. Read once, on first use, so that the local runtime and tests can
-// set the environment before any handler module asks for it.
+// set the environment before any handler module asks for it. Every function loads this module, so it reads
+// with a few small helpers (each variable named once) rather than a schema: a schema of 84 variables cost every
+// cold start ~3 KiB more (docs/cost.md#cold-start).
 
-const Int = (fallback: number) => v.pipe(v.optional(v.string(), String(fallback)), v.transform(Number), v.integer(), v.minValue(0));
-
-const Optional = v.optional(v.pipe(v.string(), v.minLength(1)));
-
-const EnvSchema = v.object({
-  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
-  AWS_REGION: v.optional(v.string(), 'us-east-1'),
-  // Set only where the AWS services are emulated (local runtime, tests).
-  DYNAMODB_ENDPOINT: Optional,
-  SQS_ENDPOINT: Optional,
-  S3_ENDPOINT: Optional,
-  EVENTS_QUEUE_URL: Optional,
-  DELIVERIES_QUEUE_URL: Optional,
-  DELIVERIES_DLQ_URL: Optional,
-  AVATAR_BUCKET: Optional,
-  // Public address of the service, used in links the API hands out (widget script, avatars).
-  PUBLIC_BASE_URL: v.optional(v.string(), 'http://127.0.0.1:3000'),
-  // Key for the encrypted copies of tokens: base64 of 32 bytes locally, a Secrets Manager ARN deployed.
-  TOKEN_KEY: Optional,
-  TOKEN_KEY_SECRET_ARN: Optional,
-  // Locally with a data folder: the key file (it gains versions on rotation, so it is read, not copied).
-  TOKEN_KEY_FILE: Optional,
-  // How long a process keeps the loaded sealing keys before it looks for a rotated one.
-  KEYRING_TTL_SECONDS: Int(300),
-  MAX_BODY_BYTES: Int(1024 * 1024),
-  ID_BLOCK_SIZE: Int(100),
-  LOG_LEVEL: v.optional(v.picklist(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
-  // Deployed: the stack's name, the `service` of log lines and the dimension of the service's metrics.
-  SERVICE_NAME: Optional,
-  WEBHOOK_TIMEOUT_MS: Int(10_000),
-  // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
-  WEBHOOK_RETRY_BASE_SECONDS: Int(30),
-  // Deliveries still failing after this long go to the dead-letter queue.
-  WEBHOOK_MAX_AGE_SECONDS: Int(3 * 24 * 3600),
-  // Non-public webhook targets are refused when deployed. The local runtime allows loopback (local
-  // receivers); private, link-local and metadata addresses only when a developer opts in with
-  // ALLOW_PRIVATE_WEBHOOK_TARGETS=true.
-  ALLOW_LOOPBACK_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
-  ALLOW_PRIVATE_WEBHOOK_TARGETS: v.optional(v.picklist(['true', 'false']), 'false'),
-  // Request limits (docs/api.md#request-limits): sustained requests per minute and burst, per account and per
-  // credential (a public inbox counts as an account, a public contact as a credential); 0 turns one off.
-  LIMIT_ACCOUNT_PER_MINUTE: Int(6000),
-  LIMIT_ACCOUNT_BURST: Int(1000),
-  LIMIT_CREDENTIAL_PER_MINUTE: Int(3000),
-  LIMIT_CREDENTIAL_BURST: Int(500),
-  // Containers add their counts to a shared per-minute window every this percent of its quota ('0': never,
-  // each container then enforces only its own bucket).
-  LIMIT_SYNC_PERCENT: Int(5),
-  // Requests per minute and burst per client address on the file route (signed file links).
-  LIMIT_FILE_PER_MINUTE: Int(600),
-  LIMIT_FILE_BURST: Int(200),
-  // How long a signed file link handed out (JSON, webhooks, mail) stays valid, at least: longer than a
-  // webhook receiver retries (WEBHOOK_MAX_AGE_SECONDS), so a retried payload's links still work.
-  FILE_URL_TTL_SECONDS: Int(7 * 24 * 3600),
-  // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
-  CABLE_ENDPOINT: Optional,
-  // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
-  // which the dispatcher sends frames; wins over CABLE_ENDPOINT.
-  CABLE_QUEUE_PREFIX: Optional,
-  // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
-  CABLE_URL: Optional,
-  // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
-  MAIL_QUEUE_URL: Optional,
-  // Deployed: SLA deadlines' wake-ups (docs/sla.md), EventBridge Scheduler one-time schedules in this group that
-  // invoke this function with this role. Absent, the local runtime's timers (or none: deadlines are then found on the
-  // conversation's next change only).
-  SLA_SCHEDULE_GROUP: Optional,
-  SLA_WAKEUP_FUNCTION_ARN: Optional,
-  SLA_WAKEUP_ROLE_ARN: Optional,
-  // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
-  PURGE_CHUNK_DELETES: Int(400),
-  // Rows one chunk of a contacts import works through (shared/domain/contacts/import.ts).
-  CONTACT_IMPORT_CHUNK_ROWS: Int(100),
-  // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
-  AUDIT_LOG_RETENTION_DAYS: Int(90),
-  // Chatwoot's name for the sender: `Name <address>` or an address.
-  MAILER_SENDER_EMAIL: v.optional(v.string(), 'Chatwoot <accounts@chatwoot.com>'),
-  // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else
-  // MAIL_DIR, else the log.
-  MAIL_TRANSPORT: v.optional(v.picklist(['ses', 'local', 'none']), 'local'),
-  SMTP_ADDRESS: Optional,
-  SMTP_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/))),
-  SMTP_USERNAME: Optional,
-  SMTP_PASSWORD: Optional,
-  MAIL_DIR: Optional,
-  // Incoming mail (docs/mail.md#incoming-mail): the domain of `forward_to_email` addresses and `reply+<uuid>` Reply-Tos
-  // (none: no forwarding address, replies carry the inbox's address), the relay ingress's basic-auth password
-  // (user `actionmailbox`; none: the route answers 401), the local SMTP listener's port (`npm start`), the largest
-  // mail taken in, and how often IMAP inboxes are polled.
-  MAILER_INBOUND_EMAIL_DOMAIN: Optional,
-  RAILS_INBOUND_EMAIL_PASSWORD: Optional,
-  // Deployed, the relay password is a Secrets Manager secret (its text), named by ARN; RAILS_INBOUND_EMAIL_PASSWORD wins.
-  RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN: Optional,
-  INBOUND_SMTP_PORT: Int(2525),
-  INBOUND_MAIL_MAX_BYTES: Int(30 * 1024 * 1024),
-  IMAP_POLL_SECONDS: Int(60),
-  // Deployed with SES receiving: the bucket and prefix its receipt rule stores mails under.
-  SES_MAIL_BUCKET: Optional,
-  SES_MAIL_PREFIX: v.optional(v.string(), 'ses/'),
-  // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
-  FRONTEND_URL: Optional,
-  // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at loopback.
-  GOOGLE_OAUTH_TOKEN_URL: v.optional(v.string(), 'https://oauth2.googleapis.com/token'),
-  GOOGLE_TRANSLATE_URL: v.optional(v.string(), 'https://translation.googleapis.com'),
-  // Captain's editor tasks (rewrite, summary, reply and label suggestions): an OpenAI-compatible endpoint and
-  // model, as Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT installation setting; the key is the account's OpenAI hook's.
-  CAPTAIN_OPEN_AI_ENDPOINT: v.optional(v.string(), 'https://api.openai.com'),
-  CAPTAIN_OPEN_AI_MODEL: v.optional(v.string(), 'gpt-4o-mini'),
-  // Messaging channels (docs/channels.md): the providers' hosts (tests and staging point them at fakes; the paths
-  // after them are the providers' documented ones), the Meta app secret that signs WhatsApp Cloud webhooks (checked
-  // when set), the channel queues, the first retry delay of a send that met a provider 429/5xx or a network error
-  // (doubling per attempt), and the largest media file downloaded from a provider.
-  WHATSAPP_CLOUD_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
-  DIALOG360_BASE_URL: v.optional(v.string(), 'https://waba.360dialog.io/v1'),
-  TWILIO_API_BASE_URL: v.optional(v.string(), 'https://api.twilio.com'),
-  // Twilio's Content API (content templates of a Twilio WhatsApp inbox).
-  TWILIO_CONTENT_BASE_URL: v.optional(v.string(), 'https://content.twilio.com'),
-  BANDWIDTH_API_BASE_URL: v.optional(v.string(), 'https://messaging.bandwidth.com/api/v2'),
-  FB_APP_SECRET: Optional,
-  // Telegram's Bot API, LINE's Messaging API and its data API (docs/channels.md#configuration).
-  TELEGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.telegram.org'),
-  LINE_API_BASE_URL: v.optional(v.string(), 'https://api.line.me'),
-  LINE_DATA_API_BASE_URL: v.optional(v.string(), 'https://api-data.line.me'),
-  // Facebook Messenger: Graph's host, the Meta app's id (its own sends' echoes name it) and the verify token of
-  // `GET /bot` (docs/channels.md#facebook-messenger); the app secret is FB_APP_SECRET.
-  FACEBOOK_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.facebook.com'),
-  FB_APP_ID: Optional,
-  FB_VERIFY_TOKEN: Optional,
-  // Instagram (docs/channels.md#instagram): the verify token of `GET /webhooks/instagram`; Instagram's webhooks are
-  // signed with FB_APP_SECRET (an Instagram account linked to a page).
-  INSTAGRAM_VERIFY_TOKEN: Optional,
-  // The Instagram-login inbox (docs/channels.md#instagram-login): the Instagram app (its id and secret: the OAuth
-  // exchange, the `state` signature, its webhooks' signature), Instagram's Graph host (tokens, profile, sends) and its
-  // OAuth host.
-  INSTAGRAM_APP_ID: Optional,
-  INSTAGRAM_APP_SECRET: Optional,
-  INSTAGRAM_GRAPH_BASE_URL: v.optional(v.string(), 'https://graph.instagram.com'),
-  INSTAGRAM_API_BASE_URL: v.optional(v.string(), 'https://api.instagram.com'),
-  // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an Instagram-login
-  // inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
-  ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT: v.optional(v.picklist(['true', 'false']), 'false'),
-  ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: v.optional(v.picklist(['true', 'false']), 'false'),
-  CHANNEL_INBOUND_QUEUE_URL: Optional,
-  CHANNEL_SEND_QUEUE_URL: Optional,
-  CHANNEL_SEND_RETRY_BASE_SECONDS: Int(30),
-  CHANNEL_MEDIA_MAX_BYTES: Int(40 * 1024 * 1024),
-});
+/** Every variable the configuration reads (shared/config-reads.ts maps each field to its variables). */
+export type EnvName =
+  | 'TABLE_NAME'
+  | 'AWS_REGION'
+  | 'DYNAMODB_ENDPOINT'
+  | 'SQS_ENDPOINT'
+  | 'S3_ENDPOINT'
+  | 'EVENTS_QUEUE_URL'
+  | 'DELIVERIES_QUEUE_URL'
+  | 'DELIVERIES_DLQ_URL'
+  | 'AVATAR_BUCKET'
+  | 'PUBLIC_BASE_URL'
+  | 'TOKEN_KEY'
+  | 'TOKEN_KEY_SECRET_ARN'
+  | 'TOKEN_KEY_FILE'
+  | 'KEYRING_TTL_SECONDS'
+  | 'MAX_BODY_BYTES'
+  | 'ID_BLOCK_SIZE'
+  | 'LOG_LEVEL'
+  | 'SERVICE_NAME'
+  | 'WEBHOOK_TIMEOUT_MS'
+  | 'WEBHOOK_RETRY_BASE_SECONDS'
+  | 'WEBHOOK_MAX_AGE_SECONDS'
+  | 'ALLOW_LOOPBACK_WEBHOOK_TARGETS'
+  | 'ALLOW_PRIVATE_WEBHOOK_TARGETS'
+  | 'LIMIT_ACCOUNT_PER_MINUTE'
+  | 'LIMIT_ACCOUNT_BURST'
+  | 'LIMIT_CREDENTIAL_PER_MINUTE'
+  | 'LIMIT_CREDENTIAL_BURST'
+  | 'LIMIT_SYNC_PERCENT'
+  | 'LIMIT_FILE_PER_MINUTE'
+  | 'LIMIT_FILE_BURST'
+  | 'FILE_URL_TTL_SECONDS'
+  | 'CABLE_ENDPOINT'
+  | 'CABLE_QUEUE_PREFIX'
+  | 'CABLE_URL'
+  | 'MAIL_QUEUE_URL'
+  | 'SLA_SCHEDULE_GROUP'
+  | 'SLA_WAKEUP_FUNCTION_ARN'
+  | 'SLA_WAKEUP_ROLE_ARN'
+  | 'PURGE_CHUNK_DELETES'
+  | 'CONTACT_IMPORT_CHUNK_ROWS'
+  | 'AUDIT_LOG_RETENTION_DAYS'
+  | 'MAILER_SENDER_EMAIL'
+  | 'MAIL_TRANSPORT'
+  | 'SMTP_ADDRESS'
+  | 'SMTP_PORT'
+  | 'SMTP_USERNAME'
+  | 'SMTP_PASSWORD'
+  | 'MAIL_DIR'
+  | 'MAILER_INBOUND_EMAIL_DOMAIN'
+  | 'RAILS_INBOUND_EMAIL_PASSWORD'
+  | 'RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN'
+  | 'INBOUND_SMTP_PORT'
+  | 'INBOUND_MAIL_MAX_BYTES'
+  | 'IMAP_POLL_SECONDS'
+  | 'SES_MAIL_BUCKET'
+  | 'SES_MAIL_PREFIX'
+  | 'FRONTEND_URL'
+  | 'GOOGLE_OAUTH_TOKEN_URL'
+  | 'GOOGLE_TRANSLATE_URL'
+  | 'CAPTAIN_OPEN_AI_ENDPOINT'
+  | 'CAPTAIN_OPEN_AI_MODEL'
+  | 'WHATSAPP_CLOUD_BASE_URL'
+  | 'DIALOG360_BASE_URL'
+  | 'TWILIO_API_BASE_URL'
+  | 'TWILIO_CONTENT_BASE_URL'
+  | 'BANDWIDTH_API_BASE_URL'
+  | 'FB_APP_SECRET'
+  | 'TELEGRAM_API_BASE_URL'
+  | 'LINE_API_BASE_URL'
+  | 'LINE_DATA_API_BASE_URL'
+  | 'FACEBOOK_GRAPH_BASE_URL'
+  | 'FB_APP_ID'
+  | 'FB_VERIFY_TOKEN'
+  | 'INSTAGRAM_VERIFY_TOKEN'
+  | 'INSTAGRAM_APP_ID'
+  | 'INSTAGRAM_APP_SECRET'
+  | 'INSTAGRAM_GRAPH_BASE_URL'
+  | 'INSTAGRAM_API_BASE_URL'
+  | 'ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'
+  | 'ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'
+  | 'CHANNEL_INBOUND_QUEUE_URL'
+  | 'CHANNEL_SEND_QUEUE_URL'
+  | 'CHANNEL_SEND_RETRY_BASE_SECONDS'
+  | 'CHANNEL_MEDIA_MAX_BYTES';
 
 export interface Config {
   tableName: string;
@@ -239,12 +178,6 @@ export interface Config {
   channelMediaMaxBytes: number;
 }
 
-/** Every variable the schema knows. */
-export const ENV_NAMES = Object.keys(EnvSchema.entries) as (keyof typeof EnvSchema.entries)[];
-
-/** The schema's name of every variable. */
-export type EnvName = keyof v.InferInput<typeof EnvSchema>;
-
 let cached: Config | undefined;
 let watch: ((plain: Config) => Config) | undefined;
 let watched: Config | undefined;
@@ -265,101 +198,197 @@ export function config(): Config {
 
 function load(): Config {
   if (cached) return cached;
-  const parsed = v.safeParse(EnvSchema, process.env);
-  if (!parsed.success) {
-    const names = parsed.issues.map((i) => v.getDotPath(i) ?? '?').join(', ');
-    throw new Error(`Invalid environment: ${names}`);
-  }
-  const e = parsed.output;
-  cached = {
-    tableName: e.TABLE_NAME,
-    region: e.AWS_REGION,
-    dynamodbEndpoint: e.DYNAMODB_ENDPOINT,
-    sqsEndpoint: e.SQS_ENDPOINT,
-    s3Endpoint: e.S3_ENDPOINT,
-    eventsQueueUrl: e.EVENTS_QUEUE_URL,
-    deliveriesQueueUrl: e.DELIVERIES_QUEUE_URL,
-    deliveriesDlqUrl: e.DELIVERIES_DLQ_URL,
-    webhookTimeoutMs: Math.max(1, e.WEBHOOK_TIMEOUT_MS),
-    webhookRetryBaseSeconds: Math.max(1, e.WEBHOOK_RETRY_BASE_SECONDS),
-    webhookMaxAgeSeconds: e.WEBHOOK_MAX_AGE_SECONDS,
-    avatarBucket: e.AVATAR_BUCKET,
-    publicBaseUrl: e.PUBLIC_BASE_URL.replace(/\/$/, ''),
-    tokenKey: e.TOKEN_KEY,
-    tokenKeySecretArn: e.TOKEN_KEY_SECRET_ARN,
-    tokenKeyFile: e.TOKEN_KEY_FILE,
-    keyringTtlSeconds: Math.max(0, e.KEYRING_TTL_SECONDS),
-    maxBodyBytes: e.MAX_BODY_BYTES,
-    idBlockSize: Math.max(1, e.ID_BLOCK_SIZE),
-    logLevel: e.LOG_LEVEL,
-    serviceName: e.SERVICE_NAME ?? 'chatwoot-serverless',
-    metricsEnabled: e.SERVICE_NAME !== undefined,
-    webhookTargets:
-      e.ALLOW_PRIVATE_WEBHOOK_TARGETS === 'true' ? 'private' : e.ALLOW_LOOPBACK_WEBHOOK_TARGETS === 'true' ? 'loopback' : 'public',
-    cableEndpoint: e.CABLE_ENDPOINT,
-    cableQueuePrefix: e.CABLE_QUEUE_PREFIX,
-    limits: {
-      account: { perMinute: e.LIMIT_ACCOUNT_PER_MINUTE, burst: e.LIMIT_ACCOUNT_BURST },
-      credential: { perMinute: e.LIMIT_CREDENTIAL_PER_MINUTE, burst: e.LIMIT_CREDENTIAL_BURST },
-      address: { perMinute: e.LIMIT_FILE_PER_MINUTE, burst: e.LIMIT_FILE_BURST },
-      syncShare: Math.min(100, e.LIMIT_SYNC_PERCENT) / 100,
-    },
-    fileUrlTtlSeconds: Math.max(1, e.FILE_URL_TTL_SECONDS),
-    cableUrl: e.CABLE_URL ?? `${e.PUBLIC_BASE_URL.replace(/\/$/, '').replace(/^http/, 'ws')}/cable`,
-    mailQueueUrl: e.MAIL_QUEUE_URL,
-    slaWakeups:
-      e.SLA_SCHEDULE_GROUP && e.SLA_WAKEUP_FUNCTION_ARN && e.SLA_WAKEUP_ROLE_ARN
-        ? { group: e.SLA_SCHEDULE_GROUP, functionArn: e.SLA_WAKEUP_FUNCTION_ARN, roleArn: e.SLA_WAKEUP_ROLE_ARN }
-        : undefined,
-    purgeChunkDeletes: Math.max(1, e.PURGE_CHUNK_DELETES),
-    contactImportChunkRows: Math.max(1, e.CONTACT_IMPORT_CHUNK_ROWS),
-    auditLogRetentionDays: Math.max(1, e.AUDIT_LOG_RETENTION_DAYS),
-    mailerSenderEmail: e.MAILER_SENDER_EMAIL,
-    mailTransport: e.MAIL_TRANSPORT,
-    smtp:
-      e.SMTP_ADDRESS && e.SMTP_PORT
-        ? { host: e.SMTP_ADDRESS, port: Number(e.SMTP_PORT), user: e.SMTP_USERNAME, pass: e.SMTP_PASSWORD }
-        : undefined,
-    mailDir: e.MAIL_DIR,
-    inboundMail: {
-      domain: e.MAILER_INBOUND_EMAIL_DOMAIN?.toLowerCase(),
-      relayPassword: e.RAILS_INBOUND_EMAIL_PASSWORD,
-      relayPasswordSecretArn: e.RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN,
-      smtpPort: e.INBOUND_SMTP_PORT,
-      maxBytes: Math.max(1024, e.INBOUND_MAIL_MAX_BYTES),
-      imapPollSeconds: Math.max(10, e.IMAP_POLL_SECONDS),
-      ses: e.SES_MAIL_BUCKET ? { bucket: e.SES_MAIL_BUCKET, prefix: e.SES_MAIL_PREFIX } : undefined,
-    },
-    frontendUrl: (e.FRONTEND_URL ?? e.PUBLIC_BASE_URL).replace(/\/$/, ''),
-    googleOAuthTokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
-    googleTranslateUrl: e.GOOGLE_TRANSLATE_URL.replace(/\/$/, ''),
-    captainOpenAiEndpoint: e.CAPTAIN_OPEN_AI_ENDPOINT.replace(/\/$/, ''),
-    captainOpenAiModel: e.CAPTAIN_OPEN_AI_MODEL,
-    whatsappCloudBaseUrl: e.WHATSAPP_CLOUD_BASE_URL.replace(/\/$/, ''),
-    dialog360BaseUrl: e.DIALOG360_BASE_URL.replace(/\/$/, ''),
-    twilioBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''),
-    twilioContentBaseUrl: e.TWILIO_CONTENT_BASE_URL.replace(/\/$/, ''),
-    bandwidthBaseUrl: e.BANDWIDTH_API_BASE_URL.replace(/\/$/, ''),
-    fbAppSecret: e.FB_APP_SECRET,
-    telegramBaseUrl: e.TELEGRAM_API_BASE_URL.replace(/\/$/, ''),
-    lineBaseUrl: e.LINE_API_BASE_URL.replace(/\/$/, ''),
-    lineDataBaseUrl: e.LINE_DATA_API_BASE_URL.replace(/\/$/, ''),
-    facebookGraphBaseUrl: e.FACEBOOK_GRAPH_BASE_URL.replace(/\/$/, ''),
-    fbAppId: e.FB_APP_ID,
-    fbVerifyToken: e.FB_VERIFY_TOKEN,
-    instagramVerifyToken: e.INSTAGRAM_VERIFY_TOKEN,
-    instagramAppId: e.INSTAGRAM_APP_ID,
-    instagramAppSecret: e.INSTAGRAM_APP_SECRET,
-    instagramGraphBaseUrl: e.INSTAGRAM_GRAPH_BASE_URL.replace(/\/$/, ''),
-    instagramApiBaseUrl: e.INSTAGRAM_API_BASE_URL.replace(/\/$/, ''),
-    messengerHumanAgent: e.ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT === 'true',
-    instagramHumanAgent: e.ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT === 'true',
-    channelInboundQueueUrl: e.CHANNEL_INBOUND_QUEUE_URL,
-    channelSendQueueUrl: e.CHANNEL_SEND_QUEUE_URL,
-    channelSendRetryBaseSeconds: Math.max(1, e.CHANNEL_SEND_RETRY_BASE_SECONDS),
-    channelMediaMaxBytes: Math.max(1, e.CHANNEL_MEDIA_MAX_BYTES),
+  const { value, invalid } = readConfig(process.env);
+  if (invalid.length) throw new Error(`Invalid environment: ${invalid.join(', ')}`);
+  return (cached = value);
+}
+
+/**
+ * The configuration from `env`, and the variables whose values are refused: a required one absent or empty, an
+ * optional one set but empty, a count that is not a whole number ≥ 0, a value outside its choices.
+ */
+export function readConfig(env: Readonly<Record<string, string | undefined>>): { value: Config; invalid: EnvName[] } {
+  const invalid: EnvName[] = [];
+  const refuse = (name: EnvName) => void invalid.push(name);
+  const required = (name: EnvName): string => {
+    const s = env[name];
+    if (!s) refuse(name);
+    return s ?? '';
   };
-  return cached;
+  const optional = (name: EnvName): string | undefined => {
+    const s = env[name];
+    if (s === '') refuse(name);
+    return s || undefined;
+  };
+  const text = (name: EnvName, fallback: string): string => env[name] ?? fallback;
+  /** An address without its trailing slash. */
+  const base = (name: EnvName, fallback: string): string => text(name, fallback).replace(/\/$/, '');
+  const count = (name: EnvName, fallback: number): number => {
+    const s = env[name];
+    if (s === undefined) return fallback;
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 0) refuse(name);
+    return n;
+  };
+  const choice = <T extends string>(name: EnvName, choices: readonly T[], fallback: T): T => {
+    const s = env[name] ?? fallback;
+    if (!(choices as readonly string[]).includes(s)) refuse(name);
+    return s as T;
+  };
+  const flag = (name: EnvName): boolean => choice(name, ['true', 'false'], 'false') === 'true';
+
+  // Public address of the service, used in links the API hands out (widget script, avatars).
+  const publicBaseUrl = base('PUBLIC_BASE_URL', 'http://127.0.0.1:3000');
+  const serviceName = optional('SERVICE_NAME');
+  const smtp = {
+    host: optional('SMTP_ADDRESS'),
+    port: optional('SMTP_PORT'),
+    user: optional('SMTP_USERNAME'),
+    pass: optional('SMTP_PASSWORD'),
+  };
+  if (smtp.port !== undefined && !/^\d{1,5}$/.test(smtp.port)) refuse('SMTP_PORT');
+  const sla = [optional('SLA_SCHEDULE_GROUP'), optional('SLA_WAKEUP_FUNCTION_ARN'), optional('SLA_WAKEUP_ROLE_ARN')];
+  const ses = { bucket: optional('SES_MAIL_BUCKET'), prefix: text('SES_MAIL_PREFIX', 'ses/') };
+  // Non-public webhook targets are refused when deployed. The local runtime allows loopback (local receivers);
+  // private, link-local and metadata addresses only when a developer opts in with ALLOW_PRIVATE_WEBHOOK_TARGETS=true.
+  const loopbackTargets = flag('ALLOW_LOOPBACK_WEBHOOK_TARGETS');
+  const privateTargets = flag('ALLOW_PRIVATE_WEBHOOK_TARGETS');
+
+  const value: Config = {
+    tableName: required('TABLE_NAME'),
+    region: text('AWS_REGION', 'us-east-1'),
+    // Set only where the AWS services are emulated (local runtime, tests).
+    dynamodbEndpoint: optional('DYNAMODB_ENDPOINT'),
+    sqsEndpoint: optional('SQS_ENDPOINT'),
+    s3Endpoint: optional('S3_ENDPOINT'),
+    eventsQueueUrl: optional('EVENTS_QUEUE_URL'),
+    deliveriesQueueUrl: optional('DELIVERIES_QUEUE_URL'),
+    deliveriesDlqUrl: optional('DELIVERIES_DLQ_URL'),
+    webhookTimeoutMs: Math.max(1, count('WEBHOOK_TIMEOUT_MS', 10_000)),
+    // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
+    webhookRetryBaseSeconds: Math.max(1, count('WEBHOOK_RETRY_BASE_SECONDS', 30)),
+    // Deliveries still failing after this long go to the dead-letter queue.
+    webhookMaxAgeSeconds: count('WEBHOOK_MAX_AGE_SECONDS', 3 * 24 * 3600),
+    avatarBucket: optional('AVATAR_BUCKET'),
+    publicBaseUrl,
+    // Key for the encrypted copies of tokens: base64 of 32 bytes locally, a Secrets Manager ARN deployed; locally
+    // with a data folder, the key file (it gains versions on rotation, so it is read, not copied).
+    tokenKey: optional('TOKEN_KEY'),
+    tokenKeySecretArn: optional('TOKEN_KEY_SECRET_ARN'),
+    tokenKeyFile: optional('TOKEN_KEY_FILE'),
+    // How long a process keeps the loaded sealing keys before it looks for a rotated one.
+    keyringTtlSeconds: count('KEYRING_TTL_SECONDS', 300),
+    maxBodyBytes: count('MAX_BODY_BYTES', 1024 * 1024),
+    idBlockSize: Math.max(1, count('ID_BLOCK_SIZE', 100)),
+    logLevel: choice('LOG_LEVEL', ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'], 'INFO'),
+    // Deployed: the stack's name, the `service` of log lines and the dimension of the service's metrics.
+    serviceName: serviceName ?? 'chatwoot-serverless',
+    metricsEnabled: serviceName !== undefined,
+    webhookTargets: privateTargets ? 'private' : loopbackTargets ? 'loopback' : 'public',
+    // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
+    cableEndpoint: optional('CABLE_ENDPOINT'),
+    // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
+    // which the dispatcher sends frames; wins over CABLE_ENDPOINT.
+    cableQueuePrefix: optional('CABLE_QUEUE_PREFIX'),
+    // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
+    cableUrl: optional('CABLE_URL') ?? `${publicBaseUrl.replace(/^http/, 'ws')}/cable`,
+    // Request limits (docs/api.md#request-limits): sustained requests per minute and burst, per account and per
+    // credential (a public inbox counts as an account, a public contact as a credential), per client address on
+    // the file route (signed file links); 0 turns one off. Containers add their counts to a shared per-minute
+    // window every LIMIT_SYNC_PERCENT of its quota ('0': never, each container then enforces only its own bucket).
+    limits: {
+      account: { perMinute: count('LIMIT_ACCOUNT_PER_MINUTE', 6000), burst: count('LIMIT_ACCOUNT_BURST', 1000) },
+      credential: { perMinute: count('LIMIT_CREDENTIAL_PER_MINUTE', 3000), burst: count('LIMIT_CREDENTIAL_BURST', 500) },
+      address: { perMinute: count('LIMIT_FILE_PER_MINUTE', 600), burst: count('LIMIT_FILE_BURST', 200) },
+      syncShare: Math.min(100, count('LIMIT_SYNC_PERCENT', 5)) / 100,
+    },
+    // How long a signed file link handed out (JSON, webhooks, mail) stays valid, at least: longer than a webhook
+    // receiver retries (WEBHOOK_MAX_AGE_SECONDS), so a retried payload's links still work.
+    fileUrlTtlSeconds: Math.max(1, count('FILE_URL_TTL_SECONDS', 7 * 24 * 3600)),
+    // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
+    mailQueueUrl: optional('MAIL_QUEUE_URL'),
+    // Deployed: SLA deadlines' wake-ups (docs/sla.md), EventBridge Scheduler one-time schedules in this group that
+    // invoke this function with this role. Absent, the local runtime's timers (or none: deadlines are then found on
+    // the conversation's next change only).
+    slaWakeups: sla[0] && sla[1] && sla[2] ? { group: sla[0], functionArn: sla[1], roleArn: sla[2] } : undefined,
+    // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
+    purgeChunkDeletes: Math.max(1, count('PURGE_CHUNK_DELETES', 400)),
+    // Rows one chunk of a contacts import works through (shared/domain/contacts/import.ts).
+    contactImportChunkRows: Math.max(1, count('CONTACT_IMPORT_CHUNK_ROWS', 100)),
+    // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
+    auditLogRetentionDays: Math.max(1, count('AUDIT_LOG_RETENTION_DAYS', 90)),
+    // Chatwoot's name for the sender: `Name <address>` or an address.
+    mailerSenderEmail: text('MAILER_SENDER_EMAIL', 'Chatwoot <accounts@chatwoot.com>'),
+    // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else MAIL_DIR,
+    // else the log.
+    mailTransport: choice('MAIL_TRANSPORT', ['ses', 'local', 'none'], 'local'),
+    smtp: smtp.host && smtp.port ? { host: smtp.host, port: Number(smtp.port), user: smtp.user, pass: smtp.pass } : undefined,
+    mailDir: optional('MAIL_DIR'),
+    // Incoming mail (docs/mail.md#incoming-mail): the domain of `forward_to_email` addresses and `reply+<uuid>`
+    // Reply-Tos (none: no forwarding address, replies carry the inbox's address), the relay ingress's basic-auth
+    // password (user `actionmailbox`; none: the route answers 401; deployed, a Secrets Manager secret named by ARN,
+    // which the plain password wins over), the local SMTP listener's port (`npm start`), the largest mail taken in,
+    // how often IMAP inboxes are polled, and with SES receiving the bucket and prefix its receipt rule stores mails
+    // under.
+    inboundMail: {
+      domain: optional('MAILER_INBOUND_EMAIL_DOMAIN')?.toLowerCase(),
+      relayPassword: optional('RAILS_INBOUND_EMAIL_PASSWORD'),
+      relayPasswordSecretArn: optional('RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN'),
+      smtpPort: count('INBOUND_SMTP_PORT', 2525),
+      maxBytes: Math.max(1024, count('INBOUND_MAIL_MAX_BYTES', 30 * 1024 * 1024)),
+      imapPollSeconds: Math.max(10, count('IMAP_POLL_SECONDS', 60)),
+      ses: ses.bucket ? { bucket: ses.bucket, prefix: ses.prefix } : undefined,
+    },
+    // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
+    frontendUrl: optional('FRONTEND_URL')?.replace(/\/$/, '') ?? publicBaseUrl,
+    // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at
+    // loopback.
+    googleOAuthTokenUrl: text('GOOGLE_OAUTH_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+    googleTranslateUrl: base('GOOGLE_TRANSLATE_URL', 'https://translation.googleapis.com'),
+    // Captain's editor tasks (rewrite, summary, reply and label suggestions): an OpenAI-compatible endpoint and
+    // model, as Chatwoot's CAPTAIN_OPEN_AI_ENDPOINT installation setting; the key is the account's OpenAI hook's.
+    captainOpenAiEndpoint: base('CAPTAIN_OPEN_AI_ENDPOINT', 'https://api.openai.com'),
+    captainOpenAiModel: text('CAPTAIN_OPEN_AI_MODEL', 'gpt-4o-mini'),
+    // Messaging channels (docs/channels.md): the providers' hosts (tests and staging point them at fakes; the paths
+    // after them are the providers' documented ones), the Meta app secret that signs WhatsApp Cloud webhooks
+    // (checked when set), the channel queues, the first retry delay of a send that met a provider 429/5xx or a
+    // network error (doubling per attempt), and the largest media file downloaded from a provider.
+    whatsappCloudBaseUrl: base('WHATSAPP_CLOUD_BASE_URL', 'https://graph.facebook.com'),
+    dialog360BaseUrl: base('DIALOG360_BASE_URL', 'https://waba.360dialog.io/v1'),
+    twilioBaseUrl: base('TWILIO_API_BASE_URL', 'https://api.twilio.com'),
+    // Twilio's Content API (content templates of a Twilio WhatsApp inbox).
+    twilioContentBaseUrl: base('TWILIO_CONTENT_BASE_URL', 'https://content.twilio.com'),
+    bandwidthBaseUrl: base('BANDWIDTH_API_BASE_URL', 'https://messaging.bandwidth.com/api/v2'),
+    fbAppSecret: optional('FB_APP_SECRET'),
+    // Telegram's Bot API, LINE's Messaging API and its data API (docs/channels.md#configuration).
+    telegramBaseUrl: base('TELEGRAM_API_BASE_URL', 'https://api.telegram.org'),
+    lineBaseUrl: base('LINE_API_BASE_URL', 'https://api.line.me'),
+    lineDataBaseUrl: base('LINE_DATA_API_BASE_URL', 'https://api-data.line.me'),
+    // Facebook Messenger: Graph's host, the Meta app's id (its own sends' echoes name it) and the verify token of
+    // `GET /bot` (docs/channels.md#facebook-messenger); the app secret is FB_APP_SECRET.
+    facebookGraphBaseUrl: base('FACEBOOK_GRAPH_BASE_URL', 'https://graph.facebook.com'),
+    fbAppId: optional('FB_APP_ID'),
+    fbVerifyToken: optional('FB_VERIFY_TOKEN'),
+    // Instagram (docs/channels.md#instagram): the verify token of `GET /webhooks/instagram`; Instagram's webhooks
+    // are signed with FB_APP_SECRET (an Instagram account linked to a page).
+    instagramVerifyToken: optional('INSTAGRAM_VERIFY_TOKEN'),
+    // The Instagram-login inbox (docs/channels.md#instagram-login): the Instagram app (its id and secret: the OAuth
+    // exchange, the `state` signature, its webhooks' signature), Instagram's Graph host (tokens, profile, sends) and
+    // its OAuth host.
+    instagramAppId: optional('INSTAGRAM_APP_ID'),
+    instagramAppSecret: optional('INSTAGRAM_APP_SECRET'),
+    instagramGraphBaseUrl: base('INSTAGRAM_GRAPH_BASE_URL', 'https://graph.instagram.com'),
+    instagramApiBaseUrl: base('INSTAGRAM_API_BASE_URL', 'https://api.instagram.com'),
+    // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an
+    // Instagram-login inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
+    messengerHumanAgent: flag('ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'),
+    instagramHumanAgent: flag('ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'),
+    channelInboundQueueUrl: optional('CHANNEL_INBOUND_QUEUE_URL'),
+    channelSendQueueUrl: optional('CHANNEL_SEND_QUEUE_URL'),
+    channelSendRetryBaseSeconds: Math.max(1, count('CHANNEL_SEND_RETRY_BASE_SECONDS', 30)),
+    channelMediaMaxBytes: Math.max(1, count('CHANNEL_MEDIA_MAX_BYTES', 40 * 1024 * 1024)),
+  };
+  return { value, invalid };
 }
 
 /** Forget the cached configuration (tests that change the environment). */

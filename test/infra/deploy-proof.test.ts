@@ -12,7 +12,7 @@ import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, methodsOf, routeKeyOf, routes } from '../../infra/routes.ts';
 import { scenarios } from '../../bench/scenarios/index.ts';
 import type { BenchWorld } from '../../bench/scenarios/types.ts';
-import { ENV_NAMES } from '#shared/config.ts';
+import { ENV_NAMES } from '#shared/config-reads.ts';
 import { startManagementApi } from '../support/cable.ts';
 import { overrideEnv } from '../support/env.ts';
 import { seedAccountVia } from '../support/http.ts';

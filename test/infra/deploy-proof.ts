@@ -9,7 +9,7 @@ import { EVENT_FUNCTION_NAMES } from '../../infra/pipeline.ts';
 import { functionName, routes } from '../../infra/routes.ts';
 import { ServiceStack } from '../../infra/service-stack.ts';
 import type { RecordedCall, Recording } from '../../infra/local/recorder.ts';
-import type { ENV_NAMES } from '#shared/config.ts';
+import type { EnvName } from '#shared/config.ts';
 
 // The deploy proof's two halves: what the synthesized template gives each function (its environment
 // variables and its role's statements, nested-stack parameters resolved), and the check of a recording
@@ -19,7 +19,7 @@ type Json = any;
 type Template = { Resources: Record<string, { Type: string; Properties?: Json }>; Parameters?: Record<string, unknown> };
 
 /** How each environment variable exists deployed. A variable missing here fails the proof (classify it). */
-export const DEPLOYED_ENV: Record<(typeof ENV_NAMES)[number], 'required' | 'default' | 'lambda' | 'local'> = {
+export const DEPLOYED_ENV: Record<EnvName, 'required' | 'default' | 'lambda' | 'local'> = {
   // Set by Lambda itself.
   AWS_REGION: 'lambda',
   // Must be in the function's environment wherever the function reads it.
