@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { type BuildOptions, type BuildResult, build, buildSync, type Metafile, type Plugin } from 'esbuild';
+import { type AnyNode, parse } from 'acorn';
+import { type BuildOptions, type BuildResult, build, buildSync, type Metafile, type Plugin, transform } from 'esbuild';
 import type { FunctionBundles } from './bundles.ts';
 import { CABLE_FUNCTION_NAMES, CABLE_HANDLERS, CABLE_SERVER, CABLE_SERVER_DOCKERFILE } from './cable.ts';
 import { EVENT_FUNCTION_NAMES, EVENT_HANDLERS } from './pipeline.ts';
@@ -140,6 +141,53 @@ const sharedDefinesOnly: Plugin = {
   },
 };
 
+/**
+ * The same rule read inside a module: a top-level declaration of `shared/` only defines, so the calls its initializer
+ * makes at load (a valibot schema built from pieces, a table computed) are marked pure, and a declaration no code of
+ * the function uses is left out with the imports only it needed. esbuild keeps an unused `const S = v.object({…})`
+ * otherwise (valibot marks its builders free of side effects, which esbuild does not carry across modules), so a
+ * route that validates one body of an area carried every body schema the area's file defines. Calls inside
+ * functions are left as they are: they run when called, not at load.
+ */
+const pureText = new Map<string, string>();
+const sharedDefinitionsPure: Plugin = {
+  name: 'shared-definitions-pure',
+  setup(b) {
+    b.onLoad({ filter: /\/shared\/.*\.ts$/ }, async ({ path }) => {
+      if (!path.startsWith(SHARED)) return undefined;
+      let contents = pureText.get(path);
+      if (contents === undefined) pureText.set(path, (contents = await markDefinitionsPure(path)));
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/** A shared module as JavaScript, every call its top-level declarations make at load marked pure. */
+async function markDefinitionsPure(path: string): Promise<string> {
+  const { code } = await transform(readFileSync(path, 'utf8'), { loader: 'ts', format: 'esm', target: 'node22', sourcefile: path });
+  const starts = new Set<number>();
+  const visit = (node: AnyNode): void => {
+    // A function's or class's body runs when called; a value thrown away (`a(), b`, `void a()`) is there for its effect.
+    if (/Function|Class/.test(node.type)) return;
+    if (node.type === 'SequenceExpression') {
+      visit(node.expressions[node.expressions.length - 1]);
+      return;
+    }
+    if (node.type === 'UnaryExpression' && node.operator === 'void') return;
+    if (node.type === 'CallExpression' || node.type === 'NewExpression') starts.add(node.start);
+    for (const value of Object.values(node))
+      for (const child of Array.isArray(value) ? value : [value])
+        if (child && typeof child === 'object' && typeof child.type === 'string') visit(child);
+  };
+  for (let statement of parse(code, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
+    if (statement.type === 'ExportNamedDeclaration' && statement.declaration) statement = statement.declaration;
+    if (statement.type === 'VariableDeclaration') for (const d of statement.declarations) if (d.init) visit(d.init);
+  }
+  let out = code;
+  for (const at of [...starts].sort((x, y) => y - x)) out = `${out.slice(0, at)}/* @__PURE__ */ ${out.slice(at)}`;
+  return out;
+}
+
 const lazyText = new Map<string, string>();
 /** A lazy group's file (built once per process). */
 function lazyGroup(name: string): string {
@@ -190,7 +238,7 @@ export function buildOptions(entries: Record<string, string>, out: string, opts:
     logLevel: 'warning',
     // esbuild runs plugins only in its asynchronous API: the single pass (buildSync) keeps lazy clients as chunks and
     // takes the shared modules it reaches whole.
-    plugins: opts.isolateLazy ? [isolateLazyClients, sharedDefinesOnly] : [],
+    plugins: opts.isolateLazy ? [isolateLazyClients, sharedDefinesOnly, sharedDefinitionsPure] : [],
   } satisfies BuildOptions;
 }
 

@@ -9,13 +9,15 @@ import { functionName, routes } from '../../infra/routes.ts';
 // The deployed layout: each function bundled in a pass of its own (infra/build.ts). Three routes that share most
 // modules, one of them with a dynamic import (the multipart parser): built alone, each loads only its own code
 // at cold start, and the bundle imports and names its handler in a fresh Node process. A lazy AWS SDK client (S3, for
-// attachments) is a file of its own in `lazy/`, loaded on first use and working alone.
+// attachments) is a file of its own in `lazy/`, loaded on first use and working alone. A shared module's definitions
+// that a function does not use (another route's body schema) are left out, and the handler still runs.
 
 const pick = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
 const table = [
   pick('POST', '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages'),
   pick('GET', '/api/v1/accounts/{account_id}/conversations/{conversation_id}/messages'),
   pick('GET', '/health'),
+  pick('POST', '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status'),
 ];
 
 let dir: string;
@@ -63,6 +65,50 @@ describe('functions bundled one pass each', () => {
       );
       expect(out.trim()).toBe('function');
     }
+  });
+
+  it('leaves out the definitions of a shared module the function does not use, and the handler runs', () => {
+    const loaded = (b: FunctionBundles[string]) =>
+      [join(b.dir, 'index.mjs'), ...readdirSync(join(b.dir, 'chunks')).map((c) => join(b.dir, 'chunks', c))]
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+    const name = functionName(table[3]);
+    // The assignment body's schema, defined beside the status toggle's in shared/domain/conversations/schemas.ts (a
+    // boolean each, so that a failure does not print the bundles).
+    const has = (b: FunctionBundles[string], text: string) => loaded(b).includes(text);
+    expect(has(shared[name], 'must be User or AgentBot')).toBe(true);
+    expect(has(separate[name], 'must be User or AgentBot')).toBe(false);
+    expect(has(separate[name], 'must be Unix seconds or an ISO 8601 date-time')).toBe(true);
+    // Without a credential the handler answers 401 before any storage call: config, limits, auth and errors ran.
+    const index = join(separate[name].dir, 'index.mjs');
+    const event = {
+      rawPath: '/api/v1/accounts/1/conversations/1/toggle_status',
+      headers: {},
+      requestContext: { http: { method: 'POST' } },
+      pathParameters: { account_id: '1', conversation_id: '1' },
+      body: '{"status":"resolved"}',
+    };
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(index)}); const r = await m.handler(${JSON.stringify(event)}, {}); console.log(JSON.stringify(r));`,
+      ],
+      {
+        env: {
+          ...process.env,
+          TABLE_NAME: 'bundle-test',
+          AWS_REGION: 'us-east-1',
+          LIMIT_ACCOUNT_PER_MINUTE: '0',
+          LIMIT_CREDENTIAL_PER_MINUTE: '0',
+        },
+        encoding: 'utf8',
+      },
+    );
+    const reply = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(reply.statusCode).toBe(401);
+    expect(JSON.parse(reply.body)).toMatchObject({ errors: expect.any(Array) });
   });
 
   it('builds a lazy SDK client apart: the folder holds it whole, the entry imports it on first use', () => {
