@@ -1,10 +1,13 @@
-import { type Config, type EnvName, wrapConfig } from './config.ts';
+import { type Config, type EnvName, type ProviderConfig, wrapConfig } from './config.ts';
 
 // Which environment variables a function reads, for the deploy proof: the local runtime's recorder watches every
 // field read. Apart from shared/config.ts so that no deployed function carries the map (~3 KiB minified).
 
-/** The environment variables each field comes from (the deploy proof checks them against the template). */
-export const ENV_OF: Record<keyof Config, EnvName[]> = {
+/**
+ * The environment variables each field of `config()` and `providerConfig()` comes from (the deploy proof checks them
+ * against the template).
+ */
+export const ENV_OF: Record<keyof Config | keyof ProviderConfig, EnvName[]> = {
   tableName: ['TABLE_NAME'],
   region: ['AWS_REGION'],
   dynamodbEndpoint: ['DYNAMODB_ENDPOINT'],
@@ -100,12 +103,12 @@ export const ENV_NAMES: EnvName[] = [...new Set(Object.values(ENV_OF).flat())];
 export function observeConfigReads(fn: ((variables: string[]) => void) | undefined): void {
   wrapConfig(
     fn &&
-      ((plain) =>
+      (<T extends object>(plain: T) =>
         new Proxy(plain, {
-          get(target, field) {
-            const names = ENV_OF[field as keyof Config];
+          get(target, field, receiver) {
+            const names = ENV_OF[field as keyof typeof ENV_OF];
             if (names) fn(names);
-            return target[field as keyof Config];
+            return Reflect.get(target, field, receiver);
           },
         })),
   );

@@ -148,6 +148,16 @@ export interface Config {
     ses?: { bucket: string; prefix: string };
   };
   frontendUrl: string;
+  /** Chatwoot's installation settings of these names (the conversation view shows whether a reply may be tagged). */
+  messengerHumanAgent: boolean;
+  instagramHumanAgent: boolean;
+}
+
+/**
+ * The services and messaging providers the service calls, and the channel queues: read apart from `Config` (by
+ * `providerConfig()`), so that only the functions that call them carry their ~30 variables (docs/cost.md#cold-start).
+ */
+export interface ProviderConfig {
   googleOAuthTokenUrl: string;
   googleTranslateUrl: string;
   captainOpenAiEndpoint: string;
@@ -170,72 +180,93 @@ export interface Config {
   instagramAppSecret?: string;
   instagramGraphBaseUrl: string;
   instagramApiBaseUrl: string;
-  messengerHumanAgent: boolean;
-  instagramHumanAgent: boolean;
   channelInboundQueueUrl?: string;
   channelSendQueueUrl?: string;
   channelSendRetryBaseSeconds: number;
   channelMediaMaxBytes: number;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+/** What a reading gives: the value, and the variables whose values are refused. */
+export type Reading<T> = { value: T; invalid: EnvName[] };
+
 let cached: Config | undefined;
-let watch: ((plain: Config) => Config) | undefined;
-let watched: Config | undefined;
+let cachedProviders: ProviderConfig | undefined;
+let watch: (<T extends object>(plain: T) => T) | undefined;
+const watched = new Map<object, object>();
 
 /**
- * Wraps the configuration `config()` returns from now on (shared/config-reads.ts: the local runtime's recorder sees
- * every field read); undefined stops it. Deployed nothing wraps it and `config()` returns the plain object.
+ * Wraps the configurations `config()` and `providerConfig()` return from now on (shared/config-reads.ts: the local
+ * runtime's recorder sees every field read); undefined stops it. Deployed nothing wraps them: the plain objects.
  */
-export function wrapConfig(fn: ((plain: Config) => Config) | undefined): void {
+export function wrapConfig(fn: (<T extends object>(plain: T) => T) | undefined): void {
   watch = fn;
-  watched = undefined;
+  watched.clear();
+}
+
+function watching<T extends object>(plain: T): T {
+  if (!watch) return plain;
+  let w = watched.get(plain);
+  if (!w) watched.set(plain, (w = watch(plain)));
+  return w as T;
+}
+
+function loaded<T>({ value, invalid }: Reading<T>): T {
+  if (invalid.length) throw new Error(`Invalid environment: ${invalid.join(', ')}`);
+  return value;
 }
 
 export function config(): Config {
-  if (watch) return (watched ??= watch(load()));
-  return load();
+  return watching((cached ??= loaded(readConfig(process.env))));
 }
 
-function load(): Config {
-  if (cached) return cached;
-  const { value, invalid } = readConfig(process.env);
-  if (invalid.length) throw new Error(`Invalid environment: ${invalid.join(', ')}`);
-  return (cached = value);
+export function providerConfig(): ProviderConfig {
+  return watching((cachedProviders ??= loaded(readProviderConfig(process.env))));
 }
 
 /**
- * The configuration from `env`, and the variables whose values are refused: a required one absent or empty, an
- * optional one set but empty, a count that is not a whole number ≥ 0, a value outside its choices.
+ * How a variable is read, each call naming it once; a refused value (a required one absent or empty, an optional one
+ * set but empty, a count that is not a whole number ≥ 0, a value outside its choices) is added to `invalid`.
  */
-export function readConfig(env: Readonly<Record<string, string | undefined>>): { value: Config; invalid: EnvName[] } {
-  const invalid: EnvName[] = [];
+function reader(env: Env, invalid: EnvName[]) {
   const refuse = (name: EnvName) => void invalid.push(name);
-  const required = (name: EnvName): string => {
-    const s = env[name];
-    if (!s) refuse(name);
-    return s ?? '';
-  };
-  const optional = (name: EnvName): string | undefined => {
-    const s = env[name];
-    if (s === '') refuse(name);
-    return s || undefined;
-  };
   const text = (name: EnvName, fallback: string): string => env[name] ?? fallback;
-  /** An address without its trailing slash. */
-  const base = (name: EnvName, fallback: string): string => text(name, fallback).replace(/\/$/, '');
-  const count = (name: EnvName, fallback: number): number => {
-    const s = env[name];
-    if (s === undefined) return fallback;
-    const n = Number(s);
-    if (!Number.isInteger(n) || n < 0) refuse(name);
-    return n;
-  };
   const choice = <T extends string>(name: EnvName, choices: readonly T[], fallback: T): T => {
     const s = env[name] ?? fallback;
     if (!(choices as readonly string[]).includes(s)) refuse(name);
     return s as T;
   };
-  const flag = (name: EnvName): boolean => choice(name, ['true', 'false'], 'false') === 'true';
+  return {
+    refuse,
+    text,
+    choice,
+    required: (name: EnvName): string => {
+      const s = env[name];
+      if (!s) refuse(name);
+      return s ?? '';
+    },
+    optional: (name: EnvName): string | undefined => {
+      const s = env[name];
+      if (s === '') refuse(name);
+      return s || undefined;
+    },
+    /** An address without its trailing slash. */
+    base: (name: EnvName, fallback: string): string => text(name, fallback).replace(/\/$/, ''),
+    count: (name: EnvName, fallback: number): number => {
+      const s = env[name];
+      if (s === undefined) return fallback;
+      const n = Number(s);
+      if (!Number.isInteger(n) || n < 0) refuse(name);
+      return n;
+    },
+    flag: (name: EnvName): boolean => choice(name, ['true', 'false'], 'false') === 'true',
+  };
+}
+
+/** The configuration from `env`. */
+export function readConfig(env: Env): Reading<Config> {
+  const invalid: EnvName[] = [];
+  const { refuse, required, optional, text, base, count, choice, flag } = reader(env, invalid);
 
   // Public address of the service, used in links the API hands out (widget script, avatars).
   const publicBaseUrl = base('PUBLIC_BASE_URL', 'http://127.0.0.1:3000');
@@ -341,6 +372,19 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): {
     },
     // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
     frontendUrl: optional('FRONTEND_URL')?.replace(/\/$/, '') ?? publicBaseUrl,
+    // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an
+    // Instagram-login inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
+    messengerHumanAgent: flag('ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'),
+    instagramHumanAgent: flag('ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'),
+  };
+  return { value, invalid };
+}
+
+/** The providers' configuration from `env`. */
+export function readProviderConfig(env: Env): Reading<ProviderConfig> {
+  const invalid: EnvName[] = [];
+  const { optional, text, base, count } = reader(env, invalid);
+  const value: ProviderConfig = {
     // Google's OAuth token and Cloud Translation endpoints (the google_translate integration); tests point them at
     // loopback.
     googleOAuthTokenUrl: text('GOOGLE_OAUTH_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
@@ -379,10 +423,6 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): {
     instagramAppSecret: optional('INSTAGRAM_APP_SECRET'),
     instagramGraphBaseUrl: base('INSTAGRAM_GRAPH_BASE_URL', 'https://graph.instagram.com'),
     instagramApiBaseUrl: base('INSTAGRAM_API_BASE_URL', 'https://api.instagram.com'),
-    // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an
-    // Instagram-login inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
-    messengerHumanAgent: flag('ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'),
-    instagramHumanAgent: flag('ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'),
     channelInboundQueueUrl: optional('CHANNEL_INBOUND_QUEUE_URL'),
     channelSendQueueUrl: optional('CHANNEL_SEND_QUEUE_URL'),
     channelSendRetryBaseSeconds: Math.max(1, count('CHANNEL_SEND_RETRY_BASE_SECONDS', 30)),
@@ -394,7 +434,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): {
 /** Forget the cached configuration (tests that change the environment). */
 export function resetConfig(): void {
   cached = undefined;
-  watched = undefined;
+  cachedProviders = undefined;
+  watched.clear();
 }
 
 /**

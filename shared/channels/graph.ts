@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
 import type { SendOutcome } from './channel.ts';
@@ -15,7 +15,7 @@ export const appSecretProof = (appSecret: string, accessToken: string) => create
 
 /** `access_token` and, with an app secret, its `appsecret_proof`. */
 export function tokenQuery(token: string): string {
-  const secret = config().fbAppSecret;
+  const secret = providerConfig().fbAppSecret;
   const q = new URLSearchParams({ access_token: token });
   if (secret) q.set('appsecret_proof', appSecretProof(secret, token));
   return q.toString();

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { outboundRequest } from '#shared/outbound/request.ts';
 import type { IncomingFile } from '#shared/domain/channels/types.ts';
 import type { ProviderJson } from './channel.ts';
@@ -132,7 +132,7 @@ export async function downloadMedia(
       headers: opts.headers,
       timeoutMs: MEDIA_DOWNLOAD_MS,
       targets: config().webhookTargets,
-      maxResponseBytes: config().channelMediaMaxBytes,
+      maxResponseBytes: providerConfig().channelMediaMaxBytes,
       maxRedirects: 3,
     });
   const res = await retried(attempt, (r) => (r.status === undefined ? !r.permanent : r.status === 429 || r.status >= 500));

@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { getInbox } from '#shared/db/repositories/inboxes.ts';
 import { knownMessage, receiveMessage } from '#shared/domain/channels/receive.ts';
 import { applyProviderStatus, applyWatermark } from '#shared/domain/channels/status.ts';
@@ -129,7 +129,7 @@ async function handleEvent(room: ChannelRoom, inbox: InboxRecord, e: ChannelEven
 async function handle(record: SQSRecord, clock: Clock): Promise<boolean> {
   if (clock.started && clock.deadline - Date.now() < mediaNeedMs(clock.fullMs)) {
     // Too little of this invocation left: back to the queue at once (with the rest of its group), for the next one.
-    await hideFor(config().channelInboundQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
+    await hideFor(providerConfig().channelInboundQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
     return false;
   }
   clock.started = true;
@@ -163,7 +163,7 @@ async function handle(record: SQSRecord, clock: Clock): Promise<boolean> {
   const tries = Number(record.attributes.ApproximateReceiveCount ?? 1);
   if (!later || tries >= UNKNOWN_STATUS_TRIES) return true;
   // Everything else in the payload is applied again then, which changes nothing (known messages, forward-only statuses).
-  await hideFor(config().channelInboundQueueUrl!, record.receiptHandle, UNKNOWN_STATUS_WAIT_S * tries);
+  await hideFor(providerConfig().channelInboundQueueUrl!, record.receiptHandle, UNKNOWN_STATUS_WAIT_S * tries);
   return false;
 }
 

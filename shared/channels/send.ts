@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { decodeQueueBody } from '#shared/codec/queue-text.ts';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { claimAge, claimOutgoing, loadOutgoing, recordFailure, recordSent, releaseOutgoing } from '#shared/domain/channels/send.ts';
 import { log } from '#shared/log.ts';
 import { backoffSeconds, hideFor } from '#shared/queues/backoff.ts';
@@ -58,7 +58,7 @@ async function attempt(record: SQSRecord, clock: Clock): Promise<boolean> {
   if (!mayStartSend(clock, ctx.message.attachments.length)) {
     // Too little of this invocation left: back to the queue at once (else after its visibility), unclaimed.
     log.info('channel send left for the next invocation: too little time left', { messageId: job.message_id });
-    await hideFor(config().channelSendQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
+    await hideFor(providerConfig().channelSendQueueUrl!, record.receiptHandle, 0).catch(() => undefined);
     return false;
   }
   const claim = await claimOutgoing(ctx.message);
@@ -74,7 +74,7 @@ async function attempt(record: SQSRecord, clock: Clock): Promise<boolean> {
     }
     // Another attempt holds the claim: it records the outcome, or it died mid-send and its claim goes stale. Look
     // again then (dropping the job here would leave a message neither sent nor failed).
-    await hideFor(config().channelSendQueueUrl!, record.receiptHandle, Math.ceil((STALE_CLAIM_MS - age) / 1000) + 1);
+    await hideFor(providerConfig().channelSendQueueUrl!, record.receiptHandle, Math.ceil((STALE_CLAIM_MS - age) / 1000) + 1);
     return false;
   }
   const fields = { room: room.kind, accountId: job.account_id, conversationId: job.conversation_id, messageId: job.message_id };
@@ -103,9 +103,9 @@ async function attempt(record: SQSRecord, clock: Clock): Promise<boolean> {
     return true;
   }
   await releaseOutgoing(ctx.message, claim.token);
-  const wait = backoffSeconds(attemptNo, config().channelSendRetryBaseSeconds);
+  const wait = backoffSeconds(attemptNo, providerConfig().channelSendRetryBaseSeconds);
   log.info('channel send failed, will retry', { ...fields, error: outcome.retry, attempt: attemptNo, retryInSeconds: wait });
-  await hideFor(config().channelSendQueueUrl!, record.receiptHandle, wait);
+  await hideFor(providerConfig().channelSendQueueUrl!, record.receiptHandle, wait);
   return false;
 }
 

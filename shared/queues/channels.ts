@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { encodeQueueBody } from '#shared/codec/queue-text.ts';
 import { sqs } from './client.ts';
 
@@ -91,7 +91,7 @@ export const inboundGroup = (item: Pick<InboundItem, 'inbox_id' | 'group'>) => `
 
 export const enqueueInbound = (items: InboundItem[]) =>
   sendBatch(
-    config().channelInboundQueueUrl,
+    providerConfig().channelInboundQueueUrl,
     'CHANNEL_INBOUND_QUEUE_URL',
     items.map((item) => ({ body: encodeQueueBody(item), group: inboundGroup(item), dedup: `${item.inbox_id}:${item.dedup}` })),
   );
@@ -101,7 +101,7 @@ export const sendGroup = (job: Pick<SendJob, 'account_id' | 'conversation_id'>) 
 /** A message is queued once per send request: its id (and, for a retry, the retry's time) deduplicates. */
 export const enqueueSends = (jobs: SendJob[]) =>
   sendBatch(
-    config().channelSendQueueUrl,
+    providerConfig().channelSendQueueUrl,
     'CHANNEL_SEND_QUEUE_URL',
     jobs.map((job) => ({
       body: encodeQueueBody(job),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENV_NAMES, ENV_OF } from '#shared/config-reads.ts';
-import { type Config, readConfig } from '#shared/config.ts';
+import { type Config, type ProviderConfig, readConfig, readProviderConfig } from '#shared/config.ts';
 
 describe('readConfig', () => {
   it('applies the defaults with only the table named', () => {
@@ -61,9 +61,20 @@ describe('readConfig', () => {
       smtp: { host: '127.0.0.1', port: 2526, user: 'u', pass: undefined },
       inboundMail: { domain: 'mail.example.com', ses: { bucket: 'mails', prefix: 'ses/' } },
       slaWakeups: { group: 'g', functionArn: 'f', roleArn: 'r' },
-      telegramBaseUrl: 'http://127.0.0.1:9000',
       instagramHumanAgent: true,
     } satisfies Partial<Record<keyof Config, unknown>>);
+    const providers = readProviderConfig({ TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9000/', CHANNEL_MEDIA_MAX_BYTES: '0' });
+    expect(providers.invalid).toEqual([]);
+    expect(providers.value).toMatchObject({
+      telegramBaseUrl: 'http://127.0.0.1:9000',
+      whatsappCloudBaseUrl: 'https://graph.facebook.com',
+      channelMediaMaxBytes: 1,
+      channelSendRetryBaseSeconds: 30,
+    } satisfies Partial<Record<keyof ProviderConfig, unknown>>);
+    expect(readProviderConfig({ FB_APP_SECRET: '', CHANNEL_SEND_RETRY_BASE_SECONDS: 'x' }).invalid.sort()).toEqual([
+      'CHANNEL_SEND_RETRY_BASE_SECONDS',
+      'FB_APP_SECRET',
+    ]);
   });
 
   it('names every refused variable', () => {
@@ -94,7 +105,7 @@ describe('readConfig', () => {
     expect(readConfig({}).invalid).toEqual(['TABLE_NAME']);
   });
 
-  it('reads exactly the variables the deploy proof classifies', () => {
+  it('reads, in its two parts, exactly the variables the deploy proof classifies', () => {
     const read = new Set<string>();
     const env = new Proxy({ TABLE_NAME: 't' } as Record<string, string | undefined>, {
       get(target, name: string) {
@@ -103,6 +114,7 @@ describe('readConfig', () => {
       },
     });
     readConfig(env);
+    readProviderConfig(env);
     expect([...read].sort()).toEqual([...ENV_NAMES].sort());
     expect(ENV_OF.cableUrl).toEqual(['CABLE_URL', 'PUBLIC_BASE_URL']);
   });

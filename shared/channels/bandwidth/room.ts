@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
@@ -16,7 +16,7 @@ const auth = (inbox: InboxRecord) => basicAuth(setting(inbox, 'api_key'), settin
 /** A media URL is fetched with the API credentials only on Bandwidth's API host; any other without them. */
 const fetchMedia = (inbox: InboxRecord, ref: MediaRef) =>
   ref.url
-    ? downloadMedia(ref.url, { headers: onOrigin(ref.url, config().bandwidthBaseUrl) ? { authorization: auth(inbox) } : {} })
+    ? downloadMedia(ref.url, { headers: onOrigin(ref.url, providerConfig().bandwidthBaseUrl) ? { authorization: auth(inbox) } : {} })
     : Promise.resolve(undefined);
 
 async function send(ctx: OutgoingContext): Promise<SendOutcome> {
@@ -33,7 +33,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   };
   const answer = await callProvider({
     method: 'POST',
-    url: `${config().bandwidthBaseUrl}/users/${encodeURIComponent(setting(inbox, 'account_id'))}/messages`,
+    url: `${providerConfig().bandwidthBaseUrl}/users/${encodeURIComponent(setting(inbox, 'account_id'))}/messages`,
     headers: { ...jsonHeaders, authorization: auth(inbox) },
     body: JSON.stringify(body),
   });

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { pageInbox, pagesHeld, reauthorizePage } from '#shared/domain/inboxes/facebook.ts';
 import { ServiceError, unprocessable } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
@@ -18,7 +18,7 @@ const refused = (what: string, a: Awaited<ReturnType<typeof callProvider>>) =>
     : unprocessable([{ field: 'omniauth_token', message: `${what}: ${graphError(a)?.message ?? 'refused by Facebook'}`, code: 'invalid' }]);
 
 async function userPages(omniauthToken: string): Promise<{ userToken: string; pages: Page[] }> {
-  const c = config();
+  const c = providerConfig();
   const q = new URLSearchParams({
     grant_type: 'fb_exchange_token',
     client_id: c.fbAppId ?? '',

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { log } from '#shared/log.ts';
@@ -17,7 +17,7 @@ import { facebookWebhook } from './webhook.ts';
 
 /** Chatwoot's Graph version for Messenger (the facebook-messenger gem's). */
 const VERSION = 'v3.2';
-const graph = () => `${config().facebookGraphBaseUrl}/${VERSION}`;
+const graph = () => `${providerConfig().facebookGraphBaseUrl}/${VERSION}`;
 const pageToken = (inbox: InboxRecord) => inbox.page_access_token ?? '';
 
 /** The fields the page is subscribed to (Chatwoot's). */
@@ -83,7 +83,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
  * inbox for reauthorization at once.
  */
 const sendInstagram = (ctx: OutgoingContext): Promise<SendOutcome> =>
-  sendInstagramParts(ctx, `${config().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(ctx.inbox))}`, {
+  sendInstagramParts(ctx, `${providerConfig().facebookGraphBaseUrl}/v11.0/me/messages?${tokenQuery(pageToken(ctx.inbox))}`, {
     humanAgent: config().messengerHumanAgent,
     tokenRefused: () => noteAuthorizationError(ctx.inbox, 1),
   });

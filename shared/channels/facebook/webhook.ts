@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { refusedAnswer, type RoomWebhook, type WebhookRequest } from '../channel.ts';
@@ -13,7 +13,7 @@ const WRONG_TOKEN = refusedAnswer(401, 'Error; wrong verify token', 'hub.verify_
 /** `GET /bot`: the challenge only for the configured verify token (Chatwoot answers any token). */
 async function handshake(req: WebhookRequest) {
   if (req.method !== 'GET') return undefined;
-  const expected = config().fbVerifyToken;
+  const expected = providerConfig().fbVerifyToken;
   if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
 }
@@ -32,7 +32,7 @@ async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
 
 /** Meta signs with the app secret: `X-Hub-Signature-256`, or the legacy sha1 `X-Hub-Signature`; no secret, no trust. */
 function verify(req: WebhookRequest): boolean {
-  const secret = config().fbAppSecret;
+  const secret = providerConfig().fbAppSecret;
   if (!secret) return false;
   const sha256 = req.headers['x-hub-signature-256'];
   return sha256 ? hubSignatureValid(req.body, sha256, secret) : hubSha1SignatureValid(req.body, req.headers['x-hub-signature'], secret);
@@ -46,7 +46,7 @@ export const facebookWebhook = {
     inboxes,
     // The app's secret signs every page's payload: checked before the pages' inboxes are looked up.
     verifyRequest: verify,
-    parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, config().fbAppId),
+    parse: (body, _type, inbox) => parseMessenger(body, inbox.page_id, providerConfig().fbAppId),
     accepted: { status: 200 },
   },
 } satisfies RoomWebhook;

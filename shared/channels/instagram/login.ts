@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { signJwt, verifyJwt } from '#shared/crypto/jwt.ts';
 import { getAccount } from '#shared/db/repositories/identity.ts';
 import { isSuspended } from '#shared/domain/accounts/suspension.ts';
@@ -27,11 +27,11 @@ const STATE_PURPOSE = 'instagram-oauth-state';
 const REFRESH_WITHIN_SECONDS = 10 * 24 * 3600;
 
 const redirectUri = () => `${config().frontendUrl}/instagram/callback`;
-const graph = () => config().instagramGraphBaseUrl;
+const graph = () => providerConfig().instagramGraphBaseUrl;
 
 /** `POST /api/v1/accounts/{a}/instagram/authorization`: Chatwoot's `{success: true, url}`. */
 export async function authorizationUrl(accountId: number): Promise<{ success: true; url: string }> {
-  const c = config();
+  const c = providerConfig();
   if (!c.instagramAppId || !c.instagramAppSecret) {
     throw unprocessable([
       { field: 'instagram', message: 'Instagram is not configured (INSTAGRAM_APP_ID, INSTAGRAM_APP_SECRET)', code: 'invalid' },
@@ -89,7 +89,7 @@ function refusalOf(what: string, a: ProviderAnswer): InstagramRefusal {
 const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
 
 async function exchange(code: string) {
-  const c = config();
+  const c = providerConfig();
   const form = new URLSearchParams({
     client_id: c.instagramAppId ?? '',
     client_secret: c.instagramAppSecret ?? '',

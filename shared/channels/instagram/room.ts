@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -25,7 +25,7 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
     const q = new URLSearchParams({ fields, access_token: await instagramToken(inbox) });
     const answer = await callProvider({
       method: 'GET',
-      url: `${config().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(contact.sourceId)}?${q}`,
+      url: `${providerConfig().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(contact.sourceId)}?${q}`,
     });
     if (!answer.ok && graphError(answer)?.code === 190) await noteAuthorizationError(inbox, 1);
     const name = answer.ok ? answer.json?.name || answer.json?.username : undefined;
@@ -33,7 +33,7 @@ async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
   }
   const answer = await callProvider({
     method: 'GET',
-    url: `${config().facebookGraphBaseUrl}/${encodeURIComponent(contact.sourceId)}?fields=name,username,profile_pic&${tokenQuery(inbox.page_access_token ?? '')}`,
+    url: `${providerConfig().facebookGraphBaseUrl}/${encodeURIComponent(contact.sourceId)}?fields=name,username,profile_pic&${tokenQuery(inbox.page_access_token ?? '')}`,
   });
   const name = answer.ok ? (answer.json?.name ?? answer.json?.username) : undefined;
   return typeof name === 'string' && name ? { name } : { name: `Unknown (IG: ${contact.sourceId})` };
@@ -48,7 +48,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   const { inbox } = ctx;
   const token = await instagramToken(inbox);
   const account = inbox.instagram_id || 'me';
-  const url = `${config().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(account)}/messages?${new URLSearchParams({ access_token: token })}`;
+  const url = `${providerConfig().instagramGraphBaseUrl}/${IG_VERSION}/${encodeURIComponent(account)}/messages?${new URLSearchParams({ access_token: token })}`;
   return sendInstagramParts(ctx, url, { humanAgent: config().instagramHumanAgent, tokenRefused: () => noteAuthorizationError(inbox, 1) });
 }
 

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { refusedAnswer, type RoomWebhook, type WebhookRequest } from '../channel.ts';
@@ -28,7 +28,7 @@ async function handshake(req: WebhookRequest) {
     const object = objectOf(req.body);
     return typeof object === 'string' && object.toLowerCase() !== 'instagram' ? NOT_INSTAGRAM : undefined;
   }
-  const expected = config().instagramVerifyToken;
+  const expected = providerConfig().instagramVerifyToken;
   if (req.query['hub.mode'] !== 'subscribe' || !secretMatches(req.query['hub.verify_token'], expected)) return WRONG_TOKEN;
   return { status: 200, body: req.query['hub.challenge'] ?? '', contentType: 'text/plain' };
 }
@@ -53,14 +53,14 @@ async function inboxes(req: WebhookRequest): Promise<InboxRecord[]> {
 /** Signed by the app the inbox belongs to: the Instagram app (login), the Meta app (a page's account). */
 /** Signed by the Instagram app's or the Meta app's secret (whichever inbox kind the payload is for). */
 function verifyRequest(req: WebhookRequest): boolean {
-  const { instagramAppSecret, fbAppSecret } = config();
+  const { instagramAppSecret, fbAppSecret } = providerConfig();
   return [instagramAppSecret, fbAppSecret].some(
     (secret) => !!secret && hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret),
   );
 }
 
 function verify(req: WebhookRequest, inbox: InboxRecord): boolean {
-  const secret = isLogin(inbox) ? config().instagramAppSecret : config().fbAppSecret;
+  const secret = isLogin(inbox) ? providerConfig().instagramAppSecret : providerConfig().fbAppSecret;
   return !!secret && hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { fileScope, fileUrl } from '#shared/storage/file-urls.ts';
@@ -16,7 +16,7 @@ const bearer = (inbox: InboxRecord) => ({ authorization: `Bearer ${inbox.line_ch
 
 async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   if (!ref.id) return undefined;
-  const file = await downloadMedia(`${config().lineDataBaseUrl}/v2/bot/message/${encodeURIComponent(ref.id)}/content`, {
+  const file = await downloadMedia(`${providerConfig().lineDataBaseUrl}/v2/bot/message/${encodeURIComponent(ref.id)}/content`, {
     headers: bearer(inbox),
     filename: ref.filename,
   });
@@ -30,7 +30,7 @@ async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
 async function profile(inbox: InboxRecord, contact: { sourceId: string }) {
   const answer = await callProvider({
     method: 'GET',
-    url: `${config().lineBaseUrl}/v2/bot/profile/${encodeURIComponent(contact.sourceId)}`,
+    url: `${providerConfig().lineBaseUrl}/v2/bot/profile/${encodeURIComponent(contact.sourceId)}`,
     headers: bearer(inbox),
   });
   const name = answer.ok ? answer.json?.displayName : undefined;
@@ -68,7 +68,7 @@ async function send(ctx: OutgoingContext): Promise<SendOutcome> {
   for (let i = 0; i < messages.length; i += PUSH_SIZE) {
     const answer = await callProvider({
       method: 'POST',
-      url: `${config().lineBaseUrl}/v2/bot/message/push`,
+      url: `${providerConfig().lineBaseUrl}/v2/bot/message/push`,
       headers: { ...jsonHeaders, ...bearer(inbox), 'x-line-retry-key': pushRetryKey(message, i / PUSH_SIZE) },
       body: JSON.stringify({ to: ctx.recipient, messages: messages.slice(i, i + PUSH_SIZE) }),
     });

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { addChannelKey, findChannelOwner } from '#shared/db/repositories/channels.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { telegramKeys } from '#shared/domain/inboxes/service.ts';
@@ -17,7 +17,7 @@ import { telegramWebhook, tokenOf, webhookSecret } from './webhook.ts';
 // every access log would then hold; the service registers `/webhooks/telegram/<bot id>` instead (a Chatwoot-shaped
 // path with the whole token is still found) with a `secret_token`, and takes only webhooks that carry it.
 
-const api = (token: string, method: string) => `${config().telegramBaseUrl}/bot${token}/${method}`;
+const api = (token: string, method: string) => `${providerConfig().telegramBaseUrl}/bot${token}/${method}`;
 /** The bot's id: the token's part before the colon (public: it is the bot's user id). */
 export const botIdOf = (token: string) => token.split(':')[0];
 
@@ -42,7 +42,7 @@ async function fetchMedia(inbox: InboxRecord, ref: MediaRef) {
   const meta = await callProvider({ method: 'GET', url: `${api(token, 'getFile')}?file_id=${encodeURIComponent(ref.file_id)}` });
   const path = meta.ok ? meta.json?.result?.file_path : undefined;
   if (typeof path !== 'string' || path.includes('..')) return undefined;
-  return downloadMedia(`${config().telegramBaseUrl}/file/bot${token}/${path.split('/').map(encodeURIComponent).join('/')}`, {
+  return downloadMedia(`${providerConfig().telegramBaseUrl}/file/bot${token}/${path.split('/').map(encodeURIComponent).join('/')}`, {
     filename: ref.filename,
     contentType: ref.mime,
   });

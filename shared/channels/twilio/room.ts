@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { ServiceError } from '#shared/errors.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
@@ -12,8 +12,8 @@ import { contentTemplateOf, contentVariables, findContentTemplate, type ContentT
 // Twilio SMS and Twilio WhatsApp (`Channel::TwilioSms`, docs/channels.md#twilio): `/twilio/callback` and
 // `/twilio/delivery_status` (form-encoded, X-Twilio-Signature), the Messages API for sends.
 
-const base = () => config().twilioBaseUrl;
-const contentBase = () => config().twilioContentBaseUrl;
+const base = () => providerConfig().twilioBaseUrl;
+const contentBase = () => providerConfig().twilioContentBaseUrl;
 
 /** Basic auth as Chatwoot's client makes it: the API key and its secret (kept as the auth token), else the account. */
 const auth = (inbox: InboxRecord) => basicAuth(inbox.api_key_sid || inbox.account_sid || '', inbox.auth_token ?? '');

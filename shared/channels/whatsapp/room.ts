@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, providerConfig } from '#shared/config.ts';
 import { ServiceError } from '#shared/errors.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { noteAuthorizationError } from '#shared/domain/channels/reauthorize.ts';
@@ -17,8 +17,8 @@ export const NO_TEMPLATE = 'Template not found or invalid template name';
 
 const setting = providerSetting;
 
-const cloudBase = () => config().whatsappCloudBaseUrl;
-const dialogBase = () => config().dialog360BaseUrl;
+const cloudBase = () => providerConfig().whatsappCloudBaseUrl;
+const dialogBase = () => providerConfig().dialog360BaseUrl;
 
 /** The request headers of the inbox's provider. */
 export const providerHeaders = (inbox: InboxRecord): Record<string, string> =>

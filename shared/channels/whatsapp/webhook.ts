@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { findChannelInbox } from '#shared/db/repositories/channels.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { providerSetting, refusedAnswer, type RoomWebhook, type WebhookRequest } from '../channel.ts';
@@ -34,7 +34,7 @@ export const whatsappWebhook = {
     inbox: inboxOfPath,
     verify(req, inbox) {
       // Meta signs Cloud webhooks with the app's secret; without one configured there is nothing to check (as Chatwoot).
-      const secret = config().fbAppSecret;
+      const secret = providerConfig().fbAppSecret;
       if (!secret || providerOf(inbox) !== 'whatsapp_cloud') return true;
       return hubSignatureValid(req.body, req.headers['x-hub-signature-256'], secret);
     },

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 
@@ -17,7 +17,7 @@ export const llmFailed = (message: string) => unprocessable([{ field: '', messag
 
 /** The assistant's answer to `messages`. */
 export async function complete(apiKey: string, messages: ChatMessage[], maxTokens?: number): Promise<string> {
-  const { captainOpenAiEndpoint, captainOpenAiModel } = config();
+  const { captainOpenAiEndpoint, captainOpenAiModel } = providerConfig();
   let res: Response;
   try {
     res = await fetch(`${captainOpenAiEndpoint}/v1/chat/completions`, {

@@ -1,5 +1,5 @@
 import { createHash, createSign } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { providerConfig } from '#shared/config.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 
@@ -59,7 +59,7 @@ async function accessToken(sa: ServiceAccount): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const hit = tokens.get(id);
   if (hit && hit.expiresAt > now + 60) return hit.token;
-  const tokenUrl = config().googleOAuthTokenUrl;
+  const tokenUrl = providerConfig().googleOAuthTokenUrl;
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const unsigned = `${part({ alg: 'RS256', typ: 'JWT' })}.${part({ iss: sa.client_email, scope: SCOPE, aud: tokenUrl, iat: now, exp: now + 3600 })}`;
   let signature: string;
@@ -93,7 +93,7 @@ export async function translateText(
   if (!/^[a-z][a-z0-9-]{0,62}$/.test(project))
     throw unprocessable([{ field: 'project_id', message: 'is not a Google Cloud project id', code: 'invalid' }]);
   const token = await accessToken(sa);
-  const body = await post(`${config().googleTranslateUrl}/v3/projects/${project}:translateText`, {
+  const body = await post(`${providerConfig().googleTranslateUrl}/v3/projects/${project}:translateText`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ contents: [text], targetLanguageCode: target.replace(/_/g, '-'), mimeType }),
