@@ -142,12 +142,13 @@ const sharedDefinesOnly: Plugin = {
 };
 
 /**
- * The same rule read inside a module: a top-level declaration of `shared/` only defines, so the calls its initializer
- * makes at load (a valibot schema built from pieces, a table computed) are marked pure, and a declaration no code of
- * the function uses is left out with the imports only it needed. esbuild keeps an unused `const S = v.object({…})`
- * otherwise (valibot marks its builders free of side effects, which esbuild does not carry across modules), so a
- * route that validates one body of an area carried every body schema the area's file defines. Calls inside
- * functions are left as they are: they run when called, not at load.
+ * The same rule read inside a module: a top-level declaration of `shared/` only defines, so the per-function build
+ * wraps what its initializer computes at load in a function call marked pure, and a declaration no code of the
+ * function uses is left out with the imports only it needed. esbuild keeps an unused `const S = v.object({…})`
+ * otherwise: it cannot tell that a call (valibot marks its builders free of side effects, which esbuild does not carry
+ * across modules), a property read (`NewContactSchema.entries.email`, a getter could run), a spread or a template
+ * (`${TYPES.join(', ')}`, a `toString` could run) has none, so a route that validates one body of an area carried every
+ * body schema the area's file defines and the files those took fields from. Minified, the wrapper is inlined again.
  */
 const pureText = new Map<string, string>();
 const sharedDefinitionsPure: Plugin = {
@@ -162,29 +163,53 @@ const sharedDefinitionsPure: Plugin = {
   },
 };
 
-/** A shared module as JavaScript, every call its top-level declarations make at load marked pure. */
+/** Whether esbuild can tell on its own that computing `node` has no effect (nothing called, read off or spread). */
+function plain(node: AnyNode): boolean {
+  switch (node.type) {
+    case 'Literal':
+    case 'Identifier':
+    case 'ArrowFunctionExpression':
+    case 'FunctionExpression':
+      return true;
+    case 'TemplateLiteral':
+      return node.expressions.length === 0;
+    case 'UnaryExpression':
+      return node.operator !== 'delete' && plain(node.argument);
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return node.left.type !== 'PrivateIdentifier' && plain(node.left) && plain(node.right);
+    case 'ConditionalExpression':
+      return plain(node.test) && plain(node.consequent) && plain(node.alternate);
+    case 'ArrayExpression':
+      return node.elements.every((e) => e === null || (e.type !== 'SpreadElement' && plain(e)));
+    case 'ObjectExpression':
+      return node.properties.every((p) => p.type === 'Property' && !p.computed && plain(p.value));
+    default:
+      return false;
+  }
+}
+
+/** Whether `node` awaits at the module's top level (a wrapper function could not). */
+function awaits(node: AnyNode): boolean {
+  if (node.type === 'AwaitExpression') return true;
+  if (/Function/.test(node.type)) return false;
+  return Object.values(node).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((c) => c && typeof c === 'object' && typeof c.type === 'string' && awaits(c)),
+  );
+}
+
+/** A shared module as JavaScript, what each top-level declaration computes at load wrapped in a pure call. */
 async function markDefinitionsPure(path: string): Promise<string> {
   const { code } = await transform(readFileSync(path, 'utf8'), { loader: 'ts', format: 'esm', target: 'node22', sourcefile: path });
-  const starts = new Set<number>();
-  const visit = (node: AnyNode): void => {
-    // A function's or class's body runs when called; a value thrown away (`a(), b`, `void a()`) is there for its effect.
-    if (/Function|Class/.test(node.type)) return;
-    if (node.type === 'SequenceExpression') {
-      visit(node.expressions[node.expressions.length - 1]);
-      return;
-    }
-    if (node.type === 'UnaryExpression' && node.operator === 'void') return;
-    if (node.type === 'CallExpression' || node.type === 'NewExpression') starts.add(node.start);
-    for (const value of Object.values(node))
-      for (const child of Array.isArray(value) ? value : [value])
-        if (child && typeof child === 'object' && typeof child.type === 'string') visit(child);
-  };
+  const inserts: [number, string][] = [];
   for (let statement of parse(code, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration) statement = statement.declaration;
-    if (statement.type === 'VariableDeclaration') for (const d of statement.declarations) if (d.init) visit(d.init);
+    if (statement.type !== 'VariableDeclaration') continue;
+    for (const { init } of statement.declarations)
+      if (init && !plain(init) && !awaits(init)) inserts.push([init.start, '/* @__PURE__ */ (() => ('], [init.end, '))()']);
   }
   let out = code;
-  for (const at of [...starts].sort((x, y) => y - x)) out = `${out.slice(0, at)}/* @__PURE__ */ ${out.slice(at)}`;
+  for (const [at, text] of inserts.sort((x, y) => y[0] - x[0])) out = `${out.slice(0, at)}${text}${out.slice(at)}`;
   return out;
 }
 

@@ -38,23 +38,33 @@ const Avatar = v.pipe(
   v.check((f) => AVATAR_TYPES.includes(f.content_type), `must be one of ${AVATAR_TYPES.join(', ')}`),
 );
 
+// A contact's fields as a body takes them, each apart so that other interfaces' bodies (public, widget) take them by
+// name: an entry read off an object at load (`NewContactSchema.entries.email`) keeps the object in every bundle.
+export const NameEntry = v.optional(v.nullable(Text(255)));
+export const EmailEntry = v.optional(v.nullable(EmailField));
+export const PhoneEntry = v.optional(v.nullable(PhoneField));
+export const IdentifierEntry = v.optional(v.nullable(IdentifierField));
+export const AvatarUrlEntry = v.optional(v.nullable(v.union([v.literal(''), HttpUrl], 'must be an http or https URL')));
+export const AttributesEntry = v.optional(v.nullable(Attributes));
+export const SourceIdEntry = v.optional(v.nullable(v.pipe(Text(255), v.transform(blankToNull))));
+
 const fields = {
-  name: v.optional(v.nullable(Text(255))),
-  email: v.optional(v.nullable(EmailField)),
-  phone_number: v.optional(v.nullable(PhoneField)),
-  identifier: v.optional(v.nullable(IdentifierField)),
+  name: NameEntry,
+  email: EmailEntry,
+  phone_number: PhoneEntry,
+  identifier: IdentifierEntry,
   blocked: v.optional(Bool),
-  avatar_url: v.optional(v.nullable(v.union([v.literal(''), HttpUrl], 'must be an http or https URL'))),
+  avatar_url: AvatarUrlEntry,
   // Blank (`""`, null) removes the avatar, as Rails' ActiveStorage does for an attachment assigned blank.
   avatar: v.optional(v.nullable(Avatar)),
-  additional_attributes: v.optional(v.nullable(Attributes)),
-  custom_attributes: v.optional(v.nullable(Attributes)),
+  additional_attributes: AttributesEntry,
+  custom_attributes: AttributesEntry,
 };
 
 export const NewContactSchema = v.object({
   ...fields,
   inbox_id: v.optional(v.nullable(Id)),
-  source_id: v.optional(v.nullable(v.pipe(Text(255), v.transform(blankToNull)))),
+  source_id: SourceIdEntry,
 });
 export type NewContact = v.InferOutput<typeof NewContactSchema>;
 

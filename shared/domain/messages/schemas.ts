@@ -44,7 +44,7 @@ export type { UploadedFile } from '#shared/model/uploads.ts';
 
 const File = v.custom<FilePart>(isUploadedFile, 'must be an uploaded file');
 /** A file in the body, or the `signed_id` of a direct upload (ActiveStorage), as Chatwoot accepts both. */
-const Attachment = v.union([File, v.pipe(v.string(), v.minLength(1), v.maxLength(4096))], 'must be uploaded files or signed ids');
+export const Attachment = v.union([File, v.pipe(v.string(), v.minLength(1), v.maxLength(4096))], 'must be uploaded files or signed ids');
 
 const Emails = v.pipe(
   Text(1000),

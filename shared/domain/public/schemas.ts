@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { NewContactSchema } from '../contacts/schemas.ts';
+import { AttributesEntry, AvatarUrlEntry, EmailEntry, IdentifierEntry, NameEntry, PhoneEntry, SourceIdEntry } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
 import { Rating } from '../csat/schemas.ts';
 import { NewMessageSchema } from '../messages/schemas.ts';
@@ -9,16 +9,22 @@ import { Text } from '../schemas.ts';
 
 /** The identity proof of HMAC identity validation (body on create/update, query string on show). */
 const identity = {
-  identifier: NewContactSchema.entries.identifier,
+  identifier: IdentifierEntry,
   identifier_hash: v.optional(v.nullable(Text(255))),
 };
 
 export const IdentitySchema = v.object(identity);
 export type Identity = v.InferOutput<typeof IdentitySchema>;
 
-const contactFields = v.pick(NewContactSchema, ['name', 'email', 'phone_number', 'avatar_url', 'custom_attributes']).entries;
+const contactFields = {
+  name: NameEntry,
+  email: EmailEntry,
+  phone_number: PhoneEntry,
+  avatar_url: AvatarUrlEntry,
+  custom_attributes: AttributesEntry,
+};
 
-export const PublicNewContactSchema = v.object({ ...contactFields, ...identity, source_id: NewContactSchema.entries.source_id });
+export const PublicNewContactSchema = v.object({ ...contactFields, ...identity, source_id: SourceIdEntry });
 export type PublicNewContact = v.InferOutput<typeof PublicNewContactSchema>;
 
 /** `identifier` is accepted but changes nothing (it only serves the HMAC check). */
@@ -50,10 +56,9 @@ const SubmittedValue = v.object({
  * Answers to interactive messages: a list of `{name, title, value}` (input_select, form) or one object
  * (the widget sends `{csat_survey_response: {rating, feedback_message}}` for CSAT).
  */
-export const SubmitSchema = v.object({
-  submitted_values: v.union(
-    [v.pipe(v.array(SubmittedValue), v.maxLength(100)), SubmittedValue],
-    'must be an object or an array of objects',
-  ),
-});
+export const SubmittedValues = v.union(
+  [v.pipe(v.array(SubmittedValue), v.maxLength(100)), SubmittedValue],
+  'must be an object or an array of objects',
+);
+export const SubmitSchema = v.object({ submitted_values: SubmittedValues });
 export type Submit = v.InferOutput<typeof SubmitSchema>;

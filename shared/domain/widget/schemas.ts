@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { NewContactSchema } from '../contacts/schemas.ts';
+import { AvatarUrlEntry, EmailEntry, IdentifierEntry, NameEntry, PhoneEntry } from '../contacts/schemas.ts';
 import { Attributes } from '../conversations/schemas.ts';
 import { Content, MAX_ATTACHMENTS } from '../messages/content.ts';
-import { NewMessageSchema } from '../messages/schemas.ts';
-import { SubmitSchema } from '../public/schemas.ts';
+import { Attachment as MessageAttachment } from '../messages/schemas.ts';
+import { SubmittedValues } from '../public/schemas.ts';
 import { Id, JsonObject, Text } from '../schemas.ts';
 
 // Body of `POST /api/v1/widget/events`. Chatwoot's widget raises `webwidget.triggered` when a visitor
@@ -30,9 +30,9 @@ export const WidgetEventSchema = v.object({
 // Bodies of the widget's chat routes: only what Chatwoot's widget controllers permit.
 
 const WidgetContactFields = v.object({
-  name: NewContactSchema.entries.name,
-  email: NewContactSchema.entries.email,
-  phone_number: NewContactSchema.entries.phone_number,
+  name: NameEntry,
+  email: EmailEntry,
+  phone_number: PhoneEntry,
   custom_attributes: v.optional(v.nullable(Attributes)),
 });
 
@@ -59,10 +59,10 @@ export type WidgetNewConversation = v.InferOutput<typeof WidgetNewConversationSc
 
 /** `POST /messages` (nested under `message`, JSON or multipart with `message[attachments][]`). */
 /** An uploaded file, or the `signed_id` of a direct upload. */
-const Attachment = v.union([NewMessageSchema.entries.attachments.wrapped.pipe[0].item, Text(4096)], 'must be uploaded files or signed ids');
+const Attachment = v.union([MessageAttachment, Text(4096)], 'must be uploaded files or signed ids');
 
 export const WidgetNewMessageSchema = v.object({
-  content: NewMessageSchema.entries.content,
+  content: v.optional(v.nullable(Content)),
   attachments: v.optional(v.pipe(v.array(Attachment, 'must be uploaded files or signed ids'), v.maxLength(MAX_ATTACHMENTS))),
   echo_id: v.optional(v.nullable(Text(255))),
   reply_to: v.optional(
@@ -77,21 +77,19 @@ export type WidgetNewMessage = v.InferOutput<typeof WidgetNewMessageSchema>;
 /** `PATCH /messages/{id}`: the answer to an interactive message; input_email sends the address as `contact.email`. */
 export const WidgetMessageUpdateSchema = v.object({
   message: v.optional(
-    v.nullable(
-      v.object({ submitted_values: v.optional(SubmitSchema.entries.submitted_values), submitted_email: v.optional(v.nullable(Text(255))) }),
-    ),
+    v.nullable(v.object({ submitted_values: v.optional(SubmittedValues), submitted_email: v.optional(v.nullable(Text(255))) })),
   ),
-  contact: v.optional(v.nullable(v.object({ email: NewContactSchema.entries.email }))),
+  contact: v.optional(v.nullable(v.object({ email: EmailEntry }))),
 });
 export type WidgetMessageUpdate = v.InferOutput<typeof WidgetMessageUpdateSchema>;
 
 /** `PATCH /contact` and `PATCH /contact/set_user` (top level, as the widget sends them). */
 export const WidgetContactSchema = v.object({
-  name: NewContactSchema.entries.name,
-  email: NewContactSchema.entries.email,
-  phone_number: NewContactSchema.entries.phone_number,
-  avatar_url: NewContactSchema.entries.avatar_url,
-  identifier: NewContactSchema.entries.identifier,
+  name: NameEntry,
+  email: EmailEntry,
+  phone_number: PhoneEntry,
+  avatar_url: AvatarUrlEntry,
+  identifier: IdentifierEntry,
   identifier_hash: v.optional(v.nullable(Text(255))),
   custom_attributes: v.optional(v.nullable(Attributes)),
 });
