@@ -1,4 +1,3 @@
-import { parseMultipart } from '#shared/http/multipart.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { createContactPayload } from '#shared/domain/contacts/service.ts';
 import { NewContactSchema } from '#shared/domain/contacts/schemas.ts';
@@ -8,6 +7,6 @@ export const handler = apiHandler({
   body: NewContactSchema,
   rootKey: 'contact',
   // `avatar` arrives as an uploaded file.
-  multipart: parseMultipart,
+  multipart: true,
   run: ({ account, actor, body }) => createContactPayload(account.id, actor, body),
 });

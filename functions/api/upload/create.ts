@@ -1,5 +1,4 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { parseMultipart } from '#shared/http/multipart.ts';
 import { uploadFile } from '#shared/domain/uploads/service.ts';
 import { MAX_UPLOAD_ROUTE_BODY_BYTES, UploadSchema } from '#shared/domain/uploads/schemas.ts';
 
@@ -7,7 +6,7 @@ import { MAX_UPLOAD_ROUTE_BODY_BYTES, UploadSchema } from '#shared/domain/upload
 export const handler = apiHandler({
   access: 'member',
   body: UploadSchema,
-  multipart: parseMultipart,
+  multipart: true,
   maxBodyBytes: MAX_UPLOAD_ROUTE_BODY_BYTES,
   run: ({ account, body }) => uploadFile(account.id, body),
 });

@@ -1,5 +1,4 @@
 import { publicHandler } from '#shared/http/handler.ts';
-import { parseMultipart } from '#shared/http/multipart.ts';
 import { createWidgetMessage, widgetRequest } from '#shared/domain/widget/chat.ts';
 import { WidgetNewMessageSchema } from '#shared/domain/widget/schemas.ts';
 
@@ -7,6 +6,6 @@ export const handler = publicHandler({
   body: WidgetNewMessageSchema,
   rootKey: 'message',
   // `message[attachments][]` arrive as uploaded files.
-  multipart: parseMultipart,
+  multipart: true,
   run: (ctx) => createWidgetMessage(widgetRequest(ctx), ctx.body),
 });

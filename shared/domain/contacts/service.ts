@@ -213,6 +213,15 @@ export const touchLastActivity = (accountId: number, contactId: number, at = now
     () => ({ set: { last_activity_at: at, updated_at: now() } }),
   );
 
+/** A conversation's mute and unmute: the contact blocked or unblocked, nothing else changed. */
+export const setContactBlocked = (accountId: number, contactId: number, blocked: boolean) =>
+  changeContact(
+    accountId,
+    contactId,
+    (c) => ({ ...c, blocked }),
+    () => ({ set: { blocked, updated_at: now() } }),
+  );
+
 // ── routes ──────────────────────────────────────────────────────────────────────────────────────
 
 export async function showContact(accountId: number, contactId: number, q: Query) {

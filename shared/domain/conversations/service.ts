@@ -17,7 +17,7 @@ import type { Actor } from '#shared/model/actor.ts';
 import { invalidField, notFound, unprocessable } from '#shared/errors.ts';
 import type { AccountRecord } from '#shared/model/identity.ts';
 import { now } from '#shared/model/time.ts';
-import { touchLastActivity, updateContact } from '../contacts/service.ts';
+import { setContactBlocked, touchLastActivity } from '../contacts/service.ts';
 import { ensureContactInboxOf } from '../contacts/contact-inboxes.ts';
 import type { ContactInboxRecord, ContactRecord } from '#shared/model/contacts.ts';
 import { inboxScope, visibleInbox } from '../inboxes/access.ts';
@@ -540,7 +540,7 @@ async function addActivity(actor: ConversationActor, c: ConversationRecord, text
 export async function muteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
   const c = await visibleConversation(account.id, actor, displayId, true);
   const { conversation } = await changeStatus(account, actor, c, { status: 'resolved' });
-  await updateContact(account.id, c.contact_id, { blocked: true });
+  await setContactBlocked(account.id, c.contact_id, true);
   const name = await actorName(account.id, actor);
   if (name !== undefined) await addActivity(actor, conversation, `${name} has muted the conversation`);
 }
@@ -548,7 +548,7 @@ export async function muteConversation(account: AccountRecord, actor: Actor, dis
 /** `POST /conversations/{id}/unmute`: unblocks the contact. */
 export async function unmuteConversation(account: AccountRecord, actor: Actor, displayId: number): Promise<void> {
   const c = await visibleConversation(account.id, actor, displayId, true);
-  await updateContact(account.id, c.contact_id, { blocked: false });
+  await setContactBlocked(account.id, c.contact_id, false);
   const name = await actorName(account.id, actor);
   if (name !== undefined) await addActivity(actor, c, `${name} has unmuted the conversation`);
 }

@@ -1,5 +1,4 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
-import { parseMultipart } from '#shared/http/multipart.ts';
 import { updateMessageStatus } from '#shared/domain/messages/service.ts';
 import { MessageUpdateSchema } from '#shared/domain/messages/change-schemas.ts';
 
@@ -8,7 +7,7 @@ export const handler = apiHandler({
   body: MessageUpdateSchema,
   rootKey: 'message',
   // Form posts like every other body (clients that send multipart everywhere).
-  multipart: parseMultipart,
+  multipart: true,
   run: (ctx) =>
     updateMessageStatus(
       ctx.account,
