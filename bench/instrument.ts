@@ -120,10 +120,24 @@ async function readAll(raw: DynamoDBClient, written: Written[]): Promise<Map<str
   return out;
 }
 
+/** How long the spans cover together (overlaps counted once). */
+export function spanned(spans: readonly [number, number][]): number {
+  let total = 0;
+  let reached = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (to <= reached) continue;
+    total += to - Math.max(from, reached);
+    reached = to;
+  }
+  return total;
+}
+
 export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) {
   let calls: DynamoCall[] = [];
   let sent: { command: string; body: string }[] = [];
-  let overheadMs = 0;
+  // When the billing reads ran (before and after each write): concurrent writes' reads overlap, so what they take
+  // from a request's time is the union of these spans, not their sum (which made a parallel bulk action's time negative).
+  let overhead: [number, number][] = [];
   // Off while a loader writes many items (nested calls count): nothing recorded, nothing billed (billing reads every
   // written item twice).
   let offDepth = 0;
@@ -167,6 +181,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
       const t0 = performance.now();
       const before = await readAll(raw, written);
       let spent = performance.now() - t0;
+      overhead.push([t0, t0 + spent]);
       let failed = false;
       try {
         return await next(args);
@@ -177,6 +192,7 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
         const t1 = performance.now();
         const after = failed ? before : await readAll(raw, written);
         spent += performance.now() - t1;
+        overhead.push([t1, performance.now()]);
         let wcu = 0;
         const partitions: { partition: string; units: number }[] = [];
         for (const w of written) {
@@ -190,7 +206,6 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
           partitions.push({ partition: String(w.key[KEY.pk]?.S), units: units.table }, ...units.partitions);
         }
         (context as { billing?: Billing }).billing = { wcu, ms: spent, partitions };
-        overheadMs += spent;
       }
     },
     { step: 'serialize', name: 'benchBody', priority: 'low' },
@@ -207,10 +222,10 @@ export function instrument(client: DynamoDBDocumentClient, raw: DynamoDBClient) 
     },
     /** The calls since the last take, the wire bodies of what was sent, and the time spent billing them. */
     take(): { calls: DynamoCall[]; sent: { command: string; body: string }[]; overheadMs: number } {
-      const out = { calls, sent, overheadMs };
+      const out = { calls, sent, overheadMs: spanned(overhead) };
       calls = [];
       sent = [];
-      overheadMs = 0;
+      overhead = [];
       return out;
     },
   };
