@@ -1,4 +1,4 @@
-import { senderAddress } from '#shared/domain/mail/send.ts';
+import { senderAddress } from '#shared/outbound/mail.ts';
 import type { ParsedMail } from './parse.ts';
 
 // Routing and threading rules of an incoming mail (Chatwoot's ApplicationMailbox, EmailChannelFinder and

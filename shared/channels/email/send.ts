@@ -4,7 +4,7 @@ import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { replySurroundings } from '#shared/domain/mail/continuity.ts';
 import { replyHtml } from '#shared/domain/mail/html.ts';
 import { replyBody, replyHeaders, splitAttachments } from '#shared/domain/mail/reply.ts';
-import { sendHeaderedMail, type HeaderedMail } from '#shared/domain/mail/send.ts';
+import { sendHeaderedMail, type HeaderedMail } from '#shared/outbound/mail.ts';
 import { smtpTransport, type SmtpSettings } from '#shared/outbound/mail-servers.ts';
 import { fileScope, fileUrl, storedKeyOf } from '#shared/storage/file-urls.ts';
 import { getObject } from '#shared/storage/objects.ts';

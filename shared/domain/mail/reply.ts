@@ -1,3 +1,4 @@
+import { senderAddress } from '#shared/outbound/mail.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 
 // An agent's reply as a mail, with Chatwoot's headers (ConversationReplyMailer#email_reply, its helper and
@@ -128,10 +129,4 @@ export function replyBody(contentHtml: string, content: string, linked: Outgoing
     html: `${contentHtml}<p>Attachments:</p>${links}`,
     text: [content, ['Attachments:', ...linked.map((f) => `${f.filename}: ${f.url}`)].join('\n')].filter(Boolean).join('\n\n'),
   };
-}
-
-/** `Name <address>` or `address` → the address (SES's identity, the envelope sender). */
-export function senderAddress(sender: string): string {
-  const m = /<([^<>]+)>\s*$/.exec(sender);
-  return (m ? m[1] : sender).trim();
 }

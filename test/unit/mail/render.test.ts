@@ -7,7 +7,7 @@ import {
   transcriptMail,
   transcriptTime,
 } from '#shared/domain/mail/render.ts';
-import { senderAddress } from '#shared/domain/mail/send.ts';
+import { senderAddress } from '#shared/outbound/mail.ts';
 import { changeOf } from '#shared/events/forward.ts';
 import type { DynamoDBRecord } from 'aws-lambda';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withOriginalTo } from '#shared/channels/email/ingest.ts';
 import { outcomeOfError } from '#shared/channels/email/send.ts';
-import { sesMessageId } from '#shared/domain/mail/send.ts';
+import { sesMessageId } from '#shared/outbound/mail.ts';
 
 describe('a mailed reply that did not go out', () => {
   it('an SMTP 5xx is a refusal with the server text; a 4xx and network errors are retried', () => {
