@@ -1,7 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ServiceError, badRequest, tooLarge } from '#shared/errors.ts';
-import { setNested } from './rails-keys.ts';
 
 export type ParsedEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body: unknown };
 
@@ -30,10 +29,41 @@ export function queryParams(event: Pick<APIGatewayProxyEventV2, 'rawQueryString'
   return { ...(event.queryStringParameters ?? {}) };
 }
 
+export function setNested(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.replace(/\]/g, '').split('[');
+  let node: Record<string, unknown> | unknown[] = target;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const last = i === parts.length - 1;
+    if (Array.isArray(node)) {
+      if (last) node.push(value);
+      else {
+        const child = {};
+        node.push(child);
+        node = child;
+      }
+      continue;
+    }
+    if (part === '__proto__' || part === 'constructor' || part === 'prototype') return;
+    if (last) {
+      node[part] = value;
+      continue;
+    }
+    const wantsArray = parts[i + 1] === '';
+    const existing = node[part];
+    if (wantsArray ? !Array.isArray(existing) : typeof existing !== 'object' || existing === null || Array.isArray(existing)) {
+      node[part] = wantsArray ? [] : {};
+    }
+    node = node[part] as Record<string, unknown> | unknown[];
+  }
+}
+
+export type MultipartParser = (raw: Buffer, contentType: string, limits: { maxBytes: number }) => Promise<Record<string, unknown>>;
+
 export interface BodyOptions {
   maxBytes: number;
-  /** Takes multipart/form-data (routes that accept uploads); its parser loads on the first such body. */
-  multipart?: boolean;
+  /** Parser for multipart/form-data; routes that accept uploads pass one. */
+  multipart?: MultipartParser;
   /** The limit of a multipart body on such a route (files travel in it); `maxBytes` otherwise. */
   maxMultipartBytes?: number;
 }
@@ -103,8 +133,7 @@ export async function parseBody(event: APIGatewayProxyEventV2, options: BodyOpti
   else if (JSON_TYPE.test(contentType)) body = parseJson(raw);
   else if (contentType.startsWith('application/x-www-form-urlencoded')) body = parseForm(raw.toString('utf8'));
   else if (contentType.startsWith('multipart/form-data') && options.multipart) {
-    const { parseMultipart } = await import('./multipart.ts');
-    body = await parseMultipart(raw, header, { maxBytes: max });
+    body = await options.multipart(raw, header, { maxBytes: max });
   } else if (contentType === '' || contentType.startsWith('text/plain')) {
     // Clients that forget the header still mostly send JSON.
     body = parseJson(raw);

@@ -15,7 +15,7 @@ import {
 } from './auth.ts';
 import type { Actor } from '#shared/model/actor.ts';
 import { asWriter } from '#shared/db/audit-stamp.ts';
-import { bodySizeLimit, parseBody, queryParams, type ParsedEvent } from './body.ts';
+import { bodySizeLimit, parseBody, queryParams, type MultipartParser, type ParsedEvent } from './body.ts';
 import { ServiceError, notFound } from '#shared/errors.ts';
 import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
@@ -44,8 +44,7 @@ interface CommonOptions<S extends AnySchema | undefined> {
   /** Chatwoot nests bodies under a model key (`webhook: {...}`); both that and top-level fields are accepted. */
   rootKey?: string;
   maxBodyBytes?: number;
-  /** Takes multipart/form-data besides JSON (attachments, avatars); the parser loads on the first such body. */
-  multipart?: boolean;
+  multipart?: MultipartParser;
   /**
    * The query parameters the route reads, as a valibot object of optional strings: documentation only
    * (the OpenAPI document, `npm run docs`); the services parse `ctx.query` themselves.

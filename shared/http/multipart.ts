@@ -1,12 +1,11 @@
 import type busboy from 'busboy';
 import { ServiceError, badRequest, tooLarge } from '#shared/errors.ts';
-import { setNested } from './rails-keys.ts';
+import { setNested } from './body.ts';
 import type { FilePart } from '#shared/model/uploads.ts';
 
 // multipart/form-data bodies (uploads): fields keep Rails nested keys (`channel[type]`, `labels[]`),
-// files become `UploadedFile` objects under their field names (`attachments[]` collects an array). This module and
-// its parser (busboy) load on the first multipart body (dynamic imports, body.ts): the routes that take uploads mostly
-// get JSON.
+// files become `UploadedFile` objects under their field names (`attachments[]` collects an array). The parser
+// (busboy) is loaded on the first multipart body (a dynamic import): the routes that take uploads mostly get JSON.
 
 /**
  * Rack's own bounds on a multipart body (files, total parts) so that a body of thousands of tiny parts

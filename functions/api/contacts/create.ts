@@ -1,3 +1,4 @@
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { createContactPayload } from '#shared/domain/contacts/service.ts';
 import { NewContactSchema } from '#shared/domain/contacts/schemas.ts';
@@ -7,6 +8,6 @@ export const handler = apiHandler({
   body: NewContactSchema,
   rootKey: 'contact',
   // `avatar` arrives as an uploaded file.
-  multipart: true,
+  multipart: parseMultipart,
   run: ({ account, actor, body }) => createContactPayload(account.id, actor, body),
 });

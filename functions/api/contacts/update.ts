@@ -1,3 +1,4 @@
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { updateContactPayload } from '#shared/domain/contacts/service.ts';
 import { ContactUpdateSchema } from '#shared/domain/contacts/schemas.ts';
@@ -7,6 +8,6 @@ export const handler = apiHandler({
   body: ContactUpdateSchema,
   rootKey: 'contact',
   // `avatar` arrives as an uploaded file.
-  multipart: true,
+  multipart: parseMultipart,
   run: (ctx) => updateContactPayload(ctx.account.id, intParam(ctx, 'id', 'Contact'), ctx.body),
 });

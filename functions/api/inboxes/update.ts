@@ -1,4 +1,5 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { updateInbox } from '#shared/domain/inboxes/service.ts';
 import { setUpChannelInbox } from '#shared/channels/setup.ts';
 import { InboxUpdateSchema, MAX_UPLOAD_BODY_BYTES } from '#shared/domain/inboxes/schemas.ts';
@@ -7,7 +8,7 @@ export const handler = apiHandler({
   access: 'administrator',
   body: InboxUpdateSchema,
   rootKey: 'inbox',
-  multipart: true,
+  multipart: parseMultipart,
   maxBodyBytes: MAX_UPLOAD_BODY_BYTES,
   run: (ctx) => updateInbox(ctx.account, intParam(ctx, 'id', 'Inbox'), ctx.body, setUpChannelInbox),
 });

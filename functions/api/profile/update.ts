@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { userHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { sessionCredentialsOf } from '#shared/http/auth.ts';
 import { updateProfile } from '#shared/domain/users/profile.ts';
 import { MAX_PROFILE_BODY_BYTES, ProfileUpdateSchema } from '#shared/domain/users/schemas.ts';
@@ -7,7 +8,7 @@ import { MAX_PROFILE_BODY_BYTES, ProfileUpdateSchema } from '#shared/domain/user
 export const handler = userHandler({
   body: ProfileUpdateSchema,
   rootKey: 'profile',
-  multipart: true,
+  multipart: parseMultipart,
   maxBodyBytes: MAX_PROFILE_BODY_BYTES,
   run: ({ user, body, event }) => updateProfile(user, body, sessionCredentialsOf(event as unknown as APIGatewayProxyEventV2)?.accessToken),
 });

@@ -1,4 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { uploadFile } from '#shared/domain/uploads/service.ts';
 import { MAX_UPLOAD_ROUTE_BODY_BYTES, UploadSchema } from '#shared/domain/uploads/schemas.ts';
 
@@ -6,7 +7,7 @@ import { MAX_UPLOAD_ROUTE_BODY_BYTES, UploadSchema } from '#shared/domain/upload
 export const handler = apiHandler({
   access: 'member',
   body: UploadSchema,
-  multipart: true,
+  multipart: parseMultipart,
   maxBodyBytes: MAX_UPLOAD_ROUTE_BODY_BYTES,
   run: ({ account, body }) => uploadFile(account.id, body),
 });

@@ -1,4 +1,5 @@
 import { intParam, publicHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { createPublicMessage } from '#shared/domain/public/service.ts';
 import { PublicNewMessageSchema } from '#shared/domain/public/schemas.ts';
 
@@ -6,7 +7,7 @@ export const handler = publicHandler({
   body: PublicNewMessageSchema,
   rootKey: 'message',
   // `attachments[]` arrive as uploaded files.
-  multipart: true,
+  multipart: parseMultipart,
   run: (ctx) =>
     createPublicMessage(
       ctx.params.inbox_identifier,

@@ -1,4 +1,5 @@
 import { publicHandler } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { createWidgetMessage, widgetRequest } from '#shared/domain/widget/chat.ts';
 import { WidgetNewMessageSchema } from '#shared/domain/widget/schemas.ts';
 
@@ -6,6 +7,6 @@ export const handler = publicHandler({
   body: WidgetNewMessageSchema,
   rootKey: 'message',
   // `message[attachments][]` arrive as uploaded files.
-  multipart: true,
+  multipart: parseMultipart,
   run: (ctx) => createWidgetMessage(widgetRequest(ctx), ctx.body),
 });

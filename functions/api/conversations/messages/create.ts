@@ -1,4 +1,5 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { createMessage } from '#shared/domain/messages/service.ts';
 import { NewMessageSchema } from '#shared/domain/messages/schemas.ts';
 
@@ -6,6 +7,6 @@ export const handler = apiHandler({
   access: 'member',
   bots: true,
   body: NewMessageSchema,
-  multipart: true,
+  multipart: parseMultipart,
   run: (ctx) => createMessage(ctx.account, ctx.actor, intParam(ctx, 'conversation_id', 'Conversation'), ctx.body),
 });

@@ -1,4 +1,5 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
+import { parseMultipart } from '#shared/http/multipart.ts';
 import { updateMessageStatus } from '#shared/domain/messages/service.ts';
 import { MessageUpdateSchema } from '#shared/domain/messages/change-schemas.ts';
 
@@ -7,7 +8,7 @@ export const handler = apiHandler({
   body: MessageUpdateSchema,
   rootKey: 'message',
   // Form posts like every other body (clients that send multipart everywhere).
-  multipart: true,
+  multipart: parseMultipart,
   run: (ctx) =>
     updateMessageStatus(
       ctx.account,
