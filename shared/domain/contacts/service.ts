@@ -204,23 +204,25 @@ export async function updateContact(accountId: number, contactId: number, input:
   );
 }
 
-/** For other areas: an incoming message makes the contact active (Chatwoot then announces contact_updated). */
-export const touchLastActivity = (accountId: number, contactId: number, at = now()) =>
+/**
+ * Fields of a contact that no uniqueness or company link depends on, set in one update (the repository keeps the
+ * contact's listing in step).
+ */
+const setPlainFields = (accountId: number, contactId: number, fields: Partial<Pick<ContactRecord, 'last_activity_at' | 'blocked'>>) =>
   changeContact(
     accountId,
     contactId,
-    (c) => ({ ...c, last_activity_at: at }),
-    () => ({ set: { last_activity_at: at, updated_at: now() } }),
+    (c) => ({ ...c, ...fields }),
+    () => ({ set: { ...fields, updated_at: now() } }),
   );
+
+/** For other areas: an incoming message makes the contact active (Chatwoot then announces contact_updated). */
+export const touchLastActivity = (accountId: number, contactId: number, at = now()) =>
+  setPlainFields(accountId, contactId, { last_activity_at: at });
 
 /** A conversation's mute and unmute: the contact blocked or unblocked, nothing else changed. */
 export const setContactBlocked = (accountId: number, contactId: number, blocked: boolean) =>
-  changeContact(
-    accountId,
-    contactId,
-    (c) => ({ ...c, blocked }),
-    () => ({ set: { blocked, updated_at: now() } }),
-  );
+  setPlainFields(accountId, contactId, { blocked });
 
 // ── routes ──────────────────────────────────────────────────────────────────────────────────────
 
