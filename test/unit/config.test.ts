@@ -44,7 +44,6 @@ describe('readConfig', () => {
       SLA_SCHEDULE_GROUP: 'g',
       SLA_WAKEUP_FUNCTION_ARN: 'f',
       SLA_WAKEUP_ROLE_ARN: 'r',
-      TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9000/',
       ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: 'true',
     });
     expect(invalid).toEqual([]);
