@@ -101,6 +101,12 @@ export async function buildFunctionsSeparately(
  * file, so the client's own protocol code came along into the cold start: S3's XML protocol, checksums and waiters
  * (~25 KiB) in every route that may store a file. The packages of one group share a file (the presigner works on the
  * S3 client's objects; Powertools' secrets provider on Secrets Manager's).
+ *
+ * The SDK does the same to itself: its default credential chain imports every source but the environment on first use
+ * (a profile file, SSO, a process, a web identity token through STS, the container or instance endpoint). A Lambda
+ * function takes its credentials from the environment and never loads them; the socket server on Fargate loads them
+ * once. Left to code splitting, their clients' protocols (STS's query protocol and XML parser, SSO's REST JSON and HTTP
+ * bindings) came into every function's cold start, ~30 KiB; built apart as one group, they stay out.
  */
 const LAZY_GROUPS: Record<string, string[]> = {
   s3: ['@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner'],
@@ -108,6 +114,14 @@ const LAZY_GROUPS: Record<string, string[]> = {
   sesv2: ['@aws-sdk/client-sesv2'],
   scheduler: ['@aws-sdk/client-scheduler'],
   'apigw-management': ['@aws-sdk/client-apigatewaymanagementapi'],
+  credentials: [
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/credential-provider-http',
+    '@smithy/credential-provider-imds',
+  ],
 };
 const LAZY_OF = new Map(Object.entries(LAZY_GROUPS).flatMap(([name, pkgs]) => pkgs.map((p) => [p, name] as const)));
 /** The specifier a lazy group's import gets in the build's output; laid out, the function folder's lazy folder (from the entry or a chunk). */
@@ -116,7 +130,7 @@ const LAZY_MARK = '__lazy__/';
 const isolateLazyClients: Plugin = {
   name: 'isolate-lazy-clients',
   setup(b) {
-    b.onResolve({ filter: /^@aws-(sdk|lambda-powertools)\// }, (args) => {
+    b.onResolve({ filter: /^@(aws-sdk|aws-lambda-powertools|smithy)\// }, (args) => {
       const group = args.kind === 'dynamic-import' ? LAZY_OF.get(args.path) : undefined;
       return group ? { path: `${LAZY_MARK}${group}.mjs`, external: true } : undefined;
     });
@@ -198,6 +212,20 @@ function awaits(node: AnyNode): boolean {
   );
 }
 
+/**
+ * The SDK's clients import their whole `package.json` (2.3 KiB for DynamoDB's, in every function) to read its version
+ * for the user agent; `version` is all any of them reads, so that is all the bundle keeps.
+ */
+const sdkPackageVersion: Plugin = {
+  name: 'sdk-package-version',
+  setup(b) {
+    b.onLoad({ filter: /\/node_modules\/@(aws-sdk|smithy)\/[^/]+\/package\.json$/ }, ({ path }) => ({
+      contents: JSON.stringify({ version: JSON.parse(readFileSync(path, 'utf8')).version }),
+      loader: 'json',
+    }));
+  },
+};
+
 /** A shared module as JavaScript, what each top-level declaration computes at load wrapped in a pure call. */
 async function markDefinitionsPure(path: string): Promise<string> {
   const { code } = await transform(readFileSync(path, 'utf8'), { loader: 'ts', format: 'esm', target: 'node22', sourcefile: path });
@@ -263,7 +291,7 @@ export function buildOptions(entries: Record<string, string>, out: string, opts:
     logLevel: 'warning',
     // esbuild runs plugins only in its asynchronous API: the single pass (buildSync) keeps lazy clients as chunks and
     // takes the shared modules it reaches whole.
-    plugins: opts.isolateLazy ? [isolateLazyClients, sharedDefinesOnly, sharedDefinitionsPure] : [],
+    plugins: opts.isolateLazy ? [isolateLazyClients, sharedDefinesOnly, sharedDefinitionsPure, sdkPackageVersion] : [],
   } satisfies BuildOptions;
 }
 

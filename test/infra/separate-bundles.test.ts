@@ -1,5 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +13,9 @@ import { functionName, routes } from '../../infra/routes.ts';
 // modules, one of them with a dynamic import (the multipart parser): built alone, each loads only its own code
 // at cold start, and the bundle imports and names its handler in a fresh Node process. A lazy AWS SDK client (S3, for
 // attachments) is a file of its own in `lazy/`, loaded on first use and working alone. A shared module's definitions
-// that a function does not use (another route's body schema) are left out, and the handler still runs.
+// that a function does not use (another route's body schema) are left out, and the handler still runs. The SDK's
+// credential sources other than the environment are a lazy file too, and work from it (the container endpoint); of
+// the client's package.json the bundle keeps the version its user agent names.
 
 const pick = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
 const table = [
@@ -126,5 +131,74 @@ describe('functions bundled one pass each', () => {
       console.log(await m.getSignedUrl(c, new m.GetObjectCommand({ Bucket: 'b', Key: 'k' }), { expiresIn: 60 }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(out.trim()).toMatch(/^http:\/\/127\.0\.0\.1:9\/b\/k\?.*X-Amz-Signature=[0-9a-f]{64}/);
+  });
+
+  it('keeps the credential sources other than the environment in a lazy file, and takes container credentials from it', async () => {
+    const health = separate[functionName(table[2])];
+    const lazy = join(health.dir, 'lazy', 'credentials.mjs');
+    expect(existsSync(lazy)).toBe(true);
+    const loaded = [join(health.dir, 'index.mjs'), ...readdirSync(join(health.dir, 'chunks')).map((c) => join(health.dir, 'chunks', c))]
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    expect(loaded).toMatch(/import\("\.\.?\/lazy\/credentials\.mjs"\)/);
+    // STS's client (and with it its query protocol) came into the cold start with the web identity source before.
+    expect(loaded.includes('AWSSecurityTokenServiceV20110615')).toBe(false);
+    expect(readFileSync(lazy, 'utf8').includes('AWSSecurityTokenServiceV20110615')).toBe(true);
+
+    // Fargate's way: no keys in the environment, a container endpoint that hands them out (faked on loopback), and the
+    // readiness probe's GetItem signed with them (DynamoDB faked on loopback too).
+    const listen = (server: Server) =>
+      new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+    const credentials = {
+      AccessKeyId: 'ASIACONTAINERKEY',
+      SecretAccessKey: 'secret',
+      Token: 'container-session',
+      Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const asked: string[] = [];
+    const endpoint = createServer((req, res) => {
+      asked.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(credentials));
+    });
+    const signed: IncomingHttpHeaders[] = [];
+    const dynamodb = createServer((req, res) => {
+      signed.push(req.headers);
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/x-amz-json-1.0');
+        res.end('{}');
+      });
+    });
+    const [credentialsPort, dynamodbPort] = await Promise.all([listen(endpoint), listen(dynamodb)]);
+    try {
+      const script = `const m = await import(${JSON.stringify(join(health.dir, 'index.mjs'))}); const r = await m.handler({ rawPath: '/health', headers: {}, requestContext: { http: { method: 'GET' } } }, {}); console.log(r.statusCode);`;
+      await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: dir,
+          AWS_CONFIG_FILE: join(dir, 'no-config'),
+          AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
+          AWS_REGION: 'us-east-1',
+          AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${credentialsPort}/v2/credentials`,
+          TABLE_NAME: 'bundle-test',
+          DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamodbPort}`,
+        },
+        encoding: 'utf8',
+      });
+    } finally {
+      endpoint.close();
+      dynamodb.close();
+    }
+    expect(asked[0]).toMatch(/^\/v2\/credentials /);
+    expect(signed.length).toBeGreaterThan(0);
+    expect(signed[0].authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIACONTAINERKEY\/\d{8}\/us-east-1\/dynamodb\/aws4_request/);
+    expect(signed[0]['x-amz-security-token']).toBe('container-session');
+    expect(signed[0]['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
+    // The client's version, which is all the bundle keeps of its package.json, is still in its user agent.
+    const { version } = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../node_modules/@aws-sdk/client-dynamodb/package.json'), 'utf8'),
+    );
+    expect(signed[0]['user-agent']).toContain(`aws-sdk-js/${version}`);
   });
 });
