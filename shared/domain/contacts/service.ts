@@ -209,12 +209,16 @@ export async function updateContact(accountId: number, contactId: number, input:
  * contact's listing in step).
  */
 const setPlainFields = (accountId: number, contactId: number, fields: Partial<Pick<ContactRecord, 'last_activity_at' | 'blocked'>>) =>
-  changeContact(
-    accountId,
-    contactId,
-    (c) => ({ ...c, ...fields }),
-    () => ({ set: { ...fields, updated_at: now() } }),
-  );
+  retryStale(async (consistent) => {
+    const before = await repo.getContact(accountId, contactId, consistent);
+    if (!before) throw notFound('Contact');
+    if (Object.entries(fields).every(([k, v]) => before[k as keyof typeof fields] === v)) return before;
+    // Never a whole save (changeContact's other way): an incoming message or a mute does not carry the code of
+    // the contact's versioned save, its sentinels and its contact inboxes.
+    const saved = await repo.changeContactAttributes(before, { set: { ...fields, updated_at: now() } });
+    if (!saved) throw notFound('Contact');
+    return saved;
+  });
 
 /** For other areas: an incoming message makes the contact active (Chatwoot then announces contact_updated). */
 export const touchLastActivity = (accountId: number, contactId: number, at = now()) =>
