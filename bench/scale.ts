@@ -10,7 +10,7 @@ import { roundTrips, type instrument } from './instrument.ts';
 // 100,000 conversations, on one account loaded straight into DynamoDB Local by the code the API and the pipeline
 // write with: the conversation's and each message's records from the domain's builders (newConversationRecord,
 // buildMessage, messageEffects, withMessage), their items and counter and state updates from the repository
-// (newConversationWrites: what saveConversation writes for a new conversation), put by BatchWrite with the
+// (newConversationWrites: what insertConversation writes), put by BatchWrite with the
 // counter updates of a combination summed, contacts by the contacts service, and the `q` index sealed by the
 // pipeline's own sealer (sealSearchIndex) every SEAL_STEP messages, so that packs, segments, merges and gram
 // partitions are what the pipeline leaves. Message times are spread over the SPAN_S before the load began, so
@@ -417,7 +417,7 @@ export function scaleMarkdown(r: ScaleResult): string[] {
     `\`BENCH_PARTS=scale npm run bench\` (\`bench/scale.ts\`, opt-in): one account of **${fmt(r.conversations)} conversations and ${fmt(r.messages)} messages**` +
       (partial ? ` (of ${fmt(r.planned.conversations)} planned: the load resumes on the next run)` : '') +
       ` and ${fmt(r.contacts)} contacts, loaded straight into DynamoDB Local (${r.store === 'memory' ? 'in memory, a process kept running between runs' : 'on disk'}) by the domain's record builders and the`,
-    "repository's writes for a new conversation (`newConversationWrites`: the items and counter and state updates `saveConversation` makes), batched,",
+    "repository's writes for a new conversation (`newConversationWrites`: the items and counter and state updates `insertConversation` makes), batched,",
     `with the pipeline's sealer run every ${SEAL_STEP} messages (message times spread over the 30 days before the load), in ${r.loadSeconds} s of writes`,
     `and ${r.sealSeconds} s of sealing on this machine. Over 3 inboxes, 4 statuses, a team and 2 assignees (the counts part's 10 combinations); ${r.messages / r.conversations} messages a`,
     `conversation (incoming and outgoing), "${COMMON}" in the first of one conversation in seven, "${RARE}" in four messages of the whole load. Index: ` +

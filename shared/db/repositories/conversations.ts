@@ -412,7 +412,7 @@ function companions(next: ConversationRecord, write: ConversationWrite): TxItem[
 
 /**
  * Writes a conversation change with everything that must agree with it, conditioned on the `version`
- * read (or on absence when `prev` is undefined); a concurrent writer makes it throw ConflictError.
+ * read (`insertConversation`: on its absence); a concurrent writer makes it throw ConflictError.
  *
  * What needs a transaction gets one: the counters of its (inbox, team, status, assignee) combination,
  * label memberships, rewritten messages, a moved contact link, and activity messages. Three writes do not, because nothing shows them until
@@ -427,7 +427,23 @@ function companions(next: ConversationRecord, write: ConversationWrite): TxItem[
  *   counter with a creation mark, then is written on its own (`createPlainly`). A crash in between leaves
  *   the count one too high until a later creation on that counter settles the mark (counts.ts).
  */
-export async function saveConversation(prev: ConversationRecord | undefined, next: ConversationRecord, write: ConversationWrite = {}) {
+export const saveConversation = (prev: ConversationRecord, next: ConversationRecord, write: ConversationWrite = {}) =>
+  writeConversation(prev, next, write);
+
+/** A new conversation, written as `saveConversation` describes (conditioned on its absence). */
+export const insertConversation = (next: ConversationRecord, write: ConversationWrite = {}) =>
+  writeConversation(undefined, next, write, createPlainly);
+
+/**
+ * The writes of both: `plainly` (creations only) writes a new conversation that has nothing else to write alongside;
+ * passed in, so that a route that only changes conversations does not carry the creation marks' code.
+ */
+async function writeConversation(
+  prev: ConversationRecord | undefined,
+  next: ConversationRecord,
+  write: ConversationWrite,
+  plainly?: (next: ConversationRecord) => Promise<void>,
+) {
   const a = next.account_id;
   const messages = write.messages ?? [];
   const staged = write.staged ?? new Set<number>();
@@ -461,7 +477,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
   }
 
   const state = stateChange(a, prev, next);
-  if (!prev && !state && !labels.length && !extra.length) return createPlainly(next);
+  if (!prev && plainly && !state && !labels.length && !extra.length) return plainly(next);
 
   if (alone) {
     try {
@@ -503,7 +519,7 @@ export async function saveConversation(prev: ConversationRecord | undefined, nex
 
 /**
  * The writes of a new conversation holding `messages` (oldest first, already applied to it), as
- * `saveConversation` makes them, for a loader that writes many at once (the bench's scale part: it puts the items
+ * `insertConversation` makes them, for a loader that writes many at once (the bench's scale part: it puts the items
  * by BatchWrite and sums the counter updates of a combination): the contact link, each message with its `q` tail
  * item, and the conversation (with its activity-index keys); then its counter and state updates (TxItem updates).
  * No creation marks: the loader's counters are written whole.

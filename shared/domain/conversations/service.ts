@@ -5,7 +5,7 @@ import {
   getConversation,
   listContactConversationLinks,
   nextDisplayId,
-  saveConversation,
+  insertConversation,
 } from '#shared/db/repositories/conversations.ts';
 import { listConversationCounters } from '#shared/db/repositories/counts.ts';
 import { ConflictError } from '#shared/db/transact.ts';
@@ -222,7 +222,7 @@ export async function startConversation(
     await input.messageOptions?.beforeWrite?.(conversation, message);
     conversation = withMessage({ ...conversation, ...messageEffects(conversation, message, inbox, contact.blocked) }, message);
   }
-  await saveConversation(undefined, conversation, { messages: message ? [message] : [] });
+  await insertConversation(conversation, { messages: message ? [message] : [] });
   if (message?.message_type === 0 && activityIsStale(contact, message.created_at))
     await touchLastActivity(account.id, contact.id, message.created_at);
   return { conversation, created: true, message };
