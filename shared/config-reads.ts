@@ -1,13 +1,13 @@
-import { type Config, type EnvName, type ProviderConfig, wrapConfig } from './config.ts';
+import { type Config, type EnvName, type MailConfig, type PipelineConfig, type ProviderConfig, wrapConfig } from './config.ts';
 
 // Which environment variables a function reads, for the deploy proof: the local runtime's recorder watches every
 // field read. Apart from shared/config.ts so that no deployed function carries the map (~3 KiB minified).
 
 /**
- * The environment variables each field of `config()` and `providerConfig()` comes from (the deploy proof checks them
+ * The environment variables each field of `config()`, `providerConfig()`, `mailConfig()` and `pipelineConfig()` comes from (the deploy proof checks them
  * against the template).
  */
-export const ENV_OF: Record<keyof Config | keyof ProviderConfig, EnvName[]> = {
+export const ENV_OF: Record<keyof Config | keyof ProviderConfig | keyof MailConfig | keyof PipelineConfig, EnvName[]> = {
   tableName: ['TABLE_NAME'],
   region: ['AWS_REGION'],
   dynamodbEndpoint: ['DYNAMODB_ENDPOINT'],

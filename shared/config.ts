@@ -98,10 +98,6 @@ export interface Config {
   s3Endpoint?: string;
   eventsQueueUrl?: string;
   deliveriesQueueUrl?: string;
-  deliveriesDlqUrl?: string;
-  webhookTimeoutMs: number;
-  webhookRetryBaseSeconds: number;
-  webhookMaxAgeSeconds: number;
   avatarBucket?: string;
   publicBaseUrl: string;
   tokenKey?: string;
@@ -116,8 +112,6 @@ export interface Config {
   metricsEnabled: boolean;
   /** Which addresses deliveries may reach (see TargetPolicy in shared/outbound/address-guard.ts). */
   webhookTargets: 'public' | 'loopback' | 'private';
-  cableEndpoint?: string;
-  cableQueuePrefix?: string;
   cableUrl: string;
   limits: {
     account: { perMinute: number; burst: number };
@@ -128,12 +122,19 @@ export interface Config {
     syncShare: number;
   };
   fileUrlTtlSeconds: number;
+  frontendUrl: string;
+  /** Chatwoot's installation settings of these names (the conversation view shows whether a reply may be tagged). */
+  messengerHumanAgent: boolean;
+  instagramHumanAgent: boolean;
+}
+
+/**
+ * Mail: the mail queue, the sender, the outgoing transports and incoming mail; read apart from `Config` (by
+ * `mailConfig()`), so that only the functions that send or take in mail carry their ~20 variables
+ * (docs/cost.md#cold-start).
+ */
+export interface MailConfig {
   mailQueueUrl?: string;
-  /** EventBridge Scheduler's group, target function and role for SLA wake-ups (deployed only). */
-  slaWakeups?: { group: string; functionArn: string; roleArn: string };
-  purgeChunkDeletes: number;
-  contactImportChunkRows: number;
-  auditLogRetentionDays: number;
   mailerSenderEmail: string;
   mailTransport: 'ses' | 'local' | 'none';
   smtp?: { host: string; port: number; user?: string; pass?: string };
@@ -147,10 +148,24 @@ export interface Config {
     imapPollSeconds: number;
     ses?: { bucket: string; prefix: string };
   };
-  frontendUrl: string;
-  /** Chatwoot's installation settings of these names (the conversation view shows whether a reply may be tagged). */
-  messengerHumanAgent: boolean;
-  instagramHumanAgent: boolean;
+}
+
+/**
+ * The pipeline's and jobs' settings (webhook deliveries, SLA wake-ups, purges, imports, the audit log's retention,
+ * socket frames), read apart from `Config` (by `pipelineConfig()`) like `MailConfig`.
+ */
+export interface PipelineConfig {
+  deliveriesDlqUrl?: string;
+  webhookTimeoutMs: number;
+  webhookRetryBaseSeconds: number;
+  webhookMaxAgeSeconds: number;
+  /** EventBridge Scheduler's group, target function and role for SLA wake-ups (deployed only). */
+  slaWakeups?: { group: string; functionArn: string; roleArn: string };
+  purgeChunkDeletes: number;
+  contactImportChunkRows: number;
+  auditLogRetentionDays: number;
+  cableEndpoint?: string;
+  cableQueuePrefix?: string;
 }
 
 /**
@@ -192,11 +207,13 @@ export type Reading<T> = { value: T; invalid: EnvName[] };
 
 let cached: Config | undefined;
 let cachedProviders: ProviderConfig | undefined;
+let cachedMail: MailConfig | undefined;
+let cachedPipeline: PipelineConfig | undefined;
 let watch: (<T extends object>(plain: T) => T) | undefined;
 const watched = new Map<object, object>();
 
 /**
- * Wraps the configurations `config()` and `providerConfig()` return from now on (shared/config-reads.ts: the local
+ * Wraps the configurations `config()`, `providerConfig()`, `mailConfig()` and `pipelineConfig()` return from now on (shared/config-reads.ts: the local
  * runtime's recorder sees every field read); undefined stops it. Deployed nothing wraps them: the plain objects.
  */
 export function wrapConfig(fn: (<T extends object>(plain: T) => T) | undefined): void {
@@ -222,6 +239,14 @@ export function config(): Config {
 
 export function providerConfig(): ProviderConfig {
   return watching((cachedProviders ??= loaded(readProviderConfig(process.env))));
+}
+
+export function mailConfig(): MailConfig {
+  return watching((cachedMail ??= loaded(readMailConfig(process.env))));
+}
+
+export function pipelineConfig(): PipelineConfig {
+  return watching((cachedPipeline ??= loaded(readPipelineConfig(process.env))));
 }
 
 /**
@@ -266,20 +291,11 @@ function reader(env: Env, invalid: EnvName[]) {
 /** The configuration from `env`. */
 export function readConfig(env: Env): Reading<Config> {
   const invalid: EnvName[] = [];
-  const { refuse, required, optional, text, base, count, choice, flag } = reader(env, invalid);
+  const { required, optional, text, base, count, choice, flag } = reader(env, invalid);
 
   // Public address of the service, used in links the API hands out (widget script, avatars).
   const publicBaseUrl = base('PUBLIC_BASE_URL', 'http://127.0.0.1:3000');
   const serviceName = optional('SERVICE_NAME');
-  const smtp = {
-    host: optional('SMTP_ADDRESS'),
-    port: optional('SMTP_PORT'),
-    user: optional('SMTP_USERNAME'),
-    pass: optional('SMTP_PASSWORD'),
-  };
-  if (smtp.port !== undefined && !/^\d{1,5}$/.test(smtp.port)) refuse('SMTP_PORT');
-  const sla = [optional('SLA_SCHEDULE_GROUP'), optional('SLA_WAKEUP_FUNCTION_ARN'), optional('SLA_WAKEUP_ROLE_ARN')];
-  const ses = { bucket: optional('SES_MAIL_BUCKET'), prefix: text('SES_MAIL_PREFIX', 'ses/') };
   // Non-public webhook targets are refused when deployed. The local runtime allows loopback (local receivers);
   // private, link-local and metadata addresses only when a developer opts in with ALLOW_PRIVATE_WEBHOOK_TARGETS=true.
   const loopbackTargets = flag('ALLOW_LOOPBACK_WEBHOOK_TARGETS');
@@ -294,12 +310,6 @@ export function readConfig(env: Env): Reading<Config> {
     s3Endpoint: optional('S3_ENDPOINT'),
     eventsQueueUrl: optional('EVENTS_QUEUE_URL'),
     deliveriesQueueUrl: optional('DELIVERIES_QUEUE_URL'),
-    deliveriesDlqUrl: optional('DELIVERIES_DLQ_URL'),
-    webhookTimeoutMs: Math.max(1, count('WEBHOOK_TIMEOUT_MS', 10_000)),
-    // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
-    webhookRetryBaseSeconds: Math.max(1, count('WEBHOOK_RETRY_BASE_SECONDS', 30)),
-    // Deliveries still failing after this long go to the dead-letter queue.
-    webhookMaxAgeSeconds: count('WEBHOOK_MAX_AGE_SECONDS', 3 * 24 * 3600),
     avatarBucket: optional('AVATAR_BUCKET'),
     publicBaseUrl,
     // Key for the encrypted copies of tokens: base64 of 32 bytes locally, a Secrets Manager ARN deployed; locally
@@ -316,11 +326,6 @@ export function readConfig(env: Env): Reading<Config> {
     serviceName: serviceName ?? 'chatwoot-serverless',
     metricsEnabled: serviceName !== undefined,
     webhookTargets: privateTargets ? 'private' : loopbackTargets ? 'loopback' : 'public',
-    // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
-    cableEndpoint: optional('CABLE_ENDPOINT'),
-    // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
-    // which the dispatcher sends frames; wins over CABLE_ENDPOINT.
-    cableQueuePrefix: optional('CABLE_QUEUE_PREFIX'),
     // The socket address clients are told (`wss://…/cable`); derived from PUBLIC_BASE_URL when absent.
     cableUrl: optional('CABLE_URL') ?? `${publicBaseUrl.replace(/^http/, 'ws')}/cable`,
     // Request limits (docs/api.md#request-limits): sustained requests per minute and burst, per account and per
@@ -336,18 +341,31 @@ export function readConfig(env: Env): Reading<Config> {
     // How long a signed file link handed out (JSON, webhooks, mail) stays valid, at least: longer than a webhook
     // receiver retries (WEBHOOK_MAX_AGE_SECONDS), so a retried payload's links still work.
     fileUrlTtlSeconds: Math.max(1, count('FILE_URL_TTL_SECONDS', 7 * 24 * 3600)),
+    // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
+    frontendUrl: optional('FRONTEND_URL')?.replace(/\/$/, '') ?? publicBaseUrl,
+    // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an
+    // Instagram-login inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
+    messengerHumanAgent: flag('ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'),
+    instagramHumanAgent: flag('ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'),
+  };
+  return { value, invalid };
+}
+
+/** The mail configuration from `env`. */
+export function readMailConfig(env: Env): Reading<MailConfig> {
+  const invalid: EnvName[] = [];
+  const { refuse, optional, text, count, choice } = reader(env, invalid);
+  const smtp = {
+    host: optional('SMTP_ADDRESS'),
+    port: optional('SMTP_PORT'),
+    user: optional('SMTP_USERNAME'),
+    pass: optional('SMTP_PASSWORD'),
+  };
+  if (smtp.port !== undefined && !/^\d{1,5}$/.test(smtp.port)) refuse('SMTP_PORT');
+  const ses = { bucket: optional('SES_MAIL_BUCKET'), prefix: text('SES_MAIL_PREFIX', 'ses/') };
+  const value: MailConfig = {
     // Mail (shared/domain/mail): the mail queue (dispatcher → mail function), the sender, and where mail goes.
     mailQueueUrl: optional('MAIL_QUEUE_URL'),
-    // Deployed: SLA deadlines' wake-ups (docs/sla.md), EventBridge Scheduler one-time schedules in this group that
-    // invoke this function with this role. Absent, the local runtime's timers (or none: deadlines are then found on
-    // the conversation's next change only).
-    slaWakeups: sla[0] && sla[1] && sla[2] ? { group: sla[0], functionArn: sla[1], roleArn: sla[2] } : undefined,
-    // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
-    purgeChunkDeletes: Math.max(1, count('PURGE_CHUNK_DELETES', 400)),
-    // Rows one chunk of a contacts import works through (shared/domain/contacts/import.ts).
-    contactImportChunkRows: Math.max(1, count('CONTACT_IMPORT_CHUNK_ROWS', 100)),
-    // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
-    auditLogRetentionDays: Math.max(1, count('AUDIT_LOG_RETENTION_DAYS', 90)),
     // Chatwoot's name for the sender: `Name <address>` or an address.
     mailerSenderEmail: text('MAILER_SENDER_EMAIL', 'Chatwoot <accounts@chatwoot.com>'),
     // Deployed: `ses` (SESv2 SendEmail), or `none` without a sender. Locally the SMTP_* variables, else MAIL_DIR,
@@ -370,12 +388,37 @@ export function readConfig(env: Env): Reading<Config> {
       imapPollSeconds: Math.max(10, count('IMAP_POLL_SECONDS', 60)),
       ses: ses.bucket ? { bucket: ses.bucket, prefix: ses.prefix } : undefined,
     },
-    // Chatwoot's FRONTEND_URL: the dashboard's address in mailed links; PUBLIC_BASE_URL when absent.
-    frontendUrl: optional('FRONTEND_URL')?.replace(/\/$/, '') ?? publicBaseUrl,
-    // Chatwoot's installation settings of the same names: Instagram sends (a page's linked account, an
-    // Instagram-login inbox) tagged `HUMAN_AGENT` (docs/channels.md#metas-messaging-windows).
-    messengerHumanAgent: flag('ENABLE_MESSENGER_CHANNEL_HUMAN_AGENT'),
-    instagramHumanAgent: flag('ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT'),
+  };
+  return { value, invalid };
+}
+
+/** The pipeline's configuration from `env`. */
+export function readPipelineConfig(env: Env): Reading<PipelineConfig> {
+  const invalid: EnvName[] = [];
+  const { optional, count } = reader(env, invalid);
+  const sla = [optional('SLA_SCHEDULE_GROUP'), optional('SLA_WAKEUP_FUNCTION_ARN'), optional('SLA_WAKEUP_ROLE_ARN')];
+  const value: PipelineConfig = {
+    deliveriesDlqUrl: optional('DELIVERIES_DLQ_URL'),
+    webhookTimeoutMs: Math.max(1, count('WEBHOOK_TIMEOUT_MS', 10_000)),
+    // First retry delay; each further attempt doubles it (with jitter), capped at 6 hours.
+    webhookRetryBaseSeconds: Math.max(1, count('WEBHOOK_RETRY_BASE_SECONDS', 30)),
+    // Deliveries still failing after this long go to the dead-letter queue.
+    webhookMaxAgeSeconds: count('WEBHOOK_MAX_AGE_SECONDS', 3 * 24 * 3600),
+    // Deployed: SLA deadlines' wake-ups (docs/sla.md), EventBridge Scheduler one-time schedules in this group that
+    // invoke this function with this role. Absent, the local runtime's timers (or none: deadlines are then found on
+    // the conversation's next change only).
+    slaWakeups: sla[0] && sla[1] && sla[2] ? { group: sla[0], functionArn: sla[1], roleArn: sla[2] } : undefined,
+    // Deletes one chunk of a deleted account's or inbox's purge may make (shared/domain/purge).
+    purgeChunkDeletes: Math.max(1, count('PURGE_CHUNK_DELETES', 400)),
+    // Rows one chunk of a contacts import works through (shared/domain/contacts/import.ts).
+    contactImportChunkRows: Math.max(1, count('CONTACT_IMPORT_CHUNK_ROWS', 100)),
+    // How long an audit log entry is kept (docs/audit.md): it expires (DynamoDB TTL) this many days after its change.
+    auditLogRetentionDays: Math.max(1, count('AUDIT_LOG_RETENTION_DAYS', 90)),
+    // Deployed: the WebSocket API's management endpoint (PostToConnection); absent, the local server's sockets.
+    cableEndpoint: optional('CABLE_ENDPOINT'),
+    // Deployed with the Fargate socket server: the prefix of its tasks' queues (`<prefix>cable-<taskId>`), through
+    // which the dispatcher sends frames; wins over CABLE_ENDPOINT.
+    cableQueuePrefix: optional('CABLE_QUEUE_PREFIX'),
   };
   return { value, invalid };
 }
@@ -435,6 +478,8 @@ export function readProviderConfig(env: Env): Reading<ProviderConfig> {
 export function resetConfig(): void {
   cached = undefined;
   cachedProviders = undefined;
+  cachedMail = undefined;
+  cachedPipeline = undefined;
   watched.clear();
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { webhookSecret } from '#shared/channels/telegram/webhook.ts';
-import { config, resetConfig } from '#shared/config.ts';
+import { mailConfig, resetConfig } from '#shared/config.ts';
 import type { BenchWorld, Scenarios } from './types.ts';
 
 // Messaging channels (docs/channels.md): the providers' webhooks, as a provider calls them (the bench runs without
@@ -457,7 +457,7 @@ export const channels: Scenarios = {
       ].join('\r\n'),
       headers: {
         'content-type': 'message/rfc822',
-        authorization: `Basic ${Buffer.from(`actionmailbox:${config().inboundMail.relayPassword ?? ''}`).toString('base64')}`,
+        authorization: `Basic ${Buffer.from(`actionmailbox:${mailConfig().inboundMail.relayPassword ?? ''}`).toString('base64')}`,
       },
       status: 204,
     }),

@@ -9,7 +9,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { config } from '#shared/config.ts';
+import { pipelineConfig } from '#shared/config.ts';
 import { sqs } from '#shared/queues/client.ts';
 import { log } from '#shared/log.ts';
 import { taskQueueName, type TaskMessage } from '#shared/realtime/task-queues.ts';
@@ -62,7 +62,7 @@ export function viewerAddress(req: IncomingMessage): string | undefined {
 const RETENTION_SECONDS = 60;
 
 export async function startCableTask(opts: CableTaskOptions = {}): Promise<CableTask> {
-  const prefix = opts.queuePrefix ?? config().cableQueuePrefix;
+  const prefix = opts.queuePrefix ?? pipelineConfig().cableQueuePrefix;
   if (!prefix) throw new Error('CABLE_QUEUE_PREFIX is not set');
   const taskId = opts.taskId ?? randomBytes(8).toString('hex');
   const client = opts.client ?? sqs();

@@ -368,7 +368,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<Runtime> 
     // Incoming mail: the SMTP listener stands in for SES receiving (the same routing and queueing), and a timer for
     // the IMAP schedule.
     const { takeMail } = await import('#shared/channels/email/ingress.ts');
-    const mailConfig = (await import('#shared/config.ts')).config().inboundMail;
+    const mailConfig = (await import('#shared/config.ts')).mailConfig().inboundMail;
     // A port another program holds (2525 is common) leaves the service without the listener, said at start.
     const smtpListener = await startSmtpListener({
       host,

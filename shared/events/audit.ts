@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { config } from '#shared/config.ts';
+import { pipelineConfig } from '#shared/config.ts';
 import { recordChange } from '#shared/db/stream.ts';
 import { putAuditEntries, type AuditWrite } from '#shared/db/repositories/audit-logs.ts';
 import { auditEntryOf } from '#shared/domain/audit/entry.ts';
@@ -18,7 +18,7 @@ export const expiryOf = (createdAt: number, keepSeconds: number) => Math.ceil((c
  * delivers again finds its entries written and counts none of them again. One transaction per expiry day and 99 entries.
  */
 export async function recordAudits(records: DynamoDBRecord[]): Promise<number> {
-  const keepSeconds = config().auditLogRetentionDays * 86_400;
+  const keepSeconds = pipelineConfig().auditLogRetentionDays * 86_400;
   const writes: AuditWrite[] = [];
   for (const record of records) {
     const sequence = record.dynamodb?.SequenceNumber ?? '';

@@ -1,7 +1,7 @@
 import { ChangeMessageVisibilityBatchCommand, ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { inGroupOrder } from '#shared/queues/fifo.ts';
-import { config } from '#shared/config.ts';
+import { config, pipelineConfig } from '#shared/config.ts';
 import { log } from '#shared/log.ts';
 import { METRIC_NAMES } from '#shared/metric-names.ts';
 import { count } from '#shared/metrics.ts';
@@ -49,7 +49,7 @@ async function signingSecret(delivery: Delivery): Promise<string | null | undefi
 }
 
 async function deadLetter(record: SQSRecord, delivery: Delivery, reason: string): Promise<void> {
-  const dlq = config().deliveriesDlqUrl;
+  const dlq = pipelineConfig().deliveriesDlqUrl;
   if (!dlq) throw new Error('DELIVERIES_DLQ_URL is not configured');
   await sqs().send(
     new SendMessageCommand({
@@ -114,6 +114,7 @@ async function attempt(
   attempts: AttemptLog,
 ): Promise<Outcome | 'dropped'> {
   const c = config();
+  const p = pipelineConfig();
   const delivery = decodeQueueBody<Delivery>(record.body);
   const attemptNo = Number(record.attributes.ApproximateReceiveCount ?? 1);
   // Queued before the account was suspended: not sent (nor kept for later).
@@ -133,7 +134,7 @@ async function attempt(
   const headers = signatureHeaders(secret, delivery.id, delivery.body, Math.floor(Date.now() / 1000));
   const sentAt = Date.now();
   const result = await postJson(delivery.url, delivery.body, headers, {
-    timeoutMs: c.webhookTimeoutMs,
+    timeoutMs: p.webhookTimeoutMs,
     targets: c.webhookTargets,
   });
   const tried = { attempt: attemptNo, status: result.status ?? null, latency_ms: Date.now() - sentAt, at: sentAt };
@@ -152,9 +153,9 @@ async function attempt(
   }
   const error = result.error ?? `HTTP ${result.status ?? 'error'}`;
   await reportToMessage(delivery, error);
-  const wait = backoffSeconds(attemptNo, c.webhookRetryBaseSeconds);
+  const wait = backoffSeconds(attemptNo, p.webhookRetryBaseSeconds);
   // A replayed delivery gets a new retry window from its replay.
-  const tooOld = Date.now() + wait * 1000 - (delivery.replayed_at ?? delivery.created_at) > c.webhookMaxAgeSeconds * 1000;
+  const tooOld = Date.now() + wait * 1000 - (delivery.replayed_at ?? delivery.created_at) > p.webhookMaxAgeSeconds * 1000;
   if (result.permanent || tooOld) {
     log.warn('delivery dead-lettered', { ...fields, error: result.error, status: result.status });
     attempts.note(delivery, { ...tried, error, outcome: 'dead' });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import { config } from '#shared/config.ts';
+import { type MailConfig, config, mailConfig } from '#shared/config.ts';
 import { log } from '#shared/log.ts';
 import type { Mail, ThreadedMail } from '#shared/model/mail.ts';
 
@@ -26,7 +26,7 @@ async function viaSes(mail: Mail) {
   const { SendEmailCommand } = await sesv2();
   await (await sesClient(config().region)).send(
     new SendEmailCommand({
-      FromEmailAddress: config().mailerSenderEmail,
+      FromEmailAddress: mailConfig().mailerSenderEmail,
       Destination: { ToAddresses: [mail.to] },
       Content: {
         Simple: {
@@ -41,7 +41,7 @@ async function viaSes(mail: Mail) {
 type Transporter = { sendMail(m: object): Promise<unknown> };
 const transporters = new Map<string, Transporter>();
 
-async function smtpTransporter(smtp: NonNullable<ReturnType<typeof config>['smtp']>): Promise<Transporter> {
+async function smtpTransporter(smtp: NonNullable<MailConfig['smtp']>): Promise<Transporter> {
   const key = `${smtp.host}:${smtp.port}:${smtp.user ?? ''}`;
   let t = transporters.get(key);
   if (!t) {
@@ -57,10 +57,10 @@ async function smtpTransporter(smtp: NonNullable<ReturnType<typeof config>['smtp
   return t;
 }
 
-async function viaSmtp(mail: Mail, smtp: NonNullable<ReturnType<typeof config>['smtp']>) {
+async function viaSmtp(mail: Mail, smtp: NonNullable<MailConfig['smtp']>) {
   const t = await smtpTransporter(smtp);
   await t.sendMail({
-    from: config().mailerSenderEmail,
+    from: mailConfig().mailerSenderEmail,
     to: mail.to,
     subject: mail.subject,
     text: mail.text,
@@ -73,7 +73,7 @@ async function toFolder(mail: Mail, dir: string) {
   await mkdir(dir, { recursive: true });
   const boundary = `b-${mail.id}`;
   const eml = [
-    `From: ${config().mailerSenderEmail}`,
+    `From: ${mailConfig().mailerSenderEmail}`,
     `To: ${mail.to}`,
     `Subject: ${mail.subject}`,
     'MIME-Version: 1.0',
@@ -94,7 +94,7 @@ async function toFolder(mail: Mail, dir: string) {
 }
 
 export async function sendMail(mail: Mail): Promise<void> {
-  const c = config();
+  const c = mailConfig();
   if (c.mailTransport === 'ses') return viaSes(mail);
   if (c.mailTransport === 'none') {
     log.warn('mail dropped: no sender configured (mailerSenderEmail)', { mailId: mail.id, kind: mail.kind });
@@ -160,17 +160,18 @@ export async function sendHeaderedMail(m: HeaderedMail, via?: MailTransport): Pr
     await via.sendMail(composerOptions(m));
     return ownId;
   }
-  const c = config();
+  const c = mailConfig();
   if (c.mailTransport === 'ses') {
     const { SendEmailCommand } = await sesv2();
-    const out = await (await sesClient(c.region)).send(
+    const { region } = config();
+    const out = await (await sesClient(region)).send(
       new SendEmailCommand({
         FromEmailAddress: senderAddress(m.from),
         Destination: { ToAddresses: m.to, CcAddresses: m.cc, BccAddresses: m.bcc },
         Content: { Raw: { Data: await composeRaw(m) } },
       }),
     );
-    return out.MessageId ? sesMessageId(out.MessageId, c.region) : ownId;
+    return out.MessageId ? sesMessageId(out.MessageId, region) : ownId;
   }
   if (c.mailTransport === 'none') throw new Error('No mail transport is configured (mailerSenderEmail)');
   if (c.smtp) {

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import type { QueuedMail } from '#shared/model/mail.ts';
 import { sqs } from './client.ts';
 import { encodeQueueBody } from '#shared/codec/queue-text.ts';
@@ -12,7 +12,7 @@ export const MAX_MAIL_BYTES = 240 * 1024;
  * dispatch of the same outbox item sends one mail).
  */
 export async function enqueueMails(mails: QueuedMail[]): Promise<void> {
-  const queueUrl = config().mailQueueUrl;
+  const queueUrl = mailConfig().mailQueueUrl;
   if (!queueUrl) throw new Error('MAIL_QUEUE_URL is not configured');
   for (let i = 0; i < mails.length; i += 10) {
     const batch = mails.slice(i, i + 10);

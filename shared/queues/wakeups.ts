@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, pipelineConfig } from '#shared/config.ts';
 import { observed } from '#shared/aws/observe.ts';
 import { log } from '#shared/log.ts';
 import type { Wakeup } from '#shared/model/sla.ts';
@@ -29,7 +29,7 @@ export const wakeupName = (w: Wakeup) => `sla-${w.account_id}-${w.conversation_i
 
 export async function scheduleWakeup(w: Wakeup): Promise<void> {
   if (localRunner) return localRunner(w);
-  const target = config().slaWakeups;
+  const target = pipelineConfig().slaWakeups;
   if (!target) {
     log.warn('SLA wake-up not scheduled: no scheduler configured', { ...w });
     return;

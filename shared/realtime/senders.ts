@@ -1,6 +1,6 @@
 import type { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { observed } from '#shared/aws/observe.ts';
-import { config } from '#shared/config.ts';
+import { config, pipelineConfig } from '#shared/config.ts';
 import * as repo from '#shared/db/repositories/cable.ts';
 import { log } from '#shared/log.ts';
 import type { CableSubscription } from '#shared/model/cable.ts';
@@ -56,13 +56,13 @@ let deployed: { endpoint: string; sender: Sender } | undefined;
 
 /** The transport the configuration names, or none (nothing listens: no sockets to serve). */
 export function cableSender(): Sender | undefined {
-  const prefix = config().cableQueuePrefix;
+  const prefix = pipelineConfig().cableQueuePrefix;
   if (prefix) {
     const key = `queues:${prefix}`;
     if (deployed?.endpoint !== key) deployed = { endpoint: key, sender: taskQueueSender(sqs(), prefix) };
     return deployed.sender;
   }
-  const endpoint = config().cableEndpoint;
+  const endpoint = pipelineConfig().cableEndpoint;
   if (!endpoint) return localSockets;
   if (deployed?.endpoint !== endpoint) {
     let client: Promise<ApiGatewayManagementApiClient> | undefined;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ENV_NAMES, ENV_OF } from '#shared/config-reads.ts';
-import { type Config, type ProviderConfig, readConfig, readProviderConfig } from '#shared/config.ts';
+import {
+  type Config,
+  type MailConfig,
+  type PipelineConfig,
+  type ProviderConfig,
+  readConfig,
+  readMailConfig,
+  readPipelineConfig,
+  readProviderConfig,
+} from '#shared/config.ts';
 
 describe('readConfig', () => {
   it('applies the defaults with only the table named', () => {
@@ -16,18 +25,22 @@ describe('readConfig', () => {
       metricsEnabled: false,
       webhookTargets: 'public',
       logLevel: 'INFO',
-      mailTransport: 'local',
       limits: { account: { perMinute: 6000, burst: 1000 }, syncShare: 0.05 },
-      inboundMail: { smtpPort: 2525, imapPollSeconds: 60 },
-      smtp: undefined,
-      slaWakeups: undefined,
       messengerHumanAgent: false,
     });
     expect(value.dynamodbEndpoint).toBeUndefined();
+    expect(readMailConfig({})).toMatchObject({
+      invalid: [],
+      value: { mailTransport: 'local', inboundMail: { smtpPort: 2525, imapPollSeconds: 60 }, smtp: undefined },
+    });
+    expect(readPipelineConfig({})).toMatchObject({
+      invalid: [],
+      value: { slaWakeups: undefined, webhookTimeoutMs: 10_000, purgeChunkDeletes: 400 },
+    });
   });
 
   it('reads counts, choices, flags and addresses, trimming a trailing slash', () => {
-    const { value, invalid } = readConfig({
+    const env = {
       TABLE_NAME: 't',
       PUBLIC_BASE_URL: 'https://chat.example.com/',
       FRONTEND_URL: 'https://app.example.com/',
@@ -45,7 +58,8 @@ describe('readConfig', () => {
       SLA_WAKEUP_FUNCTION_ARN: 'f',
       SLA_WAKEUP_ROLE_ARN: 'r',
       ENABLE_INSTAGRAM_CHANNEL_HUMAN_AGENT: 'true',
-    });
+    };
+    const { value, invalid } = readConfig(env);
     expect(invalid).toEqual([]);
     expect(value).toMatchObject({
       publicBaseUrl: 'https://chat.example.com',
@@ -53,15 +67,23 @@ describe('readConfig', () => {
       frontendUrl: 'https://app.example.com',
       serviceName: 'prod',
       metricsEnabled: true,
-      webhookTimeoutMs: 1,
       limits: { syncShare: 1 },
       logLevel: 'SILENT',
       webhookTargets: 'loopback',
-      smtp: { host: '127.0.0.1', port: 2526, user: 'u', pass: undefined },
-      inboundMail: { domain: 'mail.example.com', ses: { bucket: 'mails', prefix: 'ses/' } },
-      slaWakeups: { group: 'g', functionArn: 'f', roleArn: 'r' },
       instagramHumanAgent: true,
     } satisfies Partial<Record<keyof Config, unknown>>);
+    const mail = readMailConfig(env);
+    expect(mail.invalid).toEqual([]);
+    expect(mail.value).toMatchObject({
+      smtp: { host: '127.0.0.1', port: 2526, user: 'u', pass: undefined },
+      inboundMail: { domain: 'mail.example.com', ses: { bucket: 'mails', prefix: 'ses/' } },
+    } satisfies Partial<Record<keyof MailConfig, unknown>>);
+    const pipeline = readPipelineConfig(env);
+    expect(pipeline.invalid).toEqual([]);
+    expect(pipeline.value).toMatchObject({
+      webhookTimeoutMs: 1,
+      slaWakeups: { group: 'g', functionArn: 'f', roleArn: 'r' },
+    } satisfies Partial<Record<keyof PipelineConfig, unknown>>);
     const providers = readProviderConfig({ TELEGRAM_API_BASE_URL: 'http://127.0.0.1:9000/', CHANNEL_MEDIA_MAX_BYTES: '0' });
     expect(providers.invalid).toEqual([]);
     expect(providers.value).toMatchObject({
@@ -77,7 +99,7 @@ describe('readConfig', () => {
   });
 
   it('names every refused variable', () => {
-    const { invalid } = readConfig({
+    const env = {
       TABLE_NAME: '',
       DYNAMODB_ENDPOINT: '',
       MAX_BODY_BYTES: '1.5',
@@ -87,7 +109,8 @@ describe('readConfig', () => {
       MAIL_TRANSPORT: 'smtp',
       ALLOW_PRIVATE_WEBHOOK_TARGETS: 'yes',
       SMTP_PORT: '123456',
-    });
+    };
+    const invalid = [readConfig, readMailConfig, readPipelineConfig].flatMap((read) => read(env).invalid);
     expect(invalid.sort()).toEqual(
       [
         'TABLE_NAME',
@@ -104,7 +127,7 @@ describe('readConfig', () => {
     expect(readConfig({}).invalid).toEqual(['TABLE_NAME']);
   });
 
-  it('reads, in its two parts, exactly the variables the deploy proof classifies', () => {
+  it('reads, in its four parts, exactly the variables the deploy proof classifies', () => {
     const read = new Set<string>();
     const env = new Proxy({ TABLE_NAME: 't' } as Record<string, string | undefined>, {
       get(target, name: string) {
@@ -114,6 +137,8 @@ describe('readConfig', () => {
     });
     readConfig(env);
     readProviderConfig(env);
+    readMailConfig(env);
+    readPipelineConfig(env);
     expect([...read].sort()).toEqual([...ENV_NAMES].sort());
     expect(ENV_OF.cableUrl).toEqual(['CABLE_URL', 'PUBLIC_BASE_URL']);
   });

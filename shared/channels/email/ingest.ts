@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import { findInboxByChannelAddress, getInbox } from '#shared/db/repositories/inboxes.ts';
 import { findThreadByUuid } from '#shared/db/repositories/mail-threads.ts';
 import { log } from '#shared/log.ts';
@@ -59,7 +59,7 @@ export async function routeMail(
   const headers = await parseMailHeaders(raw);
   const sender = headers.sender ?? '';
   for (const address of inboxCandidates(headers, envelopeTo)) {
-    const inbox = await findInboxByChannelAddress(address, config().inboundMail.domain);
+    const inbox = await findInboxByChannelAddress(address, mailConfig().inboundMail.domain);
     if (inbox) return { inbox, sender, messageId: headers.messageId };
   }
   for (const hint of threadHints(headers, envelopeTo)) {
@@ -73,7 +73,7 @@ export async function routeMail(
 
 /** Routes a mail and puts it in the form the queue carries; `inbox` skips the routing (IMAP: the polled inbox). */
 export async function ingestMail(raw: Buffer, opts: { envelopeTo?: string[]; inbox?: InboxRecord } = {}): Promise<Ingested> {
-  if (raw.length > config().inboundMail.maxBytes) return { dropped: 'too_large' };
+  if (raw.length > mailConfig().inboundMail.maxBytes) return { dropped: 'too_large' };
   const mail = withOriginalTo(raw, opts.envelopeTo ?? []);
   let target: { inbox: InboxRecord; sender: string; messageId: string } | undefined;
   if (opts.inbox) {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { SESEvent } from 'aws-lambda';
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import { log } from '#shared/log.ts';
 import type { InboxRecord } from '#shared/model/inboxes.ts';
 import { enqueueInbound } from '#shared/queues/channels.ts';
@@ -75,7 +75,7 @@ export async function relayInbound(req: WebhookRequest): Promise<WebhookAnswer> 
  * id>`) and then invokes this (Lambda action); the rule's recipients become X-Original-To, as Chatwoot's SES ingress.
  */
 export async function sesInbound(event: SESEvent): Promise<void> {
-  const { bucket, prefix } = config().inboundMail.ses ?? {};
+  const { bucket, prefix } = mailConfig().inboundMail.ses ?? {};
   if (!bucket) throw new Error('The SES mail bucket is not configured');
   for (const record of event.Records) {
     const { mail, receipt } = record.ses;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { findProviderMessage } from '#shared/db/repositories/channels.ts';
 import { findReference, findThreadByUuid, putReference, putThread } from '#shared/db/repositories/mail-threads.ts';
@@ -72,7 +72,7 @@ export async function receiveMail(inbox: InboxRecord, raw: Buffer, envelopeTo: s
   if (!conversation) {
     // A new conversation needs an email inbox and a real sender (not a bounce, not our own notifications).
     if (inbox.channel_type !== 'Channel::Email') return { created: false, reason: 'not_threaded' };
-    const reason = dropReason(mail, config().mailerSenderEmail);
+    const reason = dropReason(mail, mailConfig().mailerSenderEmail);
     if (reason) {
       log.info('mail dropped', { inboxId: inbox.id, reason });
       return { created: false, reason };

@@ -1,5 +1,5 @@
 import { observed } from '#shared/aws/observe.ts';
-import { config } from '#shared/config.ts';
+import { config, mailConfig } from '#shared/config.ts';
 
 // The ActionMailbox relay's basic-auth password (docs/mail.md#ways-in): RAILS_INBOUND_EMAIL_PASSWORD when set (`npm
 // start`, tests), else deployed the text of the Secrets Manager secret RAILS_INBOUND_EMAIL_PASSWORD_SECRET_ARN names,
@@ -27,8 +27,8 @@ async function secretText(arn: string, region: string): Promise<string | undefin
 
 /** The relay password, or undefined when none is configured (the route then answers 404). */
 export async function relayPassword(): Promise<string | undefined> {
-  const c = config();
-  if (c.inboundMail.relayPassword) return c.inboundMail.relayPassword;
-  if (c.inboundMail.relayPasswordSecretArn) return secretText(c.inboundMail.relayPasswordSecretArn, c.region);
+  const { relayPassword, relayPasswordSecretArn } = mailConfig().inboundMail;
+  if (relayPassword) return relayPassword;
+  if (relayPasswordSecretArn) return secretText(relayPasswordSecretArn, config().region);
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import { putThread } from '#shared/db/repositories/mail-threads.ts';
 import type { OutgoingContext } from '#shared/domain/channels/send.ts';
 import { replySurroundings } from '#shared/domain/mail/continuity.ts';
@@ -37,7 +37,7 @@ export function outcomeOfError(err: unknown): SendOutcome {
 
 export async function sendEmailReply(ctx: OutgoingContext): Promise<SendOutcome> {
   const { inbox, conversation, message, contact } = ctx;
-  const c = config();
+  const c = mailConfig();
   const { mailedBefore: _mailed, ...surroundings } = await replySurroundings(message);
   const headers = replyHeaders({
     inbox,

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, pipelineConfig } from '#shared/config.ts';
 import { hashToken, randomId } from '#shared/crypto/tokens.ts';
 import { findContactIdBy, type UniqueField } from '#shared/db/repositories/contacts.ts';
 import { getAccount, getUsers, listAccountUsers } from '#shared/db/repositories/identity.ts';
@@ -161,7 +161,7 @@ export async function importChunk(accountId: number, id: string): Promise<void> 
   }
   const table = await tableOf(job);
   if (job.cursor >= job.total_records) return finishImport(job, table);
-  const last = Math.min(job.total_records, job.cursor + config().contactImportChunkRows);
+  const last = Math.min(job.total_records, job.cursor + pipelineConfig().contactImportChunkRows);
   const started = Date.now();
   let processed = 0;
   let nonIdentifiable = 0;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { config } from '#shared/config.ts';
+import { config, mailConfig } from '#shared/config.ts';
 import { nextId } from '#shared/db/ids.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -115,7 +115,7 @@ function applyChannel(i: InboxRecord, kind: ChannelKind, fields: Record<string, 
 
 /** Chatwoot's `forward_to_email`: 32 random hex characters at the inbound domain (none without a domain). */
 function forwardToEmail(): string | null {
-  const domain = config().inboundMail.domain;
+  const domain = mailConfig().inboundMail.domain;
   return domain ? `${randomBytes(16).toString('hex')}@${domain}` : null;
 }
 

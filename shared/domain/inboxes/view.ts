@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config, mailConfig } from '#shared/config.ts';
 import { FEATURE_FLAGS, type InboxRecord } from '#shared/model/inboxes.ts';
 import { inboxAvatarUrl } from '../contacts/view.ts';
 
@@ -50,8 +50,8 @@ function channelExtras(i: InboxRecord, admin: boolean): Record<string, unknown> 
       return {
         email: i.email,
         // Chatwoot: forwarding exists where an inbound domain is configured, and only then is the address shown.
-        forwarding_enabled: !!config().inboundMail.domain && i.forward_to_email !== null,
-        forward_to_email: config().inboundMail.domain ? i.forward_to_email : null,
+        forwarding_enabled: !!mailConfig().inboundMail.domain && i.forward_to_email !== null,
+        forward_to_email: mailConfig().inboundMail.domain ? i.forward_to_email : null,
         ...(admin ? i.email_settings : {}),
       };
     case 'Channel::Telegram':

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { mailConfig } from '#shared/config.ts';
 import { getContact } from '#shared/db/repositories/contacts.ts';
 import { getConversation } from '#shared/db/repositories/conversations.ts';
 import { getUser } from '#shared/db/repositories/identity.ts';
@@ -62,7 +62,7 @@ export async function continuityMail(m: MessageRecord, known: Known = {}): Promi
     conversation &&
     (known.contact?.id === conversation.contact_id ? known.contact : await getContact(m.account_id, conversation.contact_id));
   if (!conversation || !contact?.email) return undefined;
-  const c = config();
+  const c = mailConfig();
   const { mailedBefore, ...surroundings } = await replySurroundings(m);
   const headers = replyHeaders({
     inbox,

@@ -1,6 +1,6 @@
 import { exportsPrefix } from '../contacts/export.ts';
 import { importsPrefix } from '../contacts/import.ts';
-import { config } from '#shared/config.ts';
+import { config, pipelineConfig } from '#shared/config.ts';
 import * as keys from '#shared/db/keys.ts';
 import type { Key } from '#shared/db/keys.ts';
 import {
@@ -487,7 +487,7 @@ export interface ChunkResult {
 export async function purgeChunk(key: Key, opts: { deletes?: number; failAfter?: number } = {}): Promise<ChunkResult> {
   const job = await getPurgeJob(key);
   if (!job) return { done: true, deleted: 0, step: 0 };
-  const budget = new Budget(opts.deletes ?? config().purgeChunkDeletes ?? DEFAULT_CHUNK_DELETES, opts.failAfter);
+  const budget = new Budget(opts.deletes ?? pipelineConfig().purgeChunkDeletes ?? DEFAULT_CHUNK_DELETES, opts.failAfter);
   const steps = stepsOf(job);
   const step = await runSteps(steps, job.step, { job }, budget);
   if (step >= steps.length) {
