@@ -172,3 +172,15 @@ export function parseOrThrow<S extends AnySchema>(schema: S, input: unknown, pre
   if (!result.success) throw issuesToError(result.issues, prefix);
   return result.output as v.InferOutput<S>;
 }
+
+/** A route's body: its schema (for the OpenAPI document) and how it is read (Rails' params, then the schema). */
+export interface BodySpec<S extends AnySchema = AnySchema> {
+  schema: S;
+  parse(input: unknown): v.InferOutput<S>;
+}
+
+/**
+ * The body a route takes, validated by `schema` (`body: bodyOf(Schema)` in the route's handler options). The route
+ * names the parse, not the HTTP chain, so that a route without a body does not carry it (docs/cost.md#cold-start).
+ */
+export const bodyOf = <S extends AnySchema>(schema: S): BodySpec<S> => ({ schema, parse: (input) => parseOrThrow(schema, input) });

@@ -21,7 +21,7 @@ import { errorResult } from './errors.ts';
 import { enforceLimit, limitScope } from './limits.ts';
 import { jsonResult, toHttp, type HttpResult } from './response.ts';
 import { assertStorable } from './text.ts';
-import { parseOrThrow, type AnySchema } from '#shared/validate.ts';
+import type { AnySchema, BodySpec } from '#shared/validate.ts';
 import { fileSigningReady } from '#shared/storage/file-urls.ts';
 
 // The one middy chain every HTTP route goes through: body size → credential limit → auth (headers only) →
@@ -38,8 +38,8 @@ export interface RequestContext<B> {
   body: B;
 }
 
-interface CommonOptions<S extends AnySchema | undefined> {
-  /** valibot schema of the body; its issues become the 422 body. */
+interface CommonOptions<S extends BodySpec | undefined> {
+  /** The body's schema and parse (`bodyOf(Schema)`); its issues become the 422 body. */
   body?: S;
   /** Chatwoot nests bodies under a model key (`webhook: {...}`); both that and top-level fields are accepted. */
   rootKey?: string;
@@ -63,14 +63,14 @@ export interface RequestDocs {
   multipart?: boolean;
 }
 
-const bodyOptions = (opts: CommonOptions<AnySchema | undefined>) => ({
+const bodyOptions = (opts: CommonOptions<BodySpec | undefined>) => ({
   maxBytes: opts.maxBodyBytes ?? config().maxBodyBytes,
   multipart: opts.multipart,
 });
 
-type BodyOf<S> = S extends AnySchema ? v.InferOutput<S> : Record<string, unknown>;
+type BodyOf<S> = S extends BodySpec<infer T> ? v.InferOutput<T> : Record<string, unknown>;
 
-async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
+async function contextOf<S extends BodySpec | undefined>(event: ParsedEvent, context: Context, opts: CommonOptions<S>) {
   // Views sign file links synchronously: the key is loaded before any route runs (started with the request,
   // beside authentication; a no-op once loaded). A failure to load fails only a view that signs a link.
   await fileSigningReady().catch(() => undefined);
@@ -89,7 +89,7 @@ async function contextOf<S extends AnySchema | undefined>(event: ParsedEvent, co
       delete body[opts.rootKey];
     }
   }
-  const parsed = opts.body ? parseOrThrow(opts.body, body) : body;
+  const parsed = opts.body ? opts.body.parse(body) : body;
   return {
     event,
     requestId: event.requestContext?.requestId ?? context.awsRequestId,
@@ -113,10 +113,7 @@ async function limitCredential(event: ParsedEvent) {
   if (secret) await enforceLimit('credential', limitScope.token(hashToken(secret)));
 }
 
-function chain<S extends AnySchema | undefined>(
-  opts: CommonOptions<S>,
-  handle: (event: ParsedEvent, context: Context) => Promise<unknown>,
-) {
+function chain<S extends BodySpec | undefined>(opts: CommonOptions<S>, handle: (event: ParsedEvent, context: Context) => Promise<unknown>) {
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
     // Loading the file-link key (first request of a container) overlaps the credential's lookup.
     fileSigningReady().catch(() => undefined);
@@ -127,7 +124,7 @@ function chain<S extends AnySchema | undefined>(
     .use(errorBoundary())
     .use(bodySizeLimit(bodyOptions(opts)))
     .handler(base);
-  const docs: RequestDocs = { body: opts.body, rootKey: opts.rootKey, query: opts.query, multipart: !!opts.multipart };
+  const docs: RequestDocs = { body: opts.body?.schema, rootKey: opts.rootKey, query: opts.query, multipart: !!opts.multipart };
   return Object.assign(handler, { docs });
 }
 
@@ -156,7 +153,7 @@ export interface AccountContext<B> extends RequestContext<B> {
   actor: Actor;
 }
 
-export function apiHandler<S extends AnySchema | undefined = undefined>(
+export function apiHandler<S extends BodySpec | undefined = undefined>(
   opts: CommonOptions<S> & {
     access: AccountAccess;
     /** Agent-bot tokens may call this route (Chatwoot's bot allow-list). */
@@ -196,7 +193,7 @@ export interface UserContext<B> extends RequestContext<B> {
   user: UserRecord;
 }
 
-export function userHandler<S extends AnySchema | undefined = undefined>(
+export function userHandler<S extends BodySpec | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: UserContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
   return chain(opts, async (event, context) => {
@@ -212,7 +209,7 @@ export interface PlatformContext<B> extends RequestContext<B> {
   appId: number;
 }
 
-export function platformHandler<S extends AnySchema | undefined = undefined>(
+export function platformHandler<S extends BodySpec | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: PlatformContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
   return chain(opts, async (event, context) => {
@@ -224,7 +221,7 @@ export function platformHandler<S extends AnySchema | undefined = undefined>(
 
 // ── Public interface: /public/api/v1/… (identifiers in the path are the credential) ──────────────
 
-export function publicHandler<S extends AnySchema | undefined = undefined>(
+export function publicHandler<S extends BodySpec | undefined = undefined>(
   opts: CommonOptions<S> & { run: (ctx: RequestContext<BodyOf<S>>) => Promise<unknown> | unknown },
 ) {
   return chain(opts, async (event, context) => {

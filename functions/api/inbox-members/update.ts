@@ -1,9 +1,10 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { replaceInboxMembers } from '#shared/domain/inboxes/members.ts';
 import { InboxMembersSchema } from '#shared/domain/inboxes/link-schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = apiHandler({
   access: 'administrator',
-  body: InboxMembersSchema,
+  body: bodyOf(InboxMembersSchema),
   run: ({ account, body }) => replaceInboxMembers(account, body),
 });

@@ -3,10 +3,11 @@ import { parseMultipart } from '#shared/http/multipart.ts';
 import { updateInbox } from '#shared/domain/inboxes/service.ts';
 import { setUpChannelInbox } from '#shared/channels/setup.ts';
 import { InboxUpdateSchema, MAX_UPLOAD_BODY_BYTES } from '#shared/domain/inboxes/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = apiHandler({
   access: 'administrator',
-  body: InboxUpdateSchema,
+  body: bodyOf(InboxUpdateSchema),
   rootKey: 'inbox',
   multipart: parseMultipart,
   maxBodyBytes: MAX_UPLOAD_BODY_BYTES,

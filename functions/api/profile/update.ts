@@ -4,9 +4,10 @@ import { parseMultipart } from '#shared/http/multipart.ts';
 import { sessionCredentialsOf } from '#shared/http/auth.ts';
 import { updateProfile } from '#shared/domain/users/profile.ts';
 import { MAX_PROFILE_BODY_BYTES, ProfileUpdateSchema } from '#shared/domain/users/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = userHandler({
-  body: ProfileUpdateSchema,
+  body: bodyOf(ProfileUpdateSchema),
   rootKey: 'profile',
   multipart: parseMultipart,
   maxBodyBytes: MAX_PROFILE_BODY_BYTES,

@@ -1,9 +1,10 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { replaceTeamMembers } from '#shared/domain/teams/service.ts';
 import { TeamMembersSchema } from '#shared/domain/teams/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = apiHandler({
   access: 'administrator',
-  body: TeamMembersSchema,
+  body: bodyOf(TeamMembersSchema),
   run: (ctx) => replaceTeamMembers(ctx.account, intParam(ctx, 'team_id', 'Team'), ctx.body.user_ids),
 });

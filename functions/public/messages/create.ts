@@ -2,9 +2,10 @@ import { intParam, publicHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { createPublicMessage } from '#shared/domain/public/service.ts';
 import { PublicNewMessageSchema } from '#shared/domain/public/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = publicHandler({
-  body: PublicNewMessageSchema,
+  body: bodyOf(PublicNewMessageSchema),
   rootKey: 'message',
   // `attachments[]` arrive as uploaded files.
   multipart: parseMultipart,

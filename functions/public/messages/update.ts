@@ -1,9 +1,10 @@
 import { intParam, publicHandler } from '#shared/http/handler.ts';
 import { submitPublicMessage } from '#shared/domain/public/service.ts';
 import { SubmitSchema } from '#shared/domain/public/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = publicHandler({
-  body: SubmitSchema,
+  body: bodyOf(SubmitSchema),
   rootKey: 'message',
   run: (ctx) =>
     submitPublicMessage(

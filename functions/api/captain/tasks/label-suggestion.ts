@@ -1,9 +1,10 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { labelSuggestion } from '#shared/domain/captain/service.ts';
 import { ConversationTaskSchema } from '#shared/domain/captain/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = apiHandler({
   access: 'member',
-  body: ConversationTaskSchema,
+  body: bodyOf(ConversationTaskSchema),
   run: (ctx) => labelSuggestion(ctx.account, ctx.actor, ctx.body),
 });

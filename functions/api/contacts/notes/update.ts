@@ -1,10 +1,11 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { updateContactNote } from '#shared/domain/contacts/notes.ts';
 import { ContactNoteSchema } from '#shared/domain/contacts/schemas.ts';
+import { bodyOf } from '#shared/validate.ts';
 
 export const handler = apiHandler({
   access: 'member',
-  body: ContactNoteSchema,
+  body: bodyOf(ContactNoteSchema),
   rootKey: 'note',
   run: (ctx) => updateContactNote(ctx.account.id, intParam(ctx, 'id', 'Contact'), intParam(ctx, 'note_id', 'Note'), ctx.actor, ctx.body),
 });
