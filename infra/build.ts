@@ -15,6 +15,13 @@ import { functionName, routes, type Route } from './routes.ts';
 /** Repository root: handler paths in routes.ts and pipeline.ts are relative to it. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * What the Node 22 runtime supports beyond esbuild's own table for `node22`: esbuild lowers a regular expression with a
+ * Unicode property escape (`\p{Emoji_Presentation}`) to a `new RegExp(…)` call, which it must then keep even where
+ * nothing uses it (valibot's emoji pattern, ~0.45 KiB in every function that validates). Node has had them since 10.
+ */
+const SUPPORTED = { 'regexp-unicode-property-escapes': true };
+
 /** Default output folder (gitignored), relative to the repository root. */
 export const DEFAULT_OUT_DIR = '.build/functions';
 
@@ -228,7 +235,13 @@ const sdkPackageVersion: Plugin = {
 
 /** A shared module as JavaScript, what each top-level declaration computes at load wrapped in a pure call. */
 async function markDefinitionsPure(path: string): Promise<string> {
-  const { code } = await transform(readFileSync(path, 'utf8'), { loader: 'ts', format: 'esm', target: 'node22', sourcefile: path });
+  const { code } = await transform(readFileSync(path, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'node22',
+    supported: SUPPORTED,
+    sourcefile: path,
+  });
   const inserts: [number, string][] = [];
   for (let statement of parse(code, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration) statement = statement.declaration;
@@ -253,6 +266,7 @@ function lazyGroup(name: string): string {
       write: false,
       platform: 'node',
       target: 'node22',
+      supported: SUPPORTED,
       format: 'esm',
       mainFields: ['module', 'main'],
       minify: true,
@@ -281,6 +295,7 @@ export function buildOptions(entries: Record<string, string>, out: string, opts:
     write: false,
     platform: 'node',
     target: 'node22',
+    supported: SUPPORTED,
     format: 'esm',
     // The SDK's ES builds tree-shake far better than its CommonJS ones.
     mainFields: ['module', 'main'],
