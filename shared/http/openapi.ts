@@ -1,16 +1,15 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import doc from '../../openapi.json' with { type: 'json' };
 import { config } from '#shared/config.ts';
 
 // The committed OpenAPI document, with this deployment's address as its server. Built once per process
-// (about 100 KB of JSON), gzipped for the clients that take it. The document is data, not code: it is imported on
-// the first request (a chunk of its own, sharing nothing with the handler), not parsed with the handler at cold start.
+// (about 100 KB of JSON), gzipped for the clients that take it.
 
 let body: { plain: string; gzip: string } | undefined;
 
-export async function serveOpenApi(acceptEncoding: string | undefined): Promise<APIGatewayProxyStructuredResultV2> {
+export function serveOpenApi(acceptEncoding: string | undefined): APIGatewayProxyStructuredResultV2 {
   if (!body) {
-    const { default: doc } = await import('../../openapi.json', { with: { type: 'json' } });
     const plain = JSON.stringify({ ...doc, servers: [{ url: config().publicBaseUrl }] });
     body = { plain, gzip: gzipSync(plain).toString('base64') };
   }
