@@ -1,6 +1,36 @@
 // THE route table: the one list of endpoints. The CDK stack makes one Lambda and its API routes per
 // row, the local runtime routes requests by it, and the bench measures every row.
 
+import type { AnySchema } from '#shared/validate.ts';
+import { CsatQuery } from '#shared/domain/csat/schemas.ts';
+import { CustomAttributeDefinitionQuery } from '#shared/domain/custom-attributes/schemas.ts';
+import { CustomFilterListQuery } from '#shared/domain/custom-filters/schemas.ts';
+import { AppliedSlaQuery } from '#shared/domain/sla/schemas.ts';
+import {
+  ArticleListQuery,
+  ArticleSearchQuery,
+  AssignableAgentsQuery,
+  BeforeQuery,
+  CategoryListQuery,
+  ChatPageQuery,
+  CompanyListQuery,
+  CompanySearchQuery,
+  ContactListQuery,
+  ContactSearchQuery,
+  ContactShowQuery,
+  ConversationListQuery,
+  HelpCenterArticlesQuery,
+  HelpCenterSearchQuery,
+  LocaleQuery,
+  MessageListQuery,
+  NotificationListQuery,
+  PageQuery,
+  SearchQuery,
+  WebsiteTokenQuery,
+  WidgetEventQuery,
+  WidgetMessagesQuery,
+} from '#shared/http/query-docs.ts';
+
 /** `ANY` only for the catch-all `$default` route. */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'ANY';
 
@@ -30,6 +60,12 @@ export interface Route {
   handler: string;
   api: Interface;
   access: AccessClass;
+  /**
+   * The query parameters the route reads, as a valibot object of optional strings: for the OpenAPI document only
+   * (`npm run docs`); the services parse `ctx.query` themselves. Kept here, not in the handler module, so that no
+   * function carries its documentation at cold start.
+   */
+  query?: AnySchema;
 }
 
 const P = '/platform/api/v1';
@@ -54,9 +90,16 @@ export const routes: Route[] = [
   },
   // The web widget's browser code (web/widget): loader, chat page, its hashed assets, a demo host page.
   { method: 'GET', path: '/packs/js/sdk.js', handler: 'functions/system/widget/sdk.ts', api: 'system', access: 'read' },
-  { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read' },
+  { method: 'GET', path: '/widget', handler: 'functions/system/widget/page.ts', api: 'system', access: 'read', query: ChatPageQuery },
   { method: 'GET', path: '/widget/assets/{file}', handler: 'functions/system/widget/asset.ts', api: 'system', access: 'read' },
-  { method: 'GET', path: '/widget/demo', handler: 'functions/system/widget/demo.ts', api: 'system', access: 'read' },
+  {
+    method: 'GET',
+    path: '/widget/demo',
+    handler: 'functions/system/widget/demo.ts',
+    api: 'system',
+    access: 'read',
+    query: WebsiteTokenQuery,
+  },
 
   // Messaging providers' webhooks, on Chatwoot's paths (docs/channels.md): the inbox by one key read, the signature
   // checked, the payload queued (channel-inbound), answered as the provider expects.
@@ -383,6 +426,7 @@ export const routes: Route[] = [
     handler: 'functions/api/contacts/index.ts',
     api: 'account',
     access: 'read',
+    query: ContactListQuery,
   },
   {
     method: 'GET',
@@ -390,6 +434,7 @@ export const routes: Route[] = [
     handler: 'functions/api/contacts/search.ts',
     api: 'account',
     access: 'read',
+    query: ContactSearchQuery,
   },
   // Chatwoot's filter language (shared/domain/filters): reads only, however many conditions.
   {
@@ -420,6 +465,7 @@ export const routes: Route[] = [
     handler: 'functions/api/contacts/show.ts',
     api: 'account',
     access: 'read',
+    query: ContactShowQuery,
   },
   {
     method: ['PATCH', 'PUT'],
@@ -484,6 +530,7 @@ export const routes: Route[] = [
     handler: 'functions/api/companies/index.ts',
     api: 'account',
     access: 'read',
+    query: CompanyListQuery,
   },
   {
     method: 'GET',
@@ -491,6 +538,7 @@ export const routes: Route[] = [
     handler: 'functions/api/companies/search.ts',
     api: 'account',
     access: 'read',
+    query: CompanySearchQuery,
   },
   {
     method: 'POST',
@@ -556,6 +604,7 @@ export const routes: Route[] = [
     handler: 'functions/api/conversations/index.ts',
     api: 'account',
     access: 'read',
+    query: ConversationListQuery,
   },
   {
     method: 'POST',
@@ -570,6 +619,7 @@ export const routes: Route[] = [
     handler: 'functions/api/conversations/meta.ts',
     api: 'account',
     access: 'read',
+    query: ConversationListQuery,
   },
   {
     method: 'POST',
@@ -584,6 +634,7 @@ export const routes: Route[] = [
     handler: 'functions/api/conversations/search.ts',
     api: 'account',
     access: 'read',
+    query: ConversationListQuery,
   },
   {
     method: 'GET',
@@ -613,6 +664,7 @@ export const routes: Route[] = [
     handler: 'functions/api/conversations/attachments.ts',
     api: 'account',
     access: 'read',
+    query: PageQuery,
   },
   {
     method: 'POST',
@@ -676,6 +728,7 @@ export const routes: Route[] = [
     handler: 'functions/api/conversations/messages/index.ts',
     api: 'account',
     access: 'read',
+    query: MessageListQuery,
   },
   {
     method: 'POST',
@@ -812,6 +865,7 @@ export const routes: Route[] = [
     handler: 'functions/api/custom-filters/index.ts',
     api: 'account',
     access: 'read',
+    query: CustomFilterListQuery,
   },
   {
     method: 'POST',
@@ -883,6 +937,7 @@ export const routes: Route[] = [
     handler: 'functions/api/audit-logs/index.ts',
     api: 'account',
     access: 'read',
+    query: PageQuery,
   },
   {
     method: 'GET',
@@ -1126,6 +1181,7 @@ export const routes: Route[] = [
     handler: 'functions/api/csat-survey-responses/index.ts',
     api: 'account',
     access: 'read',
+    query: CsatQuery,
   },
   {
     method: 'GET',
@@ -1133,6 +1189,7 @@ export const routes: Route[] = [
     handler: 'functions/api/csat-survey-responses/metrics.ts',
     api: 'account',
     access: 'read',
+    query: CsatQuery,
   },
   {
     method: 'GET',
@@ -1140,6 +1197,7 @@ export const routes: Route[] = [
     handler: 'functions/api/csat-survey-responses/download.ts',
     api: 'account',
     access: 'read',
+    query: CsatQuery,
   },
 
   // SLA (docs/sla.md): policies (agents read, administrators write), and the applied SLAs' misses, metrics and CSV
@@ -1185,6 +1243,7 @@ export const routes: Route[] = [
     handler: 'functions/api/applied-slas/index.ts',
     api: 'account',
     access: 'read',
+    query: AppliedSlaQuery,
   },
   {
     method: 'GET',
@@ -1192,6 +1251,7 @@ export const routes: Route[] = [
     handler: 'functions/api/applied-slas/metrics.ts',
     api: 'account',
     access: 'read',
+    query: AppliedSlaQuery,
   },
   {
     method: 'GET',
@@ -1199,6 +1259,7 @@ export const routes: Route[] = [
     handler: 'functions/api/applied-slas/download.ts',
     api: 'account',
     access: 'read',
+    query: AppliedSlaQuery,
   },
 
   // notifications (created by the events pipeline) and their settings
@@ -1208,6 +1269,7 @@ export const routes: Route[] = [
     handler: 'functions/api/notifications/index.ts',
     api: 'account',
     access: 'read',
+    query: NotificationListQuery,
   },
   {
     method: 'GET',
@@ -1456,6 +1518,7 @@ export const routes: Route[] = [
     handler: 'functions/api/custom-attribute-definitions/index.ts',
     api: 'account',
     access: 'read',
+    query: CustomAttributeDefinitionQuery,
   },
   {
     method: 'POST',
@@ -1491,6 +1554,7 @@ export const routes: Route[] = [
     handler: 'functions/api/canned-responses/index.ts',
     api: 'account',
     access: 'read',
+    query: SearchQuery,
   },
   {
     method: 'POST',
@@ -1540,6 +1604,7 @@ export const routes: Route[] = [
     handler: 'functions/api/assignable-agents/index.ts',
     api: 'account',
     access: 'read',
+    query: AssignableAgentsQuery,
   },
   {
     method: 'POST',
@@ -1647,6 +1712,7 @@ export const routes: Route[] = [
     handler: 'functions/public/contacts/show.ts',
     api: 'public',
     access: 'write',
+    query: ContactShowQuery,
   },
   {
     method: ['PATCH', 'PUT'],
@@ -1703,6 +1769,7 @@ export const routes: Route[] = [
     handler: 'functions/public/messages/index.ts',
     api: 'public',
     access: 'read',
+    query: BeforeQuery,
   },
   {
     method: 'POST',
@@ -1719,8 +1786,22 @@ export const routes: Route[] = [
     access: 'write',
   },
   // The web widget's own API (website_token + X-Auth-Token JWT; reads the token key)
-  { method: 'POST', path: '/api/v1/widget/config', handler: 'functions/widget/config.ts', api: 'public', access: 'tokens' },
-  { method: 'POST', path: '/api/v1/widget/events', handler: 'functions/widget/events.ts', api: 'public', access: 'tokens' },
+  {
+    method: 'POST',
+    path: '/api/v1/widget/config',
+    handler: 'functions/widget/config.ts',
+    api: 'public',
+    access: 'tokens',
+    query: WebsiteTokenQuery,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/widget/events',
+    handler: 'functions/widget/events.ts',
+    api: 'public',
+    access: 'tokens',
+    query: WidgetEventQuery,
+  },
   {
     method: 'GET',
     path: '/api/v1/widget/conversations',
@@ -1777,7 +1858,14 @@ export const routes: Route[] = [
     api: 'public',
     access: 'tokens',
   },
-  { method: 'GET', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/index.ts', api: 'public', access: 'tokens' },
+  {
+    method: 'GET',
+    path: '/api/v1/widget/messages',
+    handler: 'functions/widget/messages/index.ts',
+    api: 'public',
+    access: 'tokens',
+    query: WidgetMessagesQuery,
+  },
   { method: 'POST', path: '/api/v1/widget/messages', handler: 'functions/widget/messages/create.ts', api: 'public', access: 'uploads' },
   {
     method: ['PATCH', 'PUT'],
@@ -1906,49 +1994,51 @@ export const stackGroup = (r: Route): string => {
 function helpCenterRoutes(): Route[] {
   const A = '/api/v1/accounts/{account_id}/portals';
   const F = 'functions/api/portals';
-  const row = (method: Method | Method[], path: string, handler: string, access: AccessClass): Route => ({
+  const row = (method: Method | Method[], path: string, handler: string, access: AccessClass, query?: AnySchema): Route => ({
     method,
     path,
     handler,
     api: 'account',
     access,
+    ...(query ? { query } : {}),
   });
-  const pages = (path: string, handler: string): Route => ({
+  const pages = (path: string, handler: string, query?: AnySchema): Route => ({
     method: 'GET',
     path,
     handler: `functions/system/help-center/${handler}.ts`,
     api: 'system',
     // The article page counts its view.
     access: handler === 'article' ? 'write' : 'read',
+    ...(query ? { query } : {}),
   });
   return [
-    row('GET', A, `${F}/index.ts`, 'read'),
+    row('GET', A, `${F}/index.ts`, 'read', PageQuery),
     row('POST', A, `${F}/create.ts`, 'uploads'),
-    row('GET', `${A}/{id}`, `${F}/show.ts`, 'read'),
+    row('GET', `${A}/{id}`, `${F}/show.ts`, 'read', LocaleQuery),
     row(['PATCH', 'PUT'], `${A}/{id}`, `${F}/update.ts`, 'uploads'),
     row('DELETE', `${A}/{id}`, `${F}/destroy.ts`, 'uploads'),
     row('PATCH', `${A}/{id}/archive`, `${F}/archive.ts`, 'write'),
     row('DELETE', `${A}/{id}/logo`, `${F}/logo.ts`, 'uploads'),
     row('GET', `${A}/{id}/ssl_status`, `${F}/ssl-status.ts`, 'read'),
-    row('GET', `${A}/{id}/categories`, `${F}/categories/index.ts`, 'read'),
+    row('GET', `${A}/{id}/categories`, `${F}/categories/index.ts`, 'read', CategoryListQuery),
     row('POST', `${A}/{id}/categories`, `${F}/categories/create.ts`, 'write'),
     row('POST', `${A}/{id}/categories/reorder`, `${F}/categories/reorder.ts`, 'write'),
     row('GET', `${A}/{id}/categories/{category_id}`, `${F}/categories/show.ts`, 'read'),
     row(['PATCH', 'PUT'], `${A}/{id}/categories/{category_id}`, `${F}/categories/update.ts`, 'write'),
     row('DELETE', `${A}/{id}/categories/{category_id}`, `${F}/categories/destroy.ts`, 'write'),
-    row('GET', `${A}/{id}/articles`, `${F}/articles/index.ts`, 'read'),
+    row('GET', `${A}/{id}/articles`, `${F}/articles/index.ts`, 'read', ArticleListQuery),
     row('POST', `${A}/{id}/articles`, `${F}/articles/create.ts`, 'write'),
     row('POST', `${A}/{id}/articles/reorder`, `${F}/articles/reorder.ts`, 'write'),
     row('GET', `${A}/{id}/articles/{article_id}`, `${F}/articles/show.ts`, 'read'),
     row(['PATCH', 'PUT'], `${A}/{id}/articles/{article_id}`, `${F}/articles/update.ts`, 'write'),
     row('DELETE', `${A}/{id}/articles/{article_id}`, `${F}/articles/destroy.ts`, 'write'),
-    row('GET', '/api/v1/accounts/{account_id}/search/articles', 'functions/api/search/articles.ts', 'read'),
+    row('GET', '/api/v1/accounts/{account_id}/search/articles', 'functions/api/search/articles.ts', 'read', ArticleSearchQuery),
     pages('/hc/{slug}', 'portal'),
     pages('/hc/{slug}/sitemap.xml', 'sitemap'),
     pages('/hc/{slug}/{locale}', 'home'),
-    pages('/hc/{slug}/{locale}/articles', 'search'),
+    pages('/hc/{slug}/{locale}/articles', 'search', HelpCenterSearchQuery),
     // Chatwoot's JSON of the same list, which its web widget reads (popular articles, search).
-    pages('/hc/{slug}/{locale}/articles.json', 'articles-json'),
+    pages('/hc/{slug}/{locale}/articles.json', 'articles-json', HelpCenterArticlesQuery),
     pages('/hc/{slug}/{locale}/categories/{category_slug}', 'category'),
     pages('/hc/{slug}/articles/{article_slug}', 'article'),
   ];

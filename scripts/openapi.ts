@@ -9,8 +9,8 @@ import type { AnySchema } from '#shared/validate.ts';
 
 // The OpenAPI 3.1 document of the whole service (`npm run docs` writes it to openapi.json, the service
 // serves it at GET /api/openapi.json). Paths, methods and path parameters come from the route table;
-// request bodies and query parameters from the valibot schemas each handler module declares (`body`,
-// `query`, `rootKey`, `multipart` of shared/http/handler.ts, read from the handler's `docs`). Responses
+// query parameters from the valibot schema a row names (`query`); request bodies from the one each handler module
+// declares (`body`, `rootKey`, `multipart` of shared/http/handler.ts, read from the handler's `docs`). Responses
 // are described generically: Chatwoot's JSON on success, the error body on failure.
 //
 // Importing the ~200 handler modules takes about 2 s (measured); nothing else needs them at docs time.
@@ -131,7 +131,7 @@ export async function buildOpenApi(): Promise<Json> {
     for (const method of methods) {
       const fn = functionName(r);
       const parameters = [...pathParameters(r.path)];
-      if (docs?.query) parameters.push(...queryParameters(jsonSchemaOf(docs.query)));
+      if (r.query) parameters.push(...queryParameters(jsonSchemaOf(r.query)));
       // The widget's API reads the inbox's website_token from the query string (as the widget sends it) or the body.
       if (r.path.startsWith('/api/v1/widget/') && !parameters.some((p) => p.name === 'website_token')) parameters.push(WEBSITE_TOKEN);
       const op: Json = {

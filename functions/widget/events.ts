@@ -1,9 +1,7 @@
 import { publicHandler } from '#shared/http/handler.ts';
 import { triggerWidgetEvent, websiteTokenOf } from '#shared/domain/widget/service.ts';
-import { WidgetEventQuery } from '#shared/http/query-docs.ts';
 
 export const handler = publicHandler({
-  query: WidgetEventQuery,
   run: ({ event, query, body }) =>
     triggerWidgetEvent(websiteTokenOf(query, body), event.headers['x-auth-token'], body, {
       locale: query.locale,

@@ -45,11 +45,6 @@ interface CommonOptions<S extends BodySpec | undefined> {
   rootKey?: string;
   maxBodyBytes?: number;
   multipart?: MultipartParser;
-  /**
-   * The query parameters the route reads, as a valibot object of optional strings: documentation only
-   * (the OpenAPI document, `npm run docs`); the services parse `ctx.query` themselves.
-   */
-  query?: AnySchema;
   /** The status of a success that answers nothing (204; Chatwoot's bodiless 200 is the default). */
   emptyStatus?: 204;
 }
@@ -58,7 +53,6 @@ interface CommonOptions<S extends BodySpec | undefined> {
 export interface RequestDocs {
   body?: AnySchema;
   rootKey?: string;
-  query?: AnySchema;
   /** Takes multipart/form-data besides JSON (attachments, avatars). */
   multipart?: boolean;
 }
@@ -124,7 +118,7 @@ function chain<S extends BodySpec | undefined>(opts: CommonOptions<S>, handle: (
     .use(errorBoundary())
     .use(bodySizeLimit(bodyOptions(opts)))
     .handler(base);
-  const docs: RequestDocs = { body: opts.body?.schema, rootKey: opts.rootKey, query: opts.query, multipart: !!opts.multipart };
+  const docs: RequestDocs = { body: opts.body?.schema, rootKey: opts.rootKey, multipart: !!opts.multipart };
   return Object.assign(handler, { docs });
 }
 

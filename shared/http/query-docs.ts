@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 
-// The query parameters routes read, for the OpenAPI document only (handler option `query`; the services
-// parse `ctx.query` themselves). Every value arrives as a string; repeated keys are joined with commas.
+// The query parameters routes read, for the OpenAPI document only (a route row's `query` in infra/routes.ts,
+// never a handler's: no function carries them; the services parse `ctx.query` themselves). Every value arrives as
+// a string; repeated keys are joined with commas.
 
 const param = (description: string) => v.optional(v.pipe(v.string(), v.description(description)));
 

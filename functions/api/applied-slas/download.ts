@@ -1,10 +1,8 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { csvReply } from '#shared/http/response.ts';
 import { downloadMissedSlas } from '#shared/domain/sla/applied.ts';
-import { AppliedSlaQuery } from '#shared/domain/sla/schemas.ts';
 
 export const handler = apiHandler({
   access: 'administrator',
-  query: AppliedSlaQuery,
   run: async ({ account, query }) => csvReply(await downloadMissedSlas(account, query)),
 });

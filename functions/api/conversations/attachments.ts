@@ -1,9 +1,7 @@
 import { apiHandler, intParam } from '#shared/http/handler.ts';
 import { conversationAttachments } from '#shared/domain/messages/attachments.ts';
-import { PageQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
-  query: PageQuery,
   access: 'member',
   run: (ctx) => conversationAttachments(ctx.account, ctx.actor, intParam(ctx, 'conversation_id', 'Conversation'), ctx.query),
 });

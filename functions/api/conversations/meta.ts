@@ -1,9 +1,7 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { conversationMeta, labelsOf } from '#shared/domain/conversations/finder.ts';
-import { ConversationListQuery } from '#shared/http/query-docs.ts';
 
 export const handler = apiHandler({
-  query: ConversationListQuery,
   access: 'member',
   run: ({ account, actor, query }) => conversationMeta(account, actor, { ...query, labels: labelsOf(query) }),
 });

@@ -4,7 +4,6 @@ import { listCustomFilters } from '#shared/domain/custom-filters/service.ts';
 import { CustomFilterListQuery } from '#shared/domain/custom-filters/schemas.ts';
 
 export const handler = apiHandler({
-  query: CustomFilterListQuery,
   access: 'member',
   run: ({ account, actor, query }) => listCustomFilters(account.id, actor, parseOrThrow(CustomFilterListQuery, query).filter_type),
 });

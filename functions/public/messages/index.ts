@@ -1,9 +1,7 @@
 import { intParam, publicHandler } from '#shared/http/handler.ts';
 import { listPublicMessages } from '#shared/domain/public/service.ts';
-import { BeforeQuery } from '#shared/http/query-docs.ts';
 
 export const handler = publicHandler({
-  query: BeforeQuery,
   run: (ctx) =>
     listPublicMessages(
       ctx.params.inbox_identifier,

@@ -1,11 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { chatPage } from '#shared/http/widget-assets.ts';
-import type { RequestDocs } from '#shared/http/handler.ts';
-import { ChatPageQuery } from '#shared/http/query-docs.ts';
 
 // `GET /widget?website_token=…`: the chat page the loader's iframe (or a mobile webview) opens.
-export const handler = Object.assign(
-  (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> =>
-    chatPage(event.queryStringParameters?.website_token, event.headers?.accept),
-  { docs: { query: ChatPageQuery } satisfies RequestDocs },
-);
+export const handler = (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> =>
+  chatPage(event.queryStringParameters?.website_token, event.headers?.accept);

@@ -20,6 +20,9 @@ export const enumOf = <T extends readonly string[]>(names: T, what: string) =>
 
 export const AttributeModelSchema = enumOf(ATTRIBUTE_MODELS, 'attribute model');
 
+/** `GET …/custom_attribute_definitions?attribute_model=`: which model's definitions. */
+export const CustomAttributeDefinitionQuery = v.object({ attribute_model: v.optional(AttributeModelSchema) });
+
 // Letters, digits, `_`, `.` and `-` (Chatwoot's format), trimmed.
 const Key = v.pipe(
   v.string('must be a string'),
