@@ -32,8 +32,8 @@ they are read and file links are signed with a key derived from it. Adding a rou
 
 The same command writes \`openapi.json\`, an OpenAPI 3.1 document of every route (\`scripts/openapi.ts\`): paths
 and path parameters from the route table, request bodies from each handler's valibot schema (converted by
-\`@valibot/to-json-schema\`, input side: what a client sends), query parameters from the handler's \`query\`
-declaration (\`shared/http/query-docs.ts\`), security by interface, and generic responses (Chatwoot's JSON on
+\`@valibot/to-json-schema\`, input side: what a client sends), query parameters from the row's \`query\`
+(\`shared/http/query-docs.ts\`; no function carries it), security by interface, and generic responses (Chatwoot's JSON on
 success, the error body on 4xx). \`test/unit/openapi.test.ts\` fails when the file is stale and validates it
 with \`@seriousme/openapi-schema-validator\`. The service serves it, with its own address as the server, at
 \`GET /api/openapi.json\` (no credential; gzip when accepted).
