@@ -25,6 +25,12 @@ const table = [
   pick('POST', '/api/v1/accounts/{account_id}/conversations/{conversation_id}/toggle_status'),
 ];
 
+/** A function folder's entry and chunks (everything but its lazy files), as one text. */
+const codeOutsideLazy = (b: FunctionBundles[string]) =>
+  [join(b.dir, 'index.mjs'), ...readdirSync(join(b.dir, 'chunks')).map((c) => join(b.dir, 'chunks', c))]
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+
 let dir: string;
 let separate: FunctionBundles;
 let shared: FunctionBundles;
@@ -73,14 +79,10 @@ describe('functions bundled one pass each', () => {
   });
 
   it('leaves out the definitions of a shared module the function does not use, and the handler runs', () => {
-    const loaded = (b: FunctionBundles[string]) =>
-      [join(b.dir, 'index.mjs'), ...readdirSync(join(b.dir, 'chunks')).map((c) => join(b.dir, 'chunks', c))]
-        .map((f) => readFileSync(f, 'utf8'))
-        .join('\n');
     const name = functionName(table[3]);
     // The assignment body's schema, defined beside the status toggle's in shared/domain/conversations/schemas.ts (a
     // boolean each, so that a failure does not print the bundles).
-    const has = (b: FunctionBundles[string], text: string) => loaded(b).includes(text);
+    const has = (b: FunctionBundles[string], text: string) => codeOutsideLazy(b).includes(text);
     expect(has(shared[name], 'must be User or AgentBot')).toBe(true);
     expect(has(separate[name], 'must be User or AgentBot')).toBe(false);
     expect(has(separate[name], 'must be Unix seconds or an ISO 8601 date-time')).toBe(true);
@@ -120,9 +122,7 @@ describe('functions bundled one pass each', () => {
     const create = separate[functionName(table[0])];
     const lazy = join(create.dir, 'lazy', 's3.mjs');
     expect(existsSync(lazy)).toBe(true);
-    const loaded = [join(create.dir, 'index.mjs'), ...readdirSync(join(create.dir, 'chunks')).map((c) => join(create.dir, 'chunks', c))]
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n');
+    const loaded = codeOutsideLazy(create);
     expect(loaded).toMatch(/import\("\.\.?\/lazy\/s3\.mjs"\)/);
     expect(loaded).not.toContain('__lazy__/');
     // The client and the presigner from the one file: a presigned link, made offline.
@@ -137,9 +137,7 @@ describe('functions bundled one pass each', () => {
     const health = separate[functionName(table[2])];
     const lazy = join(health.dir, 'lazy', 'credentials.mjs');
     expect(existsSync(lazy)).toBe(true);
-    const loaded = [join(health.dir, 'index.mjs'), ...readdirSync(join(health.dir, 'chunks')).map((c) => join(health.dir, 'chunks', c))]
-      .map((f) => readFileSync(f, 'utf8'))
-      .join('\n');
+    const loaded = codeOutsideLazy(health);
     expect(loaded).toMatch(/import\("\.\.?\/lazy\/credentials\.mjs"\)/);
     // STS's client (and with it its query protocol) came into the cold start with the web identity source before.
     expect(loaded.includes('AWSSecurityTokenServiceV20110615')).toBe(false);
